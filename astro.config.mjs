@@ -1,0 +1,16 @@
+// @ts-check
+import netlify from '@astrojs/netlify';
+import react from '@astrojs/react';
+import { defineConfig } from 'astro/config';
+
+export default defineConfig({
+	site: process.env.SITE_URL || process.env.URL || 'http://localhost:8888',
+	output: 'static',
+	adapter: netlify(),
+	integrations: [react()],
+	build: { format: 'directory' },
+	vite: {
+		// Server-only modules (supabase-js with keys, argon2) never reach a browser bundle.
+		ssr: { external: ['@node-rs/argon2'] },
+	},
+});

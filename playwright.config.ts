@@ -1,0 +1,48 @@
+import { defineConfig, devices } from '@playwright/test';
+
+const PORT = Number(process.env.E2E_PORT || 8899);
+
+/**
+ * End-to-end tests drive Debian's Chromium (a test tool's own browser download cannot work
+ * here) against `npm start`'s real server: a fresh data folder, the demo import, the build,
+ * the functions.
+ */
+export default defineConfig({
+	testDir: 'tests/e2e',
+	fullyParallel: false,
+	workers: 1,
+	retries: 0,
+	timeout: 30_000,
+	reporter: process.env.CI ? 'list' : [['list']],
+	use: {
+		baseURL: `http://localhost:${PORT}`,
+		trace: 'retain-on-failure',
+		launchOptions: {
+			executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
+			args: [
+				'--no-sandbox',
+				'--disable-gpu',
+				'--disable-quic',
+				'--no-first-run',
+				'--disable-background-networking',
+				'--disable-component-update',
+				'--disable-sync',
+			],
+		},
+	},
+	projects: [{ name: 'chromium', use: { ...devices['Desktop Chrome'], channel: undefined } }],
+	webServer: {
+		command: 'rm -rf .data-test/e2e && node scripts/start.ts',
+		url: `http://localhost:${PORT}/`,
+		timeout: 300_000,
+		reuseExistingServer: false,
+		stdout: 'pipe',
+		stderr: 'pipe',
+		env: {
+			PORT: String(PORT),
+			TENANT: 'demo',
+			CHAMBER_DATA_DIR: '.data-test/e2e',
+			CHAMBER_STACK_PORT: '56321',
+		},
+	},
+});

@@ -1,0 +1,43 @@
+/**
+ * Runs a command's body and turns a failure into one readable line and exit code 1:
+ * the people running these commands need the message, not a stack trace.
+ * Whatever the command started (registered with onShutdown) is stopped on every way out:
+ * success, failure, Ctrl-C or SIGTERM. Servers pass keepAlive and end on a signal.
+ */
+const cleanups: Array<() => Promise<void>> = [];
+let exiting = false;
+
+/** Registers something to stop before the process exits; the last registered stops first. */
+export function onShutdown(stop: () => Promise<void>): void {
+	cleanups.push(stop);
+}
+
+async function exit(code: number): Promise<never> {
+	if (!exiting) {
+		exiting = true;
+		for (const stop of cleanups.reverse()) await stop().catch((error: unknown) => console.error(error));
+	}
+	process.exit(code);
+}
+
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+	process.on(signal, () => {
+		if (exiting) return;
+		console.log(`\n${signal}: stopping…`);
+		void exit(0);
+	});
+}
+
+export function runMain(body: () => Promise<void>, options: { keepAlive?: boolean } = {}): void {
+	body().then(
+		() => {
+			if (!options.keepAlive) void exit(0);
+		},
+		(error: unknown) => {
+			const message = error instanceof Error ? error.message : String(error);
+			console.error(`\nError: ${message}`);
+			if (process.env.DEBUG && error instanceof Error) console.error(error.stack);
+			void exit(1);
+		},
+	);
+}

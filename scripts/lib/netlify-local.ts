@@ -1,0 +1,275 @@
+import { randomUUID } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { readdir, readFile, stat } from 'node:fs/promises';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { extname, join, normalize, resolve } from 'node:path';
+import { Readable } from 'node:stream';
+import { pathToFileURL } from 'node:url';
+import type { Config, Context } from '@netlify/functions';
+
+/**
+ * A local stand-in for Netlify's edge: serves the built site with `_headers` and `_redirects`
+ * semantics and runs netlify/functions/* (v2 shape) at their `config.path`, as production does.
+ */
+
+type Handler = (req: Request, context: Context) => Response | Promise<Response>;
+
+interface FunctionRoute {
+	name: string;
+	patterns: URLPattern[];
+	methods: string[] | null;
+	handler: Handler;
+}
+
+interface RedirectRule {
+	from: string;
+	to: string;
+	status: number;
+	force: boolean;
+}
+
+interface HeaderRule {
+	pattern: string;
+	headers: [string, string][];
+}
+
+const CONTENT_TYPES: Record<string, string> = {
+	'.html': 'text/html; charset=utf-8',
+	'.css': 'text/css; charset=utf-8',
+	'.js': 'text/javascript; charset=utf-8',
+	'.mjs': 'text/javascript; charset=utf-8',
+	'.json': 'application/json',
+	'.svg': 'image/svg+xml',
+	'.png': 'image/png',
+	'.jpg': 'image/jpeg',
+	'.jpeg': 'image/jpeg',
+	'.webp': 'image/webp',
+	'.avif': 'image/avif',
+	'.ico': 'image/x-icon',
+	'.xml': 'application/xml',
+	'.txt': 'text/plain; charset=utf-8',
+	'.ics': 'text/calendar; charset=utf-8',
+	'.woff2': 'font/woff2',
+	'.woff': 'font/woff',
+};
+
+export async function loadFunctions(dir: string): Promise<FunctionRoute[]> {
+	const files = (await readdir(dir).catch(() => [] as string[])).filter((f) => /\.(m?ts|m?js)$/.test(f));
+	const routes: FunctionRoute[] = [];
+	for (const file of files.sort()) {
+		const mod = (await import(pathToFileURL(join(dir, file)).href)) as {
+			default?: Handler;
+			config?: Config;
+		};
+		const config = mod.config as { path?: string | string[]; method?: string | string[] } | undefined;
+		if (!mod.default || !config?.path) continue;
+		const paths = Array.isArray(config.path) ? config.path : [config.path];
+		const methods = config.method ? [config.method].flat().map((m) => m.toUpperCase()) : null;
+		routes.push({
+			name: file.replace(/\.[^.]+$/, ''),
+			patterns: paths.map((pathname) => new URLPattern({ pathname })),
+			methods,
+			handler: mod.default,
+		});
+	}
+	return routes;
+}
+
+function parseRedirects(text: string): RedirectRule[] {
+	return text
+		.split('\n')
+		.map((line) => line.trim())
+		.filter((line) => line && !line.startsWith('#'))
+		.map((line) => {
+			const [from = '', to = '', code = '301'] = line.split(/\s+/);
+			return { from, to, status: Number.parseInt(code, 10) || 301, force: code.endsWith('!') };
+		});
+}
+
+function parseHeaders(text: string): HeaderRule[] {
+	const rules: HeaderRule[] = [];
+	for (const line of text.split('\n')) {
+		if (!line.trim() || line.trim().startsWith('#')) continue;
+		if (!/^\s/.test(line)) rules.push({ pattern: line.trim(), headers: [] });
+		else {
+			const index = line.indexOf(':');
+			rules.at(-1)?.headers.push([line.slice(0, index).trim(), line.slice(index + 1).trim()]);
+		}
+	}
+	return rules;
+}
+
+/** Netlify path patterns: `*` (splat) and `:name` placeholders. */
+function matchNetlifyPath(pattern: string, path: string): Record<string, string> | null {
+	const names: string[] = [];
+	const source = pattern
+		.replace(/[.+?^${}()|[\]\\]/g, '\\$&')
+		.replace(/:(\w+)/g, (_, name: string) => {
+			names.push(name);
+			return '([^/]+)';
+		})
+		.replace(/\*/g, () => {
+			names.push('splat');
+			return '(.*)';
+		});
+	const match = new RegExp(`^${source}/?$`).exec(path);
+	if (!match) return null;
+	return Object.fromEntries(names.map((n, i) => [n, decodeURIComponent(match[i + 1] ?? '')]));
+}
+
+async function findFile(root: string, pathname: string): Promise<string | null> {
+	const decoded = decodeURIComponent(pathname);
+	const base = normalize(join(root, decoded));
+	if (!base.startsWith(root)) return null;
+	for (const candidate of [base, join(base, 'index.html'), `${base}.html`]) {
+		const info = await stat(candidate).catch(() => null);
+		if (info?.isFile()) return candidate;
+	}
+	return null;
+}
+
+function toRequest(req: IncomingMessage, origin: string): Request {
+	const headers = new Headers();
+	for (const [key, value] of Object.entries(req.headers)) {
+		if (value === undefined) continue;
+		for (const v of [value].flat()) headers.append(key, v);
+	}
+	const hasBody = req.method !== 'GET' && req.method !== 'HEAD';
+	return new Request(new URL(req.url ?? '/', origin), {
+		method: req.method,
+		headers,
+		body: hasBody ? (Readable.toWeb(req) as ReadableStream) : undefined,
+		// @ts-expect-error Node's fetch needs this to stream a request body.
+		duplex: hasBody ? 'half' : undefined,
+	});
+}
+
+function makeContext(req: IncomingMessage, params: Record<string, string>, origin: string, url: URL): Context {
+	const ip = req.socket.remoteAddress?.replace(/^::ffff:/, '') ?? '127.0.0.1';
+	const context = {
+		account: { id: 'local' },
+		deploy: { context: 'dev', id: 'local', published: false },
+		geo: { city: 'Local', country: { code: 'US', name: 'United States' } },
+		ip,
+		params,
+		requestId: randomUUID(),
+		site: { id: 'local', name: 'chamber', url: origin },
+		server: { region: 'local' },
+		url,
+		json: (input: unknown) => Response.json(input),
+		log: console.log,
+		waitUntil: (promise: Promise<unknown>) => void promise.catch(console.error),
+	};
+	return context as unknown as Context;
+}
+
+async function sendResponse(res: ServerResponse, response: Response, head: boolean): Promise<void> {
+	const headers: Record<string, string | string[]> = {};
+	response.headers.forEach((value, key) => {
+		if (key === 'set-cookie') return;
+		headers[key] = value;
+	});
+	const cookies = response.headers.getSetCookie();
+	if (cookies.length) headers['set-cookie'] = cookies;
+	res.writeHead(response.status, headers);
+	if (head || !response.body) {
+		res.end();
+		return;
+	}
+	await new Promise<void>((resolveDone, reject) => {
+		Readable.fromWeb(response.body as import('node:stream/web').ReadableStream)
+			.on('error', reject)
+			.pipe(res)
+			.on('finish', resolveDone)
+			.on('error', reject);
+	});
+}
+
+export async function startSiteServer(options: {
+	distDir: string;
+	functionsDir: string;
+	port: number;
+	host?: string;
+}): Promise<{ url: string; close(): Promise<void> }> {
+	const root = resolve(options.distDir);
+	const functions = await loadFunctions(resolve(options.functionsDir));
+	const redirects = parseRedirects(await readFile(join(root, '_redirects'), 'utf8').catch(() => ''));
+	const headerRules = parseHeaders(await readFile(join(root, '_headers'), 'utf8').catch(() => ''));
+	const host = options.host ?? '127.0.0.1';
+	const origin = `http://${host === '127.0.0.1' ? 'localhost' : host}:${options.port}`;
+
+	async function serveFile(res: ServerResponse, file: string, status: number, head: boolean, path: string) {
+		const headers: Record<string, string> = {
+			'content-type': CONTENT_TYPES[extname(file)] ?? 'application/octet-stream',
+		};
+		for (const rule of headerRules) {
+			if (matchNetlifyPath(rule.pattern, path)) for (const [k, v] of rule.headers) headers[k.toLowerCase()] = v;
+		}
+		res.writeHead(status, headers);
+		if (head) res.end();
+		else createReadStream(file).pipe(res);
+	}
+
+	async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
+		const url = new URL(req.url ?? '/', origin);
+		const head = req.method === 'HEAD';
+		for (const fn of functions) {
+			for (const pattern of fn.patterns) {
+				const match = pattern.exec({ pathname: url.pathname });
+				if (!match) continue;
+				if (fn.methods && !fn.methods.includes(req.method ?? 'GET')) {
+					res.writeHead(405, { 'content-type': 'application/json', allow: fn.methods.join(', ') });
+					res.end(JSON.stringify({ error: `Method ${req.method} not allowed` }));
+					return;
+				}
+				const params = Object.fromEntries(
+					Object.entries(match.pathname.groups).filter((e): e is [string, string] => e[1] !== undefined),
+				);
+				const response = await fn.handler(toRequest(req, origin), makeContext(req, params, origin, url));
+				await sendResponse(res, response, head);
+				return;
+			}
+		}
+		const file = await findFile(root, url.pathname);
+		for (const rule of redirects) {
+			const params = matchNetlifyPath(rule.from, url.pathname);
+			if (!params || (file && !rule.force)) continue;
+			const target = rule.to.replace(/:(\w+)/g, (_, name: string) => params[name] ?? '');
+			if (rule.status === 200) {
+				const rewritten = await findFile(root, new URL(target, origin).pathname);
+				if (rewritten) return serveFile(res, rewritten, 200, head, url.pathname);
+				continue;
+			}
+			res.writeHead(rule.status, { location: target + (target.includes('?') ? '' : url.search) });
+			res.end();
+			return;
+		}
+		if (file) return serveFile(res, file, 200, head, url.pathname);
+		const notFound = join(root, '404.html');
+		if (await stat(notFound).catch(() => null)) return serveFile(res, notFound, 404, head, url.pathname);
+		res.writeHead(404, { 'content-type': 'text/plain' });
+		res.end('Not found');
+	}
+
+	const server: Server = createServer((req, res) => {
+		route(req, res).catch((error: unknown) => {
+			console.error('[serve]', error);
+			if (!res.headersSent) {
+				res.writeHead(500, { 'content-type': 'application/json' });
+				res.end(JSON.stringify({ error: 'Internal server error' }));
+			} else res.destroy();
+		});
+	});
+	await new Promise<void>((resolveListen, reject) => {
+		server.once('error', reject);
+		server.listen(options.port, host, resolveListen);
+	});
+	return {
+		url: origin,
+		close: () =>
+			new Promise<void>((resolveClose) => {
+				server.closeAllConnections();
+				server.close(() => resolveClose());
+			}),
+	};
+}

@@ -1,0 +1,170 @@
+import { readFile, rm, writeFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { describeMode, readStackEnv, type StackEnv, type StackMode } from '../../src/lib/env.server.ts';
+import { openEmbeddedDatabase } from './database.ts';
+import { startGateway } from './gateway.ts';
+import { loadOrCreateKeys } from './keys.ts';
+import { runMigrations } from './migrate.ts';
+import { startPostgrest } from './postgrest.ts';
+
+export interface Stack {
+	mode: StackMode;
+	/** What supabase-js is given as SUPABASE_URL. */
+	supabaseUrl: string;
+	anonKey: string;
+	serviceKey: string;
+	/** Direct Postgres URL (embedded and postgres modes); tests use it for RLS checks. */
+	databaseUrl?: string;
+	/** True when this process started the stack and so must stop it. */
+	owned: boolean;
+	/** Environment variables that point a child process (astro build, tests) at this stack. */
+	env: Record<string, string>;
+	/** Makes PostgREST reload its schema cache (after migrations). */
+	reloadSchema(): Promise<void>;
+	stop(): Promise<void>;
+}
+
+interface StackState {
+	pid: number;
+	mode: StackMode;
+	supabaseUrl: string;
+	databaseUrl?: string;
+}
+
+const log = (message: string) => console.log(`[stack] ${message}`);
+
+function childEnv(
+	env: StackEnv,
+	values: { supabaseUrl: string; anonKey: string; serviceKey: string; databaseUrl?: string },
+) {
+	return {
+		SUPABASE_URL: values.supabaseUrl,
+		SUPABASE_ANON_KEY: values.anonKey,
+		SUPABASE_SERVICE_ROLE_KEY: values.serviceKey,
+		CHAMBER_DATA_DIR: env.dataDir,
+		CHAMBER_STACK_PORT: String(env.ports.gateway),
+		...(values.databaseUrl ? { CHAMBER_DATABASE_URL: values.databaseUrl } : {}),
+	};
+}
+
+async function health(url: string): Promise<boolean> {
+	const res = await fetch(`${url}/_stack/health`, { signal: AbortSignal.timeout(2000) }).catch(
+		() => null,
+	);
+	return res?.ok ?? false;
+}
+
+/** The stack another process runs for this data folder, if it answers. */
+async function findRunning(env: StackEnv): Promise<StackState | null> {
+	const file = join(env.dataDir, 'stack.json');
+	const state = await readFile(file, 'utf8')
+		.then((s) => JSON.parse(s) as StackState)
+		.catch(() => null);
+	if (!state || state.pid === process.pid) return null;
+	return (await health(state.supabaseUrl)) ? state : null;
+}
+
+/**
+ * Uses the stack that is already running for this data folder, or starts one for as long as
+ * the caller needs it. Every command (build, import, migrate, tests) goes through here, so only
+ * one process ever opens the PGlite folder.
+ */
+export async function ensureStack(options: { quiet?: boolean } = {}): Promise<Stack> {
+	const env = readStackEnv();
+	const say = options.quiet ? () => {} : log;
+
+	if (env.mode === 'hosted' && env.hosted) {
+		say(`mode: ${describeMode(env)} (no local stack)`);
+		const { url, anonKey, serviceKey } = env.hosted;
+		return {
+			mode: 'hosted',
+			supabaseUrl: url,
+			anonKey,
+			serviceKey,
+			owned: false,
+			env: childEnv(env, { supabaseUrl: url, anonKey, serviceKey }),
+			reloadSchema: async () => {},
+			stop: async () => {},
+		};
+	}
+
+	const dataDir = resolve(env.dataDir);
+	const keys = await loadOrCreateKeys(dataDir);
+	const running = await findRunning(env);
+	if (running) {
+		say(`using the running stack (pid ${running.pid}): ${describeMode(env)}`);
+		const values = { ...keys, supabaseUrl: running.supabaseUrl, databaseUrl: running.databaseUrl };
+		return {
+			mode: running.mode,
+			...values,
+			owned: false,
+			env: childEnv(env, values),
+			async reloadSchema() {
+				const res = await fetch(`${running.supabaseUrl}/_stack/reload`, { method: 'POST' });
+				if (!res.ok) throw new Error(`Schema reload failed: ${await res.text()}`);
+			},
+			stop: async () => {},
+		};
+	}
+
+	say(`starting: ${describeMode(env)}`);
+	const started = Date.now();
+	const stops: Array<() => Promise<void>> = [];
+	const stopAll = async () => {
+		for (const stop of stops.reverse()) await stop().catch((e) => console.error(e));
+		stops.length = 0;
+	};
+	try {
+		let databaseUrl: string;
+		if (env.mode === 'embedded') {
+			const db = await openEmbeddedDatabase(dataDir, env.ports.database);
+			stops.push(() => db.close());
+			databaseUrl = db.url;
+		} else {
+			databaseUrl = env.databaseUrl!;
+		}
+		const migrations = await runMigrations(databaseUrl);
+		if (migrations.applied.length) say(`applied ${migrations.applied.length} migration(s)`);
+		const postgrest = await startPostgrest({
+			databaseUrl,
+			port: env.ports.postgrest,
+			jwtSecret: keys.jwtSecret,
+			pool: env.mode === 'embedded' ? 1 : 10,
+		});
+		stops.push(() => postgrest.stop());
+		const gateway = await startGateway({
+			port: env.ports.gateway,
+			postgrestUrl: postgrest.url,
+			mode: env.mode,
+			reload: () => postgrest.reload(),
+		});
+		stops.push(() => gateway.close());
+		const stateFile = join(dataDir, 'stack.json');
+		const state: StackState = { pid: process.pid, mode: env.mode, supabaseUrl: gateway.url, databaseUrl };
+		await writeFile(stateFile, JSON.stringify(state, null, '\t'));
+		stops.push(() => rm(stateFile, { force: true }));
+		say(`ready in ${((Date.now() - started) / 1000).toFixed(1)} s at ${gateway.url}`);
+		const values = { ...keys, supabaseUrl: gateway.url, databaseUrl };
+		return {
+			mode: env.mode,
+			...values,
+			owned: true,
+			env: childEnv(env, values),
+			reloadSchema: () => postgrest.reload(),
+			stop: stopAll,
+		};
+	} catch (error) {
+		await stopAll();
+		throw error;
+	}
+}
+
+/** Runs `fn` with a stack and stops the stack afterwards if this call started it. */
+export async function withStack<T>(fn: (stack: Stack) => Promise<T>, options?: { quiet?: boolean }): Promise<T> {
+	const stack = await ensureStack(options);
+	try {
+		return await fn(stack);
+	} finally {
+		if (stack.owned) await stack.stop();
+	}
+}

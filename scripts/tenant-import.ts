@@ -1,0 +1,37 @@
+/**
+ * npm run tenant:import -- FILE.json [FILE.json …]
+ * Validates each tenant file with zod and upserts it in one transaction; a bad file writes nothing.
+ */
+import { readFile } from 'node:fs/promises';
+import { parseTenantFile } from '../src/features/tenants/tenant-file.ts';
+import { importTenant } from '../src/features/tenants/tenants.server.ts';
+import { getServiceClient, readClientEnv } from '../src/lib/supabase.server.ts';
+import { withStack } from './stack/index.ts';
+import { runMain } from './lib/main.ts';
+
+runMain(async () => {
+	const files = process.argv.slice(2).filter((a) => !a.startsWith('--'));
+	if (files.length === 0) throw new Error('Usage: npm run tenant:import -- FILE.json [FILE.json …]');
+	// Parse everything first, so a bad file fails before the stack even starts.
+	const parsed = [];
+	for (const file of files) {
+		let json: unknown;
+		try {
+			json = JSON.parse(await readFile(file, 'utf8'));
+		} catch (error) {
+			throw new Error(`${file}: not readable JSON: ${(error as Error).message}`, { cause: error });
+		}
+		parsed.push({ file, data: parseTenantFile(json, file) });
+	}
+	await withStack(async (stack) => {
+		const client = getServiceClient(readClientEnv({ ...process.env, ...stack.env }));
+		for (const { file, data } of parsed) {
+			const started = Date.now();
+			const summary = await importTenant(client, data);
+			console.log(
+				`Imported ${file} as tenant "${data.tenant.slug}": ${summary.businesses} businesses, ` +
+					`${summary.events} events, ${summary.users} users (${Date.now() - started} ms)`,
+			);
+		}
+	});
+});

@@ -1,0 +1,86 @@
+import { z } from 'zod';
+
+/**
+ * Which data stack the app runs on, decided once from the environment.
+ * - embedded: PGlite in `.data/` behind PostgREST, started by our own scripts (the default);
+ * - postgres: the same stack, but PostgREST and the migrations run against DATABASE_URL;
+ * - hosted:   a Supabase project (SUPABASE_URL and both keys); no local stack is started.
+ */
+const envSchema = z
+	.object({
+		/** postgres://… of a real Postgres; switches the local stack off PGlite. */
+		DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }).optional(),
+		/** A hosted Supabase project; with both keys the app starts no local stack. */
+		SUPABASE_URL: z.url().optional(),
+		/** The project's public anon key (a JWT). */
+		SUPABASE_ANON_KEY: z.string().min(20).optional(),
+		/** The project's service-role key (a JWT), for the build and the import only. */
+		SUPABASE_SERVICE_ROLE_KEY: z.string().min(20).optional(),
+		/** Where the embedded stack keeps its database, keys and state (default `.data`). */
+		CHAMBER_DATA_DIR: z.string().min(1).default('.data'),
+		/** First of three loopback ports: gateway, Postgres socket, PostgREST (default 54321). */
+		CHAMBER_STACK_PORT: z.coerce.number().int().min(1024).max(65000).default(54321),
+	})
+	.superRefine((env, ctx) => {
+		const hosted = [env.SUPABASE_URL, env.SUPABASE_ANON_KEY, env.SUPABASE_SERVICE_ROLE_KEY];
+		const given = hosted.filter(Boolean).length;
+		if (given > 0 && given < 3) {
+			ctx.addIssue({
+				code: 'custom',
+				message:
+					'SUPABASE_URL, SUPABASE_ANON_KEY and SUPABASE_SERVICE_ROLE_KEY go together: set all three or none',
+			});
+		}
+	});
+
+export type StackMode = 'embedded' | 'postgres' | 'hosted';
+
+export interface StackEnv {
+	mode: StackMode;
+	databaseUrl?: string;
+	hosted?: { url: string; anonKey: string; serviceKey: string };
+	dataDir: string;
+	ports: { gateway: number; database: number; postgrest: number };
+}
+
+export function readStackEnv(env: NodeJS.ProcessEnv = process.env): StackEnv {
+	const parsed = envSchema.safeParse(env);
+	if (!parsed.success) {
+		const lines = parsed.error.issues.map((i) => `  - ${i.path.join('.') || 'environment'}: ${i.message}`);
+		throw new Error(`Invalid environment:\n${lines.join('\n')}`);
+	}
+	const e = parsed.data;
+	const base = e.CHAMBER_STACK_PORT;
+	const common = {
+		dataDir: e.CHAMBER_DATA_DIR,
+		ports: { gateway: base, database: base + 1, postgrest: base + 2 },
+	};
+	if (e.SUPABASE_URL && e.SUPABASE_ANON_KEY && e.SUPABASE_SERVICE_ROLE_KEY) {
+		return {
+			...common,
+			mode: 'hosted',
+			hosted: {
+				url: e.SUPABASE_URL,
+				anonKey: e.SUPABASE_ANON_KEY,
+				serviceKey: e.SUPABASE_SERVICE_ROLE_KEY,
+			},
+		};
+	}
+	if (e.DATABASE_URL) return { ...common, mode: 'postgres', databaseUrl: e.DATABASE_URL };
+	return { ...common, mode: 'embedded' };
+}
+
+export function describeMode(env: StackEnv): string {
+	switch (env.mode) {
+		case 'hosted':
+			return `hosted Supabase at ${env.hosted?.url}`;
+		case 'postgres':
+			return `PostgREST on 127.0.0.1:${env.ports.gateway} in front of DATABASE_URL (${redact(env.databaseUrl ?? '')})`;
+		case 'embedded':
+			return `PostgREST on 127.0.0.1:${env.ports.gateway} in front of PGlite in ${env.dataDir}/`;
+	}
+}
+
+function redact(url: string): string {
+	return url.replace(/\/\/([^:@/]+):[^@/]*@/, '//$1:***@');
+}

@@ -1,0 +1,51 @@
+import { createClient, type SupabaseClient } from '@supabase/supabase-js';
+import { z } from 'zod';
+
+/**
+ * The one way into the data: every server-side read and write goes through supabase-js,
+ * against hosted Supabase or the local stack alike (scripts/stack points these variables at it).
+ */
+const clientEnvSchema = z.object({
+	SUPABASE_URL: z.url({ error: 'SUPABASE_URL is not set: run through `npm start`/`npm run build`, or set it' }),
+	SUPABASE_ANON_KEY: z.string().min(20, { error: 'SUPABASE_ANON_KEY is not set' }),
+	SUPABASE_SERVICE_ROLE_KEY: z.string().min(20).optional(),
+	/** The chamber this deployment serves (default demo). */
+	TENANT: z.string().min(1).default('demo'),
+});
+
+export type ClientEnv = z.output<typeof clientEnvSchema>;
+
+export function readClientEnv(env: NodeJS.ProcessEnv = process.env): ClientEnv {
+	const parsed = clientEnvSchema.safeParse(env);
+	if (!parsed.success) {
+		throw new Error(parsed.error.issues.map((i) => i.message).join('; '));
+	}
+	return parsed.data;
+}
+
+const clients = new Map<string, SupabaseClient>();
+
+function makeClient(url: string, key: string): SupabaseClient {
+	const cacheKey = `${url}|${key}`;
+	let client = clients.get(cacheKey);
+	if (!client) {
+		client = createClient(url, key, {
+			auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
+		});
+		clients.set(cacheKey, client);
+	}
+	return client;
+}
+
+/** Public, row-level-security-bound access: what any visitor may read. */
+export function getAnonClient(env: ClientEnv = readClientEnv()): SupabaseClient {
+	return makeClient(env.SUPABASE_URL, env.SUPABASE_ANON_KEY);
+}
+
+/** Service-role access for the build, the import and server functions that write. */
+export function getServiceClient(env: ClientEnv = readClientEnv()): SupabaseClient {
+	if (!env.SUPABASE_SERVICE_ROLE_KEY) {
+		throw new Error('SUPABASE_SERVICE_ROLE_KEY is not set; this operation needs the service role');
+	}
+	return makeClient(env.SUPABASE_URL, env.SUPABASE_SERVICE_ROLE_KEY);
+}

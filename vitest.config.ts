@@ -1,0 +1,27 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+	test: {
+		projects: [
+			{
+				test: {
+					name: 'unit',
+					include: ['src/**/*.test.ts', 'tenants/**/*.test.ts', 'scripts/**/*.test.ts', 'tests/unit/**/*.test.ts'],
+					environment: 'node',
+				},
+			},
+			{
+				test: {
+					name: 'db',
+					include: ['tests/db/**/*.test.ts'],
+					environment: 'node',
+					globalSetup: ['tests/db/global-setup.ts'],
+					// One database, one stack: files run one after another.
+					fileParallelism: false,
+					testTimeout: 60_000,
+					hookTimeout: 180_000,
+				},
+			},
+		],
+	},
+});
