@@ -26,6 +26,8 @@ export async function setup(project: TestProject) {
 		serviceKey: stack.serviceKey,
 		databaseUrl: stack.databaseUrl ?? '',
 		jwtSecret: keys.jwtSecret,
+		dataDir,
+		stackPort: String(process.env.CHAMBER_STACK_PORT),
 	});
 }
 
@@ -42,6 +44,9 @@ declare module 'vitest' {
 			serviceKey: string;
 			databaseUrl: string;
 			jwtSecret: string;
+			/** CHAMBER_DATA_DIR and CHAMBER_STACK_PORT of this stack, for commands run by tests. */
+			dataDir: string;
+			stackPort: string;
 		};
 	}
 }

@@ -1,0 +1,249 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import type { SupabaseClient } from '@supabase/supabase-js';
+import type { Client } from 'pg';
+import { importTenant } from '../../src/features/tenants/tenants.server.ts';
+import {
+	parseTenantFile,
+	type BannerInput,
+	type BusinessInput,
+	type EventInput,
+	type TenantFileInput,
+	type TenantUserInput,
+	type UserRole,
+} from '../../src/features/tenants/tenant-file.ts';
+
+// Test data for the database tests: two small chambers imported through the real import path
+// (importTenant → import_tenant), plus the rows only the server writes (contact messages, the
+// cache purge log), added as the superuser. Slugs and e-mails are random, so a test never
+// depends on, nor collides with, any other data in the database.
+
+/** A slug no other test uses, e.g. `rls-a-3f9c2a71`. */
+export function randomSlug(prefix: string): string {
+	return `${prefix}-${randomBytes(4).toString('hex')}`;
+}
+
+/** A membership-system profile id (digits) that is unique enough for one test run. */
+export function randomProfileNumber(): string {
+	return String(100_000_000 + Math.floor(Math.random() * 900_000_000));
+}
+
+export const FIXTURE_PASSWORD = 'fixture-password';
+
+export function fixtureUser(slug: string, role: UserRole, name: string = role): TenantUserInput {
+	return { email: `${name}.${slug}@example.com`, password: FIXTURE_PASSWORD, role };
+}
+
+/** A business with exactly one listing, social link, affiliation and web content item. */
+export function fixtureBusiness(options: {
+	id?: string;
+	name: string;
+	published: boolean;
+	weblinkProfileId?: string;
+}): BusinessInput {
+	return {
+		id: options.id ?? randomUUID(),
+		report_name: options.name,
+		city: 'Cedarbrook',
+		state: 'IA',
+		zip: '52901',
+		categories: ['Restaurants'],
+		weblink_profile_id: options.weblinkProfileId ?? randomProfileNumber(),
+		published: options.published,
+		listings: [
+			{
+				description: `<p>${options.name} serves the town.</p>`,
+				short_description: `${options.name} serves the town.`,
+				categories: ['Restaurants'],
+				keywords: 'food lunch',
+				primary_listing: true,
+			},
+		],
+		social_media: [{ platform: 'facebook', url: 'https://facebook.com/example' }],
+		profile_affiliations: [{ aff_name: 'Women in Business', aff_code: 'WIB' }],
+		web_content: [
+			{ content_type: 'image', content_title: 'Storefront', full_url: 'https://example.com/a.jpg' },
+		],
+	};
+}
+
+export function fixtureBanner(options: {
+	id?: string;
+	name: string;
+	active: boolean;
+}): BannerInput {
+	return {
+		id: options.id ?? randomUUID(),
+		banner_name: options.name,
+		image_url: 'https://example.com/banner.png',
+		active: options.active,
+	};
+}
+
+/** A one-hour chamber event in the Atlas shape, a year from now. */
+export function fixtureEvent(options: {
+	eventId: number;
+	name: string;
+	closed: boolean;
+}): EventInput {
+	const start = new Date(Date.UTC(new Date().getUTCFullYear() + 1, 2, 15, 14, 0, 0));
+	const end = new Date(start.getTime() + 60 * 60 * 1000);
+	const day = start.toISOString().slice(0, 10);
+	return {
+		EventId: options.eventId,
+		EventName: options.name,
+		StartDateTimeUtc: start.toISOString(),
+		EndDateTimeUtc: end.toISOString(),
+		StartDate: day,
+		EndDate: day,
+		StartTime: '2:00 PM',
+		EndTime: '3:00 PM',
+		TimeZone: { Abbreviation: 'UTC' },
+		Closed: options.closed,
+	};
+}
+
+export interface FixtureTenantIds {
+	publishedProfileId: string;
+	unpublishedProfileId: string;
+	activeBannerId: string;
+	inactiveBannerId: string;
+}
+
+/**
+ * Tenant A: one published and one unpublished business, one active and one inactive banner,
+ * one open and one closed event, an admin and an editor.
+ */
+export function tenantAFile(slug: string, ids: FixtureTenantIds): TenantFileInput {
+	return {
+		tenant: { slug, name: `RLS Chamber A ${slug}` },
+		businesses: [
+			fixtureBusiness({ id: ids.publishedProfileId, name: 'Published Diner', published: true }),
+			fixtureBusiness({ id: ids.unpublishedProfileId, name: 'Hidden Bakery', published: false }),
+		],
+		banners: [
+			fixtureBanner({ id: ids.activeBannerId, name: 'Active sponsor', active: true }),
+			fixtureBanner({ id: ids.inactiveBannerId, name: 'Retired sponsor', active: false }),
+		],
+		events: [
+			fixtureEvent({ eventId: 1, name: 'Open mixer', closed: false }),
+			fixtureEvent({ eventId: 2, name: 'Closed gala', closed: true }),
+		],
+		users: [fixtureUser(slug, 'admin'), fixtureUser(slug, 'editor')],
+	};
+}
+
+/** Tenant B: one published business, an admin and a super admin. */
+export function tenantBFile(slug: string, publishedProfileId: string): TenantFileInput {
+	return {
+		tenant: { slug, name: `RLS Chamber B ${slug}` },
+		businesses: [fixtureBusiness({ id: publishedProfileId, name: 'B Hardware', published: true })],
+		users: [fixtureUser(slug, 'admin'), fixtureUser(slug, 'super_admin', 'super')],
+	};
+}
+
+export interface FixtureUser {
+	id: string;
+	email: string;
+	password: string;
+	role: UserRole;
+	tenantId: string;
+}
+
+export interface RlsFixtures {
+	tenantA: { id: string; slug: string } & FixtureTenantIds;
+	tenantB: { id: string; slug: string; publishedProfileId: string };
+	users: {
+		adminA: FixtureUser;
+		editorA: FixtureUser;
+		adminB: FixtureUser;
+		superAdminB: FixtureUser;
+	};
+	/** The contact_messages row of tenant A (written as the superuser). */
+	contactMessageId: string;
+	/** The cache_purge_log row of tenant A (written as the superuser). */
+	cachePurgeLogId: string;
+}
+
+async function userId(db: Client, email: string): Promise<string> {
+	const { rows } = await db.query<{ user_id: string }>(
+		'select user_id from public.admin_users where email = $1',
+		[email],
+	);
+	const row = rows[0];
+	if (!row) throw new Error(`Fixture user ${email} has no admin_users row`);
+	return row.user_id;
+}
+
+async function fixtureUserRow(
+	db: Client,
+	input: TenantUserInput,
+	tenantId: string,
+): Promise<FixtureUser> {
+	const email = input.email.toLowerCase();
+	return {
+		id: await userId(db, email),
+		email,
+		password: input.password,
+		role: input.role,
+		tenantId,
+	};
+}
+
+/**
+ * Imports tenants A and B with `service` (a service-role supabase-js client), then adds a
+ * contact message and a cache purge log entry for A through `db` (a superuser pg client).
+ */
+export async function seedRlsFixtures(service: SupabaseClient, db: Client): Promise<RlsFixtures> {
+	const slugA = randomSlug('rls-a');
+	const slugB = randomSlug('rls-b');
+	const idsA: FixtureTenantIds = {
+		publishedProfileId: randomUUID(),
+		unpublishedProfileId: randomUUID(),
+		activeBannerId: randomUUID(),
+		inactiveBannerId: randomUUID(),
+	};
+	const publishedProfileB = randomUUID();
+	const fileA = tenantAFile(slugA, idsA);
+	const fileB = tenantBFile(slugB, publishedProfileB);
+	const importedA = await importTenant(service, parseTenantFile(fileA, 'fixture'));
+	const importedB = await importTenant(service, parseTenantFile(fileB, 'fixture'));
+	const [adminA, editorA] = fileA.users ?? [];
+	const [adminB, superAdminB] = fileB.users ?? [];
+	if (!adminA || !editorA || !adminB || !superAdminB) throw new Error('Fixture users missing');
+
+	const message = await db.query<{ id: string }>(
+		`insert into public.contact_messages (tenant_id, business_id, business_name, name, email, message)
+		values ($1, $2, 'Published Diner', 'Visitor', 'visitor@example.com', 'Are you open on Sundays?')
+		returning id`,
+		[importedA.tenant_id, idsA.publishedProfileId],
+	);
+	const purge = await db.query<{ id: string }>(
+		`insert into public.cache_purge_log (tenant_id, user_email, purge_type)
+		values ($1, $2, 'config')
+		returning id::text`,
+		[importedA.tenant_id, adminA.email.toLowerCase()],
+	);
+
+	return {
+		tenantA: { id: importedA.tenant_id, slug: slugA, ...idsA },
+		tenantB: { id: importedB.tenant_id, slug: slugB, publishedProfileId: publishedProfileB },
+		users: {
+			adminA: await fixtureUserRow(db, adminA, importedA.tenant_id),
+			editorA: await fixtureUserRow(db, editorA, importedA.tenant_id),
+			adminB: await fixtureUserRow(db, adminB, importedB.tenant_id),
+			superAdminB: await fixtureUserRow(db, superAdminB, importedB.tenant_id),
+		},
+		contactMessageId: message.rows[0]!.id,
+		cachePurgeLogId: purge.rows[0]!.id,
+	};
+}
+
+/** Deletes both tenants (every row of theirs cascades) and the fixture users' auth rows. */
+export async function removeRlsFixtures(db: Client, fixtures: RlsFixtures): Promise<void> {
+	await db.query('delete from public.tenants where id = any($1::uuid[])', [
+		[fixtures.tenantA.id, fixtures.tenantB.id],
+	]);
+	await db.query('delete from auth.users where id = any($1::uuid[])', [
+		Object.values(fixtures.users).map((u) => u.id),
+	]);
+}

@@ -1,0 +1,612 @@
+import { randomUUID } from 'node:crypto';
+import { createClient } from '@supabase/supabase-js';
+import { SignJWT } from 'jose';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { randomProfileNumber, randomSlug, removeRlsFixtures, seedRlsFixtures } from './fixtures.ts';
+import type { FixtureUser, RlsFixtures } from './fixtures.ts';
+
+// Row-level security, cell by cell: every table × {select, insert, update, delete} × every kind
+// of caller, run as that caller inside a transaction that is always rolled back. The expectations
+// below are the design; a failing cell means a migration disagrees with it.
+
+const stack = inject('stack');
+
+// --- Callers -----------------------------------------------------------------------------------
+
+const ROLES = ['anon', 'adminA', 'editorA', 'adminB', 'superAdminB', 'service'] as const;
+type Role = (typeof ROLES)[number];
+type UserRoleKey = Exclude<Role, 'anon' | 'service'>;
+
+const ROLE_LABELS: Record<Role, string> = {
+	anon: 'anon',
+	adminA: 'admin of A',
+	editorA: 'editor of A',
+	adminB: 'admin of B',
+	superAdminB: 'super_admin of B',
+	service: 'service_role',
+};
+
+const OPERATIONS = ['select', 'insert', 'update', 'delete'] as const;
+type Operation = (typeof OPERATIONS)[number];
+
+/** all: every row of tenant A; public: published/active/open ones; own: the caller's row. */
+type Visibility = 'all' | 'public' | 'own' | 'none';
+
+// --- Expectations --------------------------------------------------------------------------------
+
+interface Statement {
+	text: string;
+	values: unknown[];
+}
+
+interface TableCase {
+	table: string;
+	tenantColumn: 'id' | 'tenant_id';
+	/** A column the update sets to itself. */
+	updateColumn: string;
+	/** Which of tenant A's rows anyone may read (SQL predicate on the table), where not all. */
+	publicRows?: string;
+	/** A valid new row for tenant A, with superuser preparation run before switching role. */
+	insert: (fx: RlsFixtures) => { prepare?: Statement[]; statement: Statement };
+	select: Record<Role, Visibility>;
+	insertBy: readonly Role[];
+	updateBy: readonly Role[];
+	deleteBy: readonly Role[];
+}
+
+const SERVICE_ONLY: readonly Role[] = ['service'];
+const CHAMBER_ADMINS: readonly Role[] = ['adminA', 'superAdminB', 'service'];
+const EVERYONE_READS: Record<Role, Visibility> = {
+	anon: 'all',
+	adminA: 'all',
+	editorA: 'all',
+	adminB: 'all',
+	superAdminB: 'all',
+	service: 'all',
+};
+/** Visitors and other chambers see the public rows; the chamber's staff see them all. */
+const STAFF_READ_ALL: Record<Role, Visibility> = {
+	anon: 'public',
+	adminA: 'all',
+	editorA: 'all',
+	adminB: 'public',
+	superAdminB: 'all',
+	service: 'all',
+};
+const CHILD_OF_PUBLISHED = 'profile_id in (select p.id from public.profiles p where p.published)';
+
+/** A child row of tenant A's published business. */
+function childInsert(table: string, columns: string, values: string) {
+	return (fx: RlsFixtures) => ({
+		statement: {
+			text: `insert into public.${table} (tenant_id, profile_id, ${columns}) values ($1, $2, ${values})`,
+			values: [fx.tenantA.id, fx.tenantA.publishedProfileId],
+		},
+	});
+}
+
+const TABLES: readonly TableCase[] = [
+	{
+		table: 'tenants',
+		tenantColumn: 'id',
+		updateColumn: 'name',
+		insert: () => ({
+			statement: {
+				text: `insert into public.tenants (slug, name) values ($1, 'New chamber')`,
+				values: [randomSlug('rls-new')],
+			},
+		}),
+		select: EVERYONE_READS,
+		insertBy: SERVICE_ONLY,
+		updateBy: SERVICE_ONLY,
+		deleteBy: SERVICE_ONLY,
+	},
+	{
+		table: 'admin_users',
+		tenantColumn: 'tenant_id',
+		updateColumn: 'role',
+		insert: (fx) => {
+			const id = randomUUID();
+			const email = `new-${id}@example.com`;
+			return {
+				prepare: [
+					{ text: 'insert into auth.users (id, email) values ($1, $2)', values: [id, email] },
+				],
+				statement: {
+					text: `insert into public.admin_users (user_id, tenant_id, email, role) values ($1, $2, $3, 'editor')`,
+					values: [id, fx.tenantA.id, email],
+				},
+			};
+		},
+		select: {
+			anon: 'none',
+			adminA: 'own',
+			editorA: 'own',
+			adminB: 'none',
+			superAdminB: 'all',
+			service: 'all',
+		},
+		insertBy: ['superAdminB', 'service'],
+		updateBy: ['superAdminB', 'service'],
+		deleteBy: ['superAdminB', 'service'],
+	},
+	{
+		table: 'chamber_config',
+		tenantColumn: 'tenant_id',
+		updateColumn: 'name',
+		insert: (fx) => ({
+			prepare: [
+				{ text: 'delete from public.chamber_config where tenant_id = $1', values: [fx.tenantA.id] },
+			],
+			statement: {
+				text: `insert into public.chamber_config (tenant_id, name, slug) values ($1, 'New name', $2)`,
+				values: [fx.tenantA.id, fx.tenantA.slug],
+			},
+		}),
+		select: EVERYONE_READS,
+		insertBy: SERVICE_ONLY,
+		updateBy: ['adminA', 'editorA', 'superAdminB', 'service'],
+		deleteBy: SERVICE_ONLY,
+	},
+	{
+		table: 'cache_versions',
+		tenantColumn: 'tenant_id',
+		updateColumn: 'version',
+		insert: (fx) => ({
+			prepare: [
+				{
+					text: `delete from public.cache_versions where tenant_id = $1 and type = 'config'`,
+					values: [fx.tenantA.id],
+				},
+			],
+			statement: {
+				text: `insert into public.cache_versions (tenant_id, type) values ($1, 'config')`,
+				values: [fx.tenantA.id],
+			},
+		}),
+		select: EVERYONE_READS,
+		insertBy: CHAMBER_ADMINS,
+		updateBy: CHAMBER_ADMINS,
+		deleteBy: SERVICE_ONLY,
+	},
+	{
+		table: 'cache_purge_log',
+		tenantColumn: 'tenant_id',
+		updateColumn: 'purge_type',
+		insert: (fx) => ({
+			statement: {
+				text: `insert into public.cache_purge_log (tenant_id, user_email, purge_type) values ($1, $2, 'events')`,
+				values: [fx.tenantA.id, fx.users.adminA.email],
+			},
+		}),
+		select: {
+			anon: 'none',
+			adminA: 'none',
+			editorA: 'none',
+			adminB: 'none',
+			superAdminB: 'all',
+			service: 'all',
+		},
+		insertBy: CHAMBER_ADMINS,
+		updateBy: SERVICE_ONLY,
+		deleteBy: SERVICE_ONLY,
+	},
+	{
+		table: 'profiles',
+		tenantColumn: 'tenant_id',
+		updateColumn: 'report_name',
+		publicRows: 'published',
+		insert: (fx) => ({
+			statement: {
+				text: `insert into public.profiles (tenant_id, report_name, weblink_profile_id) values ($1, 'New business', $2)`,
+				values: [fx.tenantA.id, randomProfileNumber()],
+			},
+		}),
+		select: STAFF_READ_ALL,
+		insertBy: SERVICE_ONLY,
+		updateBy: SERVICE_ONLY,
+		deleteBy: SERVICE_ONLY,
+	},
+	{
+		table: 'listings',
+		tenantColumn: 'tenant_id',
+		updateColumn: 'keywords',
+		publicRows: CHILD_OF_PUBLISHED,
+		insert: childInsert('listings', 'description', `'<p>New listing</p>'`),
+		select: STAFF_READ_ALL,
+		insertBy: SERVICE_ONLY,
+		updateBy: SERVICE_ONLY,
+		deleteBy: SERVICE_ONLY,
+	},
+	{
+		table: 'social_media',
+		tenantColumn: 'tenant_id',
+		updateColumn: 'url',
+		publicRows: CHILD_OF_PUBLISHED,
+		insert: childInsert('social_media', 'platform, url', `'youtube', 'https://youtube.com/x'`),
+		select: STAFF_READ_ALL,
+		insertBy: SERVICE_ONLY,
+		updateBy: SERVICE_ONLY,
+		deleteBy: SERVICE_ONLY,
+	},
+	{
+		table: 'profile_affiliations',
+		tenantColumn: 'tenant_id',
+		updateColumn: 'aff_name',
+		publicRows: CHILD_OF_PUBLISHED,
+		insert: childInsert('profile_affiliations', 'aff_name', `'Young Professionals'`),
+		select: STAFF_READ_ALL,
+		insertBy: SERVICE_ONLY,
+		updateBy: SERVICE_ONLY,
+		deleteBy: SERVICE_ONLY,
+	},
+	{
+		table: 'web_content',
+		tenantColumn: 'tenant_id',
+		updateColumn: 'content_title',
+		publicRows: CHILD_OF_PUBLISHED,
+		insert: childInsert('web_content', 'content_type, content_title', `'document', 'Menu'`),
+		select: STAFF_READ_ALL,
+		insertBy: SERVICE_ONLY,
+		updateBy: SERVICE_ONLY,
+		deleteBy: SERVICE_ONLY,
+	},
+	{
+		table: 'banners',
+		tenantColumn: 'tenant_id',
+		updateColumn: 'banner_name',
+		publicRows: 'active',
+		insert: (fx) => ({
+			statement: {
+				text: `insert into public.banners (tenant_id, banner_name, image_url) values ($1, 'New banner', '/new.png')`,
+				values: [fx.tenantA.id],
+			},
+		}),
+		select: STAFF_READ_ALL,
+		insertBy: CHAMBER_ADMINS,
+		updateBy: CHAMBER_ADMINS,
+		deleteBy: CHAMBER_ADMINS,
+	},
+	{
+		table: 'events',
+		tenantColumn: 'tenant_id',
+		updateColumn: 'data',
+		publicRows: 'not closed',
+		insert: (fx) => ({
+			statement: {
+				text: `insert into public.events (tenant_id, source, event_id, start_utc, end_utc, data)
+					values ($1, 'chamber', 999, now(), now(), '{"EventId": 999}')`,
+				values: [fx.tenantA.id],
+			},
+		}),
+		select: STAFF_READ_ALL,
+		insertBy: SERVICE_ONLY,
+		updateBy: SERVICE_ONLY,
+		deleteBy: SERVICE_ONLY,
+	},
+	{
+		table: 'contact_messages',
+		tenantColumn: 'tenant_id',
+		updateColumn: 'delivery_status',
+		insert: (fx) => ({
+			statement: {
+				text: `insert into public.contact_messages (tenant_id, business_name, name, email, message)
+					values ($1, 'Published Diner', 'Visitor', 'visitor@example.com', 'Hello')`,
+				values: [fx.tenantA.id],
+			},
+		}),
+		select: {
+			anon: 'none',
+			adminA: 'all',
+			editorA: 'none',
+			adminB: 'none',
+			superAdminB: 'all',
+			service: 'all',
+		},
+		insertBy: SERVICE_ONLY,
+		updateBy: SERVICE_ONLY,
+		deleteBy: SERVICE_ONLY,
+	},
+];
+
+function expectation(table: TableCase, operation: Operation, role: Role): string {
+	switch (operation) {
+		case 'select':
+			return table.select[role];
+		case 'insert':
+			return table.insertBy.includes(role) ? 'allowed' : 'denied';
+		case 'update':
+			return table.updateBy.includes(role) ? 'allowed' : 'denied';
+		case 'delete':
+			return table.deleteBy.includes(role) ? 'allowed' : 'denied';
+	}
+}
+
+// --- Running a statement as a caller -------------------------------------------------------------
+
+const db = new pg.Client({ connectionString: stack.databaseUrl });
+let fx: RlsFixtures;
+/** Rows of tenant A per table as the superuser counts them: all of them, and the public ones. */
+const counts = new Map<string, { all: number; public: number }>();
+let matrixCells = 0;
+let restChecks = 0;
+
+type Outcome = { rows: number } | { error: string; message: string };
+
+function userOf(role: UserRoleKey): FixtureUser {
+	return fx.users[role];
+}
+
+function claimsOf(role: Role): Record<string, string> {
+	if (role === 'anon') return { role: 'anon' };
+	if (role === 'service') return { role: 'service_role' };
+	return { sub: userOf(role).id, role: 'authenticated' };
+}
+
+const PG_ROLES: Record<Role, string> = {
+	anon: 'anon',
+	adminA: 'authenticated',
+	editorA: 'authenticated',
+	adminB: 'authenticated',
+	superAdminB: 'authenticated',
+	service: 'service_role',
+};
+
+/**
+ * begin → superuser preparation → the caller's role and claims → the statement → rollback.
+ * A select reports its count(*); any other statement its row count.
+ */
+async function runAs(
+	role: Role,
+	statement: Statement,
+	prepare: Statement[] = [],
+): Promise<Outcome> {
+	await db.query('begin');
+	try {
+		for (const step of prepare) await db.query(step.text, step.values);
+		await db.query(`set local role ${PG_ROLES[role]}`);
+		await db.query(`select set_config('request.jwt.claims', $1, true)`, [
+			JSON.stringify(claimsOf(role)),
+		]);
+		try {
+			const result = await db.query<{ n: number }>(statement.text, statement.values);
+			if (result.command === 'SELECT') return { rows: result.rows[0]?.n ?? -1 };
+			return { rows: result.rowCount ?? 0 };
+		} catch (error) {
+			const { code, message } = error as { code?: unknown; message?: string };
+			if (typeof code !== 'string') throw error;
+			return { error: code, message: message ?? '' };
+		}
+	} finally {
+		await db.query('rollback');
+	}
+}
+
+async function superuserCount(text: string, values: unknown[]): Promise<number> {
+	const { rows } = await db.query<{ n: number }>(text, values);
+	return rows[0]?.n ?? -1;
+}
+
+function expectedRows(table: TableCase, visibility: Visibility, role: Role): Promise<number> {
+	const count = counts.get(table.table);
+	if (!count) throw new Error(`No superuser count for ${table.table}`);
+	switch (visibility) {
+		case 'all':
+			return Promise.resolve(count.all);
+		case 'public':
+			return Promise.resolve(count.public);
+		case 'none':
+			return Promise.resolve(0);
+		case 'own':
+			if (role === 'anon' || role === 'service') throw new Error(`'own' needs a user, not ${role}`);
+			return superuserCount(
+				`select count(*)::int as n from public.${table.table} where ${table.tenantColumn} = $1 and user_id = $2`,
+				[fx.tenantA.id, userOf(role).id],
+			);
+	}
+}
+
+async function checkCell(table: TableCase, operation: Operation, role: Role): Promise<void> {
+	const where = `${table.tenantColumn} = $1`;
+	const tenantA = [fx.tenantA.id];
+	if (operation === 'select') {
+		const visibility = table.select[role];
+		const expected = await expectedRows(table, visibility, role);
+		if (visibility === 'own') expect(expected, 'the caller has one admin record').toBe(1);
+		const outcome = await runAs(role, {
+			text: `select count(*)::int as n from public.${table.table} where ${where}`,
+			values: tenantA,
+		});
+		expect(outcome).toEqual({ rows: expected });
+		return;
+	}
+
+	let outcome: Outcome;
+	if (operation === 'insert') {
+		const { prepare, statement } = table.insert(fx);
+		outcome = await runAs(role, statement, prepare);
+	} else if (operation === 'update') {
+		const column = table.updateColumn;
+		outcome = await runAs(role, {
+			text: `update public.${table.table} set ${column} = ${column} where ${where}`,
+			values: tenantA,
+		});
+	} else {
+		outcome = await runAs(role, {
+			text: `delete from public.${table.table} where ${where}`,
+			values: tenantA,
+		});
+	}
+
+	const allowed = expectation(table, operation, role) === 'allowed';
+	if (allowed) {
+		if ('error' in outcome) {
+			expect.fail(`expected success, got ${outcome.error}: ${outcome.message}`);
+		}
+		if (operation === 'insert') expect(outcome.rows).toBe(1);
+		else expect(outcome.rows).toBeGreaterThanOrEqual(1);
+	} else if ('error' in outcome) {
+		expect(outcome.error, outcome.message).toBe('42501');
+	} else {
+		// Insert has no silent form of refusal: a denied insert must raise.
+		expect(operation, `expected 42501, the ${operation} wrote ${outcome.rows} row(s)`).not.toBe(
+			'insert',
+		);
+		expect(outcome.rows, `expected 0 rows or 42501`).toBe(0);
+	}
+}
+
+// --- Setup ---------------------------------------------------------------------------------------
+
+beforeAll(async () => {
+	await db.connect();
+	const service = createClient(stack.supabaseUrl, stack.serviceKey, {
+		auth: { persistSession: false },
+	});
+	fx = await seedRlsFixtures(service, db);
+	for (const table of TABLES) {
+		const where = `${table.tenantColumn} = $1`;
+		const all = await superuserCount(
+			`select count(*)::int as n from public.${table.table} where ${where}`,
+			[fx.tenantA.id],
+		);
+		const publicRows = table.publicRows
+			? await superuserCount(
+					`select count(*)::int as n from public.${table.table} where ${where} and (${table.publicRows})`,
+					[fx.tenantA.id],
+				)
+			: all;
+		if (all === 0) throw new Error(`Fixture has no ${table.table} rows for tenant A`);
+		// Without hidden rows, 'public' and 'all' could not be told apart.
+		if (table.publicRows && !(publicRows > 0 && publicRows < all)) {
+			throw new Error(`Fixture needs public and hidden ${table.table} rows (${publicRows}/${all})`);
+		}
+		counts.set(table.table, { all, public: publicRows });
+	}
+});
+
+afterAll(async () => {
+	if (fx) await removeRlsFixtures(db, fx);
+	await db.end();
+	console.log(
+		`RLS matrix: ${matrixCells} assertions (${TABLES.length} tables × ${OPERATIONS.length} operations × ${ROLES.length} roles) + ${restChecks} PostgREST checks`,
+	);
+});
+
+// --- The matrix ----------------------------------------------------------------------------------
+
+describe('row-level security matrix (tenant A rows)', () => {
+	for (const table of TABLES) {
+		describe(table.table, () => {
+			for (const operation of OPERATIONS) {
+				for (const role of ROLES) {
+					it(`${operation} as ${ROLE_LABELS[role]}: ${expectation(table, operation, role)}`, async () => {
+						await checkCell(table, operation, role);
+						matrixCells++;
+					});
+				}
+			}
+		});
+	}
+});
+
+// --- Through PostgREST ---------------------------------------------------------------------------
+
+async function userToken(user: FixtureUser): Promise<string> {
+	return new SignJWT({ role: 'authenticated', aud: 'authenticated' })
+		.setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+		.setSubject(user.id)
+		.setIssuedAt()
+		.setExpirationTime('1h')
+		.sign(new TextEncoder().encode(stack.jwtSecret));
+}
+
+async function rest(
+	path: string,
+	options: { token?: string; method?: string; body?: unknown } = {},
+): Promise<{ status: number; body: unknown }> {
+	const res = await fetch(`${stack.supabaseUrl}/rest/v1${path}`, {
+		method: options.method ?? 'GET',
+		headers: {
+			apikey: stack.anonKey,
+			authorization: `Bearer ${options.token ?? stack.anonKey}`,
+			'content-type': 'application/json',
+		},
+		body: options.body === undefined ? undefined : JSON.stringify(options.body),
+	});
+	const text = await res.text();
+	return { status: res.status, body: text ? (JSON.parse(text) as unknown) : null };
+}
+
+function ids(body: unknown): string[] {
+	expect(Array.isArray(body), JSON.stringify(body)).toBe(true);
+	return (body as { id: string }[]).map((row) => row.id).sort();
+}
+
+describe('row-level security through PostgREST', () => {
+	it('anon reads no contact messages', async () => {
+		const res = await rest('/contact_messages');
+		expect(res).toEqual({ status: 200, body: [] });
+		restChecks++;
+	});
+
+	it("anon reads only tenant A's published business", async () => {
+		const res = await rest(`/profiles?tenant_id=eq.${fx.tenantA.id}&select=id`);
+		expect(res.status).toBe(200);
+		expect(ids(res.body)).toEqual([fx.tenantA.publishedProfileId]);
+		restChecks++;
+	});
+
+	it("the admin of B reads none of tenant A's contact messages", async () => {
+		const token = await userToken(fx.users.adminB);
+		const res = await rest(`/contact_messages?tenant_id=eq.${fx.tenantA.id}`, { token });
+		expect(res).toEqual({ status: 200, body: [] });
+		restChecks++;
+	});
+
+	it("the admin of A reads tenant A's contact message", async () => {
+		const token = await userToken(fx.users.adminA);
+		const res = await rest(`/contact_messages?tenant_id=eq.${fx.tenantA.id}`, { token });
+		expect(res.status).toBe(200);
+		expect(ids(res.body)).toEqual([fx.contactMessageId]);
+		restChecks++;
+	});
+
+	it('anon cannot write a contact message', async () => {
+		const res = await rest('/contact_messages', {
+			method: 'POST',
+			body: {
+				tenant_id: fx.tenantA.id,
+				business_name: 'Published Diner',
+				name: 'Spammer',
+				email: 'spam@example.com',
+				message: 'Buy now',
+			},
+		});
+		expect([401, 403]).toContain(res.status);
+		expect(res.body).toMatchObject({ code: '42501' });
+		const stored = await superuserCount(
+			`select count(*)::int as n from public.contact_messages where tenant_id = $1`,
+			[fx.tenantA.id],
+		);
+		expect(stored).toBe(1);
+		restChecks++;
+	});
+
+	it('anon cannot call import_tenant', async () => {
+		const slug = randomSlug('rls-rpc');
+		const res = await rest('/rpc/import_tenant', {
+			method: 'POST',
+			body: { payload: { tenant: { slug, name: 'Hijacked' } } },
+		});
+		expect([401, 403]).toContain(res.status);
+		expect(res.body).toMatchObject({ code: '42501' });
+		const created = await superuserCount(
+			`select count(*)::int as n from public.tenants where slug = $1`,
+			[slug],
+		);
+		expect(created).toBe(0);
+		restChecks++;
+	});
+});
