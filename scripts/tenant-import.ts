@@ -3,7 +3,7 @@
  * Validates each tenant file with zod and upserts it in one transaction; a bad file writes nothing.
  */
 import { readFile } from 'node:fs/promises';
-import { parseTenantFile } from '../src/features/tenants/tenant-file.ts';
+import { parseTenantFile, type TenantFile } from '../src/features/tenants/tenant-file.ts';
 import { importTenant } from '../src/features/tenants/tenants.server.ts';
 import { getServiceClient, readClientEnv } from '../src/lib/supabase.server.ts';
 import { withStack } from './stack/index.ts';
@@ -13,7 +13,7 @@ runMain(async () => {
 	const files = process.argv.slice(2).filter((a) => !a.startsWith('--'));
 	if (files.length === 0) throw new Error('Usage: npm run tenant:import -- FILE.json [FILE.json …]');
 	// Parse everything first, so a bad file fails before the stack even starts.
-	const parsed = [];
+	const parsed: { file: string; data: TenantFile }[] = [];
 	for (const file of files) {
 		let json: unknown;
 		try {

@@ -75,7 +75,7 @@ describe('npm run tenant:import', () => {
 		expect(after.events).toHaveLength(5);
 		expect(after.users).toHaveLength(1);
 		// Passwords are stored hashed with argon2, never as given.
-		expect((after.users[0] as { encrypted_password: string }).encrypted_password).toMatch(/^\$argon2id\$/);
+		expect((after.users?.[0] as { encrypted_password: string }).encrypted_password).toMatch(/^\$argon2id\$/);
 		await tenantImport('tenants/example.json');
 		expect(await snapshot('example')).toEqual(after);
 	});

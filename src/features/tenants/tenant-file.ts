@@ -1,0 +1,478 @@
+import { z } from 'zod';
+import { TZDate } from '@date-fns/tz';
+import { format } from 'date-fns';
+import { chamberConfigSchema, type ChamberConfig } from '../config/config.ts';
+
+// One tenant import file (tenants/*.json, tenants/demo/generate.ts): the chamber configuration
+// plus the directory, banner, event and admin-user data of one chamber. Pure logic, no I/O.
+//
+// Record objects strip unknown keys instead of rejecting them, so exports from the membership
+// system (which carry many more fields) and "$comment" notes in hand-written files import as-is.
+// Only the top level is strict, because a misspelt section name would silently drop a whole list.
+
+// --- Field helpers -----------------------------------------------------------------------------
+
+export const TENANT_SLUG_PATTERN = /^[a-z0-9]+(-[a-z0-9]+)*$/;
+const DIGITS = /^\d+$/;
+const HEX_COLOUR = /^#(?:[0-9a-fA-F]{3}){1,2}$/;
+const LOCAL_TIME = /^(?:1[0-2]|[1-9]):[0-5]\d (?:AM|PM)$/;
+
+const text = () => z.string().trim().default('');
+
+/** Category names: blank ones are dropped (spec 01 §5) and repeats collapse to the first. */
+const categoryNames = () =>
+	z
+		.array(z.string())
+		.default([])
+		.transform((names) => [...new Set(names.map((n) => n.trim()).filter((n) => n !== ''))]);
+
+const isoDate = () => z.iso.date({ error: 'Expected a date like 2027-03-15' });
+const isoInstant = () =>
+	z.iso.datetime({ offset: true, error: 'Expected an ISO instant like 2027-03-15T14:00:00Z' });
+const httpUrlOrBlank = () =>
+	z
+		.union([z.literal(''), z.url({ protocol: /^https?$/, error: 'Expected an http(s) URL' })])
+		.default('');
+const emailOrBlank = () =>
+	z.union([z.literal(''), z.email({ error: 'Expected an e-mail address' })]).default('');
+
+/**
+ * Reports every repeat of a key in a list at `[index, field]`, naming the first occurrence.
+ * Items whose key is undefined (an optional id left out) take part in no comparison.
+ */
+function uniqueBy<T>(list: string, field: string, key: (item: T) => string | number | undefined) {
+	return (items: readonly T[], ctx: z.RefinementCtx) => {
+		const seen = new Map<string | number, number>();
+		items.forEach((item, index) => {
+			const value = key(item);
+			if (value === undefined) return;
+			const first = seen.get(value);
+			if (first === undefined) {
+				seen.set(value, index);
+				return;
+			}
+			ctx.addIssue({
+				code: 'custom',
+				path: [index, field],
+				input: value,
+				message: `Duplicate ${field} ${JSON.stringify(value)}, already used by ${list}[${first}]`,
+			});
+		});
+	};
+}
+
+// --- Businesses (the business card record of spec 01 §3) ---------------------------------------
+
+export const listingSchema = z.object({
+	/** Long description, HTML (sanitised when shown). */
+	description: z.string().default(''),
+	/** Plain-text card description. */
+	short_description: z.string().default(''),
+	categories: categoryNames(),
+	/** Free-text search keywords. */
+	keywords: z.string().default(''),
+	active: z.boolean().default(true),
+	primary_listing: z.boolean().default(false),
+});
+
+export const socialMediaEntrySchema = z.object({
+	/** Network name in any case; only facebook, twitter, linkedin, instagram, youtube get an icon. */
+	platform: z.string().trim().min(1),
+	url: z.string().trim().min(1),
+});
+
+export const affiliationSchema = z.object({
+	icon: text(),
+	icon_text: text(),
+	/** Where the badge links to. */
+	icon_url: text(),
+	aff_code: text(),
+	// Blank and administrative names are legal here; the directory drops them (spec 01 §5).
+	aff_name: z.string().trim(),
+	list_available_on_website: z.boolean().default(true),
+});
+
+export const webContentSchema = z.object({
+	content_type: z.string().trim().min(1),
+	content_title: z.string().trim(),
+	full_url: text(),
+	rel_url: text(),
+});
+
+export const businessSchema = z.object({
+	/** Internal id; the importer assigns one when absent. */
+	id: z.uuid().optional(),
+	report_name: z.string().trim().min(1),
+	address1: text(),
+	address2: text(),
+	city: text(),
+	county: text(),
+	state: text(),
+	zip: text(),
+	work_phone: text(),
+	/** Kept as given; the directory adds https:// when the scheme is missing (spec 01 §5). */
+	website: text(),
+	email: text(),
+	featured: z.boolean().default(false),
+	categories: categoryNames(),
+	membership_level_name: z
+		.string()
+		.trim()
+		.default('Member')
+		.transform((name) => name || 'Member'),
+	/** Explicit rank; when absent the directory derives one from the level name (spec 01 §9). */
+	membership_rank: z.number().int().optional(),
+	member_since_date: isoDate().nullable().default(null),
+	/** The membership system's profile id, used in legacy profile URLs. */
+	weblink_profile_id: z
+		.string({ error: 'Expected a profile id made of digits' })
+		.trim()
+		.regex(DIGITS, { error: 'Expected a profile id made of digits' }),
+	main_related_profile_name: text(),
+	logo_url: text(),
+	/** 1 is the top of the listing-position sorts. */
+	listing_position: z.number().int().min(1).optional(),
+	is_member: z.boolean().default(true),
+	published: z.boolean().default(true),
+	listings: z.array(listingSchema).default([]),
+	// Some feeds send the string 'None' (or '') instead of a list. Links are stored one row per
+	// network, so that form means "no links" and becomes an empty list here.
+	social_media: z
+		.union([
+			z.array(socialMediaEntrySchema),
+			z.string().regex(/^\s*(?:none)?\s*$/i, { error: "Expected a list of links or 'None'" }),
+		])
+		.default([])
+		.transform((links) => (typeof links === 'string' ? [] : links)),
+	profile_affiliations: z.array(affiliationSchema).default([]),
+	web_content: z.array(webContentSchema).default([]),
+});
+
+// --- Banners -----------------------------------------------------------------------------------
+
+export const bannerSchema = z.object({
+	id: z.uuid().optional(),
+	banner_name: z.string().trim().min(1),
+	/** Absolute URL or a path; at most 970×90 px is shown (spec 01 §9). */
+	image_url: z.string().trim().min(1),
+	navigate_url: text(),
+	target: z.enum(['_blank', '_self', '_parent', '_top']).default('_blank'),
+	alternate_text: text(),
+	active: z.boolean().default(true),
+	/** Carousel order, ascending. */
+	position: z.number().int().default(0),
+});
+
+// --- Events (Atlas field names, spec 02 §3) ----------------------------------------------------
+
+export const eventItemSchema = z.object({
+	ItemId: z.number().int().nonnegative(),
+	ItemName: z.string().trim().min(1),
+	Descr: z.string().default(''),
+	/** USD; 0 shows as 'Free'. */
+	UnitPrice: z.number().nonnegative().default(0),
+	IsPublic: z.boolean().default(true),
+	AttendeesForItem: z.number().int().nonnegative().default(0),
+	Sold: z.number().int().nonnegative().default(0),
+	/** null means unlimited. */
+	MaxQuantity: z.number().int().nonnegative().nullable().default(null),
+});
+
+export const eventAttendeeSchema = z.object({
+	AttendeeId: z.number().int().nonnegative(),
+	/** Attendees sharing a registration are listed together under its organisation. */
+	RegistrationId: z.number().int().nonnegative(),
+	RegistrationOrgName: text(),
+	OrgName: text(),
+	ItemsDisplay: text(),
+	FName: text(),
+	LName: text(),
+	Title: text(),
+});
+
+export const eventSponsorSchema = z.object({
+	// Misspelt in the source system; kept so records round-trip unchanged.
+	SponserId: z.number().int().nonnegative(),
+	SponsorName: z.string().trim().min(1),
+	/** Kept as given; the events pages add http:// when the scheme is missing (spec 02 §5). */
+	SponsorLogoUrl: text(),
+	SponsorWebsite: text(),
+	SponsorMessage: z.string().default(''),
+	HideSponsorOrgName: z.boolean().default(false),
+});
+
+function isTimeZone(name: string): boolean {
+	try {
+		new Intl.DateTimeFormat('en-US', { timeZone: name });
+		return true;
+	} catch {
+		return false;
+	}
+}
+
+/** The local 'yyyy-MM-dd' date and 'h:mm AM' time of an instant in an IANA time zone. */
+export function localDateTime(
+	instant: string | Date,
+	timeZone: string,
+): { date: string; time: string } {
+	const local = new TZDate(new Date(instant).getTime(), timeZone);
+	return { date: format(local, 'yyyy-MM-dd'), time: format(local, 'h:mm a') };
+}
+
+const eventObjectSchema = z.object({
+	EventId: z.number().int().positive(),
+	EventName: z.string().trim().min(1),
+	/** HTML, sanitised when shown. */
+	Descr: z.string().default(''),
+	StartDateTimeUtc: isoInstant(),
+	EndDateTimeUtc: isoInstant(),
+	/** Local date, 'yyyy-MM-dd'. */
+	StartDate: isoDate(),
+	EndDate: isoDate(),
+	/** Local time, 'h:mm AM'; all-day events run from 12:00 AM to 11:59 PM. */
+	StartTime: z.string().trim().regex(LOCAL_TIME, { error: "Expected a time like '9:30 AM'" }),
+	EndTime: z.string().trim().regex(LOCAL_TIME, { error: "Expected a time like '9:30 AM'" }),
+	TimeZone: z
+		.object({
+			/** Shown after times, e.g. 'CST' or 'CDT'. */
+			Abbreviation: text(),
+			/** IANA id; when given, the local dates and times must match the UTC instants. */
+			Name: z.string().trim().min(1).optional(),
+		})
+		.prefault({}),
+	Venue: text(),
+	Address1: text(),
+	Address2: text(),
+	City: text(),
+	State: text(),
+	Zip: text(),
+	EventType: text(),
+	EventTypeColor: z
+		.string()
+		.trim()
+		.regex(HEX_COLOUR, { error: 'Expected a hex colour like #0d3e63' })
+		.default('#0d3e63'),
+	FeaturedEvent: z.boolean().default(false),
+	/** Closed events are dropped from every list and detail view (spec 02 §5). */
+	Closed: z.boolean().default(false),
+	DisableRegistration: z.boolean().default(false),
+	/** Registration link used instead of the registration site; '' for none. */
+	SpecialRegistrationUrl: httpUrlOrBlank(),
+	RegistrationStartDate: z.union([isoDate(), isoInstant()]).nullable().default(null),
+	/** null shows as 'Open'. */
+	RegistrationEndDate: z.union([isoDate(), isoInstant()]).nullable().default(null),
+	SendQuestionsToEmail: emailOrBlank(),
+	ShowAttendeeDetail: z.boolean().default(false),
+	/** Attendees are listed only when at least this many are attending. */
+	AttendeeDetailThreshold: z.number().int().nonnegative().default(0),
+	/** Defaults to the number of Attendees. */
+	AttendingAttendees: z.number().int().nonnegative().optional(),
+	Attendees: z.array(eventAttendeeSchema).default([]),
+	Items: z.array(eventItemSchema).default([]),
+	Sponsors: z.array(eventSponsorSchema).default([]),
+});
+
+export const eventSchema = eventObjectSchema
+	.superRefine((event, ctx) => {
+		if (Date.parse(event.EndDateTimeUtc) < Date.parse(event.StartDateTimeUtc)) {
+			ctx.addIssue({
+				code: 'custom',
+				path: ['EndDateTimeUtc'],
+				input: event.EndDateTimeUtc,
+				message: `Ends before it starts (${event.StartDateTimeUtc})`,
+			});
+		}
+		const zone = event.TimeZone.Name;
+		if (zone === undefined) return;
+		if (!isTimeZone(zone)) {
+			ctx.addIssue({
+				code: 'custom',
+				path: ['TimeZone', 'Name'],
+				input: zone,
+				message: `Unknown time zone ${JSON.stringify(zone)}`,
+			});
+			return;
+		}
+		// The pages show the local fields but order and filter by the instants, so a mismatch
+		// would put an event on the wrong day.
+		for (const [end, instant] of [
+			['Start', event.StartDateTimeUtc],
+			['End', event.EndDateTimeUtc],
+		] as const) {
+			const local = localDateTime(instant, zone);
+			const date = `${end}Date` as const;
+			const time = `${end}Time` as const;
+			for (const [field, expected] of [
+				[date, local.date],
+				[time, local.time],
+			] as const) {
+				if (event[field] !== expected) {
+					ctx.addIssue({
+						code: 'custom',
+						path: [field],
+						input: event[field],
+						message: `Expected ${JSON.stringify(expected)} (${end}DateTimeUtc in ${zone}), received ${JSON.stringify(event[field])}`,
+					});
+				}
+			}
+		}
+	})
+	.transform(({ AttendingAttendees, ...event }) => ({
+		...event,
+		AttendingAttendees: AttendingAttendees ?? event.Attendees.length,
+	}));
+
+const eventListSchema = (list: string) =>
+	z
+		.array(eventSchema)
+		.default([])
+		.superRefine(uniqueBy(list, 'EventId', (e: EventRecord) => e.EventId));
+
+// --- Users and the whole file ------------------------------------------------------------------
+
+export const USER_ROLES = ['super_admin', 'admin', 'editor'] as const;
+export type UserRole = (typeof USER_ROLES)[number];
+
+export const tenantUserSchema = z.object({
+	email: z
+		.string()
+		.trim()
+		.toLowerCase()
+		.pipe(z.email({ error: 'Expected an e-mail address' })),
+	password: z.string().min(6, { error: 'Password must be at least 6 characters' }),
+	role: z.enum(USER_ROLES),
+});
+
+export const tenantSchema = z.object({
+	slug: z.string().trim().max(63).regex(TENANT_SLUG_PATTERN, {
+		error: 'Expected a slug of lowercase letters and digits separated by single hyphens',
+	}),
+	name: z.string().trim().min(1),
+});
+
+// name and slug may be left out of `config`: they are taken from `tenant`.
+const tenantConfigSchema = chamberConfigSchema.extend({
+	name: z.string().trim().optional(),
+	slug: z.string().trim().optional(),
+});
+
+export const tenantFileSchema = z
+	.strictObject({
+		/** Editor hint, ignored. */
+		$schema: z.string().optional(),
+		/** Free-text note, ignored. */
+		$comment: z.string().optional(),
+		tenant: tenantSchema,
+		config: tenantConfigSchema.prefault({}),
+		businesses: z
+			.array(businessSchema)
+			.default([])
+			.superRefine(
+				uniqueBy('businesses', 'weblink_profile_id', (b: Business) => b.weblink_profile_id),
+			)
+			.superRefine(uniqueBy('businesses', 'id', (b: Business) => b.id)),
+		banners: z.array(bannerSchema).default([]),
+		events: eventListSchema('events'),
+		communityEvents: eventListSchema('communityEvents'),
+		users: z
+			.array(tenantUserSchema)
+			.default([])
+			.superRefine(uniqueBy('users', 'email', (u: TenantUser) => u.email)),
+	})
+	.superRefine((file, ctx) => {
+		const given = file.config.slug;
+		if (given !== undefined && given !== file.tenant.slug) {
+			ctx.addIssue({
+				code: 'custom',
+				path: ['config', 'slug'],
+				input: given,
+				message: `Expected ${JSON.stringify(file.tenant.slug)} (tenant.slug) or nothing, received ${JSON.stringify(given)}`,
+			});
+		}
+	})
+	.transform(({ $schema: _schema, $comment: _comment, tenant, config, ...data }) => {
+		const full: ChamberConfig = { ...config, name: config.name || tenant.name, slug: tenant.slug };
+		return { tenant, config: full, ...data };
+	});
+
+export type TenantFileInput = z.input<typeof tenantFileSchema>;
+export type TenantFile = z.output<typeof tenantFileSchema>;
+export type TenantInfo = z.output<typeof tenantSchema>;
+export type BusinessInput = z.input<typeof businessSchema>;
+export type Business = z.output<typeof businessSchema>;
+export type ListingInput = z.input<typeof listingSchema>;
+export type Listing = z.output<typeof listingSchema>;
+export type SocialMediaEntry = z.output<typeof socialMediaEntrySchema>;
+export type AffiliationInput = z.input<typeof affiliationSchema>;
+export type Affiliation = z.output<typeof affiliationSchema>;
+export type WebContentInput = z.input<typeof webContentSchema>;
+export type WebContent = z.output<typeof webContentSchema>;
+export type BannerInput = z.input<typeof bannerSchema>;
+export type Banner = z.output<typeof bannerSchema>;
+export type EventInput = z.input<typeof eventSchema>;
+export type EventRecord = z.output<typeof eventSchema>;
+export type EventItemInput = z.input<typeof eventItemSchema>;
+export type EventItem = z.output<typeof eventItemSchema>;
+export type EventAttendeeInput = z.input<typeof eventAttendeeSchema>;
+export type EventAttendee = z.output<typeof eventAttendeeSchema>;
+export type EventSponsorInput = z.input<typeof eventSponsorSchema>;
+export type EventSponsor = z.output<typeof eventSponsorSchema>;
+export type TenantUserInput = z.input<typeof tenantUserSchema>;
+export type TenantUser = z.output<typeof tenantUserSchema>;
+
+// --- Parsing -----------------------------------------------------------------------------------
+
+/** Renders a zod path the way it reads in the JSON: businesses[3].report_name. */
+export function formatIssuePath(path: readonly PropertyKey[]): string {
+	let out = '';
+	for (const key of path) {
+		if (typeof key === 'number') out += `[${key}]`;
+		else out += out ? `.${String(key)}` : String(key);
+	}
+	return out;
+}
+
+/**
+ * A union failure ("Invalid input") says nothing useful; the branch that got furthest into the
+ * value (the longest path) is the one the author meant, so its first issue is reported instead.
+ */
+function innermostIssue(issue: z.core.$ZodIssue): { path: PropertyKey[]; message: string } {
+	if (issue.code !== 'invalid_union' || issue.errors.length === 0) {
+		return { path: [...issue.path], message: issue.message };
+	}
+	let best: z.core.$ZodIssue | undefined;
+	for (const branch of issue.errors) {
+		const first = branch[0];
+		if (first && (!best || first.path.length > best.path.length)) best = first;
+	}
+	if (!best) return { path: [...issue.path], message: issue.message };
+	const inner = innermostIssue(best);
+	return { path: [...issue.path, ...inner.path], message: inner.message };
+}
+
+export class TenantFileError extends Error {
+	/** Where the file came from, e.g. 'tenants/demo.json'. */
+	readonly source: string;
+	/** JSON path of the first problem, e.g. 'businesses[3].report_name'; '' for the root. */
+	readonly path: string;
+	/** Every problem zod found, in order. */
+	readonly issues: readonly z.core.$ZodIssue[];
+
+	constructor(source: string, path: string, detail: string, issues: readonly z.core.$ZodIssue[]) {
+		super(path ? `${source}: ${path}: ${detail}` : `${source}: ${detail}`);
+		this.name = 'TenantFileError';
+		this.source = source;
+		this.path = path;
+		this.issues = issues;
+	}
+}
+
+/** Validates a tenant file and fills in defaults; `source` names the file in error messages. */
+export function parseTenantFile(input: unknown, source: string): TenantFile {
+	const result = tenantFileSchema.safeParse(input);
+	if (result.success) return result.data;
+	const [first] = result.error.issues;
+	if (!first) throw new TenantFileError(source, '', 'Invalid tenant file', []);
+	const { path, message } = innermostIssue(first);
+	throw new TenantFileError(source, formatIssuePath(path), message, result.error.issues);
+}
