@@ -1,6 +1,9 @@
 import { defineConfig, devices } from '@playwright/test';
 
 const PORT = Number(process.env.E2E_PORT || 8899);
+// Separate from `npm start`'s folder and ports, so tests never touch a developer's data.
+const DATA_DIR = process.env.E2E_DATA_DIR || '.data-test/e2e';
+const STACK_PORT = process.env.E2E_STACK_PORT || '56321';
 
 /**
  * End-to-end tests drive Debian's Chromium (a test tool's own browser download cannot work
@@ -32,17 +35,19 @@ export default defineConfig({
 	},
 	projects: [{ name: 'chromium', use: { ...devices['Desktop Chrome'], channel: undefined } }],
 	webServer: {
-		command: 'rm -rf .data-test/e2e && node scripts/start.ts',
+		command: `rm -rf ${DATA_DIR} && node scripts/start.ts`,
 		url: `http://localhost:${PORT}/`,
 		timeout: 300_000,
 		reuseExistingServer: false,
+		// Lets `npm start` close PGlite cleanly instead of being killed mid-write.
+		gracefulShutdown: { signal: 'SIGTERM', timeout: 10_000 },
 		stdout: 'pipe',
 		stderr: 'pipe',
 		env: {
 			PORT: String(PORT),
 			TENANT: 'demo',
-			CHAMBER_DATA_DIR: '.data-test/e2e',
-			CHAMBER_STACK_PORT: '56321',
+			CHAMBER_DATA_DIR: DATA_DIR,
+			CHAMBER_STACK_PORT: STACK_PORT,
 		},
 	},
 });

@@ -6,7 +6,12 @@ export default defineConfig({
 			{
 				test: {
 					name: 'unit',
-					include: ['src/**/*.test.ts', 'tenants/**/*.test.ts', 'scripts/**/*.test.ts', 'tests/unit/**/*.test.ts'],
+					include: [
+						'src/**/*.test.ts',
+						'tenants/**/*.test.ts',
+						'scripts/**/*.test.ts',
+						'tests/unit/**/*.test.ts',
+					],
 					environment: 'node',
 				},
 			},

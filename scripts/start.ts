@@ -26,7 +26,9 @@ runMain(
 		onShutdown(() => server.close());
 		console.log(`\n  ${tenant} is running at ${server.url}`);
 		if (tenant === 'demo') {
-			console.log(`  Demo sign-in: admin@demo.test / demo-password (also super@ and editor@demo.test)`);
+			console.log(
+				`  Demo sign-in: admin@demo.test / demo-password (also super@ and editor@demo.test)`,
+			);
 		}
 		console.log('  Press Ctrl-C to stop.\n');
 	},

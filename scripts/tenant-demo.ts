@@ -25,7 +25,8 @@ runMain(async () => {
 		},
 	});
 	const count = Number(values.businesses);
-	if (!Number.isInteger(count) || count < 1) throw new Error('--businesses takes a positive whole number');
+	if (!Number.isInteger(count) || count < 1)
+		throw new Error('--businesses takes a positive whole number');
 	const started = Date.now();
 	const input = generateTenant({
 		slug: values.slug,
@@ -53,6 +54,8 @@ runMain(async () => {
 			process.stdout.write(`\r${Math.min(i + BATCH, all.length)} / ${all.length} businesses`);
 		}
 		if (all.length > BATCH) process.stdout.write('\n');
-		console.log(`Imported tenant "${file.tenant.slug}" in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+		console.log(
+			`Imported tenant "${file.tenant.slug}" in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+		);
 	});
 });

@@ -11,7 +11,8 @@ import { runMain } from './lib/main.ts';
 
 runMain(async () => {
 	const files = process.argv.slice(2).filter((a) => !a.startsWith('--'));
-	if (files.length === 0) throw new Error('Usage: npm run tenant:import -- FILE.json [FILE.json …]');
+	if (files.length === 0)
+		throw new Error('Usage: npm run tenant:import -- FILE.json [FILE.json …]');
 	// Parse everything first, so a bad file fails before the stack even starts.
 	const parsed: { file: string; data: TenantFile }[] = [];
 	for (const file of files) {

@@ -15,7 +15,8 @@ export function onShutdown(stop: () => Promise<void>): void {
 async function exit(code: number): Promise<never> {
 	if (!exiting) {
 		exiting = true;
-		for (const stop of cleanups.reverse()) await stop().catch((error: unknown) => console.error(error));
+		for (const stop of cleanups.reverse())
+			await stop().catch((error: unknown) => console.error(error));
 	}
 	process.exit(code);
 }

@@ -54,14 +54,17 @@ const CONTENT_TYPES: Record<string, string> = {
 };
 
 export async function loadFunctions(dir: string): Promise<FunctionRoute[]> {
-	const files = (await readdir(dir).catch(() => [] as string[])).filter((f) => /\.(m?ts|m?js)$/.test(f));
+	const files = (await readdir(dir).catch(() => [] as string[])).filter((f) =>
+		/\.(m?ts|m?js)$/.test(f),
+	);
 	const routes: FunctionRoute[] = [];
 	for (const file of files.sort()) {
 		const mod = (await import(pathToFileURL(join(dir, file)).href)) as {
 			default?: Handler;
 			config?: Config;
 		};
-		const config = mod.config as { path?: string | string[]; method?: string | string[] } | undefined;
+		const config = mod.config as
+			{ path?: string | string[]; method?: string | string[] } | undefined;
 		if (!mod.default || !config?.path) continue;
 		const paths = Array.isArray(config.path) ? config.path : [config.path];
 		const methods = config.method ? [config.method].flat().map((m) => m.toUpperCase()) : null;
@@ -144,7 +147,12 @@ function toRequest(req: IncomingMessage, origin: string): Request {
 	});
 }
 
-function makeContext(req: IncomingMessage, params: Record<string, string>, origin: string, url: URL): Context {
+function makeContext(
+	req: IncomingMessage,
+	params: Record<string, string>,
+	origin: string,
+	url: URL,
+): Context {
 	const ip = req.socket.remoteAddress?.replace(/^::ffff:/, '') ?? '127.0.0.1';
 	const context = {
 		account: { id: 'local' },
@@ -193,17 +201,26 @@ export async function startSiteServer(options: {
 }): Promise<{ url: string; close(): Promise<void> }> {
 	const root = resolve(options.distDir);
 	const functions = await loadFunctions(resolve(options.functionsDir));
-	const redirects = parseRedirects(await readFile(join(root, '_redirects'), 'utf8').catch(() => ''));
+	const redirects = parseRedirects(
+		await readFile(join(root, '_redirects'), 'utf8').catch(() => ''),
+	);
 	const headerRules = parseHeaders(await readFile(join(root, '_headers'), 'utf8').catch(() => ''));
 	const host = options.host ?? '127.0.0.1';
 	const origin = `http://${host === '127.0.0.1' ? 'localhost' : host}:${options.port}`;
 
-	async function serveFile(res: ServerResponse, file: string, status: number, head: boolean, path: string) {
+	async function serveFile(
+		res: ServerResponse,
+		file: string,
+		status: number,
+		head: boolean,
+		path: string,
+	) {
 		const headers: Record<string, string> = {
 			'content-type': CONTENT_TYPES[extname(file)] ?? 'application/octet-stream',
 		};
 		for (const rule of headerRules) {
-			if (matchNetlifyPath(rule.pattern, path)) for (const [k, v] of rule.headers) headers[k.toLowerCase()] = v;
+			if (matchNetlifyPath(rule.pattern, path))
+				for (const [k, v] of rule.headers) headers[k.toLowerCase()] = v;
 		}
 		res.writeHead(status, headers);
 		if (head) res.end();
@@ -223,9 +240,14 @@ export async function startSiteServer(options: {
 					return;
 				}
 				const params = Object.fromEntries(
-					Object.entries(match.pathname.groups).filter((e): e is [string, string] => e[1] !== undefined),
+					Object.entries(match.pathname.groups).filter(
+						(e): e is [string, string] => e[1] !== undefined,
+					),
 				);
-				const response = await fn.handler(toRequest(req, origin), makeContext(req, params, origin, url));
+				const response = await fn.handler(
+					toRequest(req, origin),
+					makeContext(req, params, origin, url),
+				);
 				await sendResponse(res, response, head);
 				return;
 			}
@@ -246,7 +268,8 @@ export async function startSiteServer(options: {
 		}
 		if (file) return serveFile(res, file, 200, head, url.pathname);
 		const notFound = join(root, '404.html');
-		if (await stat(notFound).catch(() => null)) return serveFile(res, notFound, 404, head, url.pathname);
+		if (await stat(notFound).catch(() => null))
+			return serveFile(res, notFound, 404, head, url.pathname);
 		res.writeHead(404, { 'content-type': 'text/plain' });
 		res.end('Not found');
 	}

@@ -2,7 +2,11 @@ import { spawn } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseTenantFile } from '../../src/features/tenants/tenant-file.ts';
-import { getTenantBySlug, importTenant, listTenants } from '../../src/features/tenants/tenants.server.ts';
+import {
+	getTenantBySlug,
+	importTenant,
+	listTenants,
+} from '../../src/features/tenants/tenants.server.ts';
 import { getServiceClient, readClientEnv } from '../../src/lib/supabase.server.ts';
 import { generateTenant } from '../../tenants/demo/generate.ts';
 import type { Stack } from '../stack/index.ts';
@@ -17,7 +21,9 @@ function serviceClient(stack: Stack) {
 export async function seedIfEmpty(stack: Stack): Promise<boolean> {
 	const client = serviceClient(stack);
 	if ((await listTenants(client)).length > 0) return false;
-	console.log('Empty database: importing the demo chamber (tenants/demo) and tenants/riverside.json…');
+	console.log(
+		'Empty database: importing the demo chamber (tenants/demo) and tenants/riverside.json…',
+	);
 	const started = Date.now();
 	await importTenant(client, parseTenantFile(generateTenant({}), 'tenants/demo/generate.ts'));
 	const riverside = JSON.parse(await readFile(join(ROOT, 'tenants/riverside.json'), 'utf8'));

@@ -47,7 +47,10 @@ async function acquireLock(lockFile: string): Promise<() => Promise<void>> {
 }
 
 /** Opens PGlite in `<dataDir>/pglite` and serves it over the Postgres wire protocol on loopback. */
-export async function openEmbeddedDatabase(dataDir: string, port: number): Promise<EmbeddedDatabase> {
+export async function openEmbeddedDatabase(
+	dataDir: string,
+	port: number,
+): Promise<EmbeddedDatabase> {
 	await mkdir(dataDir, { recursive: true });
 	const release = await acquireLock(join(dataDir, 'pglite.lock'));
 	let db: PGlite | undefined;

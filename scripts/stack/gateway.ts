@@ -1,4 +1,10 @@
-import { createServer, request, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import {
+	createServer,
+	request,
+	type IncomingMessage,
+	type Server,
+	type ServerResponse,
+} from 'node:http';
 import type { StackMode } from '../../src/lib/env.server.ts';
 
 export interface Gateway {
@@ -24,7 +30,10 @@ export async function startGateway(options: {
 	const upstream = new URL(options.postgrestUrl);
 
 	function proxy(req: IncomingMessage, res: ServerResponse, path: string): void {
-		const headers: Record<string, string | string[] | undefined> = { ...req.headers, host: upstream.host };
+		const headers: Record<string, string | string[] | undefined> = {
+			...req.headers,
+			host: upstream.host,
+		};
 		// Like Supabase's gateway: a request carrying only an apikey is authorised as that key.
 		if (!headers.authorization && typeof headers.apikey === 'string') {
 			headers.authorization = `Bearer ${headers.apikey}`;

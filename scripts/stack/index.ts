@@ -1,6 +1,11 @@
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { describeMode, readStackEnv, type StackEnv, type StackMode } from '../../src/lib/env.server.ts';
+import {
+	describeMode,
+	readStackEnv,
+	type StackEnv,
+	type StackMode,
+} from '../../src/lib/env.server.ts';
 import { openEmbeddedDatabase } from './database.ts';
 import { startGateway } from './gateway.ts';
 import { loadOrCreateKeys } from './keys.ts';
@@ -140,7 +145,12 @@ export async function ensureStack(options: { quiet?: boolean } = {}): Promise<St
 		});
 		stops.push(() => gateway.close());
 		const stateFile = join(dataDir, 'stack.json');
-		const state: StackState = { pid: process.pid, mode: env.mode, supabaseUrl: gateway.url, databaseUrl };
+		const state: StackState = {
+			pid: process.pid,
+			mode: env.mode,
+			supabaseUrl: gateway.url,
+			databaseUrl,
+		};
 		await writeFile(stateFile, JSON.stringify(state, null, '\t'));
 		stops.push(() => rm(stateFile, { force: true }));
 		say(`ready in ${((Date.now() - started) / 1000).toFixed(1)} s at ${gateway.url}`);
@@ -160,7 +170,10 @@ export async function ensureStack(options: { quiet?: boolean } = {}): Promise<St
 }
 
 /** Runs `fn` with a stack and stops the stack afterwards if this call started it. */
-export async function withStack<T>(fn: (stack: Stack) => Promise<T>, options?: { quiet?: boolean }): Promise<T> {
+export async function withStack<T>(
+	fn: (stack: Stack) => Promise<T>,
+	options?: { quiet?: boolean },
+): Promise<T> {
 	const stack = await ensureStack(options);
 	try {
 		return await fn(stack);

@@ -46,7 +46,9 @@ export interface StackEnv {
 export function readStackEnv(env: NodeJS.ProcessEnv = process.env): StackEnv {
 	const parsed = envSchema.safeParse(env);
 	if (!parsed.success) {
-		const lines = parsed.error.issues.map((i) => `  - ${i.path.join('.') || 'environment'}: ${i.message}`);
+		const lines = parsed.error.issues.map(
+			(i) => `  - ${i.path.join('.') || 'environment'}: ${i.message}`,
+		);
 		throw new Error(`Invalid environment:\n${lines.join('\n')}`);
 	}
 	const e = parsed.data;

@@ -6,7 +6,9 @@ import { z } from 'zod';
  * against hosted Supabase or the local stack alike (scripts/stack points these variables at it).
  */
 const clientEnvSchema = z.object({
-	SUPABASE_URL: z.url({ error: 'SUPABASE_URL is not set: run through `npm start`/`npm run build`, or set it' }),
+	SUPABASE_URL: z.url({
+		error: 'SUPABASE_URL is not set: run through `npm start`/`npm run build`, or set it',
+	}),
 	SUPABASE_ANON_KEY: z.string().min(20, { error: 'SUPABASE_ANON_KEY is not set' }),
 	SUPABASE_SERVICE_ROLE_KEY: z.string().min(20).optional(),
 	/** The chamber this deployment serves (default demo). */

@@ -69,13 +69,17 @@ afterAll(async () => {
 describe('npm run tenant:import', () => {
 	it('imports tenants/example.json, and importing it again changes nothing', async () => {
 		const first = await tenantImport('tenants/example.json');
-		expect(first.stdout).toMatch(/Imported tenants\/example\.json as tenant "example": 5 businesses/);
+		expect(first.stdout).toMatch(
+			/Imported tenants\/example\.json as tenant "example": 5 businesses/,
+		);
 		const after = await snapshot('example');
 		expect(after.profiles).toHaveLength(5);
 		expect(after.events).toHaveLength(5);
 		expect(after.users).toHaveLength(1);
 		// Passwords are stored hashed with argon2, never as given.
-		expect((after.users?.[0] as { encrypted_password: string }).encrypted_password).toMatch(/^\$argon2id\$/);
+		expect((after.users?.[0] as { encrypted_password: string }).encrypted_password).toMatch(
+			/^\$argon2id\$/,
+		);
 		await tenantImport('tenants/example.json');
 		expect(await snapshot('example')).toEqual(after);
 	});
@@ -120,8 +124,12 @@ describe('npm run tenant:import', () => {
 	});
 
 	it('refuses the import function to the public (anon) key', async () => {
-		const anon = createClient(stack.supabaseUrl, stack.anonKey, { auth: { persistSession: false } });
-		const { error } = await anon.rpc('import_tenant', { payload: { tenant: { slug: 'x', name: 'X' } } });
+		const anon = createClient(stack.supabaseUrl, stack.anonKey, {
+			auth: { persistSession: false },
+		});
+		const { error } = await anon.rpc('import_tenant', {
+			payload: { tenant: { slug: 'x', name: 'X' } },
+		});
 		expect(error?.code).toBe('42501');
 	});
 });

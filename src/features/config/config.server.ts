@@ -7,16 +7,22 @@ import { PLACEHOLDER_CONFIG } from './placeholder.ts';
  * up yet: it gets the placeholder, with a warning. Any other failure, or a row that does not
  * validate, throws, so a build never ships a half-read configuration.
  */
-export async function getChamberConfig(client: SupabaseClient, tenantId: string): Promise<ChamberConfig> {
+export async function getChamberConfig(
+	client: SupabaseClient,
+	tenantId: string,
+): Promise<ChamberConfig> {
 	const { data, error } = await client
 		.from('chamber_config')
 		.select('*')
 		.eq('tenant_id', tenantId)
 		.single();
 	if (error?.code === 'PGRST116') {
-		console.warn(`No chamber configuration for tenant ${tenantId}: using the placeholder configuration`);
+		console.warn(
+			`No chamber configuration for tenant ${tenantId}: using the placeholder configuration`,
+		);
 		return PLACEHOLDER_CONFIG;
 	}
-	if (error) throw new Error(`Failed to load chamber configuration: ${error.message}`, { cause: error });
+	if (error)
+		throw new Error(`Failed to load chamber configuration: ${error.message}`, { cause: error });
 	return configFromRow(data, `chamber_config row of tenant ${tenantId}`);
 }

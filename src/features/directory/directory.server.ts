@@ -6,7 +6,10 @@ export interface CategoryCount {
 }
 
 /** Categories of a tenant with their business counts, most popular first; blank names dropped. */
-export async function listCategories(client: SupabaseClient, tenantId: string): Promise<CategoryCount[]> {
+export async function listCategories(
+	client: SupabaseClient,
+	tenantId: string,
+): Promise<CategoryCount[]> {
 	const { data, error } = await client.rpc('list_categories', { p_tenant_id: tenantId });
 	if (error) throw new Error(`Failed to fetch categories: ${error.message}`, { cause: error });
 	return (data as { name: string; count: number }[])

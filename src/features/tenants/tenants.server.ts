@@ -37,14 +37,20 @@ export async function getTenantBySlug(client: SupabaseClient, slug: string): Pro
  * Keeps a stored hash when it still matches the file's password: argon2 salts every hash, so
  * re-hashing would change the row on every import of the same file.
  */
-async function passwordHashes(client: SupabaseClient, file: TenantFile): Promise<Map<string, string>> {
+async function passwordHashes(
+	client: SupabaseClient,
+	file: TenantFile,
+): Promise<Map<string, string>> {
 	const emails = file.users.map((u) => u.email);
 	const result = new Map<string, string>();
 	if (emails.length === 0) return result;
 	const { data, error } = await client.rpc('get_user_password_hashes', { emails });
 	if (error) throw new Error(`Failed to read existing users: ${error.message}`, { cause: error });
 	const stored = new Map(
-		(data as { email: string; password_hash: string | null }[]).map((r) => [r.email, r.password_hash]),
+		(data as { email: string; password_hash: string | null }[]).map((r) => [
+			r.email,
+			r.password_hash,
+		]),
 	);
 	for (const user of file.users) {
 		const existing = stored.get(user.email);
@@ -61,7 +67,14 @@ export async function importTenant(
 	options: { replaceBusinesses?: boolean; only?: Array<keyof TenantFile> } = {},
 ): Promise<ImportSummary> {
 	const hashes = await passwordHashes(client, file);
-	const parts = options.only ?? ['config', 'businesses', 'banners', 'events', 'communityEvents', 'users'];
+	const parts = options.only ?? [
+		'config',
+		'businesses',
+		'banners',
+		'events',
+		'communityEvents',
+		'users',
+	];
 	const payload: Record<string, unknown> = { tenant: file.tenant };
 	if (parts.includes('config')) payload.config = configToRow(file.config);
 	if (parts.includes('businesses')) payload.businesses = file.businesses;
@@ -80,7 +93,9 @@ export async function importTenant(
 		replace_businesses: options.replaceBusinesses ?? true,
 	});
 	if (error) {
-		throw new Error(`Import of tenant "${file.tenant.slug}" failed: ${error.message}`, { cause: error });
+		throw new Error(`Import of tenant "${file.tenant.slug}" failed: ${error.message}`, {
+			cause: error,
+		});
 	}
 	return data as ImportSummary;
 }
