@@ -1,0 +1,253 @@
+import { describe, expect, it } from 'vitest';
+import {
+	clearTypes,
+	contrastRatio,
+	currentGroupKey,
+	dayCellLabel,
+	emptyPeriodText,
+	eventTypes,
+	featuredVisible,
+	filterByTypes,
+	groupByMonth,
+	initialView,
+	missingSide,
+	monthWeeks,
+	moreLabel,
+	moveFocus,
+	neededRange,
+	periodHeader,
+	periodRange,
+	readableTextColor,
+	selectDay,
+	setMode,
+	shiftMonth,
+	shiftView,
+	showMonth,
+	switchSource,
+	toggleType,
+	type DatedEvent,
+} from './calendar.ts';
+
+const event = (
+	EventId: number,
+	StartDate: string,
+	EndDate = StartDate,
+	EventType = 'Networking',
+): DatedEvent => ({ EventId, StartDate, EndDate, EventType });
+
+describe('period headers and ranges', () => {
+	it('names the selected day, the week (from its Sunday) and the month in capitals', () => {
+		expect(periodHeader('day', '2026-11-22')).toBe('EVENTS FOR NOV 22');
+		// Wednesday 25 November 2026 is in the week starting Sunday 22 November.
+		expect(periodHeader('week', '2026-11-25')).toBe('EVENTS FOR WEEK OF NOV 22');
+		expect(periodHeader('week', '2026-11-21')).toBe('EVENTS FOR WEEK OF NOV 15');
+		expect(periodHeader('month', '2026-11-22')).toBe('EVENTS FOR NOVEMBER 2026');
+	});
+
+	it('covers a day, a Sunday-to-Saturday week across a month end, and a whole month', () => {
+		expect(periodRange('day', '2026-11-22')).toEqual({ start: '2026-11-22', end: '2026-11-22' });
+		expect(periodRange('week', '2026-12-02')).toEqual({ start: '2026-11-29', end: '2026-12-05' });
+		expect(periodRange('month', '2026-02-10')).toEqual({ start: '2026-02-01', end: '2026-02-28' });
+	});
+
+	it('says which period is empty', () => {
+		expect(emptyPeriodText('day')).toBe('No events found for the selected day.');
+		expect(emptyPeriodText('week')).toBe('No events found for the selected week.');
+		expect(emptyPeriodText('month')).toBe('No events found for the selected month.');
+	});
+
+	it('moves one period back or forward, the mini calendar following the selection', () => {
+		const day = initialView('2026-11-30');
+		expect(shiftView(day, 1)).toMatchObject({ selected: '2026-12-01', month: '2026-12-01' });
+		const week = setMode(day, 'week');
+		expect(shiftView(week, -1)).toMatchObject({ selected: '2026-11-23', month: '2026-11-01' });
+		const month = setMode(day, 'month');
+		expect(shiftView(month, 1)).toMatchObject({ selected: '2026-12-01', month: '2026-12-01' });
+		expect(periodHeader('month', shiftView(month, -1).selected)).toBe('EVENTS FOR OCTOBER 2026');
+	});
+});
+
+describe('mini calendar model', () => {
+	const events = [
+		event(1, '2026-11-03'),
+		event(2, '2026-11-03'),
+		event(3, '2026-11-03'),
+		// Multi-day, across the month end.
+		event(4, '2026-11-29', '2026-12-01'),
+	];
+	const weeks = monthWeeks('2026-11-15', events, '2026-11-20');
+
+	it('lays out Sunday-first weeks padded with the neighbouring months', () => {
+		// November 2026 starts on a Sunday and ends on a Monday.
+		expect(weeks).toHaveLength(5);
+		expect(weeks.every((w) => w.length === 7)).toBe(true);
+		expect(weeks[0]![0]).toMatchObject({ key: '2026-11-01', date: 1, inMonth: true });
+		expect(weeks[4]![1]).toMatchObject({ key: '2026-11-30', inMonth: true });
+		expect(weeks[4]![6]).toMatchObject({ key: '2026-12-05', date: 5, inMonth: false });
+		const march = monthWeeks('2026-03-01', [], '2026-03-01');
+		expect(march[0]![0]).toMatchObject({ key: '2026-03-01' });
+		const october = monthWeeks('2026-10-01', [], '2026-10-01');
+		// 1 October 2026 is a Thursday: four days of September lead the first week.
+		expect(october[0]!.map((d) => d.date)).toEqual([27, 28, 29, 30, 1, 2, 3]);
+		expect(october[0]!.filter((d) => !d.inMonth)).toHaveLength(4);
+	});
+
+	it('marks today and puts each event on every day it spans', () => {
+		const days = weeks.flat();
+		expect(days.filter((d) => d.isToday).map((d) => d.key)).toEqual(['2026-11-20']);
+		expect(days.find((d) => d.key === '2026-11-03')!.events.map((e) => e.EventId)).toEqual([
+			1, 2, 3,
+		]);
+		const spanned = days.filter((d) => d.events.some((e) => e.EventId === 4)).map((d) => d.key);
+		expect(spanned).toEqual(['2026-11-29', '2026-11-30', '2026-12-01']);
+	});
+
+	it("shows '+N' for the events beyond the first", () => {
+		expect(moreLabel(0)).toBe('');
+		expect(moreLabel(1)).toBe('');
+		expect(moreLabel(3)).toBe('+2');
+	});
+
+	it('names each day cell with the full date and the number of events', () => {
+		expect(dayCellLabel('2026-11-03', 3)).toBe('Tuesday, November 3, 2026, 3 events');
+		expect(dayCellLabel('2026-11-04', 1)).toBe('Wednesday, November 4, 2026, 1 event');
+		expect(dayCellLabel('2026-11-05', 0)).toBe('Thursday, November 5, 2026, no events');
+	});
+
+	it('moves the keyboard focus by day, week, week edge and month', () => {
+		expect(moveFocus('2026-11-30', 'ArrowRight')).toBe('2026-12-01');
+		expect(moveFocus('2026-11-01', 'ArrowLeft')).toBe('2026-10-31');
+		expect(moveFocus('2026-11-03', 'ArrowUp')).toBe('2026-10-27');
+		expect(moveFocus('2026-11-03', 'ArrowDown')).toBe('2026-11-10');
+		expect(moveFocus('2026-11-04', 'Home')).toBe('2026-11-01');
+		expect(moveFocus('2026-11-04', 'End')).toBe('2026-11-07');
+		expect(moveFocus('2026-03-31', 'PageUp')).toBe('2026-02-28');
+		expect(moveFocus('2026-11-04', 'PageDown')).toBe('2026-12-04');
+		expect(moveFocus('2026-11-04', 'Enter')).toBeNull();
+	});
+});
+
+describe('view toggles', () => {
+	const start = initialView('2026-11-20');
+
+	it('starts on today in day mode with no filter', () => {
+		expect(start).toEqual({
+			mode: 'day',
+			selected: '2026-11-20',
+			month: '2026-11-01',
+			source: 'events',
+			types: [],
+		});
+	});
+
+	it('selects a clicked day in day mode, whatever the mode was', () => {
+		expect(selectDay(setMode(start, 'month'), '2026-11-25')).toMatchObject({
+			mode: 'day',
+			selected: '2026-11-25',
+		});
+	});
+
+	it('toggles between day and month view when the selected day is clicked again', () => {
+		const once = selectDay(start, '2026-11-25');
+		const twice = selectDay(once, '2026-11-25');
+		expect(twice).toMatchObject({ mode: 'month', selected: '2026-11-25' });
+		expect(periodHeader(twice.mode, twice.selected)).toBe('EVENTS FOR NOVEMBER 2026');
+		expect(selectDay(twice, '2026-11-25').mode).toBe('day');
+		expect(selectDay(setMode(once, 'week'), '2026-11-25').mode).toBe('day');
+	});
+
+	it('switches to month view of the shown month when the month title is clicked', () => {
+		const later = shiftMonth(shiftMonth(start, 1), 1);
+		expect(later).toMatchObject({ month: '2027-01-01', selected: '2026-11-20', mode: 'day' });
+		expect(showMonth(later)).toMatchObject({ mode: 'month', selected: '2027-01-01' });
+		// The selection is kept when it is in the shown month.
+		expect(showMonth(start)).toMatchObject({ mode: 'month', selected: '2026-11-20' });
+	});
+
+	it('clears the type filter when the source switches, and only then', () => {
+		const filtered = toggleType(toggleType(start, 'Networking'), 'Education');
+		expect(filtered.types).toEqual(['Networking', 'Education']);
+		expect(switchSource(filtered, 'events').types).toEqual(['Networking', 'Education']);
+		expect(switchSource(filtered, 'community')).toMatchObject({ source: 'community', types: [] });
+		expect(toggleType(filtered, 'Networking').types).toEqual(['Education']);
+		expect(clearTypes(filtered).types).toEqual([]);
+	});
+
+	it('needs both the listed period and the month the mini calendar shows', () => {
+		const week = setMode(selectDay(start, '2026-11-30'), 'week');
+		expect(neededRange(week)).toEqual({ start: '2026-11-01', end: '2026-12-05' });
+		expect(neededRange(shiftMonth(start, 4))).toEqual({ start: '2026-11-20', end: '2027-03-31' });
+	});
+});
+
+describe('filters and the featured card', () => {
+	const events = [
+		event(1, '2026-11-01', '2026-11-01', 'Networking'),
+		event(2, '2026-11-02', '2026-11-02', 'Education'),
+		event(3, '2026-11-03', '2026-11-03', ' Networking'),
+		event(4, '2026-11-04', '2026-11-04', ''),
+	];
+
+	it('lists the distinct, non-empty event types alphabetically', () => {
+		expect(eventTypes(events)).toEqual(['Education', 'Networking']);
+		expect(eventTypes([])).toEqual([]);
+	});
+
+	it('shows every event without a filter and only the selected types with one', () => {
+		expect(filterByTypes(events, []).map((e) => e.EventId)).toEqual([1, 2, 3, 4]);
+		expect(filterByTypes(events, ['Networking']).map((e) => e.EventId)).toEqual([1, 3]);
+	});
+
+	it('hides the featured card when a filter excludes its type, or when there is none', () => {
+		const featured = { EventType: 'Signature Event' };
+		expect(featuredVisible(featured, [])).toBe(true);
+		expect(featuredVisible(featured, ['Signature Event', 'Networking'])).toBe(true);
+		expect(featuredVisible(featured, ['Networking'])).toBe(false);
+		expect(featuredVisible(null, [])).toBe(false);
+	});
+});
+
+describe('month grouping', () => {
+	it("groups events under 'MMMM yyyy' headings by the month they start in", () => {
+		const groups = groupByMonth([
+			event(1, '2026-10-30', '2026-11-02'),
+			event(2, '2026-11-05'),
+			event(3, '2026-11-20'),
+			event(4, '2027-01-02'),
+		]);
+		expect(groups.map((g) => [g.key, g.label, g.events.map((e) => e.EventId)])).toEqual([
+			['2026-10', 'October 2026', [1]],
+			['2026-11', 'November 2026', [2, 3]],
+			['2027-01', 'January 2027', [4]],
+		]);
+	});
+
+	it('scrolls to the current month, else the next month with events, else the last', () => {
+		const groups = [{ key: '2026-10' }, { key: '2026-12' }];
+		expect(currentGroupKey(groups, '2026-10-15')).toBe('2026-10');
+		expect(currentGroupKey(groups, '2026-11-15')).toBe('2026-12');
+		expect(currentGroupKey(groups, '2027-02-01')).toBe('2026-12');
+		expect(currentGroupKey([], '2027-02-01')).toBeNull();
+	});
+});
+
+describe('loading more', () => {
+	const loaded = { start: '2026-08-01', end: '2027-02-28' };
+
+	it('names the side of the loaded range a period sticks out of', () => {
+		expect(missingSide(loaded, { start: '2026-11-01', end: '2026-11-30' })).toBeNull();
+		expect(missingSide(loaded, { start: '2027-03-01', end: '2027-03-31' })).toBe('after');
+		expect(missingSide(loaded, { start: '2026-07-26', end: '2026-08-01' })).toBe('before');
+	});
+});
+
+describe('readable text on event type colours', () => {
+	it('picks white on dark colours and black on light ones, always at least 4.5:1', () => {
+		expect(readableTextColor('#1f4e3d')).toBe('#ffffff');
+		expect(readableTextColor('#fbbf24')).toBe('#000000');
+		expect(readableTextColor('#fff')).toBe('#000000');
+		for (const colour of ['#0d9488', '#9333ea', '#e11d48', '#16a34a', '#64748b', '#808080']) {
+			expect(contrastRatio(colour, readableTextColor(colour))).toBeGreaterThanOrEqual(4.5);
+		}
+	});
+});

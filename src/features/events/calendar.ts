@@ -1,0 +1,354 @@
+import { addDays } from 'date-fns/addDays';
+import { addMonths } from 'date-fns/addMonths';
+import { addWeeks } from 'date-fns/addWeeks';
+import { endOfMonth } from 'date-fns/endOfMonth';
+import { endOfWeek } from 'date-fns/endOfWeek';
+import { format } from 'date-fns/format';
+import { startOfMonth } from 'date-fns/startOfMonth';
+import { startOfWeek } from 'date-fns/startOfWeek';
+
+// The calendar pages' view model (/events, /events-list, /community-events). Pure logic, shipped
+// to the browser, so no zod and only individually imported date-fns functions.
+//
+// Days are 'yyyy-MM-dd' keys. Events are placed by their local StartDate/EndDate (the chamber's
+// own zone, as the membership system gives them), never by the visitor's zone, so an evening
+// event never slides to the next day for a visitor elsewhere.
+
+/** A local calendar day, 'yyyy-MM-dd'. */
+export type DayKey = string;
+export type ViewMode = 'day' | 'week' | 'month';
+export type EventSource = 'events' | 'community';
+
+export interface DayRange {
+	start: DayKey;
+	end: DayKey;
+}
+
+/** What the calendar logic reads of an event. */
+export interface DatedEvent {
+	EventId: number;
+	StartDate: string;
+	EndDate: string;
+	EventType: string;
+}
+
+const DAY_KEY = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+/** A key as a local Date at midnight (date-fns calendar arithmetic stays DST-safe that way). */
+export function parseDay(key: DayKey): Date {
+	const m = DAY_KEY.exec(key);
+	if (!m) throw new Error(`Not a day: ${JSON.stringify(key)}`);
+	return new Date(Number(m[1]), Number(m[2]) - 1, Number(m[3]));
+}
+
+export function dayKey(date: Date): DayKey {
+	return format(date, 'yyyy-MM-dd');
+}
+
+export function monthStart(key: DayKey): DayKey {
+	return dayKey(startOfMonth(parseDay(key)));
+}
+
+export function addMonthsTo(key: DayKey, months: number): DayKey {
+	return dayKey(addMonths(parseDay(key), months));
+}
+
+/** 'November 2026': list month headings and calendar titles. */
+export function monthTitle(key: DayKey): string {
+	return format(parseDay(key), 'MMMM yyyy');
+}
+
+/** 'Saturday, November 22, 2026'. */
+export function longDate(key: DayKey): string {
+	return format(parseDay(key), 'EEEE, MMMM d, yyyy');
+}
+
+/** Whether an event (possibly spanning several days) touches the range. */
+export function overlaps(event: DatedEvent, range: DayRange): boolean {
+	const end = event.EndDate < event.StartDate ? event.StartDate : event.EndDate;
+	return event.StartDate <= range.end && end >= range.start;
+}
+
+// --- Month grid --------------------------------------------------------------------------------
+
+export interface CalendarDay<E> {
+	key: DayKey;
+	/** Day of the month, 1-31. */
+	date: number;
+	/** False for the leading and trailing days of the neighbouring months. */
+	inMonth: boolean;
+	isToday: boolean;
+	/** Events on this day, multi-day events on each of their days. */
+	events: E[];
+}
+
+/** The month's weeks, Sunday first, padded with the neighbouring months' days. */
+export function monthWeeks<E extends DatedEvent>(
+	month: DayKey,
+	events: readonly E[],
+	today: DayKey,
+): CalendarDay<E>[][] {
+	const first = startOfMonth(parseDay(month));
+	const last = endOfWeek(endOfMonth(first));
+	const visible = events.filter((e) =>
+		overlaps(e, { start: dayKey(startOfWeek(first)), end: dayKey(last) }),
+	);
+	const weeks: CalendarDay<E>[][] = [];
+	for (let day = startOfWeek(first); day <= last; day = addDays(day, 7)) {
+		weeks.push(
+			Array.from({ length: 7 }, (_, i) => {
+				const date = addDays(day, i);
+				const key = dayKey(date);
+				return {
+					key,
+					date: date.getDate(),
+					inMonth: date.getMonth() === first.getMonth(),
+					isToday: key === today,
+					events: visible.filter((e) => overlaps(e, { start: key, end: key })),
+				};
+			}),
+		);
+	}
+	return weeks;
+}
+
+/** '+N' for the events beyond the first one shown in a mini-calendar cell. */
+export function moreLabel(count: number): string {
+	return count > 1 ? `+${count - 1}` : '';
+}
+
+/** A day cell's accessible name: the full date and how many events it has. */
+export function dayCellLabel(key: DayKey, count: number): string {
+	const events = count === 0 ? 'no events' : count === 1 ? '1 event' : `${count} events`;
+	return `${longDate(key)}, ${events}`;
+}
+
+/** Where an arrow key moves the focus in a Sunday-first month grid. */
+export function moveFocus(key: DayKey, keyName: string): DayKey | null {
+	const day = parseDay(key);
+	switch (keyName) {
+		case 'ArrowLeft':
+			return dayKey(addDays(day, -1));
+		case 'ArrowRight':
+			return dayKey(addDays(day, 1));
+		case 'ArrowUp':
+			return dayKey(addDays(day, -7));
+		case 'ArrowDown':
+			return dayKey(addDays(day, 7));
+		case 'Home':
+			return dayKey(startOfWeek(day));
+		case 'End':
+			return dayKey(endOfWeek(day));
+		case 'PageUp':
+			return dayKey(addMonths(day, -1));
+		case 'PageDown':
+			return dayKey(addMonths(day, 1));
+		default:
+			return null;
+	}
+}
+
+// --- Month list --------------------------------------------------------------------------------
+
+export interface MonthGroup<E> {
+	/** 'yyyy-MM'. */
+	key: string;
+	/** 'MMMM yyyy', e.g. 'November 2026'. */
+	label: string;
+	events: E[];
+}
+
+/** Events (sorted by start) grouped under the month they start in. */
+export function groupByMonth<E extends DatedEvent>(events: readonly E[]): MonthGroup<E>[] {
+	const groups: MonthGroup<E>[] = [];
+	for (const event of events) {
+		const key = event.StartDate.slice(0, 7);
+		let group = groups.at(-1);
+		if (group?.key !== key) {
+			group = { key, label: monthTitle(`${key}-01`), events: [] };
+			groups.push(group);
+		}
+		group.events.push(event);
+	}
+	return groups;
+}
+
+/** The group a list scrolls to first: the current month, or the first one after it. */
+export function currentGroupKey(groups: readonly { key: string }[], today: DayKey): string | null {
+	const month = today.slice(0, 7);
+	return groups.find((g) => g.key >= month)?.key ?? groups.at(-1)?.key ?? null;
+}
+
+// --- Periods (the /events-list left column) ----------------------------------------------------
+
+export function periodRange(mode: ViewMode, selected: DayKey): DayRange {
+	const day = parseDay(selected);
+	switch (mode) {
+		case 'day':
+			return { start: selected, end: selected };
+		case 'week':
+			return { start: dayKey(startOfWeek(day)), end: dayKey(endOfWeek(day)) };
+		case 'month':
+			return { start: dayKey(startOfMonth(day)), end: dayKey(endOfMonth(day)) };
+	}
+}
+
+/** 'EVENTS FOR NOV 22', 'EVENTS FOR WEEK OF NOV 16', 'EVENTS FOR NOVEMBER 2026'. */
+export function periodHeader(mode: ViewMode, selected: DayKey): string {
+	const day = parseDay(selected);
+	const text =
+		mode === 'day'
+			? format(day, 'MMM d')
+			: mode === 'week'
+				? `WEEK OF ${format(startOfWeek(day), 'MMM d')}`
+				: format(day, 'MMMM yyyy');
+	return `EVENTS FOR ${text.toUpperCase()}`;
+}
+
+export function emptyPeriodText(mode: ViewMode): string {
+	return `No events found for the selected ${mode}.`;
+}
+
+/** The selected day one period earlier (step -1) or later (step 1). */
+export function shiftDay(mode: ViewMode, selected: DayKey, step: 1 | -1): DayKey {
+	const day = parseDay(selected);
+	if (mode === 'day') return dayKey(addDays(day, step));
+	if (mode === 'week') return dayKey(addWeeks(day, step));
+	return dayKey(startOfMonth(addMonths(day, step)));
+}
+
+export interface ListView {
+	mode: ViewMode;
+	/** The selected day; in week and month mode, the period containing it. */
+	selected: DayKey;
+	/** First day of the month the mini calendar shows. */
+	month: DayKey;
+	source: EventSource;
+	/** Selected event types; none selected shows every type. */
+	types: string[];
+}
+
+export function initialView(today: DayKey, source: EventSource = 'events'): ListView {
+	return { mode: 'day', selected: today, month: monthStart(today), source, types: [] };
+}
+
+/** A click on a mini-calendar day: selects it in day mode; the selected day again toggles day/month. */
+export function selectDay(view: ListView, day: DayKey): ListView {
+	if (day === view.selected) {
+		return { ...view, mode: view.mode === 'day' ? 'month' : 'day', month: monthStart(day) };
+	}
+	return { ...view, mode: 'day', selected: day, month: monthStart(day) };
+}
+
+/** A click on the mini calendar's month title: that month, in month mode. */
+export function showMonth(view: ListView): ListView {
+	const selected = monthStart(view.selected) === view.month ? view.selected : view.month;
+	return { ...view, mode: 'month', selected };
+}
+
+export function setMode(view: ListView, mode: ViewMode): ListView {
+	return { ...view, mode };
+}
+
+/** The previous/next arrows: one period back or forward; the mini calendar follows. */
+export function shiftView(view: ListView, step: 1 | -1): ListView {
+	const selected = shiftDay(view.mode, view.selected, step);
+	return { ...view, selected, month: monthStart(selected) };
+}
+
+/** The mini calendar's own month arrows; the selection stays. */
+export function shiftMonth(view: ListView, step: 1 | -1): ListView {
+	return { ...view, month: addMonthsTo(view.month, step) };
+}
+
+/** Switching between chamber and community events clears the type filter. */
+export function switchSource(view: ListView, source: EventSource): ListView {
+	return source === view.source ? view : { ...view, source, types: [] };
+}
+
+export function toggleType(view: ListView, type: string): ListView {
+	const types = view.types.includes(type)
+		? view.types.filter((t) => t !== type)
+		: [...view.types, type];
+	return { ...view, types };
+}
+
+export function clearTypes(view: ListView): ListView {
+	return { ...view, types: [] };
+}
+
+/** The range the view needs loaded: the period, and the whole month the mini calendar shows. */
+export function neededRange(view: ListView): DayRange {
+	const period = periodRange(view.mode, view.selected);
+	const month = periodRange('month', view.month);
+	return {
+		start: period.start < month.start ? period.start : month.start,
+		end: period.end > month.end ? period.end : month.end,
+	};
+}
+
+// --- Filters and the featured event ------------------------------------------------------------
+
+/** The distinct event types, alphabetically. */
+export function eventTypes(events: readonly DatedEvent[]): string[] {
+	const types = new Set(events.map((e) => e.EventType.trim()).filter(Boolean));
+	return [...types].sort((a, b) => a.localeCompare(b));
+}
+
+export function filterByTypes<E extends DatedEvent>(
+	events: readonly E[],
+	types: readonly string[],
+): E[] {
+	if (types.length === 0) return [...events];
+	const wanted = new Set(types);
+	return events.filter((e) => wanted.has(e.EventType.trim()));
+}
+
+/** The featured card stays hidden when the selected types exclude its event. */
+export function featuredVisible(
+	featured: Pick<DatedEvent, 'EventType'> | null,
+	types: readonly string[],
+): boolean {
+	return featured !== null && (types.length === 0 || types.includes(featured.EventType.trim()));
+}
+
+// --- Loading more ------------------------------------------------------------------------------
+
+/** Which side of the loaded range a wanted range sticks out of; 'before' wins when both do. */
+export function missingSide(loaded: DayRange, wanted: DayRange): 'before' | 'after' | null {
+	if (wanted.start < loaded.start) return 'before';
+	if (wanted.end > loaded.end) return 'after';
+	return null;
+}
+
+// --- Colours -----------------------------------------------------------------------------------
+
+const HEX = /^#?([0-9a-f]{3}|[0-9a-f]{6})$/i;
+
+function luminance(hex: string): number | null {
+	const m = HEX.exec(hex.trim());
+	if (!m) return null;
+	const digits = m[1]!.length === 3 ? [...m[1]!].map((c) => c + c).join('') : m[1]!;
+	const channel = (i: number) => {
+		const c = parseInt(digits.slice(i, i + 2), 16) / 255;
+		return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+	};
+	return 0.2126 * channel(0) + 0.7152 * channel(2) + 0.0722 * channel(4);
+}
+
+/** WCAG contrast ratio of two hex colours (1 to 21). */
+export function contrastRatio(a: string, b: string): number {
+	const la = luminance(a) ?? 0;
+	const lb = luminance(b) ?? 0;
+	return (Math.max(la, lb) + 0.05) / (Math.min(la, lb) + 0.05);
+}
+
+/**
+ * Black or white, whichever reads better on the background. One of the two always reaches at
+ * least 4.58:1 on any colour, so event chips pass WCAG AA whatever colour a type is given.
+ */
+export function readableTextColor(background: string): '#000000' | '#ffffff' {
+	return contrastRatio(background, '#000000') >= contrastRatio(background, '#ffffff')
+		? '#000000'
+		: '#ffffff';
+}
