@@ -71,6 +71,17 @@ export function overlaps(event: DatedEvent, range: DayRange): boolean {
 
 // --- Month grid --------------------------------------------------------------------------------
 
+/** Column headings of the Sunday-first grids. */
+export const WEEKDAYS = [
+	['Sun', 'Sunday'],
+	['Mon', 'Monday'],
+	['Tue', 'Tuesday'],
+	['Wed', 'Wednesday'],
+	['Thu', 'Thursday'],
+	['Fri', 'Friday'],
+	['Sat', 'Saturday'],
+] as const;
+
 export interface CalendarDay<E> {
 	key: DayKey;
 	/** Day of the month, 1-31. */

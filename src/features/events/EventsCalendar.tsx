@@ -1,0 +1,105 @@
+import { useStore } from '@nanostores/react';
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { monthStart, periodRange, type DayKey, type EventSource } from './calendar.ts';
+import { defaultRange, type Event } from './events.ts';
+import { useDisplayMode, useToday } from './hooks.ts';
+import { MonthGrid } from './MonthGrid.tsx';
+import { MonthList } from './MonthList.tsx';
+import { createEventsFeed, type EventsFeed } from './store.ts';
+import { ViewToggle } from './ViewToggle.tsx';
+import './calendar.css';
+
+interface Props {
+	source: EventSource;
+}
+
+const ERRORS = {
+	events: { title: 'Error Loading Events', text: 'Failed to load events' },
+	community: {
+		title: 'Error Loading Community Events',
+		text: 'This might be due to a temporary issue. Please try refreshing the page.',
+	},
+} as const;
+
+/** /events (reading A) and /community-events: a List / Calendar page of one event source. */
+export default function EventsCalendar({ source }: Props) {
+	const today = useToday();
+	const feed = useMemo(
+		() => (today ? createEventsFeed(source, defaultRange(today)) : null),
+		[source, today],
+	);
+	if (!today || !feed) return <Loading />;
+	return <Calendar source={source} today={today} feed={feed} />;
+}
+
+function Loading() {
+	return (
+		<p className="ev-status" role="status">
+			Loading events...
+		</p>
+	);
+}
+
+/** The key to the community calendar's colours: the 'Community' category's dot. */
+function Legend({ events }: { events: readonly Event[] }) {
+	const colour = events.find((e) => e.EventType === 'Community')?.EventTypeColor;
+	return (
+		<p className="ev-legend">
+			<span
+				className="ev-legend__dot"
+				style={{ background: colour ?? 'var(--color-primary)' }}
+				aria-hidden="true"
+			/>
+			Community
+		</p>
+	);
+}
+
+function Calendar({ source, today, feed }: Props & { today: DayKey; feed: EventsFeed }) {
+	const state = useStore(feed.$state);
+	const [mode, setMode] = useDisplayMode();
+	const [month, setMonth] = useState(() => monthStart(today));
+	const scrolled = useRef(false);
+
+	useEffect(() => {
+		void feed.load();
+	}, [feed]);
+
+	function changeMonth(next: DayKey) {
+		setMonth(next);
+		void feed.ensure(periodRange('month', next));
+	}
+
+	if (state.status === 'loading' || !mode) return <Loading />;
+	if (state.status === 'error') {
+		const error = ERRORS[source];
+		return (
+			<div className="ev-error" role="alert">
+				<h2>{error.title}</h2>
+				<p>{error.text}</p>
+				<button type="button" className="ev-button" onClick={() => window.location.reload()}>
+					Refresh Page
+				</button>
+			</div>
+		);
+	}
+	return (
+		<div className="ev-calendar">
+			<div className="ev-calendar__bar">
+				<ViewToggle mode={mode} onChange={setMode} />
+				{source === 'community' && <Legend events={state.events} />}
+			</div>
+			{mode === 'calendar' ? (
+				<MonthGrid
+					month={month}
+					events={state.events}
+					today={today}
+					onMonthChange={changeMonth}
+					loadingMore={state.loadingMore}
+				/>
+			) : (
+				<MonthList events={state.events} today={today} scrolled={scrolled} />
+			)}
+		</div>
+	);
+}

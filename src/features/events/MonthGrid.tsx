@@ -1,0 +1,122 @@
+import { useId, useMemo, useState } from 'react';
+import {
+	addMonthsTo,
+	dayCellLabel,
+	monthStart,
+	monthTitle,
+	monthWeeks,
+	readableTextColor,
+	type DayKey,
+} from './calendar.ts';
+import { eventPath, type Event } from './events.ts';
+import { useDayGrid } from './useDayGrid.ts';
+import { WeekdayHeader } from './WeekdayHeader.tsx';
+
+interface Props {
+	/** First day of the month shown. */
+	month: DayKey;
+	events: readonly Event[];
+	today: DayKey;
+	onMonthChange: (month: DayKey) => void;
+	loadingMore: boolean;
+}
+
+/**
+ * The month calendar of /events and /community-events: a grid whose day cells are named by
+ * their full date and number of events, with each event linking to its page, coloured by type.
+ * The arrow keys move between days (and months); Tab goes from a day into its events.
+ */
+export function MonthGrid({ month, events, today, onMonthChange, loadingMore }: Props) {
+	const titleId = useId();
+	const [focused, setFocused] = useState(today);
+	const focusDay = monthStart(focused) === month ? focused : month;
+	const weeks = useMemo(() => monthWeeks(month, events, today), [month, events, today]);
+	const grid = useDayGrid(focusDay, (day) => {
+		setFocused(day);
+		if (monthStart(day) !== month) onMonthChange(monthStart(day));
+	});
+
+	return (
+		<section className="ev-month" aria-labelledby={titleId}>
+			<div className="ev-month__nav">
+				<button
+					type="button"
+					className="ev-arrow"
+					aria-label="Previous month"
+					onClick={() => onMonthChange(addMonthsTo(month, -1))}
+				>
+					<span aria-hidden="true">‹</span>
+				</button>
+				<h2 id={titleId} className="ev-month__title" aria-live="polite">
+					{monthTitle(month)}
+				</h2>
+				<button
+					type="button"
+					className="ev-arrow"
+					aria-label="Next month"
+					onClick={() => onMonthChange(addMonthsTo(month, 1))}
+				>
+					<span aria-hidden="true">›</span>
+				</button>
+			</div>
+			<div className="ev-month__body">
+				<table
+					role="grid"
+					className="ev-grid"
+					aria-labelledby={titleId}
+					ref={grid.ref}
+					onKeyDown={grid.onKeyDown}
+				>
+					<WeekdayHeader />
+					<tbody>
+						{weeks.map((week) => (
+							<tr key={week[0]!.key}>
+								{week.map((day) => {
+									if (!day.inMonth) return <td key={day.key} className="ev-grid__pad" />;
+									const active = day.key === focusDay;
+									return (
+										<td
+											key={day.key}
+											data-day={day.key}
+											tabIndex={active ? 0 : -1}
+											aria-label={dayCellLabel(day.key, day.events.length)}
+											aria-current={day.isToday ? 'date' : undefined}
+											className={day.isToday ? 'ev-grid__day ev-grid__day--today' : 'ev-grid__day'}
+											onFocus={() => setFocused(day.key)}
+										>
+											<span className="ev-grid__date" aria-hidden="true">
+												{day.date}
+											</span>
+											{day.events.length > 0 && (
+												<ul className="ev-grid__events">
+													{day.events.map((event) => (
+														<li key={event.EventId}>
+															<a
+																href={eventPath(event)}
+																tabIndex={active ? 0 : -1}
+																className="ev-chip"
+																style={{
+																	background: event.EventTypeColor,
+																	color: readableTextColor(event.EventTypeColor),
+																}}
+															>
+																{event.EventName}
+															</a>
+														</li>
+													))}
+												</ul>
+											)}
+										</td>
+									);
+								})}
+							</tr>
+						))}
+					</tbody>
+				</table>
+				<div className={loadingMore ? 'ev-overlay' : 'ev-overlay ev-overlay--idle'} role="status">
+					{loadingMore ? 'Loading more events...' : ''}
+				</div>
+			</div>
+		</section>
+	);
+}
