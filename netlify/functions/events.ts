@@ -1,0 +1,14 @@
+import type { Config } from '@netlify/functions';
+import {
+	listEventsResponse,
+	rangeQuerySchema,
+	resolveRange,
+} from '../../src/features/events/api.server.ts';
+import { handleJson, parseQuery } from '../../src/lib/http.server.ts';
+
+export const config: Config = { path: '/api/events', method: ['GET'] };
+
+export default handleJson('events', ['GET'], async (req) => {
+	const query = parseQuery(rangeQuerySchema, req);
+	return listEventsResponse({ community: false, range: resolveRange(query) });
+});

@@ -1,0 +1,148 @@
+import { z } from 'zod';
+import { cachedJson, jsonError, versionParam } from '../../lib/http.server.ts';
+import { readClientEnv } from '../../lib/supabase.server.ts';
+import { defaultRange, rangeInstants, type DateRange, type Event } from './events.ts';
+import { EventsSourceError, getEventsSource, listErrorMessage } from './source.server.ts';
+
+/**
+ * What the events functions share: query validation, the cache headers and tags, and the
+ * last good answer served when the source fails.
+ */
+
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
+const day = (name: string) =>
+	z
+		.string()
+		.regex(DAY, { error: `${name} must be a date like 2027-03-15` })
+		.refine((value) => !Number.isNaN(Date.parse(`${value}T00:00:00Z`)) && isRealDay(value), {
+			error: `${name} must be a real calendar date`,
+		});
+
+function isRealDay(value: string): boolean {
+	return new Date(`${value}T00:00:00Z`).toISOString().slice(0, 10) === value;
+}
+
+/** The longest range one request may ask for, so nobody pulls decades at once. */
+export const MAX_RANGE_DAYS = 3 * 366;
+
+/** ?v=&startDate=&endDate=: both dates or neither, start not after end. */
+export const rangeQuerySchema = z
+	.object({
+		v: versionParam,
+		startDate: day('startDate').optional(),
+		endDate: day('endDate').optional(),
+	})
+	.superRefine((q, ctx) => {
+		if ((q.startDate === undefined) !== (q.endDate === undefined)) {
+			ctx.addIssue({
+				code: 'custom',
+				path: [q.startDate === undefined ? 'startDate' : 'endDate'],
+				message: 'startDate and endDate go together: give both or neither',
+			});
+			return;
+		}
+		if (q.startDate && q.endDate) {
+			if (q.startDate > q.endDate) {
+				ctx.addIssue({
+					code: 'custom',
+					path: ['endDate'],
+					message: 'endDate must not be before startDate',
+				});
+			} else if ((Date.parse(q.endDate) - Date.parse(q.startDate)) / 86_400_000 > MAX_RANGE_DAYS) {
+				ctx.addIssue({
+					code: 'custom',
+					path: ['endDate'],
+					message: `The range may span at most ${MAX_RANGE_DAYS} days`,
+				});
+			}
+		}
+	});
+
+export type RangeQuery = z.output<typeof rangeQuerySchema>;
+
+/** The asked range, or the default (3 months back to 6 months ahead of today, UTC). */
+export function resolveRange(query: RangeQuery, now: Date = new Date()): DateRange {
+	if (query.startDate && query.endDate) {
+		return { startDate: query.startDate, endDate: query.endDate };
+	}
+	return defaultRange(now.toISOString().slice(0, 10));
+}
+
+export type EventsResource = 'events' | 'community_events' | 'event_details';
+
+/** Cache tags: the tenant, and the tenant's resource (the cache versions' resource types). */
+export function cacheTags(resource: EventsResource, ...more: string[]): string[] {
+	const tenant = readClientEnv().TENANT;
+	return [tenant, `${tenant}:${resource}`, ...more.map((tag) => `${tenant}:${tag}`)];
+}
+
+// --- Last good answers -------------------------------------------------------------------------
+
+/** How long the CDN may keep an answer served from the fallback before asking again. */
+const STALE_FRESH_SECONDS = 60;
+
+const lastGood = new Map<string, { value: unknown; at: Date }>();
+
+export type Outcome<T> = { ok: true; value: T; staleSince?: Date } | { ok: false; message: string };
+
+/**
+ * Loads through the source and remembers the answer under `key`; when the source fails, the
+ * last good answer of this instance is served instead (marked stale), else the error's
+ * visitor-facing message.
+ */
+export async function withLastGood<T>(
+	key: string,
+	fallbackMessage: string,
+	load: () => Promise<T>,
+): Promise<Outcome<T>> {
+	try {
+		const value = await load();
+		lastGood.set(key, { value, at: new Date() });
+		return { ok: true, value };
+	} catch (error) {
+		const kept = lastGood.get(key);
+		console.error(`[events] ${key}:`, error);
+		if (kept) return { ok: true, value: kept.value as T, staleSince: kept.at };
+		const message = error instanceof EventsSourceError ? error.message : fallbackMessage;
+		return { ok: false, message };
+	}
+}
+
+/** Forgets every remembered answer (tests). */
+export function clearLastGood(): void {
+	lastGood.clear();
+}
+
+/** Body and cache headers for a success; a stale one is marked and kept only briefly. */
+export function outcomeResponse<T>(
+	outcome: Extract<Outcome<T>, { ok: true }>,
+	tags: string[],
+	render: (value: T) => unknown = (value) => value,
+): Response {
+	const stale = outcome.staleSince;
+	const response = cachedJson(
+		render(outcome.value),
+		stale ? { tags, fresh: STALE_FRESH_SECONDS } : { tags },
+	);
+	if (stale) {
+		response.headers.set('Warning', '110 - "Response is Stale"');
+		response.headers.set('X-Events-Stale-Since', stale.toISOString());
+	}
+	return response;
+}
+
+/** GET /api/events and /api/community-events: { Result } for a range. */
+export async function listEventsResponse(options: {
+	community: boolean;
+	range: DateRange;
+}): Promise<Response> {
+	const { community, range } = options;
+	const resource: EventsResource = community ? 'community_events' : 'events';
+	const outcome = await withLastGood<Event[]>(
+		`${resource}:${range.startDate}:${range.endDate}`,
+		listErrorMessage(community),
+		() => getEventsSource().listEvents({ community, ...rangeInstants(range) }),
+	);
+	if (!outcome.ok) return jsonError(502, outcome.message);
+	return outcomeResponse(outcome, cacheTags(resource), (events) => ({ Result: events }));
+}

@@ -1,0 +1,601 @@
+import { TZDate, tz, tzName } from '@date-fns/tz';
+import { addDays, addMonths, format } from 'date-fns';
+import { z } from 'zod';
+import type { ChamberConfig } from '../config/config.ts';
+import type {
+	EventAttendee,
+	EventItem,
+	EventRecord,
+	EventSponsor,
+} from '../tenants/tenant-file.ts';
+
+// Chamber and community events in the shape of the membership system (WebLink Connect "Atlas",
+// spec 02 §3), and the pure rules every events page and function shares. No I/O here.
+
+// --- Types and the row schema ------------------------------------------------------------------
+
+export type { EventAttendee, EventItem, EventSponsor };
+
+/**
+ * One event as a source returns it: the tenant file's event (same field names and types), plus
+ * whatever other fields the source sends, kept untouched.
+ */
+export type Event = EventRecord & { [field: string]: unknown };
+
+export type EventsKind = 'chamber' | 'community';
+
+// Sources send null for empty fields and may add fields of their own, so a row is read field by
+// field: a missing or malformed optional field takes its default instead of rejecting the event.
+const textField = z
+	.string()
+	.nullish()
+	.transform((v) => v?.trim() ?? '')
+	.catch('');
+const htmlField = z
+	.string()
+	.nullish()
+	.transform((v) => v ?? '')
+	.catch('');
+const boolField = (fallback: boolean) =>
+	z
+		.boolean()
+		.nullish()
+		.transform((v) => v ?? fallback)
+		.catch(fallback);
+const countField = (fallback: number) =>
+	z.coerce
+		.number()
+		.int()
+		.nonnegative()
+		.nullish()
+		.transform((v) => v ?? fallback)
+		.catch(fallback);
+const idField = z.coerce.number().int().positive();
+/** Atlas sends instants with or without the Z; StartDateTimeUtc is UTC either way. */
+const utcInstant = z
+	.string()
+	.trim()
+	.transform((value, ctx) => {
+		const withZone = /(?:Z|[+-]\d\d:?\d\d)$/i.test(value) ? value : `${value}Z`;
+		const time = Date.parse(withZone);
+		if (Number.isNaN(time)) {
+			ctx.addIssue({ code: 'custom', message: `Expected an ISO instant, received ${value}` });
+			return z.NEVER;
+		}
+		return new Date(time).toISOString();
+	});
+/** 'yyyy-MM-dd', also when the source sends a date-time ('2027-03-15T00:00:00'). */
+const localDate = z
+	.string()
+	.nullish()
+	.transform((v) => (v && /^\d{4}-\d\d-\d\d/.test(v) ? v.slice(0, 10) : ''))
+	.catch('');
+const optionalDate = z
+	.string()
+	.nullish()
+	.transform((v) => (v && /^\d{4}-\d\d-\d\d/.test(v) ? v : null))
+	.catch(null);
+const colour = z
+	.string()
+	.trim()
+	.regex(/^#(?:[0-9a-fA-F]{3}){1,2}$/)
+	.catch('#0d3e63');
+
+/** Rows of a list: each valid one kept, each bad one dropped (never the whole list). */
+function tolerantList<T extends z.ZodType>(row: T) {
+	return z
+		.array(z.unknown())
+		.nullish()
+		.catch([])
+		.transform((rows) =>
+			(rows ?? []).flatMap((r) => {
+				const parsed = row.safeParse(r);
+				return parsed.success ? [parsed.data as z.output<T>] : [];
+			}),
+		);
+}
+
+const sourceItemSchema = z.looseObject({
+	ItemId: z.coerce.number().int().nonnegative(),
+	ItemName: textField,
+	Descr: htmlField,
+	UnitPrice: z.coerce
+		.number()
+		.nonnegative()
+		.nullish()
+		.transform((v) => v ?? 0)
+		.catch(0),
+	IsPublic: boolField(true),
+	AttendeesForItem: countField(0),
+	Sold: countField(0),
+	MaxQuantity: z.coerce
+		.number()
+		.int()
+		.nonnegative()
+		.nullish()
+		.transform((v) => v ?? null)
+		.catch(null),
+});
+
+const sourceAttendeeSchema = z.looseObject({
+	AttendeeId: z.coerce.number().int().nonnegative(),
+	RegistrationId: z.coerce.number().int().nonnegative(),
+	RegistrationOrgName: textField,
+	OrgName: textField,
+	ItemsDisplay: textField,
+	FName: textField,
+	LName: textField,
+	Title: textField,
+});
+
+const sourceSponsorSchema = z.looseObject({
+	SponserId: z.coerce.number().int().nonnegative(),
+	SponsorName: textField,
+	SponsorLogoUrl: textField,
+	SponsorWebsite: textField,
+	SponsorMessage: htmlField,
+	HideSponsorOrgName: boolField(false),
+});
+
+/**
+ * One event row from a source (the local table's `data` or an Atlas response). Tolerant: the id,
+ * name and the two instants are required, every other field falls back to its default, nested
+ * rows that do not validate are dropped one by one, and unknown fields are kept.
+ */
+export const sourceEventSchema = z
+	.looseObject({
+		EventId: idField,
+		EventName: z.string().trim().min(1),
+		Descr: htmlField,
+		StartDateTimeUtc: utcInstant,
+		EndDateTimeUtc: utcInstant,
+		StartDate: localDate,
+		EndDate: localDate,
+		StartTime: textField,
+		EndTime: textField,
+		TimeZone: z
+			.looseObject({
+				Abbreviation: textField,
+				Name: z.string().trim().refine(isTimeZone).optional().catch(undefined),
+			})
+			.nullish()
+			.transform((v) => v ?? { Abbreviation: '' })
+			.catch({ Abbreviation: '' }),
+		Venue: textField,
+		Address1: textField,
+		Address2: textField,
+		City: textField,
+		State: textField,
+		Zip: textField,
+		EventType: textField,
+		EventTypeColor: colour,
+		FeaturedEvent: boolField(false),
+		Closed: boolField(false),
+		DisableRegistration: boolField(false),
+		SpecialRegistrationUrl: textField,
+		RegistrationStartDate: optionalDate,
+		RegistrationEndDate: optionalDate,
+		SendQuestionsToEmail: textField,
+		ShowAttendeeDetail: boolField(false),
+		AttendeeDetailThreshold: countField(0),
+		AttendingAttendees: z.coerce.number().int().nonnegative().nullish().catch(undefined),
+		Attendees: tolerantList(sourceAttendeeSchema),
+		Items: tolerantList(sourceItemSchema),
+		Sponsors: tolerantList(sourceSponsorSchema),
+	})
+	.refine((e) => Date.parse(e.EndDateTimeUtc) >= Date.parse(e.StartDateTimeUtc), {
+		message: 'Ends before it starts',
+		path: ['EndDateTimeUtc'],
+	})
+	.transform((e): Event => ({
+		...e,
+		AttendingAttendees: e.AttendingAttendees ?? e.Attendees.length,
+	}));
+
+/**
+ * Validates a source's rows: the valid ones come back, each invalid one is dropped with a warning
+ * naming it, so one bad record never hides a whole calendar.
+ */
+export function parseSourceEvents(rows: readonly unknown[], source: string): Event[] {
+	return rows.flatMap((row, index) => {
+		const event = parseSourceEvent(row, `${source}[${index}]`);
+		return event ? [event] : [];
+	});
+}
+
+/** One row, or null (with a warning) when it is not a usable event. */
+export function parseSourceEvent(row: unknown, source: string): Event | null {
+	const parsed = sourceEventSchema.safeParse(row);
+	if (parsed.success) return parsed.data;
+	const issue = parsed.error.issues[0];
+	const id =
+		row && typeof row === 'object' && 'EventId' in row ? ` (EventId ${String(row.EventId)})` : '';
+	console.warn(
+		`Dropped an invalid event from ${source}${id}: ${issue?.path.join('.') || 'row'}: ${issue?.message}`,
+	);
+	return null;
+}
+
+// --- Slugs, paths and registration -------------------------------------------------------------
+
+export const EVENT_SLUG_MAX = 60;
+
+/** Spec 02 §5: lowercase, non-alphanumeric runs become hyphens, no edge hyphens, at most 60. */
+export function eventSlug(name: string): string {
+	const slug = name
+		.toLowerCase()
+		.replace(/[^a-z0-9]+/g, '-')
+		.replace(/^-+|-+$/g, '');
+	return slug.slice(0, EVENT_SLUG_MAX).replace(/-+$/, '') || 'event';
+}
+
+/** The event detail page, /events/{EventId}/{slug}. */
+export function eventPath(event: Pick<Event, 'EventId' | 'EventName'>): string {
+	return `/events/${event.EventId}/${eventSlug(event.EventName)}`;
+}
+
+/**
+ * Where 'Register Now' goes when the event has no SpecialRegistrationUrl: the event's public
+ * registration page on the membership system, {eventRegistrationBaseUrl}/atlas/events/{slug}-{id}/register
+ * (the shape WebLink Connect uses for its public event pages). '' when no base URL is configured.
+ */
+export function registrationUrl(
+	event: Pick<Event, 'EventId' | 'EventName' | 'SpecialRegistrationUrl'>,
+	registrationBaseUrl: string,
+): string {
+	if (event.SpecialRegistrationUrl) return event.SpecialRegistrationUrl;
+	const base = registrationBaseUrl.trim().replace(/\/+$/, '');
+	if (!/^https?:\/\//i.test(base)) return '';
+	return `${base}/atlas/events/${eventSlug(event.EventName)}-${event.EventId}/register`;
+}
+
+export type RegistrationState =
+	{ state: 'hidden' } | { state: 'passed' } | { state: 'open'; url: string };
+
+/**
+ * Spec 02 §4: hidden when registration is disabled (or there is nowhere to register); 'passed'
+ * once the end is before now (an event ending this very instant is still open); else open.
+ */
+export function registrationState(
+	event: Pick<
+		Event,
+		'EventId' | 'EventName' | 'SpecialRegistrationUrl' | 'DisableRegistration' | 'EndDateTimeUtc'
+	>,
+	now: Date,
+	registrationBaseUrl: string,
+): RegistrationState {
+	if (event.DisableRegistration) return { state: 'hidden' };
+	if (Date.parse(event.EndDateTimeUtc) < now.getTime()) return { state: 'passed' };
+	const url = registrationUrl(event, registrationBaseUrl);
+	return url ? { state: 'open', url } : { state: 'hidden' };
+}
+
+// --- Prices, sponsors, attendees ---------------------------------------------------------------
+
+const usd = new Intl.NumberFormat('en-US', {
+	style: 'currency',
+	currency: 'USD',
+	minimumFractionDigits: 0,
+	maximumFractionDigits: 0,
+});
+
+/** Whole US dollars; 0 is 'Free' (spec 02 §5). */
+export function formatPrice(amount: number): string {
+	return amount === 0 ? 'Free' : usd.format(amount);
+}
+
+/** Only public items are ever shown (spec 02 §5). */
+export function publicItems<T extends Pick<EventItem, 'IsPublic'>>(items: readonly T[]): T[] {
+	return items.filter((item) => item.IsPublic);
+}
+
+/** 'Free', '$25' or '$25 – $100' over the public items; null when none is public. */
+export function priceRange(
+	items: readonly Pick<EventItem, 'IsPublic' | 'UnitPrice'>[],
+): string | null {
+	const prices = publicItems(items).map((item) => item.UnitPrice);
+	if (prices.length === 0) return null;
+	const low = Math.min(...prices);
+	const high = Math.max(...prices);
+	const [from, to] = [formatPrice(low), formatPrice(high)];
+	return from === to ? from : `${from} – ${to}`;
+}
+
+/** Sponsor websites and logos often come without a scheme (spec 02 §5). */
+export function withHttp(url: string): string {
+	const value = url.trim();
+	if (value === '' || /^https?:\/\//i.test(value)) return value;
+	if (value.startsWith('//')) return `http:${value}`;
+	return `http://${value}`;
+}
+
+export interface AttendeeGroup {
+	registrationId: number;
+	/** The registering organisation. */
+	name: string;
+	attendees: { name: string; title: string }[];
+}
+
+/** Companies attending: one group per registration, in the order they registered. */
+export function attendeeGroups(event: Pick<Event, 'Attendees'>): AttendeeGroup[] {
+	const groups = new Map<number, AttendeeGroup>();
+	for (const a of event.Attendees) {
+		let group = groups.get(a.RegistrationId);
+		if (!group) {
+			const name = a.RegistrationOrgName || a.OrgName || `${a.FName} ${a.LName}`.trim();
+			group = { registrationId: a.RegistrationId, name, attendees: [] };
+			groups.set(a.RegistrationId, group);
+		}
+		const name = `${a.FName} ${a.LName}`.trim();
+		if (name) group.attendees.push({ name, title: a.Title });
+	}
+	return [...groups.values()];
+}
+
+type AttendeeFields = Pick<
+	Event,
+	'ShowAttendeeDetail' | 'AttendingAttendees' | 'AttendeeDetailThreshold' | 'Attendees'
+>;
+
+/**
+ * Companies Attending is listed only when the event shows attendee detail and at least the
+ * threshold are attending (spec 02 §2), and there is someone to list.
+ */
+export function showAttendees(event: AttendeeFields): boolean {
+	return (
+		event.ShowAttendeeDetail &&
+		event.AttendingAttendees >= event.AttendeeDetailThreshold &&
+		event.Attendees.length > 0
+	);
+}
+
+/** N of '{N} attending' in the detail header, or null when it is not shown (spec 02 §2). */
+export function attendingHeaderCount(
+	event: Omit<AttendeeFields, 'Attendees'>,
+	config: { features: Pick<ChamberConfig['features'], 'showEventAttendeeCountInHeader'> },
+): number | null {
+	const count = event.AttendingAttendees;
+	const shown =
+		event.ShowAttendeeDetail &&
+		count > 0 &&
+		count >= event.AttendeeDetailThreshold &&
+		config.features.showEventAttendeeCountInHeader !== false;
+	return shown ? count : null;
+}
+
+// --- Time zones and labels ---------------------------------------------------------------------
+
+function isTimeZone(name: string): boolean {
+	try {
+		new Intl.DateTimeFormat('en-US', { timeZone: name });
+		return true;
+	} catch {
+		return false;
+	}
+}
+
+// When a source gives only the abbreviation, the US zone it names; DST then follows the date.
+const ZONE_BY_ABBREVIATION: Readonly<Record<string, string>> = {
+	EST: 'America/New_York',
+	EDT: 'America/New_York',
+	CST: 'America/Chicago',
+	CDT: 'America/Chicago',
+	MST: 'America/Denver',
+	MDT: 'America/Denver',
+	PST: 'America/Los_Angeles',
+	PDT: 'America/Los_Angeles',
+	AKST: 'America/Anchorage',
+	AKDT: 'America/Anchorage',
+	HST: 'Pacific/Honolulu',
+	UTC: 'UTC',
+	GMT: 'UTC',
+};
+
+/** The IANA zone an event's local times are in: TimeZone.Name, else from its abbreviation. */
+export function eventTimeZone(event: Pick<Event, 'TimeZone'>): string | null {
+	const named = event.TimeZone.Name;
+	if (named && isTimeZone(named)) return named;
+	return ZONE_BY_ABBREVIATION[event.TimeZone.Abbreviation.toUpperCase()] ?? null;
+}
+
+/** 'yyyy-MM-dd' of an instant in a zone. */
+export function localDay(instant: string | Date, timeZone: string): string {
+	return format(new Date(instant), 'yyyy-MM-dd', { in: tz(timeZone) });
+}
+
+/** The abbreviation ('CST', 'CDT') of a zone at an instant. */
+export function zoneAbbreviation(instant: string | Date, timeZone: string): string {
+	return tzName(timeZone, new Date(instant), 'short');
+}
+
+type TimeFields = Pick<
+	Event,
+	| 'StartDateTimeUtc'
+	| 'EndDateTimeUtc'
+	| 'StartDate'
+	| 'EndDate'
+	| 'StartTime'
+	| 'EndTime'
+	| 'TimeZone'
+>;
+
+interface LocalTimes {
+	startDay: string;
+	endDay: string;
+	startTime: string;
+	endTime: string;
+	startZone: string;
+	endZone: string;
+}
+
+/** The local dates, times and abbreviations, computed in the event's zone when it is known. */
+function localTimes(event: TimeFields): LocalTimes {
+	const zone = eventTimeZone(event);
+	if (!zone) {
+		const abbr = event.TimeZone.Abbreviation;
+		return {
+			startDay: event.StartDate || event.StartDateTimeUtc.slice(0, 10),
+			endDay: event.EndDate || event.EndDateTimeUtc.slice(0, 10),
+			startTime: event.StartTime,
+			endTime: event.EndTime,
+			startZone: abbr,
+			endZone: abbr,
+		};
+	}
+	const at = (instant: string) => format(new Date(instant), 'h:mm a', { in: tz(zone) });
+	return {
+		startDay: localDay(event.StartDateTimeUtc, zone),
+		endDay: localDay(event.EndDateTimeUtc, zone),
+		startTime: at(event.StartDateTimeUtc),
+		endTime: at(event.EndDateTimeUtc),
+		startZone: zoneAbbreviation(event.StartDateTimeUtc, zone),
+		endZone: zoneAbbreviation(event.EndDateTimeUtc, zone),
+	};
+}
+
+/** All-day events run from 12:00 AM to 11:59 PM local time (the tenant file's convention). */
+export function isAllDay(event: TimeFields): boolean {
+	const t = localTimes(event);
+	return t.startTime === '12:00 AM' && t.endTime === '11:59 PM';
+}
+
+function dayDate(day: string): TZDate {
+	const [y = 1970, m = 1, d = 1] = day.split('-').map(Number);
+	return new TZDate(y, m - 1, d, 'UTC');
+}
+
+/** 'Saturday, March 15, 2027' for one 'yyyy-MM-dd' day. */
+export function longDate(day: string): string {
+	return format(dayDate(day), 'EEEE, MMMM d, yyyy');
+}
+
+/**
+ * 'Saturday, March 15, 2027', or a range when the event ends on another local day:
+ * 'Friday, March 30 – Sunday, April 1, 2027' (the year on both sides when they differ).
+ */
+export function dateRangeLabel(event: TimeFields): string {
+	const { startDay, endDay } = localTimes(event);
+	if (startDay === endDay) return longDate(startDay);
+	const sameYear = startDay.slice(0, 4) === endDay.slice(0, 4);
+	const from = format(dayDate(startDay), sameYear ? 'EEEE, MMMM d' : 'EEEE, MMMM d, yyyy');
+	return `${from} – ${longDate(endDay)}`;
+}
+
+/**
+ * '5:30 PM – 10:00 PM CST' in the event's zone; both abbreviations when a daylight-saving change
+ * falls inside the event ('9:00 AM CDT – 4:00 PM CST'); 'All Day' for all-day events.
+ */
+export function timeLabel(event: TimeFields): string {
+	const t = localTimes(event);
+	if (t.startTime === '12:00 AM' && t.endTime === '11:59 PM') return 'All Day';
+	const suffix = (zone: string) => (zone ? ` ${zone}` : '');
+	if (t.startZone !== t.endZone) {
+		return `${t.startTime}${suffix(t.startZone)} – ${t.endTime}${suffix(t.endZone)}`;
+	}
+	return `${t.startTime} – ${t.endTime}${suffix(t.endZone)}`;
+}
+
+// --- Lists, ranges, days -----------------------------------------------------------------------
+
+/** Closed events are dropped from every list and detail view (spec 02 §5). */
+export function dropClosed<T extends Pick<Event, 'Closed'>>(events: readonly T[]): T[] {
+	return events.filter((event) => !event.Closed);
+}
+
+function byStart(a: Event, b: Event): number {
+	return a.StartDateTimeUtc.localeCompare(b.StartDateTimeUtc) || a.EventId - b.EventId;
+}
+
+/** Both lists as one, without duplicate EventIds (the newer copy, from b, wins), sorted by start. */
+export function mergeEvents<T extends Event>(a: readonly T[], b: readonly T[]): T[] {
+	const byId = new Map<number, T>();
+	for (const event of [...a, ...b]) byId.set(event.EventId, event);
+	return [...byId.values()].sort(byStart);
+}
+
+/** Inclusive range of calendar days, 'yyyy-MM-dd', as /api/events takes it. */
+export interface DateRange {
+	startDate: string;
+	endDate: string;
+}
+
+/** Prefetch and load-more window (spec 02 §9). */
+export const LOAD_MORE_MONTHS = 3;
+
+const isoDay = (date: Date) => format(date, 'yyyy-MM-dd');
+
+/** What /api/events answers without a range: 3 months back to 6 months ahead of `today`. */
+export function defaultRange(today: string): DateRange {
+	const day = dayDate(today);
+	return { startDate: isoDay(addMonths(day, -3)), endDate: isoDay(addMonths(day, 6)) };
+}
+
+/** The next range to fetch: three more months just before or just after what is loaded. */
+export function loadMoreRange(loaded: DateRange, direction: 'before' | 'after'): DateRange {
+	if (direction === 'before') {
+		const start = dayDate(loaded.startDate);
+		return {
+			startDate: isoDay(addMonths(start, -LOAD_MORE_MONTHS)),
+			endDate: isoDay(addDays(start, -1)),
+		};
+	}
+	const end = dayDate(loaded.endDate);
+	return {
+		startDate: isoDay(addDays(end, 1)),
+		endDate: isoDay(addMonths(end, LOAD_MORE_MONTHS)),
+	};
+}
+
+/** Whether every day from `from` to `to` is loaded. */
+export function rangeCovers(loaded: DateRange, from: string, to: string = from): boolean {
+	return loaded.startDate <= from && to <= loaded.endDate;
+}
+
+/** The loaded range after adding an adjacent one. */
+export function extendRange(loaded: DateRange, added: DateRange): DateRange {
+	return {
+		startDate: added.startDate < loaded.startDate ? added.startDate : loaded.startDate,
+		endDate: added.endDate > loaded.endDate ? added.endDate : loaded.endDate,
+	};
+}
+
+/** The instants a day range spans: from startDate 00:00 UTC to the end of endDate (UTC). */
+export function rangeInstants(range: DateRange): { start: Date; end: Date } {
+	return {
+		start: new Date(`${range.startDate}T00:00:00.000Z`),
+		end: new Date(`${range.endDate}T23:59:59.999Z`),
+	};
+}
+
+/** The local days an event covers in a zone; one ending exactly at midnight ends the day before. */
+export function eventDays(
+	event: Pick<Event, 'StartDateTimeUtc' | 'EndDateTimeUtc'>,
+	timeZone: string,
+): { first: string; last: string } {
+	const first = localDay(event.StartDateTimeUtc, timeZone);
+	const end = new Date(event.EndDateTimeUtc);
+	const endsAtMidnight =
+		format(end, 'HH:mm:ss.SSS', { in: tz(timeZone) }) === '00:00:00.000' &&
+		end.getTime() > Date.parse(event.StartDateTimeUtc);
+	const last = endsAtMidnight
+		? localDay(new Date(end.getTime() - 1), timeZone)
+		: localDay(end, timeZone);
+	return { first, last };
+}
+
+/**
+ * The events on one local day ('yyyy-MM-dd') in a zone, sorted by start: multi-day events appear
+ * on each of their days, all-day events on theirs.
+ */
+export function eventsOnDay<T extends Event>(
+	events: readonly T[],
+	day: string,
+	timeZone: string,
+): T[] {
+	return events
+		.filter((event) => {
+			const { first, last } = eventDays(event, timeZone);
+			return first <= day && day <= last;
+		})
+		.sort(byStart);
+}

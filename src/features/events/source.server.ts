@@ -1,0 +1,221 @@
+import type { SupabaseClient } from '@supabase/supabase-js';
+import { z } from 'zod';
+import { getAnonClient } from '../../lib/supabase.server.ts';
+import { getCurrentTenant } from '../../lib/tenant.server.ts';
+import type { TenantRow } from '../tenants/tenants.server.ts';
+import { dropClosed, parseSourceEvent, parseSourceEvents, type Event } from './events.ts';
+
+/**
+ * Where events come from: the local `events` table (imported from the tenant file), or the
+ * membership system's public API (WebLink Connect "Atlas"). Both answer in the Atlas shape and
+ * both drop closed events, so the functions and pages never know which one they talk to.
+ */
+export interface EventsSource {
+	/** Open events of one kind overlapping [start, end], sorted by start. */
+	listEvents(query: { community: boolean; start: Date; end: Date }): Promise<Event[]>;
+	/** One open event (chamber or community), or null when there is none by that id. */
+	getEvent(id: number): Promise<Event | null>;
+}
+
+/** A failure whose message may be shown to visitors (spec 02 §8). */
+export class EventsSourceError extends Error {}
+
+export const EVENTS_FETCH_ERROR = 'Failed to fetch events';
+export const COMMUNITY_EVENTS_FETCH_ERROR = 'Failed to fetch community events';
+export const NO_EVENTS_IN_RESPONSE = 'No events found in response';
+export const EVENT_DETAILS_ERROR = 'Failed to load event details';
+
+export function listErrorMessage(community: boolean): string {
+	return community ? COMMUNITY_EVENTS_FETCH_ERROR : EVENTS_FETCH_ERROR;
+}
+
+/** Atlas gets this long to answer before the request is abandoned. */
+export const ATLAS_TIMEOUT_MS = 5_000;
+
+// --- Local: the events table -------------------------------------------------------------------
+
+interface EventRow {
+	data: unknown;
+}
+
+/** Reads the `events` table as a visitor (anon: open events only), scoped to one tenant. */
+export function localEventsSource(
+	client: SupabaseClient = getAnonClient(),
+	tenant: () => Promise<TenantRow> = () => getCurrentTenant(),
+): EventsSource {
+	return {
+		async listEvents({ community, start, end }) {
+			const message = listErrorMessage(community);
+			const { id } = await tenant().catch((cause: unknown) => {
+				throw new EventsSourceError(message, { cause });
+			});
+			const { data, error } = await client
+				.from('events')
+				.select('data')
+				.eq('tenant_id', id)
+				.eq('source', community ? 'community' : 'chamber')
+				.eq('closed', false)
+				.lte('start_utc', end.toISOString())
+				.gte('end_utc', start.toISOString())
+				.order('start_utc')
+				.order('event_id')
+				.overrideTypes<EventRow[], { merge: false }>();
+			if (error) throw new EventsSourceError(message, { cause: error });
+			return dropClosed(
+				parseSourceEvents(
+					data.map((row) => row.data),
+					'the events table',
+				),
+			);
+		},
+
+		async getEvent(eventId) {
+			const { id } = await tenant().catch((cause: unknown) => {
+				throw new EventsSourceError(EVENT_DETAILS_ERROR, { cause });
+			});
+			// An id names one event; should both kinds use it, the chamber's ('chamber' sorts first) wins.
+			const { data, error } = await client
+				.from('events')
+				.select('data')
+				.eq('tenant_id', id)
+				.eq('event_id', eventId)
+				.eq('closed', false)
+				.order('source')
+				.limit(1)
+				.overrideTypes<EventRow[], { merge: false }>();
+			if (error) throw new EventsSourceError(EVENT_DETAILS_ERROR, { cause: error });
+			const row = data[0];
+			if (!row) return null;
+			const event = parseSourceEvent(row.data, 'the events table');
+			return event && !event.Closed ? event : null;
+		},
+	};
+}
+
+// --- Atlas: WebLink Connect's public API -------------------------------------------------------
+
+export interface AtlasOptions {
+	/** e.g. https://api.weblinkconnect.com/api (no trailing slash needed). */
+	baseUrl: string;
+	/** Sent as `x-tenant`; without it Atlas answers 500. */
+	tenant: string;
+	timeoutMs?: number;
+	fetch?: typeof fetch;
+}
+
+async function atlasGet(options: AtlasOptions, path: string, failure: string): Promise<unknown> {
+	const url = `${options.baseUrl.replace(/\/+$/, '')}${path}`;
+	const doFetch = options.fetch ?? fetch;
+	let response: Response;
+	try {
+		response = await doFetch(url, {
+			headers: { accept: 'application/json', 'x-tenant': options.tenant },
+			signal: AbortSignal.timeout(options.timeoutMs ?? ATLAS_TIMEOUT_MS),
+		});
+	} catch (cause) {
+		throw new EventsSourceError(failure, { cause });
+	}
+	if (response.status === 404 && path.startsWith('/Event/')) return null;
+	if (!response.ok) {
+		throw new EventsSourceError(failure, {
+			cause: new Error(`GET ${url} answered HTTP ${response.status}`),
+		});
+	}
+	try {
+		const text = await response.text();
+		return text.trim() === '' ? null : (JSON.parse(text) as unknown);
+	} catch (cause) {
+		throw new EventsSourceError(failure, { cause });
+	}
+}
+
+export function atlasEventsSource(options: AtlasOptions): EventsSource {
+	return {
+		async listEvents({ community, start, end }) {
+			const query = new URLSearchParams({
+				PageSize: '0',
+				OrganizationEvent: 'true',
+				CommunityEvent: String(community),
+				EventClosed: 'false',
+				SearchDateBegin: start.toISOString(),
+				SearchDateEnd: end.toISOString(),
+			});
+			const body = await atlasGet(options, `/Events?${query}`, listErrorMessage(community));
+			const rows = body && typeof body === 'object' && 'Result' in body ? body.Result : undefined;
+			if (!Array.isArray(rows)) throw new EventsSourceError(NO_EVENTS_IN_RESPONSE);
+			return dropClosed(parseSourceEvents(rows, 'Atlas /Events')).sort(
+				(a, b) => a.StartDateTimeUtc.localeCompare(b.StartDateTimeUtc) || a.EventId - b.EventId,
+			);
+		},
+
+		async getEvent(id) {
+			const body = await atlasGet(options, `/Event/${id}/Details`, EVENT_DETAILS_ERROR);
+			// A missing event is a "soft 404": 200 with an empty or null body, or an error object.
+			if (!body || typeof body !== 'object') return null;
+			const row = 'EventId' in body ? body : 'Result' in body ? body.Result : null;
+			if (!row || typeof row !== 'object' || !('EventId' in row)) return null;
+			const event = parseSourceEvent(row, `Atlas /Event/${id}/Details`);
+			return event && event.EventId === id && !event.Closed ? event : null;
+		},
+	};
+}
+
+// --- Choosing one ------------------------------------------------------------------------------
+
+const blankAsUnset = (value: unknown) =>
+	typeof value === 'string' && value.trim() === '' ? undefined : value;
+
+const sourceEnvSchema = z
+	.object({
+		/** Base URL of the Atlas API; when set, events come from there instead of the database. */
+		ATLAS_BASE_URL: z.preprocess(
+			blankAsUnset,
+			z.url({ protocol: /^https?$/, error: 'ATLAS_BASE_URL must be an http(s) URL' }).optional(),
+		),
+		/** The chamber's Atlas tenant name, sent as x-tenant. */
+		ATLAS_TENANT: z.preprocess(blankAsUnset, z.string().trim().min(1).optional()),
+	})
+	.superRefine((env, ctx) => {
+		if (Boolean(env.ATLAS_BASE_URL) !== Boolean(env.ATLAS_TENANT)) {
+			ctx.addIssue({
+				code: 'custom',
+				message: 'ATLAS_BASE_URL and ATLAS_TENANT go together: set both or neither',
+			});
+		}
+	});
+
+export type EventsSourceConfig =
+	{ kind: 'local' } | { kind: 'atlas'; baseUrl: string; tenant: string };
+
+export function readEventsSourceConfig(env: NodeJS.ProcessEnv = process.env): EventsSourceConfig {
+	const parsed = sourceEnvSchema.safeParse(env);
+	if (!parsed.success) {
+		throw new Error(
+			`Invalid events source: ${parsed.error.issues.map((i) => i.message).join('; ')}`,
+		);
+	}
+	const { ATLAS_BASE_URL, ATLAS_TENANT } = parsed.data;
+	return ATLAS_BASE_URL && ATLAS_TENANT
+		? { kind: 'atlas', baseUrl: ATLAS_BASE_URL, tenant: ATLAS_TENANT }
+		: { kind: 'local' };
+}
+
+let chosen: { key: string; source: EventsSource } | undefined;
+
+/**
+ * The events source the environment asks for, made (and logged) once; a changed environment,
+ * as in tests that switch to Atlas, makes a new one.
+ */
+export function getEventsSource(env: NodeJS.ProcessEnv = process.env): EventsSource {
+	const config = readEventsSourceConfig(env);
+	const key = JSON.stringify(config);
+	if (chosen?.key === key) return chosen.source;
+	const source = config.kind === 'atlas' ? atlasEventsSource(config) : localEventsSource();
+	console.log(
+		config.kind === 'atlas'
+			? `Events source: Atlas at ${config.baseUrl} (x-tenant ${config.tenant})`
+			: 'Events source: the local events table',
+	);
+	chosen = { key, source };
+	return source;
+}
