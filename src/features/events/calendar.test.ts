@@ -1,3 +1,4 @@
+import { TZDate } from '@date-fns/tz';
 import { describe, expect, it } from 'vitest';
 import {
 	clearTypes,
@@ -28,12 +29,31 @@ import {
 	type DatedEvent,
 } from './calendar.ts';
 
-const event = (
+const ZONE = 'America/Chicago';
+
+/** An event in the demo chamber's zone, from local days and 'HH:mm' times. */
+function event(
 	EventId: number,
 	StartDate: string,
 	EndDate = StartDate,
 	EventType = 'Networking',
-): DatedEvent => ({ EventId, StartDate, EndDate, EventType });
+	[from, to]: [string, string] = ['09:00', '10:00'],
+): DatedEvent {
+	const utc = (day: string, time: string) => {
+		const [y = 0, m = 1, d = 1] = day.split('-').map(Number);
+		const [h = 0, min = 0] = time.split(':').map(Number);
+		return new Date(new TZDate(y, m - 1, d, h, min, ZONE).getTime()).toISOString();
+	};
+	return {
+		EventId,
+		EventType,
+		StartDate,
+		EndDate,
+		StartDateTimeUtc: utc(StartDate, from),
+		EndDateTimeUtc: utc(EndDate, to),
+		TimeZone: { Abbreviation: 'CST', Name: ZONE },
+	};
+}
 
 describe('period headers and ranges', () => {
 	it('names the selected day, the week (from its Sunday) and the month in capitals', () => {
@@ -45,9 +65,18 @@ describe('period headers and ranges', () => {
 	});
 
 	it('covers a day, a Sunday-to-Saturday week across a month end, and a whole month', () => {
-		expect(periodRange('day', '2026-11-22')).toEqual({ start: '2026-11-22', end: '2026-11-22' });
-		expect(periodRange('week', '2026-12-02')).toEqual({ start: '2026-11-29', end: '2026-12-05' });
-		expect(periodRange('month', '2026-02-10')).toEqual({ start: '2026-02-01', end: '2026-02-28' });
+		expect(periodRange('day', '2026-11-22')).toEqual({
+			startDate: '2026-11-22',
+			endDate: '2026-11-22',
+		});
+		expect(periodRange('week', '2026-12-02')).toEqual({
+			startDate: '2026-11-29',
+			endDate: '2026-12-05',
+		});
+		expect(periodRange('month', '2026-02-10')).toEqual({
+			startDate: '2026-02-01',
+			endDate: '2026-02-28',
+		});
 	});
 
 	it('says which period is empty', () => {
@@ -100,6 +129,18 @@ describe('mini calendar model', () => {
 		]);
 		const spanned = days.filter((d) => d.events.some((e) => e.EventId === 4)).map((d) => d.key);
 		expect(spanned).toEqual(['2026-11-29', '2026-11-30', '2026-12-01']);
+	});
+
+	it("places events on their own zone's days, whatever the visitor's zone", () => {
+		// 10 PM in Chicago is already the next day in UTC; midnight ends the day before.
+		const late = event(5, '2026-11-10', '2026-11-10', 'Networking', ['22:00', '23:30']);
+		const toMidnight = event(6, '2026-11-12', '2026-11-13', 'Networking', ['20:00', '00:00']);
+		const noZone = { ...event(7, '2026-11-14'), TimeZone: { Abbreviation: '' } };
+		const days = monthWeeks('2026-11-01', [late, toMidnight, noZone], '2026-11-01').flat();
+		const on = (id: number) => days.filter((d) => d.events.some((e) => e.EventId === id));
+		expect(on(5).map((d) => d.key)).toEqual(['2026-11-10']);
+		expect(on(6).map((d) => d.key)).toEqual(['2026-11-12']);
+		expect(on(7).map((d) => d.key)).toEqual(['2026-11-14']);
 	});
 
 	it("shows '+N' for the events beyond the first", () => {
@@ -175,8 +216,9 @@ describe('view toggles', () => {
 
 	it('needs both the listed period and the month the mini calendar shows', () => {
 		const week = setMode(selectDay(start, '2026-11-30'), 'week');
-		expect(neededRange(week)).toEqual({ start: '2026-11-01', end: '2026-12-05' });
-		expect(neededRange(shiftMonth(start, 4))).toEqual({ start: '2026-11-20', end: '2027-03-31' });
+		expect(neededRange(week)).toEqual({ startDate: '2026-11-01', endDate: '2026-12-05' });
+		const later = [1, 1, 1, 1].reduce((view) => shiftMonth(view, 1), start);
+		expect(neededRange(later)).toEqual({ startDate: '2026-11-20', endDate: '2027-03-31' });
 	});
 });
 
@@ -232,12 +274,13 @@ describe('month grouping', () => {
 });
 
 describe('loading more', () => {
-	const loaded = { start: '2026-08-01', end: '2027-02-28' };
+	const loaded = { startDate: '2026-08-01', endDate: '2027-02-28' };
 
 	it('names the side of the loaded range a period sticks out of', () => {
-		expect(missingSide(loaded, { start: '2026-11-01', end: '2026-11-30' })).toBeNull();
-		expect(missingSide(loaded, { start: '2027-03-01', end: '2027-03-31' })).toBe('after');
-		expect(missingSide(loaded, { start: '2026-07-26', end: '2026-08-01' })).toBe('before');
+		const month = (startDate: string, endDate: string) => ({ startDate, endDate });
+		expect(missingSide(loaded, month('2026-11-01', '2026-11-30'))).toBeNull();
+		expect(missingSide(loaded, month('2027-03-01', '2027-03-31'))).toBe('after');
+		expect(missingSide(loaded, month('2026-07-26', '2026-08-01'))).toBe('before');
 	});
 });
 

@@ -6,31 +6,38 @@ import { endOfWeek } from 'date-fns/endOfWeek';
 import { format } from 'date-fns/format';
 import { startOfMonth } from 'date-fns/startOfMonth';
 import { startOfWeek } from 'date-fns/startOfWeek';
+import {
+	eventDays,
+	eventTimeZone,
+	extendRange,
+	longDate,
+	type DateRange,
+	type Event,
+} from './events.ts';
 
 // The calendar pages' view model (/events, /events-list, /community-events). Pure logic, shipped
-// to the browser, so no zod and only individually imported date-fns functions.
+// to the browser, so only individually imported date-fns functions.
 //
-// Days are 'yyyy-MM-dd' keys. Events are placed by their local StartDate/EndDate (the chamber's
-// own zone, as the membership system gives them), never by the visitor's zone, so an evening
-// event never slides to the next day for a visitor elsewhere.
+// Days are 'yyyy-MM-dd' keys. Events are placed on the local days of their own time zone (the
+// chamber's), never the visitor's, so an evening event never slides to the next day for a
+// visitor elsewhere.
 
 /** A local calendar day, 'yyyy-MM-dd'. */
 export type DayKey = string;
 export type ViewMode = 'day' | 'week' | 'month';
 export type EventSource = 'events' | 'community';
 
-export interface DayRange {
-	start: DayKey;
-	end: DayKey;
-}
-
 /** What the calendar logic reads of an event. */
-export interface DatedEvent {
-	EventId: number;
-	StartDate: string;
-	EndDate: string;
-	EventType: string;
-}
+export type DatedEvent = Pick<
+	Event,
+	| 'EventId'
+	| 'EventType'
+	| 'StartDateTimeUtc'
+	| 'EndDateTimeUtc'
+	| 'StartDate'
+	| 'EndDate'
+	| 'TimeZone'
+>;
 
 const DAY_KEY = /^(\d{4})-(\d{2})-(\d{2})$/;
 
@@ -58,15 +65,30 @@ export function monthTitle(key: DayKey): string {
 	return format(parseDay(key), 'MMMM yyyy');
 }
 
-/** 'Saturday, November 22, 2026'. */
-export function longDate(key: DayKey): string {
-	return format(parseDay(key), 'EEEE, MMMM d, yyyy');
+const spans = new WeakMap<DatedEvent, { first: DayKey; last: DayKey }>();
+
+/**
+ * The first and last local day of an event, in its own zone (an event ending at midnight ends
+ * the day before); from StartDate/EndDate when the zone is unknown. Kept per event object, as
+ * a month grid asks for every event on every day.
+ */
+export function daySpan(event: DatedEvent): { first: DayKey; last: DayKey } {
+	let span = spans.get(event);
+	if (!span) {
+		const zone = eventTimeZone(event);
+		const first = event.StartDate || event.StartDateTimeUtc.slice(0, 10);
+		span = zone
+			? eventDays(event, zone)
+			: { first, last: event.EndDate > first ? event.EndDate : first };
+		spans.set(event, span);
+	}
+	return span;
 }
 
 /** Whether an event (possibly spanning several days) touches the range. */
-export function overlaps(event: DatedEvent, range: DayRange): boolean {
-	const end = event.EndDate < event.StartDate ? event.StartDate : event.EndDate;
-	return event.StartDate <= range.end && end >= range.start;
+export function overlaps(event: DatedEvent, range: DateRange): boolean {
+	const { first, last } = daySpan(event);
+	return first <= range.endDate && last >= range.startDate;
 }
 
 // --- Month grid --------------------------------------------------------------------------------
@@ -102,7 +124,7 @@ export function monthWeeks<E extends DatedEvent>(
 	const first = startOfMonth(parseDay(month));
 	const last = endOfWeek(endOfMonth(first));
 	const visible = events.filter((e) =>
-		overlaps(e, { start: dayKey(startOfWeek(first)), end: dayKey(last) }),
+		overlaps(e, { startDate: dayKey(startOfWeek(first)), endDate: dayKey(last) }),
 	);
 	const weeks: CalendarDay<E>[][] = [];
 	for (let day = startOfWeek(first); day <= last; day = addDays(day, 7)) {
@@ -115,7 +137,7 @@ export function monthWeeks<E extends DatedEvent>(
 					date: date.getDate(),
 					inMonth: date.getMonth() === first.getMonth(),
 					isToday: key === today,
-					events: visible.filter((e) => overlaps(e, { start: key, end: key })),
+					events: visible.filter((e) => overlaps(e, { startDate: key, endDate: key })),
 				};
 			}),
 		);
@@ -173,7 +195,7 @@ export interface MonthGroup<E> {
 export function groupByMonth<E extends DatedEvent>(events: readonly E[]): MonthGroup<E>[] {
 	const groups: MonthGroup<E>[] = [];
 	for (const event of events) {
-		const key = event.StartDate.slice(0, 7);
+		const key = daySpan(event).first.slice(0, 7);
 		let group = groups.at(-1);
 		if (group?.key !== key) {
 			group = { key, label: monthTitle(`${key}-01`), events: [] };
@@ -192,15 +214,15 @@ export function currentGroupKey(groups: readonly { key: string }[], today: DayKe
 
 // --- Periods (the /events-list left column) ----------------------------------------------------
 
-export function periodRange(mode: ViewMode, selected: DayKey): DayRange {
+export function periodRange(mode: ViewMode, selected: DayKey): DateRange {
 	const day = parseDay(selected);
 	switch (mode) {
 		case 'day':
-			return { start: selected, end: selected };
+			return { startDate: selected, endDate: selected };
 		case 'week':
-			return { start: dayKey(startOfWeek(day)), end: dayKey(endOfWeek(day)) };
+			return { startDate: dayKey(startOfWeek(day)), endDate: dayKey(endOfWeek(day)) };
 		case 'month':
-			return { start: dayKey(startOfMonth(day)), end: dayKey(endOfMonth(day)) };
+			return { startDate: dayKey(startOfMonth(day)), endDate: dayKey(endOfMonth(day)) };
 	}
 }
 
@@ -289,13 +311,8 @@ export function clearTypes(view: ListView): ListView {
 }
 
 /** The range the view needs loaded: the period, and the whole month the mini calendar shows. */
-export function neededRange(view: ListView): DayRange {
-	const period = periodRange(view.mode, view.selected);
-	const month = periodRange('month', view.month);
-	return {
-		start: period.start < month.start ? period.start : month.start,
-		end: period.end > month.end ? period.end : month.end,
-	};
+export function neededRange(view: ListView): DateRange {
+	return extendRange(periodRange(view.mode, view.selected), periodRange('month', view.month));
 }
 
 // --- Filters and the featured event ------------------------------------------------------------
@@ -326,9 +343,9 @@ export function featuredVisible(
 // --- Loading more ------------------------------------------------------------------------------
 
 /** Which side of the loaded range a wanted range sticks out of; 'before' wins when both do. */
-export function missingSide(loaded: DayRange, wanted: DayRange): 'before' | 'after' | null {
-	if (wanted.start < loaded.start) return 'before';
-	if (wanted.end > loaded.end) return 'after';
+export function missingSide(loaded: DateRange, wanted: DateRange): 'before' | 'after' | null {
+	if (wanted.startDate < loaded.startDate) return 'before';
+	if (wanted.endDate > loaded.endDate) return 'after';
 	return null;
 }
 

@@ -10,12 +10,18 @@ import {
 	showMonth,
 	switchSource,
 	toggleType,
-	type DayRange,
 	type EventSource,
 	type ListView,
 	type ViewMode,
 } from './calendar.ts';
-import { dropClosed, loadMoreRange, mergeEvents, type Event } from './events.ts';
+import {
+	dropClosed,
+	extendRange,
+	loadMoreRange,
+	mergeEvents,
+	type DateRange,
+	type Event,
+} from './events.ts';
 
 // Browser state of the calendar pages. Each page has one island, which creates what it needs;
 // the factories take the API origin so tests can run them against a real local server.
@@ -24,7 +30,7 @@ export interface FeedState {
 	status: 'loading' | 'loaded' | 'error';
 	events: Event[];
 	/** The days the events were loaded for; null until the first load. */
-	range: DayRange | null;
+	range: DateRange | null;
 	/** Why the first load failed. */
 	error: string | null;
 	/** A load-more fetch is running. */
@@ -94,7 +100,7 @@ export function cacheVersion(type: string, base = ''): Promise<number | undefine
 /** GET /api/events or /api/community-events, optionally for a range; closed events dropped. */
 export async function fetchEvents(
 	source: EventSource,
-	range: DayRange | null,
+	range: DateRange | null,
 	base = '',
 ): Promise<Event[]> {
 	const { path, version, failure } = SOURCES[source];
@@ -102,8 +108,8 @@ export async function fetchEvents(
 	const v = await cacheVersion(version, base);
 	if (v !== undefined) params.set('v', String(v));
 	if (range) {
-		params.set('startDate', range.start);
-		params.set('endDate', range.end);
+		params.set('startDate', range.startDate);
+		params.set('endDate', range.endDate);
 	}
 	const query = params.size ? `?${params}` : '';
 	const url = `${base}${path}${query}`;
@@ -124,14 +130,14 @@ export async function fetchEvents(
 export interface EventsFeed {
 	$state: ReadableAtom<FeedState>;
 	/** The first load: the default range, or the events a page was built with. */
-	load(initial?: { events: Event[]; range: DayRange }): Promise<void>;
+	load(initial?: { events: Event[]; range: DateRange }): Promise<void>;
 	/** Loads three more months on the side a wanted range sticks out of, one fetch at a time. */
-	ensure(wanted: DayRange): Promise<void>;
+	ensure(wanted: DateRange): Promise<void>;
 }
 
 export function createEventsFeed(
 	source: EventSource,
-	defaultRange: DayRange,
+	defaultRange: DateRange,
 	options: FeedOptions = {},
 ): EventsFeed {
 	const base = options.base ?? '';
@@ -142,15 +148,21 @@ export function createEventsFeed(
 		error: null,
 		loadingMore: false,
 	});
-	let wanted: DayRange | null = null;
+	let wanted: DateRange | null = null;
 	let running: Promise<void> | null = null;
 
-	async function load(initial?: { events: Event[]; range: DayRange }) {
+	let first: Promise<void> | null = null;
+
+	function load(initial?: { events: Event[]; range: DateRange }): Promise<void> {
 		if (initial) {
 			$state.set({ ...$state.get(), status: 'loaded', ...initial });
-			return;
+			first = Promise.resolve();
 		}
-		$state.set({ ...$state.get(), status: 'loading', error: null });
+		first ??= loadFirst();
+		return first;
+	}
+
+	async function loadFirst(): Promise<void> {
 		try {
 			const events = await fetchEvents(source, defaultRange, base);
 			$state.set({ ...$state.get(), status: 'loaded', events, range: defaultRange });
@@ -161,40 +173,37 @@ export function createEventsFeed(
 				status: 'error',
 				error: error instanceof Error ? error.message : 'Failed to load events',
 			});
+			return;
 		}
 		if (wanted) await ensure(wanted);
 	}
 
 	async function loadMore(): Promise<void> {
-		for (;;) {
-			const state = $state.get();
-			if (state.status !== 'loaded' || !state.range || !wanted) return;
-			const side = missingSide(state.range, wanted);
-			if (!side) return;
-			const more = loadMoreRange(state.range, side);
-			$state.set({ ...state, loadingMore: true });
-			try {
+		try {
+			for (;;) {
+				const state = $state.get();
+				if (state.status !== 'loaded' || !state.range || !wanted) return;
+				const side = missingSide(state.range, wanted);
+				if (!side) return;
+				const more = loadMoreRange(state.range, side);
+				if (!state.loadingMore) $state.set({ ...state, loadingMore: true });
 				const events = await fetchEvents(source, more, base);
 				const now = $state.get();
 				$state.set({
 					...now,
 					events: mergeEvents(now.events, events),
-					range: {
-						start: more.start < state.range.start ? more.start : state.range.start,
-						end: more.end > state.range.end ? more.end : state.range.end,
-					},
-					loadingMore: false,
+					range: extendRange(state.range, more),
 				});
-			} catch (error) {
-				// The calendar keeps what it has; the next navigation tries again.
-				console.error('Failed to load more events', error);
-				$state.set({ ...$state.get(), loadingMore: false });
-				return;
 			}
+		} catch (error) {
+			// The calendar keeps what it has; the next navigation tries again.
+			console.error('Failed to load more events', error);
+		} finally {
+			if ($state.get().loadingMore) $state.set({ ...$state.get(), loadingMore: false });
 		}
 	}
 
-	function ensure(range: DayRange): Promise<void> {
+	function ensure(range: DateRange): Promise<void> {
 		wanted = range;
 		running ??= loadMore().finally(() => {
 			running = null;
