@@ -6,8 +6,8 @@ export type CalendarPage = 'events' | 'events-list' | 'community-events';
 
 export interface PageMeta {
 	path: string;
+	/** The h1, also the page title (the layout appends the chamber name). */
 	heading: string;
-	title: string;
 	description: string;
 }
 
@@ -31,21 +31,18 @@ export function calendarPageMeta(config: MetaSource, page: CalendarPage): PageMe
 			return {
 				path: '/events',
 				heading: config.content.eventsTabLabel || 'Events',
-				title: `${config.content.eventsTabLabel || 'Events'} | ${config.name}`,
 				description: `Upcoming events of ${chamber}${near}: networking, education and member events in a calendar or a list.`,
 			};
 		case 'events-list':
 			return {
 				path: '/events-list',
 				heading: 'Events Calendar',
-				title: `Events Calendar | ${config.name}`,
 				description: `The events calendar of ${chamber}${near}: chamber and community events by day, week or month.`,
 			};
 		case 'community-events':
 			return {
 				path: '/community-events',
 				heading: 'Community Events Calendar',
-				title: `Community Events Calendar | ${config.name}`,
 				description: `Community events${near}, collected by ${chamber}.`,
 			};
 	}
