@@ -1,0 +1,179 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { startAtlasStandin, type AtlasStandin } from '../../../tests/support/atlas-standin.ts';
+import { generateTenant } from '../../../tenants/demo/generate.ts';
+import { parseTenantFile } from '../tenants/tenant-file.ts';
+import {
+	ATLAS_TIMEOUT_MS,
+	atlasEventsSource,
+	getEventsSource,
+	readEventsSourceConfig,
+	type EventsSource,
+} from './source.server.ts';
+
+// The Atlas adapter against a real HTTP stand-in of the Atlas API, serving the demo chamber's
+// events as of a fixed day.
+const file = generateTenant({ businesses: 40, today: new Date('2026-11-15T12:00:00Z') });
+const demo = parseTenantFile(file, 'demo');
+const range = { start: new Date('2026-08-01T00:00:00Z'), end: new Date('2027-05-31T23:59:59Z') };
+
+let atlas: AtlasStandin;
+let source: EventsSource;
+
+beforeAll(async () => {
+	atlas = await startAtlasStandin({ file, tenant: 'cedarvalley' });
+	source = atlasEventsSource({ baseUrl: atlas.url, tenant: atlas.tenant });
+});
+afterAll(() => atlas.close());
+afterEach(() => atlas.setMode('ok'));
+
+describe('the Atlas events source', () => {
+	it('lists the open chamber events of a range, sorted by start, asking as Atlas expects', async () => {
+		const events = await source.listEvents({ community: false, ...range });
+		const expected = demo.events
+			.filter((e) => !e.Closed)
+			.filter((e) => Date.parse(e.EndDateTimeUtc) >= range.start.getTime())
+			.filter((e) => Date.parse(e.StartDateTimeUtc) <= range.end.getTime())
+			.map((e) => e.EventId);
+		expect(expected.length).toBeGreaterThan(20);
+		expect(events.map((e) => e.EventId)).toEqual(expected);
+		const starts = events.map((e) => e.StartDateTimeUtc);
+		expect(starts).toEqual([...starts].sort());
+		// Atlas sends instants without the Z; they come back as UTC ISO instants.
+		expect(events[0]?.StartDateTimeUtc).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:00\.000Z$/);
+		const last = atlas.requests.at(-1);
+		expect(last?.tenant).toBe('cedarvalley');
+		const query = new URL(last?.path ?? '', 'http://x').searchParams;
+		expect(Object.fromEntries(query)).toEqual({
+			PageSize: '0',
+			OrganizationEvent: 'true',
+			CommunityEvent: 'false',
+			EventClosed: 'false',
+			SearchDateBegin: range.start.toISOString(),
+			SearchDateEnd: range.end.toISOString(),
+		});
+	});
+
+	it('lists community events separately', async () => {
+		const events = await source.listEvents({ community: true, ...range });
+		expect(events.length).toBeGreaterThan(10);
+		expect(events.every((e) => demo.communityEvents.some((c) => c.EventId === e.EventId))).toBe(
+			true,
+		);
+	});
+
+	it('drops closed events even when Atlas sends them', async () => {
+		const leaky = await startAtlasStandin({ file, tenant: 't', ignoreClosedFilter: true });
+		try {
+			const all = atlasEventsSource({ baseUrl: leaky.url, tenant: 't' });
+			const closed = demo.events.filter((e) => e.Closed).map((e) => e.EventId);
+			expect(closed.length).toBeGreaterThan(0);
+			const ids = (await all.listEvents({ community: false, ...range })).map((e) => e.EventId);
+			expect(ids.filter((id) => closed.includes(id))).toEqual([]);
+			expect(await all.getEvent(closed[0]!)).toBeNull();
+		} finally {
+			await leaky.close();
+		}
+	});
+
+	it('gets one event with its items, sponsors and attendees', async () => {
+		const gala = demo.events.find((e) => e.EventName === 'Annual Gala & Awards Night');
+		const event = await source.getEvent(gala!.EventId);
+		expect(event).toMatchObject({
+			EventId: gala!.EventId,
+			EventName: 'Annual Gala & Awards Night',
+			Address2: '',
+			StartDate: gala!.StartDate,
+			StartDateTimeUtc: new Date(gala!.StartDateTimeUtc).toISOString(),
+		});
+		expect(event?.Attendees).toHaveLength(gala!.Attendees.length);
+		expect(event?.Items).toHaveLength(gala!.Items.length);
+		expect(event?.Sponsors).toHaveLength(gala!.Sponsors.length);
+		expect(atlas.requests.at(-1)?.path).toBe(`/Event/${gala!.EventId}/Details`);
+	});
+
+	it('answers null for an unknown event (Atlas answers 200 with an error object)', async () => {
+		expect(await source.getEvent(99_999)).toBeNull();
+	});
+
+	it('answers null for a soft 404: 200 with an empty body', async () => {
+		atlas.setMode('soft404');
+		expect(await source.getEvent(demo.events[0]!.EventId)).toBeNull();
+	});
+
+	it('turns HTTP 500 into the visitor-facing messages', async () => {
+		atlas.setMode('error500');
+		await expect(source.listEvents({ community: false, ...range })).rejects.toThrow(
+			/^Failed to fetch events$/,
+		);
+		await expect(source.listEvents({ community: true, ...range })).rejects.toThrow(
+			/^Failed to fetch community events$/,
+		);
+		await expect(source.getEvent(demo.events[0]!.EventId)).rejects.toThrow(
+			/^Failed to load event details$/,
+		);
+	});
+
+	it("says 'No events found in response' when the body has no Result list", async () => {
+		atlas.setMode('noResult');
+		await expect(source.listEvents({ community: false, ...range })).rejects.toThrow(
+			/^No events found in response$/,
+		);
+		atlas.setMode('soft404');
+		await expect(source.listEvents({ community: true, ...range })).rejects.toThrow(
+			/^No events found in response$/,
+		);
+	});
+
+	it('treats the 500 Atlas answers without x-tenant as a failure', async () => {
+		const anonymous = atlasEventsSource({ baseUrl: atlas.url, tenant: '' });
+		await expect(anonymous.listEvents({ community: false, ...range })).rejects.toThrow(
+			'Failed to fetch events',
+		);
+		expect(atlas.requests.at(-1)?.tenant).toBe('');
+	});
+
+	it('gives up after 5 seconds when Atlas hangs', { timeout: 15_000 }, async () => {
+		expect(ATLAS_TIMEOUT_MS).toBe(5_000);
+		atlas.setMode('hang');
+		const started = performance.now();
+		const error = await source.listEvents({ community: false, ...range }).catch((e: unknown) => e);
+		const elapsed = performance.now() - started;
+		expect(error).toBeInstanceOf(Error);
+		expect((error as Error).message).toBe('Failed to fetch events');
+		expect(((error as Error).cause as Error).name).toBe('TimeoutError');
+		expect(elapsed).toBeGreaterThanOrEqual(4_900);
+		expect(elapsed).toBeLessThan(5_900);
+	});
+});
+
+describe('choosing the events source', () => {
+	it('is local by default and Atlas with both variables', () => {
+		expect(readEventsSourceConfig({})).toEqual({ kind: 'local' });
+		expect(readEventsSourceConfig({ ATLAS_BASE_URL: '', ATLAS_TENANT: ' ' })).toEqual({
+			kind: 'local',
+		});
+		expect(
+			readEventsSourceConfig({ ATLAS_BASE_URL: 'https://api.example.org/api', ATLAS_TENANT: 'x' }),
+		).toEqual({ kind: 'atlas', baseUrl: 'https://api.example.org/api', tenant: 'x' });
+	});
+
+	it('refuses half a configuration or a bad URL', () => {
+		expect(() => readEventsSourceConfig({ ATLAS_BASE_URL: 'https://a.example' })).toThrow(
+			'ATLAS_BASE_URL and ATLAS_TENANT go together',
+		);
+		expect(() =>
+			readEventsSourceConfig({ ATLAS_BASE_URL: 'ftp://a.example', ATLAS_TENANT: 'x' }),
+		).toThrow('ATLAS_BASE_URL must be an http(s) URL');
+	});
+
+	it('logs the choice once per configuration', async () => {
+		const log = vi.spyOn(console, 'log').mockImplementation(() => {});
+		const env = { ATLAS_BASE_URL: atlas.url, ATLAS_TENANT: atlas.tenant };
+		const first = getEventsSource(env);
+		expect(getEventsSource({ ...env })).toBe(first);
+		expect(log).toHaveBeenCalledTimes(1);
+		expect(log.mock.calls[0]?.[0]).toContain(`Atlas at ${atlas.url}`);
+		expect((await first.listEvents({ community: false, ...range })).length).toBeGreaterThan(20);
+		log.mockRestore();
+	});
+});
