@@ -9,12 +9,13 @@ import {
 	overlaps,
 	periodHeader,
 	periodRange,
+	prefetchRange,
 	type DayKey,
 	type EventSource,
 	type ViewMode,
 } from './calendar.ts';
 import { EventFilters } from './EventFilters.tsx';
-import { defaultRange, type Event } from './events.ts';
+import type { Event } from './events.ts';
 import { EventSummary } from './EventSummary.tsx';
 import { FeaturedEventCard } from './FeaturedEventCard.tsx';
 import { useToday } from './hooks.ts';
@@ -46,7 +47,7 @@ export default function EventsAgenda(props: AgendaProps) {
 	const today = useToday();
 	const state = useMemo(() => {
 		if (!today) return null;
-		const range = defaultRange(today);
+		const range = prefetchRange(today);
 		return {
 			view: createListView(today),
 			feeds: {
@@ -214,9 +215,13 @@ function SourceTabs({ tabs, selected, onSelect }: SourceTabsProps) {
 		const last = tabs.length - 1;
 		const next =
 			event.key === 'ArrowRight'
-				? index === last ? 0 : index + 1
+				? index === last
+					? 0
+					: index + 1
 				: event.key === 'ArrowLeft'
-					? index === 0 ? last : index - 1
+					? index === 0
+						? last
+						: index - 1
 					: event.key === 'Home'
 						? 0
 						: event.key === 'End'
@@ -230,7 +235,13 @@ function SourceTabs({ tabs, selected, onSelect }: SourceTabsProps) {
 	}
 
 	return (
-		<div className="ev-tabs" role="tablist" aria-label="Event calendars" ref={list} onKeyDown={onKeyDown}>
+		<div
+			className="ev-tabs"
+			role="tablist"
+			aria-label="Event calendars"
+			ref={list}
+			onKeyDown={onKeyDown}
+		>
 			{tabs.map((tab) => (
 				<button
 					key={tab.source}

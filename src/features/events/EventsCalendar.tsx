@@ -1,7 +1,13 @@
 import { useStore } from '@nanostores/react';
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { monthStart, periodRange, type DayKey, type EventSource } from './calendar.ts';
-import { defaultRange, type Event } from './events.ts';
+import {
+	monthStart,
+	periodRange,
+	prefetchRange,
+	type DayKey,
+	type EventSource,
+} from './calendar.ts';
+import type { Event } from './events.ts';
 import { useDisplayMode, useToday } from './hooks.ts';
 import { MonthGrid } from './MonthGrid.tsx';
 import { MonthList } from './MonthList.tsx';
@@ -25,7 +31,7 @@ const ERRORS = {
 export default function EventsCalendar({ source }: Props) {
 	const today = useToday();
 	const feed = useMemo(
-		() => (today ? createEventsFeed(source, defaultRange(today)) : null),
+		() => (today ? createEventsFeed(source, prefetchRange(today)) : null),
 		[source, today],
 	);
 	if (!today || !feed) return <Loading />;

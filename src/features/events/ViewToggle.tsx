@@ -13,11 +13,7 @@ export function ViewToggle({
 			<button type="button" aria-pressed={mode === 'list'} onClick={() => onChange('list')}>
 				List
 			</button>
-			<button
-				type="button"
-				aria-pressed={mode === 'calendar'}
-				onClick={() => onChange('calendar')}
-			>
+			<button type="button" aria-pressed={mode === 'calendar'} onClick={() => onChange('calendar')}>
 				Calendar
 			</button>
 		</div>

@@ -18,6 +18,7 @@ import {
 	neededRange,
 	periodHeader,
 	periodRange,
+	prefetchRange,
 	readableTextColor,
 	selectDay,
 	setMode,
@@ -275,6 +276,11 @@ describe('month grouping', () => {
 
 describe('loading more', () => {
 	const loaded = { startDate: '2026-08-01', endDate: '2027-02-28' };
+
+	it('first loads three months either side of today', () => {
+		expect(prefetchRange('2026-11-22')).toEqual({ startDate: '2026-08-22', endDate: '2027-02-22' });
+		expect(prefetchRange('2026-05-31')).toEqual({ startDate: '2026-02-28', endDate: '2026-08-31' });
+	});
 
 	it('names the side of the loaded range a period sticks out of', () => {
 		const month = (startDate: string, endDate: string) => ({ startDate, endDate });

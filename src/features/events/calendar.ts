@@ -10,6 +10,7 @@ import {
 	eventDays,
 	eventTimeZone,
 	extendRange,
+	LOAD_MORE_MONTHS,
 	longDate,
 	type DateRange,
 	type Event,
@@ -341,6 +342,18 @@ export function featuredVisible(
 }
 
 // --- Loading more ------------------------------------------------------------------------------
+
+/**
+ * What the calendars load first: the prefetch window of spec 02 §9, three months either side of
+ * today. Narrower than the API's default (6 months ahead), so the first answer stays small and
+ * later months come through load-more when the visitor gets there.
+ */
+export function prefetchRange(today: DayKey): DateRange {
+	return {
+		startDate: addMonthsTo(today, -LOAD_MORE_MONTHS),
+		endDate: addMonthsTo(today, LOAD_MORE_MONTHS),
+	};
+}
 
 /** Which side of the loaded range a wanted range sticks out of; 'before' wins when both do. */
 export function missingSide(loaded: DateRange, wanted: DateRange): 'before' | 'after' | null {

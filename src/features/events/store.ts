@@ -69,7 +69,10 @@ function readCache(url: string): unknown {
 
 function writeCache(url: string, body: unknown): void {
 	try {
-		globalThis.sessionStorage?.setItem(CACHE_PREFIX + url, JSON.stringify({ at: Date.now(), body }));
+		globalThis.sessionStorage?.setItem(
+			CACHE_PREFIX + url,
+			JSON.stringify({ at: Date.now(), body }),
+		);
 	} catch {
 		// Full or unavailable storage only costs a refetch next time.
 	}
@@ -137,7 +140,7 @@ export interface EventsFeed {
 
 export function createEventsFeed(
 	source: EventSource,
-	defaultRange: DateRange,
+	firstRange: DateRange,
 	options: FeedOptions = {},
 ): EventsFeed {
 	const base = options.base ?? '';
@@ -164,8 +167,8 @@ export function createEventsFeed(
 
 	async function loadFirst(): Promise<void> {
 		try {
-			const events = await fetchEvents(source, defaultRange, base);
-			$state.set({ ...$state.get(), status: 'loaded', events, range: defaultRange });
+			const events = await fetchEvents(source, firstRange, base);
+			$state.set({ ...$state.get(), status: 'loaded', events, range: firstRange });
 		} catch (error) {
 			console.error('Failed to load events', error);
 			$state.set({
