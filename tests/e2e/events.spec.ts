@@ -1,0 +1,323 @@
+import { expect, test, type Page, type Request } from '@playwright/test';
+import { addDays, format } from 'date-fns';
+import {
+	apiEvents,
+	dayFromToday,
+	expectNoAxeViolations,
+	failEventsCalls,
+	firstLoadEnd,
+	isEventsCall,
+	isLaterLoad,
+	monthTitle,
+	today,
+} from './calendar-support.ts';
+
+// /events, reading A: the List / Calendar page of the chamber's events (demo tenant).
+
+const DESKTOP = { width: 1280, height: 900 };
+const MOBILE = { width: 390, height: 800 };
+
+async function open(page: Page, viewport = DESKTOP) {
+	await page.setViewportSize(viewport);
+	await page.goto('/events');
+}
+
+const toggle = (page: Page, name: 'List' | 'Calendar') => page.getByRole('button', { name });
+const grid = (page: Page) => page.getByRole('grid');
+const monthHeading = (page: Page, offset = 0) =>
+	page.getByRole('heading', { level: 2, name: monthTitle(offset), exact: true });
+
+test.describe('/events', () => {
+	test('has the chamber events title, description, canonical and Open Graph tags', async ({
+		page,
+	}) => {
+		await open(page);
+		await expect(page).toHaveTitle('Chamber Events | Cedar Valley Chamber of Commerce');
+		await expect(page.getByRole('heading', { level: 1, name: 'Chamber Events' })).toBeVisible();
+		const description = page.locator('meta[name="description"]');
+		await expect(description).toHaveAttribute('content', /Cedar Valley Chamber of Commerce/);
+		await expect(description).toHaveAttribute('content', /Cedarbrook, IA/);
+		await expect(page.locator('link[rel="canonical"]')).toHaveAttribute('href', /\/events$/);
+		await expect(page.locator('meta[property="og:title"]')).toHaveAttribute(
+			'content',
+			'Chamber Events | Cedar Valley Chamber of Commerce',
+		);
+		await expect(page.locator('meta[property="og:url"]')).toHaveAttribute('content', /\/events$/);
+		await expect(page.getByRole('link', { name: 'Subscribe to calendar' })).toHaveAttribute(
+			'href',
+			'/api/events.ics',
+		);
+	});
+
+	test('shows the calendar from 768 px and the list below, following resizes until the visitor picks', async ({
+		page,
+	}) => {
+		await open(page);
+		await expect(toggle(page, 'Calendar')).toHaveAttribute('aria-pressed', 'true');
+		await expect(toggle(page, 'List')).toHaveAttribute('aria-pressed', 'false');
+		await expect(grid(page)).toBeVisible();
+
+		await page.setViewportSize({ width: 767, height: 900 });
+		await expect(toggle(page, 'List')).toHaveAttribute('aria-pressed', 'true');
+		await expect(grid(page)).toHaveCount(0);
+		await page.setViewportSize({ width: 768, height: 900 });
+		await expect(toggle(page, 'Calendar')).toHaveAttribute('aria-pressed', 'true');
+
+		await toggle(page, 'List').click();
+		await expect(toggle(page, 'List')).toHaveAttribute('aria-pressed', 'true');
+		await page.setViewportSize({ width: 1280, height: 900 });
+		await page.setViewportSize({ width: 1100, height: 900 });
+		await expect(toggle(page, 'List')).toHaveAttribute('aria-pressed', 'true');
+		await expect(grid(page)).toHaveCount(0);
+
+		await open(page, MOBILE);
+		await expect(toggle(page, 'List')).toHaveAttribute('aria-pressed', 'true');
+		await toggle(page, 'Calendar').click();
+		await expect(grid(page)).toBeVisible();
+	});
+
+	test('lays out the month Sunday first, names each day with its events, and links every event', async ({
+		page,
+	}) => {
+		await open(page);
+		await expect(monthHeading(page)).toBeVisible();
+		const headers = grid(page).getByRole('columnheader');
+		await expect(headers).toHaveText(['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat']);
+
+		const todayCell = grid(page).getByRole('gridcell', {
+			name: new RegExp(`^${format(today, 'EEEE, MMMM d, yyyy')}, (no events|1 event|\\d+ events)$`),
+		});
+		await expect(todayCell).toHaveAttribute('aria-current', 'date');
+
+		const month = format(today, 'yyyy-MM');
+		const events = (await apiEvents(page, '/api/events', `${month}-01`, `${month}-28`)).filter(
+			(e) => e.StartDate.startsWith(month),
+		);
+		expect(events.length).toBeGreaterThan(0);
+		const first = events[0]!;
+		const link = grid(page).getByRole('link', { name: first.EventName }).first();
+		await expect(link).toHaveAttribute('href', new RegExp(`^/events/${first.EventId}/[a-z0-9-]+$`));
+		const dayName = format(new Date(`${first.StartDate}T12:00:00`), 'EEEE, MMMM d, yyyy');
+		const sameDay = events.filter((e) => e.StartDate === first.StartDate).length;
+		await expect(
+			grid(page).getByRole('gridcell', { name: new RegExp(`^${dayName}, ${sameDay} events?$`) }),
+		).toContainText(first.EventName);
+
+		await link.click();
+		await expect(page).toHaveURL(new RegExp(`/events/${first.EventId}/`));
+	});
+
+	test('moves between months with the buttons and the arrow keys', async ({ page }) => {
+		await open(page);
+		await page.getByRole('button', { name: 'Next month' }).click();
+		await expect(monthHeading(page, 1)).toBeVisible();
+		await page.getByRole('button', { name: 'Previous month' }).click();
+		await page.getByRole('button', { name: 'Previous month' }).click();
+		await expect(monthHeading(page, -1)).toBeVisible();
+		await page.getByRole('button', { name: 'Next month' }).click();
+
+		const todayCell = grid(page).locator('[aria-current="date"]');
+		await todayCell.focus();
+		await page.keyboard.press('ArrowDown');
+		const weekLater = new Date(today);
+		weekLater.setDate(today.getDate() + 7);
+		await expect(page.locator(':focus')).toHaveAttribute(
+			'aria-label',
+			new RegExp(`^${format(weekLater, 'EEEE, MMMM d, yyyy')}, `),
+		);
+		await page.keyboard.press('PageDown');
+		await expect(
+			monthHeading(page, format(weekLater, 'M') === format(today, 'M') ? 1 : 2),
+		).toBeVisible();
+
+		// Tab goes from a day into its events.
+		const busyDay = grid(page)
+			.getByRole('gridcell', { name: /, \d+ events?$/ })
+			.first();
+		await busyDay.click({ position: { x: 5, y: 5 } });
+		await expect(busyDay).toBeFocused();
+		await page.keyboard.press('Tab');
+		await expect(page.locator(':focus')).toHaveAttribute('href', /^\/events\/\d+\//);
+	});
+
+	test('loads three more months when the calendar moves past the loaded range, one fetch at a time', async ({
+		page,
+	}) => {
+		const later: Request[] = [];
+		let inFlight = 0;
+		let mostInFlight = 0;
+		page.on('request', (request) => {
+			if (!isLaterLoad(request)) return;
+			later.push(request);
+			mostInFlight = Math.max(mostInFlight, ++inFlight);
+		});
+		const settle = (request: Request) => {
+			if (isLaterLoad(request)) inFlight--;
+		};
+		page.on('requestfinished', settle);
+		page.on('requestfailed', settle);
+
+		await open(page);
+		await expect(monthHeading(page)).toBeVisible();
+		expect(later).toHaveLength(0);
+		for (let i = 0; i < 4; i++) await page.getByRole('button', { name: 'Next month' }).click();
+		await expect(monthHeading(page, 4)).toBeVisible();
+
+		await expect.poll(() => later.length).toBeGreaterThan(0);
+		// The three months right after the first load.
+		const url = new URL(later[0]!.url());
+		const dayAfter = format(addDays(new Date(`${firstLoadEnd}T12:00:00`), 1), 'yyyy-MM-dd');
+		expect(url.searchParams.get('startDate')).toBe(dayAfter);
+		expect(url.searchParams.get('endDate')!.slice(0, 7)).toBe(dayFromToday(6).slice(0, 7));
+
+		const month = format(new Date(`${dayFromToday(4)}T12:00:00`), 'yyyy-MM');
+		const expected = (await apiEvents(page, '/api/events', `${month}-01`, `${month}-28`)).filter(
+			(e) => e.StartDate.startsWith(month),
+		);
+		expect(expected.length).toBeGreaterThan(0);
+		await expect(
+			grid(page).getByRole('link', { name: expected[0]!.EventName }).first(),
+		).toBeVisible();
+
+		// Racing ahead never runs two load-more fetches at once.
+		for (let i = 0; i < 5; i++) await page.getByRole('button', { name: 'Next month' }).click();
+		await expect(monthHeading(page, 9)).toBeVisible();
+		await expect.poll(() => later.length).toBeGreaterThan(1);
+		await expect(
+			page.getByRole('status').filter({ hasText: 'Loading more events...' }),
+		).toHaveCount(0);
+		expect(mostInFlight).toBe(1);
+	});
+
+	test("shows 'Loading more events...' over the calendar while more events load", async ({
+		page,
+	}) => {
+		let release = () => {};
+		const held = new Promise<void>((resolve) => (release = resolve));
+		await page.route(
+			(url) =>
+				url.pathname === '/api/events' && (url.searchParams.get('startDate') ?? '') > firstLoadEnd,
+			async (route) => {
+				await held;
+				await route.continue();
+			},
+		);
+		await open(page);
+		for (let i = 0; i < 4; i++) await page.getByRole('button', { name: 'Next month' }).click();
+		await expect(page.getByRole('status')).toHaveText('Loading more events...');
+		release();
+		await expect(
+			page.getByRole('status').filter({ hasText: 'Loading more events...' }),
+		).toHaveCount(0);
+	});
+
+	test('keeps the calendar when loading more fails, logging it', async ({ page }) => {
+		const errors: string[] = [];
+		page.on('console', (message) => {
+			if (message.type() === 'error') errors.push(message.text());
+		});
+		await page.route(
+			(url) =>
+				url.pathname === '/api/events' && (url.searchParams.get('startDate') ?? '') > firstLoadEnd,
+			(route) => route.fulfill({ status: 502, json: { error: 'Failed to fetch events' } }),
+		);
+		await open(page);
+		for (let i = 0; i < 4; i++) await page.getByRole('button', { name: 'Next month' }).click();
+		await expect
+			.poll(() => errors.some((e) => e.includes('Failed to load more events')))
+			.toBe(true);
+		await expect(monthHeading(page, 4)).toBeVisible();
+		await expect(page.getByRole('heading', { name: 'Error Loading Events' })).toHaveCount(0);
+		for (let i = 0; i < 4; i++) await page.getByRole('button', { name: 'Previous month' }).click();
+		await expect(grid(page).getByRole('link').first()).toBeVisible();
+	});
+
+	test('groups the list by month under sticky headings, opened at the current month once', async ({
+		page,
+	}) => {
+		await open(page, MOBILE);
+		const current = monthHeading(page);
+		await expect(current).toBeVisible();
+		await expect.poll(async () => (await current.boundingBox())?.y ?? -1).toBeLessThan(5);
+		await expect(monthHeading(page, -1)).toBeAttached();
+		await expect(monthHeading(page, 1)).toBeAttached();
+
+		// Scrolled further into the month, its heading stays on top.
+		await page.mouse.wheel(0, 400);
+		await expect.poll(async () => Math.abs((await current.boundingBox())?.y ?? 99)).toBeLessThan(2);
+		expect(await current.evaluate((el) => getComputedStyle(el).position)).toBe('sticky');
+
+		// Each item: linked name, date, start-end time with the zone, venue.
+		const section = page.locator('section', { has: current });
+		const item = section.getByRole('article').first();
+		await expect(item.getByRole('link')).toHaveAttribute('href', /^\/events\/\d+\/[a-z0-9-]+$/);
+		const text = (await item.innerText()).split('\n').map((line) => line.trim());
+		expect(text.some((line) => /^[A-Z][a-z]+day, [A-Z][a-z]+ \d{1,2}, \d{4}/.test(line))).toBe(
+			true,
+		);
+		expect(
+			text.some((line) =>
+				/^(\d{1,2}:\d{2} [AP]M – \d{1,2}:\d{2} [AP]M C[SD]T|All Day)$/.test(line),
+			),
+		).toBe(true);
+
+		// Once: back at the top, switching views does not scroll again.
+		await page.evaluate(() => window.scrollTo(0, 0));
+		await toggle(page, 'Calendar').click();
+		await toggle(page, 'List').click();
+		await expect(current).toBeAttached();
+		expect(await page.evaluate(() => window.scrollY)).toBe(0);
+	});
+
+	test("says 'Loading events...' until the events arrive", async ({ page }) => {
+		let release = () => {};
+		const held = new Promise<void>((resolve) => (release = resolve));
+		await page.route(
+			(url) => url.pathname === '/api/events',
+			async (route) => {
+				await held;
+				await route.continue();
+			},
+		);
+		await open(page);
+		await expect(page.getByRole('status')).toHaveText('Loading events...');
+		release();
+		await expect(grid(page)).toBeVisible();
+	});
+
+	test("shows 'Error Loading Events' with a working 'Refresh Page' when the events fail", async ({
+		page,
+	}) => {
+		await failEventsCalls(page, '/api/events');
+		await open(page);
+		const alert = page.getByRole('alert');
+		await expect(alert.getByRole('heading', { name: 'Error Loading Events' })).toBeVisible();
+		await expect(alert).toContainText('Failed to load events');
+		await page.unrouteAll();
+		const reload = page.waitForEvent('load');
+		await alert.getByRole('button', { name: 'Refresh Page' }).click();
+		await reload;
+		await expect(grid(page)).toBeVisible();
+	});
+
+	test('has no accessibility violations in calendar and list mode', async ({ page }) => {
+		await open(page);
+		await expect(grid(page).getByRole('link').first()).toBeVisible();
+		await expectNoAxeViolations(page);
+		await toggle(page, 'List').click();
+		await expect(monthHeading(page)).toBeVisible();
+		await expectNoAxeViolations(page);
+	});
+
+	test('calls the events API with the current cache version', async ({ page }) => {
+		const calls: string[] = [];
+		page.on('request', (request) => {
+			if (isEventsCall(request)) calls.push(request.url());
+		});
+		await open(page);
+		await expect(grid(page)).toBeVisible();
+		const answer = await page.request.get('/api/cache-version?type=events');
+		const { version } = (await answer.json()) as { version: number };
+		expect(new URL(calls[0]!).searchParams.get('v')).toBe(String(version));
+	});
+});
