@@ -1,0 +1,183 @@
+import { expect, test, type Page, type Request } from '@playwright/test';
+import { addDays, format } from 'date-fns';
+import {
+	apiEvents,
+	dayFromToday,
+	expectNoAxeViolations,
+	failEventsCalls,
+	firstLoadEnd,
+	isLaterLoad,
+	monthTitle,
+} from './calendar-support.ts';
+
+// /community-events: the List / Calendar page of community events, coloured by type (demo).
+
+const PATH = '/api/community-events';
+const grid = (page: Page) => page.getByRole('grid');
+const toggle = (page: Page, name: 'List' | 'Calendar') => page.getByRole('button', { name });
+const monthHeading = (page: Page, offset = 0) =>
+	page.getByRole('heading', { level: 2, name: monthTitle(offset), exact: true });
+
+async function open(page: Page, width = 1280) {
+	await page.setViewportSize({ width, height: 900 });
+	await page.goto('/community-events');
+}
+
+/** How many whole months from this month to the one `day` is in. */
+function monthsAhead(day: string): number {
+	const [y, m] = day.split('-').map(Number) as [number, number];
+	const now = new Date();
+	return (y - now.getFullYear()) * 12 + (m - 1 - now.getMonth());
+}
+
+/** WCAG contrast ratio of two CSS rgb() colours. */
+function contrast(a: string, b: string): number {
+	const luminance = (css: string) => {
+		const [r, g, bl] = css.match(/\d+/g)!.map((c) => {
+			const v = Number(c) / 255;
+			return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4;
+		}) as [number, number, number];
+		return 0.2126 * r + 0.7152 * g + 0.0722 * bl;
+	};
+	const [hi, lo] = [luminance(a), luminance(b)].sort((x, y) => y - x) as [number, number];
+	return (hi + 0.05) / (lo + 0.05);
+}
+
+function hexToRgb(hex: string): string {
+	const n = parseInt(hex.slice(1), 16);
+	return `rgb(${(n >> 16) & 255}, ${(n >> 8) & 255}, ${n & 255})`;
+}
+
+test.describe('/community-events', () => {
+	test('has its title, the disclaimer naming the chamber, the legend and the calendar feed', async ({
+		page,
+	}) => {
+		await open(page);
+		await expect(page).toHaveTitle('Community Events Calendar | Cedar Valley Chamber of Commerce');
+		await expect(
+			page.getByRole('heading', { level: 1, name: 'Community Events Calendar' }),
+		).toBeVisible();
+		await expect(
+			page.getByText(
+				"Events in the 'Community' category are not hosted or endorsed by the Cedar Valley Chamber of Commerce.",
+			),
+		).toBeVisible();
+		await expect(page.locator('.ev-legend')).toHaveText('Community');
+		await expect(page.getByRole('link', { name: 'Subscribe to calendar' })).toHaveAttribute(
+			'href',
+			'/api/events.ics?source=community',
+		);
+		await expect(page.locator('link[rel="canonical"]')).toHaveAttribute(
+			'href',
+			/\/community-events$/,
+		);
+	});
+
+	test('switches between calendar and list at 768 px until the visitor picks', async ({ page }) => {
+		await open(page);
+		await expect(toggle(page, 'Calendar')).toHaveAttribute('aria-pressed', 'true');
+		await page.setViewportSize({ width: 700, height: 900 });
+		await expect(toggle(page, 'List')).toHaveAttribute('aria-pressed', 'true');
+		await toggle(page, 'Calendar').click();
+		await page.setViewportSize({ width: 600, height: 900 });
+		await expect(toggle(page, 'Calendar')).toHaveAttribute('aria-pressed', 'true');
+		await expect(grid(page)).toBeVisible();
+	});
+
+	test('colours events by type with readable text, and puts multi-day events on each of their days', async ({
+		page,
+	}) => {
+		await open(page);
+		const events = await apiEvents(page, PATH, dayFromToday(-3), firstLoadEnd);
+		const multi = events.find((e) => e.EndDate > e.StartDate);
+		expect(multi, 'a multi-day community event in the demo').toBeDefined();
+		const ahead = monthsAhead(multi!.StartDate);
+		const step = ahead < 0 ? 'Previous month' : 'Next month';
+		for (let i = 0; i < Math.abs(ahead); i++)
+			await page.getByRole('button', { name: step }).click();
+		await expect(monthHeading(page, ahead)).toBeVisible();
+
+		const first = new Date(`${multi!.StartDate}T12:00:00`);
+		const last = new Date(`${multi!.EndDate}T12:00:00`);
+		for (let d = first; d <= last; d = addDays(d, 1)) {
+			if (d.getMonth() !== first.getMonth()) break;
+			const cell = grid(page).getByRole('gridcell', {
+				name: new RegExp(`^${format(d, 'EEEE, MMMM d, yyyy')}, `),
+			});
+			await expect(cell.getByRole('link', { name: multi!.EventName })).toBeVisible();
+		}
+
+		const chip = grid(page).getByRole('link', { name: multi!.EventName }).first();
+		const { background, color } = await chip.evaluate((el) => ({
+			background: getComputedStyle(el).backgroundColor,
+			color: getComputedStyle(el).color,
+		}));
+		expect(background).toBe(hexToRgb(multi!.EventTypeColor));
+		expect(contrast(background, color)).toBeGreaterThanOrEqual(4.5);
+	});
+
+	test("groups the list under 'MMMM yyyy' headings, opened at the current month once", async ({
+		page,
+	}) => {
+		await open(page, 390);
+		const current = monthHeading(page);
+		await expect(current).toBeVisible();
+		await expect.poll(async () => (await current.boundingBox())?.y ?? -1).toBeLessThan(5);
+		const headings = await page.locator('.ev-list__month').allInnerTexts();
+		for (const heading of headings) expect(heading).toMatch(/^[A-Z][a-z]+ \d{4}$/);
+		expect(headings).toContain(monthTitle(-1));
+		expect(headings).toContain(monthTitle(1));
+
+		await page.evaluate(() => window.scrollTo(0, 0));
+		await toggle(page, 'Calendar').click();
+		await toggle(page, 'List').click();
+		await expect(current).toBeAttached();
+		expect(await page.evaluate(() => window.scrollY)).toBe(0);
+	});
+
+	test('extends its range when the month moves beyond it', async ({ page }) => {
+		const later: Request[] = [];
+		page.on('request', (request) => {
+			if (isLaterLoad(request, PATH)) later.push(request);
+		});
+		await open(page);
+		for (let i = 0; i < 4; i++) await page.getByRole('button', { name: 'Next month' }).click();
+		await expect(monthHeading(page, 4)).toBeVisible();
+		await expect.poll(() => later.length).toBe(1);
+		const month = format(new Date(`${dayFromToday(4)}T12:00:00`), 'yyyy-MM');
+		const events = (await apiEvents(page, PATH, `${month}-01`, `${month}-28`)).filter((e) =>
+			e.StartDate.startsWith(month),
+		);
+		expect(events.length).toBeGreaterThan(0);
+		await expect(
+			grid(page).getByRole('link', { name: events[0]!.EventName }).first(),
+		).toBeVisible();
+	});
+
+	test("shows 'Error Loading Community Events' with a hint and a refresh button", async ({
+		page,
+	}) => {
+		await failEventsCalls(page, PATH);
+		await open(page);
+		const alert = page.getByRole('alert');
+		await expect(
+			alert.getByRole('heading', { name: 'Error Loading Community Events' }),
+		).toBeVisible();
+		await expect(alert).toContainText('temporary issue');
+		await expect(alert).toContainText('refreshing the page');
+		await page.unrouteAll();
+		const reload = page.waitForEvent('load');
+		await alert.getByRole('button', { name: 'Refresh Page' }).click();
+		await reload;
+		await expect(grid(page)).toBeVisible();
+	});
+
+	test('has no accessibility violations in calendar and list mode', async ({ page }) => {
+		await open(page);
+		await expect(grid(page).getByRole('link').first()).toBeVisible();
+		await expectNoAxeViolations(page);
+		await toggle(page, 'List').click();
+		await expect(monthHeading(page)).toBeVisible();
+		await expectNoAxeViolations(page);
+	});
+});
