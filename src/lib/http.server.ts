@@ -68,23 +68,28 @@ export interface CacheOptions {
 	fresh?: number;
 	/** Seconds it may still serve it stale while revalidating (default 48 hours). */
 	stale?: number;
+	/** Query parameters that make separate cache entries (default only v, the cache version). */
+	varyQuery?: string[];
 }
 
 /**
  * Browsers revalidate every time; the CDN keeps the answer for a day and serves it stale for two
  * more. Cache keys include ?v=, the cache version, so bumping a version is an instant purge.
  */
-export function cachedJson(body: unknown, options: CacheOptions): Response {
+export function cacheHeaders(options: CacheOptions): Record<string, string> {
 	const fresh = options.fresh ?? 86_400;
 	const stale = options.stale ?? 172_800;
-	return Response.json(body, {
-		headers: {
-			'Cache-Control': 'public, max-age=0, must-revalidate',
-			'Netlify-CDN-Cache-Control': `public, durable, s-maxage=${fresh}, stale-while-revalidate=${stale}`,
-			'Netlify-Cache-Tag': options.tags.join(','),
-			'Netlify-Vary': 'query=v',
-		},
-	});
+	return {
+		'Cache-Control': 'public, max-age=0, must-revalidate',
+		'Netlify-CDN-Cache-Control': `public, durable, s-maxage=${fresh}, stale-while-revalidate=${stale}`,
+		'Netlify-Cache-Tag': options.tags.join(','),
+		'Netlify-Vary': `query=${(options.varyQuery ?? ['v']).join('|')}`,
+	};
+}
+
+/** A JSON answer with cacheHeaders(). */
+export function cachedJson(body: unknown, options: CacheOptions): Response {
+	return Response.json(body, { headers: cacheHeaders(options) });
 }
 
 /** ?v= carries a cache version: a positive integer, optional. */
