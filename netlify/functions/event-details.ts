@@ -38,7 +38,7 @@ export default handleJson('event-details', ['GET'], async (req) => {
 	return Response.json(outcome.value, {
 		headers: outcomeHeaders(outcome, {
 			tags: cacheTags('event_details', `event:${eventId}`),
-			varyQuery: ['v', 'eventId'],
+			vary: ['v', 'eventId'],
 		}),
 	});
 });

@@ -42,7 +42,7 @@ export default handleJson('events-ics', ['GET'], async (req) => {
 		headers: {
 			...outcomeHeaders(outcome, {
 				tags: cacheTags(community ? 'community_events' : 'events', 'ics'),
-				varyQuery: ['v', 'source'],
+				vary: ['v', 'source'],
 			}),
 			'Content-Type': 'text/calendar; charset=utf-8',
 			'Content-Disposition': `inline; filename="${tenant.slug}-${source}-events.ics"`,

@@ -68,13 +68,17 @@ export interface CacheOptions {
 	fresh?: number;
 	/** Seconds it may still serve it stale while revalidating (default 48 hours). */
 	stale?: number;
-	/** Query parameters that make separate cache entries (default only v, the cache version). */
-	varyQuery?: string[];
+	/**
+	 * The query parameters that change the answer, i.e. the CDN cache key (default just v).
+	 * Parameters left out are ignored by the cache, so every one the handler reads must be here.
+	 */
+	vary?: readonly string[];
 }
 
 /**
  * Browsers revalidate every time; the CDN keeps the answer for a day and serves it stale for two
- * more. Cache keys include ?v=, the cache version, so bumping a version is an instant purge.
+ * more. Cache keys include ?v=, the cache version, so bumping a version is an instant purge
+ * (plus any other parameter named in `vary`).
  */
 export function cacheHeaders(options: CacheOptions): Record<string, string> {
 	const fresh = options.fresh ?? 86_400;
@@ -83,7 +87,7 @@ export function cacheHeaders(options: CacheOptions): Record<string, string> {
 		'Cache-Control': 'public, max-age=0, must-revalidate',
 		'Netlify-CDN-Cache-Control': `public, durable, s-maxage=${fresh}, stale-while-revalidate=${stale}`,
 		'Netlify-Cache-Tag': options.tags.join(','),
-		'Netlify-Vary': `query=${(options.varyQuery ?? ['v']).join('|')}`,
+		'Netlify-Vary': `query=${(options.vary ?? ['v']).join('|')}`,
 	};
 }
 

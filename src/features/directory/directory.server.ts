@@ -1,9 +1,59 @@
 import type { SupabaseClient } from '@supabase/supabase-js';
+import type { ChamberConfig } from '../config/config.ts';
+import {
+	dropBlankNames,
+	isInternalId,
+	keepAffiliation,
+	toBusiness,
+	type Business,
+	type BusinessCardRecord,
+	type BusinessListQuery,
+	type BusinessListResult,
+} from './directory.ts';
+
+/**
+ * The directory's reads (spec 01 §7), all through supabase-js and all scoped to one tenant.
+ * Sorting, filtering and paging happen in SQL (search_businesses, migration
+ * 20261122000007_directory_search.sql); this module maps records to the display model.
+ */
 
 export interface CategoryCount {
 	name: string;
 	count: number;
 }
+
+export type FilterType = 'cities' | 'counties' | 'zips' | 'affiliations';
+export const FILTER_TYPES: readonly FilterType[] = ['cities', 'counties', 'zips', 'affiliations'];
+
+export interface FilterOption {
+	name: string;
+	count: number;
+}
+
+export interface Banner {
+	id: string;
+	banner_name: string;
+	image_url: string;
+	navigate_url: string;
+	target: string;
+	alternate_text: string;
+}
+
+export const CACHE_VERSION_TYPES = [
+	'config',
+	'categories',
+	'events',
+	'community_events',
+	'event_details',
+] as const;
+export type CacheVersionType = (typeof CACHE_VERSION_TYPES)[number];
+
+/** Bulk reads go in batches of this many rows (spec 01 §9). */
+export const BATCH_SIZE = 1000;
+/** The featured fetch reads at most this many candidates (spec 01 §9). */
+export const FEATURED_CANDIDATES = 500;
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Categories of a tenant with their business counts, most popular first; blank names dropped. */
 export async function listCategories(
@@ -12,7 +62,185 @@ export async function listCategories(
 ): Promise<CategoryCount[]> {
 	const { data, error } = await client.rpc('list_categories', { p_tenant_id: tenantId });
 	if (error) throw new Error(`Failed to fetch categories: ${error.message}`, { cause: error });
-	return (data as { name: string; count: number }[])
-		.filter((c) => c.name.trim() !== '')
-		.map((c) => ({ name: c.name, count: Number(c.count) }));
+	return dropBlankNames(data as { name: string; count: number }[]).map((c) => ({
+		name: c.name,
+		count: Number(c.count),
+	}));
+}
+
+/** One page of the directory in any of the nine sorts, with the total number of matches. */
+export async function listBusinesses(
+	client: SupabaseClient,
+	tenantId: string,
+	query: BusinessListQuery,
+	config: ChamberConfig,
+	today: Date = new Date(),
+): Promise<BusinessListResult> {
+	const filters = {
+		p_tenant_id: tenantId,
+		p_search_query: query.searchQuery ?? null,
+		p_category: query.category ?? null,
+		p_city: query.city ?? null,
+		p_county: query.county ?? null,
+		p_zip: query.zip ?? null,
+		p_affiliation: query.affiliation ?? null,
+		p_new_members_only: query.newMembersOnly,
+	};
+	const { data, error } = await client.rpc('search_businesses', {
+		...filters,
+		p_sort: query.sortBy ?? config.searchPage.defaultSort,
+		p_hierarchy: config.searchPage.membershipHierarchy,
+		p_seed: query.randomSeed,
+		p_limit: query.pageSize,
+		p_offset: (query.page - 1) * query.pageSize,
+	});
+	if (error) throw new Error(`Failed to fetch businesses: ${error.message}`, { cause: error });
+	const rows = data as { total: number | string; card: BusinessCardRecord }[];
+	let total = rows[0] ? Number(rows[0].total) : 0;
+	// A page past the end has no row to carry the total.
+	if (rows.length === 0 && query.page > 1) total = await countBusinesses(client, filters);
+	return {
+		businesses: rows.map((row) => toBusiness(row.card, config, today)),
+		total,
+		totalPages: Math.ceil(total / query.pageSize),
+	};
+}
+
+async function countBusinesses(
+	client: SupabaseClient,
+	filters: Record<string, unknown>,
+): Promise<number> {
+	const { data, error } = await client.rpc('count_businesses_with_category', filters);
+	if (error) throw new Error(`Failed to count businesses: ${error.message}`, { cause: error });
+	return Number(data);
+}
+
+/** Every business of a tenant, by name, read in batches of 1000 (profile pages, sitemap). */
+export async function listAllBusinesses(
+	client: SupabaseClient,
+	tenantId: string,
+	config: ChamberConfig,
+	today: Date = new Date(),
+): Promise<Business[]> {
+	const all: Business[] = [];
+	for (let from = 0; ; from += BATCH_SIZE) {
+		const { data, error } = await client
+			.from('business_cards_view')
+			.select('*')
+			.eq('tenant_id', tenantId)
+			.order('report_name')
+			.order('id')
+			.range(from, from + BATCH_SIZE - 1);
+		if (error) throw new Error(`Failed to fetch businesses: ${error.message}`, { cause: error });
+		const records = data as BusinessCardRecord[];
+		for (const record of records) all.push(toBusiness(record, config, today));
+		if (records.length < BATCH_SIZE) return all;
+	}
+}
+
+/**
+ * One business by internal id (a uuid), by weblink profile id (digits), or, for the deprecated
+ * /business/{name} route, the first business whose name starts with the given text; null when
+ * there is none.
+ */
+export async function getBusiness(
+	client: SupabaseClient,
+	tenantId: string,
+	idOrName: string,
+	config: ChamberConfig,
+	today: Date = new Date(),
+): Promise<Business | null> {
+	const key = idOrName.trim();
+	if (key === '') return null;
+	const base = () => client.from('business_detail_view').select('*').eq('tenant_id', tenantId);
+	let request;
+	if (isInternalId(key) && UUID.test(key)) request = base().eq('id', key);
+	else if (/^\d+$/.test(key)) request = base().eq('weblink_profile_id', key);
+	else {
+		const prefix = key.replace(/[\\%_]/g, (c) => `\\${c}`);
+		request = base().ilike('report_name', `${prefix}%`).order('report_name').order('id');
+	}
+	const { data, error } = await request.limit(1);
+	if (error) throw new Error(`Failed to fetch business: ${error.message}`, { cause: error });
+	const record = (data as BusinessCardRecord[])[0];
+	return record ? toBusiness(record, config, today) : null;
+}
+
+/**
+ * Up to 500 random businesses eligible for the home page's featured section under
+ * config.featuredBusinesses; the home island picks `count` of them on each visit (pickFeatured).
+ */
+export async function listFeaturedCandidates(
+	client: SupabaseClient,
+	tenantId: string,
+	config: ChamberConfig,
+	today: Date = new Date(),
+): Promise<Business[]> {
+	const featured = config.featuredBusinesses;
+	const { data, error } = await client.rpc('featured_business_candidates', {
+		p_tenant_id: tenantId,
+		p_strategy: featured.strategy,
+		p_levels: featured.membershipLevels,
+		p_affiliation: featured.affiliation ?? null,
+		p_require_complete: featured.requireCompleteProfile,
+		p_limit: FEATURED_CANDIDATES,
+	});
+	if (error) {
+		throw new Error(`Failed to fetch featured businesses: ${error.message}`, { cause: error });
+	}
+	return (data as BusinessCardRecord[]).map((record) => toBusiness(record, config, today));
+}
+
+/** Values of one search filter with their counts, within a category and search. */
+export async function listFilterOptions(
+	client: SupabaseClient,
+	tenantId: string,
+	type: FilterType,
+	options: { category?: string; search?: string } = {},
+): Promise<FilterOption[]> {
+	const { data, error } = await client.rpc('get_filter_options', {
+		p_tenant_id: tenantId,
+		p_type: type,
+		p_category: options.category ?? null,
+		p_search_query: options.search ?? null,
+	});
+	if (error) throw new Error(`Failed to fetch ${type}: ${error.message}`, { cause: error });
+	const list = dropBlankNames(data as { name: string; count: number | string }[]).map((o) => ({
+		name: o.name,
+		count: Number(o.count),
+	}));
+	return type === 'affiliations' ? list.filter((o) => keepAffiliation(o.name)) : list;
+}
+
+/** The tenant's active banners in carousel order. */
+export async function listBanners(client: SupabaseClient, tenantId: string): Promise<Banner[]> {
+	const { data, error } = await client
+		.from('banners')
+		.select('id, banner_name, image_url, navigate_url, target, alternate_text')
+		.eq('tenant_id', tenantId)
+		.eq('active', true)
+		.order('position')
+		.order('banner_name');
+	if (error) throw new Error(`Failed to fetch banners: ${error.message}`, { cause: error });
+	return data as Banner[];
+}
+
+/** The cache version of one resource type; 1 when none was ever recorded. */
+export async function getCacheVersion(
+	client: SupabaseClient,
+	tenantId: string,
+	type: CacheVersionType,
+): Promise<number> {
+	const { data, error } = await client
+		.from('cache_versions')
+		.select('version')
+		.eq('tenant_id', tenantId)
+		.eq('type', type)
+		.maybeSingle();
+	if (error) {
+		throw new Error(`Failed to fetch cache version for ${type}: ${error.message}`, {
+			cause: error,
+		});
+	}
+	return data ? Number(data.version) : 1;
 }

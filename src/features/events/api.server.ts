@@ -151,7 +151,7 @@ export async function listEventsResponse(options: {
 		{
 			headers: outcomeHeaders(outcome, {
 				tags: cacheTags(resource),
-				varyQuery: ['v', 'startDate', 'endDate'],
+				vary: ['v', 'startDate', 'endDate'],
 			}),
 		},
 	);

@@ -122,11 +122,6 @@ export function eventJsonLd(
 	};
 }
 
-/** JSON for a <script> element: '<' escaped so no string in it can close the element. */
-export function scriptJson(value: unknown): string {
-	return JSON.stringify(value).replace(/</g, '\\u003c');
-}
-
 const DAY_SECONDS = 86_400;
 
 /**

@@ -1,0 +1,55 @@
+import { z } from 'zod';
+
+/**
+ * 'Message this business' (spec 01 §3 contact message, §5 validation): the one schema the
+ * dialog and the contact-business function both validate with.
+ */
+
+export const CONTACT_LIMITS = {
+	name: 100,
+	email: 254,
+	message: 5000,
+	businessName: 200,
+	recaptchaToken: 4000,
+} as const;
+
+const required = (label: string, max: number) =>
+	z
+		.string({ error: `${label} is required` })
+		.trim()
+		.min(1, { error: `${label} is required` })
+		.max(max, { error: `${label} must be at most ${max} characters` });
+
+export const contactMessageSchema = z.object({
+	name: required('Name', CONTACT_LIMITS.name),
+	email: z
+		.string({ error: 'Email is required' })
+		.trim()
+		.min(1, { error: 'Email is required' })
+		.max(CONTACT_LIMITS.email, {
+			error: `Email must be at most ${CONTACT_LIMITS.email} characters`,
+		})
+		.pipe(z.email({ error: 'Email must be a valid email address' })),
+	message: required('Message', CONTACT_LIMITS.message),
+	businessName: required('Business name', CONTACT_LIMITS.businessName),
+	recaptchaToken: z
+		.string()
+		.trim()
+		.max(CONTACT_LIMITS.recaptchaToken, { error: 'reCAPTCHA token is too long' })
+		.optional(),
+	/** Honeypot: a hidden field people never fill; a bot filling it is answered but ignored. */
+	website: z.literal('', { error: 'website must be empty' }).optional(),
+});
+
+export type ContactMessageInput = z.input<typeof contactMessageSchema>;
+export type ContactMessage = z.output<typeof contactMessageSchema>;
+
+/** The answer of POST /api/contact-business. */
+export type ContactResponse = { success: true } | { success: false; error: string };
+
+/** Whether a raw request body filled the honeypot (checked before anything else). */
+export function isHoneypotFilled(body: unknown): boolean {
+	if (typeof body !== 'object' || body === null || !('website' in body)) return false;
+	const value = (body as { website: unknown }).website;
+	return typeof value === 'string' ? value.trim() !== '' : value !== undefined && value !== null;
+}

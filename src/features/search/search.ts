@@ -1,0 +1,133 @@
+import type { SortValue } from '../config/config.ts';
+
+/**
+ * The search page's state and its URL (spec 01 §2 Search, §4): every filter, the page and the
+ * sort live in the query string, so a reload, a shared link and the back button all restore
+ * the same listing. Pure and free of zod: the search island ships this module to the browser.
+ */
+
+export const TEXT_FILTERS = ['category', 'city', 'county', 'zip', 'affiliation'] as const;
+export type TextFilter = (typeof TEXT_FILTERS)[number];
+
+export interface SearchState {
+	q: string;
+	category: string;
+	city: string;
+	county: string;
+	zip: string;
+	affiliation: string;
+	newMembers: boolean;
+	page: number;
+	sort: SortValue;
+}
+
+export const EMPTY_FILTERS: Omit<SearchState, 'sort'> = {
+	q: '',
+	category: '',
+	city: '',
+	county: '',
+	zip: '',
+	affiliation: '',
+	newMembers: false,
+	page: 1,
+};
+
+export interface SortOption {
+	value: SortValue;
+	label: string;
+}
+
+/** What the query string may hold, read leniently: anything unusable falls back to the default. */
+export function parseSearchParams(
+	params: URLSearchParams,
+	sorts: { defaultSort: SortValue; available: readonly SortValue[] },
+): SearchState {
+	const text = (key: string) => (params.get(key) ?? '').trim().slice(0, 200);
+	const page = Number(params.get('page'));
+	const sort = params.get('sort') as SortValue | null;
+	return {
+		q: text('q'),
+		category: text('category'),
+		city: text('city'),
+		county: text('county'),
+		zip: text('zip'),
+		affiliation: text('affiliation'),
+		newMembers: params.get('newMembers') === 'true',
+		page: Number.isInteger(page) && page >= 1 && page <= 10_000 ? page : 1,
+		sort: sort && sorts.available.includes(sort) ? sort : sorts.defaultSort,
+	};
+}
+
+/** The query string of a state; defaults are left out so the plain listing stays at /search. */
+export function toSearchParams(state: SearchState, defaultSort: SortValue): URLSearchParams {
+	const params = new URLSearchParams();
+	if (state.q) params.set('q', state.q);
+	for (const key of TEXT_FILTERS) if (state[key]) params.set(key, state[key]);
+	if (state.newMembers) params.set('newMembers', 'true');
+	if (state.sort !== defaultSort) params.set('sort', state.sort);
+	if (state.page > 1) params.set('page', String(state.page));
+	return params;
+}
+
+export function searchUrl(state: SearchState, defaultSort: SortValue): string {
+	const query = toSearchParams(state, defaultSort).toString();
+	return query ? `/search?${query}` : '/search';
+}
+
+export function sameSearch(a: SearchState, b: SearchState): boolean {
+	return (Object.keys(a) as (keyof SearchState)[]).every((key) => a[key] === b[key]);
+}
+
+export function isRandomSort(sort: SortValue): boolean {
+	return sort === 'random' || sort.endsWith('Random');
+}
+
+/** GET /api/businesses for a state (the list call of spec 01 §7). */
+export function businessesApiUrl(state: SearchState, pageSize: number, randomSeed: number): string {
+	const params = new URLSearchParams({ page: String(state.page), pageSize: String(pageSize) });
+	if (state.q) params.set('searchQuery', state.q);
+	for (const key of TEXT_FILTERS) if (state[key]) params.set(key, state[key]);
+	if (state.newMembers) params.set('newMembersOnly', 'true');
+	params.set('sortBy', state.sort);
+	if (isRandomSort(state.sort)) params.set('randomSeed', String(randomSeed));
+	return `/api/businesses?${params}`;
+}
+
+export const FILTER_OPTION_TYPES = {
+	city: 'cities',
+	county: 'counties',
+	zip: 'zips',
+	affiliation: 'affiliations',
+} as const;
+export type PanelFilter = keyof typeof FILTER_OPTION_TYPES;
+
+export const FILTER_LABELS: Record<PanelFilter, { label: string; all: string; chip: string }> = {
+	city: { label: 'City', all: 'All Cities', chip: 'City' },
+	county: { label: 'County', all: 'All Counties', chip: 'County' },
+	zip: { label: 'Zip Code', all: 'All Zip Codes', chip: 'Zip' },
+	affiliation: { label: 'Member Group', all: 'All Member Groups', chip: 'Member Group' },
+};
+
+export const RANDOM_SEED_KEY = 'chamber.directory.randomSeed';
+export const DEFAULT_SEED = 0.5;
+
+/**
+ * The session's random seed (spec 01 §5, §9): a stored value is used only if it is a number
+ * from 0 to 1, otherwise the default 0.5. A session without one gets a fresh seed, so random
+ * orders differ between visitors but stay put while one visitor pages through them.
+ */
+export function sessionSeed(storage: Pick<Storage, 'getItem' | 'setItem'> | undefined): number {
+	try {
+		const stored = storage?.getItem(RANDOM_SEED_KEY);
+		if (stored === null || stored === undefined) {
+			const seed = Math.random();
+			storage?.setItem(RANDOM_SEED_KEY, String(seed));
+			return storage ? seed : DEFAULT_SEED;
+		}
+		const seed = stored.trim() === '' ? Number.NaN : Number(stored);
+		return Number.isFinite(seed) && seed >= 0 && seed <= 1 ? seed : DEFAULT_SEED;
+	} catch {
+		// Storage can be switched off or full; the default still gives a stable order.
+		return DEFAULT_SEED;
+	}
+}

@@ -1,0 +1,149 @@
+import { atom } from 'nanostores';
+import type { SortValue } from '../config/config.ts';
+import { toCardBusiness, type CardBusiness } from '../business/business.ts';
+import type { Business } from '../directory/directory.ts';
+import {
+	businessesApiUrl,
+	isRandomSort,
+	parseSearchParams,
+	sameSearch,
+	searchUrl,
+	sessionSeed,
+	type SearchState,
+} from './search.ts';
+
+/** One page of results as the search page shows it. */
+export interface ResultsPage {
+	businesses: CardBusiness[];
+	total: number;
+	totalPages: number;
+}
+
+export type Results =
+	| { status: 'ready'; page: ResultsPage }
+	| { status: 'loading'; page: ResultsPage | null }
+	| { status: 'error'; message: string };
+
+export interface SearchStoreOptions {
+	/** The state the pre-rendered page shows (the default listing). */
+	initialState: SearchState;
+	/** Its first page, rendered at build time. */
+	initialPage: ResultsPage;
+	defaultSort: SortValue;
+	availableSorts: readonly SortValue[];
+	pageSize: number;
+	/** Spec 01 §9: 3 retries, 1 second apart. */
+	retries?: number;
+	retryDelayMs?: number;
+	/** Results stay fresh for 5 minutes (spec 01 §9). */
+	freshMs?: number;
+}
+
+const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function fetchPage(url: string, signal: AbortSignal): Promise<ResultsPage> {
+	const response = await fetch(url, { signal, headers: { Accept: 'application/json' } });
+	const body = (await response.json().catch(() => null)) as
+		| { businesses?: Business[]; total?: number; totalPages?: number; error?: string }
+		| null;
+	if (!response.ok || !body || !Array.isArray(body.businesses)) {
+		throw new Error(body?.error || `Failed to fetch businesses: ${response.status}`);
+	}
+	return {
+		businesses: body.businesses.map(toCardBusiness),
+		total: Number(body.total) || 0,
+		totalPages: Number(body.totalPages) || 0,
+	};
+}
+
+/**
+ * The search page's state (nanostores) kept in step with the address bar: user changes push a
+ * history entry, back/forward restore the state, and every state change loads its page of
+ * results (cached, retried, stale answers dropped).
+ */
+export function createSearchStore(options: SearchStoreOptions) {
+	const { defaultSort, pageSize, retries = 3, retryDelayMs = 1000, freshMs = 300_000 } = options;
+	const $state = atom<SearchState>(options.initialState);
+	const $results = atom<Results>({ status: 'ready', page: options.initialPage });
+	const cache = new Map<string, { at: number; page: ResultsPage }>();
+	let controller: AbortController | undefined;
+	let seed: number | undefined;
+
+	const randomSeed = () =>
+		(seed ??= sessionSeed(typeof sessionStorage === 'undefined' ? undefined : sessionStorage));
+
+	async function load(state: SearchState): Promise<void> {
+		controller?.abort();
+		const url = businessesApiUrl(state, pageSize, isRandomSort(state.sort) ? randomSeed() : 0);
+		const cached = cache.get(url);
+		if (cached && Date.now() - cached.at < freshMs) {
+			$results.set({ status: 'ready', page: cached.page });
+			return;
+		}
+		const current = $results.get();
+		$results.set({ status: 'loading', page: current.status === 'error' ? null : current.page });
+		const own = (controller = new AbortController());
+		for (let attempt = 0; ; attempt++) {
+			try {
+				const page = await fetchPage(url, own.signal);
+				cache.set(url, { at: Date.now(), page });
+				if (!own.signal.aborted) $results.set({ status: 'ready', page });
+				return;
+			} catch (error) {
+				if (own.signal.aborted) return;
+				if (attempt >= retries) {
+					const message = error instanceof Error ? error.message : String(error);
+					$results.set({ status: 'error', message });
+					return;
+				}
+				await wait(retryDelayMs);
+				if (own.signal.aborted) return;
+			}
+		}
+	}
+
+	function show(next: SearchState, push: boolean): void {
+		if (sameSearch(next, $state.get())) return;
+		$state.set(next);
+		if (push) window.history.pushState(null, '', searchUrl(next, defaultSort));
+		void load(next);
+	}
+
+	const fromLocation = () =>
+		parseSearchParams(new URLSearchParams(window.location.search), {
+			defaultSort,
+			available: options.availableSorts,
+		});
+
+	return {
+		$state,
+		$results,
+		/** A filter, query or sort change: back to page 1 (spec 01 §4). */
+		update(patch: Partial<Omit<SearchState, 'page'>>): void {
+			show({ ...$state.get(), ...patch, page: 1 }, true);
+		},
+		goToPage(page: number): void {
+			show({ ...$state.get(), page }, true);
+		},
+		/**
+		 * Reads the address bar once the island runs (the pre-rendered page is the default
+		 * listing) and follows back/forward from then on. Returns the unsubscribe function.
+		 */
+		connect(): () => void {
+			const initial = fromLocation();
+			// Random orders use the visitor's seed, so the build's first page cannot stand in.
+			if (isRandomSort(initial.sort)) {
+				$state.set(initial);
+				void load(initial);
+			} else show(initial, false);
+			const onPopState = () => show(fromLocation(), false);
+			window.addEventListener('popstate', onPopState);
+			return () => {
+				window.removeEventListener('popstate', onPopState);
+				controller?.abort();
+			};
+		},
+	};
+}
+
+export type SearchStore = ReturnType<typeof createSearchStore>;
