@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { htmlToText, truncate } from './text.ts';
+import { htmlToText, summaryText, truncate } from './text.ts';
 
 describe('htmlToText', () => {
 	it('turns blocks, breaks and list items into lines and decodes entities', () => {
@@ -21,5 +21,19 @@ describe('truncate', () => {
 		const cut = truncate('word '.repeat(100), 160);
 		expect([...cut]).toHaveLength(160);
 		expect(cut.endsWith('…')).toBe(true);
+	});
+});
+
+describe('summaryText', () => {
+	it('reads headings and list items as sentences on one line', () => {
+		expect(
+			summaryText(
+				'<h3>Gala Night</h3><p>Dinner and awards.</p><ul><li>Music</li><li>Auction!</li></ul>',
+				160,
+			),
+		).toBe('Gala Night. Dinner and awards. Music. Auction!');
+		const long = summaryText(`<p>${'Long text. '.repeat(40)}</p>`, 160);
+		expect([...long].length).toBeLessThanOrEqual(160);
+		expect(long).toMatch(/^Long text\. .*text\.…$/);
 	});
 });

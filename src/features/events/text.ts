@@ -44,6 +44,19 @@ export function htmlToText(html: string): string {
 		.trim();
 }
 
+/**
+ * One line for meta descriptions: the text's lines as sentences (a heading or list item without
+ * its own full stop gets one), bullets dropped, cut to `max` characters.
+ */
+export function summaryText(html: string, max: number): string {
+	const sentences = htmlToText(html)
+		.split('\n')
+		.map((line) => line.replace(/^• /, '').trim())
+		.filter(Boolean)
+		.map((line) => (/[.!?:…]$/.test(line) ? line : `${line}.`));
+	return truncate(sentences.join(' '), max);
+}
+
 /** At most `max` characters, ending in '…' when cut. */
 export function truncate(text: string, max: number): string {
 	const chars = [...text];
