@@ -34,6 +34,6 @@ describe('summaryText', () => {
 		).toBe('Gala Night. Dinner and awards. Music. Auction!');
 		const long = summaryText(`<p>${'Long text. '.repeat(40)}</p>`, 160);
 		expect([...long].length).toBeLessThanOrEqual(160);
-		expect(long).toMatch(/^Long text\. .*text\.…$/);
+		expect(long).toMatch(/^(Long text\. )+Long…$/);
 	});
 });
