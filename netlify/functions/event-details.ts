@@ -1,6 +1,6 @@
 import type { Config } from '@netlify/functions';
 import { z } from 'zod';
-import { cacheTags, outcomeResponse, withLastGood } from '../../src/features/events/api.server.ts';
+import { cacheTags, outcomeHeaders, withLastGood } from '../../src/features/events/api.server.ts';
 import { EVENT_DETAILS_ERROR, getEventsSource } from '../../src/features/events/source.server.ts';
 import {
 	BadRequest,
@@ -35,5 +35,10 @@ export default handleJson('event-details', ['GET'], async (req) => {
 	);
 	if (!outcome.ok) return jsonError(502, outcome.message);
 	if (!outcome.value) return jsonError(404, 'Event not found');
-	return outcomeResponse(outcome, cacheTags('event_details', `event:${eventId}`));
+	return Response.json(outcome.value, {
+		headers: outcomeHeaders(outcome, {
+			tags: cacheTags('event_details', `event:${eventId}`),
+			vary: ['v', 'eventId'],
+		}),
+	});
 });

@@ -10,6 +10,9 @@ import type { Config, Context } from '@netlify/functions';
 /**
  * A local stand-in for Netlify's edge: serves the built site with `_headers` and `_redirects`
  * semantics and runs netlify/functions/* (v2 shape) at their `config.path`, as production does.
+ * Pages rendered on demand (`export const prerender = false`) are served by the function the
+ * Astro adapter writes to .netlify/v1/functions/ssr, which Netlify runs for every path without a
+ * static file (its `preferStatic`), as here.
  */
 
 type Handler = (req: Request, context: Context) => Response | Promise<Response>;
@@ -193,14 +196,27 @@ async function sendResponse(res: ServerResponse, response: Response, head: boole
 	});
 }
 
+/** The adapter's on-demand function, when the build has on-demand pages. */
+async function loadSsrFunction(dir: string): Promise<Handler | null> {
+	const entry = join(dir, 'ssr.mjs');
+	if (!(await stat(entry).catch(() => null))) return null;
+	const mod = (await import(pathToFileURL(entry).href)) as { default?: Handler };
+	return mod.default ?? null;
+}
+
 export async function startSiteServer(options: {
 	distDir: string;
 	functionsDir: string;
 	port: number;
 	host?: string;
+	/** The adapter's on-demand function (default: .netlify/v1/functions/ssr beside distDir). */
+	ssrDir?: string;
 }): Promise<{ url: string; close(): Promise<void> }> {
 	const root = resolve(options.distDir);
 	const functions = await loadFunctions(resolve(options.functionsDir));
+	const ssr = await loadSsrFunction(
+		resolve(options.ssrDir ?? join(root, '..', '.netlify/v1/functions/ssr')),
+	);
 	const redirects = parseRedirects(
 		await readFile(join(root, '_redirects'), 'utf8').catch(() => ''),
 	);
@@ -267,6 +283,12 @@ export async function startSiteServer(options: {
 			return;
 		}
 		if (file) return serveFile(res, file, 200, head, url.pathname);
+		// It answers the site's 404 page itself for paths that are no route of its.
+		if (ssr) {
+			const response = await ssr(toRequest(req, origin), makeContext(req, {}, origin, url));
+			await sendResponse(res, response, head);
+			return;
+		}
 		const notFound = join(root, '404.html');
 		if (await stat(notFound).catch(() => null))
 			return serveFile(res, notFound, 404, head, url.pathname);

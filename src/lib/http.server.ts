@@ -80,17 +80,20 @@ export interface CacheOptions {
  * more. Cache keys include ?v=, the cache version, so bumping a version is an instant purge
  * (plus any other parameter named in `vary`).
  */
-export function cachedJson(body: unknown, options: CacheOptions): Response {
+export function cacheHeaders(options: CacheOptions): Record<string, string> {
 	const fresh = options.fresh ?? 86_400;
 	const stale = options.stale ?? 172_800;
-	return Response.json(body, {
-		headers: {
-			'Cache-Control': 'public, max-age=0, must-revalidate',
-			'Netlify-CDN-Cache-Control': `public, durable, s-maxage=${fresh}, stale-while-revalidate=${stale}`,
-			'Netlify-Cache-Tag': options.tags.join(','),
-			'Netlify-Vary': `query=${(options.vary ?? ['v']).join('|')}`,
-		},
-	});
+	return {
+		'Cache-Control': 'public, max-age=0, must-revalidate',
+		'Netlify-CDN-Cache-Control': `public, durable, s-maxage=${fresh}, stale-while-revalidate=${stale}`,
+		'Netlify-Cache-Tag': options.tags.join(','),
+		'Netlify-Vary': `query=${(options.vary ?? ['v']).join('|')}`,
+	};
+}
+
+/** A JSON answer with cacheHeaders(). */
+export function cachedJson(body: unknown, options: CacheOptions): Response {
+	return Response.json(body, { headers: cacheHeaders(options) });
 }
 
 /** ?v= carries a cache version: a positive integer, optional. */

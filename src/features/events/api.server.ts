@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { cachedJson, jsonError, versionParam } from '../../lib/http.server.ts';
+import { cacheHeaders, jsonError, versionParam, type CacheOptions } from '../../lib/http.server.ts';
 import { readClientEnv } from '../../lib/supabase.server.ts';
 import { defaultRange, rangeInstants, type DateRange, type Event } from './events.ts';
 import { EventsSourceError, getEventsSource, listErrorMessage } from './source.server.ts';
@@ -113,22 +113,24 @@ export function clearLastGood(): void {
 	lastGood.clear();
 }
 
-/** Body and cache headers for a success; a stale one is marked and kept only briefly. */
-export function outcomeResponse<T>(
-	outcome: Extract<Outcome<T>, { ok: true }>,
-	tags: string[],
-	render: (value: T) => unknown = (value) => value,
-): Response {
+/** Cache headers for a success; an answer from the fallback is marked stale and kept briefly. */
+export function outcomeHeaders(
+	outcome: { staleSince?: Date },
+	options: CacheOptions,
+): Record<string, string> {
 	const stale = outcome.staleSince;
-	const response = cachedJson(
-		render(outcome.value),
-		stale ? { tags, fresh: STALE_FRESH_SECONDS } : { tags },
-	);
-	if (stale) {
-		response.headers.set('Warning', '110 - "Response is Stale"');
-		response.headers.set('X-Events-Stale-Since', stale.toISOString());
-	}
-	return response;
+	if (!stale) return cacheHeaders(options);
+	return {
+		...cacheHeaders({ ...options, fresh: STALE_FRESH_SECONDS }),
+		Warning: '110 - "Response is Stale"',
+		'X-Events-Stale-Since': stale.toISOString(),
+	};
+}
+
+/** The site's own origin for links in feeds: the configured URL, else the request's. */
+export function siteOrigin(req: Request): string {
+	const configured = process.env.SITE_URL || process.env.URL;
+	return configured ? new URL(configured).origin : new URL(req.url).origin;
 }
 
 /** GET /api/events and /api/community-events: { Result } for a range. */
@@ -144,5 +146,13 @@ export async function listEventsResponse(options: {
 		() => getEventsSource().listEvents({ community, ...rangeInstants(range) }),
 	);
 	if (!outcome.ok) return jsonError(502, outcome.message);
-	return outcomeResponse(outcome, cacheTags(resource), (events) => ({ Result: events }));
+	return Response.json(
+		{ Result: outcome.value },
+		{
+			headers: outcomeHeaders(outcome, {
+				tags: cacheTags(resource),
+				vary: ['v', 'startDate', 'endDate'],
+			}),
+		},
+	);
 }

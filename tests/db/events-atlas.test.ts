@@ -1,0 +1,125 @@
+import pg from 'pg';
+import { afterAll, afterEach, beforeAll, describe, expect, inject, it, vi } from 'vitest';
+import type { Event } from '../../src/features/events/events.ts';
+import { startAtlasStandin, type AtlasStandin } from '../support/atlas-standin.ts';
+import {
+	eventsTenantFile,
+	IDS,
+	seedEventsTenant,
+	startFunctions,
+	utcDay,
+} from './events-fixtures.ts';
+
+// The same functions with ATLAS_BASE_URL pointed at the Atlas stand-in: the answers come from
+// Atlas, and when Atlas starts failing each function serves its last good answer, else a 502.
+
+const stack = inject('stack');
+const db = new pg.Client({ connectionString: stack.databaseUrl });
+let tenant: { slug: string; id: string };
+let atlas: AtlasStandin;
+let server: Awaited<ReturnType<typeof startFunctions>>;
+
+beforeAll(async () => {
+	await db.connect();
+	// The chamber itself (name, configuration) still lives in the database.
+	tenant = await seedEventsTenant('events-atlas');
+	atlas = await startAtlasStandin({ file: eventsTenantFile(tenant.slug), tenant: 'cedar-atlas' });
+	process.env.ATLAS_BASE_URL = atlas.url;
+	process.env.ATLAS_TENANT = 'cedar-atlas';
+	server = await startFunctions(6);
+});
+
+afterAll(async () => {
+	delete process.env.ATLAS_BASE_URL;
+	delete process.env.ATLAS_TENANT;
+	await server?.close();
+	await atlas?.close();
+	await db.query('delete from public.tenants where id = $1', [tenant.id]);
+	await db.end();
+});
+
+afterEach(() => atlas.setMode('ok'));
+
+const get = (path: string) => fetch(`${server.url}${path}`);
+const ids = (events: Event[]) => events.map((e) => e.EventId);
+
+describe('the events functions on Atlas', () => {
+	it('answer from Atlas, asking with the x-tenant header', async () => {
+		const before = atlas.requests.length;
+		const response = await get('/api/events');
+		expect(response.status).toBe(200);
+		expect(ids(((await response.json()) as { Result: Event[] }).Result)).toEqual([
+			IDS.pastLunch,
+			IDS.mixer,
+			IDS.expo,
+		]);
+		const asked = atlas.requests.slice(before);
+		expect(asked).toHaveLength(1);
+		expect(asked[0]?.tenant).toBe('cedar-atlas');
+		expect(asked[0]?.path).toContain('CommunityEvent=false');
+
+		const details = await get(`/api/event-details?eventId=${IDS.mixer}`);
+		expect(await details.json()).toMatchObject({
+			EventId: IDS.mixer,
+			EventName: 'Upcoming Mixer',
+			Address2: '',
+		});
+		expect((await get(`/api/event-details?eventId=${IDS.closedGala}`)).status).toBe(404);
+		expect((await get('/api/event-details?eventId=424242')).status).toBe(404);
+	});
+
+	it('serve the last good answer, marked stale and kept briefly, once Atlas fails', async () => {
+		const error = vi.spyOn(console, 'error').mockImplementation(() => {});
+		const range = `startDate=${utcDay(-30)}&endDate=${utcDay(30)}`;
+		const good = await get(`/api/community-events?${range}`);
+		const goodBody = await good.json();
+		expect(ids((goodBody as { Result: Event[] }).Result)).toEqual([IDS.market]);
+		const detail = await (await get(`/api/event-details?eventId=${IDS.market}`)).json();
+
+		atlas.setMode('error500');
+		const stale = await get(`/api/community-events?${range}`);
+		expect(stale.status).toBe(200);
+		expect(await stale.json()).toEqual(goodBody);
+		expect(stale.headers.get('warning')).toBe('110 - "Response is Stale"');
+		expect(Date.parse(stale.headers.get('x-events-stale-since') ?? '')).toBeLessThanOrEqual(
+			Date.now(),
+		);
+		expect(stale.headers.get('netlify-cdn-cache-control')).toBe(
+			'public, durable, s-maxage=60, stale-while-revalidate=172800',
+		);
+		const staleDetail = await get(`/api/event-details?eventId=${IDS.market}`);
+		expect(staleDetail.status).toBe(200);
+		expect(await staleDetail.json()).toEqual(detail);
+		expect(error).toHaveBeenCalled();
+		error.mockRestore();
+	});
+
+	it("answer 502 with the spec's message when there is no last good answer", async () => {
+		const error = vi.spyOn(console, 'error').mockImplementation(() => {});
+		atlas.setMode('error500');
+		const events = await get(`/api/events?startDate=${utcDay(100)}&endDate=${utcDay(120)}`);
+		expect(events.status).toBe(502);
+		expect(await events.json()).toEqual({ error: 'Failed to fetch events' });
+		const community = await get(
+			`/api/community-events?startDate=${utcDay(100)}&endDate=${utcDay(120)}`,
+		);
+		expect(community.status).toBe(502);
+		expect(await community.json()).toEqual({ error: 'Failed to fetch community events' });
+		const details = await get(`/api/event-details?eventId=${IDS.expo}`);
+		expect(details.status).toBe(502);
+		expect(await details.json()).toEqual({ error: 'Failed to load event details' });
+
+		atlas.setMode('noResult');
+		const empty = await get(`/api/events?startDate=${utcDay(200)}&endDate=${utcDay(220)}`);
+		expect(empty.status).toBe(502);
+		expect(await empty.json()).toEqual({ error: 'No events found in response' });
+		error.mockRestore();
+	});
+
+	it("answer 404 'Event not found' for Atlas's soft 404", async () => {
+		atlas.setMode('soft404');
+		const response = await get(`/api/event-details?eventId=${IDS.pastLunch}`);
+		expect(response.status).toBe(404);
+		expect(await response.json()).toEqual({ error: 'Event not found' });
+	});
+});
