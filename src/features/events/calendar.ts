@@ -3,7 +3,6 @@ import { addMonths } from 'date-fns/addMonths';
 import { addWeeks } from 'date-fns/addWeeks';
 import { endOfMonth } from 'date-fns/endOfMonth';
 import { endOfWeek } from 'date-fns/endOfWeek';
-import { format } from 'date-fns/format';
 import { startOfMonth } from 'date-fns/startOfMonth';
 import { startOfWeek } from 'date-fns/startOfWeek';
 import {
@@ -49,9 +48,15 @@ export function parseDay(key: DayKey): Date {
 	return new Date(Number(m[1]), Number(m[2]) - 1, Number(m[3]));
 }
 
+const pad = (n: number) => String(n).padStart(2, '0');
+
 export function dayKey(date: Date): DayKey {
-	return format(date, 'yyyy-MM-dd');
+	return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;
 }
+
+// Intl rather than date-fns' format, whose locale data would weigh on every calendar page.
+const MONTH_YEAR = new Intl.DateTimeFormat('en-US', { month: 'long', year: 'numeric' });
+const MONTH_DAY = new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric' });
 
 export function monthStart(key: DayKey): DayKey {
 	return dayKey(startOfMonth(parseDay(key)));
@@ -63,7 +68,7 @@ export function addMonthsTo(key: DayKey, months: number): DayKey {
 
 /** 'November 2026': list month headings and calendar titles. */
 export function monthTitle(key: DayKey): string {
-	return format(parseDay(key), 'MMMM yyyy');
+	return MONTH_YEAR.format(parseDay(key));
 }
 
 const spans = new WeakMap<DatedEvent, { first: DayKey; last: DayKey }>();
@@ -232,10 +237,10 @@ export function periodHeader(mode: ViewMode, selected: DayKey): string {
 	const day = parseDay(selected);
 	const text =
 		mode === 'day'
-			? format(day, 'MMM d')
+			? MONTH_DAY.format(day)
 			: mode === 'week'
-				? `WEEK OF ${format(startOfWeek(day), 'MMM d')}`
-				: format(day, 'MMMM yyyy');
+				? `WEEK OF ${MONTH_DAY.format(startOfWeek(day))}`
+				: MONTH_YEAR.format(day);
 	return `EVENTS FOR ${text.toUpperCase()}`;
 }
 
