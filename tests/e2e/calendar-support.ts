@@ -76,3 +76,15 @@ export async function failEventsCalls(page: Page, path: string): Promise<void> {
 			}),
 	);
 }
+
+/** The page's 'Subscribe to calendar' link points at a working calendar feed. */
+export async function expectCalendarFeed(page: Page, href: string): Promise<void> {
+	const link = page.getByRole('link', { name: 'Subscribe to calendar' });
+	await expect(link).toHaveAttribute('href', href);
+	const response = await page.request.get(href);
+	expect(response.status()).toBe(200);
+	expect(response.headers()['content-type']).toContain('text/calendar');
+	const body = await response.text();
+	expect(body).toContain('BEGIN:VCALENDAR');
+	expect(body).toContain('BEGIN:VEVENT');
+}

@@ -3,6 +3,7 @@ import { addDays, format } from 'date-fns';
 import {
 	apiEvents,
 	dayFromToday,
+	expectCalendarFeed,
 	expectNoAxeViolations,
 	failEventsCalls,
 	firstLoadEnd,
@@ -63,10 +64,7 @@ test.describe('/community-events', () => {
 			),
 		).toBeVisible();
 		await expect(page.locator('.ev-legend')).toHaveText('Community');
-		await expect(page.getByRole('link', { name: 'Subscribe to calendar' })).toHaveAttribute(
-			'href',
-			'/api/events.ics?source=community',
-		);
+		await expectCalendarFeed(page, '/api/events.ics?source=community');
 		await expect(page.locator('link[rel="canonical"]')).toHaveAttribute(
 			'href',
 			/\/community-events$/,

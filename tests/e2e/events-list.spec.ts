@@ -3,6 +3,7 @@ import { addDays, format, startOfWeek } from 'date-fns';
 import {
 	apiEvents,
 	dayFromToday,
+	expectCalendarFeed,
 	expectNoAxeViolations,
 	failEventsCalls,
 	firstLoadEnd,
@@ -62,15 +63,14 @@ test.describe('/events-list', () => {
 		);
 		await expect(page.getByRole('tab')).toHaveText(['Chamber Events', 'Community Events']);
 		await expect(tab(page, 'Chamber Events')).toHaveAttribute('aria-selected', 'true');
-		const feed = page.getByRole('link', { name: 'Subscribe to calendar' });
-		await expect(feed).toHaveAttribute('href', '/api/events.ics');
+		await expectCalendarFeed(page, '/api/events.ics');
 
 		await tab(page, 'Chamber Events').focus();
 		await page.keyboard.press('ArrowRight');
 		await expect(tab(page, 'Community Events')).toBeFocused();
 		await expect(tab(page, 'Community Events')).toHaveAttribute('aria-selected', 'true');
 		await expect(page.getByRole('tabpanel', { name: 'Community Events' })).toBeVisible();
-		await expect(feed).toHaveAttribute('href', '/api/events.ics?source=community');
+		await expectCalendarFeed(page, '/api/events.ics?source=community');
 		await page.keyboard.press('Home');
 		await expect(tab(page, 'Chamber Events')).toHaveAttribute('aria-selected', 'true');
 	});

@@ -3,6 +3,7 @@ import { addDays, format } from 'date-fns';
 import {
 	apiEvents,
 	dayFromToday,
+	expectCalendarFeed,
 	expectNoAxeViolations,
 	failEventsCalls,
 	firstLoadEnd,
@@ -43,10 +44,7 @@ test.describe('/events', () => {
 			'Chamber Events | Cedar Valley Chamber of Commerce',
 		);
 		await expect(page.locator('meta[property="og:url"]')).toHaveAttribute('content', /\/events$/);
-		await expect(page.getByRole('link', { name: 'Subscribe to calendar' })).toHaveAttribute(
-			'href',
-			'/api/events.ics',
-		);
+		await expectCalendarFeed(page, '/api/events.ics');
 	});
 
 	test('shows the calendar from 768 px and the list below, following resizes until the visitor picks', async ({
