@@ -66,13 +66,13 @@ export default function EventsAgenda(props: AgendaProps) {
 	return <Agenda {...props} today={today} store={state.view} feeds={state.feeds} />;
 }
 
-interface AgendaState {
+export interface AgendaState {
 	today: DayKey;
 	store: ListViewStore;
 	feeds: Record<EventSource, EventsFeed>;
 }
 
-function Agenda(props: AgendaProps & AgendaState) {
+export function Agenda(props: AgendaProps & AgendaState) {
 	const { today, store, feeds, showFilters, featuredEventId } = props;
 	const view = useStore(store.$view);
 	const feed = feeds[view.source];

@@ -132,8 +132,8 @@ export async function fetchEvents(
 
 export interface EventsFeed {
 	$state: ReadableAtom<FeedState>;
-	/** The first load: the default range, or the events a page was built with. */
-	load(initial?: { events: Event[]; range: DateRange }): Promise<void>;
+	/** The first load (once, however often it is asked for). */
+	load(): Promise<void>;
 	/** Loads three more months on the side a wanted range sticks out of, one fetch at a time. */
 	ensure(wanted: DateRange): Promise<void>;
 }
@@ -156,11 +156,7 @@ export function createEventsFeed(
 
 	let first: Promise<void> | null = null;
 
-	function load(initial?: { events: Event[]; range: DateRange }): Promise<void> {
-		if (initial) {
-			$state.set({ ...$state.get(), status: 'loaded', ...initial });
-			first = Promise.resolve();
-		}
+	function load(): Promise<void> {
 		first ??= loadFirst();
 		return first;
 	}

@@ -1,6 +1,8 @@
 import type { ChamberConfig } from '../config/config.ts';
+import type { AgendaProps } from './EventsAgenda.tsx';
 
-// Titles and descriptions of the three calendar pages, from the chamber's name, city and state.
+// What the three calendar pages take from the configuration: titles and descriptions (from the
+// chamber's name, city and state), the disclaimer, and the /events-list switches.
 
 export type CalendarPage = 'events' | 'events-list' | 'community-events';
 
@@ -51,4 +53,16 @@ export function calendarPageMeta(config: MetaSource, page: CalendarPage): PageMe
 /** The /community-events disclaimer, naming the chamber. */
 export function communityDisclaimer(name: string): string {
 	return `Events in the 'Community' category are not hosted or endorsed by ${chamberNoun(name)}.`;
+}
+
+/** The /events-list island's settings: tab labels and the feature switches. */
+export function agendaProps(config: Pick<ChamberConfig, 'content' | 'features'>): AgendaProps {
+	const { content, features } = config;
+	return {
+		eventsLabel: content.eventsTabLabel,
+		communityLabel: content.communityEventsTabLabel,
+		showCommunity: features.showCommunityEvents !== false,
+		showFilters: features.showEventFilters !== false,
+		featuredEventId: features.showFeaturedEvent ? features.featuredEventId : null,
+	};
 }
