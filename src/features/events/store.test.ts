@@ -110,6 +110,49 @@ describe('fetchEvents', () => {
 	});
 });
 
+describe('the five-minute cache of the events pages', () => {
+	/** The browser's sessionStorage, as far as the store uses it. */
+	class MemoryStorage {
+		readonly items = new Map<string, string>();
+		getItem(key: string) {
+			return this.items.get(key) ?? null;
+		}
+		setItem(key: string, value: string) {
+			this.items.set(key, value);
+			Object.defineProperty(this, key, { value, enumerable: true, configurable: true });
+		}
+		removeItem(key: string) {
+			this.items.delete(key);
+			delete (this as Record<string, unknown>)[key];
+		}
+	}
+
+	afterEach(() => {
+		vi.unstubAllGlobals();
+		vi.useRealTimers();
+	});
+
+	it('answers the same call from the session for five minutes, then asks again', async () => {
+		vi.useFakeTimers({ toFake: ['Date'] });
+		const storage = new MemoryStorage();
+		vi.stubGlobal('sessionStorage', storage);
+		handler = eventsApi([event(1, '2026-11-03')]);
+		const calls = () => requests.filter((u) => u.pathname === '/api/events').length;
+
+		await fetchEvents('events', first, base);
+		vi.advanceTimersByTime(4 * 60_000);
+		expect((await fetchEvents('events', first, base)).map((e) => e.EventId)).toEqual([1]);
+		expect(calls()).toBe(1);
+
+		vi.advanceTimersByTime(2 * 60_000);
+		await fetchEvents('events', { startDate: '2027-01-01', endDate: '2027-03-31' }, base);
+		// The expired answer was dropped when the new one was stored.
+		expect([...storage.items.keys()].every((k) => k.includes('2027-01-01'))).toBe(true);
+		await fetchEvents('events', first, base);
+		expect(calls()).toBe(3);
+	});
+});
+
 describe('the events feed', () => {
 	it('loads the first range, then three more months on the side the calendar moves to', async () => {
 		handler = eventsApi([

@@ -69,10 +69,15 @@ function readCache(url: string): unknown {
 
 function writeCache(url: string, body: unknown): void {
 	try {
-		globalThis.sessionStorage?.setItem(
-			CACHE_PREFIX + url,
-			JSON.stringify({ at: Date.now(), body }),
-		);
+		const storage = globalThis.sessionStorage;
+		if (!storage) return;
+		// Expired answers go first, so the session's storage does not fill up with old ranges.
+		for (const key of Object.keys(storage)) {
+			if (key.startsWith(CACHE_PREFIX) && readCache(key.slice(CACHE_PREFIX.length)) === undefined) {
+				storage.removeItem(key);
+			}
+		}
+		storage.setItem(CACHE_PREFIX + url, JSON.stringify({ at: Date.now(), body }));
 	} catch {
 		// Full or unavailable storage only costs a refetch next time.
 	}
