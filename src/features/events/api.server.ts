@@ -108,11 +108,6 @@ export async function withLastGood<T>(
 	}
 }
 
-/** Forgets every remembered answer (tests). */
-export function clearLastGood(): void {
-	lastGood.clear();
-}
-
 /** Cache headers for a success; an answer from the fallback is marked stale and kept briefly. */
 export function outcomeHeaders(
 	outcome: { staleSince?: Date },

@@ -22,8 +22,6 @@ export type { EventAttendee, EventItem, EventSponsor };
  */
 export type Event = EventRecord & { [field: string]: unknown };
 
-export type EventsKind = 'chamber' | 'community';
-
 // Sources send null for empty fields and may add fields of their own, so a row is read field by
 // field: a missing or malformed optional field takes its default instead of rejecting the event.
 const textField = z
@@ -404,7 +402,7 @@ export function localDay(instant: string | Date, timeZone: string): string {
 }
 
 /** The abbreviation ('CST', 'CDT') of a zone at an instant. */
-export function zoneAbbreviation(instant: string | Date, timeZone: string): string {
+function zoneAbbreviation(instant: string | Date, timeZone: string): string {
 	return tzName(timeZone, new Date(instant), 'short');
 }
 

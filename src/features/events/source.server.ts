@@ -20,9 +20,9 @@ export interface EventsSource {
 /** A failure whose message may be shown to visitors (spec 02 §8). */
 export class EventsSourceError extends Error {}
 
-export const EVENTS_FETCH_ERROR = 'Failed to fetch events';
-export const COMMUNITY_EVENTS_FETCH_ERROR = 'Failed to fetch community events';
-export const NO_EVENTS_IN_RESPONSE = 'No events found in response';
+const EVENTS_FETCH_ERROR = 'Failed to fetch events';
+const COMMUNITY_EVENTS_FETCH_ERROR = 'Failed to fetch community events';
+const NO_EVENTS_IN_RESPONSE = 'No events found in response';
 export const EVENT_DETAILS_ERROR = 'Failed to load event details';
 
 export function listErrorMessage(community: boolean): string {
