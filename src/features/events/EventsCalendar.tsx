@@ -74,7 +74,7 @@ function Calendar({ source, today, feed }: Props & { today: DayKey; feed: Events
 	const state = useStore(feed.$state);
 	const [mode, setMode] = useDisplayMode();
 	const [month, setMonth] = useState(() => monthStart(today));
-	const scrolled = useRef(false);
+	const scrolledRef = useRef(false);
 
 	useEffect(() => {
 		void feed.load();
@@ -113,7 +113,7 @@ function Calendar({ source, today, feed }: Props & { today: DayKey; feed: Events
 					loadingMore={state.loadingMore}
 				/>
 			) : (
-				<MonthList events={state.events} today={today} scrolled={scrolled} />
+				<MonthList events={state.events} today={today} scrolledRef={scrolledRef} />
 			)}
 		</div>
 	);

@@ -32,7 +32,7 @@ export function MiniCalendar(props: Props) {
 	const focusDay =
 		monthStart(focused) === month ? focused : monthStart(selected) === month ? selected : month;
 	const weeks = monthWeeks(month, events, today);
-	const grid = useDayGrid(focusDay, (day) => {
+	const { gridRef, onKeyDown } = useDayGrid(focusDay, (day) => {
 		setFocused(day);
 		if (monthStart(day) < month) onShiftMonth(-1);
 		if (monthStart(day) > month) onShiftMonth(1);
@@ -75,8 +75,8 @@ export function MiniCalendar(props: Props) {
 				role="grid"
 				className="ev-mini__grid"
 				aria-label={monthTitle(month)}
-				ref={grid.ref}
-				onKeyDown={grid.onKeyDown}
+				ref={gridRef}
+				onKeyDown={onKeyDown}
 			>
 				<WeekdayHeader />
 				<tbody>

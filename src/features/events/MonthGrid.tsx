@@ -31,7 +31,7 @@ export function MonthGrid({ month, events, today, onMonthChange, loadingMore }: 
 	const [focused, setFocused] = useState(today);
 	const focusDay = monthStart(focused) === month ? focused : month;
 	const weeks = useMemo(() => monthWeeks(month, events, today), [month, events, today]);
-	const grid = useDayGrid(focusDay, (day) => {
+	const { gridRef, onKeyDown } = useDayGrid(focusDay, (day) => {
 		setFocused(day);
 		if (monthStart(day) !== month) onMonthChange(monthStart(day));
 	});
@@ -64,8 +64,8 @@ export function MonthGrid({ month, events, today, onMonthChange, loadingMore }: 
 					role="grid"
 					className="ev-grid"
 					aria-labelledby={titleId}
-					ref={grid.ref}
-					onKeyDown={grid.onKeyDown}
+					ref={gridRef}
+					onKeyDown={onKeyDown}
 				>
 					<WeekdayHeader />
 					<tbody>

@@ -7,21 +7,21 @@ interface Props {
 	events: readonly Event[];
 	today: DayKey;
 	/** Set once the list has scrolled to the current month, so it does so once per visit. */
-	scrolled: RefObject<boolean>;
+	scrolledRef: RefObject<boolean>;
 }
 
 /** Events grouped by month under sticky 'MMMM yyyy' headings, opened at the current month. */
-export function MonthList({ events, today, scrolled }: Props) {
+export function MonthList({ events, today, scrolledRef }: Props) {
 	const groups = useMemo(() => groupByMonth(events), [events]);
 	const ref = useRef<HTMLDivElement>(null);
 
 	useEffect(() => {
-		if (scrolled.current) return;
+		if (scrolledRef.current) return;
 		const key = currentGroupKey(groups, today);
 		if (!key) return;
-		scrolled.current = true;
+		scrolledRef.current = true;
 		ref.current?.querySelector(`[data-month="${key}"]`)?.scrollIntoView({ block: 'start' });
-	}, [groups, today, scrolled]);
+	}, [groups, today, scrolledRef]);
 
 	if (groups.length === 0) return <p className="ev-empty">No events found.</p>;
 	return (

@@ -8,13 +8,13 @@ import { moveFocus, type DayKey } from './calendar.ts';
  * are the caller's to follow (onMove).
  */
 export function useDayGrid(focused: DayKey, onMove: (day: DayKey) => void) {
-	const ref = useRef<HTMLTableElement>(null);
+	const gridRef = useRef<HTMLTableElement>(null);
 	const movedByKey = useRef(false);
 
 	useEffect(() => {
 		if (!movedByKey.current) return;
 		movedByKey.current = false;
-		ref.current?.querySelector<HTMLElement>(`[data-day="${focused}"]`)?.focus();
+		gridRef.current?.querySelector<HTMLElement>(`[data-day="${focused}"]`)?.focus();
 	});
 
 	function onKeyDown(event: KeyboardEvent) {
@@ -27,5 +27,5 @@ export function useDayGrid(focused: DayKey, onMove: (day: DayKey) => void) {
 		onMove(next);
 	}
 
-	return { ref, onKeyDown };
+	return { gridRef, onKeyDown };
 }
