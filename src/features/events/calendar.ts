@@ -42,7 +42,7 @@ export type DatedEvent = Pick<
 const DAY_KEY = /^(\d{4})-(\d{2})-(\d{2})$/;
 
 /** A key as a local Date at midnight (date-fns calendar arithmetic stays DST-safe that way). */
-export function parseDay(key: DayKey): Date {
+function parseDay(key: DayKey): Date {
 	const m = DAY_KEY.exec(key);
 	if (!m) throw new Error(`Not a day: ${JSON.stringify(key)}`);
 	return new Date(Number(m[1]), Number(m[2]) - 1, Number(m[3]));
@@ -78,7 +78,7 @@ const spans = new WeakMap<DatedEvent, { first: DayKey; last: DayKey }>();
  * the day before); from StartDate/EndDate when the zone is unknown. Kept per event object, as
  * a month grid asks for every event on every day.
  */
-export function daySpan(event: DatedEvent): { first: DayKey; last: DayKey } {
+function daySpan(event: DatedEvent): { first: DayKey; last: DayKey } {
 	let span = spans.get(event);
 	if (!span) {
 		const zone = eventTimeZone(event);
@@ -249,7 +249,7 @@ export function emptyPeriodText(mode: ViewMode): string {
 }
 
 /** The selected day one period earlier (step -1) or later (step 1). */
-export function shiftDay(mode: ViewMode, selected: DayKey, step: 1 | -1): DayKey {
+function shiftDay(mode: ViewMode, selected: DayKey, step: 1 | -1): DayKey {
 	const day = parseDay(selected);
 	if (mode === 'day') return dayKey(addDays(day, step));
 	if (mode === 'week') return dayKey(addWeeks(day, step));

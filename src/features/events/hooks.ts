@@ -14,7 +14,7 @@ export function useToday(): DayKey | null {
 export type DisplayMode = 'calendar' | 'list';
 
 /** Mobile breakpoint (spec 02 §9): the calendar from 768 px, the list below. */
-export const CALENDAR_MEDIA = '(min-width: 768px)';
+const CALENDAR_MEDIA = '(min-width: 768px)';
 
 /**
  * List or calendar: follows the viewport width, switching on resize, until the visitor picks

@@ -20,7 +20,7 @@ function place(config: MetaSource): string {
 }
 
 /** 'the Cedar Valley Chamber of Commerce', without doubling a leading 'The'. */
-export function chamberNoun(name: string): string {
+function chamberNoun(name: string): string {
 	return /^the\s/i.test(name) ? name : `the ${name}`;
 }
 

@@ -89,7 +89,7 @@ const versions = new Map<string, Promise<number | undefined>>();
  * The current cache version of a resource type, passed as ?v= so the CDN's copy is replaced the
  * moment an admin refreshes the cache. Without an answer the calls go without v.
  */
-export function cacheVersion(type: string, base = ''): Promise<number | undefined> {
+function cacheVersion(type: string, base = ''): Promise<number | undefined> {
 	const key = `${base}|${type}`;
 	let version = versions.get(key);
 	if (!version) {
