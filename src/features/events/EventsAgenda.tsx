@@ -40,7 +40,7 @@ export interface AgendaProps {
 
 const MODES: readonly ViewMode[] = ['day', 'week', 'month'];
 const MODE_LABELS = { day: 'Day', week: 'Week', month: 'Month' } as const;
-const FEEDS = { events: '/api/events.ics', community: '/api/events.ics?source=community' };
+const ICS_FEEDS = { events: '/api/events.ics', community: '/api/events.ics?source=community' };
 
 /** /events-list (reading B): day/week/month lists beside a mini calendar, per event source. */
 export default function EventsAgenda(props: AgendaProps) {
@@ -167,7 +167,7 @@ export function Agenda(props: AgendaProps & AgendaState) {
 						</ul>
 					)}
 					<p className="ev-subscribe">
-						<a href={FEEDS[view.source]}>Subscribe to calendar</a>
+						<a href={ICS_FEEDS[view.source]}>Subscribe to calendar</a>
 					</p>
 				</section>
 				<aside className="ev-agenda__side" aria-label="Calendar and filters">
