@@ -1,6 +1,6 @@
 import { toCardBusiness, type CardBusiness } from '../business/business.ts';
-import { listAllBusinesses, listCategories } from '../directory/directory.server.ts';
-import { getSite } from '../site/site.server.ts';
+import { listCategories } from '../directory/directory.server.ts';
+import { getSite, getSiteBusinesses } from '../site/site.server.ts';
 import { getAnonClient } from '../../lib/supabase.server.ts';
 import { categoryPages, type CategoryPage } from './categories.ts';
 
@@ -15,11 +15,10 @@ let listings: Promise<CategoryListing[]> | undefined;
 /** Every category page of the build with its businesses, read once per build. */
 export function listCategoryListings(): Promise<CategoryListing[]> {
 	listings ??= (async () => {
-		const { tenant, config } = await getSite();
-		const client = getAnonClient();
+		const { tenant } = await getSite();
 		const [categories, businesses] = await Promise.all([
-			listCategories(client, tenant.id),
-			listAllBusinesses(client, tenant.id, config),
+			listCategories(getAnonClient(), tenant.id),
+			getSiteBusinesses(),
 		]);
 		return categoryPages(categories).map((page) => ({
 			page,

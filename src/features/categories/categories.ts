@@ -1,5 +1,5 @@
 import type { CategoryDisplay } from '../config/config.ts';
-import { slugify } from '../directory/directory.ts';
+import { slugify, type CategoryIconKey } from '../directory/directory.ts';
 import type { CategoryCount } from '../directory/directory.server.ts';
 
 /** Home category tiles and the crawlable category pages (spec 01 §2 Home, §9). */
@@ -49,3 +49,47 @@ export function categoryPages(categories: readonly CategoryCount[]): CategoryPag
 			return { ...category, slug, path: `/category/${slug}/` };
 		});
 }
+
+/** The Tabler icon drawn for each category icon key. */
+export const CATEGORY_ICONS: Readonly<Record<CategoryIconKey, string>> = {
+	legal: 'gavel',
+	accounting: 'calculator',
+	medical: 'stethoscope',
+	dental: 'dental',
+	banking: 'building-bank',
+	insurance: 'shield-check',
+	'real-estate': 'home',
+	construction: 'hammer',
+	automotive: 'car',
+	technology: 'device-laptop',
+	marketing: 'speakerphone',
+	restaurants: 'tools-kitchen-2',
+	hotels: 'bed',
+	retail: 'shopping-bag',
+	education: 'school',
+	fitness: 'barbell',
+	manufacturing: 'building-factory-2',
+	transport: 'truck',
+	association: 'users-group',
+	government: 'building-monument',
+	church: 'building-church',
+	entertainment: 'masks-theater',
+	sports: 'ball-football',
+	golf: 'golf',
+	museum: 'building-arch',
+	music: 'music',
+	photography: 'camera',
+	cleaning: 'spray',
+	security: 'lock',
+	storage: 'box',
+	waste: 'trash',
+	pets: 'paw',
+	travel: 'plane',
+	water: 'droplet',
+	utilities: 'bolt',
+	chamber: 'briefcase',
+	maps: 'map',
+	newspapers: 'news',
+	'youth-sports': 'ball-baseball',
+	default: 'building-store',
+};

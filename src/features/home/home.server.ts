@@ -36,8 +36,7 @@ export async function getHomeData({ tenant, config }: Site): Promise<HomeData> {
 		orFallback('categories', () => listCategories(client, tenant.id), []),
 		orFallback(
 			'featured businesses',
-			async () =>
-				(await listFeaturedCandidates(client, tenant.id, config)).map(toCardBusiness),
+			async () => (await listFeaturedCandidates(client, tenant.id, config)).map(toCardBusiness),
 			null,
 		),
 		config.features.showBanners

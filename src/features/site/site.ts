@@ -39,7 +39,8 @@ export function navigationEntries(config: NavSource): NavEntry[] {
 			continue;
 		}
 		// The default menu's Events item says /events; the chamber's default calendar decides.
-		const url = item.url === '/events' ? eventsPath(config.content.defaultEventsCalendar) : item.url;
+		const url =
+			item.url === '/events' ? eventsPath(config.content.defaultEventsCalendar) : item.url;
 		const resolved = link(item.label, url, item.isInternal);
 		if (resolved) entries.push({ type: 'link', id: item.id, ...resolved });
 	}
