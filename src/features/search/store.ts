@@ -43,12 +43,9 @@ const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function fetchPage(url: string, signal: AbortSignal): Promise<ResultsPage> {
 	const response = await fetch(url, { signal, headers: { Accept: 'application/json' } });
-	const body = (await response.json().catch(() => null)) as {
-		businesses?: Business[];
-		total?: number;
-		totalPages?: number;
-		error?: string;
-	} | null;
+	const body = (await response.json().catch(() => null)) as
+		| { businesses?: Business[]; total?: number; totalPages?: number; error?: string }
+		| null;
 	if (!response.ok || !body || !Array.isArray(body.businesses)) {
 		throw new Error(body?.error || `Failed to fetch businesses: ${response.status}`);
 	}
