@@ -68,11 +68,17 @@ export interface CacheOptions {
 	fresh?: number;
 	/** Seconds it may still serve it stale while revalidating (default 48 hours). */
 	stale?: number;
+	/**
+	 * The query parameters that change the answer, i.e. the CDN cache key (default just v).
+	 * Parameters left out are ignored by the cache, so every one the handler reads must be here.
+	 */
+	vary?: readonly string[];
 }
 
 /**
  * Browsers revalidate every time; the CDN keeps the answer for a day and serves it stale for two
- * more. Cache keys include ?v=, the cache version, so bumping a version is an instant purge.
+ * more. Cache keys include ?v=, the cache version, so bumping a version is an instant purge
+ * (plus any other parameter named in `vary`).
  */
 export function cachedJson(body: unknown, options: CacheOptions): Response {
 	const fresh = options.fresh ?? 86_400;
@@ -82,7 +88,7 @@ export function cachedJson(body: unknown, options: CacheOptions): Response {
 			'Cache-Control': 'public, max-age=0, must-revalidate',
 			'Netlify-CDN-Cache-Control': `public, durable, s-maxage=${fresh}, stale-while-revalidate=${stale}`,
 			'Netlify-Cache-Tag': options.tags.join(','),
-			'Netlify-Vary': 'query=v',
+			'Netlify-Vary': `query=${(options.vary ?? ['v']).join('|')}`,
 		},
 	});
 }

@@ -487,17 +487,14 @@ const CATEGORY_ICON_KEYWORDS: readonly [CategoryIconKey, readonly string[]][] = 
 	['utilities', ['utilities', 'utility', 'energy', 'gas']],
 ];
 
+// A keyword starts a word; short ones must also end it (an optional plural aside).
+const keywordPattern = (word: string) =>
+	new RegExp(
+		`(^|[^a-z])${word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}${word.length <= 4 ? '(e?s)?($|[^a-z])' : ''}`,
+	);
+
 const CATEGORY_ICON_PATTERNS = CATEGORY_ICON_KEYWORDS.map(
-	([key, words]) =>
-		[
-			key,
-			words.map(
-				(word) =>
-					new RegExp(
-						`(^|[^a-z])${word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}${word.length <= 4 ? '($|[^a-z])' : ''}`,
-					),
-			),
-		] as const,
+	([key, words]) => [key, words.map(keywordPattern)] as const,
 );
 
 /** The icon of a category tile (spec 01 §2 Home). */

@@ -1,0 +1,23 @@
+import type { Config } from '@netlify/functions';
+import { getChamberConfig } from '../../src/features/config/config.server.ts';
+import { businessListQuerySchema } from '../../src/features/directory/directory.ts';
+import { listBusinesses } from '../../src/features/directory/directory.server.ts';
+import { cachedJson, handleJson, parseQuery } from '../../src/lib/http.server.ts';
+import { getAnonClient } from '../../src/lib/supabase.server.ts';
+import { getCurrentTenant } from '../../src/lib/tenant.server.ts';
+
+export const config: Config = { path: '/api/businesses', method: ['GET'] };
+
+export default handleJson('businesses', ['GET'], async (req) => {
+	const query = parseQuery(businessListQuerySchema, req);
+	const client = getAnonClient();
+	const tenant = await getCurrentTenant();
+	const chamber = await getChamberConfig(client, tenant.id);
+	const result = await listBusinesses(client, tenant.id, query, chamber);
+	return cachedJson(result, {
+		tags: [tenant.slug, `${tenant.slug}:businesses`],
+		fresh: 300,
+		stale: 3600,
+		vary: Object.keys(businessListQuerySchema.shape),
+	});
+});

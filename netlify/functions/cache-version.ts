@@ -1,0 +1,28 @@
+import type { Config } from '@netlify/functions';
+import { z } from 'zod';
+import {
+	CACHE_VERSION_TYPES,
+	getCacheVersion,
+} from '../../src/features/directory/directory.server.ts';
+import { cachedJson, handleJson, parseQuery } from '../../src/lib/http.server.ts';
+import { getAnonClient } from '../../src/lib/supabase.server.ts';
+import { getCurrentTenant } from '../../src/lib/tenant.server.ts';
+
+export const config: Config = { path: '/api/cache-version', method: ['GET'] };
+
+const querySchema = z.object({
+	type: z.enum(CACHE_VERSION_TYPES, {
+		error: `Expected type to be one of ${CACHE_VERSION_TYPES.join(', ')}`,
+	}),
+});
+
+export default handleJson('cache-version', ['GET'], async (req) => {
+	const { type } = parseQuery(querySchema, req);
+	const tenant = await getCurrentTenant();
+	const version = await getCacheVersion(getAnonClient(), tenant.id, type);
+	// Short-lived: a bumped version must reach visitors within a minute (spec 01 §9).
+	return cachedJson(
+		{ version },
+		{ tags: [tenant.slug, `${tenant.slug}:cache-version`], fresh: 60, stale: 60, vary: ['type'] },
+	);
+});
