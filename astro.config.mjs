@@ -12,5 +12,8 @@ export default defineConfig({
 	vite: {
 		// Server-only modules (supabase-js with keys, argon2) never reach a browser bundle.
 		ssr: { external: ['@node-rs/argon2'] },
+		// Standalone scripts imported with `?worker&url` (the header's behaviour) are loaded with
+		// import(), so they are built as ES modules.
+		worker: { format: 'es' },
 	},
 });

@@ -14,7 +14,7 @@ import {
 } from './config.ts';
 import type { ChamberConfig, Urls } from './config.ts';
 import { PLACEHOLDER_CONFIG } from './placeholder.ts';
-import { fontStylesheetHref, themeCss } from './theme.ts';
+import { themeCss } from './theme.ts';
 
 const minimal = () => chamberConfigSchema.parse({ slug: 'demo', name: 'Demo Chamber' });
 
@@ -559,18 +559,5 @@ describe('theme', () => {
 		expect(() => themeCss({ ...c, fonts: { ...c.fonts, body: "x'; }" as 'Inter' } })).toThrow(
 			/fonts\.body/,
 		);
-	});
-
-	it('builds one Google Fonts URL for both fonts', () => {
-		expect(fontStylesheetHref(minimal())).toBe(
-			'https://fonts.googleapis.com/css2?family=Inter:wght@400;500;600;700&display=swap',
-		);
-		expect(fontStylesheetHref({ fonts: { heading: 'Playfair Display', body: 'DM Sans' } })).toBe(
-			'https://fonts.googleapis.com/css2?family=Playfair+Display:wght@400;500;600;700' +
-				'&family=DM+Sans:wght@400;500;600;700&display=swap',
-		);
-		expect(() =>
-			fontStylesheetHref({ fonts: { heading: 'Evil&x' as 'Inter', body: 'Inter' } }),
-		).toThrow();
 	});
 });

@@ -1,7 +1,7 @@
 import { FONT_CHOICES } from './config.ts';
 import type { ChamberConfig, FontChoice } from './config.ts';
 
-// The theme is interpolated into a <style> block and a stylesheet URL, so every value is checked
+// The theme is interpolated into a <style> block, so every value is checked
 // here again even though the schema already restricts colours to hex and fonts to FONT_CHOICES:
 // a config built without the schema must not be able to inject CSS or markup.
 
@@ -54,22 +54,4 @@ export function themeCss(config: ThemeSource): string {
 		['--font-body', fontStack(font(fonts.body, 'fonts.body'))],
 	];
 	return `:root {\n${vars.map(([name, value]) => `\t${name}: ${value};`).join('\n')}\n}`;
-}
-
-/**
- * One Google Fonts css2 URL loading the heading and body fonts (weights 400-700), or null when
- * there is no font to load.
- */
-export function fontStylesheetHref(config: Pick<ChamberConfig, 'fonts'>): string | null {
-	const families = [
-		...new Set([
-			font(config.fonts.heading, 'fonts.heading'),
-			font(config.fonts.body, 'fonts.body'),
-		]),
-	];
-	if (families.length === 0) return null;
-	const query = families
-		.map((name) => `family=${name.replaceAll(' ', '+')}:wght@400;500;600;700`)
-		.join('&');
-	return `https://fonts.googleapis.com/css2?${query}&display=swap`;
 }
