@@ -1,9 +1,9 @@
+import { canLinkWebsite } from '../directory/directory.ts';
 import type { Business, BusinessAddress } from '../directory/directory.ts';
 
 /**
  * Presentation rules of the business card and profile (spec 01 §2 Business card, Business
- * profile): badge text, links, maps, metadata. Pure and free of zod, because the search island
- * ships this module to the browser.
+ * profile): links, maps, metadata. Pure: the search island ships it to the browser.
  */
 
 /** What a business card shows; the island receives only these fields, not the whole record. */
@@ -21,13 +21,10 @@ export type CardBusiness = Pick<
 	| 'memberSince'
 >;
 
-/** The configuration a card needs, resolved on the server so the browser never gets the config. */
+/** The configuration a card needs, picked on the server so the browser never gets the config. */
 export interface CardSettings {
 	memberBadgeDisplay: 'level' | 'year';
-	showMembershipLevels: boolean;
 	showBusinessShortDescription: boolean;
-	/** Lowercase levels whose website may be linked (membershipLevels.canLinkWebsite). */
-	linkableLevels: readonly string[];
 }
 
 export function toCardBusiness(business: Business): CardBusiness {
@@ -44,17 +41,6 @@ export function toCardBusiness(business: Business): CardBusiness {
 		membershipLevel: business.membershipLevel,
 		memberSince: business.memberSince,
 	};
-}
-
-/** 'Member Since {year}' when configured and known, else the level ('' when levels are hidden). */
-export function badgeText(
-	business: Pick<Business, 'membershipLevel' | 'memberSince'>,
-	settings: Pick<CardSettings, 'memberBadgeDisplay' | 'showMembershipLevels'>,
-): string {
-	if (settings.memberBadgeDisplay === 'year' && business.memberSince) {
-		return `Member Since ${business.memberSince}`;
-	}
-	return settings.showMembershipLevels ? business.membershipLevel : '';
 }
 
 /** /business/{id}/{slug}, carrying the search's category over to the breadcrumb. */
@@ -196,10 +182,6 @@ export function jsonForScript(value: unknown): string {
 }
 
 /** The website link of a card or profile: '' when there is none or the level may not link. */
-export function websiteHref(
-	business: Pick<Business, 'website' | 'membershipLevel'>,
-	linkableLevels: readonly string[],
-): string {
-	const level = business.membershipLevel.trim().toLowerCase();
-	return linkableLevels.includes(level) ? safeHttpUrl(business.website) : '';
+export function websiteHref(business: Pick<Business, 'website' | 'membershipLevel'>): string {
+	return canLinkWebsite(business) ? safeHttpUrl(business.website) : '';
 }
