@@ -1,9 +1,12 @@
-import { canLinkWebsite } from '../directory/directory.ts';
 import type { Business, BusinessAddress } from '../directory/directory.ts';
 
 /**
  * Presentation rules of the business card and profile (spec 01 §2 Business card, Business
- * profile): links, maps, metadata. Pure: the search island ships it to the browser.
+ * profile): badge, links, maps, metadata. Pure, and with no runtime import of directory.ts or
+ * config.ts: the search island ships this module, and those modules build zod schemas at load
+ * time that no bundler can drop (~28 KB gzipped, more than the page's whole script budget
+ * leaves). badgeText and websiteHref therefore restate directory.ts's badgeLabel and
+ * canLinkWebsite; business.test.ts holds them to the same answers.
  */
 
 /** What a business card shows; the island receives only these fields, not the whole record. */
@@ -181,7 +184,21 @@ export function jsonForScript(value: unknown): string {
 	return JSON.stringify(value).replace(/</g, '\\u003c');
 }
 
-/** The website link of a card or profile: '' when there is none or the level may not link. */
+/** 'Member Since {year}' when configured and the year is known, else the level (badgeLabel). */
+export function badgeText(
+	business: Pick<Business, 'membershipLevel' | 'memberSince'>,
+	memberBadgeDisplay: CardSettings['memberBadgeDisplay'],
+): string {
+	return memberBadgeDisplay === 'year' && business.memberSince !== ''
+		? `Member Since ${business.memberSince}`
+		: business.membershipLevel;
+}
+
+/**
+ * The website link of a card or profile: '' when there is none, when it is not http(s), or for
+ * the level Business Partner, whose website is never linked (canLinkWebsite).
+ */
 export function websiteHref(business: Pick<Business, 'website' | 'membershipLevel'>): string {
-	return canLinkWebsite(business) ? safeHttpUrl(business.website) : '';
+	const linkable = business.membershipLevel.trim().toLowerCase() !== 'business partner';
+	return linkable ? safeHttpUrl(business.website) : '';
 }

@@ -3,11 +3,11 @@ import { useEffect, useRef, useState, type FormEvent, type MouseEvent } from 're
 import type { SortValue } from '../config/config.ts';
 import { BusinessCard, BusinessCardSkeleton } from '../business/BusinessCard.tsx';
 import type { CardSettings } from '../business/business.ts';
-import { paginationModel } from '../directory/directory.ts';
 import {
 	EMPTY_FILTERS,
 	FILTER_LABELS,
 	FILTER_OPTION_TYPES,
+	pageItems,
 	searchUrl,
 	type PanelFilter,
 	type SearchState,
@@ -93,7 +93,7 @@ function Pagination(props: {
 						<span className="search__page search__page--off">‹ Previous</span>
 					)}
 				</li>
-				{paginationModel(page, totalPages).map((item, index) =>
+				{pageItems(page, totalPages).map((item, index) =>
 					item === 'ellipsis' ? (
 						<li key={`gap-${index}`} className="search__gap">
 							…
