@@ -1,6 +1,6 @@
 import {
 	addressLine,
-	badgeText,
+	visibleBadge,
 	hasAddress,
 	profilePath,
 	telHref,
@@ -39,7 +39,7 @@ export function BuildingIcon({ className }: { className?: string }) {
  */
 export function BusinessCard({ business, settings, category }: Props) {
 	const href = profilePath(business, category);
-	const badge = badgeText(business, settings.memberBadgeDisplay);
+	const badge = visibleBadge(business, settings);
 	const website = websiteHref(business);
 	const description = settings.showBusinessShortDescription ? business.description : '';
 	return (

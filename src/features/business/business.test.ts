@@ -13,6 +13,7 @@ import {
 	safeHttpUrl,
 	socialLinks,
 	telHref,
+	visibleBadge,
 	websiteHref,
 } from './business.ts';
 
@@ -80,6 +81,15 @@ describe('badge and website rules restated for the island', () => {
 		expect(badgeText(business, 'year')).toBe('Member Since 2011');
 		expect(badgeText(business, 'level')).toBe('Executive');
 		expect(badgeText({ ...business, memberSince: '' }, 'year')).toBe('Executive');
+	});
+
+	it('hides a level badge when level badges are switched off, never the year', () => {
+		const off = { memberBadgeDisplay: 'level', showMembershipLevels: false } as const;
+		expect(visibleBadge(business, off)).toBe('');
+		expect(visibleBadge(business, { ...off, memberBadgeDisplay: 'year' })).toBe(
+			'Member Since 2011',
+		);
+		expect(visibleBadge(business, { ...off, showMembershipLevels: true })).toBe('Executive');
 	});
 
 	it('never links a website that is not http(s)', () => {

@@ -27,7 +27,14 @@ export type CardBusiness = Pick<
 /** The configuration a card needs, picked on the server so the browser never gets the config. */
 export interface CardSettings {
 	memberBadgeDisplay: 'level' | 'year';
+	/** features.showMembershipLevels: false hides the level badge ('Member Since' still shows). */
+	showMembershipLevels: boolean;
 	showBusinessShortDescription: boolean;
+	/**
+	 * @deprecated Not read: the website rule is canLinkWebsite's (never for Business Partner).
+	 * Kept only until site.ts's cardSettings stops passing it.
+	 */
+	linkableLevels?: readonly string[];
 }
 
 export function toCardBusiness(business: Business): CardBusiness {
@@ -192,6 +199,17 @@ export function badgeText(
 	return memberBadgeDisplay === 'year' && business.memberSince !== ''
 		? `Member Since ${business.memberSince}`
 		: business.membershipLevel;
+}
+
+/** The badge a card or profile shows: badgeText, or none when level badges are switched off. */
+export function visibleBadge(
+	business: Pick<Business, 'membershipLevel' | 'memberSince'>,
+	settings: Pick<CardSettings, 'memberBadgeDisplay' | 'showMembershipLevels'>,
+): string {
+	const showsYear = settings.memberBadgeDisplay === 'year' && business.memberSince !== '';
+	return showsYear || settings.showMembershipLevels
+		? badgeText(business, settings.memberBadgeDisplay)
+		: '';
 }
 
 /**

@@ -2,6 +2,7 @@ import type { ChamberConfig } from '../config/config.ts';
 import { toCardBusiness } from '../business/business.ts';
 import { listBusinesses, listCategories } from '../directory/directory.server.ts';
 import { PAGE_SIZE, businessListQuerySchema, sortLabel } from '../directory/directory.ts';
+import { cardSettings } from '../site/site.ts';
 import type { TenantRow } from '../tenants/tenants.server.ts';
 import { getAnonClient } from '../../lib/supabase.server.ts';
 import type { SearchDirectoryProps } from './SearchDirectory.tsx';
@@ -30,10 +31,7 @@ export async function getSearchDirectoryProps(
 		defaultSort: searchPage.defaultSort,
 		availableSorts: searchPage.availableSorts,
 		showNewMembersFilter: features.showNewMembersFilter,
-		settings: {
-			memberBadgeDisplay: features.memberBadgeDisplay,
-			showBusinessShortDescription: features.showBusinessShortDescription,
-		},
+		settings: cardSettings(config),
 		initialPage: {
 			businesses: first.businesses.map(toCardBusiness),
 			total: first.total,
