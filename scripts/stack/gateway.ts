@@ -71,6 +71,11 @@ export async function startGateway(options: {
 		}
 		json(res, 404, { message: `No route for ${req.method} ${url}` });
 	});
+	// Clients (undici: 4 s) must drop idle keep-alive sockets before the server closes them.
+	// With Node's default of 5 s, a client whose event loop was busy for a few seconds (an Astro
+	// build) sends its next request on a socket the gateway has just closed, and a POST (an RPC)
+	// is not retried: 'fetch failed: other side closed'.
+	server.keepAliveTimeout = 65_000;
 	await new Promise<void>((resolve, reject) => {
 		server.once('error', reject);
 		server.listen(options.port, '127.0.0.1', resolve);

@@ -1,6 +1,6 @@
 import {
 	addressLine,
-	badgeText,
+	visibleBadge,
 	hasAddress,
 	profilePath,
 	telHref,
@@ -39,8 +39,8 @@ export function BuildingIcon({ className }: { className?: string }) {
  */
 export function BusinessCard({ business, settings, category }: Props) {
 	const href = profilePath(business, category);
-	const badge = badgeText(business, settings);
-	const website = websiteHref(business, settings.linkableLevels);
+	const badge = visibleBadge(business, settings);
+	const website = websiteHref(business);
 	const description = settings.showBusinessShortDescription ? business.description : '';
 	return (
 		<article className="bcard">
@@ -88,10 +88,7 @@ export function BusinessCard({ business, settings, category }: Props) {
 						rel="noopener noreferrer"
 					>
 						Visit Website
-						<span className="bcard__hidden">
-							{' '}
-							of {business.name} (opens in a new tab)
-						</span>
+						<span className="bcard__hidden"> of {business.name} (opens in a new tab)</span>
 					</a>
 				)}
 				<a className="bcard__button bcard__button--primary bcard__above" href={href}>

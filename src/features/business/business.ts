@@ -2,8 +2,11 @@ import type { Business, BusinessAddress } from '../directory/directory.ts';
 
 /**
  * Presentation rules of the business card and profile (spec 01 §2 Business card, Business
- * profile): badge text, links, maps, metadata. Pure and free of zod, because the search island
- * ships this module to the browser.
+ * profile): badge, links, maps, metadata. Pure, and with no runtime import of directory.ts or
+ * config.ts: the search island ships this module, and those modules build zod schemas at load
+ * time that no bundler can drop (~28 KB gzipped, more than the page's whole script budget
+ * leaves). badgeText and websiteHref therefore restate directory.ts's badgeLabel and
+ * canLinkWebsite; business.test.ts holds them to the same answers.
  */
 
 /** What a business card shows; the island receives only these fields, not the whole record. */
@@ -21,13 +24,17 @@ export type CardBusiness = Pick<
 	| 'memberSince'
 >;
 
-/** The configuration a card needs, resolved on the server so the browser never gets the config. */
+/** The configuration a card needs, picked on the server so the browser never gets the config. */
 export interface CardSettings {
 	memberBadgeDisplay: 'level' | 'year';
+	/** features.showMembershipLevels: false hides the level badge ('Member Since' still shows). */
 	showMembershipLevels: boolean;
 	showBusinessShortDescription: boolean;
-	/** Lowercase levels whose website may be linked (membershipLevels.canLinkWebsite). */
-	linkableLevels: readonly string[];
+	/**
+	 * @deprecated Not read: the website rule is canLinkWebsite's (never for Business Partner).
+	 * Kept only until site.ts's cardSettings stops passing it.
+	 */
+	linkableLevels?: readonly string[];
 }
 
 export function toCardBusiness(business: Business): CardBusiness {
@@ -44,17 +51,6 @@ export function toCardBusiness(business: Business): CardBusiness {
 		membershipLevel: business.membershipLevel,
 		memberSince: business.memberSince,
 	};
-}
-
-/** 'Member Since {year}' when configured and known, else the level ('' when levels are hidden). */
-export function badgeText(
-	business: Pick<Business, 'membershipLevel' | 'memberSince'>,
-	settings: Pick<CardSettings, 'memberBadgeDisplay' | 'showMembershipLevels'>,
-): string {
-	if (settings.memberBadgeDisplay === 'year' && business.memberSince) {
-		return `Member Since ${business.memberSince}`;
-	}
-	return settings.showMembershipLevels ? business.membershipLevel : '';
 }
 
 /** /business/{id}/{slug}, carrying the search's category over to the breadcrumb. */
@@ -195,11 +191,32 @@ export function jsonForScript(value: unknown): string {
 	return JSON.stringify(value).replace(/</g, '\\u003c');
 }
 
-/** The website link of a card or profile: '' when there is none or the level may not link. */
-export function websiteHref(
-	business: Pick<Business, 'website' | 'membershipLevel'>,
-	linkableLevels: readonly string[],
+/** 'Member Since {year}' when configured and the year is known, else the level (badgeLabel). */
+export function badgeText(
+	business: Pick<Business, 'membershipLevel' | 'memberSince'>,
+	memberBadgeDisplay: CardSettings['memberBadgeDisplay'],
 ): string {
-	const level = business.membershipLevel.trim().toLowerCase();
-	return linkableLevels.includes(level) ? safeHttpUrl(business.website) : '';
+	return memberBadgeDisplay === 'year' && business.memberSince !== ''
+		? `Member Since ${business.memberSince}`
+		: business.membershipLevel;
+}
+
+/** The badge a card or profile shows: badgeText, or none when level badges are switched off. */
+export function visibleBadge(
+	business: Pick<Business, 'membershipLevel' | 'memberSince'>,
+	settings: Pick<CardSettings, 'memberBadgeDisplay' | 'showMembershipLevels'>,
+): string {
+	const showsYear = settings.memberBadgeDisplay === 'year' && business.memberSince !== '';
+	return showsYear || settings.showMembershipLevels
+		? badgeText(business, settings.memberBadgeDisplay)
+		: '';
+}
+
+/**
+ * The website link of a card or profile: '' when there is none, when it is not http(s), or for
+ * the level Business Partner, whose website is never linked (canLinkWebsite).
+ */
+export function websiteHref(business: Pick<Business, 'website' | 'membershipLevel'>): string {
+	const linkable = business.membershipLevel.trim().toLowerCase() !== 'business partner';
+	return linkable ? safeHttpUrl(business.website) : '';
 }

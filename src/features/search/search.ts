@@ -3,7 +3,8 @@ import type { SortValue } from '../config/config.ts';
 /**
  * The search page's state and its URL (spec 01 §2 Search, §4): every filter, the page and the
  * sort live in the query string, so a reload, a shared link and the back button all restore
- * the same listing. Pure and free of zod: the search island ships this module to the browser.
+ * the same listing. Pure, with no runtime import of directory.ts or config.ts (see business.ts
+ * for why): the search island ships this module to the browser.
  */
 
 export const TEXT_FILTERS = ['category', 'city', 'county', 'zip', 'affiliation'] as const;
@@ -130,4 +131,24 @@ export function sessionSeed(storage: Pick<Storage, 'getItem' | 'setItem'> | unde
 		// Storage can be switched off or full; the default still gives a stable order.
 		return DEFAULT_SEED;
 	}
+}
+
+/**
+ * Page buttons (spec 01 §9): every page up to 7, else the first, the last, the current one with
+ * a neighbour each side, and ellipses between. Restates directory.ts's paginationModel for the
+ * island; search.test.ts holds them to the same answers.
+ */
+export function pageItems(current: number, totalPages: number): (number | 'ellipsis')[] {
+	const last = Math.max(0, Math.floor(totalPages));
+	if (last <= 7) return Array.from({ length: last }, (_, i) => i + 1);
+	const page = Math.min(Math.max(1, Math.floor(current)), last);
+	const shown = [...new Set([1, page - 1, page, page + 1, last])]
+		.filter((p) => p >= 1 && p <= last)
+		.sort((a, b) => a - b);
+	const items: (number | 'ellipsis')[] = [];
+	shown.forEach((p, i) => {
+		if (i > 0 && p - (shown[i - 1] ?? 0) > 1) items.push('ellipsis');
+		items.push(p);
+	});
+	return items;
 }

@@ -43,9 +43,12 @@ const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function fetchPage(url: string, signal: AbortSignal): Promise<ResultsPage> {
 	const response = await fetch(url, { signal, headers: { Accept: 'application/json' } });
-	const body = (await response.json().catch(() => null)) as
-		| { businesses?: Business[]; total?: number; totalPages?: number; error?: string }
-		| null;
+	const body = (await response.json().catch(() => null)) as {
+		businesses?: Business[];
+		total?: number;
+		totalPages?: number;
+		error?: string;
+	} | null;
 	if (!response.ok || !body || !Array.isArray(body.businesses)) {
 		throw new Error(body?.error || `Failed to fetch businesses: ${response.status}`);
 	}
@@ -68,6 +71,10 @@ export function createSearchStore(options: SearchStoreOptions) {
 	const cache = new Map<string, { at: number; page: ResultsPage }>();
 	let controller: AbortController | undefined;
 	let seed: number | undefined;
+	if (!isRandomSort(options.initialState.sort)) {
+		const url = businessesApiUrl(options.initialState, pageSize, 0);
+		cache.set(url, { at: Date.now(), page: options.initialPage });
+	}
 
 	const randomSeed = () =>
 		(seed ??= sessionSeed(typeof sessionStorage === 'undefined' ? undefined : sessionStorage));

@@ -1,7 +1,9 @@
 import type { ChamberConfig } from '../config/config.ts';
 import { getChamberConfig } from '../config/config.server.ts';
+import { listAllBusinesses } from '../directory/directory.server.ts';
+import type { Business } from '../directory/directory.ts';
 import type { TenantRow } from '../tenants/tenants.server.ts';
-import { getServiceClient } from '../../lib/supabase.server.ts';
+import { getAnonClient, getServiceClient } from '../../lib/supabase.server.ts';
 import { getCurrentTenant } from '../../lib/tenant.server.ts';
 
 export interface Site {
@@ -19,4 +21,14 @@ export function getSite(): Promise<Site> {
 		return { tenant, config: await getChamberConfig(client, tenant.id) };
 	})();
 	return site;
+}
+
+let businesses: Promise<Business[]> | undefined;
+
+/** Every business of the tenant, read once per build (category pages, sitemap, profiles). */
+export function getSiteBusinesses(): Promise<Business[]> {
+	businesses ??= getSite().then(({ tenant, config }) =>
+		listAllBusinesses(getAnonClient(), tenant.id, config),
+	);
+	return businesses;
 }

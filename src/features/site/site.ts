@@ -1,5 +1,6 @@
 import { eventsPath, resolveUrl } from '../config/config.ts';
 import type { ChamberConfig } from '../config/config.ts';
+import { socialLinks, type CardSettings, type SocialNetwork } from '../business/business.ts';
 
 /**
  * What the header and footer show, derived from the configuration (spec 01 §2 Header, Footer).
@@ -38,35 +39,26 @@ export function navigationEntries(config: NavSource): NavEntry[] {
 			continue;
 		}
 		// The default menu's Events item says /events; the chamber's default calendar decides.
-		const url = item.url === '/events' ? eventsPath(config.content.defaultEventsCalendar) : item.url;
+		const url =
+			item.url === '/events' ? eventsPath(config.content.defaultEventsCalendar) : item.url;
 		const resolved = link(item.label, url, item.isInternal);
 		if (resolved) entries.push({ type: 'link', id: item.id, ...resolved });
 	}
 	return entries;
 }
 
-export const SOCIAL_NETWORKS = ['facebook', 'twitter', 'linkedin', 'instagram', 'youtube'] as const;
-export type SocialNetwork = (typeof SOCIAL_NETWORKS)[number];
-
-const NETWORK_NAMES: Readonly<Record<SocialNetwork, string>> = {
-	facebook: 'Facebook',
-	twitter: 'Twitter',
-	linkedin: 'LinkedIn',
-	instagram: 'Instagram',
-	youtube: 'YouTube',
-};
-
 export interface SocialLink extends SiteLink {
 	network: SocialNetwork;
 }
 
 /** The footer's social icons: only the networks the chamber configured. */
-export function socialLinks(config: Pick<ChamberConfig, 'social' | 'urls' | 'name'>): SocialLink[] {
-	return SOCIAL_NETWORKS.flatMap((network) => {
-		const href = resolveUrl(config.social[network], config.urls);
-		const label = `${config.name} on ${NETWORK_NAMES[network]}`;
-		return href ? [{ network, href, external: true, label }] : [];
-	});
+export function chamberSocialLinks(config: Pick<ChamberConfig, 'social' | 'name'>): SocialLink[] {
+	return socialLinks(config.social).map(({ network, label, url }) => ({
+		network,
+		href: url,
+		external: true,
+		label: `${config.name} on ${label}`,
+	}));
 }
 
 /** Footer Quick Links (spec 01 §2 Footer). */
@@ -94,15 +86,17 @@ export function resourceLinks(config: Pick<ChamberConfig, 'footerLabels' | 'urls
 	});
 }
 
-/** 'tel:' target of a phone number as people write it: (319) 555-0100 → tel:3195550100. */
-export function telHref(phone: string): string {
-	return `tel:${phone.replace(/[^\d+]/g, '')}`;
-}
-
 /**
- * JSON for a `<script type="application/ld+json">`: `<` is escaped so no text in the data can
- * close the script element.
+ * The configuration a business card needs. TODO(dir-search): move next to CardSettings in
+ * business.ts once the search page has its own.
  */
-export function jsonLdText(data: unknown): string {
-	return JSON.stringify(data).replace(/</g, '\\u003c');
+export function cardSettings(
+	config: Pick<ChamberConfig, 'features' | 'membershipLevels'>,
+): CardSettings {
+	return {
+		memberBadgeDisplay: config.features.memberBadgeDisplay,
+		showMembershipLevels: config.features.showMembershipLevels,
+		showBusinessShortDescription: config.features.showBusinessShortDescription,
+		linkableLevels: config.membershipLevels.canLinkWebsite,
+	};
 }

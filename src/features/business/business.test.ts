@@ -1,0 +1,206 @@
+import { describe, expect, it } from 'vitest';
+import { badgeLabel, canLinkWebsite, type Business } from '../directory/directory.ts';
+import {
+	addressLine,
+	badgeText,
+	cityStateZip,
+	hasAddress,
+	jsonForScript,
+	localBusinessJsonLd,
+	mapLinks,
+	metaDescription,
+	profilePath,
+	safeHttpUrl,
+	socialLinks,
+	telHref,
+	visibleBadge,
+	websiteHref,
+} from './business.ts';
+
+const business: Business = {
+	id: '5b0e7f62-8a55-4c3f-9d38-2f3c1c8f0a11',
+	weblinkProfileId: '104233',
+	name: "Bella's Café & Bar",
+	slug: 'bella-s-caf-bar',
+	description: 'Wood-fired pizza in Cedarbrook.',
+	longDescription: '<p>Wood-fired pizza.</p>',
+	logo: '',
+	logoUrl: '',
+	website: 'https://bellas.example',
+	email: 'info@bellas.example',
+	phone: '(319) 555-0142',
+	mainContactName: 'Ana Bell',
+	address: {
+		street: '12 Main St',
+		street2: 'Suite 4',
+		city: 'Cedarbrook',
+		state: 'IA',
+		zip: '52901',
+	},
+	county: 'Linn',
+	categories: ['Restaurants', 'Catering'],
+	featured: false,
+	socialMedia: {
+		facebook: 'https://facebook.com/bellas',
+		myspace: 'https://myspace.com/bellas',
+		instagram: 'javascript:alert(1)',
+		youtube: 'https://youtube.com/@bellas',
+	},
+	membershipLevel: 'Executive',
+	memberSince: '2011',
+	membership: { level: 'Executive', since: '2011' },
+	isNewMember: false,
+	badges: [],
+};
+
+describe('badge and website rules restated for the island', () => {
+	const levels = [
+		'Trustee',
+		'Business Partner',
+		' business partner ',
+		'BUSINESS PARTNER',
+		'Member',
+	];
+
+	it.each(levels.flatMap((level) => ['2011', ''].map((since) => [level, since])))(
+		'badgeText matches badgeLabel for %j since %j',
+		(membershipLevel, memberSince) => {
+			for (const display of ['level', 'year'] as const) {
+				const b = { membershipLevel, memberSince };
+				expect(badgeText(b, display)).toBe(badgeLabel(b, display));
+			}
+		},
+	);
+
+	it.each(levels)('websiteHref links exactly when canLinkWebsite allows it, for %j', (level) => {
+		const b = { website: 'https://example.com/', membershipLevel: level };
+		expect(websiteHref(b) !== '').toBe(canLinkWebsite(b));
+	});
+
+	it('shows the badge text the configuration asks for', () => {
+		expect(badgeText(business, 'year')).toBe('Member Since 2011');
+		expect(badgeText(business, 'level')).toBe('Executive');
+		expect(badgeText({ ...business, memberSince: '' }, 'year')).toBe('Executive');
+	});
+
+	it('hides a level badge when level badges are switched off, never the year', () => {
+		const off = { memberBadgeDisplay: 'level', showMembershipLevels: false } as const;
+		expect(visibleBadge(business, off)).toBe('');
+		expect(visibleBadge(business, { ...off, memberBadgeDisplay: 'year' })).toBe(
+			'Member Since 2011',
+		);
+		expect(visibleBadge(business, { ...off, showMembershipLevels: true })).toBe('Executive');
+	});
+
+	it('never links a website that is not http(s)', () => {
+		expect(websiteHref({ ...business, website: 'javascript:alert(1)' })).toBe('');
+		expect(websiteHref({ ...business, website: '' })).toBe('');
+		expect(websiteHref(business)).toBe('https://bellas.example/');
+	});
+});
+
+describe('links', () => {
+	it('builds the profile path, carrying the category', () => {
+		expect(profilePath(business)).toBe(
+			'/business/5b0e7f62-8a55-4c3f-9d38-2f3c1c8f0a11/bella-s-caf-bar',
+		);
+		expect(profilePath(business, 'Food & Drink')).toBe(
+			'/business/5b0e7f62-8a55-4c3f-9d38-2f3c1c8f0a11/bella-s-caf-bar?category=Food%20%26%20Drink',
+		);
+	});
+
+	it.each([
+		['(319) 555-0142', 'tel:3195550142'],
+		['+1 319.555.0142', 'tel:+13195550142'],
+		['319-555-0142 ext. 12', 'tel:3195550142,12'],
+		['319-555-0142 x12', 'tel:3195550142,12'],
+	])('dials %s as %s', (phone, href) => {
+		expect(telHref(phone)).toBe(href);
+	});
+
+	it.each([
+		['https://a.example/x', 'https://a.example/x'],
+		['http://a.example', 'http://a.example/'],
+		['javascript:alert(1)', ''],
+		['data:text/html,hi', ''],
+		['not a url', ''],
+		[undefined, ''],
+	])('safeHttpUrl(%j) is %j', (url, expected) => {
+		expect(safeHttpUrl(url)).toBe(expected);
+	});
+
+	it('queries the maps service with the encoded address', () => {
+		const links = mapLinks(business);
+		const query = encodeURIComponent('12 Main St, Suite 4, Cedarbrook, IA, 52901');
+		expect(links.embed).toBe(`https://maps.google.com/maps?q=${query}&output=embed`);
+		expect(links.directions).toContain(`destination=${query}`);
+		expect(links.view).toContain(`query=${query}`);
+		const noStreet = mapLinks({ ...business, address: { ...business.address, street: '' } });
+		expect(decodeURIComponent(noStreet.view)).toContain("Bella's Café & Bar, Suite 4, Cedarbrook");
+	});
+});
+
+describe('address', () => {
+	it('has an address line only with a street or a city', () => {
+		expect(hasAddress(business.address)).toBe(true);
+		expect(hasAddress({ ...business.address, street: '', city: '' })).toBe(false);
+		expect(hasAddress({ ...business.address, street: '' })).toBe(true);
+	});
+
+	it('writes the parts that exist', () => {
+		expect(addressLine(business.address)).toBe('12 Main St, Cedarbrook, IA 52901');
+		expect(cityStateZip({ city: '', state: 'IA', zip: '52901' })).toBe('IA 52901');
+	});
+});
+
+describe('socialLinks', () => {
+	it('keeps only the five known networks with http(s) URLs, in a fixed order', () => {
+		expect(socialLinks(business.socialMedia)).toEqual([
+			{ network: 'facebook', label: 'Facebook', url: 'https://facebook.com/bellas' },
+			{ network: 'youtube', label: 'YouTube', url: 'https://youtube.com/@bellas' },
+		]);
+		expect(socialLinks('None')).toEqual([]);
+	});
+});
+
+describe('metadata', () => {
+	it('uses the short description, or a sentence about the business', () => {
+		expect(metaDescription(business, 'Cedar Chamber')).toBe('Wood-fired pizza in Cedarbrook.');
+		expect(metaDescription({ ...business, description: '' }, 'Cedar Chamber')).toBe(
+			"Bella's Café & Bar (Restaurants, Catering) in Cedarbrook, a member of Cedar Chamber.",
+		);
+	});
+
+	it('keeps the description within 160 characters, cut at a word', () => {
+		const long = metaDescription({ ...business, description: 'word '.repeat(60) }, 'X');
+		expect(long.length).toBeLessThanOrEqual(160);
+		expect(long.endsWith('word…')).toBe(true);
+	});
+
+	it('describes a LocalBusiness with address, phone, image and social profiles', () => {
+		const data = localBusinessJsonLd(
+			business,
+			'https://x.example/business/1/b',
+			'https://x.example/l.svg',
+		);
+		expect(data).toMatchObject({
+			'@type': 'LocalBusiness',
+			name: "Bella's Café & Bar",
+			url: 'https://x.example/business/1/b',
+			image: 'https://x.example/l.svg',
+			telephone: '(319) 555-0142',
+			address: {
+				streetAddress: '12 Main St, Suite 4',
+				addressLocality: 'Cedarbrook',
+				postalCode: '52901',
+			},
+			sameAs: ['https://facebook.com/bellas', 'https://youtube.com/@bellas'],
+		});
+	});
+
+	it('cannot close its script element', () => {
+		expect(jsonForScript({ name: '</script><script>alert(1)</script>' })).not.toContain(
+			'</script>',
+		);
+	});
+});

@@ -1,0 +1,36 @@
+import type { FeaturedBusinesses } from '../config/config.ts';
+
+/**
+ * The home page's rules (spec 01 §2 Home, §5). Pure and tiny: the search form's script ships
+ * this module to the browser.
+ */
+
+/**
+ * Where the hero search goes: /search with q (trimmed, only if non-empty), category (only if not
+ * 'all' or empty) and page=1.
+ */
+export function heroSearchHref(query: string, category: string): string {
+	const params = new URLSearchParams();
+	const q = query.trim();
+	if (q) params.set('q', q);
+	if (category && category !== 'all') params.set('category', category);
+	params.set('page', '1');
+	return `/search?${params}`;
+}
+
+export const NEW_MEMBERS_HREF = '/search?newMembers=true&page=1';
+
+/**
+ * 'View All {affiliation} Members' under the affiliation strategy, when an affiliation is set and
+ * the button is not switched off; null otherwise.
+ */
+export function viewAllButton(
+	featured: Pick<FeaturedBusinesses, 'strategy' | 'affiliation' | 'showViewAllButton'>,
+): { label: string; href: string } | null {
+	const { strategy, affiliation, showViewAllButton } = featured;
+	if (strategy !== 'affiliation' || !affiliation || showViewAllButton === false) return null;
+	return {
+		label: `View All ${affiliation} Members`,
+		href: `/search?${new URLSearchParams({ affiliation })}`,
+	};
+}

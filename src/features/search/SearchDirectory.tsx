@@ -1,0 +1,392 @@
+import { useStore } from '@nanostores/react';
+import { useEffect, useRef, useState, type FormEvent, type MouseEvent } from 'react';
+import type { SortValue } from '../config/config.ts';
+import { BusinessCard, BusinessCardSkeleton } from '../business/BusinessCard.tsx';
+import type { CardSettings } from '../business/business.ts';
+import {
+	EMPTY_FILTERS,
+	FILTER_LABELS,
+	FILTER_OPTION_TYPES,
+	pageItems,
+	searchUrl,
+	type PanelFilter,
+	type SearchState,
+	type SortOption,
+} from './search.ts';
+import { createSearchStore, type ResultsPage, type SearchStore } from './store.ts';
+import './SearchDirectory.css';
+
+export interface SearchDirectoryProps {
+	/** content.directoryTitle */
+	title: string;
+	categories: string[];
+	/** The filters of the 'More Filters' panel; empty when searchPage.showFilters is false. */
+	filters: PanelFilter[];
+	/** The 'Sort by' options; empty when searchPage.showSortDropdown is false. */
+	sorts: SortOption[];
+	defaultSort: SortValue;
+	availableSorts: SortValue[];
+	showNewMembersFilter: boolean;
+	settings: CardSettings;
+	/** The default listing's first page, rendered at build time. */
+	initialPage: ResultsPage;
+	pageSize: number;
+}
+
+type FilterOption = { name: string; count: number };
+
+/** Options of the enabled panel filters, each fetched once, when the panel first opens. */
+function useFilterOptions(filters: PanelFilter[], open: boolean) {
+	const [options, setOptions] = useState<Partial<Record<PanelFilter, FilterOption[]>>>({});
+	const requested = useRef(false);
+	useEffect(() => {
+		if (!open || requested.current) return;
+		requested.current = true;
+		for (const filter of filters) {
+			const type = FILTER_OPTION_TYPES[filter];
+			fetch(`/api/filter-options?type=${type}`)
+				.then(async (response) => {
+					if (!response.ok) throw new Error(`Failed to fetch ${type}: ${response.status}`);
+					const list = (await response.json()) as FilterOption[];
+					setOptions((current) => ({ ...current, [filter]: list }));
+				})
+				.catch((error: unknown) => console.error(error));
+		}
+	}, [filters, open]);
+	return options;
+}
+
+function isPlainClick(event: MouseEvent): boolean {
+	return !(event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey);
+}
+
+function Pagination(props: {
+	page: number;
+	totalPages: number;
+	hrefFor: (page: number) => string;
+	onSelect: (page: number) => void;
+}) {
+	const { page, totalPages, hrefFor, onSelect } = props;
+	if (totalPages <= 1) return null;
+	const link = (target: number, label: string, text: string, current = false) => (
+		<a
+			className="search__page"
+			href={hrefFor(target)}
+			aria-label={label}
+			aria-current={current ? 'page' : undefined}
+			onClick={(event) => {
+				if (!isPlainClick(event)) return;
+				event.preventDefault();
+				onSelect(target);
+			}}
+		>
+			{text}
+		</a>
+	);
+	return (
+		<nav className="search__pagination" aria-label="Pagination">
+			<ul>
+				<li>
+					{page > 1 ? (
+						link(page - 1, 'Previous page', '‹ Previous')
+					) : (
+						<span className="search__page search__page--off">‹ Previous</span>
+					)}
+				</li>
+				{pageItems(page, totalPages).map((item, index) =>
+					item === 'ellipsis' ? (
+						<li key={`gap-${index}`} className="search__gap">
+							…
+						</li>
+					) : (
+						<li key={item}>{link(item, `Page ${item}`, String(item), item === page)}</li>
+					),
+				)}
+				<li>
+					{page < totalPages ? (
+						link(page + 1, 'Next page', 'Next ›')
+					) : (
+						<span className="search__page search__page--off">Next ›</span>
+					)}
+				</li>
+			</ul>
+		</nav>
+	);
+}
+
+function ErrorScreen({ message }: { message: string }) {
+	return (
+		<section className="search__error" aria-labelledby="search-error-title">
+			<h2 id="search-error-title">Unable to Load Business Directory</h2>
+			<p>{message}</p>
+			<p>
+				This might be due to a temporary issue or a recent update. Please refresh the page to try
+				again.
+			</p>
+			<button type="button" className="search__button" onClick={() => window.location.reload()}>
+				Refresh Page
+			</button>
+		</section>
+	);
+}
+
+function Chips({ state, store }: { state: SearchState; store: SearchStore }) {
+	const chips = (['category', ...Object.keys(FILTER_LABELS)] as ('category' | PanelFilter)[])
+		.filter((key) => state[key])
+		.map((key) => ({
+			key,
+			label: key === 'category' ? 'Category' : FILTER_LABELS[key].chip,
+			value: state[key],
+		}));
+	if (chips.length === 0) return null;
+	return (
+		<ul className="search__chips" aria-label="Active filters">
+			{chips.map((chip) => (
+				<li key={chip.key} className="search__chip">
+					<span>
+						{chip.label}: {chip.value}
+					</span>
+					<button
+						type="button"
+						aria-label={`Remove ${chip.label} filter ${chip.value}`}
+						onClick={() => store.update({ [chip.key]: '' })}
+					>
+						×
+					</button>
+				</li>
+			))}
+		</ul>
+	);
+}
+
+/**
+ * The business directory (/search): search box, category and optional filters, chips, sort,
+ * results and pagination. The first page of the default listing arrives pre-rendered; any
+ * other state in the address bar is fetched from GET /api/businesses.
+ */
+export default function SearchDirectory(props: SearchDirectoryProps) {
+	const { title, categories, filters, sorts, settings, pageSize, defaultSort } = props;
+	const [store] = useState(() =>
+		createSearchStore({
+			initialState: { ...EMPTY_FILTERS, sort: defaultSort },
+			initialPage: props.initialPage,
+			defaultSort,
+			availableSorts: props.availableSorts,
+			pageSize,
+		}),
+	);
+	const state = useStore(store.$state);
+	const results = useStore(store.$results);
+	const [draft, setDraft] = useState(state.q);
+	const [panelOpen, setPanelOpen] = useState(false);
+	const options = useFilterOptions(filters, panelOpen);
+	const resultsHeading = useRef<HTMLHeadingElement>(null);
+
+	useEffect(() => {
+		const disconnect = store.connect();
+		const restored = store.$state.get();
+		if (filters.some((filter) => restored[filter])) setPanelOpen(true);
+		return disconnect;
+	}, [store, filters]);
+
+	// Back/forward and chip removal change the query under the box.
+	useEffect(() => setDraft(state.q), [state.q]);
+
+	const goToPage = (page: number) => {
+		store.goToPage(page);
+		window.scrollTo({ top: 0 });
+		resultsHeading.current?.focus({ preventScroll: true });
+	};
+
+	const submit = (event: FormEvent) => {
+		event.preventDefault();
+		store.update({ q: draft.trim() });
+	};
+
+	const crumbs = state.category ? (
+		<>
+			<li>
+				<a href="/search">{title}</a>
+			</li>
+			<li aria-current="page">{state.category}</li>
+		</>
+	) : (
+		<li aria-current="page">{title}</li>
+	);
+
+	const page = results.status === 'error' ? null : results.page;
+	const loading = results.status === 'loading';
+
+	return (
+		<div className="search">
+			<nav className="search__breadcrumb" aria-label="Breadcrumb">
+				<ol>
+					<li>
+						<a href="/">Home</a>
+					</li>
+					{crumbs}
+				</ol>
+			</nav>
+			<h1 className="search__title">{state.category || title}</h1>
+
+			{results.status === 'error' ? (
+				<ErrorScreen message={results.message} />
+			) : (
+				<>
+					<form className="search__bar" role="search" onSubmit={submit}>
+						<label className="search__hidden" htmlFor="search-q">
+							Search businesses
+						</label>
+						<input
+							id="search-q"
+							type="search"
+							className="search__input"
+							placeholder="Search for business name or keywords..."
+							value={draft}
+							onChange={(event) => setDraft(event.target.value)}
+						/>
+						<label className="search__hidden" htmlFor="search-category">
+							Category
+						</label>
+						<select
+							id="search-category"
+							className="search__select"
+							value={state.category}
+							onChange={(event) => store.update({ category: event.target.value })}
+						>
+							<option value="">All Categories</option>
+							{state.category && !categories.includes(state.category) && (
+								<option value={state.category}>{state.category}</option>
+							)}
+							{categories.map((name) => (
+								<option key={name} value={name}>
+									{name}
+								</option>
+							))}
+						</select>
+						<button type="submit" className="search__button">
+							Search
+						</button>
+						{filters.length > 0 && (
+							<button
+								type="button"
+								className="search__toggle"
+								aria-expanded={panelOpen}
+								aria-controls="search-filters"
+								onClick={() => setPanelOpen((open) => !open)}
+							>
+								{panelOpen ? 'Hide Filters' : 'More Filters'}
+							</button>
+						)}
+					</form>
+
+					{filters.length > 0 && (
+						<div id="search-filters" className="search__filters" hidden={!panelOpen}>
+							{filters.map((filter) => {
+								const list = options[filter] ?? [];
+								const value = state[filter];
+								return (
+									<div key={filter} className="search__filter">
+										<label htmlFor={`search-${filter}`}>{FILTER_LABELS[filter].label}</label>
+										<select
+											id={`search-${filter}`}
+											className="search__select"
+											value={value}
+											onChange={(event) => store.update({ [filter]: event.target.value })}
+										>
+											<option value="">{FILTER_LABELS[filter].all}</option>
+											{value && !list.some((o) => o.name === value) && (
+												<option value={value}>{value}</option>
+											)}
+											{list.map((option) => (
+												<option key={option.name} value={option.name}>
+													{filter === 'affiliation'
+														? `${option.name} (${option.count})`
+														: option.name}
+												</option>
+											))}
+										</select>
+									</div>
+								);
+							})}
+						</div>
+					)}
+
+					<div className="search__summary">
+						<p className="search__count" role="status">
+							{loading || !page
+								? 'Searching…'
+								: `${page.total} ${page.total === 1 ? 'business' : 'businesses'} found`}
+						</p>
+						<Chips state={state} store={store} />
+						<div className="search__options">
+							{props.showNewMembersFilter && (
+								<label className="search__check">
+									<input
+										type="checkbox"
+										checked={state.newMembers}
+										onChange={(event) => store.update({ newMembers: event.target.checked })}
+									/>
+									New Members Only
+								</label>
+							)}
+							{sorts.length > 0 && (
+								<div className="search__sort">
+									<label htmlFor="search-sort">Sort by</label>
+									<select
+										id="search-sort"
+										className="search__select"
+										value={state.sort}
+										onChange={(event) => store.update({ sort: event.target.value as SortValue })}
+									>
+										{sorts.map((sort) => (
+											<option key={sort.value} value={sort.value}>
+												{sort.label}
+											</option>
+										))}
+									</select>
+								</div>
+							)}
+						</div>
+					</div>
+
+					<h2 className="search__hidden" tabIndex={-1} ref={resultsHeading}>
+						Results
+					</h2>
+					{loading || !page ? (
+						<div className="search__grid" aria-busy="true">
+							{Array.from({ length: 6 }, (_, i) => (
+								<BusinessCardSkeleton key={i} />
+							))}
+						</div>
+					) : page.businesses.length === 0 ? (
+						<div className="search__empty">
+							<p className="search__empty-title">No businesses found</p>
+							<p>Try a different search term, or remove a filter.</p>
+						</div>
+					) : (
+						<div className="search__grid">
+							{page.businesses.map((business) => (
+								<BusinessCard
+									key={business.id}
+									business={business}
+									settings={settings}
+									category={state.category || undefined}
+								/>
+							))}
+						</div>
+					)}
+
+					{page && !loading && (
+						<Pagination
+							page={state.page}
+							totalPages={page.totalPages}
+							hrefFor={(target) => searchUrl({ ...state, page: target }, defaultSort)}
+							onSelect={goToPage}
+						/>
+					)}
+				</>
+			)}
+		</div>
+	);
+}

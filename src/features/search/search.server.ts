@@ -1,0 +1,42 @@
+import type { ChamberConfig } from '../config/config.ts';
+import { toCardBusiness } from '../business/business.ts';
+import { listBusinesses, listCategories } from '../directory/directory.server.ts';
+import { PAGE_SIZE, businessListQuerySchema, sortLabel } from '../directory/directory.ts';
+import { cardSettings } from '../site/site.ts';
+import type { TenantRow } from '../tenants/tenants.server.ts';
+import { getAnonClient } from '../../lib/supabase.server.ts';
+import type { SearchDirectoryProps } from './SearchDirectory.tsx';
+
+/**
+ * Everything the search island needs, read at build time: the configuration it shows (and no
+ * more of it), the categories, and the first page of the default listing, so the page has
+ * results before any script runs.
+ */
+export async function getSearchDirectoryProps(
+	tenant: TenantRow,
+	config: ChamberConfig,
+): Promise<SearchDirectoryProps> {
+	const client = getAnonClient();
+	const { searchPage, features } = config;
+	const query = businessListQuerySchema.parse({ sortBy: searchPage.defaultSort });
+	const first = await listBusinesses(client, tenant.id, query, config);
+	const categories = await listCategories(client, tenant.id);
+	return {
+		title: config.content.directoryTitle,
+		categories: categories.map((c) => c.name),
+		filters: searchPage.showFilters ? searchPage.availableFilters : [],
+		sorts: searchPage.showSortDropdown
+			? searchPage.availableSorts.map((value) => ({ value, label: sortLabel(value) }))
+			: [],
+		defaultSort: searchPage.defaultSort,
+		availableSorts: searchPage.availableSorts,
+		showNewMembersFilter: features.showNewMembersFilter,
+		settings: cardSettings(config),
+		initialPage: {
+			businesses: first.businesses.map(toCardBusiness),
+			total: first.total,
+			totalPages: first.totalPages,
+		},
+		pageSize: PAGE_SIZE,
+	};
+}

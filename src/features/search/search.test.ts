@@ -1,0 +1,172 @@
+import { describe, expect, it } from 'vitest';
+import { paginationModel } from '../directory/directory.ts';
+import {
+	DEFAULT_SEED,
+	EMPTY_FILTERS,
+	RANDOM_SEED_KEY,
+	businessesApiUrl,
+	pageItems,
+	parseSearchParams,
+	searchUrl,
+	sessionSeed,
+	toSearchParams,
+	type SearchState,
+} from './search.ts';
+
+const sorts = {
+	defaultSort: 'membershipHighToLow',
+	available: ['nameAsc', 'nameDesc', 'membershipHighToLow', 'random'],
+} as const;
+const base: SearchState = { ...EMPTY_FILTERS, sort: 'membershipHighToLow' };
+
+function memoryStorage(initial: Record<string, string> = {}) {
+	const data = new Map(Object.entries(initial));
+	return {
+		getItem: (key: string) => data.get(key) ?? null,
+		setItem: (key: string, value: string) => void data.set(key, value),
+		data,
+	};
+}
+
+describe('the search URL', () => {
+	it('reads every parameter of the query string', () => {
+		const params = new URLSearchParams(
+			'q=pizza&category=Restaurants&city=Cedarbrook&county=Linn&zip=52901&affiliation=Women+in+Business&newMembers=true&page=3&sort=nameDesc',
+		);
+		expect(parseSearchParams(params, sorts)).toEqual({
+			q: 'pizza',
+			category: 'Restaurants',
+			city: 'Cedarbrook',
+			county: 'Linn',
+			zip: '52901',
+			affiliation: 'Women in Business',
+			newMembers: true,
+			page: 3,
+			sort: 'nameDesc',
+		});
+	});
+
+	it.each([
+		['page=0', { page: 1 }],
+		['page=-2', { page: 1 }],
+		['page=2.5', { page: 1 }],
+		['page=abc', { page: 1 }],
+		['newMembers=yes', { newMembers: false }],
+		['sort=listingPositionHighToLow', { sort: 'membershipHighToLow' }],
+		['sort=bogus', { sort: 'membershipHighToLow' }],
+		['q=%20%20trimmed%20', { q: 'trimmed' }],
+	])('falls back to the default for %s', (query, expected) => {
+		expect(parseSearchParams(new URLSearchParams(query), sorts)).toEqual({ ...base, ...expected });
+	});
+
+	it('leaves defaults out, so the plain listing is /search', () => {
+		expect(searchUrl(base, 'membershipHighToLow')).toBe('/search');
+		expect(searchUrl({ ...base, page: 1, sort: 'nameAsc' }, 'membershipHighToLow')).toBe(
+			'/search?sort=nameAsc',
+		);
+	});
+
+	it('round-trips every state through the query string', () => {
+		const state: SearchState = {
+			q: 'coffee & tea',
+			category: 'Restaurants',
+			city: 'Maple Ridge',
+			county: 'Linn',
+			zip: '52910',
+			affiliation: 'Young Professionals',
+			newMembers: true,
+			page: 4,
+			sort: 'random',
+		};
+		const params = toSearchParams(state, 'membershipHighToLow');
+		expect(parseSearchParams(new URLSearchParams(params.toString()), sorts)).toEqual(state);
+	});
+});
+
+describe('businessesApiUrl', () => {
+	it('asks for one page of 24 with the filters and the sort', () => {
+		const url = new URL(
+			businessesApiUrl(
+				{ ...base, q: 'pizza', city: 'Cedarbrook', newMembers: true, page: 2 },
+				24,
+				0.3,
+			),
+			'http://x',
+		);
+		expect(url.pathname).toBe('/api/businesses');
+		expect(Object.fromEntries(url.searchParams)).toEqual({
+			page: '2',
+			pageSize: '24',
+			searchQuery: 'pizza',
+			city: 'Cedarbrook',
+			newMembersOnly: 'true',
+			sortBy: 'membershipHighToLow',
+		});
+	});
+
+	it('sends the seed only with random sorts', () => {
+		const random = new URL(businessesApiUrl({ ...base, sort: 'random' }, 24, 0.3), 'http://x');
+		expect(random.searchParams.get('randomSeed')).toBe('0.3');
+		const shuffled = new URL(
+			businessesApiUrl({ ...base, sort: 'listingPositionLowToHighRandom' }, 24, 0.3),
+			'http://x',
+		);
+		expect(shuffled.searchParams.get('randomSeed')).toBe('0.3');
+	});
+});
+
+describe('sessionSeed', () => {
+	it('uses a stored seed from 0 to 1', () => {
+		expect(sessionSeed(memoryStorage({ [RANDOM_SEED_KEY]: '0.25' }))).toBe(0.25);
+		expect(sessionSeed(memoryStorage({ [RANDOM_SEED_KEY]: '0' }))).toBe(0);
+		expect(sessionSeed(memoryStorage({ [RANDOM_SEED_KEY]: '1' }))).toBe(1);
+	});
+
+	it.each(['1.5', '-0.1', 'abc', '', 'NaN', 'Infinity'])(
+		'falls back to 0.5 for the stored value %j',
+		(stored) => {
+			expect(sessionSeed(memoryStorage({ [RANDOM_SEED_KEY]: stored }))).toBe(DEFAULT_SEED);
+		},
+	);
+
+	it('draws and keeps a seed for a session that has none', () => {
+		const storage = memoryStorage();
+		const seed = sessionSeed(storage);
+		expect(seed).toBeGreaterThanOrEqual(0);
+		expect(seed).toBeLessThanOrEqual(1);
+		expect(storage.data.get(RANDOM_SEED_KEY)).toBe(String(seed));
+		expect(sessionSeed(storage)).toBe(seed);
+	});
+
+	it('uses 0.5 when storage is unavailable or throws', () => {
+		expect(sessionSeed(undefined)).toBe(DEFAULT_SEED);
+		const broken = {
+			getItem: () => {
+				throw new Error('SecurityError');
+			},
+			setItem: () => {},
+		};
+		expect(sessionSeed(broken)).toBe(DEFAULT_SEED);
+	});
+});
+
+describe('pageItems', () => {
+	it.each([
+		[1, 1, [1]],
+		[3, 7, [1, 2, 3, 4, 5, 6, 7]],
+		[1, 13, [1, 2, 'ellipsis', 13]],
+		[5, 13, [1, 'ellipsis', 4, 5, 6, 'ellipsis', 13]],
+		[3, 13, [1, 2, 3, 4, 'ellipsis', 13]],
+		[13, 13, [1, 'ellipsis', 12, 13]],
+	])('page %i of %i', (current, total, expected) => {
+		expect(pageItems(current, total)).toEqual(expected);
+	});
+
+	it("answers exactly as directory.ts's paginationModel", () => {
+		for (let total = 0; total <= 30; total++) {
+			for (let current = -1; current <= total + 2; current++) {
+				expect(pageItems(current, total)).toEqual(paginationModel(current, total));
+			}
+		}
+	});
+});

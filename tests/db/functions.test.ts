@@ -1,0 +1,581 @@
+import { once } from 'node:events';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import {
+	createServer,
+	request,
+	type IncomingMessage,
+	type Server,
+	type ServerResponse,
+} from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createClient } from '@supabase/supabase-js';
+import pg from 'pg';
+import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
+import { startSiteServer } from '../../scripts/lib/netlify-local.ts';
+import {
+	removeDirectoryTenants,
+	seedDirectoryTenants,
+	type DirectoryFixture,
+} from './directory-fixtures.ts';
+
+// Every directory function over real HTTP: the local Netlify server runs netlify/functions/* in
+// this process against the test stack, with stand-in servers on 127.0.0.1 for the banner image
+// host and for reCAPTCHA's siteverify.
+
+const stack = inject('stack');
+const db = new pg.Client({ connectionString: stack.databaseUrl });
+const service = createClient(stack.supabaseUrl, stack.serviceKey, {
+	auth: { persistSession: false },
+});
+
+// A 1×1 PNG.
+const PNG = Buffer.from(
+	'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=',
+	'base64',
+);
+
+let fx: DirectoryFixture;
+let site: { url: string; close(): Promise<void> };
+let upstream: Server;
+let upstreamUrl: string;
+let siteverify: Server;
+let siteverifyUrl: string;
+let outbox: string;
+/** What the siteverify stand-in received, newest last. */
+const verifications: { contentType: string; form: URLSearchParams }[] = [];
+const savedEnv = { ...process.env };
+
+async function listen(server: Server): Promise<string> {
+	server.listen(0, '127.0.0.1');
+	await once(server, 'listening');
+	return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+async function freePort(): Promise<number> {
+	const probe = createServer();
+	const url = await listen(probe);
+	probe.close();
+	return Number(new URL(url).port);
+}
+
+/** The banner image host: a PNG, a web page posing as a PNG, a hanging request, a huge file. */
+function upstreamHandler(req: IncomingMessage, res: ServerResponse) {
+	switch (req.url) {
+		case '/banner.png':
+		case '/members/images/relative.png':
+			res.writeHead(200, { 'content-type': 'image/png' }).end(PNG);
+			return;
+		case '/fake.png':
+			res
+				.writeHead(200, { 'content-type': 'image/png' })
+				.end('<html><body>Not an image</body></html>');
+			return;
+		case '/huge.png':
+			res.writeHead(200, { 'content-type': 'image/png' });
+			res.end(Buffer.concat([PNG, Buffer.alloc(3 * 1024 * 1024)]));
+			return;
+		case '/hang.png':
+			// Never answers; the proxy must give up on its own.
+			return;
+		default:
+			res.writeHead(404).end();
+	}
+}
+
+/** reCAPTCHA's siteverify protocol: form-encoded secret + response, JSON verdict. */
+async function siteverifyHandler(req: IncomingMessage, res: ServerResponse) {
+	let body = '';
+	for await (const chunk of req) body += chunk;
+	const form = new URLSearchParams(body);
+	verifications.push({ contentType: req.headers['content-type'] ?? '', form });
+	const verdicts: Record<string, object> = {
+		good: { success: true, score: 0.9, action: 'submit', hostname: 'localhost' },
+		'low-score': { success: true, score: 0.3, action: 'submit', hostname: 'localhost' },
+		'wrong-action': { success: true, score: 0.9, action: 'login', hostname: 'localhost' },
+		'wrong-host': { success: true, score: 0.9, action: 'submit', hostname: 'evil.example' },
+	};
+	const known = form.get('secret') === 'test-secret';
+	const verdict = (known && verdicts[form.get('response') ?? '']) || {
+		success: false,
+		'error-codes': ['invalid-input-response'],
+	};
+	res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(verdict));
+}
+
+beforeAll(async () => {
+	await db.connect();
+	upstream = createServer(upstreamHandler);
+	upstreamUrl = await listen(upstream);
+	siteverify = createServer((req, res) => void siteverifyHandler(req, res));
+	siteverifyUrl = await listen(siteverify);
+	fx = await seedDirectoryTenants(service, {
+		prefix: 'fn',
+		config: {
+			urls: { eventRegistrationBaseUrl: `${upstreamUrl}/members` },
+			services: { emailDomain: 'cedarchamber.example' },
+		},
+		banners: [
+			{ banner_name: 'Demo banner', image_url: '/demo/banners/banner-1.svg', position: 1 },
+			{ banner_name: 'Sponsor', image_url: `${upstreamUrl}/banner.png`, position: 2 },
+			{ banner_name: 'Relative', image_url: 'images/relative.png', position: 3 },
+			{ banner_name: 'Fake', image_url: `${upstreamUrl}/fake.png`, position: 4 },
+			{ banner_name: 'Huge', image_url: `${upstreamUrl}/huge.png`, position: 5 },
+			{ banner_name: 'Hanging', image_url: `${upstreamUrl}/hang.png`, position: 6 },
+			{ banner_name: 'Gone', image_url: `${upstreamUrl}/gone.png`, position: 7 },
+			{ banner_name: 'Retired', image_url: `${upstreamUrl}/banner.png?retired`, active: false },
+		],
+	});
+	outbox = await mkdtemp(join(tmpdir(), 'chamber-outbox-'));
+	Object.assign(process.env, {
+		SUPABASE_URL: stack.supabaseUrl,
+		SUPABASE_ANON_KEY: stack.anonKey,
+		SUPABASE_SERVICE_ROLE_KEY: stack.serviceKey,
+		TENANT: fx.a.slug,
+		OUTBOX_DIR: outbox,
+	});
+	delete process.env.SMTP_URL;
+	delete process.env.RECAPTCHA_SECRET;
+	// public/ stands in for the built site: the demo banner is one of its files.
+	site = await startSiteServer({
+		distDir: 'public',
+		functionsDir: 'netlify/functions',
+		port: await freePort(),
+	});
+});
+
+afterAll(async () => {
+	await site?.close();
+	upstream?.closeAllConnections();
+	upstream?.close();
+	siteverify?.close();
+	if (fx) await removeDirectoryTenants(db, fx);
+	await db.end();
+	if (outbox) await rm(outbox, { recursive: true, force: true });
+	process.env = savedEnv;
+});
+
+async function get(path: string) {
+	const response = await fetch(`${site.url}${path}`);
+	const type = response.headers.get('content-type') ?? '';
+	const body = type.includes('json')
+		? await response.json()
+		: Buffer.from(await response.arrayBuffer());
+	return { status: response.status, headers: response.headers, body };
+}
+
+/**
+ * A request from a chosen loopback address, so each test has its own rate-limit bucket (the
+ * contact function limits per client IP).
+ */
+function send(
+	method: string,
+	path: string,
+	body: unknown,
+	from: string,
+): Promise<{ status: number; body: any }> {
+	return new Promise((resolve, reject) => {
+		const payload = typeof body === 'string' ? body : JSON.stringify(body);
+		const req = request(
+			`${site.url.replace('localhost', '127.0.0.1')}${path}`,
+			{ method, localAddress: from, headers: { 'content-type': 'application/json' } },
+			async (res) => {
+				let text = '';
+				for await (const chunk of res) text += chunk;
+				resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) });
+			},
+		);
+		req.on('error', reject);
+		req.end(method === 'GET' ? undefined : payload);
+	});
+}
+
+function expectCdnCache(headers: Headers, tag: string) {
+	expect(headers.get('cache-control')).toBe('public, max-age=0, must-revalidate');
+	expect(headers.get('netlify-cdn-cache-control')).toMatch(/^public, durable, s-maxage=\d+/);
+	expect(headers.get('netlify-cache-tag')?.split(',')).toEqual([fx.a.slug, `${fx.a.slug}:${tag}`]);
+}
+
+describe('GET /api/cache-version', () => {
+	it('answers the version of a type, cached briefly and keyed by type', async () => {
+		await db.query(
+			`update public.cache_versions set version = 3 where tenant_id = $1 and type = 'config'`,
+			[fx.a.id],
+		);
+		const { status, headers, body } = await get('/api/cache-version?type=config');
+		expect(status).toBe(200);
+		expect(body).toEqual({ version: 3 });
+		expectCdnCache(headers, 'cache-version');
+		expect(headers.get('netlify-cdn-cache-control')).toContain('s-maxage=60,');
+		expect(headers.get('netlify-vary')).toBe('query=type');
+		expect((await get('/api/cache-version?type=event_details')).body).toEqual({ version: 1 });
+	});
+
+	it('refuses other types with 400 and other methods with 405', async () => {
+		const bad = await get('/api/cache-version?type=businesses');
+		expect(bad.status).toBe(400);
+		expect(bad.body).toEqual({
+			error:
+				'type: Expected type to be one of config, categories, events, community_events, event_details',
+		});
+		expect((await get('/api/cache-version')).status).toBe(400);
+		const post = await fetch(`${site.url}/api/cache-version?type=config`, { method: 'POST' });
+		expect(post.status).toBe(405);
+		expect(await post.json()).toEqual({ error: 'Method POST not allowed' });
+	});
+});
+
+describe('GET /api/categories and /api/banners', () => {
+	it('lists the categories with counts', async () => {
+		const { status, headers, body } = await get('/api/categories?v=2');
+		expect(status).toBe(200);
+		expect(body[0]).toEqual({ name: 'Restaurants', count: 2 });
+		expectCdnCache(headers, 'categories');
+	});
+
+	it('lists the active banners in order, with their public fields only', async () => {
+		const { status, headers, body } = await get('/api/banners');
+		expect(status).toBe(200);
+		expect(body.map((b: { banner_name: string }) => b.banner_name)).toEqual([
+			'Demo banner',
+			'Sponsor',
+			'Relative',
+			'Fake',
+			'Huge',
+			'Hanging',
+			'Gone',
+		]);
+		expect(Object.keys(body[0]).sort()).toEqual([
+			'alternate_text',
+			'banner_name',
+			'id',
+			'image_url',
+			'navigate_url',
+			'target',
+		]);
+		expectCdnCache(headers, 'banners');
+	});
+});
+
+describe('GET /api/filter-options', () => {
+	it('lists the values of a filter with counts, within a category', async () => {
+		const cities = await get('/api/filter-options?type=cities');
+		expect(cities.status).toBe(200);
+		expect(cities.body).toEqual([
+			{ name: 'Cedarbrook', count: 3 },
+			{ name: 'Marion', count: 2 },
+			{ name: 'Shellsburg', count: 1 },
+		]);
+		expectCdnCache(cities.headers, 'businesses');
+		expect(cities.headers.get('netlify-vary')).toBe('query=type|category|search');
+		const inCategory = await get('/api/filter-options?type=affiliations&category=Plumbing');
+		expect(inCategory.body).toEqual([{ name: 'Women in Business', count: 1 }]);
+	});
+
+	it('refuses an unknown type', async () => {
+		const { status, body } = await get('/api/filter-options?type=states');
+		expect(status).toBe(400);
+		expect(body.error).toBe(
+			'type: Expected type to be one of cities, counties, zips, affiliations',
+		);
+	});
+});
+
+describe('GET /api/businesses', () => {
+	it('answers a page of businesses with the total and the number of pages', async () => {
+		const { status, headers, body } = await get('/api/businesses?sortBy=nameAsc&pageSize=2&page=2');
+		expect(status).toBe(200);
+		expect(body.businesses.map((b: { name: string }) => b.name)).toEqual([
+			'Cedar Law Office',
+			'Delta Auto Repair',
+		]);
+		expect(body.total).toBe(7);
+		expect(body.totalPages).toBe(4);
+		expectCdnCache(headers, 'businesses');
+		expect(headers.get('netlify-vary')).toContain('searchQuery');
+		expect(headers.get('netlify-vary')).toContain('randomSeed');
+	});
+
+	it('filters and searches', async () => {
+		const { body } = await get('/api/businesses?searchQuery=resturant&city=Cedarbrook');
+		expect(body.businesses.map((b: { name: string }) => b.name)).toEqual(["Bella's Restaurant"]);
+		const newMembers = await get('/api/businesses?newMembersOnly=true&sortBy=nameAsc');
+		expect(newMembers.body.total).toBe(2);
+	});
+
+	it.each([
+		['sortBy=cheapest', /^sortBy: /],
+		['page=0', /^page: /],
+		['pageSize=1000', /^pageSize: /],
+		['newMembersOnly=yes', /^newMembersOnly: /],
+	])('refuses %s with 400 naming the parameter', async (qs, message) => {
+		const { status, body } = await get(`/api/businesses?${qs}`);
+		expect(status).toBe(400);
+		expect(body.error).toMatch(message);
+	});
+});
+
+describe('GET /api/business', () => {
+	it('answers one business by internal id or weblink profile id', async () => {
+		const alpha = fx.ids['Alpha Plumbing'];
+		const byId = await get(`/api/business?id=${alpha.id}&category=Plumbing`);
+		expect(byId.status).toBe(200);
+		expect(byId.body).toMatchObject({
+			id: alpha.id,
+			name: 'Alpha Plumbing',
+			slug: 'alpha-plumbing',
+		});
+		expectCdnCache(byId.headers, 'businesses');
+		const byWeblink = await get(`/api/business?id=${alpha.weblinkProfileId}`);
+		expect(byWeblink.body.id).toBe(alpha.id);
+	});
+
+	it('answers 404 for an unknown or foreign business and 400 without an id', async () => {
+		for (const id of ['00000000-0000-4000-8000-000000000000', fx.otherIds[1]!]) {
+			const { status, body } = await get(`/api/business?id=${id}`);
+			expect(status).toBe(404);
+			expect(body).toEqual({ error: 'Business not found' });
+		}
+		const missing = await get('/api/business');
+		expect(missing.status).toBe(400);
+		expect(missing.body.error).toBe('id: Expected the id of a business');
+	});
+});
+
+describe('GET /api/banner-image', () => {
+	const image = (url: string) => get(`/api/banner-image?url=${encodeURIComponent(url)}`);
+
+	it('serves the site’s own banner (the demo’s, site-relative) as SVG with a sandboxing CSP', async () => {
+		const { status, headers, body } = await image('/demo/banners/banner-1.svg');
+		expect(status).toBe(200);
+		expect(headers.get('content-type')).toBe('image/svg+xml');
+		expect(headers.get('content-security-policy')).toContain('sandbox');
+		expect(headers.get('netlify-cdn-cache-control')).toMatch(/s-maxage=\d{6,}/);
+		expect(headers.get('netlify-vary')).toBe('query=url');
+		expect(body).toEqual(await readFile('public/demo/banners/banner-1.svg'));
+	});
+
+	it('proxies a banner on another host, and a relative one from the registration site', async () => {
+		for (const url of [`${upstreamUrl}/banner.png`, 'images/relative.png']) {
+			const { status, headers, body } = await image(url);
+			expect(status, url).toBe(200);
+			expect(headers.get('content-type')).toBe('image/png');
+			expect(headers.get('x-content-type-options')).toBe('nosniff');
+			expect(body).toEqual(PNG);
+		}
+	});
+
+	it('refuses images no active banner of this chamber references', async () => {
+		for (const url of [
+			`${upstreamUrl}/anything.png`,
+			'https://other.example/banner.png',
+			`${upstreamUrl}/banner.png?retired`,
+		]) {
+			const { status, body } = await image(url);
+			expect(status, url).toBe(403);
+			expect(body).toEqual({ error: "This image is not one of the chamber's banners" });
+		}
+		const missing = await get('/api/banner-image');
+		expect(missing.status).toBe(400);
+	});
+
+	it('refuses what is not an image, whatever its header says, and what is too large', async () => {
+		const fake = await image(`${upstreamUrl}/fake.png`);
+		expect(fake.status).toBe(502);
+		expect(fake.body).toEqual({ error: 'The banner address did not return an image' });
+		const huge = await image(`${upstreamUrl}/huge.png`);
+		expect(huge.status).toBe(502);
+		expect(huge.body).toEqual({ error: 'The banner image is too large' });
+		const gone = await image(`${upstreamUrl}/gone.png`);
+		expect(gone.status).toBe(404);
+		expect(gone.body).toEqual({ error: 'Banner image not found' });
+	});
+
+	it('gives up on a hanging image host with 504', async () => {
+		const started = Date.now();
+		const { status, body } = await image(`${upstreamUrl}/hang.png`);
+		expect(status).toBe(504);
+		expect(body).toEqual({ error: 'The banner image took too long to load' });
+		expect(Date.now() - started).toBeLessThan(15_000);
+	});
+});
+
+describe('POST /api/contact-business', () => {
+	const message = {
+		name: 'Ada Visitor',
+		email: 'ada@example.com',
+		message: 'Do you deliver on Sundays?',
+		businessName: "Bella's Restaurant",
+		recaptchaToken: 'good',
+		website: '',
+	};
+
+	async function storedMessages(text: string) {
+		const { rows } = await db.query(
+			'select business_id, business_name, name, email, message, delivery_status from public.contact_messages where tenant_id = $1 and message = $2',
+			[fx.a.id, text],
+		);
+		return rows;
+	}
+
+	async function outboxFiles(): Promise<string[]> {
+		return (await readdir(outbox)).filter((f) => f.endsWith('.eml'));
+	}
+
+	afterEach(() => {
+		delete process.env.RECAPTCHA_SECRET;
+		delete process.env.RECAPTCHA_VERIFY_URL;
+	});
+
+	it('stores the message and e-mails it to the business (an .eml in the outbox)', async () => {
+		const text = 'Do you cater weddings? (happy path)';
+		const before = await outboxFiles();
+		const { status, body } = await send(
+			'POST',
+			'/api/contact-business',
+			{ ...message, message: text },
+			'127.0.0.2',
+		);
+		expect(status).toBe(200);
+		expect(body).toEqual({ success: true });
+		expect(await storedMessages(text)).toEqual([
+			{
+				business_id: fx.ids["Bella's Restaurant"].id,
+				business_name: "Bella's Restaurant",
+				name: 'Ada Visitor',
+				email: 'ada@example.com',
+				message: text,
+				delivery_status: 'sent',
+			},
+		]);
+		const added = (await outboxFiles()).filter((f) => !before.includes(f));
+		expect(added).toHaveLength(1);
+		const eml = await readFile(join(outbox, added[0]!), 'utf8');
+		expect(eml).toMatch(/^To: .*hello@bellas\.example/m);
+		expect(eml).toMatch(/^Reply-To: .*ada@example\.com/m);
+		expect(eml).toMatch(/^From: .*no-reply@cedarchamber\.example/m);
+		expect(eml).toContain(text);
+	});
+
+	it.each([
+		[{ name: '' }, 'Name is required'],
+		[{ email: 'not-an-email' }, 'Email must be a valid email address'],
+		[{ message: '   ' }, 'Message is required'],
+		[{ message: 'x'.repeat(5001) }, 'Message must be at most 5000 characters'],
+		[{ businessName: undefined }, 'Business name is required'],
+	])('refuses %j with 400 naming the field', async (change, error) => {
+		const { status, body } = await send(
+			'POST',
+			'/api/contact-business',
+			{ ...message, ...change },
+			'127.0.0.3',
+		);
+		expect(status).toBe(400);
+		expect(body).toEqual({ success: false, error });
+	});
+
+	it('refuses a body that is not JSON, a business that does not exist, and GET', async () => {
+		const notJson = await send('POST', '/api/contact-business', '{oops', '127.0.0.4');
+		expect(notJson).toEqual({
+			status: 400,
+			body: { success: false, error: 'The request body must be JSON' },
+		});
+		const unknown = await send(
+			'POST',
+			'/api/contact-business',
+			{ ...message, businessName: 'Nobody Inc' },
+			'127.0.0.4',
+		);
+		expect(unknown).toEqual({ status: 404, body: { success: false, error: 'Business not found' } });
+		const foreign = await send(
+			'POST',
+			'/api/contact-business',
+			{ ...message, businessName: "Bella's Restaurant West" },
+			'127.0.0.4',
+		);
+		expect(foreign.status).toBe(404);
+		const get405 = await send('GET', '/api/contact-business', null, '127.0.0.4');
+		expect(get405.status).toBe(405);
+	});
+
+	it('answers a filled honeypot with success, and stores and sends nothing', async () => {
+		const text = 'Buy cheap watches (honeypot)';
+		const before = await outboxFiles();
+		const { status, body } = await send(
+			'POST',
+			'/api/contact-business',
+			{ ...message, message: text, website: 'https://spam.example' },
+			'127.0.0.5',
+		);
+		expect(status).toBe(200);
+		expect(body).toEqual({ success: true });
+		expect(await storedMessages(text)).toEqual([]);
+		expect(await outboxFiles()).toEqual(before);
+	});
+
+	it('limits each visitor to 5 messages a minute', async () => {
+		const statuses: number[] = [];
+		for (let i = 0; i < 6; i++) {
+			const text = `Rate limit message ${i}`;
+			statuses.push(
+				(await send('POST', '/api/contact-business', { ...message, message: text }, '127.0.0.6'))
+					.status,
+			);
+		}
+		expect(statuses).toEqual([200, 200, 200, 200, 200, 429]);
+		const sixth = await send('POST', '/api/contact-business', message, '127.0.0.6');
+		expect(sixth.body).toEqual({
+			success: false,
+			error: 'Too many messages sent. Please wait a minute and try again.',
+		});
+		expect(await storedMessages('Rate limit message 5')).toEqual([]);
+		// Another visitor is not affected.
+		expect((await send('POST', '/api/contact-business', message, '127.0.0.7')).status).toBe(200);
+	});
+
+	describe('with reCAPTCHA on', () => {
+		const on = () => {
+			process.env.RECAPTCHA_SECRET = 'test-secret';
+			process.env.RECAPTCHA_VERIFY_URL = `${siteverifyUrl}/recaptcha/api/siteverify`;
+		};
+
+		it('accepts a good token, verified with the siteverify protocol', async () => {
+			on();
+			const text = 'Verified by reCAPTCHA';
+			const { status, body } = await send(
+				'POST',
+				'/api/contact-business',
+				{ ...message, message: text },
+				'127.0.0.8',
+			);
+			expect({ status, body }).toEqual({ status: 200, body: { success: true } });
+			const last = verifications.at(-1)!;
+			expect(last.contentType).toContain('application/x-www-form-urlencoded');
+			expect(last.form.get('secret')).toBe('test-secret');
+			expect(last.form.get('response')).toBe('good');
+			expect(last.form.get('remoteip')).toBe('127.0.0.8');
+			expect(await storedMessages(text)).toHaveLength(1);
+		});
+
+		it.each(['low-score', 'wrong-action', 'wrong-host', 'forged', ''])(
+			'refuses the token %j with 403 and stores nothing',
+			async (token) => {
+				on();
+				const text = `Refused reCAPTCHA ${token}`;
+				const { status, body } = await send(
+					'POST',
+					'/api/contact-business',
+					{ ...message, message: text, recaptchaToken: token },
+					'127.0.0.9',
+				);
+				expect(status).toBe(403);
+				expect(body).toEqual({
+					success: false,
+					error: 'reCAPTCHA verification failed. Please try again.',
+				});
+				expect(await storedMessages(text)).toEqual([]);
+			},
+		);
+	});
+});
