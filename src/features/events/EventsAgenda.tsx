@@ -19,6 +19,7 @@ import type { Event } from './events.ts';
 import { EventSummary } from './EventSummary.tsx';
 import { FeaturedEventCard } from './FeaturedEventCard.tsx';
 import { useToday } from './hooks.ts';
+import { LoadingEvents } from './LoadingEvents.tsx';
 import { MiniCalendar } from './MiniCalendar.tsx';
 import {
 	createEventsFeed,
@@ -56,13 +57,7 @@ export default function EventsAgenda(props: AgendaProps) {
 			},
 		};
 	}, [today]);
-	if (!today || !state) {
-		return (
-			<p className="ev-status" role="status">
-				Loading events...
-			</p>
-		);
-	}
+	if (!today || !state) return <LoadingEvents />;
 	return <Agenda {...props} today={today} store={state.view} feeds={state.feeds} />;
 }
 
@@ -148,9 +143,7 @@ export function Agenda(props: AgendaProps & AgendaState) {
 						))}
 					</div>
 					{state.status === 'loading' ? (
-						<p className="ev-status" role="status">
-							Loading events...
-						</p>
+						<LoadingEvents />
 					) : state.status === 'error' ? (
 						<p className="ev-error" role="alert">
 							Error loading events: {state.error}

@@ -9,6 +9,7 @@ import {
 } from './calendar.ts';
 import type { Event } from './events.ts';
 import { useDisplayMode, useToday } from './hooks.ts';
+import { LoadingEvents } from './LoadingEvents.tsx';
 import { MonthGrid } from './MonthGrid.tsx';
 import { MonthList } from './MonthList.tsx';
 import { createEventsFeed, type EventsFeed } from './store.ts';
@@ -43,16 +44,8 @@ export default function EventsCalendar({ source }: Props) {
 		() => (today ? createEventsFeed(source, prefetchRange(today)) : null),
 		[source, today],
 	);
-	if (!today || !feed) return <Loading />;
+	if (!today || !feed) return <LoadingEvents />;
 	return <Calendar source={source} today={today} feed={feed} />;
-}
-
-function Loading() {
-	return (
-		<p className="ev-status" role="status">
-			Loading events...
-		</p>
-	);
 }
 
 /** The key to the community calendar's colours: the 'Community' category's dot. */
@@ -85,7 +78,7 @@ function Calendar({ source, today, feed }: Props & { today: DayKey; feed: Events
 		void feed.ensure(periodRange('month', next));
 	}
 
-	if (state.status === 'loading' || !mode) return <Loading />;
+	if (state.status === 'loading' || !mode) return <LoadingEvents />;
 	if (state.status === 'error') {
 		const error = ERRORS[source];
 		return (
