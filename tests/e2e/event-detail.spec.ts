@@ -2,7 +2,7 @@ import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type APIRequestContext } from '@playwright/test';
 import ICAL from 'ical.js';
 import { readFile } from 'node:fs/promises';
-import { eventPath, type Event } from '../../src/features/events/events.ts';
+import { eventPath, withHttp, type Event } from '../../src/features/events/events.ts';
 
 // The event detail page of the demo chamber, as a visitor gets it: rendered on demand, complete
 // in the HTML, with no script loaded until Share is clicked.
@@ -90,10 +90,23 @@ test.describe('event detail', () => {
 		await expect(sponsors.getByRole('listitem')).toHaveCount(gala.Sponsors.length);
 		await expect(sponsors).toContainText('Proud presenting sponsor of the Annual Gala.');
 		for (const sponsor of gala.Sponsors) {
-			if (!sponsor.SponsorLogoUrl) continue;
-			await expect(
-				sponsors.getByRole('img', { name: sponsor.SponsorName }).first(),
-			).toHaveAttribute('src', /^https?:\/\//);
+			const item = sponsors.getByRole('listitem').filter({
+				has: page.getByRole('img', { name: sponsor.SponsorName }),
+			});
+			if (sponsor.SponsorLogoUrl) {
+				// Logos and websites without a scheme get http:// (spec 02 §5).
+				await expect(item.getByRole('img').first()).toHaveAttribute(
+					'src',
+					withHttp(sponsor.SponsorLogoUrl),
+				);
+				await expect(item.getByRole('link').first()).toHaveAttribute(
+					'href',
+					withHttp(sponsor.SponsorWebsite),
+				);
+			}
+			const name = sponsors.getByText(sponsor.SponsorName, { exact: true });
+			if (sponsor.HideSponsorOrgName) await expect(name).toHaveCount(0);
+			else await expect(name.first()).toBeVisible();
 		}
 
 		const actions = main.getByRole('region', { name: 'Actions' });
