@@ -21,6 +21,7 @@ runMain(
 		const server = await startSiteServer({
 			distDir: join(ROOT, 'dist'),
 			functionsDir: join(ROOT, 'netlify/functions'),
+			ssrDir: join(ROOT, '.netlify/v1/functions/ssr'),
 			port,
 		});
 		onShutdown(() => server.close());

@@ -209,14 +209,12 @@ export async function startSiteServer(options: {
 	functionsDir: string;
 	port: number;
 	host?: string;
-	/** The adapter's on-demand function (default: .netlify/v1/functions/ssr beside distDir). */
+	/** The adapter's on-demand function, .netlify/v1/functions/ssr; none when left out. */
 	ssrDir?: string;
 }): Promise<{ url: string; close(): Promise<void> }> {
 	const root = resolve(options.distDir);
 	const functions = await loadFunctions(resolve(options.functionsDir));
-	const ssr = await loadSsrFunction(
-		resolve(options.ssrDir ?? join(root, '..', '.netlify/v1/functions/ssr')),
-	);
+	const ssr = options.ssrDir ? await loadSsrFunction(resolve(options.ssrDir)) : null;
 	const redirects = parseRedirects(
 		await readFile(join(root, '_redirects'), 'utf8').catch(() => ''),
 	);

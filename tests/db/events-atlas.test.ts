@@ -26,7 +26,7 @@ beforeAll(async () => {
 	atlas = await startAtlasStandin({ file: eventsTenantFile(tenant.slug), tenant: 'cedar-atlas' });
 	process.env.ATLAS_BASE_URL = atlas.url;
 	process.env.ATLAS_TENANT = 'cedar-atlas';
-	server = await startFunctions(6);
+	server = await startFunctions();
 });
 
 afterAll(async () => {

@@ -1,4 +1,7 @@
+import { once } from 'node:events';
 import { mkdtemp } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { TZDate } from '@date-fns/tz';
@@ -110,14 +113,20 @@ export async function seedEventsTenant(prefix: string): Promise<{ slug: string; 
 	return { slug, id: summary.tenant_id };
 }
 
-/** The functions over real HTTP, on a port beside this stack's (no site, no on-demand pages). */
-export async function startFunctions(offset: number) {
-	const stack = inject('stack');
-	const empty = await mkdtemp(join(tmpdir(), 'events-site-'));
+async function freePort(): Promise<number> {
+	const probe = createServer();
+	probe.listen(0, '127.0.0.1');
+	await once(probe, 'listening');
+	const { port } = probe.address() as AddressInfo;
+	await new Promise((resolve) => probe.close(resolve));
+	return port;
+}
+
+/** The functions over real HTTP on a free port (no site, no on-demand pages). */
+export async function startFunctions() {
 	return startSiteServer({
-		distDir: empty,
+		distDir: await mkdtemp(join(tmpdir(), 'events-site-')),
 		functionsDir: join(import.meta.dirname, '../../netlify/functions'),
-		ssrDir: empty,
-		port: Number(stack.stackPort) + offset,
+		port: await freePort(),
 	});
 }

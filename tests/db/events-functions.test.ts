@@ -15,7 +15,7 @@ let server: Awaited<ReturnType<typeof startFunctions>>;
 beforeAll(async () => {
 	await db.connect();
 	tenant = await seedEventsTenant('events-local');
-	server = await startFunctions(5);
+	server = await startFunctions();
 });
 
 afterAll(async () => {

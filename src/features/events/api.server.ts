@@ -2,7 +2,12 @@ import { z } from 'zod';
 import { cacheHeaders, jsonError, versionParam, type CacheOptions } from '../../lib/http.server.ts';
 import { readClientEnv } from '../../lib/supabase.server.ts';
 import { defaultRange, rangeInstants, type DateRange, type Event } from './events.ts';
-import { EventsSourceError, getEventsSource, listErrorMessage } from './source.server.ts';
+import {
+	EVENT_DETAILS_ERROR,
+	EventsSourceError,
+	getEventsSource,
+	listErrorMessage,
+} from './source.server.ts';
 
 /**
  * What the events functions share: query validation, the cache headers and tags, and the
@@ -14,13 +19,23 @@ const day = (name: string) =>
 	z
 		.string()
 		.regex(DAY, { error: `${name} must be a date like 2027-03-15` })
-		.refine((value) => !Number.isNaN(Date.parse(`${value}T00:00:00Z`)) && isRealDay(value), {
-			error: `${name} must be a real calendar date`,
-		});
+		.refine(isRealDay, { error: `${name} must be a real calendar date` });
 
+/** 2027-02-30 parses (as 2 March), so the date must read back unchanged. */
 function isRealDay(value: string): boolean {
-	return new Date(`${value}T00:00:00Z`).toISOString().slice(0, 10) === value;
+	const time = Date.parse(`${value}T00:00:00Z`);
+	return !Number.isNaN(time) && new Date(time).toISOString().slice(0, 10) === value;
 }
+
+const EVENT_ID_ERROR = 'Event ID must be a positive whole number';
+
+/** An event id from a URL: a positive whole number (ids are 32-bit in the membership system). */
+export const eventIdParam = z
+	.string()
+	.trim()
+	.regex(/^\d{1,9}$/, { error: EVENT_ID_ERROR })
+	.transform(Number)
+	.refine((id) => id > 0, { error: EVENT_ID_ERROR });
 
 /** The longest range one request may ask for, so nobody pulls decades at once. */
 export const MAX_RANGE_DAYS = 3 * 366;
@@ -106,6 +121,11 @@ export async function withLastGood<T>(
 		const message = error instanceof EventsSourceError ? error.message : fallbackMessage;
 		return { ok: false, message };
 	}
+}
+
+/** One event through the source, or the last good answer for it. */
+export function loadEvent(id: number): Promise<Outcome<Event | null>> {
+	return withLastGood(`event:${id}`, EVENT_DETAILS_ERROR, () => getEventsSource().getEvent(id));
 }
 
 /** Cache headers for a success; an answer from the fallback is marked stale and kept briefly. */

@@ -504,11 +504,16 @@ function byStart(a: Event, b: Event): number {
 	return a.StartDateTimeUtc.localeCompare(b.StartDateTimeUtc) || a.EventId - b.EventId;
 }
 
+/** Sorted by start, then id (a copy). */
+export function sortByStart<T extends Event>(events: readonly T[]): T[] {
+	return [...events].sort(byStart);
+}
+
 /** Both lists as one, without duplicate EventIds (the newer copy, from b, wins), sorted by start. */
 export function mergeEvents<T extends Event>(a: readonly T[], b: readonly T[]): T[] {
 	const byId = new Map<number, T>();
 	for (const event of [...a, ...b]) byId.set(event.EventId, event);
-	return [...byId.values()].sort(byStart);
+	return sortByStart([...byId.values()]);
 }
 
 /** Inclusive range of calendar days, 'yyyy-MM-dd', as /api/events takes it. */

@@ -1,42 +1,30 @@
 import type { ChamberConfig } from '../config/config.ts';
 import { getChamberConfig } from '../config/config.server.ts';
-import type { TenantRow } from '../tenants/tenants.server.ts';
 import { getAnonClient } from '../../lib/supabase.server.ts';
 import { getCurrentTenant } from '../../lib/tenant.server.ts';
-import { withLastGood } from './api.server.ts';
+import { eventIdParam, loadEvent } from './api.server.ts';
 import type { Event } from './events.ts';
-import { EVENT_DETAILS_ERROR, getEventsSource } from './source.server.ts';
+
+/** What the on-demand event detail page shows: the event, or why there is none. */
+export type EventLookup =
+	{ kind: 'found'; event: Event; staleSince?: Date } | { kind: 'not-found' } | { kind: 'failed' };
 
 /**
- * Everything the on-demand event detail page needs, read as a visitor would (anon): the tenant,
- * its configuration and the event.
+ * Everything the event detail page needs, read as a visitor would (anon): the chamber's
+ * configuration and the event (closed and unknown ids are not found).
  */
-export type EventLookup =
-	| { kind: 'found'; event: Event; staleSince?: Date }
-	| { kind: 'not-found' }
-	| { kind: 'failed'; message: string };
-
-export interface EventPageData {
-	tenant: TenantRow;
-	config: ChamberConfig;
-	lookup: EventLookup;
-}
-
-const EVENT_ID = /^\d{1,9}$/;
-
-export async function getEventPageData(eventIdParam: string | undefined): Promise<EventPageData> {
+export async function getEventPageData(
+	eventIdText: string | undefined,
+): Promise<{ config: ChamberConfig; lookup: EventLookup }> {
 	const client = getAnonClient();
 	const tenant = await getCurrentTenant(client);
 	const config = await getChamberConfig(client, tenant.id);
-	const id = eventIdParam && EVENT_ID.test(eventIdParam) ? Number(eventIdParam) : 0;
-	if (id < 1) return { tenant, config, lookup: { kind: 'not-found' } };
-	const outcome = await withLastGood(`event:${id}`, EVENT_DETAILS_ERROR, () =>
-		getEventsSource().getEvent(id),
-	);
-	if (!outcome.ok) return { tenant, config, lookup: { kind: 'failed', message: outcome.message } };
-	if (!outcome.value) return { tenant, config, lookup: { kind: 'not-found' } };
+	const id = eventIdParam.safeParse(eventIdText ?? '');
+	if (!id.success) return { config, lookup: { kind: 'not-found' } };
+	const outcome = await loadEvent(id.data);
+	if (!outcome.ok) return { config, lookup: { kind: 'failed' } };
+	if (!outcome.value) return { config, lookup: { kind: 'not-found' } };
 	return {
-		tenant,
 		config,
 		lookup: { kind: 'found', event: outcome.value, staleSince: outcome.staleSince },
 	};

@@ -3,7 +3,13 @@ import { z } from 'zod';
 import { getAnonClient } from '../../lib/supabase.server.ts';
 import { getCurrentTenant } from '../../lib/tenant.server.ts';
 import type { TenantRow } from '../tenants/tenants.server.ts';
-import { dropClosed, parseSourceEvent, parseSourceEvents, type Event } from './events.ts';
+import {
+	dropClosed,
+	parseSourceEvent,
+	parseSourceEvents,
+	sortByStart,
+	type Event,
+} from './events.ts';
 
 /**
  * Where events come from: the local `events` table (imported from the tenant file), or the
@@ -99,18 +105,16 @@ export interface AtlasOptions {
 	baseUrl: string;
 	/** Sent as `x-tenant`; without it Atlas answers 500. */
 	tenant: string;
-	timeoutMs?: number;
-	fetch?: typeof fetch;
 }
 
 async function atlasGet(options: AtlasOptions, path: string, failure: string): Promise<unknown> {
 	const url = `${options.baseUrl.replace(/\/+$/, '')}${path}`;
-	const doFetch = options.fetch ?? fetch;
 	let response: Response;
 	try {
-		response = await doFetch(url, {
+		// The signal also bounds reading the body, so a stalled stream cannot hang a request.
+		response = await fetch(url, {
 			headers: { accept: 'application/json', 'x-tenant': options.tenant },
-			signal: AbortSignal.timeout(options.timeoutMs ?? ATLAS_TIMEOUT_MS),
+			signal: AbortSignal.timeout(ATLAS_TIMEOUT_MS),
 		});
 	} catch (cause) {
 		throw new EventsSourceError(failure, { cause });
@@ -143,9 +147,7 @@ export function atlasEventsSource(options: AtlasOptions): EventsSource {
 			const body = await atlasGet(options, `/Events?${query}`, listErrorMessage(community));
 			const rows = body && typeof body === 'object' && 'Result' in body ? body.Result : undefined;
 			if (!Array.isArray(rows)) throw new EventsSourceError(NO_EVENTS_IN_RESPONSE);
-			return dropClosed(parseSourceEvents(rows, 'Atlas /Events')).sort(
-				(a, b) => a.StartDateTimeUtc.localeCompare(b.StartDateTimeUtc) || a.EventId - b.EventId,
-			);
+			return sortByStart(dropClosed(parseSourceEvents(rows, 'Atlas /Events')));
 		},
 
 		async getEvent(id) {
