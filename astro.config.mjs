@@ -2,12 +2,13 @@
 import netlify from '@astrojs/netlify';
 import react from '@astrojs/react';
 import { defineConfig } from 'astro/config';
+import { profileRedirectsIntegration } from './src/features/business/redirects.integration.ts';
 
 export default defineConfig({
 	site: process.env.SITE_URL || process.env.URL || 'http://localhost:8888',
 	output: 'static',
 	adapter: netlify(),
-	integrations: [react()],
+	integrations: [react(), profileRedirectsIntegration()],
 	build: { format: 'directory' },
 	vite: {
 		// Server-only modules (supabase-js with keys, argon2) never reach a browser bundle.
