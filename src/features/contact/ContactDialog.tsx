@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { loadRecaptcha, recaptchaToken } from './recaptcha.ts';
 
 // Its styles are in ContactDialog.css, which the profile page links: this component is bundled
@@ -14,6 +14,29 @@ interface Props {
 	open: boolean;
 	/** Called once the dialog has closed (Cancel, ×, Escape or after a successful send). */
 	onClose: () => void;
+}
+
+const TABBABLE = 'button, input, textarea, select, a[href], [tabindex]:not([tabindex="-1"])';
+
+/**
+ * Tab from the last control goes to the first one and Shift+Tab back again: a modal dialog
+ * alone would let focus leave the page for the browser's own controls in between.
+ */
+function keepFocusInside(event: KeyboardEvent<HTMLDialogElement>): void {
+	if (event.key !== 'Tab') return;
+	const controls = [...event.currentTarget.querySelectorAll<HTMLElement>(TABBABLE)].filter(
+		(el) => !el.matches(':disabled, [tabindex="-1"]') && el.offsetParent !== null,
+	);
+	const first = controls[0];
+	const last = controls.at(-1);
+	if (!first || !last) return;
+	if (event.shiftKey && document.activeElement === first) {
+		event.preventDefault();
+		last.focus();
+	} else if (!event.shiftKey && document.activeElement === last) {
+		event.preventDefault();
+		first.focus();
+	}
 }
 
 type Status = { kind: 'idle' | 'sending' | 'sent' } | { kind: 'error'; message: string };
@@ -44,6 +67,7 @@ async function postMessage(body: Record<string, unknown>): Promise<void> {
 export default function ContactDialog({ businessName, recaptchaSiteKey, open, onClose }: Props) {
 	const dialog = useRef<HTMLDialogElement>(null);
 	const form = useRef<HTMLFormElement>(null);
+	const firstField = useRef<HTMLInputElement>(null);
 	const returnFocus = useRef<HTMLElement | null>(null);
 	const [status, setStatus] = useState<Status>({ kind: 'idle' });
 	const id = useId();
@@ -56,6 +80,8 @@ export default function ContactDialog({ businessName, recaptchaSiteKey, open, on
 			returnFocus.current = document.activeElement as HTMLElement | null;
 			setStatus({ kind: 'idle' });
 			element.showModal();
+			// The browser would start on ×, the first control; the form is what the visitor came for.
+			firstField.current?.focus();
 			if (recaptchaSiteKey) loadRecaptcha(recaptchaSiteKey);
 		} else if (!open && element.open) element.close();
 	}, [open, recaptchaSiteKey]);
@@ -97,6 +123,7 @@ export default function ContactDialog({ businessName, recaptchaSiteKey, open, on
 			className="contact-dialog"
 			aria-labelledby={`${id}-title`}
 			onCancel={(event) => sending && event.preventDefault()}
+			onKeyDown={keepFocusInside}
 			onClose={() => {
 				onClose();
 				returnFocus.current?.focus();
@@ -117,7 +144,14 @@ export default function ContactDialog({ businessName, recaptchaSiteKey, open, on
 			<form ref={form} onSubmit={submit}>
 				<fieldset className="contact-dialog__fields" disabled={sending}>
 					<label htmlFor={`${id}-name`}>Name</label>
-					<input id={`${id}-name`} name="name" required autoComplete="name" maxLength={100} />
+					<input
+						ref={firstField}
+						id={`${id}-name`}
+						name="name"
+						required
+						autoComplete="name"
+						maxLength={100}
+					/>
 					<label htmlFor={`${id}-email`}>Email</label>
 					<input
 						id={`${id}-email`}
