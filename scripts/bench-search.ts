@@ -5,7 +5,6 @@
  * `npm run tenant:demo -- --businesses 50000 --slug big`. A benchmark, not a test: it prints.
  */
 import { parseArgs } from 'node:util';
-import pg from 'pg';
 import { SORT_VALUES } from '../src/features/config/config.ts';
 import { getChamberConfig } from '../src/features/config/config.server.ts';
 import { businessListQuerySchema } from '../src/features/directory/directory.ts';
@@ -32,14 +31,6 @@ runMain(async () => {
 					`No tenant "${values.slug}": run \`npm run tenant:demo -- --businesses 50000 --slug ${values.slug}\` first`,
 				);
 			});
-			// PGlite runs no autovacuum: without statistics the planner ignores the search indexes.
-			// Hosted Postgres analyzes on its own; locally the stack's superuser connection does it.
-			if (stack.databaseUrl) {
-				const db = new pg.Client({ connectionString: stack.databaseUrl });
-				await db.connect();
-				await db.query('analyze public.profiles, public.listings, public.profile_affiliations');
-				await db.end();
-			}
 			const config = await getChamberConfig(client, tenant.id);
 			const [topCategory] = await listCategories(client, tenant.id);
 			const cases: [string, Record<string, string>][] = [
