@@ -7,7 +7,12 @@ import { profileRedirectsIntegration } from './src/features/business/redirects.i
 export default defineConfig({
 	site: process.env.SITE_URL || process.env.URL || 'http://localhost:8888',
 	output: 'static',
-	adapter: netlify(),
+	adapter: netlify({
+		// Images are served as built files, the same locally and on Netlify; the local stack is
+		// offline, so the adapter's dev emulation of Netlify's cloud features stays off.
+		imageCDN: false,
+		devFeatures: { environmentVariables: false, images: false, edgeFunctions: false },
+	}),
 	integrations: [react(), profileRedirectsIntegration()],
 	build: { format: 'directory' },
 	vite: {
