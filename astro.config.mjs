@@ -14,7 +14,9 @@ export default defineConfig({
 		devFeatures: { environmentVariables: false, images: false, edgeFunctions: false },
 	}),
 	integrations: [react(), profileRedirectsIntegration()],
-	build: { format: 'directory' },
+	// Pages carry their CSS inline: a few KB more HTML, one render-blocking request fewer, which
+	// on a slow mobile connection is worth more than caching the stylesheet across pages.
+	build: { format: 'directory', inlineStylesheets: 'always' },
 	vite: {
 		// Server-only modules (supabase-js with keys, argon2) never reach a browser bundle.
 		ssr: { external: ['@node-rs/argon2'] },

@@ -1,4 +1,4 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 
 export default defineConfig({
 	test: {
@@ -12,6 +12,8 @@ export default defineConfig({
 						'scripts/**/*.test.ts',
 						'tests/unit/**/*.test.ts',
 					],
+					// Component tests need Astro's compiler: project 'components' below.
+					exclude: [...configDefaults.exclude, 'src/**/*.astro.test.ts'],
 					environment: 'node',
 				},
 			},
@@ -27,6 +29,7 @@ export default defineConfig({
 					hookTimeout: 180_000,
 				},
 			},
+			'./vitest.components.config.ts',
 		],
 	},
 });

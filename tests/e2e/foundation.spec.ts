@@ -6,8 +6,7 @@ test.describe('the demo chamber, end to end', () => {
 	}) => {
 		await page.goto('/');
 		await expect(page).toHaveTitle(/Cedar Valley Chamber of Commerce/);
-		const hero = page.getByRole('banner').first();
-		await expect(hero.getByRole('heading', { level: 1 })).toBeVisible();
+		await expect(page.getByRole('main').getByRole('heading', { level: 1 })).toBeVisible();
 		const theme = await page.evaluate(() => {
 			const style = getComputedStyle(document.documentElement);
 			return {

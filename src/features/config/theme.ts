@@ -30,8 +30,9 @@ function font(value: unknown, field: string): FontChoice {
 	return value as FontChoice;
 }
 
+/** The web font, its metric-matched fallback face (site/fonts.server.ts), then system fonts. */
 function fontStack(name: FontChoice): string {
-	return `'${name}', ${SERIF_FONTS.has(name) ? SERIF_FALLBACK : SANS_FALLBACK}`;
+	return `'${name}', '${name} Fallback', ${SERIF_FONTS.has(name) ? SERIF_FALLBACK : SANS_FALLBACK}`;
 }
 
 /** The chamber's colours and fonts as CSS custom properties on :root. */

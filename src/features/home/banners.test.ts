@@ -3,7 +3,7 @@ import { chamberConfigSchema } from '../config/config.ts';
 import type { Banner } from '../directory/directory.server.ts';
 import { bannerSlides } from './banners.ts';
 
-const urls = chamberConfigSchema.parse({ slug: 'demo', name: 'Demo' }).urls;
+const config = chamberConfigSchema.parse({ slug: 'demo', name: 'Demo' });
 
 const banner = (fields: Partial<Banner>): Banner => ({
 	id: 'b1',
@@ -17,7 +17,7 @@ const banner = (fields: Partial<Banner>): Banner => ({
 
 describe('bannerSlides', () => {
 	it('serves images through the proxy and links each banner with its target', () => {
-		expect(bannerSlides([banner({})], urls)).toEqual([
+		expect(bannerSlides([banner({})], config)).toEqual([
 			{
 				id: 'b1',
 				name: 'Gala',
@@ -30,9 +30,9 @@ describe('bannerSlides', () => {
 	});
 
 	it('falls back to the banner name as alt text and to a new tab for unknown targets', () => {
-		const [slide] = bannerSlides([banner({ alternate_text: ' ', target: 'popup' })], urls);
+		const [slide] = bannerSlides([banner({ alternate_text: ' ', target: 'popup' })], config);
 		expect(slide).toMatchObject({ alt: 'Gala', target: '_blank' });
-		expect(bannerSlides([banner({ target: '_self' })], urls)[0]?.target).toBe('_self');
+		expect(bannerSlides([banner({ target: '_self' })], config)[0]?.target).toBe('_self');
 	});
 
 	it('shows a banner with an unsafe or missing link without a link, and drops imageless ones', () => {
@@ -42,11 +42,20 @@ describe('bannerSlides', () => {
 				banner({ id: 'b', navigate_url: '' }),
 				banner({ id: 'c', image_url: '  ' }),
 			],
-			urls,
+			config,
 		);
 		expect(slides.map((s) => [s.id, s.href])).toEqual([
 			['a', ''],
 			['b', ''],
 		]);
+	});
+
+	it('shows no banner when banners are switched off', () => {
+		const off = chamberConfigSchema.parse({
+			slug: 'demo',
+			name: 'Demo',
+			features: { showBanners: false },
+		});
+		expect(bannerSlides([banner({})], off)).toEqual([]);
 	});
 });

@@ -1,4 +1,4 @@
-import { resolveUrl, type Urls } from '../config/config.ts';
+import { resolveUrl, type ChamberConfig } from '../config/config.ts';
 import type { Banner } from '../directory/directory.server.ts';
 
 /** Banner carousel slides (spec 01 §2 Banner carousel, §7, §9). */
@@ -19,7 +19,12 @@ export interface BannerSlide {
 	target: string;
 }
 
-export function bannerSlides(banners: readonly Banner[], urls: Urls): BannerSlide[] {
+/** The carousel's slides: none when banners are switched off (features.showBanners). */
+export function bannerSlides(
+	banners: readonly Banner[],
+	config: Pick<ChamberConfig, 'features' | 'urls'>,
+): BannerSlide[] {
+	if (!config.features.showBanners) return [];
 	return banners
 		.filter((banner) => banner.image_url.trim() !== '')
 		.map((banner) => ({
@@ -27,7 +32,7 @@ export function bannerSlides(banners: readonly Banner[], urls: Urls): BannerSlid
 			name: banner.banner_name,
 			src: `/api/banner-image?url=${encodeURIComponent(banner.image_url.trim())}`,
 			alt: banner.alternate_text.trim() || banner.banner_name,
-			href: resolveUrl(banner.navigate_url, urls),
+			href: resolveUrl(banner.navigate_url, config.urls),
 			target: TARGETS.has(banner.target) ? banner.target : '_blank',
 		}));
 }

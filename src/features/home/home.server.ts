@@ -17,7 +17,7 @@ export interface HomeData {
 	categories: CategoryCount[];
 	/** null when the candidates could not be read: the section shows its error text. */
 	featured: CardBusiness[] | null;
-	/** Empty when banners could not be read: the carousel is hidden. */
+	/** Empty when banners could not be read: the carousel is hidden (as when switched off). */
 	banners: Banner[];
 }
 
@@ -39,9 +39,7 @@ export async function getHomeData({ tenant, config }: Site): Promise<HomeData> {
 			async () => (await listFeaturedCandidates(client, tenant.id, config)).map(toCardBusiness),
 			null,
 		),
-		config.features.showBanners
-			? orFallback('banners', () => listBanners(client, tenant.id), [])
-			: Promise.resolve([]),
+		orFallback('banners', () => listBanners(client, tenant.id), []),
 	]);
 	return { categories, featured, banners };
 }

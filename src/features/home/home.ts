@@ -5,18 +5,15 @@ import type { FeaturedBusinesses } from '../config/config.ts';
  * this module to the browser.
  */
 
-/** The category select's value that means no category. */
-export const ALL_CATEGORIES = 'all';
-
 /**
  * Where the hero search goes: /search with q (trimmed, only if non-empty), category (only if not
- * 'all') and page=1.
+ * 'all' or empty) and page=1.
  */
 export function heroSearchHref(query: string, category: string): string {
 	const params = new URLSearchParams();
 	const q = query.trim();
 	if (q) params.set('q', q);
-	if (category && category !== ALL_CATEGORIES) params.set('category', category);
+	if (category && category !== 'all') params.set('category', category);
 	params.set('page', '1');
 	return `/search?${params}`;
 }

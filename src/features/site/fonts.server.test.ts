@@ -13,7 +13,7 @@ describe('getFontAssets', () => {
 		}
 		expect(files.some((f) => f.path.includes('-latin-'))).toBe(true);
 		expect(files.some((f) => f.path.includes('-latin-ext-'))).toBe(true);
-		const faces = css.split('\n');
+		const faces = css.split('\n').filter((face) => face.includes('url('));
 		expect(faces).toHaveLength(files.length);
 		for (const face of faces) {
 			expect(face).toContain(`font-family:'${font}'`);
@@ -21,6 +21,12 @@ describe('getFontAssets', () => {
 			expect(face).toMatch(/font-weight:(400 700|400|500|600|700);/);
 			expect(face).toMatch(/unicode-range:U\+/);
 		}
+		// The metric-matched fallback the theme's font stack names after the web font.
+		expect(css).toMatch(
+			new RegExp(
+				`@font-face\\{font-family:'${font} Fallback';src:local\\('(Arial|Times New Roman)'\\).*size-adjust:[\\d.]+%`,
+			),
+		);
 		expect(css).toMatch(/font-weight:(400 700|400);/);
 		expect(css).toMatch(/font-weight:(400 700|700);/);
 	});

@@ -1,6 +1,9 @@
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { createFontStack, type FontMetrics } from '@capsizecss/core';
+import arial from '@capsizecss/metrics/arial';
+import timesNewRoman from '@capsizecss/metrics/timesNewRoman';
 import type { FontChoice, Fonts } from '../config/config.ts';
 
 /**
@@ -9,32 +12,51 @@ import type { FontChoice, Fonts } from '../config/config.ts';
  * fetch a file only when the page uses a character of its unicode-range), weights 400-700,
  * `font-display: swap`. No request leaves the site, which is faster than Google Fonts (no extra
  * connection) and works offline.
+ *
+ * Swapping fonts moves text. Each font therefore gets a fallback face, '{font} Fallback': a
+ * local Arial or Times New Roman scaled to the web font's metrics (Capsize), which the theme's
+ * font stacks name right after the web font (theme.ts), so the swap barely shifts the layout.
  */
 
-/** The fontsource package of each font: the variable one where it exists (one file per subset). */
-const PACKAGES: Readonly<Record<FontChoice, string>> = {
-	Inter: '@fontsource-variable/inter',
-	Roboto: '@fontsource-variable/roboto',
-	'Open Sans': '@fontsource-variable/open-sans',
-	Lato: '@fontsource/lato',
-	Montserrat: '@fontsource-variable/montserrat',
-	Poppins: '@fontsource/poppins',
-	Raleway: '@fontsource-variable/raleway',
-	Nunito: '@fontsource-variable/nunito',
-	'Playfair Display': '@fontsource-variable/playfair-display',
-	Merriweather: '@fontsource-variable/merriweather',
+/**
+ * Each font's fontsource package (the variable one where it exists: one file per subset) and
+ * its entry in @capsizecss/metrics, which sizes the fallback face.
+ */
+const SOURCES: Readonly<Record<FontChoice, { pkg: string; metrics: string }>> = {
+	Inter: { pkg: '@fontsource-variable/inter', metrics: 'inter' },
+	Roboto: { pkg: '@fontsource-variable/roboto', metrics: 'roboto' },
+	'Open Sans': { pkg: '@fontsource-variable/open-sans', metrics: 'openSans' },
+	Lato: { pkg: '@fontsource/lato', metrics: 'lato' },
+	Montserrat: { pkg: '@fontsource-variable/montserrat', metrics: 'montserrat' },
+	Poppins: { pkg: '@fontsource/poppins', metrics: 'poppins' },
+	Raleway: { pkg: '@fontsource-variable/raleway', metrics: 'raleway' },
+	Nunito: { pkg: '@fontsource-variable/nunito', metrics: 'nunito' },
+	'Playfair Display': { pkg: '@fontsource-variable/playfair-display', metrics: 'playfairDisplay' },
+	Merriweather: { pkg: '@fontsource-variable/merriweather', metrics: 'merriweather' },
 	// Adobe renamed Source Sans Pro to Source Sans 3; the faces keep the configured family name.
-	'Source Sans Pro': '@fontsource-variable/source-sans-3',
-	Oswald: '@fontsource-variable/oswald',
-	'PT Sans': '@fontsource/pt-sans',
-	Rubik: '@fontsource-variable/rubik',
-	'Work Sans': '@fontsource-variable/work-sans',
-	Quicksand: '@fontsource-variable/quicksand',
-	Ubuntu: '@fontsource/ubuntu',
-	Barlow: '@fontsource/barlow',
-	'DM Sans': '@fontsource-variable/dm-sans',
-	Manrope: '@fontsource-variable/manrope',
+	'Source Sans Pro': { pkg: '@fontsource-variable/source-sans-3', metrics: 'sourceSans3' },
+	Oswald: { pkg: '@fontsource-variable/oswald', metrics: 'oswald' },
+	'PT Sans': { pkg: '@fontsource/pt-sans', metrics: 'pTSans' },
+	Rubik: { pkg: '@fontsource-variable/rubik', metrics: 'rubik' },
+	'Work Sans': { pkg: '@fontsource-variable/work-sans', metrics: 'workSans' },
+	Quicksand: { pkg: '@fontsource-variable/quicksand', metrics: 'quicksand' },
+	Ubuntu: { pkg: '@fontsource/ubuntu', metrics: 'ubuntu' },
+	Barlow: { pkg: '@fontsource/barlow', metrics: 'barlow' },
+	'DM Sans': { pkg: '@fontsource-variable/dm-sans', metrics: 'dMSans' },
+	Manrope: { pkg: '@fontsource-variable/manrope', metrics: 'manrope' },
 };
+
+/**
+ * The local font the fallback face stands on, with metric-compatible clones (same widths) for
+ * systems without it, such as Linux.
+ */
+const LOCAL_FALLBACKS = {
+	sans: { metrics: arial, names: ['Arial', 'ArialMT', 'Liberation Sans', 'Arimo'] },
+	serif: {
+		metrics: timesNewRoman,
+		names: ['Times New Roman', 'TimesNewRomanPSMT', 'Liberation Serif', 'Tinos'],
+	},
+} as const;
 
 const SUBSETS = ['latin', 'latin-ext'] as const;
 const WEIGHTS = [400, 500, 600, 700] as const;
@@ -69,8 +91,8 @@ async function readJson<T>(path: string): Promise<T> {
 
 async function faces(family: FontChoice): Promise<FontAssets> {
 	// The family name ends up inside CSS quotes: only the known font names get that far.
-	if (!Object.hasOwn(PACKAGES, family)) throw new Error(`Unsupported font: ${family}`);
-	const pkg = PACKAGES[family];
+	if (!Object.hasOwn(SOURCES, family)) throw new Error(`Unsupported font: ${family}`);
+	const { pkg, metrics } = SOURCES[family];
 	const dir = dirname(require.resolve(`${pkg}/package.json`));
 	const { version } = await readJson<{ version: string }>(join(dir, 'package.json'));
 	const meta = await readJson<FontMetadata>(join(dir, 'metadata.json'));
@@ -95,7 +117,31 @@ async function faces(family: FontChoice): Promise<FontAssets> {
 			);
 		}
 	}
+	css.push(await fallbackFace(family, metrics));
 	return { css: css.join('\n'), files };
+}
+
+const OVERRIDES = {
+	ascentOverride: 'ascent-override',
+	descentOverride: 'descent-override',
+	lineGapOverride: 'line-gap-override',
+	sizeAdjust: 'size-adjust',
+} as const;
+
+async function fallbackFace(family: FontChoice, metricsName: string): Promise<string> {
+	const module = (await import(`@capsizecss/metrics/${metricsName}`)) as { default: FontMetrics };
+	const metrics = { ...module.default, familyName: family };
+	const local = LOCAL_FALLBACKS[metrics.category === 'serif' ? 'serif' : 'sans'];
+	const [face] = createFontStack([metrics, local.metrics], {
+		fontFaceFormat: 'styleObject',
+	}).fontFaces;
+	const values: Partial<Record<keyof typeof OVERRIDES, string>> = face?.['@font-face'] ?? {};
+	const properties = Object.entries(OVERRIDES).flatMap(([key, css]) => {
+		const value = values[key as keyof typeof OVERRIDES];
+		return value ? [`${css}:${value}`] : [];
+	});
+	const src = local.names.map((name) => `local('${name}')`).join(',');
+	return `@font-face{font-family:'${family} Fallback';src:${src};${properties.join(';')}}`;
 }
 
 let cache: Promise<FontAssets> | undefined;

@@ -79,6 +79,9 @@ function enhanceNavigation(nav: HTMLElement): void {
 		d.item.addEventListener('focusout', (event) => {
 			if (!d.item.contains(event.relatedTarget as Node | null)) setOpen(d, false);
 		});
+		// This code loads on the first interaction: the pointer may already be over a dropdown.
+		if (d.item.matches(':hover'))
+			d.item.dispatchEvent(new PointerEvent('pointerenter', { pointerType: 'mouse' }));
 	}
 
 	document.addEventListener('pointerdown', (event) => {
@@ -166,6 +169,7 @@ function enhanceHeader(header: HTMLElement): void {
 	const toggle = header.querySelector<HTMLButtonElement>('[data-menu-toggle]');
 	const dialog = header.querySelector<HTMLDialogElement>('[data-mobile-menu]');
 	if (toggle && dialog) enhanceMobileMenu(toggle, dialog);
+	header.dataset.enhanced = '';
 }
 
 // Runs on import: the file is bundled as a standalone script whose exports are not kept.

@@ -1,0 +1,335 @@
+/**
+ * npm run bench:pages: what the built site (dist/) costs a visitor, page by page, against the
+ * budgets in README.md.
+ *
+ * For the home page, the search page, one category page and one business profile: the HTML
+ * gzipped; the JavaScript the page loads before any interaction, gzipped (every <script src>,
+ * modulepreload and Astro island component/renderer, plus their static imports, each file once);
+ * the inline scripts, gzipped (already counted in the HTML); and a Lighthouse run with its mobile
+ * preset (simulated slow 4G, mid-range phone) in Debian's Chromium against the built site served
+ * with its functions on a free port. Prints a table, writes it into README.md's Budgets section
+ * and exits with 1 when a page misses a target.
+ *
+ * Options: --runs N (Lighthouse runs per page, the median is kept; default 3: scores move with
+ * the machine's load), --no-readme.
+ */
+import { readdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { join, posix } from 'node:path';
+import { parseArgs } from 'node:util';
+import { gzipSync } from 'node:zlib';
+import * as chromeLauncher from 'chrome-launcher';
+import { init as initLexer, parse as parseModule } from 'es-module-lexer';
+import lighthouse from 'lighthouse';
+import { parse as parseHtml } from 'parse5';
+import type { DefaultTreeAdapterMap } from 'parse5';
+import { startSiteServer } from './lib/netlify-local.ts';
+import { onShutdown, runMain } from './lib/main.ts';
+import { ROOT } from './lib/site.ts';
+import { ensureStack } from './stack/index.ts';
+
+type Element = DefaultTreeAdapterMap['element'];
+type ParentNode = DefaultTreeAdapterMap['parentNode'];
+
+const DIST = join(ROOT, 'dist');
+const README = join(ROOT, 'README.md');
+const KB = 1024;
+
+interface PageBudget {
+	/** Most gzipped JavaScript loaded before any interaction. */
+	maxJs: number;
+}
+
+const HTML_BUDGET = 30 * KB;
+const SCORE_TARGETS = { performance: 95, accessibility: 100, seo: 100, bestPractices: 95 };
+
+interface BenchPage {
+	name: string;
+	path: string;
+	budget: PageBudget;
+}
+
+interface Weights {
+	html: number;
+	js: number;
+	inlineJs: number;
+	jsFiles: string[];
+}
+
+interface Scores {
+	performance: number;
+	accessibility: number;
+	seo: number;
+	bestPractices: number;
+}
+
+const gzipSize = (data: string | Buffer) => gzipSync(data).length;
+
+async function exists(path: string): Promise<boolean> {
+	return (await stat(path).catch(() => null)) !== null;
+}
+
+/** The first page below dist/{dir} (sorted), as a site path, or null. */
+async function firstPage(dir: string, depth: number): Promise<string | null> {
+	const base = join(DIST, dir);
+	if (!(await exists(base))) return null;
+	let paths = [''];
+	for (let level = 0; level < depth; level++) {
+		const next: string[] = [];
+		for (const path of paths) {
+			const entries = await readdir(join(base, path), { withFileTypes: true });
+			for (const entry of entries.filter((e) => e.isDirectory()).sort()) {
+				next.push(posix.join(path, entry.name));
+			}
+		}
+		paths = next;
+	}
+	for (const path of paths.sort()) {
+		if (await exists(join(base, path, 'index.html'))) return `/${dir}/${path}/`;
+	}
+	return null;
+}
+
+async function pagesToBench(): Promise<BenchPage[]> {
+	const interactive: PageBudget = { maxJs: 80 * KB };
+	const staticOnly: PageBudget = { maxJs: 0 };
+	const candidates: [string, string | null, PageBudget][] = [
+		['Home', '/', interactive],
+		['Search', (await exists(join(DIST, 'search/index.html'))) ? '/search' : null, interactive],
+		['Category', await firstPage('category', 1), staticOnly],
+		['Profile', await firstPage('business', 2), staticOnly],
+	];
+	const pages: BenchPage[] = [];
+	for (const [name, path, budget] of candidates) {
+		if (path) pages.push({ name, path, budget });
+		else console.warn(`  ${name}: not in dist/, skipped`);
+	}
+	return pages;
+}
+
+function walk(node: ParentNode, visit: (element: Element) => void): void {
+	for (const child of node.childNodes) {
+		if ('tagName' in child) {
+			visit(child);
+			walk('content' in child ? child.content : child, visit);
+		}
+	}
+}
+
+const attribute = (element: Element, name: string) =>
+	element.attrs.find((a) => a.name === name)?.value;
+
+async function htmlFile(path: string): Promise<string> {
+	const clean = path.replace(/\/$/, '');
+	for (const file of [join(DIST, clean, 'index.html'), join(DIST, `${clean}.html`)]) {
+		if (await exists(file)) return readFile(file, 'utf8');
+	}
+	throw new Error(`No built page for ${path}`);
+}
+
+/** Sizes of a page and of the JavaScript it loads before any interaction. */
+async function weigh(path: string): Promise<Weights> {
+	const html = await htmlFile(path);
+	const entries = new Set<string>();
+	let inline = '';
+	walk(parseHtml(html), (element) => {
+		const src =
+			element.tagName === 'script'
+				? attribute(element, 'src')
+				: element.tagName === 'link' && attribute(element, 'rel') === 'modulepreload'
+					? attribute(element, 'href')
+					: undefined;
+		if (src) entries.add(src);
+		if (element.tagName === 'astro-island') {
+			for (const name of ['component-url', 'renderer-url', 'before-hydration-url']) {
+				const url = attribute(element, name);
+				if (url) entries.add(url);
+			}
+		}
+		const type = attribute(element, 'type');
+		if (element.tagName === 'script' && !attribute(element, 'src') && type !== 'application/json') {
+			if (type !== 'application/ld+json') {
+				for (const child of element.childNodes) if ('value' in child) inline += child.value;
+			}
+		}
+	});
+
+	// Follow static imports (not import(), which runs later) through the built files.
+	await initLexer;
+	const seen = new Set<string>();
+	const queue = [...entries].map((url) => new URL(url, `http://site${path}`).pathname);
+	let js = 0;
+	while (queue.length > 0) {
+		const url = queue.shift() as string;
+		if (seen.has(url)) continue;
+		seen.add(url);
+		const code = await readFile(join(DIST, url), 'utf8');
+		js += gzipSize(code);
+		const [imports] = parseModule(code);
+		for (const entry of imports) {
+			if (entry.d === -1 && entry.n) queue.push(posix.join(posix.dirname(url), entry.n));
+		}
+	}
+	return {
+		html: gzipSize(html),
+		js,
+		inlineJs: inline ? gzipSize(inline) : 0,
+		jsFiles: [...seen],
+	};
+}
+
+async function freePort(): Promise<number> {
+	return new Promise((resolve, reject) => {
+		const server = createServer();
+		server.once('error', reject);
+		server.listen(0, '127.0.0.1', () => {
+			const address = server.address();
+			server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+		});
+	});
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[values.length >> 1] ?? 0;
+
+async function audit(url: string, port: number, runs: number): Promise<Scores> {
+	const all: Scores[] = [];
+	for (let run = 0; run < runs; run++) {
+		const result = await lighthouse(url, {
+			port,
+			output: 'json',
+			logLevel: 'error',
+			onlyCategories: ['performance', 'accessibility', 'seo', 'best-practices'],
+		});
+		if (!result) throw new Error(`Lighthouse returned nothing for ${url}`);
+		const { categories, runtimeError } = result.lhr;
+		if (runtimeError) throw new Error(`Lighthouse failed on ${url}: ${runtimeError.message}`);
+		const score = (id: string) => Math.round((categories[id]?.score ?? 0) * 100);
+		all.push({
+			performance: score('performance'),
+			accessibility: score('accessibility'),
+			seo: score('seo'),
+			bestPractices: score('best-practices'),
+		});
+	}
+	return {
+		performance: median(all.map((s) => s.performance)),
+		accessibility: median(all.map((s) => s.accessibility)),
+		seo: median(all.map((s) => s.seo)),
+		bestPractices: median(all.map((s) => s.bestPractices)),
+	};
+}
+
+const kb = (bytes: number) => `${(bytes / KB).toFixed(1)} KB`;
+
+interface Row {
+	page: BenchPage;
+	weights: Weights;
+	scores: Scores;
+	misses: string[];
+}
+
+function misses(page: BenchPage, weights: Weights, scores: Scores): string[] {
+	const out: string[] = [];
+	if (weights.html > HTML_BUDGET) out.push(`HTML ${kb(weights.html)} > ${kb(HTML_BUDGET)}`);
+	if (weights.js > page.budget.maxJs) out.push(`JS ${kb(weights.js)} > ${kb(page.budget.maxJs)}`);
+	if (scores.performance < SCORE_TARGETS.performance) out.push(`performance ${scores.performance}`);
+	if (scores.accessibility < SCORE_TARGETS.accessibility)
+		out.push(`accessibility ${scores.accessibility}`);
+	if (scores.seo < SCORE_TARGETS.seo) out.push(`SEO ${scores.seo}`);
+	if (scores.bestPractices < SCORE_TARGETS.bestPractices)
+		out.push(`best practices ${scores.bestPractices}`);
+	return out;
+}
+
+function table(rows: Row[]): string {
+	const head = [
+		'Page',
+		'Path',
+		'HTML (gz)',
+		'JS before interaction (gz)',
+		'Inline JS (gz)',
+		'Performance',
+		'Accessibility',
+		'SEO',
+		'Best practices',
+		'Budget',
+	];
+	const lines = rows.map((r) => [
+		r.page.name,
+		`\`${r.page.path}\``,
+		kb(r.weights.html),
+		kb(r.weights.js),
+		kb(r.weights.inlineJs),
+		String(r.scores.performance),
+		String(r.scores.accessibility),
+		String(r.scores.seo),
+		String(r.scores.bestPractices),
+		r.misses.length ? `missed: ${r.misses.join(', ')}` : 'met',
+	]);
+	const all = [head, ...lines];
+	const widths = head.map((_, i) => Math.max(...all.map((line) => (line[i] ?? '').length)));
+	const format = (line: string[]) =>
+		`| ${line.map((cell, i) => cell.padEnd(widths[i] ?? 0)).join(' | ')} |`;
+	return [format(head), format(widths.map((w) => '-'.repeat(w))), ...lines.map(format)].join('\n');
+}
+
+const START = '<!-- bench:pages:start -->';
+const END = '<!-- bench:pages:end -->';
+
+async function writeReadme(rows: Row[], runs: number): Promise<void> {
+	const readme = await readFile(README, 'utf8');
+	const at = readme.indexOf(START);
+	const to = readme.indexOf(END);
+	if (at === -1 || to === -1) throw new Error(`README.md has no ${START} … ${END} block`);
+	const when = new Date().toISOString().slice(0, 10);
+	const block = [
+		START,
+		'',
+		`Measured ${when} by \`npm run bench:pages\` on the demo chamber (tenant \`${process.env.TENANT || 'demo'}\`),`,
+		`Lighthouse ${runs === 1 ? 'one run' : `median of ${runs} runs`} per page, mobile preset.`,
+		'',
+		table(rows),
+		'',
+		END,
+	].join('\n');
+	await writeFile(README, readme.slice(0, at) + block + readme.slice(to + END.length));
+}
+
+runMain(async () => {
+	const { values } = parseArgs({
+		options: { runs: { type: 'string', default: '3' }, 'no-readme': { type: 'boolean' } },
+	});
+	const runs = Math.max(1, Number.parseInt(values.runs ?? '3', 10) || 3);
+	if (!(await exists(join(DIST, 'index.html')))) {
+		throw new Error('dist/ has no built site: run `npm run build` first');
+	}
+
+	const stack = await ensureStack({ quiet: true });
+	onShutdown(() => stack.stop());
+	Object.assign(process.env, stack.env, { TENANT: process.env.TENANT || 'demo' });
+	const server = await startSiteServer({
+		distDir: DIST,
+		functionsDir: join(ROOT, 'netlify/functions'),
+		port: await freePort(),
+	});
+	onShutdown(() => server.close());
+	const chrome = await chromeLauncher.launch({
+		chromePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
+		chromeFlags: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
+	});
+	onShutdown(async () => chrome.kill());
+
+	const rows: Row[] = [];
+	for (const page of await pagesToBench()) {
+		const weights = await weigh(page.path);
+		const scores = await audit(`${server.url}${page.path}`, chrome.port, runs);
+		rows.push({ page, weights, scores, misses: misses(page, weights, scores) });
+		console.log(`  ${page.name} ${page.path}: ${weights.jsFiles.join(', ') || 'no JS files'}`);
+	}
+	console.log(`\n${table(rows)}\n`);
+	if (!values['no-readme']) {
+		await writeReadme(rows, runs);
+		console.log('README.md: Budgets section updated');
+	}
+	if (rows.some((r) => r.misses.length > 0)) throw new Error('Some pages miss their budget');
+});
