@@ -2,12 +2,18 @@
 import netlify from '@astrojs/netlify';
 import react from '@astrojs/react';
 import { defineConfig } from 'astro/config';
+import { profileRedirectsIntegration } from './src/features/business/redirects.integration.ts';
 
 export default defineConfig({
 	site: process.env.SITE_URL || process.env.URL || 'http://localhost:8888',
 	output: 'static',
-	adapter: netlify(),
-	integrations: [react()],
+	adapter: netlify({
+		// Images are served as built files, the same locally and on Netlify; the local stack is
+		// offline, so the adapter's dev emulation of Netlify's cloud features stays off.
+		imageCDN: false,
+		devFeatures: { environmentVariables: false, images: false, edgeFunctions: false },
+	}),
+	integrations: [react(), profileRedirectsIntegration()],
 	// Pages carry their CSS inline: a few KB more HTML, one render-blocking request fewer, which
 	// on a slow mobile connection is worth more than caching the stylesheet across pages.
 	build: { format: 'directory', inlineStylesheets: 'always' },

@@ -54,6 +54,7 @@ runMain(async () => {
 			process.stdout.write(`\r${Math.min(i + BATCH, all.length)} / ${all.length} businesses`);
 		}
 		if (all.length > BATCH) process.stdout.write('\n');
+		await stack.vacuum();
 		console.log(
 			`Imported tenant "${file.tenant.slug}" in ${((Date.now() - started) / 1000).toFixed(1)} s`,
 		);

@@ -34,5 +34,6 @@ runMain(async () => {
 					`${summary.events} events, ${summary.users} users (${Date.now() - started} ms)`,
 			);
 		}
+		await stack.vacuum();
 	});
 });

@@ -28,6 +28,7 @@ export async function seedIfEmpty(stack: Stack): Promise<boolean> {
 	await importTenant(client, parseTenantFile(generateTenant({}), 'tenants/demo/generate.ts'));
 	const riverside = JSON.parse(await readFile(join(ROOT, 'tenants/riverside.json'), 'utf8'));
 	await importTenant(client, parseTenantFile(riverside, 'tenants/riverside.json'));
+	await stack.vacuum();
 	console.log(`Imported in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 	return true;
 }

@@ -38,6 +38,7 @@ async function acquireLock(lockFile: string): Promise<() => Promise<void>> {
 					`The database in ${lockFile.replace(/\/[^/]+$/, '')} is already open in process ${owner}. ` +
 						'Only one process may own it: stop that process, or run this command while the stack ' +
 						'is fully started so it can use it.',
+					{ cause: error },
 				);
 			}
 			await rm(lockFile, { force: true });

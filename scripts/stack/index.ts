@@ -1,4 +1,5 @@
 import { readFile, rm, writeFile } from 'node:fs/promises';
+import pg from 'pg';
 import { join, resolve } from 'node:path';
 import {
 	describeMode,
@@ -26,6 +27,8 @@ export interface Stack {
 	env: Record<string, string>;
 	/** Makes PostgREST reload its schema cache (after migrations). */
 	reloadSchema(): Promise<void>;
+	/** Reclaims the space of replaced rows after an import (PGlite runs no autovacuum). */
+	vacuum(): Promise<void>;
 	stop(): Promise<void>;
 }
 
@@ -37,6 +40,17 @@ interface StackState {
 }
 
 const log = (message: string) => console.log(`[stack] ${message}`);
+
+async function vacuum(databaseUrl: string | undefined): Promise<void> {
+	if (!databaseUrl) return;
+	const client = new pg.Client({ connectionString: databaseUrl });
+	await client.connect();
+	try {
+		await client.query('vacuum');
+	} finally {
+		await client.end();
+	}
+}
 
 function childEnv(
 	env: StackEnv,
@@ -89,6 +103,8 @@ export async function ensureStack(options: { quiet?: boolean } = {}): Promise<St
 			owned: false,
 			env: childEnv(env, { supabaseUrl: url, anonKey, serviceKey }),
 			reloadSchema: async () => {},
+			// The hosted project's autovacuum does this.
+			vacuum: async () => {},
 			stop: async () => {},
 		};
 	}
@@ -108,6 +124,7 @@ export async function ensureStack(options: { quiet?: boolean } = {}): Promise<St
 				const res = await fetch(`${running.supabaseUrl}/_stack/reload`, { method: 'POST' });
 				if (!res.ok) throw new Error(`Schema reload failed: ${await res.text()}`);
 			},
+			vacuum: () => vacuum(running.databaseUrl),
 			stop: async () => {},
 		};
 	}
@@ -161,6 +178,7 @@ export async function ensureStack(options: { quiet?: boolean } = {}): Promise<St
 			owned: true,
 			env: childEnv(env, values),
 			reloadSchema: () => postgrest.reload(),
+			vacuum: () => vacuum(databaseUrl),
 			stop: stopAll,
 		};
 	} catch (error) {

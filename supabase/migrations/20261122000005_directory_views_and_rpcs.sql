@@ -88,11 +88,116 @@ comment on view public.business_cards_view is 'The list view of business card re
 
 /**
   ---------------------------------------------------------------------------
+  Search words: the vocabulary that typos are corrected against
+  ---------------------------------------------------------------------------
+  Trigram similarity against every profile's text is too slow at 50,000
+  businesses; against the tenant's distinct words (names, categories,
+  keywords) it is cheap and index-backed, the pattern pg_trgm's manual
+  recommends for spelling suggestions. Words are only ever added: a stale
+  word merely suggests a spelling that matches nothing.
+ */
+create table if not exists public.search_words (
+	tenant_id uuid not null references public.tenants (id) on delete cascade,
+	word text not null check (word ~ '^[a-z0-9]+$'),
+	primary key (tenant_id, word)
+);
+
+comment on table public.search_words is 'Distinct words of a tenant''s business names, categories and keywords, for typo-tolerant search.';
+
+create index if not exists search_words_word_trgm_idx on public.search_words using gin (word gin_trgm_ops);
+
+-- Read only by security-definer functions below: no policy means no direct access.
+alter table public.search_words enable row level security;
+
+create or replace function public.profiles_search_words_trigger()
+returns trigger
+language plpgsql
+security definer
+set search_path = ''
+as $$
+begin
+	insert into public.search_words (tenant_id, word)
+	select distinct n.tenant_id, w
+	from changed_rows n
+	cross join lateral regexp_split_to_table(n.search_text, '[^a-z0-9]+') w
+	where length(w) between 3 and 40
+	on conflict do nothing;
+	return null;
+end;
+$$;
+
+drop trigger if exists profiles_search_words_after_insert on public.profiles;
+create trigger profiles_search_words_after_insert after insert on public.profiles
+	referencing new table as changed_rows
+	for each statement execute function public.profiles_search_words_trigger();
+
+drop trigger if exists profiles_search_words_after_update on public.profiles;
+create trigger profiles_search_words_after_update after update on public.profiles
+	referencing new table as changed_rows
+	for each statement execute function public.profiles_search_words_trigger();
+
+/**
+  The tsquery for a visitor's search text: each word (websearch syntax, so no
+  input ever raises) OR its close spellings from the tenant's vocabulary, the
+  words ANDed. Null for blank input, meaning 'no search'.
+ */
+create or replace function public.search_tsquery(p_tenant_id uuid, p_search_query text)
+returns tsquery
+language sql
+stable
+security definer
+set search_path = public, extensions, pg_temp
+set pg_trgm.similarity_threshold = 0.3
+as $$
+	with terms as (
+		select t.term, t.ord
+		from regexp_split_to_table(lower(coalesce(p_search_query, '')), '[^a-z0-9]+')
+			with ordinality t(term, ord)
+		where t.term <> ''
+	),
+	alternatives as (
+		select
+			terms.ord,
+			websearch_to_tsquery('english', terms.term) as exact,
+			(
+				select to_tsquery('english', string_agg(quote_literal(sw.word), ' | '))
+				from (
+					select w.word
+					from public.search_words w
+					where length(terms.term) >= 3 and w.tenant_id = p_tenant_id and w.word % terms.term
+					order by similarity(w.word, terms.term) desc
+					limit 5
+				) sw
+			) as close
+		from terms
+	),
+	per_term as (
+		select
+			ord,
+			case
+				when close is null or close = ''::tsquery then exact
+				when exact = ''::tsquery then close
+				else exact || close
+			end as query
+		from alternatives
+	)
+	-- Stop words with no close spelling drop out; a query left with no words is null.
+	select string_agg('(' || query::text || ')', ' & ' order by ord)::tsquery
+	from per_term
+	where query <> ''::tsquery;
+$$;
+
+comment on function public.search_tsquery is 'Full-text query for search text, each word widened to its close spellings in the tenant''s vocabulary.';
+
+/**
+  ---------------------------------------------------------------------------
   Matching: the one definition of which businesses a search and filters hit
   ---------------------------------------------------------------------------
-  Full text (English stemming, websearch syntax that never raises) or, for
-  typos, trigram word similarity against name, categories and keywords.
-  Every argument arrives as a parameter; null or blank means 'no filter'.
+  English stemming handles word forms, the vocabulary handles typos, and every
+  predicate is index-friendly. Built as text with only the filters given,
+  and planned with the values (EXECUTE … USING), so each search uses the
+  right index; every value arrives as a parameter, never in the SQL text.
+  Null or blank means 'no filter'.
  */
 create or replace function public.matching_profiles(
 	p_tenant_id uuid,
@@ -104,44 +209,46 @@ create or replace function public.matching_profiles(
 	p_new_members_only boolean default false,
 	p_affiliation text default null
 ) returns table (profile_id uuid, relevance real)
-language sql
+language plpgsql
 stable
 security invoker
 set search_path = public, extensions, pg_temp
-set pg_trgm.word_similarity_threshold = 0.5
 as $$
-	with q as (
-		select
-			nullif(trim(coalesce(p_search_query, '')), '') as text,
-			websearch_to_tsquery('english', coalesce(p_search_query, '')) as ts
-	)
-	select
-		p.id,
-		case
-			when q.text is null then 0::real
-			else ts_rank_cd(p.search_vector, q.ts) + word_similarity(lower(q.text), p.search_text)
-		end
-	from public.profiles p
-	cross join q
-	where p.tenant_id = p_tenant_id
-		and p.published
-		and (nullif(p_category, '') is null or p_category = any (p.categories))
-		and (nullif(p_city, '') is null or p.city = p_city)
-		and (nullif(p_county, '') is null or p.county = p_county)
-		and (nullif(p_zip, '') is null or p.zip = p_zip)
-		and (not coalesce(p_new_members_only, false) or p.member_since_date >= current_date - 90)
-		and (
-			nullif(p_affiliation, '') is null
-			or exists (
-				select 1 from public.profile_affiliations a
-				where a.profile_id = p.id and a.aff_name = p_affiliation and a.list_available_on_website
-			)
-		)
-		and (
-			q.text is null
-			or p.search_vector @@ q.ts
-			or lower(q.text) <% p.search_text
-		);
+declare
+	v_query tsquery := public.search_tsquery(p_tenant_id, p_search_query);
+	v_sql text := 'select p.id, '
+		|| case when v_query is null then '0::real' else 'ts_rank_cd(p.search_vector, $2)' end
+		|| ' from public.profiles p where p.tenant_id = $1 and p.published';
+begin
+	if nullif(trim(coalesce(p_search_query, '')), '') is not null then
+		-- Search text that yields no query at all (only punctuation) matches nothing.
+		if v_query is null then
+			return;
+		end if;
+		v_sql := v_sql || ' and p.search_vector @@ $2';
+	end if;
+	if nullif(p_category, '') is not null then
+		v_sql := v_sql || ' and p.categories @> array[$3]';
+	end if;
+	if nullif(p_city, '') is not null then
+		v_sql := v_sql || ' and p.city = $4';
+	end if;
+	if nullif(p_county, '') is not null then
+		v_sql := v_sql || ' and p.county = $5';
+	end if;
+	if nullif(p_zip, '') is not null then
+		v_sql := v_sql || ' and p.zip = $6';
+	end if;
+	if coalesce(p_new_members_only, false) then
+		v_sql := v_sql || ' and p.member_since_date >= current_date - 90';
+	end if;
+	if nullif(p_affiliation, '') is not null then
+		v_sql := v_sql || ' and exists (select 1 from public.profile_affiliations a'
+			|| ' where a.profile_id = p.id and a.aff_name = $7 and a.list_available_on_website)';
+	end if;
+	return query execute v_sql
+		using p_tenant_id, v_query, p_category, p_city, p_county, p_zip, p_affiliation;
+end;
 $$;
 
 comment on function public.matching_profiles is 'Ids (and relevance) of the published businesses of a tenant that match a search and filters.';
@@ -191,19 +298,26 @@ stable
 security invoker
 set search_path = public, pg_temp
 as $$
-	select v.*
-	from public.matching_profiles(
-		p_tenant_id, p_category, p_search_query, p_city, p_county, p_zip, p_new_members_only, p_affiliation
-	) m
-	join public.profiles p on p.id = m.profile_id
-	join public.business_cards_view v on v.id = m.profile_id
-	-- Position 1 is the top: 'asc' puts premium listings first.
-	order by
-		case when lower(p_sort_direction) = 'desc' then -p.listing_position else p.listing_position end,
-		lower(p.report_name),
-		p.id
-	limit greatest(coalesce(p_limit, 24), 0)
-	offset greatest(coalesce(p_offset, 0), 0);
+	-- The page is chosen from plain columns first; card records are built for its rows only.
+	with page as (
+		select
+			p.id,
+			row_number() over (
+				order by
+					case when lower(p_sort_direction) = 'desc' then -p.listing_position else p.listing_position end,
+					lower(p.report_name),
+					p.id
+			) as n
+		from public.matching_profiles(
+			p_tenant_id, p_category, p_search_query, p_city, p_county, p_zip, p_new_members_only, p_affiliation
+		) m
+		join public.profiles p on p.id = m.profile_id
+		-- Position 1 is the top: 'asc' puts premium listings first.
+		order by n
+		limit greatest(coalesce(p_limit, 24), 0)
+		offset greatest(coalesce(p_offset, 0), 0)
+	)
+	select v.* from page join public.business_cards_view v on v.id = page.id order by page.n;
 $$;
 
 comment on function public.get_businesses_with_listing_position is 'A page of matching businesses ordered by listing position, then name.';
@@ -227,19 +341,25 @@ stable
 security invoker
 set search_path = public, pg_temp
 as $$
-	select v.*
-	from public.matching_profiles(
-		p_tenant_id, p_category, p_search_query, p_city, p_county, p_zip, p_new_members_only, p_affiliation
-	) m
-	join public.profiles p on p.id = m.profile_id
-	join public.business_cards_view v on v.id = m.profile_id
-	-- Hashing id with the seed shuffles within each position, the same way for the same seed,
-	-- so pages of one visitor's session never overlap.
-	order by
-		case when lower(p_sort_direction) = 'desc' then -p.listing_position else p.listing_position end,
-		md5(p.id::text || ':' || coalesce(p_seed, 0.5)::text)
-	limit greatest(coalesce(p_limit, 24), 0)
-	offset greatest(coalesce(p_offset, 0), 0);
+	with page as (
+		select
+			p.id,
+			row_number() over (
+				order by
+					case when lower(p_sort_direction) = 'desc' then -p.listing_position else p.listing_position end,
+					-- Hashing id with the seed shuffles within each position, the same way for the same
+					-- seed, so the pages of one visitor's session never overlap.
+					md5(p.id::text || ':' || coalesce(p_seed, 0.5)::text)
+			) as n
+		from public.matching_profiles(
+			p_tenant_id, p_category, p_search_query, p_city, p_county, p_zip, p_new_members_only, p_affiliation
+		) m
+		join public.profiles p on p.id = m.profile_id
+		order by n
+		limit greatest(coalesce(p_limit, 24), 0)
+		offset greatest(coalesce(p_offset, 0), 0)
+	)
+	select v.* from page join public.business_cards_view v on v.id = page.id order by page.n;
 $$;
 
 comment on function public.get_businesses_with_listing_position_randomized is 'A page of matching businesses by listing position, shuffled within a position by a seed.';

@@ -186,6 +186,14 @@ begin
 		get diagnostics v_users = row_count;
 	end if;
 
+	-- Fresh statistics keep search plans on their indexes right after a large import
+	-- (PGlite runs no autovacuum).
+	analyze public.profiles;
+	analyze public.listings;
+	analyze public.profile_affiliations;
+	analyze public.search_words;
+	analyze public.events;
+
 	return jsonb_build_object(
 		'tenant_id', v_tenant_id,
 		'businesses', v_businesses,

@@ -308,6 +308,29 @@ const TABLES: readonly TableCase[] = [
 		updateBy: SERVICE_ONLY,
 		deleteBy: SERVICE_ONLY,
 	},
+	{
+		// Internal vocabulary for typo-tolerant search: only definer functions read it.
+		table: 'search_words',
+		tenantColumn: 'tenant_id',
+		updateColumn: 'word',
+		insert: (fx) => ({
+			statement: {
+				text: `insert into public.search_words (tenant_id, word) values ($1, 'zzzfreshword')`,
+				values: [fx.tenantA.id],
+			},
+		}),
+		select: {
+			anon: 'none',
+			adminA: 'none',
+			editorA: 'none',
+			adminB: 'none',
+			superAdminB: 'none',
+			service: 'all',
+		},
+		insertBy: SERVICE_ONLY,
+		updateBy: SERVICE_ONLY,
+		deleteBy: SERVICE_ONLY,
+	},
 ];
 
 function expectation(table: TableCase, operation: Operation, role: Role): string {

@@ -100,6 +100,7 @@ export const CATEGORY_COUNT = { min: 4, max: 40, fallback: 8 } as const;
 const HEX_COLOUR = /^#(?:[0-9a-fA-F]{3}){1,2}$/;
 // Config values end up in href/src attributes; script-capable schemes and control characters
 // (which browsers strip inside a scheme, e.g. "java\tscript:") are refused at the gate.
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
 const SAFE_URL = /^(?![a-z0-9+.-]*script:|data:)[^\u0000-\u001f\u007f]*$/i;
 const SLUG = /^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/;
 const STATE = /^[A-Za-z]{0,2}$/;

@@ -1,0 +1,35 @@
+// @ts-check
+import js from '@eslint/js';
+import reactHooks from 'eslint-plugin-react-hooks';
+import globals from 'globals';
+import tseslint from 'typescript-eslint';
+
+export default tseslint.config(
+	{
+		ignores: [
+			'dist/',
+			'.astro/',
+			'.netlify/',
+			'.data*/',
+			'node_modules/',
+			'test-results/',
+			'playwright-report/',
+		],
+	},
+	js.configs.recommended,
+	...tseslint.configs.recommended,
+	{
+		languageOptions: { globals: { ...globals.node, ...globals.browser } },
+		rules: {
+			'@typescript-eslint/no-unused-vars': [
+				'error',
+				{ argsIgnorePattern: '^_', varsIgnorePattern: '^_' },
+			],
+		},
+	},
+	{
+		files: ['**/*.tsx'],
+		plugins: { 'react-hooks': reactHooks },
+		rules: reactHooks.configs.recommended.rules,
+	},
+);

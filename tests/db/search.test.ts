@@ -1,0 +1,170 @@
+import { createClient } from '@supabase/supabase-js';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { parseTenantFile, type BusinessInput } from '../../src/features/tenants/tenant-file.ts';
+import { importTenant } from '../../src/features/tenants/tenants.server.ts';
+import { randomSlug } from './fixtures.ts';
+
+// The search core (matching_profiles and the spec's RPCs) against the real migrations: word
+// forms, typos, hostile input, filters and tenant isolation, through supabase-js as visitors call it.
+
+const stack = inject('stack');
+const service = createClient(stack.supabaseUrl, stack.serviceKey, {
+	auth: { persistSession: false },
+});
+const anon = createClient(stack.supabaseUrl, stack.anonKey, { auth: { persistSession: false } });
+
+let next = 1;
+function business(name: string, extra: Partial<BusinessInput> = {}): BusinessInput {
+	return { report_name: name, weblink_profile_id: String(700000 + next++), ...extra };
+}
+
+const tenantA = randomSlug('search-a');
+const tenantB = randomSlug('search-b');
+let idA = '';
+let idB = '';
+
+async function search(tenantId: string, query: string, filters: Record<string, unknown> = {}) {
+	const { data, error } = await anon.rpc('get_businesses_with_listing_position', {
+		p_tenant_id: tenantId,
+		p_search_query: query,
+		p_limit: 100,
+		...filters,
+	});
+	if (error) throw new Error(error.message);
+	return (data as { report_name: string }[]).map((b) => b.report_name).sort();
+}
+
+async function count(tenantId: string, query: string, filters: Record<string, unknown> = {}) {
+	const { data, error } = await anon.rpc('count_businesses_with_category', {
+		p_tenant_id: tenantId,
+		p_search_query: query,
+		...filters,
+	});
+	if (error) throw new Error(error.message);
+	return data as number;
+}
+
+beforeAll(async () => {
+	const a = await importTenant(
+		service,
+		parseTenantFile(
+			{
+				tenant: { slug: tenantA, name: 'Search A' },
+				businesses: [
+					business('Bluestem Grill', {
+						categories: ['Restaurants & Catering'],
+						city: 'Cedarbrook',
+						listing_position: 2,
+					}),
+					business('Main Street Plumbing', {
+						categories: ['Construction & Contractors'],
+						city: 'Elm Falls',
+						listings: [
+							{ description: '<p>Emergency <b>pipe</b> repairs</p>', keywords: 'plumber drains' },
+						],
+					}),
+					business('Hometown Dental Care', {
+						categories: ['Dental Care'],
+						listing_position: 1,
+						member_since_date: new Date(Date.now() - 10 * 86_400_000).toISOString().slice(0, 10),
+						profile_affiliations: [{ aff_name: 'Women in Business' }],
+					}),
+					business('Hidden Draft Diner', {
+						categories: ['Restaurants & Catering'],
+						published: false,
+					}),
+				],
+			},
+			'search fixture A',
+		),
+	);
+	const b = await importTenant(
+		service,
+		parseTenantFile(
+			{
+				tenant: { slug: tenantB, name: 'Search B' },
+				businesses: [
+					business('Other Chamber Restaurant', { categories: ['Restaurants & Catering'] }),
+				],
+			},
+			'search fixture B',
+		),
+	);
+	idA = a.tenant_id;
+	idB = b.tenant_id;
+});
+
+afterAll(async () => {
+	await service.from('tenants').delete().in('slug', [tenantA, tenantB]);
+});
+
+describe('search', () => {
+	it('matches word forms through English stemming', async () => {
+		expect(await search(idA, 'restaurant')).toEqual(['Bluestem Grill']);
+		expect(await search(idA, 'plumbers')).toEqual(['Main Street Plumbing']);
+	});
+
+	it('tolerates typos through the tenant vocabulary', async () => {
+		expect(await search(idA, 'resturant')).toEqual(['Bluestem Grill']);
+		expect(await search(idA, 'dentl')).toEqual(['Hometown Dental Care']);
+	});
+
+	it('matches descriptions and keywords', async () => {
+		expect(await search(idA, 'pipe repairs')).toEqual(['Main Street Plumbing']);
+		expect(await search(idA, 'drains')).toEqual(['Main Street Plumbing']);
+	});
+
+	it('never raises on hostile or odd input', async () => {
+		for (const text of [
+			"'",
+			'"unclosed',
+			'-',
+			'a & | ! (',
+			"'; drop table profiles; --",
+			'😀',
+			'x'.repeat(500),
+		]) {
+			expect(await count(idA, text)).toBe(0);
+		}
+		expect(await count(idA, '')).toBe(3);
+		expect(await count(idA, '   ')).toBe(3);
+	});
+
+	it('never shows unpublished businesses or another chamber’s', async () => {
+		expect(await search(idA, 'diner')).toEqual([]);
+		expect(await search(idA, 'restaurant')).not.toContain('Other Chamber Restaurant');
+		expect(await search(idB, 'restaurant')).toEqual(['Other Chamber Restaurant']);
+	});
+
+	it('combines the search with filters', async () => {
+		expect(await count(idA, '', { p_category: 'Dental Care' })).toBe(1);
+		expect(await count(idA, '', { p_city: 'Elm Falls' })).toBe(1);
+		expect(await count(idA, '', { p_new_members_only: true })).toBe(1);
+		expect(await count(idA, '', { p_affiliation: 'Women in Business' })).toBe(1);
+		expect(await count(idA, 'restaurant', { p_city: 'Elm Falls' })).toBe(0);
+	});
+
+	it('orders by listing position, premium (1) first for asc', async () => {
+		const { data } = await anon.rpc('get_businesses_with_listing_position', {
+			p_tenant_id: idA,
+			p_sort_direction: 'asc',
+		});
+		expect((data as { report_name: string }[]).map((b) => b.report_name)).toEqual([
+			'Hometown Dental Care',
+			'Bluestem Grill',
+			'Main Street Plumbing',
+		]);
+	});
+
+	it('shuffles within a position the same way for the same seed', async () => {
+		const order = async (seed: number) => {
+			const { data } = await anon.rpc('get_businesses_with_listing_position_randomized', {
+				p_tenant_id: idA,
+				p_seed: seed,
+			});
+			return (data as { id: string }[]).map((b) => b.id);
+		};
+		expect(await order(0.25)).toEqual(await order(0.25));
+		expect((await order(0.25)).slice(0, 2)).toEqual((await order(0.75)).slice(0, 2));
+	});
+});
