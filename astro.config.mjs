@@ -2,6 +2,7 @@
 import netlify from '@astrojs/netlify';
 import react from '@astrojs/react';
 import { defineConfig } from 'astro/config';
+import { profileRedirectsIntegration } from './src/features/business/redirects.integration.ts';
 
 export default defineConfig({
 	site: process.env.SITE_URL || process.env.URL || 'http://localhost:8888',
@@ -12,7 +13,7 @@ export default defineConfig({
 		imageCDN: false,
 		devFeatures: { environmentVariables: false, images: false, edgeFunctions: false },
 	}),
-	integrations: [react()],
+	integrations: [react(), profileRedirectsIntegration()],
 	// Pages carry their CSS inline: a few KB more HTML, one render-blocking request fewer, which
 	// on a slow mobile connection is worth more than caching the stylesheet across pages.
 	build: { format: 'directory', inlineStylesheets: 'always' },

@@ -1,13 +1,18 @@
+import react from '@astrojs/react';
 import { getViteConfig } from 'astro/config';
 
 /**
- * Astro and React components rendered to HTML by Astro's container API, in Node, with the
- * project's own Vite setup, for configuration variants the demo chamber does not show.
+ * Astro and React components rendered to HTML by Astro's container API, in Node, for
+ * configuration variants the demo chamber does not show. astro.config.mjs is not loaded: its
+ * Netlify adapter would clear .netlify/build under a build running at the same time.
  */
-export default getViteConfig({
-	test: {
-		name: 'components',
-		include: ['src/**/*.astro.test.ts'],
-		environment: 'node',
+export default getViteConfig(
+	{
+		test: {
+			name: 'components',
+			include: ['src/**/*.astro.test.ts'],
+			environment: 'node',
+		},
 	},
-});
+	{ configFile: false, integrations: [react()] },
+);

@@ -271,9 +271,11 @@ export async function startSiteServer(options: {
 			const params = matchNetlifyPath(rule.from, url.pathname);
 			if (!params || (file && !rule.force)) continue;
 			const target = rule.to.replace(/:(\w+)/g, (_, name: string) => params[name] ?? '');
-			if (rule.status === 200) {
+			// As on Netlify, a rule without a 3xx status is a rewrite served with that status
+			// (200 a proxy-less rewrite, 404 a custom not-found page).
+			if (rule.status < 300 || rule.status >= 400) {
 				const rewritten = await findFile(root, new URL(target, origin).pathname);
-				if (rewritten) return serveFile(res, rewritten, 200, head, url.pathname);
+				if (rewritten) return serveFile(res, rewritten, rule.status, head, url.pathname);
 				continue;
 			}
 			res.writeHead(rule.status, { location: target + (target.includes('?') ? '' : url.search) });

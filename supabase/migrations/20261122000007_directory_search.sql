@@ -95,39 +95,35 @@ stable
 security invoker
 set search_path = public, pg_temp
 as $$
-	with matched as (
-		select p.id, lower(p.report_name) as sort_name, p.listing_position, p.membership_rank, p.membership_level_name
-		from public.matching_profiles(
-			p_tenant_id, p_category, p_search_query, p_city, p_county, p_zip, p_new_members_only, p_affiliation
-		) m
-		join public.profiles p on p.id = m.profile_id
-	),
 	-- A tenant has a handful of levels: rank each once, not once per business.
-	levels as (
+	with levels as materialized (
 		select l.name, public.membership_rank(l.name, null, p_hierarchy) as rank
-		from (select distinct membership_level_name as name from matched) l
+		from (select distinct p.membership_level_name as name from public.profiles p where p.tenant_id = p_tenant_id) l
 	),
 	keyed as (
 		select
-			matched.id,
-			matched.sort_name,
+			p.id,
+			lower(p.report_name) as sort_name,
 			count(*) over () as total,
 			case p_sort
-				when 'membershipHighToLow' then -coalesce(matched.membership_rank, levels.rank)
-				when 'membershipLowToHigh' then coalesce(matched.membership_rank, levels.rank)
-				when 'listingPositionHighToLow' then matched.listing_position
-				when 'listingPositionHighToLowRandom' then matched.listing_position
-				when 'listingPositionLowToHigh' then -matched.listing_position
-				when 'listingPositionLowToHighRandom' then -matched.listing_position
+				when 'membershipHighToLow' then -coalesce(p.membership_rank, levels.rank)
+				when 'membershipLowToHigh' then coalesce(p.membership_rank, levels.rank)
+				when 'listingPositionHighToLow' then p.listing_position
+				when 'listingPositionHighToLowRandom' then p.listing_position
+				when 'listingPositionLowToHigh' then -p.listing_position
+				when 'listingPositionLowToHighRandom' then -p.listing_position
 				else 0
 			end as k_order,
 			case
 				when p_sort in ('random', 'listingPositionHighToLowRandom', 'listingPositionLowToHighRandom')
-				then md5(matched.id::text || ':' || coalesce(p_seed, 0.5)::text)
+				then md5(p.id::text || ':' || coalesce(p_seed, 0.5)::text)
 			end as k_shuffle,
-			case when p_sort = 'nameDesc' then matched.sort_name end as k_name_desc
-		from matched
-		join levels on levels.name = matched.membership_level_name
+			case when p_sort = 'nameDesc' then lower(p.report_name) end as k_name_desc
+		from public.matching_profiles(
+			p_tenant_id, p_category, p_search_query, p_city, p_county, p_zip, p_new_members_only, p_affiliation
+		) m
+		join public.profiles p on p.id = m.profile_id
+		join levels on levels.name = p.membership_level_name
 	),
 	page as (
 		select * from keyed

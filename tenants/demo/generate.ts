@@ -284,6 +284,16 @@ const JOB_TITLES = [
 
 const LOGO_COUNT = 20;
 
+/**
+ * Appended to the last business's description: script, event-handler and javascript: payloads
+ * that the profile's sanitiser must neutralise (the end-to-end tests look for this text).
+ */
+export const UNSAFE_DESCRIPTION =
+	'<p>Ask about our seasonal specials.</p>' +
+	'<script>alert("xss-script")</script>' +
+	'<img src="x" onerror="alert(\'xss-onerror\')" alt="Storefront">' +
+	'<p onmouseover="alert(\'xss-hover\')"><a href="javascript:alert(\'xss-link\')">Our specials</a></p>';
+
 // --- Small helpers -----------------------------------------------------------------------------
 
 function escapeHtml(value: string): string {
@@ -488,7 +498,7 @@ function generateBusinesses(
 
 		const listings: ListingInput[] = [
 			{
-				description: html,
+				description: i === count - 1 ? html + UNSAFE_DESCRIPTION : html,
 				short_description: short,
 				categories: categories.map((c) => c.name),
 				keywords: [...primary.services, town.city].join(', '),

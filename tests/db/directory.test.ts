@@ -255,6 +255,8 @@ describe('listBusinesses: filters and search', () => {
 		const inputs: Record<string, string>[] = [
 			{},
 			{ searchQuery: 'pizza' },
+			{ searchQuery: 'piza' },
+			{ searchQuery: 'resturant' },
 			{ searchQuery: 'Alpha Plumbing' },
 			{ category: 'Restaurants' },
 			{ city: 'Cedarbrook' },

@@ -174,7 +174,7 @@ function send(
 	path: string,
 	body: unknown,
 	from: string,
-): Promise<{ status: number; body: any }> {
+): Promise<{ status: number; body: unknown }> {
 	return new Promise((resolve, reject) => {
 		const payload = typeof body === 'string' ? body : JSON.stringify(body);
 		const req = request(

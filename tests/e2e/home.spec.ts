@@ -7,6 +7,15 @@ import { expect, test, type Page } from '@playwright/test';
 const WCAG_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
 const JOIN_URL = 'https://www.cedarvalleychamber.example/join';
 
+/**
+ * Fake timers, frozen from before the page loads, so timer-driven behaviour can be stepped
+ * through exactly with page.clock.runFor.
+ */
+async function freezeClock(page: Page): Promise<void> {
+	await page.clock.install({ time: new Date('2030-01-01T10:00:00Z') });
+	await page.clock.pauseAt(new Date('2030-01-01T10:00:01Z'));
+}
+
 /** Math.random replaced by a seeded generator (mulberry32), so a pick can be reproduced. */
 async function seedRandom(page: Page, seed: number): Promise<void> {
 	await page.addInitScript((initial) => {
@@ -48,7 +57,7 @@ test.describe('hero search', () => {
 		const search = page.getByRole('search');
 		await expect(search.getByRole('combobox', { name: 'Category' })).toHaveValue('');
 		await expect(search.getByRole('option', { name: 'All Categories' })).toHaveCount(1);
-		await search.getByRole('textbox').fill('   ');
+		await search.getByRole('searchbox').fill('   ');
 		await search.getByRole('button', { name: 'Search' }).click();
 		await page.waitForURL((url) => url.pathname === '/search');
 		expect(new URL(page.url()).search).toBe('?page=1');
@@ -71,7 +80,7 @@ test.describe('hero search', () => {
 		test('still submits as a plain GET form', async ({ page }) => {
 			await page.goto('/');
 			const search = page.getByRole('search');
-			await search.getByRole('textbox').fill('bakery');
+			await search.getByRole('searchbox').fill('bakery');
 			await search.getByRole('button', { name: 'Search' }).click();
 			await page.waitForURL((url) => url.pathname === '/search');
 			const params = new URL(page.url()).searchParams;
@@ -112,6 +121,7 @@ test.describe('featured businesses', () => {
 	});
 
 	test('a new random pick on every visit', async ({ browser }) => {
+		test.setTimeout(90_000);
 		const pickWith = async (seed: number) => {
 			const context = await browser.newContext();
 			const page = await context.newPage();
@@ -125,7 +135,7 @@ test.describe('featured businesses', () => {
 		expect(await pickWith(1)).toBe(await pickWith(1));
 		// …and other visits pick others.
 		const picks = new Set<string>();
-		for (const seed of [2, 3, 4, 5, 6]) picks.add(await pickWith(seed));
+		for (const seed of [2, 3, 4]) picks.add(await pickWith(seed));
 		expect(picks.size).toBeGreaterThan(1);
 	});
 
@@ -199,7 +209,7 @@ test.describe('banner carousel', () => {
 			.getByRole('group', { name: `${n} of 3`, includeHidden: true });
 
 	test('moves on every 5 seconds and wraps around', async ({ page }) => {
-		await page.clock.install();
+		await freezeClock(page);
 		await page.goto('/');
 		const carousel = page.getByRole('region', { name: 'Banners' });
 		await expect(carousel).toHaveAttribute('aria-roledescription', 'carousel');

@@ -52,7 +52,9 @@ test.describe('header', () => {
 	test('a dropdown opens 100 ms after the pointer arrives and closes 300 ms after it leaves', async ({
 		page,
 	}) => {
-		await page.clock.install();
+		// Fake timers, frozen from before the page loads, stepped through with runFor.
+		await page.clock.install({ time: new Date('2030-01-01T10:00:00Z') });
+		await page.clock.pauseAt(new Date('2030-01-01T10:00:01Z'));
 		await page.goto('/');
 		await page
 			.getByRole('banner')
@@ -88,13 +90,7 @@ test.describe('header', () => {
 		// The first key press may come before the header's code is in: it is replayed.
 		await page.keyboard.press('Enter');
 		await expect(about).toHaveAttribute('aria-expanded', 'true');
-		const items = page
-			.getByRole('navigation', { name: 'Main' })
-			.getByRole('listitem')
-			.filter({
-				has: page.getByRole('link', { name: /^About Us/ }),
-			});
-		await expect(items).toHaveCount(1);
+		await expect(page.getByRole('link', { name: /^About Us/ })).toBeVisible();
 
 		await page.keyboard.press('ArrowDown');
 		await expect(page.getByRole('link', { name: /^About Us/ })).toBeFocused();
@@ -259,14 +255,14 @@ test.describe('footer', () => {
 		const social = page.getByRole('contentinfo').getByRole('link', {
 			name: /^Cedar Valley Chamber of Commerce on /,
 		});
-		await expect(social).toHaveCount(5);
-		await expect(social).toHaveAccessibleName([
-			'Cedar Valley Chamber of Commerce on Facebook',
-			'Cedar Valley Chamber of Commerce on Twitter',
-			'Cedar Valley Chamber of Commerce on LinkedIn',
-			'Cedar Valley Chamber of Commerce on Instagram',
-			'Cedar Valley Chamber of Commerce on YouTube',
-		]);
+		const networks = ['Facebook', 'Twitter', 'LinkedIn', 'Instagram', 'YouTube'];
+		await expect(social).toHaveCount(networks.length);
+		for (const [index, network] of networks.entries()) {
+			await expect(social.nth(index)).toHaveAccessibleName(
+				`Cedar Valley Chamber of Commerce on ${network}`,
+			);
+			await expect(social.nth(index).locator('svg')).toHaveCount(1);
+		}
 		await expect(social.first()).toHaveAttribute(
 			'href',
 			'https://www.facebook.com/CedarValleyChamberDemo',

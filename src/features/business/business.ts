@@ -53,9 +53,14 @@ export function toCardBusiness(business: Business): CardBusiness {
 	};
 }
 
+/** The slug segment of a profile URL; a name with no letter or digit still needs one. */
+export function profileSlug(business: Pick<Business, 'slug'>): string {
+	return business.slug || 'business';
+}
+
 /** /business/{id}/{slug}, carrying the search's category over to the breadcrumb. */
 export function profilePath(business: Pick<Business, 'id' | 'slug'>, category?: string): string {
-	const path = `/business/${encodeURIComponent(business.id)}/${business.slug}`;
+	const path = `/business/${encodeURIComponent(business.id)}/${profileSlug(business)}`;
 	return category ? `${path}?category=${encodeURIComponent(category)}` : path;
 }
 

@@ -1,4 +1,4 @@
-import { getContainerRenderer as reactRenderer } from '@astrojs/react';
+import { getContainerRenderer as reactRenderer } from '@astrojs/react/container-renderer';
 import { within } from '@testing-library/dom';
 import type { AstroComponentFactory } from 'astro/runtime/server/index.js';
 import { experimental_AstroContainer as AstroContainer } from 'astro/container';
@@ -21,11 +21,16 @@ let container: Promise<AstroContainer> | undefined;
  * Renders an Astro component (React islands included) to HTML and returns Testing Library
  * queries over it, so tests find elements by role and text as a visitor would.
  */
-export async function render(component: AstroComponentFactory, props: Record<string, unknown>) {
+export async function render(
+	component: AstroComponentFactory | ((props: never) => unknown),
+	props: Record<string, unknown>,
+) {
 	container ??= loadRenderers([reactRenderer()]).then((renderers) =>
 		AstroContainer.create({ renderers }),
 	);
-	const html = await (await container).renderToString(component, { props });
+	const html = await (
+		await container
+	).renderToString(component as AstroComponentFactory, { props });
 	const window = new Window();
 	window.document.body.innerHTML = html;
 	const body = window.document.body as unknown as HTMLElement;

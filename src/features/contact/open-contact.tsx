@@ -1,0 +1,51 @@
+import { useStore } from '@nanostores/react';
+import { createRoot, type Root } from 'react-dom/client';
+import ContactDialog from './ContactDialog.tsx';
+import { $contactOpener } from './store.ts';
+
+/**
+ * Entry of the profile's contact dialog, built as one standalone script (React included) that
+ * the page imports on the first click of 'Send Message' or 'Contact'; nothing loads before.
+ * It then answers the 'profile:contact' event the page sends from the clicked button. The host
+ * element carries the business's name and the reCAPTCHA site key.
+ */
+
+let root: Root | undefined;
+
+function Host({
+	businessName,
+	recaptchaSiteKey,
+}: {
+	businessName: string;
+	recaptchaSiteKey: string;
+}) {
+	const opener = useStore($contactOpener);
+	return (
+		<ContactDialog
+			businessName={businessName}
+			recaptchaSiteKey={recaptchaSiteKey}
+			open={opener !== null}
+			onClose={() => $contactOpener.set(null)}
+		/>
+	);
+}
+
+function openContact(opener: HTMLElement): void {
+	const host = document.getElementById('contact-dialog');
+	if (!host) return;
+	// Focus goes back to the opener when the dialog closes; a click does not focus a button
+	// everywhere (Safari), so it is focused here.
+	opener.focus();
+	root ??= createRoot(host);
+	root.render(
+		<Host
+			businessName={host.dataset.businessName ?? ''}
+			recaptchaSiteKey={host.dataset.recaptchaKey ?? ''}
+		/>,
+	);
+	$contactOpener.set(opener);
+}
+
+document.addEventListener('profile:contact', (event) => {
+	if (event.target instanceof HTMLElement) openContact(event.target);
+});

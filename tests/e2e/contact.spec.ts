@@ -1,0 +1,221 @@
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test, type Page } from '@playwright/test';
+import pg from 'pg';
+import { profilePath } from '../../src/features/business/business.ts';
+import type { Business } from '../../src/features/directory/directory.ts';
+import { findBusiness } from './directory-helpers.ts';
+
+const DATA_DIR = process.env.E2E_DATA_DIR || '.data-test/e2e';
+const DATABASE_URL = `postgres://postgres:postgres@127.0.0.1:${Number(process.env.E2E_STACK_PORT || 56321) + 1}/postgres`;
+
+async function openDialog(page: Page): Promise<Business> {
+	const business = await findBusiness(
+		page.request,
+		'with an e-mail address',
+		(b) => b.email !== '',
+	);
+	await page.goto(profilePath(business));
+	await page.getByRole('button', { name: 'Send Message' }).click();
+	await expect(page.getByRole('dialog', { name: `Contact ${business.name}` })).toBeVisible();
+	return business;
+}
+
+function form(page: Page) {
+	const dialog = page.getByRole('dialog');
+	return {
+		dialog,
+		name: dialog.getByRole('textbox', { name: 'Name' }),
+		email: dialog.getByRole('textbox', { name: 'Email' }),
+		message: dialog.getByRole('textbox', { name: 'Message' }),
+		send: dialog.getByRole('button', { name: 'Send Message' }),
+	};
+}
+
+async function fill(page: Page, message: string) {
+	const f = form(page);
+	await f.name.fill('Ada Lovelace');
+	await f.email.fill('ada@example.com');
+	await f.message.fill(message);
+}
+
+/** Holds POST /api/contact-business until released, so the sending state can be seen. */
+async function holdContactRequests(page: Page) {
+	let release: () => void = () => {};
+	const released = new Promise<void>((resolve) => (release = resolve));
+	await page.route('**/api/contact-business', async (route) => {
+		await released;
+		await route.continue();
+	});
+	return release;
+}
+
+test.describe('contact dialog', () => {
+	test('sends a message: Sending..., then success, then it closes after 2 seconds', async ({
+		page,
+	}) => {
+		const business = await openDialog(page);
+		const f = form(page);
+		await expect(f.message).toHaveAttribute('rows', '5');
+		const text = `Do you cater weddings? (e2e ${Date.now()})`;
+		await fill(page, text);
+		const release = await holdContactRequests(page);
+		await f.send.click();
+
+		const sending = f.dialog.getByRole('button', { name: 'Sending...' });
+		await expect(sending).toBeDisabled();
+		for (const field of [f.name, f.email, f.message]) await expect(field).toBeDisabled();
+		await expect(f.dialog.getByRole('button', { name: 'Cancel' })).toBeDisabled();
+		await expect(f.dialog.getByRole('button', { name: 'Close' })).toBeDisabled();
+		release();
+
+		await expect(f.dialog.getByText('Message sent successfully!')).toBeVisible();
+		const shownAt = Date.now();
+		for (const field of [f.name, f.email, f.message]) await expect(field).toHaveValue('');
+		await expect(f.dialog).toBeHidden({ timeout: 5_000 });
+		const closedAfter = Date.now() - shownAt;
+		expect(closedAfter).toBeGreaterThan(1_500);
+		expect(closedAfter).toBeLessThan(3_500);
+		await expect(page.getByRole('button', { name: 'Send Message' })).toBeFocused();
+
+		// Stored in the database…
+		const client = new pg.Client({ connectionString: DATABASE_URL });
+		await client.connect();
+		try {
+			const { rows } = await client.query(
+				'select name, email, business_name, business_id from public.contact_messages where message = $1',
+				[text],
+			);
+			expect(rows).toEqual([
+				{
+					name: 'Ada Lovelace',
+					email: 'ada@example.com',
+					business_name: business.name,
+					business_id: business.id,
+				},
+			]);
+		} finally {
+			await client.end();
+		}
+		// …and e-mailed: an .eml in the outbox.
+		const outbox = join(DATA_DIR, 'outbox');
+		const files = (await readdir(outbox)).filter((f) => f.endsWith('.eml'));
+		const emails = await Promise.all(files.map((f) => readFile(join(outbox, f), 'utf8')));
+		const sent = emails.filter((eml) => eml.includes(text));
+		expect(sent).toHaveLength(1);
+		expect(sent[0]).toMatch(new RegExp(`^To: .*${business.email.replace(/[.+]/g, '\\$&')}`, 'm'));
+		expect(sent[0]).toMatch(/^Reply-To: .*ada@example\.com/m);
+	});
+
+	test('required fields and the e-mail format block sending', async ({ page }) => {
+		const posts: string[] = [];
+		page.on('request', (r) => r.url().includes('/api/contact-business') && posts.push(r.url()));
+		await openDialog(page);
+		const f = form(page);
+		for (const field of [f.name, f.email, f.message])
+			await expect(field).toHaveAttribute('required', '');
+		await expect(f.email).toHaveAttribute('type', 'email');
+
+		await f.send.click();
+		expect(await f.name.evaluate((el: HTMLInputElement) => el.validity.valueMissing)).toBe(true);
+		await fill(page, 'Hello');
+		await f.email.fill('not-an-email');
+		await f.send.click();
+		expect(await f.email.evaluate((el: HTMLInputElement) => el.validity.typeMismatch)).toBe(true);
+		await f.message.fill('');
+		await f.email.fill('ada@example.com');
+		await f.send.click();
+		expect(await f.message.evaluate((el: HTMLTextAreaElement) => el.validity.valueMissing)).toBe(
+			true,
+		);
+
+		await expect(f.dialog).toBeVisible();
+		await expect(f.dialog.getByText('Message sent successfully!')).toHaveCount(0);
+		expect(posts).toEqual([]);
+	});
+
+	test("shows the server's error text, or 'Failed to send message.' without one", async ({
+		page,
+	}) => {
+		await openDialog(page);
+		const f = form(page);
+		await page.route('**/api/contact-business', (route) =>
+			route.fulfill({
+				status: 429,
+				json: {
+					success: false,
+					error: 'Too many messages sent. Please wait a minute and try again.',
+				},
+			}),
+		);
+		await fill(page, 'Hello');
+		await f.send.click();
+		await expect(f.dialog.getByRole('alert')).toHaveText(
+			'Too many messages sent. Please wait a minute and try again.',
+		);
+		// Nothing is lost: the visitor can try again.
+		await expect(f.message).toHaveValue('Hello');
+		await expect(f.send).toBeEnabled();
+
+		await page.unroute('**/api/contact-business');
+		await page.route('**/api/contact-business', (route) =>
+			route.fulfill({ status: 502, body: '<html>Bad gateway</html>' }),
+		);
+		await f.send.click();
+		await expect(f.dialog.getByRole('alert')).toHaveText('Failed to send message.');
+		await expect(f.dialog).toBeVisible();
+	});
+
+	test('Escape, Cancel and × close it, and focus returns to the opener', async ({ page }) => {
+		await openDialog(page);
+		const f = form(page);
+		const opener = page.getByRole('button', { name: 'Send Message' });
+		await expect(f.name).toBeFocused();
+
+		await page.keyboard.press('Escape');
+		await expect(f.dialog).toBeHidden();
+		await expect(opener).toBeFocused();
+
+		await opener.click();
+		await expect(f.dialog).toBeVisible();
+		await f.dialog.getByRole('button', { name: 'Cancel' }).click();
+		await expect(f.dialog).toBeHidden();
+		await expect(opener).toBeFocused();
+
+		await opener.click();
+		await f.dialog.getByRole('button', { name: 'Close' }).click();
+		await expect(f.dialog).toBeHidden();
+		await expect(opener).toBeFocused();
+	});
+
+	test('keeps focus inside while open', async ({ page }) => {
+		await openDialog(page);
+		const inside = () =>
+			page.evaluate(() => Boolean(document.activeElement?.closest('dialog[open]')));
+		for (let i = 0; i < 8; i++) {
+			await page.keyboard.press('Tab');
+			expect(await inside()).toBe(true);
+		}
+		for (let i = 0; i < 8; i++) {
+			await page.keyboard.press('Shift+Tab');
+			expect(await inside()).toBe(true);
+		}
+		// The honeypot is never reached.
+		const reached = new Set<string>();
+		for (let i = 0; i < 8; i++) {
+			await page.keyboard.press('Tab');
+			reached.add(await page.evaluate(() => document.activeElement?.getAttribute('name') ?? ''));
+		}
+		expect(reached.has('website')).toBe(false);
+	});
+
+	test('has no accessibility violations while open', async ({ page }) => {
+		await openDialog(page);
+		const results = await new AxeBuilder({ page })
+			.withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'])
+			.include('dialog')
+			.analyze();
+		expect(results.violations).toEqual([]);
+	});
+});
