@@ -10,8 +10,13 @@
  * with its functions on a free port. Prints a table, writes it into README.md's Budgets section
  * and exits with 1 when a page misses a target.
  *
- * Options: --runs N (Lighthouse runs per page, the median is kept; default 3: scores move with
- * the machine's load), --no-readme.
+ * Lighthouse slows the CPU down 4 times, assuming a host about 4 times faster than the phone it
+ * emulates. On a slower or busy host that makes the phone slower than the real one, so the
+ * slowdown is calibrated the way Lighthouse's throttling guide describes: the host's benchmark
+ * index (measured by Lighthouse) over the emulated phone's, at most 4.
+ *
+ * Options: --runs N (Lighthouse runs per page, the median is kept; default 3), --cpu N (a fixed
+ * CPU slowdown instead of the calibrated one, e.g. 4 for Lighthouse's own), --no-readme.
  */
 import { readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
@@ -21,6 +26,7 @@ import { gzipSync } from 'node:zlib';
 import * as chromeLauncher from 'chrome-launcher';
 import { init as initLexer, parse as parseModule } from 'es-module-lexer';
 import lighthouse from 'lighthouse';
+import { throttling } from 'lighthouse/core/config/constants.js';
 import { parse as parseHtml } from 'parse5';
 import type { DefaultTreeAdapterMap } from 'parse5';
 import { startSiteServer } from './lib/netlify-local.ts';
@@ -41,6 +47,11 @@ interface PageBudget {
 }
 
 const HTML_BUDGET = 30 * KB;
+/**
+ * Benchmark index of the phone Lighthouse's mobile preset emulates (Moto G Power), as Chrome
+ * DevTools' CPU calibration puts it.
+ */
+const PHONE_BENCHMARK_INDEX = 264;
 const SCORE_TARGETS = { performance: 95, accessibility: 100, seo: 100, bestPractices: 95 };
 
 interface BenchPage {
@@ -191,18 +202,45 @@ async function freePort(): Promise<number> {
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[values.length >> 1] ?? 0;
 
-async function audit(url: string, port: number, runs: number): Promise<Scores> {
+async function runLighthouse(url: string, port: number, cpu: number, categories: string[]) {
+	const result = await lighthouse(
+		url,
+		{ port, output: 'json', logLevel: 'error', onlyCategories: categories },
+		{
+			extends: 'lighthouse:default',
+			settings: { throttling: { ...throttling.mobileSlow4G, cpuSlowdownMultiplier: cpu } },
+		},
+	);
+	if (!result) throw new Error(`Lighthouse returned nothing for ${url}`);
+	if (result.lhr.runtimeError) {
+		throw new Error(`Lighthouse failed on ${url}: ${result.lhr.runtimeError.message}`);
+	}
+	return result.lhr;
+}
+
+/** The CPU slowdown that makes this host behave like the emulated phone (at most 4). */
+async function calibrate(url: string, port: number): Promise<{ index: number; cpu: number }> {
+	const indexes: number[] = [];
+	for (let run = 0; run < 3; run++) {
+		const lhr = await runLighthouse(url, port, 4, ['performance']);
+		indexes.push(lhr.environment.benchmarkIndex);
+	}
+	const index = Math.round(median(indexes));
+	return {
+		index,
+		cpu: Math.min(4, Math.max(1, Math.round((index / PHONE_BENCHMARK_INDEX) * 10) / 10)),
+	};
+}
+
+async function audit(url: string, port: number, runs: number, cpu: number): Promise<Scores> {
 	const all: Scores[] = [];
 	for (let run = 0; run < runs; run++) {
-		const result = await lighthouse(url, {
-			port,
-			output: 'json',
-			logLevel: 'error',
-			onlyCategories: ['performance', 'accessibility', 'seo', 'best-practices'],
-		});
-		if (!result) throw new Error(`Lighthouse returned nothing for ${url}`);
-		const { categories, runtimeError } = result.lhr;
-		if (runtimeError) throw new Error(`Lighthouse failed on ${url}: ${runtimeError.message}`);
+		const { categories } = await runLighthouse(url, port, cpu, [
+			'performance',
+			'accessibility',
+			'seo',
+			'best-practices',
+		]);
 		const score = (id: string) => Math.round((categories[id]?.score ?? 0) * 100);
 		all.push({
 			performance: score('performance'),
@@ -276,7 +314,14 @@ function table(rows: Row[]): string {
 const START = '<!-- bench:pages:start -->';
 const END = '<!-- bench:pages:end -->';
 
-async function writeReadme(rows: Row[], runs: number): Promise<void> {
+interface Setup {
+	runs: number;
+	cpu: number;
+	/** The host's benchmark index, when the slowdown was calibrated. */
+	index?: number;
+}
+
+async function writeReadme(rows: Row[], setup: Setup): Promise<void> {
 	const readme = await readFile(README, 'utf8');
 	const at = readme.indexOf(START);
 	const to = readme.indexOf(END);
@@ -286,7 +331,8 @@ async function writeReadme(rows: Row[], runs: number): Promise<void> {
 		START,
 		'',
 		`Measured ${when} by \`npm run bench:pages\` on the demo chamber (tenant \`${process.env.TENANT || 'demo'}\`),`,
-		`Lighthouse ${runs === 1 ? 'one run' : `median of ${runs} runs`} per page, mobile preset.`,
+		`Lighthouse ${setup.runs === 1 ? 'one run' : `median of ${setup.runs} runs`} per page, mobile preset, CPU slowdown ${setup.cpu}×` +
+			(setup.index ? ` (calibrated: host benchmark index ${setup.index}).` : '.'),
 		'',
 		table(rows),
 		'',
@@ -297,7 +343,11 @@ async function writeReadme(rows: Row[], runs: number): Promise<void> {
 
 runMain(async () => {
 	const { values } = parseArgs({
-		options: { runs: { type: 'string', default: '3' }, 'no-readme': { type: 'boolean' } },
+		options: {
+			runs: { type: 'string', default: '3' },
+			cpu: { type: 'string' },
+			'no-readme': { type: 'boolean' },
+		},
 	});
 	const runs = Math.max(1, Number.parseInt(values.runs ?? '3', 10) || 3);
 	if (!(await exists(join(DIST, 'index.html')))) {
@@ -319,16 +369,25 @@ runMain(async () => {
 	});
 	onShutdown(async () => chrome.kill());
 
+	const fixed = Number(values.cpu);
+	const setup: Setup =
+		values.cpu && fixed > 0
+			? { runs, cpu: fixed }
+			: { runs, ...(await calibrate(`${server.url}/`, chrome.port)) };
+	console.log(
+		`  CPU slowdown ${setup.cpu}×${setup.index ? ` (host benchmark index ${setup.index})` : ''}`,
+	);
+
 	const rows: Row[] = [];
 	for (const page of await pagesToBench()) {
 		const weights = await weigh(page.path);
-		const scores = await audit(`${server.url}${page.path}`, chrome.port, runs);
+		const scores = await audit(`${server.url}${page.path}`, chrome.port, runs, setup.cpu);
 		rows.push({ page, weights, scores, misses: misses(page, weights, scores) });
 		console.log(`  ${page.name} ${page.path}: ${weights.jsFiles.join(', ') || 'no JS files'}`);
 	}
 	console.log(`\n${table(rows)}\n`);
 	if (!values['no-readme']) {
-		await writeReadme(rows, runs);
+		await writeReadme(rows, setup);
 		console.log('README.md: Budgets section updated');
 	}
 	if (rows.some((r) => r.misses.length > 0)) throw new Error('Some pages miss their budget');
