@@ -172,25 +172,20 @@ export default function SearchDirectory(props: SearchDirectoryProps) {
 			initialPage: props.initialPage,
 			defaultSort,
 			availableSorts: props.availableSorts,
+			panelFilters: filters,
 			pageSize,
 		}),
 	);
 	const state = useStore(store.$state);
 	const results = useStore(store.$results);
-	const [draft, setDraft] = useState(state.q);
-	const [panelOpen, setPanelOpen] = useState(false);
+	const panelOpen = useStore(store.$filtersOpen);
+	// The box edits a draft; a new query from elsewhere (back/forward) replaces it.
+	const [draft, setDraft] = useState({ for: state.q, text: state.q });
+	if (draft.for !== state.q) setDraft({ for: state.q, text: state.q });
 	const options = useFilterOptions(filters, panelOpen);
 	const resultsHeading = useRef<HTMLHeadingElement>(null);
 
-	useEffect(() => {
-		const disconnect = store.connect();
-		const restored = store.$state.get();
-		if (filters.some((filter) => restored[filter])) setPanelOpen(true);
-		return disconnect;
-	}, [store, filters]);
-
-	// Back/forward and chip removal change the query under the box.
-	useEffect(() => setDraft(state.q), [state.q]);
+	useEffect(() => store.connect(), [store]);
 
 	const goToPage = (page: number) => {
 		store.goToPage(page);
@@ -200,7 +195,7 @@ export default function SearchDirectory(props: SearchDirectoryProps) {
 
 	const submit = (event: FormEvent) => {
 		event.preventDefault();
-		store.update({ q: draft.trim() });
+		store.update({ q: draft.text.trim() });
 	};
 
 	const crumbs = state.category ? (
@@ -242,8 +237,8 @@ export default function SearchDirectory(props: SearchDirectoryProps) {
 							type="search"
 							className="search__input"
 							placeholder="Search for business name or keywords..."
-							value={draft}
-							onChange={(event) => setDraft(event.target.value)}
+							value={draft.text}
+							onChange={(event) => setDraft({ for: state.q, text: event.target.value })}
 						/>
 						<label className="search__hidden" htmlFor="search-category">
 							Category
@@ -273,7 +268,7 @@ export default function SearchDirectory(props: SearchDirectoryProps) {
 								className="search__toggle"
 								aria-expanded={panelOpen}
 								aria-controls="search-filters"
-								onClick={() => setPanelOpen((open) => !open)}
+								onClick={store.toggleFilters}
 							>
 								{panelOpen ? 'Hide Filters' : 'More Filters'}
 							</button>
