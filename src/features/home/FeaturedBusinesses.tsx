@@ -1,20 +1,22 @@
-import { useEffect, useState } from 'react';
+import { useSyncExternalStore } from 'react';
 import type { CardBusiness, CardSettings } from '../business/business.ts';
 import { BusinessCard, BusinessCardSkeleton } from '../business/BusinessCard.tsx';
+import { pickFeatured } from './featured.ts';
 
-/**
- * pickFeatured of directory.ts (Fisher-Yates, then the first `count`), restated because
- * directory.ts also holds zod schemas that would triple this island's size.
- * TODO(dir-data): import it once it lives in a zod-free module.
- */
-function pick<T>(candidates: readonly T[], count: number): T[] {
-	const pool = [...candidates];
-	for (let i = pool.length - 1; i > 0; i--) {
-		const j = Math.floor(Math.random() * (i + 1));
-		[pool[i], pool[j]] = [pool[j] as T, pool[i] as T];
+const picks = new Map<string, CardBusiness[]>();
+
+/** This visit's pick, made once: React reads a snapshot more than once per render. */
+function pickOnce(candidatesId: string, count: number): CardBusiness[] {
+	let picked = picks.get(candidatesId);
+	if (!picked) {
+		const source = document.getElementById(candidatesId)?.textContent ?? '[]';
+		picked = pickFeatured(JSON.parse(source) as CardBusiness[], count);
+		picks.set(candidatesId, picked);
 	}
-	return pool.slice(0, count);
+	return picked;
 }
+
+const noUpdates = () => () => {};
 
 interface Props {
 	/** How many to show (featuredBusinesses.count). */
@@ -31,12 +33,12 @@ interface Props {
  * at about twice the size.
  */
 export default function FeaturedBusinesses({ count, settings, candidatesId }: Props) {
-	const [picked, setPicked] = useState<CardBusiness[] | null>(null);
-
-	useEffect(() => {
-		const source = document.getElementById(candidatesId)?.textContent ?? '[]';
-		setPicked(pick(JSON.parse(source) as CardBusiness[], count));
-	}, [candidatesId, count]);
+	// The server (and hydration) render the skeletons; the browser then renders its own pick.
+	const picked = useSyncExternalStore(
+		noUpdates,
+		() => pickOnce(candidatesId, count),
+		() => null,
+	);
 
 	if (picked === null) {
 		return (

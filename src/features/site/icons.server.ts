@@ -28,7 +28,6 @@ export interface IconOptions {
 	label?: string;
 	/** Width and height in CSS pixels; default 24. */
 	size?: number;
-	class?: string;
 }
 
 /** The SVG markup of a Tabler outline icon; throws at build time for an unknown name. */
@@ -40,10 +39,9 @@ export async function iconSvg(name: string, options: IconOptions = {}): Promise<
 	const a11y = options.label
 		? `role="img" aria-label="${escapeAttribute(options.label)}"`
 		: 'aria-hidden="true" focusable="false"';
-	const cls = options.class ? ` class="${escapeAttribute(options.class)}"` : '';
 	return (
 		`<svg xmlns="http://www.w3.org/2000/svg" width="${size}" height="${size}" viewBox="0 0 24 24" ` +
 		`fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round" ` +
-		`stroke-linejoin="round" ${a11y}${cls}>${body}</svg>`
+		`stroke-linejoin="round" ${a11y}>${body}</svg>`
 	);
 }

@@ -174,19 +174,21 @@ describe('footer links', () => {
 });
 
 describe('cardSettings', () => {
-	it('passes the badge, level and website-link rules to the cards', () => {
+	it('passes the badge and description switches to the cards', () => {
 		expect(
 			cardSettings(
 				config({
-					features: { memberBadgeDisplay: 'year', showBusinessShortDescription: true },
-					membershipLevels: { canLinkWebsite: ['Trustee'] },
+					features: {
+						memberBadgeDisplay: 'year',
+						showMembershipLevels: false,
+						showBusinessShortDescription: true,
+					},
 				}),
 			),
 		).toEqual({
 			memberBadgeDisplay: 'year',
-			showMembershipLevels: true,
+			showMembershipLevels: false,
 			showBusinessShortDescription: true,
-			linkableLevels: ['trustee'],
 		});
 	});
 });

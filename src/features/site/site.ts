@@ -86,17 +86,11 @@ export function resourceLinks(config: Pick<ChamberConfig, 'footerLabels' | 'urls
 	});
 }
 
-/**
- * The configuration a business card needs. TODO(dir-search): move next to CardSettings in
- * business.ts once the search page has its own.
- */
-export function cardSettings(
-	config: Pick<ChamberConfig, 'features' | 'membershipLevels'>,
-): CardSettings {
+/** The configuration a business card needs (home, category pages, search, profiles). */
+export function cardSettings(config: Pick<ChamberConfig, 'features'>): CardSettings {
 	return {
 		memberBadgeDisplay: config.features.memberBadgeDisplay,
 		showMembershipLevels: config.features.showMembershipLevels,
 		showBusinessShortDescription: config.features.showBusinessShortDescription,
-		linkableLevels: config.membershipLevels.canLinkWebsite,
 	};
 }
