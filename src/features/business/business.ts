@@ -30,11 +30,6 @@ export interface CardSettings {
 	/** features.showMembershipLevels: false hides the level badge ('Member Since' still shows). */
 	showMembershipLevels: boolean;
 	showBusinessShortDescription: boolean;
-	/**
-	 * @deprecated Not read: the website rule is canLinkWebsite's (never for Business Partner).
-	 * Kept only until site.ts's cardSettings stops passing it.
-	 */
-	linkableLevels?: readonly string[];
 }
 
 export function toCardBusiness(business: Business): CardBusiness {
