@@ -34,6 +34,7 @@ export interface CardSettings {
 
 export function toCardBusiness(business: Business): CardBusiness {
 	const { id, slug, name, description, logoUrl, website, phone, address } = business;
+	const { membershipLevel, memberSince } = business;
 	return {
 		id,
 		slug,
@@ -43,8 +44,8 @@ export function toCardBusiness(business: Business): CardBusiness {
 		website,
 		phone,
 		address,
-		membershipLevel: business.membershipLevel,
-		memberSince: business.memberSince,
+		membershipLevel,
+		memberSince,
 	};
 }
 
