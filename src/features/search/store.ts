@@ -72,6 +72,8 @@ export function createSearchStore(options: SearchStoreOptions) {
 	const $state = atom<SearchState>(options.initialState);
 	const $results = atom<Results>({ status: 'ready', page: options.initialPage });
 	const $filtersOpen = atom(false);
+	/** False until connect(): the pre-rendered controls wait for the island. */
+	const $ready = atom(false);
 	const cache = new Map<string, { at: number; page: ResultsPage }>();
 	let controller: AbortController | undefined;
 	let seed: number | undefined;
@@ -130,6 +132,7 @@ export function createSearchStore(options: SearchStoreOptions) {
 		$state,
 		$results,
 		$filtersOpen,
+		$ready,
 		toggleFilters(): void {
 			$filtersOpen.set(!$filtersOpen.get());
 		},
@@ -154,6 +157,7 @@ export function createSearchStore(options: SearchStoreOptions) {
 			} else show(initial, false);
 			const onPopState = () => show(fromLocation(), false);
 			window.addEventListener('popstate', onPopState);
+			$ready.set(true);
 			return () => {
 				window.removeEventListener('popstate', onPopState);
 				controller?.abort();
