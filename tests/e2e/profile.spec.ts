@@ -1,9 +1,5 @@
-import { spawn } from 'node:child_process';
-import { readFile, rm } from 'node:fs/promises';
-import { join } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
-import { ensureStack } from '../../scripts/stack/index.ts';
 import { mapLinks, profilePath, socialLinks } from '../../src/features/business/business.ts';
 import type { Business } from '../../src/features/directory/directory.ts';
 import { UNSAFE_DESCRIPTION } from '../../tenants/demo/generate.ts';
@@ -407,65 +403,5 @@ test.describe('business profile', () => {
 			.exclude('iframe')
 			.analyze();
 		expect(results.violations).toEqual([]);
-	});
-});
-
-test.describe('profile layouts at build time', () => {
-	test('the demo builds the classic layout and riverside (businessDetailLayout modern) the modern one', async ({
-		request,
-	}) => {
-		test.setTimeout(300_000);
-		const business = await findBusiness(request, 'any', () => true);
-		const classic = await (await request.get(profilePath(business))).text();
-		expect(classic).toContain('data-layout="classic"');
-		expect(classic).not.toContain('data-layout="modern"');
-
-		// The running end-to-end stack, for a second build of the riverside tenant beside dist/.
-		const saved = { dir: process.env.CHAMBER_DATA_DIR, port: process.env.CHAMBER_STACK_PORT };
-		process.env.CHAMBER_DATA_DIR = process.env.E2E_DATA_DIR || '.data-test/e2e';
-		process.env.CHAMBER_STACK_PORT = process.env.E2E_STACK_PORT || '56321';
-		const stack = await ensureStack({ quiet: true }).finally(() => {
-			process.env.CHAMBER_DATA_DIR = saved.dir;
-			process.env.CHAMBER_STACK_PORT = saved.port;
-		});
-		if (stack.owned) {
-			await stack.stop();
-			throw new Error('The end-to-end stack is not running');
-		}
-		const outDir = join('.data-test', 'riverside-dist');
-		await rm(outDir, { recursive: true, force: true });
-		const code = await new Promise<number | null>((resolve) => {
-			const child = spawn(
-				process.execPath,
-				['node_modules/astro/bin/astro.mjs', 'build', '--outDir', outDir],
-				{
-					stdio: 'ignore',
-					env: { ...process.env, ...stack.env, TENANT: 'riverside', ASTRO_TELEMETRY_DISABLED: '1' },
-				},
-			);
-			child.on('exit', resolve);
-		});
-		expect(code).toBe(0);
-
-		const redirects = await readFile(join(outDir, '_redirects'), 'utf8');
-		const grill = /^\/business\/7001\/\*\s+(\/business\/[\w-]+\/river-rock-grill)\s+301$/m.exec(
-			redirects,
-		);
-		expect(grill).not.toBeNull();
-		const modern = htmlText(await readFile(join(outDir, grill![1]!, 'index.html'), 'utf8'));
-		expect(modern).toContain('data-layout="modern"');
-		expect(modern).toContain('<h1 class="profile-header__name">River Rock Grill</h1>');
-		for (const section of [
-			'About River Rock Grill',
-			'Location',
-			'Contact Information',
-			'Social Media',
-		]) {
-			expect(modern).toContain(`>${section}</h2>`);
-		}
-		expect(modern).toContain('Wood-fired steaks and <em>river views</em>.');
-		expect(modern).toContain('Share Business');
-		expect(modern).toContain('Back to Directory');
-		await rm(outDir, { recursive: true, force: true });
 	});
 });

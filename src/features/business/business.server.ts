@@ -1,14 +1,12 @@
 import type { ChamberConfig } from '../config/config.ts';
-import { listAllBusinesses } from '../directory/directory.server.ts';
 import type { Business } from '../directory/directory.ts';
-import { getSite } from '../site/site.server.ts';
-import { getAnonClient } from '../../lib/supabase.server.ts';
+import { getSite, getSiteBusinesses } from '../site/site.server.ts';
 import { profilePath } from './business.ts';
 
-/** Every published business of the build's tenant: one profile page each. */
+/** Every published business of the build's tenant (one profile page each) and the config. */
 export async function listProfiles(): Promise<{ config: ChamberConfig; businesses: Business[] }> {
-	const { tenant, config } = await getSite();
-	return { config, businesses: await listAllBusinesses(getAnonClient(), tenant.id, config) };
+	const [{ config }, businesses] = await Promise.all([getSite(), getSiteBusinesses()]);
+	return { config, businesses };
 }
 
 /** Where the not-found view is pre-rendered; served with status 404 for unknown profiles. */

@@ -30,15 +30,11 @@ export interface CardSettings {
 	/** features.showMembershipLevels: false hides the level badge ('Member Since' still shows). */
 	showMembershipLevels: boolean;
 	showBusinessShortDescription: boolean;
-	/**
-	 * @deprecated Not read: the website rule is canLinkWebsite's (never for Business Partner).
-	 * Kept only until site.ts's cardSettings stops passing it.
-	 */
-	linkableLevels?: readonly string[];
 }
 
 export function toCardBusiness(business: Business): CardBusiness {
 	const { id, slug, name, description, logoUrl, website, phone, address } = business;
+	const { membershipLevel, memberSince } = business;
 	return {
 		id,
 		slug,
@@ -48,8 +44,8 @@ export function toCardBusiness(business: Business): CardBusiness {
 		website,
 		phone,
 		address,
-		membershipLevel: business.membershipLevel,
-		memberSince: business.memberSince,
+		membershipLevel,
+		memberSince,
 	};
 }
 

@@ -1,7 +1,7 @@
 import { useStore } from '@nanostores/react';
 import { createRoot, type Root } from 'react-dom/client';
 import ContactDialog from './ContactDialog.tsx';
-import { $contactOpener } from './store.ts';
+import { $contactOpen } from './store.ts';
 
 /**
  * Entry of the profile's contact dialog, built as one standalone script (React included) that
@@ -19,13 +19,13 @@ function Host({
 	businessName: string;
 	recaptchaSiteKey: string;
 }) {
-	const opener = useStore($contactOpener);
+	const open = useStore($contactOpen);
 	return (
 		<ContactDialog
 			businessName={businessName}
 			recaptchaSiteKey={recaptchaSiteKey}
-			open={opener !== null}
-			onClose={() => $contactOpener.set(null)}
+			open={open}
+			onClose={() => $contactOpen.set(false)}
 		/>
 	);
 }
@@ -33,8 +33,8 @@ function Host({
 function openContact(opener: HTMLElement): void {
 	const host = document.getElementById('contact-dialog');
 	if (!host) return;
-	// Focus goes back to the opener when the dialog closes; a click does not focus a button
-	// everywhere (Safari), so it is focused here.
+	// The dialog gives focus back to what had it when it opened; a click does not focus a button
+	// everywhere (Safari), so the opener is focused here.
 	opener.focus();
 	root ??= createRoot(host);
 	root.render(
@@ -43,7 +43,7 @@ function openContact(opener: HTMLElement): void {
 			recaptchaSiteKey={host.dataset.recaptchaKey ?? ''}
 		/>,
 	);
-	$contactOpener.set(opener);
+	$contactOpen.set(true);
 }
 
 document.addEventListener('profile:contact', (event) => {

@@ -1,4 +1,4 @@
 import { atom } from 'nanostores';
 
-/** The button that opened the contact dialog, null while it is closed. */
-export const $contactOpener = atom<HTMLElement | null>(null);
+/** Whether the profile's contact dialog is open. */
+export const $contactOpen = atom(false);

@@ -172,25 +172,21 @@ export default function SearchDirectory(props: SearchDirectoryProps) {
 			initialPage: props.initialPage,
 			defaultSort,
 			availableSorts: props.availableSorts,
+			panelFilters: filters,
 			pageSize,
 		}),
 	);
 	const state = useStore(store.$state);
 	const results = useStore(store.$results);
-	const [draft, setDraft] = useState(state.q);
-	const [panelOpen, setPanelOpen] = useState(false);
+	const panelOpen = useStore(store.$filtersOpen);
+	const ready = useStore(store.$ready);
+	// The box edits a draft; a new query from elsewhere (back/forward) replaces it.
+	const [draft, setDraft] = useState({ for: state.q, text: state.q });
+	if (draft.for !== state.q) setDraft({ for: state.q, text: state.q });
 	const options = useFilterOptions(filters, panelOpen);
 	const resultsHeading = useRef<HTMLHeadingElement>(null);
 
-	useEffect(() => {
-		const disconnect = store.connect();
-		const restored = store.$state.get();
-		if (filters.some((filter) => restored[filter])) setPanelOpen(true);
-		return disconnect;
-	}, [store, filters]);
-
-	// Back/forward and chip removal change the query under the box.
-	useEffect(() => setDraft(state.q), [state.q]);
+	useEffect(() => store.connect(), [store]);
 
 	const goToPage = (page: number) => {
 		store.goToPage(page);
@@ -200,7 +196,7 @@ export default function SearchDirectory(props: SearchDirectoryProps) {
 
 	const submit = (event: FormEvent) => {
 		event.preventDefault();
-		store.update({ q: draft.trim() });
+		store.update({ q: draft.text.trim() });
 	};
 
 	const crumbs = state.category ? (
@@ -233,122 +229,125 @@ export default function SearchDirectory(props: SearchDirectoryProps) {
 				<ErrorScreen message={results.message} />
 			) : (
 				<>
-					<form className="search__bar" role="search" onSubmit={submit}>
-						<label className="search__hidden" htmlFor="search-q">
-							Search businesses
-						</label>
-						<input
-							id="search-q"
-							type="search"
-							className="search__input"
-							placeholder="Search for business name or keywords..."
-							value={draft}
-							onChange={(event) => setDraft(event.target.value)}
-						/>
-						<label className="search__hidden" htmlFor="search-category">
-							Category
-						</label>
-						<select
-							id="search-category"
-							className="search__select"
-							value={state.category}
-							onChange={(event) => store.update({ category: event.target.value })}
-						>
-							<option value="">All Categories</option>
-							{state.category && !categories.includes(state.category) && (
-								<option value={state.category}>{state.category}</option>
-							)}
-							{categories.map((name) => (
-								<option key={name} value={name}>
-									{name}
-								</option>
-							))}
-						</select>
-						<button type="submit" className="search__button">
-							Search
-						</button>
-						{filters.length > 0 && (
-							<button
-								type="button"
-								className="search__toggle"
-								aria-expanded={panelOpen}
-								aria-controls="search-filters"
-								onClick={() => setPanelOpen((open) => !open)}
+					{/* Disabled until the island runs: a choice made before would be lost on hydration. */}
+					<fieldset className="search__controls" disabled={!ready}>
+						<form className="search__bar" role="search" onSubmit={submit}>
+							<label className="search__hidden" htmlFor="search-q">
+								Search businesses
+							</label>
+							<input
+								id="search-q"
+								type="search"
+								className="search__input"
+								placeholder="Search for business name or keywords..."
+								value={draft.text}
+								onChange={(event) => setDraft({ for: state.q, text: event.target.value })}
+							/>
+							<label className="search__hidden" htmlFor="search-category">
+								Category
+							</label>
+							<select
+								id="search-category"
+								className="search__select"
+								value={state.category}
+								onChange={(event) => store.update({ category: event.target.value })}
 							>
-								{panelOpen ? 'Hide Filters' : 'More Filters'}
+								<option value="">All Categories</option>
+								{state.category && !categories.includes(state.category) && (
+									<option value={state.category}>{state.category}</option>
+								)}
+								{categories.map((name) => (
+									<option key={name} value={name}>
+										{name}
+									</option>
+								))}
+							</select>
+							<button type="submit" className="search__button">
+								Search
 							</button>
-						)}
-					</form>
+							{filters.length > 0 && (
+								<button
+									type="button"
+									className="search__toggle"
+									aria-expanded={panelOpen}
+									aria-controls="search-filters"
+									onClick={store.toggleFilters}
+								>
+									{panelOpen ? 'Hide Filters' : 'More Filters'}
+								</button>
+							)}
+						</form>
 
-					{filters.length > 0 && (
-						<div id="search-filters" className="search__filters" hidden={!panelOpen}>
-							{filters.map((filter) => {
-								const list = options[filter] ?? [];
-								const value = state[filter];
-								return (
-									<div key={filter} className="search__filter">
-										<label htmlFor={`search-${filter}`}>{FILTER_LABELS[filter].label}</label>
+						{filters.length > 0 && (
+							<div id="search-filters" className="search__filters" hidden={!panelOpen}>
+								{filters.map((filter) => {
+									const list = options[filter] ?? [];
+									const value = state[filter];
+									return (
+										<div key={filter} className="search__filter">
+											<label htmlFor={`search-${filter}`}>{FILTER_LABELS[filter].label}</label>
+											<select
+												id={`search-${filter}`}
+												className="search__select"
+												value={value}
+												onChange={(event) => store.update({ [filter]: event.target.value })}
+											>
+												<option value="">{FILTER_LABELS[filter].all}</option>
+												{value && !list.some((o) => o.name === value) && (
+													<option value={value}>{value}</option>
+												)}
+												{list.map((option) => (
+													<option key={option.name} value={option.name}>
+														{filter === 'affiliation'
+															? `${option.name} (${option.count})`
+															: option.name}
+													</option>
+												))}
+											</select>
+										</div>
+									);
+								})}
+							</div>
+						)}
+
+						<div className="search__summary">
+							<p className="search__count" role="status">
+								{loading || !page
+									? 'Searching…'
+									: `${page.total} ${page.total === 1 ? 'business' : 'businesses'} found`}
+							</p>
+							<Chips state={state} store={store} />
+							<div className="search__options">
+								{props.showNewMembersFilter && (
+									<label className="search__check">
+										<input
+											type="checkbox"
+											checked={state.newMembers}
+											onChange={(event) => store.update({ newMembers: event.target.checked })}
+										/>
+										New Members Only
+									</label>
+								)}
+								{sorts.length > 0 && (
+									<div className="search__sort">
+										<label htmlFor="search-sort">Sort by</label>
 										<select
-											id={`search-${filter}`}
+											id="search-sort"
 											className="search__select"
-											value={value}
-											onChange={(event) => store.update({ [filter]: event.target.value })}
+											value={state.sort}
+											onChange={(event) => store.update({ sort: event.target.value as SortValue })}
 										>
-											<option value="">{FILTER_LABELS[filter].all}</option>
-											{value && !list.some((o) => o.name === value) && (
-												<option value={value}>{value}</option>
-											)}
-											{list.map((option) => (
-												<option key={option.name} value={option.name}>
-													{filter === 'affiliation'
-														? `${option.name} (${option.count})`
-														: option.name}
+											{sorts.map((sort) => (
+												<option key={sort.value} value={sort.value}>
+													{sort.label}
 												</option>
 											))}
 										</select>
 									</div>
-								);
-							})}
+								)}
+							</div>
 						</div>
-					)}
-
-					<div className="search__summary">
-						<p className="search__count" role="status">
-							{loading || !page
-								? 'Searching…'
-								: `${page.total} ${page.total === 1 ? 'business' : 'businesses'} found`}
-						</p>
-						<Chips state={state} store={store} />
-						<div className="search__options">
-							{props.showNewMembersFilter && (
-								<label className="search__check">
-									<input
-										type="checkbox"
-										checked={state.newMembers}
-										onChange={(event) => store.update({ newMembers: event.target.checked })}
-									/>
-									New Members Only
-								</label>
-							)}
-							{sorts.length > 0 && (
-								<div className="search__sort">
-									<label htmlFor="search-sort">Sort by</label>
-									<select
-										id="search-sort"
-										className="search__select"
-										value={state.sort}
-										onChange={(event) => store.update({ sort: event.target.value as SortValue })}
-									>
-										{sorts.map((sort) => (
-											<option key={sort.value} value={sort.value}>
-												{sort.label}
-											</option>
-										))}
-									</select>
-								</div>
-							)}
-						</div>
-					</div>
+					</fieldset>
 
 					<h2 className="search__hidden" tabIndex={-1} ref={resultsHeading}>
 						Results

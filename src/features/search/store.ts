@@ -9,6 +9,7 @@ import {
 	sameSearch,
 	searchUrl,
 	sessionSeed,
+	type PanelFilter,
 	type SearchState,
 } from './search.ts';
 
@@ -31,6 +32,8 @@ export interface SearchStoreOptions {
 	initialPage: ResultsPage;
 	defaultSort: SortValue;
 	availableSorts: readonly SortValue[];
+	/** The filters of the 'More Filters' panel; the panel opens when the URL sets one. */
+	panelFilters: readonly PanelFilter[];
 	pageSize: number;
 	/** Spec 01 §9: 3 retries, 1 second apart. */
 	retries?: number;
@@ -68,6 +71,9 @@ export function createSearchStore(options: SearchStoreOptions) {
 	const { defaultSort, pageSize, retries = 3, retryDelayMs = 1000, freshMs = 300_000 } = options;
 	const $state = atom<SearchState>(options.initialState);
 	const $results = atom<Results>({ status: 'ready', page: options.initialPage });
+	const $filtersOpen = atom(false);
+	/** False until connect(): the pre-rendered controls wait for the island. */
+	const $ready = atom(false);
 	const cache = new Map<string, { at: number; page: ResultsPage }>();
 	let controller: AbortController | undefined;
 	let seed: number | undefined;
@@ -125,6 +131,11 @@ export function createSearchStore(options: SearchStoreOptions) {
 	return {
 		$state,
 		$results,
+		$filtersOpen,
+		$ready,
+		toggleFilters(): void {
+			$filtersOpen.set(!$filtersOpen.get());
+		},
 		/** A filter, query or sort change: back to page 1 (spec 01 §4). */
 		update(patch: Partial<Omit<SearchState, 'page'>>): void {
 			show({ ...$state.get(), ...patch, page: 1 }, true);
@@ -138,6 +149,7 @@ export function createSearchStore(options: SearchStoreOptions) {
 		 */
 		connect(): () => void {
 			const initial = fromLocation();
+			if (options.panelFilters.some((filter) => initial[filter])) $filtersOpen.set(true);
 			// Random orders use the visitor's seed, so the build's first page cannot stand in.
 			if (isRandomSort(initial.sort)) {
 				$state.set(initial);
@@ -145,6 +157,7 @@ export function createSearchStore(options: SearchStoreOptions) {
 			} else show(initial, false);
 			const onPopState = () => show(fromLocation(), false);
 			window.addEventListener('popstate', onPopState);
+			$ready.set(true);
 			return () => {
 				window.removeEventListener('popstate', onPopState);
 				controller?.abort();
