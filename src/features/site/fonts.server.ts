@@ -4,6 +4,28 @@ import { dirname, join } from 'node:path';
 import { createFontStack, type FontMetrics } from '@capsizecss/core';
 import arial from '@capsizecss/metrics/arial';
 import timesNewRoman from '@capsizecss/metrics/timesNewRoman';
+// Imported one by one, not by a computed path: a bundler can only see static imports, and the
+// on-demand (SSR) function must carry every metrics module a page may need.
+import interMetrics from '@capsizecss/metrics/inter';
+import robotoMetrics from '@capsizecss/metrics/roboto';
+import openSansMetrics from '@capsizecss/metrics/openSans';
+import latoMetrics from '@capsizecss/metrics/lato';
+import montserratMetrics from '@capsizecss/metrics/montserrat';
+import poppinsMetrics from '@capsizecss/metrics/poppins';
+import ralewayMetrics from '@capsizecss/metrics/raleway';
+import nunitoMetrics from '@capsizecss/metrics/nunito';
+import playfairDisplayMetrics from '@capsizecss/metrics/playfairDisplay';
+import merriweatherMetrics from '@capsizecss/metrics/merriweather';
+import sourceSans3Metrics from '@capsizecss/metrics/sourceSans3';
+import oswaldMetrics from '@capsizecss/metrics/oswald';
+import pTSansMetrics from '@capsizecss/metrics/pTSans';
+import rubikMetrics from '@capsizecss/metrics/rubik';
+import workSansMetrics from '@capsizecss/metrics/workSans';
+import quicksandMetrics from '@capsizecss/metrics/quicksand';
+import ubuntuMetrics from '@capsizecss/metrics/ubuntu';
+import barlowMetrics from '@capsizecss/metrics/barlow';
+import dMSansMetrics from '@capsizecss/metrics/dMSans';
+import manropeMetrics from '@capsizecss/metrics/manrope';
 import type { FontChoice, Fonts } from '../config/config.ts';
 
 /**
@@ -22,28 +44,28 @@ import type { FontChoice, Fonts } from '../config/config.ts';
  * Each font's fontsource package (the variable one where it exists: one file per subset) and
  * its entry in @capsizecss/metrics, which sizes the fallback face.
  */
-const SOURCES: Readonly<Record<FontChoice, { pkg: string; metrics: string }>> = {
-	Inter: { pkg: '@fontsource-variable/inter', metrics: 'inter' },
-	Roboto: { pkg: '@fontsource-variable/roboto', metrics: 'roboto' },
-	'Open Sans': { pkg: '@fontsource-variable/open-sans', metrics: 'openSans' },
-	Lato: { pkg: '@fontsource/lato', metrics: 'lato' },
-	Montserrat: { pkg: '@fontsource-variable/montserrat', metrics: 'montserrat' },
-	Poppins: { pkg: '@fontsource/poppins', metrics: 'poppins' },
-	Raleway: { pkg: '@fontsource-variable/raleway', metrics: 'raleway' },
-	Nunito: { pkg: '@fontsource-variable/nunito', metrics: 'nunito' },
-	'Playfair Display': { pkg: '@fontsource-variable/playfair-display', metrics: 'playfairDisplay' },
-	Merriweather: { pkg: '@fontsource-variable/merriweather', metrics: 'merriweather' },
+const SOURCES: Readonly<Record<FontChoice, { pkg: string; metrics: FontMetrics }>> = {
+	Inter: { pkg: '@fontsource-variable/inter', metrics: interMetrics },
+	Roboto: { pkg: '@fontsource-variable/roboto', metrics: robotoMetrics },
+	'Open Sans': { pkg: '@fontsource-variable/open-sans', metrics: openSansMetrics },
+	Lato: { pkg: '@fontsource/lato', metrics: latoMetrics },
+	Montserrat: { pkg: '@fontsource-variable/montserrat', metrics: montserratMetrics },
+	Poppins: { pkg: '@fontsource/poppins', metrics: poppinsMetrics },
+	Raleway: { pkg: '@fontsource-variable/raleway', metrics: ralewayMetrics },
+	Nunito: { pkg: '@fontsource-variable/nunito', metrics: nunitoMetrics },
+	'Playfair Display': { pkg: '@fontsource-variable/playfair-display', metrics: playfairDisplayMetrics },
+	Merriweather: { pkg: '@fontsource-variable/merriweather', metrics: merriweatherMetrics },
 	// Adobe renamed Source Sans Pro to Source Sans 3; the faces keep the configured family name.
-	'Source Sans Pro': { pkg: '@fontsource-variable/source-sans-3', metrics: 'sourceSans3' },
-	Oswald: { pkg: '@fontsource-variable/oswald', metrics: 'oswald' },
-	'PT Sans': { pkg: '@fontsource/pt-sans', metrics: 'pTSans' },
-	Rubik: { pkg: '@fontsource-variable/rubik', metrics: 'rubik' },
-	'Work Sans': { pkg: '@fontsource-variable/work-sans', metrics: 'workSans' },
-	Quicksand: { pkg: '@fontsource-variable/quicksand', metrics: 'quicksand' },
-	Ubuntu: { pkg: '@fontsource/ubuntu', metrics: 'ubuntu' },
-	Barlow: { pkg: '@fontsource/barlow', metrics: 'barlow' },
-	'DM Sans': { pkg: '@fontsource-variable/dm-sans', metrics: 'dMSans' },
-	Manrope: { pkg: '@fontsource-variable/manrope', metrics: 'manrope' },
+	'Source Sans Pro': { pkg: '@fontsource-variable/source-sans-3', metrics: sourceSans3Metrics },
+	Oswald: { pkg: '@fontsource-variable/oswald', metrics: oswaldMetrics },
+	'PT Sans': { pkg: '@fontsource/pt-sans', metrics: pTSansMetrics },
+	Rubik: { pkg: '@fontsource-variable/rubik', metrics: rubikMetrics },
+	'Work Sans': { pkg: '@fontsource-variable/work-sans', metrics: workSansMetrics },
+	Quicksand: { pkg: '@fontsource-variable/quicksand', metrics: quicksandMetrics },
+	Ubuntu: { pkg: '@fontsource/ubuntu', metrics: ubuntuMetrics },
+	Barlow: { pkg: '@fontsource/barlow', metrics: barlowMetrics },
+	'DM Sans': { pkg: '@fontsource-variable/dm-sans', metrics: dMSansMetrics },
+	Manrope: { pkg: '@fontsource-variable/manrope', metrics: manropeMetrics },
 };
 
 /**
@@ -117,7 +139,7 @@ async function faces(family: FontChoice): Promise<FontAssets> {
 			);
 		}
 	}
-	css.push(await fallbackFace(family, metrics));
+	css.push(fallbackFace(family, metrics));
 	return { css: css.join('\n'), files };
 }
 
@@ -128,9 +150,8 @@ const OVERRIDES = {
 	sizeAdjust: 'size-adjust',
 } as const;
 
-async function fallbackFace(family: FontChoice, metricsName: string): Promise<string> {
-	const module = (await import(`@capsizecss/metrics/${metricsName}`)) as { default: FontMetrics };
-	const metrics = { ...module.default, familyName: family };
+function fallbackFace(family: FontChoice, fontMetrics: FontMetrics): string {
+	const metrics = { ...fontMetrics, familyName: family };
 	const local = LOCAL_FALLBACKS[metrics.category === 'serif' ? 'serif' : 'sans'];
 	const [face] = createFontStack([metrics, local.metrics], {
 		fontFaceFormat: 'styleObject',
