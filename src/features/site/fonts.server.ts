@@ -53,7 +53,10 @@ const SOURCES: Readonly<Record<FontChoice, { pkg: string; metrics: FontMetrics }
 	Poppins: { pkg: '@fontsource/poppins', metrics: poppinsMetrics },
 	Raleway: { pkg: '@fontsource-variable/raleway', metrics: ralewayMetrics },
 	Nunito: { pkg: '@fontsource-variable/nunito', metrics: nunitoMetrics },
-	'Playfair Display': { pkg: '@fontsource-variable/playfair-display', metrics: playfairDisplayMetrics },
+	'Playfair Display': {
+		pkg: '@fontsource-variable/playfair-display',
+		metrics: playfairDisplayMetrics,
+	},
 	Merriweather: { pkg: '@fontsource-variable/merriweather', metrics: merriweatherMetrics },
 	// Adobe renamed Source Sans Pro to Source Sans 3; the faces keep the configured family name.
 	'Source Sans Pro': { pkg: '@fontsource-variable/source-sans-3', metrics: sourceSans3Metrics },
