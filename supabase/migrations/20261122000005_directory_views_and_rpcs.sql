@@ -280,48 +280,6 @@ $$;
 
 comment on function public.count_businesses_with_category is 'How many businesses match the search and filters.';
 
-create or replace function public.get_businesses_with_listing_position(
-	p_tenant_id uuid,
-	p_category text default null,
-	p_search_query text default null,
-	p_city text default null,
-	p_county text default null,
-	p_zip text default null,
-	p_new_members_only boolean default false,
-	p_sort_direction text default 'asc',
-	p_limit integer default 24,
-	p_offset integer default 0,
-	p_affiliation text default null
-) returns setof public.business_cards_view
-language sql
-stable
-security invoker
-set search_path = public, pg_temp
-as $$
-	-- The page is chosen from plain columns first; card records are built for its rows only.
-	with page as (
-		select
-			p.id,
-			row_number() over (
-				order by
-					case when lower(p_sort_direction) = 'desc' then -p.listing_position else p.listing_position end,
-					lower(p.report_name),
-					p.id
-			) as n
-		from public.matching_profiles(
-			p_tenant_id, p_category, p_search_query, p_city, p_county, p_zip, p_new_members_only, p_affiliation
-		) m
-		join public.profiles p on p.id = m.profile_id
-		-- Position 1 is the top: 'asc' puts premium listings first.
-		order by n
-		limit greatest(coalesce(p_limit, 24), 0)
-		offset greatest(coalesce(p_offset, 0), 0)
-	)
-	select v.* from page join public.business_cards_view v on v.id = page.id order by page.n;
-$$;
-
-comment on function public.get_businesses_with_listing_position is 'A page of matching businesses ordered by listing position, then name.';
-
 create or replace function public.get_businesses_with_listing_position_randomized(
 	p_tenant_id uuid,
 	p_category text default null,
@@ -348,8 +306,10 @@ as $$
 				order by
 					case when lower(p_sort_direction) = 'desc' then -p.listing_position else p.listing_position end,
 					-- Hashing id with the seed shuffles within each position, the same way for the same
-					-- seed, so the pages of one visitor's session never overlap.
-					md5(p.id::text || ':' || coalesce(p_seed, 0.5)::text)
+					-- seed, so the pages of one visitor's session never overlap; no seed keeps name order.
+					case when p_seed is not null then md5(p.id::text || ':' || p_seed::text) end,
+					lower(p.report_name),
+					p.id
 			) as n
 		from public.matching_profiles(
 			p_tenant_id, p_category, p_search_query, p_city, p_county, p_zip, p_new_members_only, p_affiliation
@@ -363,6 +323,33 @@ as $$
 $$;
 
 comment on function public.get_businesses_with_listing_position_randomized is 'A page of matching businesses by listing position, shuffled within a position by a seed.';
+
+create or replace function public.get_businesses_with_listing_position(
+	p_tenant_id uuid,
+	p_category text default null,
+	p_search_query text default null,
+	p_city text default null,
+	p_county text default null,
+	p_zip text default null,
+	p_new_members_only boolean default false,
+	p_sort_direction text default 'asc',
+	p_limit integer default 24,
+	p_offset integer default 0,
+	p_affiliation text default null
+) returns setof public.business_cards_view
+language sql
+stable
+security invoker
+set search_path = public, pg_temp
+as $$
+	-- Position 1 is the top: 'asc' puts premium listings first; no seed keeps name order.
+	select * from public.get_businesses_with_listing_position_randomized(
+		p_tenant_id, p_category, p_search_query, p_city, p_county, p_zip, p_new_members_only,
+		p_sort_direction, p_limit, p_offset, null, p_affiliation
+	);
+$$;
+
+comment on function public.get_businesses_with_listing_position is 'A page of matching businesses ordered by listing position, then name.';
 
 create or replace function public.get_affiliation_counts(
 	p_tenant_id uuid,
