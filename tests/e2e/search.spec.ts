@@ -219,8 +219,10 @@ test.describe('search page', () => {
 
 	test('a session without a seed draws one and keeps it', async ({ page }) => {
 		await page.goto('/search?sort=random');
-		await expect(cardNames(page)).toHaveCount(24);
-		const seed = await page.evaluate((key) => sessionStorage.getItem(key), RANDOM_SEED_KEY);
+		// The island draws the seed when it hydrates; the pre-rendered cards are there before that.
+		const storedSeed = () => page.evaluate((key) => sessionStorage.getItem(key), RANDOM_SEED_KEY);
+		await expect.poll(storedSeed).not.toBeNull();
+		const seed = await storedSeed();
 		expect(Number(seed)).toBeGreaterThanOrEqual(0);
 		expect(Number(seed)).toBeLessThanOrEqual(1);
 		await expectListing(page, { sortBy: 'random', randomSeed: seed! });
