@@ -16,7 +16,8 @@
  * index (measured by Lighthouse) over the emulated phone's, at most 4.
  *
  * Options: --runs N (Lighthouse runs per page, the median is kept; default 3), --cpu N (a fixed
- * CPU slowdown instead of the calibrated one, e.g. 4 for Lighthouse's own), --no-readme.
+ * CPU slowdown instead of the calibrated one, e.g. 4 for Lighthouse's own), --page NAME (one
+ * page only, e.g. Search), --no-readme.
  */
 import { readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
@@ -72,7 +73,18 @@ interface Scores {
 	accessibility: number;
 	seo: number;
 	bestPractices: number;
+	/** The performance metrics of the median run, to show where a missed score went. */
+	metrics: string;
 }
+
+/** Lighthouse's performance metrics, shown next to each page's result. */
+const METRICS = [
+	['FCP', 'first-contentful-paint'],
+	['LCP', 'largest-contentful-paint'],
+	['TBT', 'total-blocking-time'],
+	['CLS', 'cumulative-layout-shift'],
+	['SI', 'speed-index'],
+] as const;
 
 const gzipSize = (data: string | Buffer) => gzipSync(data).length;
 
@@ -235,7 +247,7 @@ async function calibrate(url: string, port: number): Promise<{ index: number; cp
 async function audit(url: string, port: number, runs: number, cpu: number): Promise<Scores> {
 	const all: Scores[] = [];
 	for (let run = 0; run < runs; run++) {
-		const { categories } = await runLighthouse(url, port, cpu, [
+		const { categories, audits } = await runLighthouse(url, port, cpu, [
 			'performance',
 			'accessibility',
 			'seo',
@@ -247,13 +259,16 @@ async function audit(url: string, port: number, runs: number, cpu: number): Prom
 			accessibility: score('accessibility'),
 			seo: score('seo'),
 			bestPractices: score('best-practices'),
+			metrics: METRICS.map(([name, id]) => `${name} ${audits[id]?.displayValue ?? '?'}`).join(', '),
 		});
 	}
+	const performance = median(all.map((s) => s.performance));
 	return {
-		performance: median(all.map((s) => s.performance)),
+		performance,
 		accessibility: median(all.map((s) => s.accessibility)),
 		seo: median(all.map((s) => s.seo)),
 		bestPractices: median(all.map((s) => s.bestPractices)),
+		metrics: all.find((s) => s.performance === performance)?.metrics ?? '',
 	};
 }
 
@@ -347,6 +362,7 @@ runMain(async () => {
 			runs: { type: 'string', default: '3' },
 			cpu: { type: 'string' },
 			'no-readme': { type: 'boolean' },
+			page: { type: 'string' },
 		},
 	});
 	const runs = Math.max(1, Number.parseInt(values.runs ?? '3', 10) || 3);
@@ -379,14 +395,19 @@ runMain(async () => {
 	);
 
 	const rows: Row[] = [];
-	for (const page of await pagesToBench()) {
+	const only = values.page?.toLowerCase();
+	const pages = (await pagesToBench()).filter((p) => !only || p.name.toLowerCase() === only);
+	if (pages.length === 0) throw new Error(`No page named ${values.page} to bench`);
+	for (const page of pages) {
 		const weights = await weigh(page.path);
 		const scores = await audit(`${server.url}${page.path}`, chrome.port, runs, setup.cpu);
 		rows.push({ page, weights, scores, misses: misses(page, weights, scores) });
 		console.log(`  ${page.name} ${page.path}: ${weights.jsFiles.join(', ') || 'no JS files'}`);
+		console.log(`    performance ${scores.performance}: ${scores.metrics}`);
 	}
 	console.log(`\n${table(rows)}\n`);
-	if (!values['no-readme']) {
+	// A one-page run would replace the whole table with one row.
+	if (!values['no-readme'] && !only) {
 		await writeReadme(rows, setup);
 		console.log('README.md: Budgets section updated');
 	}
