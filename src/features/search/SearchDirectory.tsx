@@ -1,5 +1,12 @@
 import { useStore } from '@nanostores/react';
-import { useEffect, useRef, useState, type FormEvent, type MouseEvent } from 'react';
+import {
+	useEffect,
+	useRef,
+	useState,
+	type FormEvent,
+	type MouseEvent,
+	type ReactNode,
+} from 'react';
 import type { SortValue } from '../config/config.ts';
 import { BusinessCard, BusinessCardSkeleton } from '../business/BusinessCard.tsx';
 import type { CardSettings } from '../business/business.ts';
@@ -28,9 +35,14 @@ export interface SearchDirectoryProps {
 	availableSorts: SortValue[];
 	showNewMembersFilter: boolean;
 	settings: CardSettings;
-	/** The default listing's first page, rendered at build time. */
+	/**
+	 * The default listing's first page as counts only: its cards arrive as `children`, static
+	 * HTML rendered at build time that React shows as it is and never hydrates.
+	 */
 	initialPage: ResultsPage;
 	pageSize: number;
+	/** The cards of `initialPage`, pre-rendered. */
+	children?: ReactNode;
 }
 
 type FilterOption = { name: string; count: number };
@@ -358,6 +370,8 @@ export default function SearchDirectory(props: SearchDirectoryProps) {
 								<BusinessCardSkeleton key={i} />
 							))}
 						</div>
+					) : page.prerendered ? (
+						<div className="search__grid">{props.children}</div>
 					) : page.businesses.length === 0 ? (
 						<div className="search__empty">
 							<p className="search__empty-title">No businesses found</p>

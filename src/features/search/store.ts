@@ -18,6 +18,8 @@ export interface ResultsPage {
 	businesses: CardBusiness[];
 	total: number;
 	totalPages: number;
+	/** The build rendered this page's cards (the island's children); `businesses` is empty. */
+	prerendered?: boolean;
 }
 
 export type Results =
