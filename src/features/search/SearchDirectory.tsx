@@ -1,13 +1,12 @@
 import { useStore } from '@nanostores/react';
 import { useEffect, useRef, useState, type FormEvent, type MouseEvent } from 'react';
-import type { SortValue } from '../config/config.ts';
+import { paginationModel as pageItems, type SortValue } from '../directory/rules.ts';
 import { BusinessCard, BusinessCardSkeleton } from '../business/BusinessCard.tsx';
 import type { CardSettings } from '../business/business.ts';
 import {
 	EMPTY_FILTERS,
 	FILTER_LABELS,
 	FILTER_OPTION_TYPES,
-	pageItems,
 	searchUrl,
 	type PanelFilter,
 	type SearchState,
