@@ -5,9 +5,9 @@
  * `npm run tenant:demo -- --businesses 50000 --slug big`. A benchmark, not a test: it prints.
  */
 import { parseArgs } from 'node:util';
-import { SORT_VALUES } from '../src/features/config/config.ts';
 import { getChamberConfig } from '../src/features/config/config.server.ts';
 import { businessListQuerySchema } from '../src/features/directory/directory.ts';
+import { SORT_VALUES } from '../src/features/directory/rules.ts';
 import { listBusinesses, listCategories } from '../src/features/directory/directory.server.ts';
 import { getTenantBySlug } from '../src/features/tenants/tenants.server.ts';
 import { getAnonClient, readClientEnv } from '../src/lib/supabase.server.ts';

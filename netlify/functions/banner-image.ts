@@ -2,7 +2,7 @@ import type { Config } from '@netlify/functions';
 import { detectXml } from '@file-type/xml';
 import { FileTypeParser } from 'file-type';
 import { z } from 'zod';
-import { getChamberConfig } from '../../src/features/config/config.server.ts';
+import { getCachedChamberConfig } from '../../src/features/config/config.server.ts';
 import { listBanners } from '../../src/features/directory/directory.server.ts';
 import { handleJson, jsonError, parseQuery } from '../../src/lib/http.server.ts';
 import { getAnonClient } from '../../src/lib/supabase.server.ts';
@@ -81,7 +81,7 @@ export default handleJson('banner-image', ['GET'], async (req) => {
 	if (!banners.some((b) => b.image_url === url)) {
 		return jsonError(403, "This image is not one of the chamber's banners");
 	}
-	const chamber = await getChamberConfig(client, tenant.id);
+	const chamber = await getCachedChamberConfig(client, tenant.id);
 	try {
 		const target = resolveImageUrl(
 			url,

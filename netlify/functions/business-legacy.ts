@@ -1,7 +1,7 @@
 import type { Config, Context } from '@netlify/functions';
 import { profilePath } from '../../src/features/business/business.ts';
 import { ERROR_PATH, NOT_FOUND_PATH } from '../../src/features/business/business.server.ts';
-import { getChamberConfig } from '../../src/features/config/config.server.ts';
+import { getCachedChamberConfig } from '../../src/features/config/config.server.ts';
 import { getBusiness } from '../../src/features/directory/directory.server.ts';
 import { handle } from '../../src/lib/http.server.ts';
 import { getAnonClient } from '../../src/lib/supabase.server.ts';
@@ -39,7 +39,7 @@ export default handle('business-legacy', ['GET'], async (req: Request, context: 
 	try {
 		const client = getAnonClient();
 		const tenant = await getCurrentTenant();
-		const chamber = await getChamberConfig(client, tenant.id);
+		const chamber = await getCachedChamberConfig(client, tenant.id);
 		const business = await getBusiness(client, tenant.id, name, chamber);
 		target = business && profilePath(business, new URL(req.url).searchParams.get('category') ?? '');
 	} catch (error) {

@@ -1,6 +1,6 @@
 import type { Config } from '@netlify/functions';
 import { z } from 'zod';
-import { getChamberConfig } from '../../src/features/config/config.server.ts';
+import { getCachedChamberConfig } from '../../src/features/config/config.server.ts';
 import { getBusiness } from '../../src/features/directory/directory.server.ts';
 import { cachedJson, handleJson, jsonError, parseQuery } from '../../src/lib/http.server.ts';
 import { getAnonClient } from '../../src/lib/supabase.server.ts';
@@ -22,7 +22,7 @@ export default handleJson('business', ['GET'], async (req) => {
 	const { id } = parseQuery(querySchema, req);
 	const client = getAnonClient();
 	const tenant = await getCurrentTenant();
-	const chamber = await getChamberConfig(client, tenant.id);
+	const chamber = await getCachedChamberConfig(client, tenant.id);
 	const business = await getBusiness(client, tenant.id, id, chamber);
 	if (!business) return jsonError(404, 'Business not found');
 	return cachedJson(business, {

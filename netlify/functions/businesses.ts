@@ -1,5 +1,5 @@
 import type { Config } from '@netlify/functions';
-import { getChamberConfig } from '../../src/features/config/config.server.ts';
+import { getCachedChamberConfig } from '../../src/features/config/config.server.ts';
 import { businessListQuerySchema } from '../../src/features/directory/directory.ts';
 import { listBusinesses } from '../../src/features/directory/directory.server.ts';
 import { cachedJson, handleJson, parseQuery } from '../../src/lib/http.server.ts';
@@ -12,7 +12,7 @@ export default handleJson('businesses', ['GET'], async (req) => {
 	const query = parseQuery(businessListQuerySchema, req);
 	const client = getAnonClient();
 	const tenant = await getCurrentTenant();
-	const chamber = await getChamberConfig(client, tenant.id);
+	const chamber = await getCachedChamberConfig(client, tenant.id);
 	const result = await listBusinesses(client, tenant.id, query, chamber);
 	return cachedJson(result, {
 		tags: [tenant.slug, `${tenant.slug}:businesses`],

@@ -1,5 +1,5 @@
 import type { Config, Context } from '@netlify/functions';
-import { getChamberConfig } from '../../src/features/config/config.server.ts';
+import { getCachedChamberConfig } from '../../src/features/config/config.server.ts';
 import {
 	contactMessageSchema,
 	isHoneypotFilled,
@@ -68,7 +68,7 @@ async function send(req: Request, context: Context): Promise<Response> {
 	const service = getServiceClient();
 	const messageId = await saveContactMessage(service, tenant.id, message, business);
 	try {
-		const chamber = await getChamberConfig(client, tenant.id);
+		const chamber = await getCachedChamberConfig(client, tenant.id);
 		await deliverContactMessage(
 			message,
 			business,

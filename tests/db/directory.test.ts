@@ -1,19 +1,18 @@
 import { createClient } from '@supabase/supabase-js';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import {
-	parseConfig,
-	type ChamberConfig,
-	type SortValue,
-} from '../../src/features/config/config.ts';
+import { parseConfig, type ChamberConfig } from '../../src/features/config/config.ts';
 import { getChamberConfig } from '../../src/features/config/config.server.ts';
 import {
 	businessListQuerySchema,
-	completeProfile,
-	membershipRank,
 	type Business,
 	type BusinessListQuery,
 } from '../../src/features/directory/directory.ts';
+import {
+	completeProfile,
+	membershipRank,
+	type SortValue,
+} from '../../src/features/directory/rules.ts';
 import {
 	getBusiness,
 	getCacheVersion,

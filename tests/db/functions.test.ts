@@ -579,3 +579,157 @@ describe('POST /api/contact-business', () => {
 		);
 	});
 });
+
+describe('the chamber configuration, cached per function instance', () => {
+	// The functions reach PostgREST through this counting proxy (real HTTP to the stack's
+	// gateway), so the test sees which tables each call reads.
+	let proxy: Server;
+	const reads: string[] = [];
+	const countReads = (table: string) => reads.filter((path) => path === table).length;
+	const original = { search_page: '', services: '' };
+
+	function proxyHandler(req: IncomingMessage, res: ServerResponse) {
+		const target = new URL(req.url ?? '/', stack.supabaseUrl);
+		const match = /^\/rest\/v1\/([^/?]+)/.exec(target.pathname);
+		if (req.method === 'GET' && match) reads.push(match[1]!);
+		const forward = request(
+			target,
+			{ method: req.method, headers: { ...req.headers, host: target.host } },
+			(answer) => {
+				res.writeHead(answer.statusCode ?? 502, answer.headers);
+				answer.pipe(res);
+			},
+		);
+		forward.on('error', () => res.writeHead(502).end());
+		req.pipe(forward);
+	}
+
+	/** Changes a section of tenant a's configuration, and bumps its config version when asked. */
+	async function setSection(column: 'search_page' | 'services', value: string, bump: boolean) {
+		await db.query(`update public.chamber_config set ${column} = $2::jsonb where tenant_id = $1`, [
+			fx.a.id,
+			value,
+		]);
+		if (bump) {
+			await db.query(
+				`update public.cache_versions set version = version + 1 where tenant_id = $1 and type = 'config'`,
+				[fx.a.id],
+			);
+		}
+	}
+
+	async function listedNames() {
+		const { status, body } = await get('/api/businesses?pageSize=3');
+		expect(status).toBe(200);
+		return body.businesses.map((b: { name: string }) => b.name);
+	}
+
+	beforeAll(async () => {
+		proxy = createServer(proxyHandler);
+		process.env.SUPABASE_URL = await listen(proxy);
+		const { rows } = await db.query(
+			'select search_page::text, services::text from public.chamber_config where tenant_id = $1',
+			[fx.a.id],
+		);
+		Object.assign(original, rows[0]);
+	});
+
+	afterAll(async () => {
+		process.env.SUPABASE_URL = stack.supabaseUrl;
+		proxy?.closeAllConnections();
+		proxy?.close();
+		await setSection('search_page', original.search_page, false);
+		await setSection('services', original.services, true);
+	});
+
+	it('reads it once for a version; later calls read only the version', async () => {
+		await setSection('search_page', JSON.stringify({ defaultSort: 'nameAsc' }), true);
+		reads.length = 0;
+		expect(await listedNames()).toEqual([
+			'Alpha Plumbing',
+			"Bella's Restaurant",
+			'Cedar Law Office',
+		]);
+		expect(countReads('chamber_config')).toBe(1);
+		expect(countReads('cache_versions')).toBe(1);
+
+		reads.length = 0;
+		expect(await listedNames()).toEqual([
+			'Alpha Plumbing',
+			"Bella's Restaurant",
+			'Cedar Law Office',
+		]);
+		const business = await get(`/api/business?id=${fx.ids['Alpha Plumbing'].id}`);
+		expect(business.status).toBe(200);
+		expect(countReads('chamber_config')).toBe(0);
+		expect(countReads('cache_versions')).toBe(2);
+	});
+
+	it('keeps the configuration of an unchanged version, and sees a change once the version is bumped', async () => {
+		await setSection('search_page', JSON.stringify({ defaultSort: 'nameAsc' }), true);
+		expect(await listedNames()).toEqual([
+			'Alpha Plumbing',
+			"Bella's Restaurant",
+			'Cedar Law Office',
+		]);
+
+		// Changed without a bump: not announced yet, so the instance keeps what it read.
+		await setSection('search_page', JSON.stringify({ defaultSort: 'nameDesc' }), false);
+		reads.length = 0;
+		expect(await listedNames()).toEqual([
+			'Alpha Plumbing',
+			"Bella's Restaurant",
+			'Cedar Law Office',
+		]);
+		expect(countReads('chamber_config')).toBe(0);
+
+		// The bump: the very next call reads the new configuration.
+		await setSection('search_page', JSON.stringify({ defaultSort: 'nameDesc' }), true);
+		reads.length = 0;
+		expect(await listedNames()).toEqual(['Golf Pro Shop', 'Foxtrot Consulting', 'Echo Bakery']);
+		expect(countReads('chamber_config')).toBe(1);
+	});
+
+	it('gives the contact function the new sender domain after a bump, without rereading it per message', async () => {
+		const message = {
+			name: 'Ada Visitor',
+			email: 'ada@example.com',
+			businessName: "Bella's Restaurant",
+			website: '',
+		};
+		async function sentFrom(text: string): Promise<string> {
+			const before = new Set(await readdir(outbox));
+			const { status } = await send(
+				'POST',
+				'/api/contact-business',
+				{ ...message, message: text },
+				'127.0.0.20',
+			);
+			expect(status).toBe(200);
+			const added = (await readdir(outbox)).filter((f) => f.endsWith('.eml') && !before.has(f));
+			expect(added).toHaveLength(1);
+			// Long headers are folded onto indented lines.
+			const eml = (await readFile(join(outbox, added[0]!), 'utf8')).replace(/\r?\n[ \t]+/g, ' ');
+			return /^From: .*$/m.exec(eml)?.[0] ?? '';
+		}
+
+		const services = JSON.parse(original.services) as Record<string, unknown>;
+		await setSection(
+			'services',
+			JSON.stringify({ ...services, emailDomain: 'news.cedarchamber.example' }),
+			true,
+		);
+		reads.length = 0;
+		expect(await sentFrom('Config cache: first message')).toContain(
+			'no-reply@news.cedarchamber.example',
+		);
+		expect(countReads('chamber_config')).toBe(1);
+
+		reads.length = 0;
+		expect(await sentFrom('Config cache: second message')).toContain(
+			'no-reply@news.cedarchamber.example',
+		);
+		expect(countReads('chamber_config')).toBe(0);
+		expect(countReads('cache_versions')).toBe(1);
+	});
+});

@@ -1,7 +1,7 @@
 import { gzipSync } from 'node:zlib';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
-import { sortLabel } from '../../src/features/directory/directory.ts';
+import { sortLabel } from '../../src/features/directory/rules.ts';
 import { RANDOM_SEED_KEY } from '../../src/features/search/search.ts';
 import { demoConfig, htmlText, listBusinesses } from './directory-helpers.ts';
 

@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { badgeLabel, canLinkWebsite, type Business } from '../directory/directory.ts';
+import type { Business } from '../directory/directory.ts';
 import {
 	addressLine,
-	badgeText,
 	cityStateZip,
 	hasAddress,
 	jsonForScript,
@@ -53,35 +52,29 @@ const business: Business = {
 	badges: [],
 };
 
-describe('badge and website rules restated for the island', () => {
-	const levels = [
-		'Trustee',
-		'Business Partner',
-		' business partner ',
-		'BUSINESS PARTNER',
-		'Member',
-	];
+describe('badge and website link', () => {
+	it('shows the badge text the configuration asks for', () => {
+		const on = { memberBadgeDisplay: 'level', showMembershipLevels: true } as const;
+		expect(visibleBadge(business, { ...on, memberBadgeDisplay: 'year' })).toBe('Member Since 2011');
+		expect(visibleBadge(business, on)).toBe('Executive');
+		expect(
+			visibleBadge({ ...business, memberSince: '' }, { ...on, memberBadgeDisplay: 'year' }),
+		).toBe('Executive');
+	});
 
-	it.each(levels.flatMap((level) => ['2011', ''].map((since) => [level, since])))(
-		'badgeText matches badgeLabel for %j since %j',
-		(membershipLevel, memberSince) => {
-			for (const display of ['level', 'year'] as const) {
-				const b = { membershipLevel, memberSince };
-				expect(badgeText(b, display)).toBe(badgeLabel(b, display));
-			}
+	it.each(['Business Partner', ' business partner ', 'BUSINESS PARTNER'])(
+		'never links the website of the level %j',
+		(membershipLevel) => {
+			expect(websiteHref({ ...business, membershipLevel })).toBe('');
 		},
 	);
 
-	it.each(levels)('websiteHref links exactly when canLinkWebsite allows it, for %j', (level) => {
-		const b = { website: 'https://example.com/', membershipLevel: level };
-		expect(websiteHref(b) !== '').toBe(canLinkWebsite(b));
-	});
-
-	it('shows the badge text the configuration asks for', () => {
-		expect(badgeText(business, 'year')).toBe('Member Since 2011');
-		expect(badgeText(business, 'level')).toBe('Executive');
-		expect(badgeText({ ...business, memberSince: '' }, 'year')).toBe('Executive');
-	});
+	it.each(['Trustee', 'Member', 'Business Partner Plus'])(
+		'links the website of the level %j',
+		(membershipLevel) => {
+			expect(websiteHref({ ...business, membershipLevel })).toBe('https://bellas.example/');
+		},
+	);
 
 	it('hides a level badge when level badges are switched off, never the year', () => {
 		const off = { memberBadgeDisplay: 'level', showMembershipLevels: false } as const;

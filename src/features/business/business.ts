@@ -1,12 +1,12 @@
+import type { ChamberConfig } from '../config/config.ts';
 import type { Business, BusinessAddress } from '../directory/directory.ts';
+import { badgeLabel, canLinkWebsite } from '../directory/rules.ts';
 
 /**
  * Presentation rules of the business card and profile (spec 01 §2 Business card, Business
  * profile): badge, links, maps, metadata. Pure, and with no runtime import of directory.ts or
  * config.ts: the search island ships this module, and those modules build zod schemas at load
- * time that no bundler can drop (~28 KB gzipped, more than the page's whole script budget
- * leaves). badgeText and websiteHref therefore restate directory.ts's badgeLabel and
- * canLinkWebsite; business.test.ts holds them to the same answers.
+ * time that no bundler can drop; the directory rules come from the zod-free rules.ts.
  */
 
 /** What a business card shows; the island receives only these fields, not the whole record. */
@@ -26,7 +26,7 @@ export type CardBusiness = Pick<
 
 /** The configuration a card needs, picked on the server so the browser never gets the config. */
 export interface CardSettings {
-	memberBadgeDisplay: 'level' | 'year';
+	memberBadgeDisplay: ChamberConfig['features']['memberBadgeDisplay'];
 	/** features.showMembershipLevels: false hides the level badge ('Member Since' still shows). */
 	showMembershipLevels: boolean;
 	showBusinessShortDescription: boolean;
@@ -192,24 +192,14 @@ export function jsonForScript(value: unknown): string {
 	return JSON.stringify(value).replace(/</g, '\\u003c');
 }
 
-/** 'Member Since {year}' when configured and the year is known, else the level (badgeLabel). */
-export function badgeText(
-	business: Pick<Business, 'membershipLevel' | 'memberSince'>,
-	memberBadgeDisplay: CardSettings['memberBadgeDisplay'],
-): string {
-	return memberBadgeDisplay === 'year' && business.memberSince !== ''
-		? `Member Since ${business.memberSince}`
-		: business.membershipLevel;
-}
-
-/** The badge a card or profile shows: badgeText, or none when level badges are switched off. */
+/** The badge a card or profile shows: badgeLabel, or none when level badges are switched off. */
 export function visibleBadge(
 	business: Pick<Business, 'membershipLevel' | 'memberSince'>,
 	settings: Pick<CardSettings, 'memberBadgeDisplay' | 'showMembershipLevels'>,
 ): string {
 	const showsYear = settings.memberBadgeDisplay === 'year' && business.memberSince !== '';
 	return showsYear || settings.showMembershipLevels
-		? badgeText(business, settings.memberBadgeDisplay)
+		? badgeLabel(business, settings.memberBadgeDisplay)
 		: '';
 }
 
@@ -218,6 +208,5 @@ export function visibleBadge(
  * the level Business Partner, whose website is never linked (canLinkWebsite).
  */
 export function websiteHref(business: Pick<Business, 'website' | 'membershipLevel'>): string {
-	const linkable = business.membershipLevel.trim().toLowerCase() !== 'business partner';
-	return linkable ? safeHttpUrl(business.website) : '';
+	return canLinkWebsite(business) ? safeHttpUrl(business.website) : '';
 }

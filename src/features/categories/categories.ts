@@ -1,5 +1,6 @@
 import type { CategoryDisplay } from '../config/config.ts';
-import { slugify, type CategoryIconKey } from '../directory/directory.ts';
+import type { CategoryIconKey } from '../directory/directory.ts';
+import { slugify } from '../directory/rules.ts';
 import type { CategoryCount } from '../directory/directory.server.ts';
 
 /** Home category tiles and the crawlable category pages (spec 01 §2 Home, §9). */

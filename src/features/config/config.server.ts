@@ -1,4 +1,5 @@
 import type { SupabaseClient } from '@supabase/supabase-js';
+import { getCacheVersion } from '../directory/directory.server.ts';
 import { configFromRow, type ChamberConfig } from './config.ts';
 import { PLACEHOLDER_CONFIG } from './placeholder.ts';
 
@@ -25,4 +26,37 @@ export async function getChamberConfig(
 	if (error)
 		throw new Error(`Failed to load chamber configuration: ${error.message}`, { cause: error });
 	return configFromRow(data, `chamber_config row of tenant ${tenantId}`);
+}
+
+interface CachedConfig {
+	/** The tenant's config cache version the config was read under. */
+	version: number;
+	config: Promise<ChamberConfig>;
+}
+
+/** Per function instance (module scope): tenant id → the config read under its version. */
+const cachedConfigs = new Map<string, CachedConfig>();
+
+/**
+ * The chamber configuration for a function call: read once per function instance and reused
+ * while the tenant's config cache version (cache_versions, type config) stays the same. Each call
+ * reads only that version (one small row, no validation), so a change published with a version
+ * bump is seen on the next call, and an unchanged version costs no configuration read. A failed
+ * read is not kept. Whatever changes chamber_config while functions run (the admin's
+ * /api/update-config) must bump that version in the same transaction or after the change; a new
+ * deployment starts with fresh instances. The build reads getChamberConfig directly.
+ */
+export async function getCachedChamberConfig(
+	client: SupabaseClient,
+	tenantId: string,
+): Promise<ChamberConfig> {
+	const version = await getCacheVersion(client, tenantId, 'config');
+	const cached = cachedConfigs.get(tenantId);
+	if (cached?.version === version) return cached.config;
+	const entry: CachedConfig = { version, config: getChamberConfig(client, tenantId) };
+	cachedConfigs.set(tenantId, entry);
+	entry.config.catch(() => {
+		if (cachedConfigs.get(tenantId) === entry) cachedConfigs.delete(tenantId);
+	});
+	return entry.config;
 }

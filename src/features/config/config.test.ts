@@ -2,8 +2,6 @@ import { describe, expect, it } from 'vitest';
 import {
 	ConfigError,
 	FONT_CHOICES,
-	SORT_LABELS,
-	SORT_VALUES,
 	URL_KEYS,
 	chamberConfigSchema,
 	configFromRow,
@@ -245,17 +243,6 @@ describe('defaults', () => {
 		const b = minimal();
 		expect(b.searchPage.membershipHierarchy).toHaveLength(8);
 		expect(b.navigation.menuItems[3]?.items).toHaveLength(3);
-	});
-});
-
-describe('sorts', () => {
-	it('has 9 values, each labelled', () => {
-		expect(SORT_VALUES).toHaveLength(9);
-		expect(Object.keys(SORT_LABELS).sort()).toEqual([...SORT_VALUES].sort());
-		expect(SORT_LABELS.nameAsc).toBe('Name A-Z');
-		expect(SORT_LABELS.membershipHighToLow).toBe('Membership Level (High to Low)');
-		expect(SORT_LABELS.listingPositionHighToLowRandom).toBe('Premium First, Randomized');
-		expect(SORT_LABELS.listingPositionLowToHighRandom).toBe('Basic First, Randomized');
 	});
 });
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { SORT_VALUES } from '../directory/rules.ts';
 
 // Chamber configuration: one per tenant (spec 01 §3, spec 02 §3/§9). Pure logic, no I/O.
 //
@@ -33,32 +34,6 @@ export const FONT_CHOICES = [
 	'Manrope',
 ] as const;
 export type FontChoice = (typeof FONT_CHOICES)[number];
-
-/** Every directory sort the search page understands (spec 01 §9). */
-export const SORT_VALUES = [
-	'nameAsc',
-	'nameDesc',
-	'membershipHighToLow',
-	'membershipLowToHigh',
-	'listingPositionHighToLow',
-	'listingPositionLowToHigh',
-	'listingPositionHighToLowRandom',
-	'listingPositionLowToHighRandom',
-	'random',
-] as const;
-export type SortValue = (typeof SORT_VALUES)[number];
-
-export const SORT_LABELS: Readonly<Record<SortValue, string>> = {
-	nameAsc: 'Name A-Z',
-	nameDesc: 'Name Z-A',
-	membershipHighToLow: 'Membership Level (High to Low)',
-	membershipLowToHigh: 'Membership Level (Low to High)',
-	listingPositionHighToLow: 'Premium First',
-	listingPositionLowToHigh: 'Basic First',
-	listingPositionHighToLowRandom: 'Premium First, Randomized',
-	listingPositionLowToHighRandom: 'Basic First, Randomized',
-	random: 'Random',
-};
 
 /** Search-page filters that can be switched on (spec 01 §2 Search). */
 export const FILTER_VALUES = ['city', 'county', 'zip', 'affiliation'] as const;

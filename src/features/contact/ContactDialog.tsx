@@ -1,4 +1,5 @@
 import { useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
+import { CONTACT_LIMITS } from './limits.ts';
 import { loadRecaptcha, recaptchaToken } from './recaptcha.ts';
 
 // Its styles are in ContactDialog.css, which the profile page links: this component is bundled
@@ -150,7 +151,7 @@ export default function ContactDialog({ businessName, recaptchaSiteKey, open, on
 						name="name"
 						required
 						autoComplete="name"
-						maxLength={100}
+						maxLength={CONTACT_LIMITS.name}
 					/>
 					<label htmlFor={`${id}-email`}>Email</label>
 					<input
@@ -159,10 +160,16 @@ export default function ContactDialog({ businessName, recaptchaSiteKey, open, on
 						type="email"
 						required
 						autoComplete="email"
-						maxLength={254}
+						maxLength={CONTACT_LIMITS.email}
 					/>
 					<label htmlFor={`${id}-message`}>Message</label>
-					<textarea id={`${id}-message`} name="message" rows={5} required maxLength={5000} />
+					<textarea
+						id={`${id}-message`}
+						name="message"
+						rows={5}
+						required
+						maxLength={CONTACT_LIMITS.message}
+					/>
 					{/* A field people never see or reach; bots that fill it are ignored by the server. */}
 					<div className="contact-dialog__trap" aria-hidden="true">
 						<label htmlFor={`${id}-website`}>Website</label>

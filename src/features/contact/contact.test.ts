@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { CONTACT_LIMITS, contactMessageSchema, isHoneypotFilled } from './contact.ts';
+import { contactMessageSchema, isHoneypotFilled } from './contact.ts';
+import { CONTACT_LIMITS } from './limits.ts';
 import { createRateLimiter, readContactEnv } from './contact.server.ts';
 
 const valid = {

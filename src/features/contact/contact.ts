@@ -1,17 +1,11 @@
 import { z } from 'zod';
+import { CONTACT_LIMITS } from './limits.ts';
 
 /**
- * 'Message this business' (spec 01 §3 contact message, §5 validation): the one schema the
- * dialog and the contact-business function both validate with.
+ * 'Message this business' (spec 01 §3 contact message, §5 validation): the schema the
+ * contact-business function validates with. The dialog relies on the browser's own validation
+ * and caps its fields with the same CONTACT_LIMITS (limits.ts, which has no zod).
  */
-
-export const CONTACT_LIMITS = {
-	name: 100,
-	email: 254,
-	message: 5000,
-	businessName: 200,
-	recaptchaToken: 4000,
-} as const;
 
 const required = (label: string, max: number) =>
 	z

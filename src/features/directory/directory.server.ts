@@ -1,15 +1,13 @@
 import type { SupabaseClient } from '@supabase/supabase-js';
 import type { ChamberConfig } from '../config/config.ts';
 import {
-	dropBlankNames,
-	isInternalId,
-	keepAffiliation,
 	toBusiness,
 	type Business,
 	type BusinessCardRecord,
 	type BusinessListQuery,
 	type BusinessListResult,
 } from './directory.ts';
+import { dropBlankNames, isInternalId, keepAffiliation } from './rules.ts';
 
 /**
  * The directory's reads (spec 01 §7), all through supabase-js and all scoped to one tenant.

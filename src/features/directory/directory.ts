@@ -1,17 +1,22 @@
-import { differenceInCalendarDays, isValid, parseISO } from 'date-fns';
 import { decodeHTML } from 'entities';
 import { z } from 'zod';
+import type { ChamberConfig } from '../config/config.ts';
 import {
-	SORT_LABELS,
+	PAGE_SIZE,
 	SORT_VALUES,
-	type ChamberConfig,
-	type MembershipTier,
-	type SortValue,
-} from '../config/config.ts';
+	isNewMember,
+	keepAffiliation,
+	membershipRank,
+	rewriteLegacyLogo,
+	slugify,
+	usableRandomSeed,
+	withHttps,
+} from './rules.ts';
 
 /**
- * The public directory's pure rules (spec 01 §3, §5, §9): one implementation each, shared by
- * the build, the functions and the islands. No I/O here.
+ * The public directory's records and display model (spec 01 §3), and the query of its list call.
+ * No I/O here. This module builds zod schemas, so islands must not import it at run time: the
+ * rules and constants of spec 01 §5 and §9 live in ./rules.ts, which has no zod.
  *
  * The description sanitiser lives in ./sanitize.ts: it needs a DOM (jsdom on the server), which
  * costs most of a second to load, and no island importing these rules should pay for it.
@@ -118,10 +123,6 @@ export interface Business {
 
 // --- The business list call -------------------------------------------------------------------------
 
-export const PAGE_SIZE = 24;
-export const NEW_MEMBER_DAYS = 90;
-export const DEFAULT_RANDOM_SEED = 0.5;
-
 const optionalText = z
 	.string()
 	.trim()
@@ -145,13 +146,7 @@ export const businessListQuerySchema = z.object({
 		.transform((v) => v === 'true'),
 	sortBy: z.enum(SORT_VALUES).optional(),
 	/** Used only when it is a number from 0 to 1 (spec 01 §5); anything else means the default. */
-	randomSeed: z
-		.string()
-		.optional()
-		.transform((v) => {
-			const n = v === undefined || v.trim() === '' ? Number.NaN : Number(v);
-			return Number.isFinite(n) && n >= 0 && n <= 1 ? n : DEFAULT_RANDOM_SEED;
-		}),
+	randomSeed: z.string().optional().transform(usableRandomSeed),
 });
 
 export type BusinessListQuery = z.output<typeof businessListQuerySchema>;
@@ -162,24 +157,7 @@ export interface BusinessListResult {
 	totalPages: number;
 }
 
-export type { SortValue };
-
-// --- Text and URL rules -----------------------------------------------------------------------------
-
-/** '/business/{id}/{slug}': lowercase, each run of non-alphanumerics one hyphen, none at the edges. */
-export function slugify(name: string): string {
-	return name
-		.toLowerCase()
-		.replace(/[^a-z0-9]+/g, '-')
-		.replace(/^-+|-+$/g, '');
-}
-
-/** Website addresses without an http or https prefix get https:// (spec 01 §5); '' stays ''. */
-export function withHttps(url: string): string {
-	const value = url.trim();
-	if (value === '') return '';
-	return /^https?:\/\//i.test(value) ? value : `https://${value.replace(/^\/+/, '')}`;
-}
+// --- Descriptions -----------------------------------------------------------------------------------
 
 /** HTML (a listing description) as plain text: tags dropped, entities decoded, spaces collapsed. */
 export function plainText(html: string): string {
@@ -188,182 +166,6 @@ export function plainText(html: string): string {
 		.replace(/<!--[\s\S]*?-->/g, ' ')
 		.replace(/<[^>]*>/g, ' ');
 	return decodeHTML(withoutTags).replace(/\s+/g, ' ').trim();
-}
-
-// Membership-system bookkeeping groups that must never show as member groups (spec 01 §5).
-const HIDDEN_AFFILIATION_WORDS = [
-	'all profiles',
-	'member profiles',
-	'mem type',
-	'mem -',
-	'admin',
-	'sync',
-	'verification',
-	'confirmation',
-];
-
-/** Whether an affiliation may be shown: not blank, and not one of the system's internal groups. */
-export function keepAffiliation(name: string | null | undefined): boolean {
-	const value = (name ?? '').trim().toLowerCase();
-	return value !== '' && !HIDDEN_AFFILIATION_WORDS.some((word) => value.includes(word));
-}
-
-/** Drops options and categories whose name is blank (spec 01 §5). */
-export function dropBlankNames<T extends { name: string | null | undefined }>(
-	list: readonly T[],
-): T[] {
-	return list.filter((item) => (item.name ?? '').trim() !== '');
-}
-
-/** An identifier with a hyphen is the internal id (a uuid); otherwise the weblink profile id. */
-export function isInternalId(id: string): boolean {
-	return id.includes('-');
-}
-
-// --- Membership ---------------------------------------------------------------------------------------
-
-/** The last resort of the rank rule (spec 01 §9), first keyword found wins, in this order. */
-export const MEMBERSHIP_KEYWORD_RANKS: readonly { keyword: string; rank: number }[] = [
-	{ keyword: 'board', rank: 6 },
-	{ keyword: 'untethered', rank: 5 },
-	{ keyword: 'trustee', rank: 4 },
-	{ keyword: 'chairman', rank: 3 },
-	{ keyword: 'executive', rank: 2 },
-	{ keyword: 'corporate', rank: 2 },
-	{ keyword: 'business', rank: 1 },
-];
-
-/**
- * Sort rank of a membership level (spec 01 §9): the rank given on the profile; else the
- * configured hierarchy by exact name, then by partial name (the level name contains a tier's
- * name; the longest such tier wins, so 'Gold Executive Partner' is 'Executive Partner', not
- * 'Executive'); else by keyword; else 0. Names compare case-insensitively, ignoring edge spaces.
- * The SQL function public.membership_rank implements the same rule for the search sorts.
- */
-export function membershipRank(
-	levelName: string | null | undefined,
-	givenRank: number | null | undefined,
-	hierarchy: readonly MembershipTier[],
-): number {
-	if (typeof givenRank === 'number' && Number.isFinite(givenRank)) return givenRank;
-	const level = (levelName ?? '').trim().toLowerCase();
-	if (level === '') return 0;
-	const tiers = hierarchy.map((t) => ({ name: t.name.trim().toLowerCase(), rank: t.rank }));
-	const exact = tiers.find((t) => t.name === level);
-	if (exact) return exact.rank;
-	let partial: { name: string; rank: number } | undefined;
-	for (const tier of tiers) {
-		if (tier.name !== '' && level.includes(tier.name)) {
-			if (!partial || tier.name.length > partial.name.length) partial = tier;
-		}
-	}
-	if (partial) return partial.rank;
-	return MEMBERSHIP_KEYWORD_RANKS.find((k) => level.includes(k.keyword))?.rank ?? 0;
-}
-
-/** A member is new when the member-since date is within 90 days of today (spec 01 §4). */
-export function isNewMember(memberSinceDate: string | null | undefined, today: Date): boolean {
-	if (!memberSinceDate) return false;
-	const since = parseISO(memberSinceDate);
-	if (!isValid(since)) return false;
-	return differenceInCalendarDays(today, since) <= NEW_MEMBER_DAYS;
-}
-
-/** The website is never linked for the level Business Partner (spec 01 §2, §5). */
-export function canLinkWebsite(business: Pick<Business, 'membershipLevel'>): boolean {
-	return business.membershipLevel.trim().toLowerCase() !== 'business partner';
-}
-
-/** A phone or a website, plus a street address (spec 01 §9, featured businesses). */
-export function completeProfile(
-	business: Pick<Business, 'phone' | 'website' | 'address'>,
-): boolean {
-	const has = (value: string) => value.trim() !== '';
-	return (has(business.phone) || has(business.website)) && has(business.address.street);
-}
-
-/** The badge text: 'Member Since {year}' when the configuration says year, else the level. */
-export function badgeLabel(
-	business: Pick<Business, 'membershipLevel' | 'memberSince'>,
-	memberBadgeDisplay: ChamberConfig['features']['memberBadgeDisplay'],
-): string {
-	if (memberBadgeDisplay === 'year' && business.memberSince !== '') {
-		return `Member Since ${business.memberSince}`;
-	}
-	return business.membershipLevel;
-}
-
-// --- Logos --------------------------------------------------------------------------------------------
-
-/**
- * Image hosts of the membership system's earlier platforms (WebLink Connect, then GrowthZone /
- * ChamberMaster). Logos still pointing there are served by the chamber's own member site today,
- * under the same path, so their host is swapped for the origin of urls.eventRegistrationBaseUrl.
- * A host matches itself and its subdomains.
- */
-export const LEGACY_LOGO_HOSTS: readonly string[] = [
-	'weblinkconnect.com',
-	'weblink.com',
-	'growthzoneapp.com',
-	'growthzonecms.com',
-	'chambermaster.com',
-];
-
-function isLegacyHost(hostname: string): boolean {
-	const host = hostname.toLowerCase();
-	return LEGACY_LOGO_HOSTS.some((legacy) => host === legacy || host.endsWith(`.${legacy}`));
-}
-
-/** Rewrites a logo URL on a legacy host to the chamber's external host; others stay as they are. */
-export function rewriteLegacyLogo(url: string, config: Pick<ChamberConfig, 'urls'>): string {
-	const value = url.trim();
-	if (!/^https?:\/\//i.test(value)) return value;
-	let parsed: URL;
-	let target: URL;
-	try {
-		parsed = new URL(value);
-		target = new URL(config.urls.eventRegistrationBaseUrl);
-	} catch {
-		return value;
-	}
-	if (!isLegacyHost(parsed.hostname) || !/^https?:$/.test(target.protocol)) return value;
-	return `${target.origin}${parsed.pathname}${parsed.search}${parsed.hash}`;
-}
-
-// --- Lists --------------------------------------------------------------------------------------------
-
-/** Page buttons (spec 01 §9): all pages up to 7; else first, last, current ± 1 and ellipses. */
-export function paginationModel(current: number, totalPages: number): (number | 'ellipsis')[] {
-	const last = Math.max(0, Math.floor(totalPages));
-	if (last <= 7) return Array.from({ length: last }, (_, i) => i + 1);
-	const page = Math.min(Math.max(1, Math.floor(current)), last);
-	const shown = new Set([1, last, page - 1, page, page + 1].filter((p) => p >= 1 && p <= last));
-	const model: (number | 'ellipsis')[] = [];
-	let previous = 0;
-	for (const p of [...shown].sort((a, b) => a - b)) {
-		if (p - previous > 1) model.push('ellipsis');
-		model.push(p);
-		previous = p;
-	}
-	return model;
-}
-
-export function sortLabel(sort: SortValue): string {
-	return SORT_LABELS[sort];
-}
-
-/** Shuffles (Fisher-Yates with the given random source) and takes `count`. */
-export function pickFeatured<T>(
-	candidates: readonly T[],
-	count: number,
-	random: () => number = Math.random,
-): T[] {
-	const pool = [...candidates];
-	for (let i = pool.length - 1; i > 0; i--) {
-		const j = Math.floor(random() * (i + 1));
-		[pool[i], pool[j]] = [pool[j] as T, pool[i] as T];
-	}
-	return pool.slice(0, Math.max(0, count));
 }
 
 // --- Category icons -----------------------------------------------------------------------------------

@@ -1,5 +1,5 @@
 import type { ChamberConfig } from '../config/config.ts';
-import { getChamberConfig } from '../config/config.server.ts';
+import { getCachedChamberConfig } from '../config/config.server.ts';
 import { getAnonClient } from '../../lib/supabase.server.ts';
 import { getCurrentTenant } from '../../lib/tenant.server.ts';
 import { eventIdParam, loadEvent } from './api.server.ts';
@@ -18,7 +18,7 @@ export async function getEventPageData(
 ): Promise<{ config: ChamberConfig; lookup: EventLookup }> {
 	const client = getAnonClient();
 	const tenant = await getCurrentTenant(client);
-	const config = await getChamberConfig(client, tenant.id);
+	const config = await getCachedChamberConfig(client, tenant.id);
 	const id = eventIdParam.safeParse(eventIdText ?? '');
 	if (!id.success) return { config, lookup: { kind: 'not-found' } };
 	const outcome = await loadEvent(id.data);

@@ -1,7 +1,7 @@
 import { useSyncExternalStore } from 'react';
 import type { CardBusiness, CardSettings } from '../business/business.ts';
 import { BusinessCard, BusinessCardSkeleton } from '../business/BusinessCard.tsx';
-import { pickFeatured } from './featured.ts';
+import { pickFeatured } from '../directory/rules.ts';
 
 const picks = new Map<string, CardBusiness[]>();
 

@@ -7,14 +7,13 @@ import {
 	type MouseEvent,
 	type ReactNode,
 } from 'react';
-import type { SortValue } from '../config/config.ts';
+import { paginationModel, type SortValue } from '../directory/rules.ts';
 import { BusinessCard, BusinessCardSkeleton } from '../business/BusinessCard.tsx';
 import type { CardSettings } from '../business/business.ts';
 import {
 	EMPTY_FILTERS,
 	FILTER_LABELS,
 	FILTER_OPTION_TYPES,
-	pageItems,
 	searchUrl,
 	type PanelFilter,
 	type SearchState,
@@ -105,7 +104,7 @@ function Pagination(props: {
 						<span className="search__page search__page--off">‹ Previous</span>
 					)}
 				</li>
-				{pageItems(page, totalPages).map((item, index) =>
+				{paginationModel(page, totalPages).map((item, index) =>
 					item === 'ellipsis' ? (
 						<li key={`gap-${index}`} className="search__gap">
 							…

@@ -1,7 +1,8 @@
 import type { ChamberConfig } from '../config/config.ts';
 import { toCardBusiness, type CardBusiness } from '../business/business.ts';
 import { listBusinesses, listCategories } from '../directory/directory.server.ts';
-import { PAGE_SIZE, businessListQuerySchema, sortLabel } from '../directory/directory.ts';
+import { businessListQuerySchema } from '../directory/directory.ts';
+import { PAGE_SIZE, sortLabel } from '../directory/rules.ts';
 import { cardSettings } from '../site/site.ts';
 import type { TenantRow } from '../tenants/tenants.server.ts';
 import { getAnonClient } from '../../lib/supabase.server.ts';

@@ -1,11 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { paginationModel } from '../directory/directory.ts';
+import { DEFAULT_RANDOM_SEED } from '../directory/rules.ts';
 import {
-	DEFAULT_SEED,
 	EMPTY_FILTERS,
 	RANDOM_SEED_KEY,
 	businessesApiUrl,
-	pageItems,
 	parseSearchParams,
 	searchUrl,
 	sessionSeed,
@@ -125,7 +123,7 @@ describe('sessionSeed', () => {
 	it.each(['1.5', '-0.1', 'abc', '', 'NaN', 'Infinity'])(
 		'falls back to 0.5 for the stored value %j',
 		(stored) => {
-			expect(sessionSeed(memoryStorage({ [RANDOM_SEED_KEY]: stored }))).toBe(DEFAULT_SEED);
+			expect(sessionSeed(memoryStorage({ [RANDOM_SEED_KEY]: stored }))).toBe(DEFAULT_RANDOM_SEED);
 		},
 	);
 
@@ -139,34 +137,13 @@ describe('sessionSeed', () => {
 	});
 
 	it('uses 0.5 when storage is unavailable or throws', () => {
-		expect(sessionSeed(undefined)).toBe(DEFAULT_SEED);
+		expect(sessionSeed(undefined)).toBe(DEFAULT_RANDOM_SEED);
 		const broken = {
 			getItem: () => {
 				throw new Error('SecurityError');
 			},
 			setItem: () => {},
 		};
-		expect(sessionSeed(broken)).toBe(DEFAULT_SEED);
-	});
-});
-
-describe('pageItems', () => {
-	it.each([
-		[1, 1, [1]],
-		[3, 7, [1, 2, 3, 4, 5, 6, 7]],
-		[1, 13, [1, 2, 'ellipsis', 13]],
-		[5, 13, [1, 'ellipsis', 4, 5, 6, 'ellipsis', 13]],
-		[3, 13, [1, 2, 3, 4, 'ellipsis', 13]],
-		[13, 13, [1, 'ellipsis', 12, 13]],
-	])('page %i of %i', (current, total, expected) => {
-		expect(pageItems(current, total)).toEqual(expected);
-	});
-
-	it("answers exactly as directory.ts's paginationModel", () => {
-		for (let total = 0; total <= 30; total++) {
-			for (let current = -1; current <= total + 2; current++) {
-				expect(pageItems(current, total)).toEqual(paginationModel(current, total));
-			}
-		}
+		expect(sessionSeed(broken)).toBe(DEFAULT_RANDOM_SEED);
 	});
 });

@@ -1,10 +1,11 @@
-import type { SortValue } from '../config/config.ts';
+import { DEFAULT_RANDOM_SEED, usableRandomSeed, type SortValue } from '../directory/rules.ts';
 
 /**
  * The search page's state and its URL (spec 01 §2 Search, §4): every filter, the page and the
  * sort live in the query string, so a reload, a shared link and the back button all restore
  * the same listing. Pure, with no runtime import of directory.ts or config.ts (see business.ts
- * for why): the search island ships this module to the browser.
+ * for why): the search island ships this module to the browser. Pagination and the seed rule are
+ * the directory's, from rules.ts.
  */
 
 export const TEXT_FILTERS = ['category', 'city', 'county', 'zip', 'affiliation'] as const;
@@ -110,12 +111,12 @@ export const FILTER_LABELS: Record<PanelFilter, { label: string; all: string; ch
 };
 
 export const RANDOM_SEED_KEY = 'chamber.directory.randomSeed';
-export const DEFAULT_SEED = 0.5;
 
 /**
  * The session's random seed (spec 01 §5, §9): a stored value is used only if it is a number
- * from 0 to 1, otherwise the default 0.5. A session without one gets a fresh seed, so random
- * orders differ between visitors but stay put while one visitor pages through them.
+ * from 0 to 1, otherwise the default 0.5 (usableRandomSeed). A session without one gets a fresh
+ * seed, so random orders differ between visitors but stay put while one visitor pages through
+ * them.
  */
 export function sessionSeed(storage: Pick<Storage, 'getItem' | 'setItem'> | undefined): number {
 	try {
@@ -123,32 +124,11 @@ export function sessionSeed(storage: Pick<Storage, 'getItem' | 'setItem'> | unde
 		if (stored === null || stored === undefined) {
 			const seed = Math.random();
 			storage?.setItem(RANDOM_SEED_KEY, String(seed));
-			return storage ? seed : DEFAULT_SEED;
+			return storage ? seed : DEFAULT_RANDOM_SEED;
 		}
-		const seed = stored.trim() === '' ? Number.NaN : Number(stored);
-		return Number.isFinite(seed) && seed >= 0 && seed <= 1 ? seed : DEFAULT_SEED;
+		return usableRandomSeed(stored);
 	} catch {
 		// Storage can be switched off or full; the default still gives a stable order.
-		return DEFAULT_SEED;
+		return DEFAULT_RANDOM_SEED;
 	}
-}
-
-/**
- * Page buttons (spec 01 §9): every page up to 7, else the first, the last, the current one with
- * a neighbour each side, and ellipses between. Restates directory.ts's paginationModel for the
- * island; search.test.ts holds them to the same answers.
- */
-export function pageItems(current: number, totalPages: number): (number | 'ellipsis')[] {
-	const last = Math.max(0, Math.floor(totalPages));
-	if (last <= 7) return Array.from({ length: last }, (_, i) => i + 1);
-	const page = Math.min(Math.max(1, Math.floor(current)), last);
-	const shown = [...new Set([1, page - 1, page, page + 1, last])]
-		.filter((p) => p >= 1 && p <= last)
-		.sort((a, b) => a - b);
-	const items: (number | 'ellipsis')[] = [];
-	shown.forEach((p, i) => {
-		if (i > 0 && p - (shown[i - 1] ?? 0) > 1) items.push('ellipsis');
-		items.push(p);
-	});
-	return items;
 }

@@ -1,5 +1,5 @@
 import { atom } from 'nanostores';
-import type { SortValue } from '../config/config.ts';
+import type { SortValue } from '../directory/rules.ts';
 import { toCardBusiness, type CardBusiness } from '../business/business.ts';
 import type { Business } from '../directory/directory.ts';
 import {
