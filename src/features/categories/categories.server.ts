@@ -4,11 +4,12 @@ import { getSite, getSiteBusinesses } from '../site/site.server.ts';
 import { getAnonClient } from '../../lib/supabase.server.ts';
 import { categoryPages, type CategoryPage } from './categories.ts';
 
-export interface CategoryListing {
+// A type alias, not an interface: Astro's page props need an index signature.
+export type CategoryListing = {
 	page: CategoryPage;
 	/** The category's businesses by name, as cards. */
 	businesses: CardBusiness[];
-}
+};
 
 let listings: Promise<CategoryListing[]> | undefined;
 
