@@ -84,6 +84,30 @@ describe('npm run tenant:import', () => {
 		expect(await snapshot('example')).toEqual(after);
 	});
 
+	it('a changed configuration bumps the config cache version; an unchanged one does not', async () => {
+		const configVersion = async () =>
+			(
+				await db.query(
+					`select version from cache_versions
+					where type = 'config' and tenant_id = (select id from tenants where slug = 'example')`,
+				)
+			).rows[0]?.version as number;
+		await tenantImport('tenants/example.json');
+		const before = await configVersion();
+		await tenantImport('tenants/example.json');
+		expect(await configVersion()).toBe(before);
+
+		const file = JSON.parse(await readFile('tenants/example.json', 'utf8'));
+		file.config.content = { ...file.config.content, heroTitle: 'A changed hero title' };
+		const dir = await mkdtemp(join(tmpdir(), 'chamber-import-'));
+		const changed = join(dir, 'changed.json');
+		await writeFile(changed, JSON.stringify(file));
+		await tenantImport(changed);
+		expect(await configVersion()).toBe(before + 1);
+		await tenantImport('tenants/example.json');
+		expect(await configVersion()).toBe(before + 2);
+	});
+
 	it('rejects a broken copy with the JSON path of the first error and writes nothing', async () => {
 		const before = await snapshot('example');
 		const file = JSON.parse(await readFile('tenants/example.json', 'utf8'));

@@ -42,9 +42,9 @@ const cachedConfigs = new Map<string, CachedConfig>();
  * while the tenant's config cache version (cache_versions, type config) stays the same. Each call
  * reads only that version (one small row, no validation), so a change published with a version
  * bump is seen on the next call, and an unchanged version costs no configuration read. A failed
- * read is not kept. Whatever changes chamber_config while functions run (the admin's
- * /api/update-config) must bump that version in the same transaction or after the change; a new
- * deployment starts with fresh instances. The build reads getChamberConfig directly.
+ * read is not kept. Every real change of a chamber_config row bumps that version in the same
+ * transaction (a trigger, migration 009), whoever makes it. The build reads getChamberConfig
+ * directly.
  */
 export async function getCachedChamberConfig(
 	client: SupabaseClient,
