@@ -120,7 +120,9 @@ as $$
 		select c from unnest(p.categories) c where c <> ''
 	) k
 	where p.tenant_id = any (p_tenant_ids) and p.published
-	group by p.tenant_id, k.category;
+	group by p.tenant_id, k.category
+	-- A concurrent recount of the same tenant may have written first.
+	on conflict (tenant_id, category) do update set businesses = excluded.businesses;
 $$;
 
 create or replace function public.refresh_affiliation_counts(p_tenant_ids uuid[])
@@ -136,7 +138,8 @@ as $$
 	from public.profile_affiliations a
 	join public.profiles p on p.id = a.profile_id
 	where a.tenant_id = any (p_tenant_ids)
-	group by a.tenant_id, a.aff_name, p.published;
+	group by a.tenant_id, a.aff_name, p.published
+	on conflict (tenant_id, aff_name, published) do update set members = excluded.members;
 $$;
 
 revoke all on function public.refresh_business_counts(uuid[]) from public, anon, authenticated;
