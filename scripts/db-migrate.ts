@@ -17,7 +17,10 @@ runMain(async () => {
 		const result = await runMigrations(stack.databaseUrl!);
 		for (const file of result.applied) console.log(`applied ${file}`);
 		console.log(`${result.applied.length} applied, ${result.skipped} already up to date`);
-		if (result.applied.length) await stack.reloadSchema();
+		if (result.applied.length) {
+			await stack.vacuum();
+			await stack.reloadSchema();
+		}
 	} finally {
 		if (stack.owned) await stack.stop();
 	}

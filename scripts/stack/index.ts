@@ -27,7 +27,10 @@ export interface Stack {
 	env: Record<string, string>;
 	/** Makes PostgREST reload its schema cache (after migrations). */
 	reloadSchema(): Promise<void>;
-	/** Reclaims the space of replaced rows after an import (PGlite runs no autovacuum). */
+	/**
+	 * Reclaims the space of replaced rows and refreshes the planner's statistics of every table
+	 * after an import or a migration (PGlite runs no autovacuum).
+	 */
 	vacuum(): Promise<void>;
 	stop(): Promise<void>;
 }
@@ -46,7 +49,8 @@ async function vacuum(databaseUrl: string | undefined): Promise<void> {
 	const client = new pg.Client({ connectionString: databaseUrl });
 	await client.connect();
 	try {
-		await client.query('vacuum');
+		// analyze: the card record's subqueries plan per row only with statistics on every child table.
+		await client.query('vacuum analyze');
 	} finally {
 		await client.end();
 	}
@@ -146,7 +150,11 @@ export async function ensureStack(options: { quiet?: boolean } = {}): Promise<St
 			databaseUrl = env.databaseUrl!;
 		}
 		const migrations = await runMigrations(databaseUrl);
-		if (migrations.applied.length) say(`applied ${migrations.applied.length} migration(s)`);
+		if (migrations.applied.length) {
+			say(`applied ${migrations.applied.length} migration(s)`);
+			// A migration may rewrite a table: index-only scans need its visibility map again.
+			if (env.mode === 'embedded') await vacuum(databaseUrl);
+		}
 		const postgrest = await startPostgrest({
 			databaseUrl,
 			port: env.ports.postgrest,

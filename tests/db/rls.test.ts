@@ -331,6 +331,46 @@ const TABLES: readonly TableCase[] = [
 		updateBy: SERVICE_ONLY,
 		deleteBy: SERVICE_ONLY,
 	},
+	{
+		// Kept business counts per category: only definer functions read them, triggers write them.
+		table: 'business_counts',
+		tenantColumn: 'tenant_id',
+		updateColumn: 'businesses',
+		insert: (fx) => ({
+			statement: {
+				text: `insert into public.business_counts (tenant_id, category, businesses) values ($1, 'Zzz new category', 1)`,
+				values: [fx.tenantA.id],
+			},
+		}),
+		select: {
+			anon: 'none',
+			adminA: 'none',
+			editorA: 'none',
+			adminB: 'none',
+			superAdminB: 'none',
+			service: 'all',
+		},
+		insertBy: SERVICE_ONLY,
+		updateBy: SERVICE_ONLY,
+		deleteBy: SERVICE_ONLY,
+	},
+	{
+		// Kept member counts of the card record: readable exactly as the businesses they count.
+		table: 'affiliation_counts',
+		tenantColumn: 'tenant_id',
+		updateColumn: 'members',
+		publicRows: 'published',
+		insert: (fx) => ({
+			statement: {
+				text: `insert into public.affiliation_counts (tenant_id, aff_name, published, members) values ($1, 'New group', true, 1)`,
+				values: [fx.tenantA.id],
+			},
+		}),
+		select: STAFF_READ_ALL,
+		insertBy: SERVICE_ONLY,
+		updateBy: SERVICE_ONLY,
+		deleteBy: SERVICE_ONLY,
+	},
 ];
 
 function expectation(table: TableCase, operation: Operation, role: Role): string {
