@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { cp, mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { tmpdir } from 'node:os';
 import { extname, join, normalize, resolve } from 'node:path';
 import { Readable } from 'node:stream';
 import { pathToFileURL } from 'node:url';
@@ -196,12 +197,19 @@ async function sendResponse(res: ServerResponse, response: Response, head: boole
 	});
 }
 
-/** The adapter's on-demand function, when the build has on-demand pages. */
-async function loadSsrFunction(dir: string): Promise<Handler | null> {
-	const entry = join(dir, 'ssr.mjs');
-	if (!(await stat(entry).catch(() => null))) return null;
-	const mod = (await import(pathToFileURL(entry).href)) as { default?: Handler };
-	return mod.default ?? null;
+/**
+ * The adapter's on-demand function, when the build has on-demand pages. Netlify runs it from its
+ * own bundle, which holds only the files the adapter traced, so it runs here from a copy outside
+ * the project: a page that reads a file the bundle lacks (a package file under node_modules, say)
+ * fails here as it would on Netlify, instead of finding the project's node_modules above it.
+ */
+async function loadSsrFunction(dir: string): Promise<{ handler: Handler; copy: string } | null> {
+	if (!(await stat(join(dir, 'ssr.mjs')).catch(() => null))) return null;
+	const copy = await mkdtemp(join(tmpdir(), 'chamber-ssr-'));
+	await cp(dir, copy, { recursive: true });
+	const mod = (await import(pathToFileURL(join(copy, 'ssr.mjs')).href)) as { default?: Handler };
+	if (!mod.default) throw new Error(`${dir}/ssr.mjs has no default export`);
+	return { handler: mod.default, copy };
 }
 
 export async function startSiteServer(options: {
@@ -285,7 +293,7 @@ export async function startSiteServer(options: {
 		if (file) return serveFile(res, file, 200, head, url.pathname);
 		// It answers the site's 404 page itself for paths that are no route of its.
 		if (ssr) {
-			const response = await ssr(toRequest(req, origin), makeContext(req, {}, origin, url));
+			const response = await ssr.handler(toRequest(req, origin), makeContext(req, {}, origin, url));
 			await sendResponse(res, response, head);
 			return;
 		}
@@ -311,10 +319,12 @@ export async function startSiteServer(options: {
 	});
 	return {
 		url: origin,
-		close: () =>
-			new Promise<void>((resolveClose) => {
+		close: async () => {
+			await new Promise<void>((resolveClose) => {
 				server.closeAllConnections();
 				server.close(() => resolveClose());
-			}),
+			});
+			if (ssr) await rm(ssr.copy, { recursive: true, force: true });
+		},
 	};
 }

@@ -1,6 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page, type Request } from '@playwright/test';
 import { addMonths, format } from 'date-fns';
+import { decodeHTMLAttribute, escapeAttribute } from 'entities';
 
 // Shared by the calendar page specs (events, events-list, community-events).
 
@@ -87,4 +88,60 @@ export async function expectCalendarFeed(page: Page, href: string): Promise<void
 	const body = await response.text();
 	expect(body).toContain('BEGIN:VCALENDAR');
 	expect(body).toContain('BEGIN:VEVENT');
+}
+
+/** An island prop as Astro serializes a plain (primitive) value: [0, value]. */
+type SerializedProp = [0, string | number | boolean | null];
+
+/**
+ * Serves `path` as the build made it, except that its one island gets `props` instead of the
+ * props the build wrote, which must be `built`. Primitive props only (Astro writes them as
+ * [0, value]).
+ *
+ * The calendar pages read their feature switches (spec 02 §2, §9) at build time and hand them to
+ * the island as props, so the demo's build shows one combination. Rebuilding the site for each
+ * one would take minutes; instead the test takes the real built page from the real server and
+ * swaps the island's props for the ones a build with other settings would write. Everything the
+ * visitor sees still comes from the real island script, in the real browser, against the real
+ * API. Checking `built` first makes sure the swap targets what the build actually writes: should
+ * the page stop passing its switches as these props, this fails instead of quietly testing
+ * nothing.
+ */
+export async function serveWithIslandProps(
+	page: Page,
+	path: string,
+	built: object,
+	props: object,
+): Promise<void> {
+	const serialize = (values: object) =>
+		Object.fromEntries(
+			Object.entries(values).map(([key, value]): [string, SerializedProp] => {
+				if (value !== null && typeof value === 'object') throw new Error(`${key} is not primitive`);
+				return [key, [0, value as SerializedProp[1]]];
+			}),
+		);
+	await page.route(
+		(url) => url.pathname === path,
+		async (route) => {
+			const response = await route.fetch();
+			const html = await response.text();
+			const islands = [...html.matchAll(/<astro-island\b[^>]*?\sprops="([^"]*)"/g)];
+			expect(islands, `${path} has one island`).toHaveLength(1);
+			const [tag = '', attribute = ''] = islands[0]!;
+			const serialized = JSON.parse(decodeHTMLAttribute(attribute)) as Record<
+				string,
+				SerializedProp
+			>;
+			expect(serialized, `the props ${path} was built with`).toEqual(serialize(built));
+			const newTag = tag.replace(
+				`props="${attribute}"`,
+				`props="${escapeAttribute(JSON.stringify(serialize(props)))}"`,
+			);
+			await route.fulfill({
+				status: response.status(),
+				contentType: response.headers()['content-type'],
+				body: html.replace(tag, newTag),
+			});
+		},
+	);
 }

@@ -10,6 +10,7 @@ import {
 	isLaterLoad,
 	monthTitle,
 } from './calendar-support.ts';
+import { expectWithinScriptBudget } from './script-budget.ts';
 
 // /community-events: the List / Calendar page of community events, coloured by type (demo).
 
@@ -177,5 +178,9 @@ test.describe('/community-events', () => {
 		await toggle(page, 'List').click();
 		await expect(monthHeading(page)).toBeVisible();
 		await expectNoAxeViolations(page);
+	});
+
+	test('ships at most 80 KB of gzipped script, React included', async ({ page }) => {
+		await expectWithinScriptBudget(page, '/community-events');
 	});
 });

@@ -3,6 +3,7 @@ import { expect, test, type APIRequestContext } from '@playwright/test';
 import ICAL from 'ical.js';
 import { readFile } from 'node:fs/promises';
 import { eventPath, withHttp, type Event } from '../../src/features/events/events.ts';
+import { expectSelfHostedFonts } from './font-support.ts';
 
 // The event detail page of the demo chamber, as a visitor gets it: rendered on demand, complete
 // in the HTML, with no script loaded until Share is clicked.
@@ -352,6 +353,14 @@ test.describe('event detail', () => {
 		});
 		await page.goto(eventPath(gala), { waitUntil: 'networkidle' });
 		expect(scripts).toEqual([]);
+	});
+
+	test('fonts come from this site, though the page is rendered on demand', async ({
+		page,
+		request,
+	}) => {
+		const gala = await demoEvent(request, 'Annual Gala & Awards Night');
+		await expectSelfHostedFonts(page, eventPath(gala));
 	});
 
 	const WCAG = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];

@@ -7,10 +7,16 @@ import {
 	expectNoAxeViolations,
 	failEventsCalls,
 	firstLoadEnd,
+	isEventsCall,
 	isLaterLoad,
 	monthTitle,
+	serveWithIslandProps,
 	today,
 } from './calendar-support.ts';
+import type { ChamberConfig } from '../../src/features/config/config.ts';
+import { agendaProps } from '../../src/features/events/pages.ts';
+import { demoConfig } from './directory-helpers.ts';
+import { expectWithinScriptBudget } from './script-budget.ts';
 
 // /events-list, reading B: day / week / month lists beside a mini calendar, the featured event
 // and the event type filters, for chamber and community events (demo tenant).
@@ -326,5 +332,76 @@ test.describe('/events-list', () => {
 		await button(page, 'Month').click();
 		await expect(rows(page).first()).toBeVisible();
 		await expectNoAxeViolations(page);
+	});
+
+	test('ships at most 80 KB of gzipped script, React included', async ({ page }) => {
+		await expectWithinScriptBudget(page, '/events-list');
+	});
+});
+
+test.describe('/events-list with other feature settings', () => {
+	const config = demoConfig();
+
+	/**
+	 * /events-list as a build with these feature settings serves it: the island gets the props
+	 * agendaProps makes of that configuration (see serveWithIslandProps).
+	 */
+	async function openWith(page: Page, features: Partial<ChamberConfig['features']>) {
+		const changed = { ...config, features: { ...config.features, ...features } };
+		await serveWithIslandProps(page, '/events-list', agendaProps(config), agendaProps(changed));
+		await open(page);
+	}
+
+	/** The URLs of the calls to one API path the page makes from now on. */
+	function callsTo(page: Page, path: string): string[] {
+		const calls: string[] = [];
+		page.on('request', (request) => {
+			if (isEventsCall(request, path)) calls.push(request.url());
+		});
+		return calls;
+	}
+
+	test("hides the 'EVENT FILTERS:' box when showEventFilters is off", async ({ page }) => {
+		await openWith(page, { showEventFilters: false });
+		await expect(header(page)).toBeVisible();
+		await expect(featured(page)).toBeVisible();
+		await expect(page.getByText('EVENT FILTERS:')).toHaveCount(0);
+		await expect(filters(page)).toHaveCount(0);
+		await expect(page.getByRole('button', { name: 'Clear Filters' })).toHaveCount(0);
+	});
+
+	test('offers only the chamber events when showCommunityEvents is off', async ({ page }) => {
+		const community = callsTo(page, '/api/community-events');
+		await openWith(page, { showCommunityEvents: false });
+		await expect(page.getByRole('tab')).toHaveText(['Chamber Events']);
+		await expect(tab(page, 'Chamber Events')).toHaveAttribute('aria-selected', 'true');
+		await expect(tab(page, 'Community Events')).toHaveCount(0);
+		await expect(filters(page)).toBeVisible();
+		expect(community).toEqual([]);
+	});
+
+	test('shows no featured card when showFeaturedEvent is off, though an event id is set', async ({
+		page,
+	}) => {
+		expect(config.features.featuredEventId).not.toBeNull();
+		const details = callsTo(page, '/api/event-details');
+		await openWith(page, { showFeaturedEvent: false });
+		await expect(filters(page)).toBeVisible();
+		await expect(page.getByRole('heading', { name: 'Featured Event' })).toHaveCount(0);
+		await expect(featured(page)).toHaveCount(0);
+		expect(details).toEqual([]);
+	});
+
+	test('features the event featuredEventId names', async ({ page }) => {
+		const events = await apiEvents(page, '/api/events', dayFromToday(-3), firstLoadEnd);
+		const other = events.find(
+			(e) => !e.FeaturedEvent && e.EventId !== config.features.featuredEventId,
+		);
+		if (!other) throw new Error('The demo has no other event in the first months');
+		await openWith(page, { showFeaturedEvent: true, featuredEventId: other.EventId });
+		await expect(featured(page).getByRole('link', { name: other.EventName })).toHaveAttribute(
+			'href',
+			new RegExp(`^/events/${other.EventId}/`),
+		);
 	});
 });

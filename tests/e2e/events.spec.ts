@@ -12,6 +12,7 @@ import {
 	monthTitle,
 	today,
 } from './calendar-support.ts';
+import { expectWithinScriptBudget } from './script-budget.ts';
 
 // /events, reading A: the List / Calendar page of the chamber's events (demo tenant).
 
@@ -315,5 +316,9 @@ test.describe('/events', () => {
 		const answer = await page.request.get('/api/cache-version?type=events');
 		const { version } = (await answer.json()) as { version: number };
 		expect(new URL(calls[0]!).searchParams.get('v')).toBe(String(version));
+	});
+
+	test('ships at most 80 KB of gzipped script, React included', async ({ page }) => {
+		await expectWithinScriptBudget(page, '/events');
 	});
 });

@@ -1,9 +1,9 @@
-import { gzipSync } from 'node:zlib';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { sortLabel } from '../../src/features/directory/rules.ts';
 import { RANDOM_SEED_KEY } from '../../src/features/search/search.ts';
 import { demoConfig, htmlText, listBusinesses } from './directory-helpers.ts';
+import { expectWithinScriptBudget } from './script-budget.ts';
 
 const config = demoConfig();
 /** A demo category with enough businesses for two pages' worth of tests. */
@@ -343,21 +343,6 @@ test.describe('search page', () => {
 	});
 
 	test('ships at most 80 KB of gzipped script, React included', async ({ page }) => {
-		const scripts: Promise<number>[] = [];
-		page.on('response', (response) => {
-			if (response.request().resourceType() === 'script') {
-				scripts.push(response.body().then((body) => gzipSync(body).length));
-			}
-		});
-		await page.goto('/search');
-		await page.waitForLoadState('networkidle');
-		const inline = await page.evaluate(() =>
-			[...document.querySelectorAll('script:not([src]):not([type="application/ld+json"])')]
-				.map((s) => s.textContent ?? '')
-				.join(''),
-		);
-		const total = (await Promise.all(scripts)).reduce((a, b) => a + b, gzipSync(inline).length);
-		expect(scripts.length).toBeGreaterThan(0);
-		expect(total).toBeLessThanOrEqual(80 * 1024);
+		await expectWithinScriptBudget(page, '/search');
 	});
 });

@@ -1,5 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
+import { expectSelfHostedFonts } from './font-support.ts';
 
 // The site shell on every page: skip link, header (menu, dropdowns, Join Today, mobile menu),
 // footer, fonts, the 404 page. Demo chamber settings: see tenants/demo/generate.ts.
@@ -301,30 +302,9 @@ test('category pages load no JavaScript until the visitor interacts with the hea
 
 test('fonts come from this site, never from a third party', async ({ page, baseURL }) => {
 	const origins = new Set<string>();
-	const fonts: { url: string; status: number; type: string }[] = [];
 	page.on('request', (request) => origins.add(new URL(request.url()).origin));
-	page.on('response', (response) => {
-		if (response.request().resourceType() === 'font') {
-			fonts.push({
-				url: new URL(response.url()).pathname,
-				status: response.status(),
-				type: response.headers()['content-type'] ?? '',
-			});
-		}
-	});
-	await page.goto('/');
-	await page.waitForLoadState('networkidle');
+	await expectSelfHostedFonts(page, '/');
 	expect([...origins]).toEqual([new URL(baseURL ?? '').origin]);
-	expect(fonts.length).toBeGreaterThan(0);
-	for (const font of fonts) {
-		expect(font.url).toMatch(/^\/fonts\/[\d.]+\/(merriweather|source-sans-3)-latin-/);
-		expect(font.status).toBe(200);
-		expect(font.type).toBe('font/woff2');
-	}
-	const family = await page.evaluate(
-		() => getComputedStyle(document.querySelector('h1') as Element).fontFamily,
-	);
-	expect(family).toMatch(/^Merriweather, "Merriweather Fallback"/);
 });
 
 test('an unknown address gets the branded 404 page', async ({ page }) => {

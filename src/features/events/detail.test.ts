@@ -10,7 +10,8 @@ import {
 	mapEmbedUrl,
 	registrationPeriod,
 } from './detail.ts';
-import { parseSourceEvents, type Event } from './events.ts';
+import type { Event } from './events.ts';
+import { parseSourceEvents } from './source-schema.ts';
 
 const CHICAGO = 'America/Chicago';
 

@@ -1,5 +1,5 @@
-import { describe, expect, it, vi } from 'vitest';
-import { localDateTime, type EventRecord } from '../tenants/tenant-file.ts';
+import { describe, expect, it } from 'vitest';
+import { localDateTime } from '../tenants/tenant-file.ts';
 import {
 	attendeeGroups,
 	attendingHeaderCount,
@@ -15,7 +15,6 @@ import {
 	isAllDay,
 	loadMoreRange,
 	mergeEvents,
-	parseSourceEvents,
 	priceRange,
 	publicItems,
 	rangeCovers,
@@ -25,6 +24,7 @@ import {
 	withHttp,
 	type Event,
 } from './events.ts';
+import { parseSourceEvents } from './source-schema.ts';
 
 const CHICAGO = 'America/Chicago';
 
@@ -53,76 +53,6 @@ function event(fields: Partial<Event> & { start: string; end: string }): Event {
 	if (!parsed) throw new Error('fixture event did not parse');
 	return parsed;
 }
-
-describe('source rows', () => {
-	it('keeps unknown fields, fills defaults for nulls and drops bad nested rows', () => {
-		const [row] = parseSourceEvents(
-			[
-				{
-					EventId: '42',
-					EventName: ' Gala ',
-					StartDateTimeUtc: '2027-03-15T23:30:00',
-					EndDateTimeUtc: '2027-03-16T04:00:00Z',
-					StartDate: '2027-03-15T00:00:00',
-					Venue: null,
-					Closed: null,
-					EventTypeColor: 'blue',
-					OrganizationName: 'Atlas extra field',
-					Items: [{ ItemId: 1, ItemName: 'Ticket', UnitPrice: 125 }, { ItemName: 'no id' }],
-				},
-			],
-			'test',
-		);
-		expect(row).toMatchObject({
-			EventId: 42,
-			EventName: 'Gala',
-			StartDateTimeUtc: '2027-03-15T23:30:00.000Z',
-			StartDate: '2027-03-15',
-			Venue: '',
-			Closed: false,
-			EventTypeColor: '#0d3e63',
-			OrganizationName: 'Atlas extra field',
-			AttendingAttendees: 0,
-		});
-		expect(row?.Items).toEqual([
-			expect.objectContaining({ ItemId: 1, UnitPrice: 125, IsPublic: true }),
-		]);
-	});
-
-	it('drops an invalid row with a warning and keeps the others', () => {
-		const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
-		const rows = parseSourceEvents(
-			[
-				{ EventId: 7, EventName: 'No dates' },
-				{
-					EventId: 8,
-					EventName: 'Backwards',
-					StartDateTimeUtc: '2027-01-02T00:00:00Z',
-					EndDateTimeUtc: '2027-01-01T00:00:00Z',
-				},
-				{
-					EventId: 9,
-					EventName: 'Fine',
-					StartDateTimeUtc: '2027-01-01T00:00:00Z',
-					EndDateTimeUtc: '2027-01-01T01:00:00Z',
-				},
-			],
-			'Atlas',
-		);
-		expect(rows.map((r) => r.EventId)).toEqual([9]);
-		expect(warn).toHaveBeenCalledTimes(2);
-		expect(warn.mock.calls[0]?.[0]).toContain('EventId 7');
-		warn.mockRestore();
-	});
-
-	it('accepts every event of the tenant file format unchanged', () => {
-		const record: EventRecord = {
-			...event({ start: '2027-03-15T14:00:00.000Z', end: '2027-03-15T15:00:00.000Z' }),
-		};
-		const [again] = parseSourceEvents([record], 'test');
-		expect(again).toEqual(record);
-	});
-});
 
 describe('eventSlug and eventPath', () => {
 	it('lowercases and turns non-alphanumeric runs into single hyphens, without edge hyphens', () => {
@@ -321,6 +251,14 @@ describe('date and time labels', () => {
 		// 7 November 2027, 2:00 AM CDT becomes 1:00 AM CST.
 		const back = event({ start: '2027-11-06T14:00:00Z', end: '2027-11-08T22:00:00Z' });
 		expect(timeLabel(back)).toBe('9:00 AM CDT – 4:00 PM CST');
+	});
+
+	it('writes noon and the half hour after midnight on the 12-hour clock', () => {
+		// 12:00 noon to 12:30 at night, CST (UTC-6).
+		const e = event({ start: '2027-01-12T18:00:00Z', end: '2027-01-13T06:30:00Z' });
+		expect(timeLabel(e)).toBe('12:00 PM – 12:30 AM CST');
+		expect(dateRangeLabel(e)).toBe('Tuesday, January 12 – Wednesday, January 13, 2027');
+		expect(isAllDay(e)).toBe(false);
 	});
 
 	it("labels all-day events 'All Day'", () => {

@@ -1,6 +1,5 @@
-import { TZDate, tz, tzName } from '@date-fns/tz';
-import { addDays, addMonths, format } from 'date-fns';
-import { z } from 'zod';
+import { addDays } from 'date-fns/addDays';
+import { addMonths } from 'date-fns/addMonths';
 import type { ChamberConfig } from '../config/config.ts';
 import type {
 	EventAttendee,
@@ -11,8 +10,12 @@ import type {
 
 // Chamber and community events in the shape of the membership system (WebLink Connect "Atlas",
 // spec 02 §3), and the pure rules every events page and function shares. No I/O here.
+//
+// The calendar islands ship this module, so it stays light: no zod (the row schema is in
+// source-schema.ts, for the server), dates and times through Intl rather than date-fns' format
+// and @date-fns/tz, and date-fns arithmetic imported function by function.
 
-// --- Types and the row schema ------------------------------------------------------------------
+// --- Types -------------------------------------------------------------------------------------
 
 export type { EventAttendee, EventItem, EventSponsor };
 
@@ -21,198 +24,6 @@ export type { EventAttendee, EventItem, EventSponsor };
  * whatever other fields the source sends, kept untouched.
  */
 export type Event = EventRecord & { [field: string]: unknown };
-
-// Sources send null for empty fields and may add fields of their own, so a row is read field by
-// field: a missing or malformed optional field takes its default instead of rejecting the event.
-const textField = z
-	.string()
-	.nullish()
-	.transform((v) => v?.trim() ?? '')
-	.catch('');
-const htmlField = z
-	.string()
-	.nullish()
-	.transform((v) => v ?? '')
-	.catch('');
-const boolField = (fallback: boolean) =>
-	z
-		.boolean()
-		.nullish()
-		.transform((v) => v ?? fallback)
-		.catch(fallback);
-const countField = (fallback: number) =>
-	z.coerce
-		.number()
-		.int()
-		.nonnegative()
-		.nullish()
-		.transform((v) => v ?? fallback)
-		.catch(fallback);
-const idField = z.coerce.number().int().positive();
-/** Atlas sends instants with or without the Z; StartDateTimeUtc is UTC either way. */
-const utcInstant = z
-	.string()
-	.trim()
-	.transform((value, ctx) => {
-		const withZone = /(?:Z|[+-]\d\d:?\d\d)$/i.test(value) ? value : `${value}Z`;
-		const time = Date.parse(withZone);
-		if (Number.isNaN(time)) {
-			ctx.addIssue({ code: 'custom', message: `Expected an ISO instant, received ${value}` });
-			return z.NEVER;
-		}
-		return new Date(time).toISOString();
-	});
-/** 'yyyy-MM-dd', also when the source sends a date-time ('2027-03-15T00:00:00'). */
-const localDate = z
-	.string()
-	.nullish()
-	.transform((v) => (v && /^\d{4}-\d\d-\d\d/.test(v) ? v.slice(0, 10) : ''))
-	.catch('');
-const optionalDate = z
-	.string()
-	.nullish()
-	.transform((v) => (v && /^\d{4}-\d\d-\d\d/.test(v) ? v : null))
-	.catch(null);
-const colour = z
-	.string()
-	.trim()
-	.regex(/^#(?:[0-9a-fA-F]{3}){1,2}$/)
-	.catch('#0d3e63');
-
-/** Rows of a list: each valid one kept, each bad one dropped (never the whole list). */
-function tolerantList<T extends z.ZodType>(row: T) {
-	return z
-		.array(z.unknown())
-		.nullish()
-		.catch([])
-		.transform((rows) =>
-			(rows ?? []).flatMap((r) => {
-				const parsed = row.safeParse(r);
-				return parsed.success ? [parsed.data as z.output<T>] : [];
-			}),
-		);
-}
-
-const sourceItemSchema = z.looseObject({
-	ItemId: z.coerce.number().int().nonnegative(),
-	ItemName: textField,
-	Descr: htmlField,
-	UnitPrice: z.coerce
-		.number()
-		.nonnegative()
-		.nullish()
-		.transform((v) => v ?? 0)
-		.catch(0),
-	IsPublic: boolField(true),
-	AttendeesForItem: countField(0),
-	Sold: countField(0),
-	MaxQuantity: z.coerce
-		.number()
-		.int()
-		.nonnegative()
-		.nullish()
-		.transform((v) => v ?? null)
-		.catch(null),
-});
-
-const sourceAttendeeSchema = z.looseObject({
-	AttendeeId: z.coerce.number().int().nonnegative(),
-	RegistrationId: z.coerce.number().int().nonnegative(),
-	RegistrationOrgName: textField,
-	OrgName: textField,
-	ItemsDisplay: textField,
-	FName: textField,
-	LName: textField,
-	Title: textField,
-});
-
-const sourceSponsorSchema = z.looseObject({
-	SponserId: z.coerce.number().int().nonnegative(),
-	SponsorName: textField,
-	SponsorLogoUrl: textField,
-	SponsorWebsite: textField,
-	SponsorMessage: htmlField,
-	HideSponsorOrgName: boolField(false),
-});
-
-/**
- * One event row from a source (the local table's `data` or an Atlas response). Tolerant: the id,
- * name and the two instants are required, every other field falls back to its default, nested
- * rows that do not validate are dropped one by one, and unknown fields are kept.
- */
-export const sourceEventSchema = z
-	.looseObject({
-		EventId: idField,
-		EventName: z.string().trim().min(1),
-		Descr: htmlField,
-		StartDateTimeUtc: utcInstant,
-		EndDateTimeUtc: utcInstant,
-		StartDate: localDate,
-		EndDate: localDate,
-		StartTime: textField,
-		EndTime: textField,
-		TimeZone: z
-			.looseObject({
-				Abbreviation: textField,
-				Name: z.string().trim().refine(isTimeZone).optional().catch(undefined),
-			})
-			.nullish()
-			.transform((v) => v ?? { Abbreviation: '' })
-			.catch({ Abbreviation: '' }),
-		Venue: textField,
-		Address1: textField,
-		Address2: textField,
-		City: textField,
-		State: textField,
-		Zip: textField,
-		EventType: textField,
-		EventTypeColor: colour,
-		FeaturedEvent: boolField(false),
-		Closed: boolField(false),
-		DisableRegistration: boolField(false),
-		SpecialRegistrationUrl: textField,
-		RegistrationStartDate: optionalDate,
-		RegistrationEndDate: optionalDate,
-		SendQuestionsToEmail: textField,
-		ShowAttendeeDetail: boolField(false),
-		AttendeeDetailThreshold: countField(0),
-		AttendingAttendees: z.coerce.number().int().nonnegative().nullish().catch(undefined),
-		Attendees: tolerantList(sourceAttendeeSchema),
-		Items: tolerantList(sourceItemSchema),
-		Sponsors: tolerantList(sourceSponsorSchema),
-	})
-	.refine((e) => Date.parse(e.EndDateTimeUtc) >= Date.parse(e.StartDateTimeUtc), {
-		message: 'Ends before it starts',
-		path: ['EndDateTimeUtc'],
-	})
-	.transform((e): Event => ({
-		...e,
-		AttendingAttendees: e.AttendingAttendees ?? e.Attendees.length,
-	}));
-
-/**
- * Validates a source's rows: the valid ones come back, each invalid one is dropped with a warning
- * naming it, so one bad record never hides a whole calendar.
- */
-export function parseSourceEvents(rows: readonly unknown[], source: string): Event[] {
-	return rows.flatMap((row, index) => {
-		const event = parseSourceEvent(row, `${source}[${index}]`);
-		return event ? [event] : [];
-	});
-}
-
-/** One row, or null (with a warning) when it is not a usable event. */
-export function parseSourceEvent(row: unknown, source: string): Event | null {
-	const parsed = sourceEventSchema.safeParse(row);
-	if (parsed.success) return parsed.data;
-	const issue = parsed.error.issues[0];
-	const id =
-		row && typeof row === 'object' && 'EventId' in row ? ` (EventId ${String(row.EventId)})` : '';
-	console.warn(
-		`Dropped an invalid event from ${source}${id}: ${issue?.path.join('.') || 'row'}: ${issue?.message}`,
-	);
-	return null;
-}
 
 // --- Slugs, paths and registration -------------------------------------------------------------
 
@@ -363,7 +174,8 @@ export function attendingHeaderCount(
 
 // --- Time zones and labels ---------------------------------------------------------------------
 
-function isTimeZone(name: string): boolean {
+/** Whether the runtime knows an IANA zone name. */
+export function isTimeZone(name: string): boolean {
 	try {
 		new Intl.DateTimeFormat('en-US', { timeZone: name });
 		return true;
@@ -396,14 +208,42 @@ export function eventTimeZone(event: Pick<Event, 'TimeZone'>): string | null {
 	return ZONE_BY_ABBREVIATION[event.TimeZone.Abbreviation.toUpperCase()] ?? null;
 }
 
-/** 'yyyy-MM-dd' of an instant in a zone. */
-export function localDay(instant: string | Date, timeZone: string): string {
-	return format(new Date(instant), 'yyyy-MM-dd', { in: tz(timeZone) });
+const zoneFormats = new Map<string, Intl.DateTimeFormat>();
+
+/** The wall clock of a zone at an instant, and the zone's abbreviation then ('CST', 'CDT'). */
+function wallClock(instant: string | Date, timeZone: string) {
+	let zoneFormat = zoneFormats.get(timeZone);
+	if (!zoneFormat) {
+		zoneFormat = new Intl.DateTimeFormat('en-US', {
+			timeZone,
+			year: 'numeric',
+			month: '2-digit',
+			day: '2-digit',
+			hour: '2-digit',
+			minute: '2-digit',
+			second: '2-digit',
+			hourCycle: 'h23',
+			timeZoneName: 'short',
+		});
+		zoneFormats.set(timeZone, zoneFormat);
+	}
+	const parts: Partial<Record<Intl.DateTimeFormatPartTypes, string>> = {};
+	for (const part of zoneFormat.formatToParts(new Date(instant))) parts[part.type] = part.value;
+	const hour = Number(parts.hour);
+	return {
+		/** 'yyyy-MM-dd'. */
+		day: `${parts.year}-${parts.month}-${parts.day}`,
+		/** 'h:mm a', e.g. '5:30 PM' and '12:00 AM'. */
+		time: `${hour % 12 || 12}:${parts.minute} ${hour < 12 ? 'AM' : 'PM'}`,
+		/** 'HH:mm:ss'. */
+		clock: `${parts.hour}:${parts.minute}:${parts.second}`,
+		zone: parts.timeZoneName ?? '',
+	};
 }
 
-/** The abbreviation ('CST', 'CDT') of a zone at an instant. */
-function zoneAbbreviation(instant: string | Date, timeZone: string): string {
-	return tzName(timeZone, new Date(instant), 'short');
+/** 'yyyy-MM-dd' of an instant in a zone. */
+export function localDay(instant: string | Date, timeZone: string): string {
+	return wallClock(instant, timeZone).day;
 }
 
 type TimeFields = Pick<
@@ -440,14 +280,15 @@ function localTimes(event: TimeFields): LocalTimes {
 			endZone: abbr,
 		};
 	}
-	const at = (instant: string) => format(new Date(instant), 'h:mm a', { in: tz(zone) });
+	const start = wallClock(event.StartDateTimeUtc, zone);
+	const end = wallClock(event.EndDateTimeUtc, zone);
 	return {
-		startDay: localDay(event.StartDateTimeUtc, zone),
-		endDay: localDay(event.EndDateTimeUtc, zone),
-		startTime: at(event.StartDateTimeUtc),
-		endTime: at(event.EndDateTimeUtc),
-		startZone: zoneAbbreviation(event.StartDateTimeUtc, zone),
-		endZone: zoneAbbreviation(event.EndDateTimeUtc, zone),
+		startDay: start.day,
+		endDay: end.day,
+		startTime: start.time,
+		endTime: end.time,
+		startZone: start.zone,
+		endZone: end.zone,
 	};
 }
 
@@ -457,14 +298,44 @@ export function isAllDay(event: TimeFields): boolean {
 	return t.startTime === '12:00 AM' && t.endTime === '11:59 PM';
 }
 
-function dayDate(day: string): TZDate {
+/**
+ * A 'yyyy-MM-dd' day as a Date at local midnight, which date-fns' calendar arithmetic (in local
+ * time) keeps on whole days in any visitor's zone.
+ */
+function dayDate(day: string): Date {
 	const [y = 1970, m = 1, d = 1] = day.split('-').map(Number);
-	return new TZDate(y, m - 1, d, 'UTC');
+	return new Date(y, m - 1, d);
+}
+
+const pad = (n: number) => String(n).padStart(2, '0');
+
+/** 'yyyy-MM-dd' of a Date's local calendar day. */
+const isoDay = (date: Date) =>
+	`${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;
+
+// Labels read a day as UTC midnight in UTC, so they never depend on the visitor's zone.
+const WEEKDAY_DATE = new Intl.DateTimeFormat('en-US', {
+	timeZone: 'UTC',
+	weekday: 'long',
+	month: 'long',
+	day: 'numeric',
+	year: 'numeric',
+});
+
+/** 'Saturday, March 15, 2027', or without the year 'Saturday, March 15'. */
+function weekdayDate(day: string, withYear = true): string {
+	const parts: Partial<Record<Intl.DateTimeFormatPartTypes, string>> = {};
+	const [y = 1970, m = 1, d = 1] = day.split('-').map(Number);
+	for (const part of WEEKDAY_DATE.formatToParts(Date.UTC(y, m - 1, d))) {
+		parts[part.type] = part.value;
+	}
+	const date = `${parts.weekday}, ${parts.month} ${parts.day}`;
+	return withYear ? `${date}, ${parts.year}` : date;
 }
 
 /** 'Saturday, March 15, 2027' for one 'yyyy-MM-dd' day. */
 export function longDate(day: string): string {
-	return format(dayDate(day), 'EEEE, MMMM d, yyyy');
+	return weekdayDate(day);
 }
 
 /**
@@ -475,7 +346,7 @@ export function dateRangeLabel(event: TimeFields): string {
 	const { startDay, endDay } = localTimes(event);
 	if (startDay === endDay) return longDate(startDay);
 	const sameYear = startDay.slice(0, 4) === endDay.slice(0, 4);
-	const from = format(dayDate(startDay), sameYear ? 'EEEE, MMMM d' : 'EEEE, MMMM d, yyyy');
+	const from = weekdayDate(startDay, !sameYear);
 	return `${from} – ${longDate(endDay)}`;
 }
 
@@ -524,8 +395,6 @@ export interface DateRange {
 
 /** Prefetch and load-more window (spec 02 §9). */
 export const LOAD_MORE_MONTHS = 3;
-
-const isoDay = (date: Date) => format(date, 'yyyy-MM-dd');
 
 /** What /api/events answers without a range: 3 months back to 6 months ahead of `today`. */
 export function defaultRange(today: string): DateRange {
@@ -578,7 +447,8 @@ export function eventDays(
 	const first = localDay(event.StartDateTimeUtc, timeZone);
 	const end = new Date(event.EndDateTimeUtc);
 	const endsAtMidnight =
-		format(end, 'HH:mm:ss.SSS', { in: tz(timeZone) }) === '00:00:00.000' &&
+		wallClock(end, timeZone).clock === '00:00:00' &&
+		end.getUTCMilliseconds() === 0 &&
 		end.getTime() > Date.parse(event.StartDateTimeUtc);
 	const last = endsAtMidnight
 		? localDay(new Date(end.getTime() - 1), timeZone)

@@ -1,8 +1,9 @@
 import ICAL from 'ical.js';
 import { describe, expect, it } from 'vitest';
 import { localDateTime } from '../tenants/tenant-file.ts';
-import { parseSourceEvents, type Event } from './events.ts';
+import type { Event } from './events.ts';
 import { eventsToIcs, ICS_DESCRIPTION_MAX } from './ics.ts';
+import { parseSourceEvents } from './source-schema.ts';
 
 const CHICAGO = 'America/Chicago';
 const options = { siteUrl: 'https://events.example.org', calendarName: 'Cedar Valley Events' };

@@ -3,13 +3,8 @@ import { z } from 'zod';
 import { getAnonClient } from '../../lib/supabase.server.ts';
 import { getCurrentTenant } from '../../lib/tenant.server.ts';
 import type { TenantRow } from '../tenants/tenants.server.ts';
-import {
-	dropClosed,
-	parseSourceEvent,
-	parseSourceEvents,
-	sortByStart,
-	type Event,
-} from './events.ts';
+import { dropClosed, sortByStart, type Event } from './events.ts';
+import { parseSourceEvent, parseSourceEvents } from './source-schema.ts';
 
 /**
  * Where events come from: the local `events` table (imported from the tenant file), or the
