@@ -5,6 +5,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { tmpdir } from 'node:os';
 import { extname, join, normalize, resolve } from 'node:path';
 import { Readable } from 'node:stream';
+import { createGzip } from 'node:zlib';
 import { pathToFileURL } from 'node:url';
 import type { Config, Context } from '@netlify/functions';
 
@@ -56,6 +57,9 @@ const CONTENT_TYPES: Record<string, string> = {
 	'.woff2': 'font/woff2',
 	'.woff': 'font/woff',
 };
+
+/** Types worth compressing (fonts and raster images are compressed already). */
+const COMPRESSIBLE = /^(text\/|application\/(json|xml)|image\/svg)/;
 
 export async function loadFunctions(dir: string): Promise<FunctionRoute[]> {
 	const files = (await readdir(dir).catch(() => [] as string[])).filter((f) =>
@@ -231,21 +235,25 @@ export async function startSiteServer(options: {
 	const origin = `http://${host === '127.0.0.1' ? 'localhost' : host}:${options.port}`;
 
 	async function serveFile(
+		req: IncomingMessage,
 		res: ServerResponse,
 		file: string,
 		status: number,
-		head: boolean,
 		path: string,
 	) {
-		const headers: Record<string, string> = {
-			'content-type': CONTENT_TYPES[extname(file)] ?? 'application/octet-stream',
-		};
+		const type = CONTENT_TYPES[extname(file)] ?? 'application/octet-stream';
+		const headers: Record<string, string> = { 'content-type': type };
 		for (const rule of headerRules) {
 			if (matchNetlifyPath(rule.pattern, path))
 				for (const [k, v] of rule.headers) headers[k.toLowerCase()] = v;
 		}
+		// Netlify's CDN compresses text; so does this server, so that what a page costs here
+		// (bench:pages, Lighthouse) is what it costs a visitor.
+		const gzip = COMPRESSIBLE.test(type) && /\bgzip\b/.test(req.headers['accept-encoding'] ?? '');
+		if (gzip) Object.assign(headers, { 'content-encoding': 'gzip', vary: 'accept-encoding' });
 		res.writeHead(status, headers);
-		if (head) res.end();
+		if (req.method === 'HEAD') res.end();
+		else if (gzip) createReadStream(file).pipe(createGzip()).pipe(res);
 		else createReadStream(file).pipe(res);
 	}
 
@@ -283,14 +291,14 @@ export async function startSiteServer(options: {
 			// (200 a proxy-less rewrite, 404 a custom not-found page).
 			if (rule.status < 300 || rule.status >= 400) {
 				const rewritten = await findFile(root, new URL(target, origin).pathname);
-				if (rewritten) return serveFile(res, rewritten, rule.status, head, url.pathname);
+				if (rewritten) return serveFile(req, res, rewritten, rule.status, url.pathname);
 				continue;
 			}
 			res.writeHead(rule.status, { location: target + (target.includes('?') ? '' : url.search) });
 			res.end();
 			return;
 		}
-		if (file) return serveFile(res, file, 200, head, url.pathname);
+		if (file) return serveFile(req, res, file, 200, url.pathname);
 		// It answers the site's 404 page itself for paths that are no route of its.
 		if (ssr) {
 			const response = await ssr.handler(toRequest(req, origin), makeContext(req, {}, origin, url));
@@ -299,7 +307,7 @@ export async function startSiteServer(options: {
 		}
 		const notFound = join(root, '404.html');
 		if (await stat(notFound).catch(() => null))
-			return serveFile(res, notFound, 404, head, url.pathname);
+			return serveFile(req, res, notFound, 404, url.pathname);
 		res.writeHead(404, { 'content-type': 'text/plain' });
 		res.end('Not found');
 	}
