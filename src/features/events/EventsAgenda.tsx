@@ -57,7 +57,7 @@ export default function EventsAgenda(props: AgendaProps) {
 			},
 		};
 	}, [today]);
-	if (!today || !state) return <LoadingEvents />;
+	if (!today || !state) return <LoadingEvents reserve="agenda" />;
 	return <Agenda {...props} today={today} store={state.view} feeds={state.feeds} />;
 }
 

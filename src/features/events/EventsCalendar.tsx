@@ -44,7 +44,7 @@ export default function EventsCalendar({ source }: Props) {
 		() => (today ? createEventsFeed(source, prefetchRange(today)) : null),
 		[source, today],
 	);
-	if (!today || !feed) return <LoadingEvents />;
+	if (!today || !feed) return <LoadingEvents reserve="calendar" />;
 	return <Calendar source={source} today={today} feed={feed} />;
 }
 
@@ -78,7 +78,7 @@ function Calendar({ source, today, feed }: Props & { today: DayKey; feed: Events
 		void feed.ensure(periodRange('month', next));
 	}
 
-	if (state.status === 'loading' || !mode) return <LoadingEvents />;
+	if (state.status === 'loading' || !mode) return <LoadingEvents reserve="calendar" />;
 	if (state.status === 'error') {
 		const error = ERRORS[source];
 		return (
