@@ -3,37 +3,30 @@ import { describe, expect, it } from 'vitest';
 import { localDateTime } from '../tenants/tenant-file.ts';
 import type { Event } from './events.ts';
 import { eventsToIcs, ICS_DESCRIPTION_MAX } from './ics.ts';
-import { parseSourceEvents } from './source-schema.ts';
+import { CHICAGO, sourceEvent } from './test-events.ts';
 
-const CHICAGO = 'America/Chicago';
 const options = { siteUrl: 'https://events.example.org', calendarName: 'Cedar Valley Events' };
 
-function event(id: number, name: string, start: string, end: string, extra: object = {}): Event {
-	const s = localDateTime(start, CHICAGO);
-	const e = localDateTime(end, CHICAGO);
-	const [parsed] = parseSourceEvents(
-		[
-			{
-				EventId: id,
-				EventName: name,
-				StartDateTimeUtc: start,
-				EndDateTimeUtc: end,
-				StartDate: s.date,
-				EndDate: e.date,
-				StartTime: s.time,
-				EndTime: e.time,
-				TimeZone: { Abbreviation: 'CDT', Name: CHICAGO },
-				Venue: 'Grand Prairie Hotel',
-				Address1: '1200 Lincoln Way',
-				City: 'Cedarbrook',
-				State: 'IA',
-				Zip: '52902',
-				...extra,
-			},
-		],
-		'test',
-	);
-	return parsed!;
+function event(
+	id: number,
+	name: string,
+	start: string,
+	end: string,
+	extra: Partial<Event> = {},
+): Event {
+	return sourceEvent({
+		start,
+		end,
+		EventId: id,
+		EventName: name,
+		TimeZone: { Abbreviation: 'CDT', Name: CHICAGO },
+		Venue: 'Grand Prairie Hotel',
+		Address1: '1200 Lincoln Way',
+		City: 'Cedarbrook',
+		State: 'IA',
+		Zip: '52902',
+		...extra,
+	});
 }
 
 function parse(text: string) {
