@@ -139,12 +139,18 @@ async function findFile(root: string, pathname: string): Promise<string | null> 
 	return null;
 }
 
+function socketIp(req: IncomingMessage): string {
+	return req.socket.remoteAddress?.replace(/^::ffff:/, '') ?? '127.0.0.1';
+}
+
 function toRequest(req: IncomingMessage, origin: string): Request {
 	const headers = new Headers();
 	for (const [key, value] of Object.entries(req.headers)) {
 		if (value === undefined) continue;
 		for (const v of [value].flat()) headers.append(key, v);
 	}
+	// As Netlify's edge does: the client's address, replacing anything the client sent.
+	headers.set('x-nf-client-connection-ip', socketIp(req));
 	const hasBody = req.method !== 'GET' && req.method !== 'HEAD';
 	return new Request(new URL(req.url ?? '/', origin), {
 		method: req.method,
@@ -161,7 +167,7 @@ function makeContext(
 	origin: string,
 	url: URL,
 ): Context {
-	const ip = req.socket.remoteAddress?.replace(/^::ffff:/, '') ?? '127.0.0.1';
+	const ip = socketIp(req);
 	const context = {
 		account: { id: 'local' },
 		deploy: { context: 'dev', id: 'local', published: false },

@@ -1,4 +1,5 @@
 import type { Context } from '@netlify/functions';
+import ipaddr from 'ipaddr.js';
 import { z } from 'zod';
 
 /**
@@ -31,7 +32,24 @@ export function handle(
 	};
 }
 
-export class BadRequest extends Error {}
+/** An error that becomes a JSON answer `{error: message}` with its status under handleJson. */
+export class HttpError extends Error {
+	readonly status: number;
+	readonly headers: Record<string, string>;
+
+	constructor(status: number, message: string, headers: Record<string, string> = {}) {
+		super(message);
+		this.name = 'HttpError';
+		this.status = status;
+		this.headers = headers;
+	}
+}
+
+export class BadRequest extends HttpError {
+	constructor(message: string) {
+		super(400, message);
+	}
+}
 
 /** Validates the query string; a bad one becomes a 400 naming the parameter. */
 export function parseQuery<S extends z.ZodType>(schema: S, req: Request): z.output<S> {
@@ -45,7 +63,7 @@ export function parseQuery<S extends z.ZodType>(schema: S, req: Request): z.outp
 	return result.data;
 }
 
-/** Like handle(), and a BadRequest thrown inside becomes a 400 with its message. */
+/** Like handle(), and an HttpError thrown inside (BadRequest: 400) becomes its JSON answer. */
 export function handleJson(
 	name: string,
 	methods: readonly string[],
@@ -55,10 +73,52 @@ export function handleJson(
 		try {
 			return await fn(req, context);
 		} catch (error) {
-			if (error instanceof BadRequest) return jsonError(400, error.message);
+			if (error instanceof HttpError) return jsonError(error.status, error.message, error.headers);
 			throw error;
 		}
 	});
+}
+
+/** Validates a JSON body; a missing or bad one becomes a 400 naming the field. */
+export async function parseJsonBody<S extends z.ZodType>(
+	schema: S,
+	req: Request,
+): Promise<z.output<S>> {
+	let body: unknown;
+	try {
+		body = await req.json();
+	} catch {
+		throw new BadRequest('Expected a JSON body');
+	}
+	const result = schema.safeParse(body);
+	if (!result.success) {
+		const issue = result.error.issues[0];
+		const where = issue?.path.length ? `${issue.path.join('.')}: ` : '';
+		throw new BadRequest(`${where}${issue?.message ?? 'Invalid body'}`);
+	}
+	return result.data;
+}
+
+/**
+ * The visitor's IP address: the one Netlify's edge puts in `x-nf-client-connection-ip` (it
+ * replaces whatever a visitor sends in that header; so does the local server), else the socket
+ * address the runtime reports. Never X-Forwarded-For or another header a visitor can set.
+ */
+export function clientIp(req: Request, context: Pick<Context, 'ip'>): string {
+	return req.headers.get('x-nf-client-connection-ip')?.trim() || context.ip || 'unknown';
+}
+
+/**
+ * The key a per-address limit counts under: an IPv4 address as it is, an IPv6 address by its /64
+ * (one subscriber usually holds a whole /64, so counting single addresses would let them rotate
+ * through billions), an IPv4-mapped IPv6 address as its IPv4 form.
+ */
+export function ipRateKey(ip: string): string {
+	if (!ipaddr.isValid(ip)) return ip;
+	const parsed = ipaddr.process(ip);
+	if (parsed.kind() === 'ipv4') return parsed.toString();
+	const parts = (parsed as ipaddr.IPv6).parts.slice(0, 4);
+	return `${ipaddr.fromByteArray([...parts.flatMap((p) => [p >> 8, p & 0xff]), ...Array<number>(8).fill(0)]).toString()}/64`;
 }
 
 export interface CacheOptions {

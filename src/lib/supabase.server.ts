@@ -44,6 +44,35 @@ export function getAnonClient(env: ClientEnv = readClientEnv()): SupabaseClient 
 	return makeClient(env.SUPABASE_URL, env.SUPABASE_ANON_KEY);
 }
 
+/**
+ * Access as a signed-in user: PostgREST and Storage run the calls under that user's token, so
+ * row-level security and the database's role checks judge them as they would judge the user.
+ * A new client per call: tokens differ per request and must never be shared between requests.
+ */
+export function getUserClient(
+	accessToken: string,
+	env: ClientEnv = readClientEnv(),
+): SupabaseClient {
+	return createClient(env.SUPABASE_URL, env.SUPABASE_ANON_KEY, {
+		global: { headers: { Authorization: `Bearer ${accessToken}` } },
+		auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
+	});
+}
+
+/**
+ * A client for the identity service's calls (sign-in, getUser, password reset). supabase-js keeps
+ * the session of its last sign-in in the client, so each request gets its own, never shared.
+ */
+export function createAuthClient(
+	env: ClientEnv = readClientEnv(),
+	headers: Record<string, string> = {},
+): SupabaseClient {
+	return createClient(env.SUPABASE_URL, env.SUPABASE_ANON_KEY, {
+		global: { headers },
+		auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
+	});
+}
+
 /** Service-role access for the build, the import and server functions that write. */
 export function getServiceClient(env: ClientEnv = readClientEnv()): SupabaseClient {
 	if (!env.SUPABASE_SERVICE_ROLE_KEY) {

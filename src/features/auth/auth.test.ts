@@ -1,0 +1,31 @@
+import { describe, expect, it } from 'vitest';
+import { ADMIN_ROLES, CAPABILITIES, can, mayAccessChamber } from './auth.ts';
+
+describe('the permission table of spec 02 §6', () => {
+	// Row by row as the spec prints it: super_admin, admin, editor.
+	const TABLE: Record<(typeof CAPABILITIES)[number], [boolean, boolean, boolean]> = {
+		'Manage Users': [true, false, false],
+		'Edit Colors & Branding': [true, true, false],
+		'Upload Logos': [true, true, false],
+		'Edit Contact Info': [true, true, false],
+		'Manage Navigation': [true, true, false],
+		'Purge Cache': [true, true, false],
+		'Edit Content & Text': [true, true, true],
+		'View All Chambers': [true, false, false],
+	};
+
+	for (const capability of CAPABILITIES) {
+		it(`${capability}: ${TABLE[capability].join(' / ')}`, () => {
+			expect(ADMIN_ROLES.map((role) => can(role, capability))).toEqual(TABLE[capability]);
+		});
+	}
+});
+
+describe('mayAccessChamber', () => {
+	it('lets admins and editors into their own chamber only, a super_admin into any', () => {
+		expect(mayAccessChamber({ role: 'admin', tenantKey: 'demo' }, 'demo')).toBe(true);
+		expect(mayAccessChamber({ role: 'admin', tenantKey: 'riverside' }, 'demo')).toBe(false);
+		expect(mayAccessChamber({ role: 'editor', tenantKey: 'riverside' }, 'demo')).toBe(false);
+		expect(mayAccessChamber({ role: 'super_admin', tenantKey: 'riverside' }, 'demo')).toBe(true);
+	});
+});
