@@ -1,7 +1,9 @@
 /**
  * npm run tenant:demo -- [--slug demo] [--businesses 300] [--seed 2026] [--out FILE.json]
+ *                        [--allow-super-admin]
  * Generates a demo chamber with faker (fixed seed, dates relative to today) and imports it,
- * or writes it to --out. Large tenants (benchmarks) go in batches of 1,000 businesses.
+ * or writes it to --out. Large tenants (benchmarks) go in batches of 1,000 businesses. Its
+ * super@{slug}.test super_admin is imported only with --allow-super-admin, as tenant:import's.
  */
 import { writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
@@ -22,6 +24,7 @@ runMain(async () => {
 			businesses: { type: 'string', default: '300' },
 			seed: { type: 'string', default: '2026' },
 			out: { type: 'string' },
+			'allow-super-admin': { type: 'boolean', default: false },
 		},
 	});
 	const count = Number(values.businesses);
@@ -44,7 +47,13 @@ runMain(async () => {
 	await withStack(async (stack) => {
 		const client = getServiceClient(readClientEnv({ ...process.env, ...stack.env }));
 		const all = file.businesses;
-		await importTenant(client, { ...file, businesses: all.slice(0, BATCH) });
+		const allowSuperAdmin = values['allow-super-admin'];
+		const users = allowSuperAdmin ? file.users : file.users.filter((u) => u.role !== 'super_admin');
+		await importTenant(
+			client,
+			{ ...file, users, businesses: all.slice(0, BATCH) },
+			{ allowSuperAdmin },
+		);
 		for (let i = BATCH; i < all.length; i += BATCH) {
 			await importTenant(
 				client,

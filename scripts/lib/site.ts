@@ -17,15 +17,35 @@ function serviceClient(stack: Stack) {
 	return getServiceClient(readClientEnv({ ...process.env, ...stack.env }));
 }
 
-/** On an empty database: the demo chamber and the small riverside chamber. */
+/** The demo is seeded into the embedded database, and into another only with SEED_DEMO=1. */
+export function shouldSeedDemo(mode: Stack['mode'], env: NodeJS.ProcessEnv): boolean {
+	return mode === 'embedded' || env.SEED_DEMO === '1';
+}
+
+/**
+ * On an empty embedded database (or any empty database when SEED_DEMO=1): the demo chamber and
+ * the small riverside chamber. The demo's accounts have a published password and a super_admin,
+ * so a real database (DATABASE_URL, a hosted project) gets them only when asked.
+ */
 export async function seedIfEmpty(stack: Stack): Promise<boolean> {
 	const client = serviceClient(stack);
 	if ((await listTenants(client)).length > 0) return false;
+	if (!shouldSeedDemo(stack.mode, process.env)) {
+		console.log(
+			'Empty database: nothing imported (the demo chamber and its demo accounts are seeded only ' +
+				'into the embedded database, or with SEED_DEMO=1). Import a chamber with ' +
+				'`npm run tenant:import -- FILE.json`.',
+		);
+		return false;
+	}
 	console.log(
 		'Empty database: importing the demo chamber (tenants/demo) and tenants/riverside.json…',
 	);
 	const started = Date.now();
-	await importTenant(client, parseTenantFile(generateTenant({}), 'tenants/demo/generate.ts'));
+	await importTenant(client, parseTenantFile(generateTenant({}), 'tenants/demo/generate.ts'), {
+		// The demo's super@demo.test shows what a super_admin sees.
+		allowSuperAdmin: true,
+	});
 	const riverside = JSON.parse(await readFile(join(ROOT, 'tenants/riverside.json'), 'utf8'));
 	await importTenant(client, parseTenantFile(riverside, 'tenants/riverside.json'));
 	await stack.vacuum();

@@ -1335,7 +1335,7 @@ function communityEvents(b: EventBuilder, w: EventWindow, today: Day): DraftEven
 }
 
 /** Sorted by start then name, with ids assigned in that order so they read chronologically. */
-function numberEvents(drafts: DraftEvent[], firstId: number): EventInput[] {
+function numberEvents(drafts: DraftEvent[], firstId: number): (EventInput & { EventId: number })[] {
 	return drafts
 		.sort(
 			(a, b) =>

@@ -464,8 +464,13 @@ describe('listCategories, listBanners, getCacheVersion', () => {
 	});
 
 	it('reads a cache version, 1 when none was recorded', async () => {
+		// Versions only go up by one (a trigger), so the fixture writes a fresh row at 4.
 		await db.query(
-			`update public.cache_versions set version = 4 where tenant_id = $1 and type = 'categories'`,
+			`delete from public.cache_versions where tenant_id = $1 and type = 'categories'`,
+			[fx.a.id],
+		);
+		await db.query(
+			`insert into public.cache_versions (tenant_id, type, version) values ($1, 'categories', 4)`,
 			[fx.a.id],
 		);
 		expect(await getCacheVersion(anon, fx.a.id, 'categories')).toBe(4);

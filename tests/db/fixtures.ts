@@ -183,7 +183,7 @@ async function fixtureUserRow(
 	return {
 		id: await userId(db, email),
 		email,
-		password: input.password,
+		password: input.password ?? FIXTURE_PASSWORD,
 		role: input.role,
 		tenantId,
 	};
@@ -206,7 +206,9 @@ export async function seedRlsFixtures(service: SupabaseClient, db: Client): Prom
 	const fileA = tenantAFile(slugA, idsA);
 	const fileB = tenantBFile(slugB, publishedProfileB);
 	const importedA = await importTenant(service, parseTenantFile(fileA, 'fixture'));
-	const importedB = await importTenant(service, parseTenantFile(fileB, 'fixture'));
+	const importedB = await importTenant(service, parseTenantFile(fileB, 'fixture'), {
+		allowSuperAdmin: true,
+	});
 	const [adminA, editorA] = fileA.users ?? [];
 	const [adminB, superAdminB] = fileB.users ?? [];
 	if (!adminA || !editorA || !adminB || !superAdminB) throw new Error('Fixture users missing');
@@ -223,6 +225,11 @@ export async function seedRlsFixtures(service: SupabaseClient, db: Client): Prom
 		returning id::text`,
 		[importedA.tenant_id, adminA.email.toLowerCase()],
 	);
+
+	// One configuration change, so tenant A has an audit_log row.
+	await db.query('update public.chamber_config set founded_year = 1901 where tenant_id = $1', [
+		importedA.tenant_id,
+	]);
 
 	return {
 		tenantA: { id: importedA.tenant_id, slug: slugA, ...idsA },

@@ -199,8 +199,12 @@ function expectCdnCache(headers: Headers, tag: string) {
 
 describe('GET /api/cache-version', () => {
 	it('answers the version of a type, cached briefly and keyed by type', async () => {
+		// Versions only go up by one (a trigger), so the fixture writes a fresh row at 3.
+		await db.query(`delete from public.cache_versions where tenant_id = $1 and type = 'config'`, [
+			fx.a.id,
+		]);
 		await db.query(
-			`update public.cache_versions set version = 3 where tenant_id = $1 and type = 'config'`,
+			`insert into public.cache_versions (tenant_id, type, version) values ($1, 'config', 3)`,
 			[fx.a.id],
 		);
 		const { status, headers, body } = await get('/api/cache-version?type=config');

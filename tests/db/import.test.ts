@@ -48,8 +48,8 @@ async function snapshot(slug: string): Promise<Record<string, unknown[]>> {
 }
 
 /** The real command, against this test stack (it finds the running stack and uses it). */
-function tenantImport(file: string) {
-	return run(process.execPath, ['scripts/tenant-import.ts', file], {
+function tenantImport(file: string, ...flags: string[]) {
+	return run(process.execPath, ['scripts/tenant-import.ts', file, ...flags], {
 		env: {
 			...process.env,
 			CHAMBER_DATA_DIR: stack.dataDir,
@@ -155,5 +155,115 @@ describe('npm run tenant:import', () => {
 			payload: { tenant: { slug: 'x', name: 'X' } },
 		});
 		expect(error?.code).toBe('42501');
+	});
+});
+
+/** Writes a tenant file to a temporary folder and returns its path. */
+async function tempFile(name: string, content: unknown): Promise<string> {
+	const dir = await mkdtemp(join(tmpdir(), 'chamber-import-'));
+	const path = join(dir, name);
+	await writeFile(path, JSON.stringify(content));
+	return path;
+}
+
+function failureOf(promise: Promise<unknown>) {
+	return promise.then(
+		() => null,
+		(error: { code: number; stderr: string }) => error,
+	);
+}
+
+describe("an import changes only its own chamber's users", () => {
+	const slugA = `own-users-a-${Date.now().toString(36)}`;
+	const slugB = `own-users-b-${Date.now().toString(36)}`;
+	const user = (email: string, role: string, password?: string) => ({
+		email,
+		role,
+		...(password ? { password } : {}),
+	});
+	const file = (slug: string, users: unknown[]) => ({
+		tenant: { slug, name: `Chamber ${slug}` },
+		users,
+	});
+	const hashOf = async (email: string) =>
+		(await db.query('select encrypted_password from auth.users where email = $1', [email])).rows[0]
+			?.encrypted_password as string | null | undefined;
+	const chamberOf = async (email: string) =>
+		(
+			await db.query(
+				'select t.slug from admin_users au join tenants t on t.id = au.tenant_id where au.email = $1',
+				[email],
+			)
+		).rows[0]?.slug as string | undefined;
+
+	afterAll(async () => {
+		await db.query('delete from tenants where slug = any($1)', [[slugA, slugB]]);
+		await db.query(`delete from auth.users where email like '%@own-users.test'`);
+	});
+
+	it("refuses a file that names another chamber's admin: no move, no new password", async () => {
+		await tenantImport(
+			await tempFile('a.json', file(slugA, [user('boss@own-users.test', 'admin', 'password-a')])),
+		);
+		const hash = await hashOf('boss@own-users.test');
+		const failure = await failureOf(
+			tenantImport(
+				await tempFile('b.json', file(slugB, [user('boss@own-users.test', 'admin', 'password-b')])),
+			),
+		);
+		expect(failure?.code).toBe(1);
+		expect(failure?.stderr).toContain(
+			`These users belong to another chamber and an import changes only its own chamber's users: boss@own-users.test (${slugA})`,
+		);
+		expect(await chamberOf('boss@own-users.test')).toBe(slugA);
+		expect(await hashOf('boss@own-users.test')).toBe(hash);
+		// The whole file was refused: chamber B was not even created.
+		expect((await db.query('select 1 from tenants where slug = $1', [slugB])).rowCount).toBe(0);
+	});
+
+	it('creates a super_admin only with --allow-super-admin', async () => {
+		const withSuper = await tempFile(
+			'super.json',
+			file(slugA, [user('root@own-users.test', 'super_admin', 'password-s')]),
+		);
+		const failure = await failureOf(tenantImport(withSuper));
+		expect(failure?.stderr).toContain(
+			'import with --allow-super-admin to create or keep one: root@own-users.test',
+		);
+		expect(await chamberOf('root@own-users.test')).toBeUndefined();
+		await tenantImport(withSuper, '--allow-super-admin');
+		expect(await chamberOf('root@own-users.test')).toBe(slugA);
+	});
+
+	it('takes a user without a password: none for a new user, an existing one keeps theirs', async () => {
+		await tenantImport(
+			await tempFile(
+				'nopw.json',
+				file(slugA, [user('fresh@own-users.test', 'editor'), user('boss@own-users.test', 'admin')]),
+			),
+		);
+		expect(await hashOf('fresh@own-users.test')).toBeNull();
+		expect(await hashOf('boss@own-users.test')).toMatch(/^\$argon2id\$/);
+	});
+});
+
+describe('ids written as numbers or as strings', () => {
+	it('a re-import of the same data with every id written the other way changes nothing', async () => {
+		const example = JSON.parse(await readFile('tenants/example.json', 'utf8'));
+		example.banners = example.banners.map((b: object, i: number) => ({ ...b, id: 7000 + i }));
+		const asNumbers = await tempFile('numbers.json', example);
+		await tenantImport(asNumbers);
+		const before = await snapshot('example');
+		const flip = (v: unknown) => (typeof v === 'number' ? String(v) : Number(v));
+		for (const b of example.businesses) b.weblink_profile_id = flip(b.weblink_profile_id);
+		for (const b of example.banners) b.id = String(b.id);
+		for (const e of [...example.events, ...example.communityEvents]) {
+			e.EventId = flip(e.EventId);
+			for (const i of e.Items ?? []) i.ItemId = flip(i.ItemId);
+			for (const sp of e.Sponsors ?? []) sp.SponserId = flip(sp.SponserId);
+		}
+		await tenantImport(await tempFile('strings.json', example));
+		expect(await snapshot('example')).toEqual(before);
+		await tenantImport('tenants/example.json');
 	});
 });

@@ -423,6 +423,18 @@ export const featuresSchema = z.object({
 	showMainContact: z.boolean().default(false),
 });
 
+/**
+ * The display toggles of `features` an editor may change (Content tab): how content shows, not
+ * which parts the site offers. The database holds the same list (public.editor_feature_keys) and
+ * refuses editors every other change; tests/db/admin-permissions.test.ts keeps the two equal.
+ */
+export const EDITOR_FEATURE_KEYS = [
+	'showBusinessShortDescription',
+	'showEventAttendeeCountInHeader',
+	'showFeaturedEvent',
+	'featuredEventId',
+] as const satisfies readonly (keyof z.output<typeof featuresSchema>)[];
+
 export const membershipLevelsSchema = z.object({
 	/** Lowercase level names counted as featured; default ['trustee']. */
 	featured: levelNames(['trustee']),

@@ -313,8 +313,8 @@ describe('tenant files in tenants/', () => {
 		expect(riverside.config.name).toBe('Riverside Area Chamber');
 		expect(riverside.businesses.length).toBeGreaterThanOrEqual(10);
 		expect(riverside.users.map((u) => [u.email, u.role, u.password])).toEqual([
-			['admin@riverside.test', 'admin', 'riverside-password'],
-			['editor@riverside.test', 'editor', 'riverside-password'],
+			['admin@riverside.test', 'admin', 'demo-password'],
+			['editor@riverside.test', 'editor', 'demo-password'],
 		]);
 		const demo = parseTenantFile(generateTenant({ businesses: 60, today: TODAY }), 'demo');
 		const demoCategories = new Set(demo.businesses.flatMap((b) => b.categories));
@@ -395,5 +395,77 @@ describe('parseTenantFile errors', () => {
 		expect(errorOf(() => parseTenantFile(social, 'x')).path).toBe(
 			'businesses[0].social_media[0].url',
 		);
+	});
+});
+
+describe('ids the membership system exports as numbers or strings', () => {
+	const example = () => readJson('tenants/example.json') as TenantFileInput;
+
+	/** The same file with every source id written the other way (number ↔ string). */
+	function flipped(input: TenantFileInput): TenantFileInput {
+		const flip = (value: unknown) => (typeof value === 'number' ? String(value) : Number(value));
+		const copy = structuredClone(input) as Record<string, unknown[]> & TenantFileInput;
+		for (const business of copy.businesses ?? []) {
+			business.weblink_profile_id = flip(business.weblink_profile_id) as never;
+		}
+		for (const event of [...(copy.events ?? []), ...(copy.communityEvents ?? [])]) {
+			event.EventId = flip(event.EventId) as never;
+			for (const item of event.Items ?? []) item.ItemId = flip(item.ItemId) as never;
+			for (const sponsor of event.Sponsors ?? [])
+				sponsor.SponserId = flip(sponsor.SponserId) as never;
+			for (const attendee of event.Attendees ?? []) {
+				attendee.AttendeeId = flip(attendee.AttendeeId) as never;
+				attendee.RegistrationId = flip(attendee.RegistrationId) as never;
+			}
+		}
+		return copy;
+	}
+
+	it('parses to the same data whichever way the ids are written', () => {
+		const input = example();
+		const asGiven = parseTenantFile(input, 'x');
+		const other = parseTenantFile(flipped(input), 'x');
+		expect(other).toEqual(asGiven);
+		expect(typeof asGiven.events[0]!.EventId).toBe('number');
+		expect(typeof asGiven.businesses[0]!.weblink_profile_id).toBe('string');
+	});
+
+	it('stores profile and banner numbers without leading zeros, uuids in lower case', () => {
+		const input = example();
+		input.businesses![0]!.weblink_profile_id = '000123';
+		input.banners = [
+			{ id: 42, banner_name: 'A', image_url: '/a.png' },
+			{ id: '0042', banner_name: 'B', image_url: '/b.png' },
+			{ id: 'A0EEBC99-9C0B-4EF8-BB6D-6BB9BD380A11', banner_name: 'C', image_url: '/c.png' },
+		] as never;
+		const file = parseTenantFile(input, 'x');
+		expect(file.businesses[0]!.weblink_profile_id).toBe('123');
+		expect(file.banners.map((b) => b.id)).toEqual([
+			'42',
+			'42',
+			'a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11',
+		]);
+	});
+
+	it('refuses ids that are no whole numbers', () => {
+		const input = example();
+		input.events![0]!.EventId = '12a' as never;
+		expect(errorOf(() => parseTenantFile(input, 'x')).path).toBe('events[0].EventId');
+		const zero = example();
+		zero.events![0]!.EventId = '0' as never;
+		expect(errorOf(() => parseTenantFile(zero, 'x')).path).toBe('events[0].EventId');
+		const profile = example();
+		profile.businesses![0]!.weblink_profile_id = 12.5 as never;
+		expect(errorOf(() => parseTenantFile(profile, 'x')).path).toBe(
+			'businesses[0].weblink_profile_id',
+		);
+	});
+
+	it('takes a user without a password (they set theirs through the reset e-mail)', () => {
+		const input = example();
+		input.users = [{ email: 'new@example.test', role: 'admin' }];
+		expect(parseTenantFile(input, 'x').users).toEqual([
+			{ email: 'new@example.test', role: 'admin' },
+		]);
 	});
 });

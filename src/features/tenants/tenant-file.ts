@@ -26,6 +26,31 @@ const categoryNames = () =>
 		.default([])
 		.transform((names) => [...new Set(names.map((n) => n.trim()).filter((n) => n !== ''))]);
 
+/**
+ * An id of the membership system, which exports it as a number in some files and as a string of
+ * digits in others; stored as a number, so a re-import written either way changes nothing.
+ */
+const sourceNumber = (kind: 'positive' | 'nonnegative' = 'nonnegative') => {
+	const error = `Expected a ${kind === 'positive' ? 'positive ' : ''}whole number`;
+	const number = z.number({ error }).int({ error });
+	return z
+		.union([number, z.string({ error }).trim().regex(DIGITS, { error }).transform(Number)], {
+			error,
+		})
+		.pipe(kind === 'positive' ? number.positive({ error }) : number.nonnegative({ error }));
+};
+
+/** A profile id: digits, given as a number or a string; stored as digits without leading zeros. */
+const profileNumber = () => {
+	const error = 'Expected a profile id made of digits';
+	return z
+		.union([
+			z.number({ error }).int({ error }).nonnegative({ error }).transform(String),
+			z.string({ error }).trim().regex(DIGITS, { error }),
+		])
+		.transform((digits) => digits.replace(/^0+(?=\d)/, ''));
+};
+
 const isoDate = () => z.iso.date({ error: 'Expected a date like 2027-03-15' });
 const isoInstant = () =>
 	z.iso.datetime({ offset: true, error: 'Expected an ISO instant like 2027-03-15T14:00:00Z' });
@@ -123,11 +148,8 @@ export const businessSchema = z.object({
 	/** Explicit rank; when absent the directory derives one from the level name (spec 01 §9). */
 	membership_rank: z.number().int().optional(),
 	member_since_date: isoDate().nullable().default(null),
-	/** The membership system's profile id, used in legacy profile URLs. */
-	weblink_profile_id: z
-		.string({ error: 'Expected a profile id made of digits' })
-		.trim()
-		.regex(DIGITS, { error: 'Expected a profile id made of digits' }),
+	/** The membership system's profile id (a number or digits), used in legacy profile URLs. */
+	weblink_profile_id: profileNumber(),
 	main_related_profile_name: text(),
 	logo_url: text(),
 	/** 1 is the top of the listing-position sorts. */
@@ -151,7 +173,21 @@ export const businessSchema = z.object({
 // --- Banners -----------------------------------------------------------------------------------
 
 export const bannerSchema = z.object({
-	id: z.uuid().optional(),
+	/** Our uuid, or the membership system's banner number (stored under a stable derived uuid). */
+	id: z
+		.union(
+			[
+				z.uuid().transform((id) => id.toLowerCase()),
+				z.number().int().nonnegative().transform(String),
+				z
+					.string()
+					.trim()
+					.regex(DIGITS)
+					.transform((digits) => digits.replace(/^0+(?=\d)/, '')),
+			],
+			{ error: 'Expected a uuid or a banner number' },
+		)
+		.optional(),
 	banner_name: z.string().trim().min(1),
 	/** Absolute URL or a path; at most 970×90 px is shown (spec 01 §9). */
 	image_url: z.string().trim().min(1),
@@ -166,7 +202,7 @@ export const bannerSchema = z.object({
 // --- Events (Atlas field names, spec 02 §3) ----------------------------------------------------
 
 export const eventItemSchema = z.object({
-	ItemId: z.number().int().nonnegative(),
+	ItemId: sourceNumber(),
 	ItemName: z.string().trim().min(1),
 	Descr: z.string().default(''),
 	/** USD; 0 shows as 'Free'. */
@@ -179,9 +215,9 @@ export const eventItemSchema = z.object({
 });
 
 export const eventAttendeeSchema = z.object({
-	AttendeeId: z.number().int().nonnegative(),
+	AttendeeId: sourceNumber(),
 	/** Attendees sharing a registration are listed together under its organisation. */
-	RegistrationId: z.number().int().nonnegative(),
+	RegistrationId: sourceNumber(),
 	RegistrationOrgName: text(),
 	OrgName: text(),
 	ItemsDisplay: text(),
@@ -192,7 +228,7 @@ export const eventAttendeeSchema = z.object({
 
 export const eventSponsorSchema = z.object({
 	// Misspelt in the source system; kept so records round-trip unchanged.
-	SponserId: z.number().int().nonnegative(),
+	SponserId: sourceNumber(),
 	SponsorName: z.string().trim().min(1),
 	/** Kept as given; the events pages add http:// when the scheme is missing (spec 02 §5). */
 	SponsorLogoUrl: text(),
@@ -220,7 +256,7 @@ export function localDateTime(
 }
 
 const eventObjectSchema = z.object({
-	EventId: z.number().int().positive(),
+	EventId: sourceNumber('positive'),
 	EventName: z.string().trim().min(1),
 	/** HTML, sanitised when shown. */
 	Descr: z.string().default(''),
@@ -339,7 +375,11 @@ export const tenantUserSchema = z.object({
 		.trim()
 		.toLowerCase()
 		.pipe(z.email({ error: 'Expected an e-mail address' })),
-	password: z.string().min(6, { error: 'Password must be at least 6 characters' }),
+	/**
+	 * Left out for a new user who sets their own through the password-reset e-mail (the generator's
+	 * first admin); an existing user keeps theirs.
+	 */
+	password: z.string().min(6, { error: 'Password must be at least 6 characters' }).optional(),
 	role: z.enum(USER_ROLES),
 });
 

@@ -53,6 +53,8 @@ async function passwordHashes(
 		]),
 	);
 	for (const user of file.users) {
+		// No password in the file: a new user gets none, an existing one keeps theirs.
+		if (user.password === undefined) continue;
 		const existing = stored.get(user.email);
 		const keep = existing && (await verify(existing, user.password).catch(() => false));
 		result.set(user.email, keep ? existing : await hash(user.password));
@@ -64,7 +66,15 @@ async function passwordHashes(
 export async function importTenant(
 	client: SupabaseClient,
 	file: TenantFile,
-	options: { replaceBusinesses?: boolean; only?: Array<keyof TenantFile> } = {},
+	options: {
+		replaceBusinesses?: boolean;
+		only?: Array<keyof TenantFile>;
+		/**
+		 * A super_admin administers every chamber, so a file may create (or keep) one only when the
+		 * command was asked to (`tenant:import --allow-super-admin`, the demo seed).
+		 */
+		allowSuperAdmin?: boolean;
+	} = {},
 ): Promise<ImportSummary> {
 	const hashes = await passwordHashes(client, file);
 	const parts = options.only ?? [
@@ -75,7 +85,10 @@ export async function importTenant(
 		'communityEvents',
 		'users',
 	];
-	const payload: Record<string, unknown> = { tenant: file.tenant };
+	const payload: Record<string, unknown> = {
+		tenant: file.tenant,
+		allow_super_admin: options.allowSuperAdmin ?? false,
+	};
 	if (parts.includes('config')) payload.config = configToRow(file.config);
 	if (parts.includes('businesses')) payload.businesses = file.businesses;
 	if (parts.includes('banners')) payload.banners = file.banners;
@@ -85,7 +98,7 @@ export async function importTenant(
 		payload.users = file.users.map((u) => ({
 			email: u.email,
 			role: u.role,
-			password_hash: hashes.get(u.email),
+			password_hash: hashes.get(u.email) ?? null,
 		}));
 	}
 	const { data, error } = await client.rpc('import_tenant', {
