@@ -7,6 +7,7 @@
 import { readFile } from 'node:fs/promises';
 import { parseTenantFile, type TenantFile } from '../src/features/tenants/tenant-file.ts';
 import { importTenant } from '../src/features/tenants/tenants.server.ts';
+import { sendSetPasswordEmails } from '../src/features/generator/generator.server.ts';
 import { getServiceClient, readClientEnv } from '../src/lib/supabase.server.ts';
 import { withStack } from './stack/index.ts';
 import { runMain } from './lib/main.ts';
@@ -33,7 +34,10 @@ runMain(async () => {
 		parsed.push({ file, data: parseTenantFile(json, file) });
 	}
 	await withStack(async (stack) => {
-		const client = getServiceClient(readClientEnv({ ...process.env, ...stack.env }));
+		const env = readClientEnv({ ...process.env, ...stack.env });
+		const client = getServiceClient(env);
+		// Where the set-password e-mail's link leads: the chamber's site (its /reset-password page).
+		const siteUrl = process.env.SITE_URL || `http://localhost:${process.env.PORT || 8888}`;
 		for (const { file, data } of parsed) {
 			const started = Date.now();
 			const summary = await importTenant(client, data, { allowSuperAdmin });
@@ -41,6 +45,13 @@ runMain(async () => {
 				`Imported ${file} as tenant "${data.tenant.slug}": ${summary.businesses} businesses, ` +
 					`${summary.events} events, ${summary.users} users (${Date.now() - started} ms)`,
 			);
+			const mail = await sendSetPasswordEmails(client, data, siteUrl, env);
+			for (const email of mail.sent) {
+				console.log(`  ${email} has no password yet: sent the e-mail to set one.`);
+			}
+			for (const { email, reason } of mail.failed) {
+				console.warn(`  ${email} has no password and the e-mail to set one failed: ${reason}`);
+			}
 		}
 		await stack.vacuum();
 	});

@@ -1,0 +1,13 @@
+import { atom } from 'nanostores';
+import { emptyForm, setField, type GeneratorForm, type GeneratorTab } from './generator.ts';
+
+/** The generator's form: field path → text, as the inputs hold it. */
+export const $form = atom<GeneratorForm>(emptyForm());
+
+/** The tab on show. */
+export const $tab = atom<GeneratorTab['id']>('identity');
+
+/** Sets one field, with the auto-fill rules of spec 02 §5. */
+export function editField(path: string, value: string): void {
+	$form.set(setField($form.get(), path, value));
+}
