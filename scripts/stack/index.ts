@@ -12,6 +12,7 @@ import { createAuthRoutes } from './auth/http.ts';
 import { AuthService } from './auth/service.ts';
 import { AuthStore } from './auth/store.ts';
 import { openEmbeddedDatabase } from './database.ts';
+import { createStorageRoutes, StorageService } from './storage/storage.ts';
 import { startGateway } from './gateway.ts';
 import { loadOrCreateKeys } from './keys.ts';
 import { runMigrations } from './migrate.ts';
@@ -178,12 +179,15 @@ export async function ensureStack(options: { quiet?: boolean } = {}): Promise<St
 			}),
 			authStore,
 		);
+		const storage = new StorageService({ databaseUrl, dataDir, jwtSecret: keys.jwtSecret });
+		stops.push(() => storage.close());
 		const gateway = await startGateway({
 			port: env.ports.gateway,
 			postgrestUrl: postgrest.url,
 			mode: env.mode,
 			apiKeys: [keys.anonKey, keys.serviceKey],
 			auth: createAuthRoutes(auth),
+			storage: createStorageRoutes(storage),
 			reload: () => postgrest.reload(),
 		});
 		stops.push(() => gateway.close());
