@@ -7,7 +7,7 @@ import { SignJWT } from 'jose';
 import { simpleParser } from 'mailparser';
 import pg from 'pg';
 import { SMTPServer } from 'smtp-server';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { readAuthConfig } from '../../scripts/stack/auth/config.ts';
 import { createAuthRoutes } from '../../scripts/stack/auth/http.ts';
 import { AuthService } from '../../scripts/stack/auth/service.ts';
@@ -444,7 +444,15 @@ describe('with a moving clock, an SMTP sink and low limits', () => {
 		return port;
 	}
 
+	/** What the in-process identity service logged. */
+	const logged: string[] = [];
+
 	beforeAll(async () => {
+		for (const method of ['log', 'info', 'warn', 'error'] as const) {
+			vi.spyOn(console, method).mockImplementation((...args: unknown[]) => {
+				logged.push(args.map(String).join(' '));
+			});
+		}
 		smtp = new SMTPServer({
 			authOptional: true,
 			disabledCommands: ['STARTTLS'],
@@ -483,6 +491,7 @@ describe('with a moving clock, an SMTP sink and low limits', () => {
 	});
 
 	afterAll(async () => {
+		vi.restoreAllMocks();
 		await gateway?.close();
 		await store?.close();
 		await new Promise<void>((resolve) => smtp?.close(() => resolve()));
@@ -564,5 +573,12 @@ describe('with a moving clock, an SMTP sink and low limits', () => {
 			message: 'Request rate limit reached',
 		});
 		expect((await attempt('203.0.113.10')).status).toBe(400);
+	});
+
+	it('logged no password, token or reset link', () => {
+		const text = logged.join('\n');
+		expect(text).not.toContain(PASSWORD);
+		expect(text).not.toMatch(/eyJ[\w-]+\.[\w-]+\.[\w-]+/);
+		expect(text).not.toMatch(/verify\?token=/);
 	});
 });

@@ -114,20 +114,24 @@ export default function AdminShell({ supabase, chamber, returnTo, children }: Pr
 
 	if (state.kind === 'checking') {
 		return (
-			<p className="admin-status" role="status">
-				Checking your session...
-			</p>
+			<main id="main" tabIndex={-1}>
+				<p className="admin-status" role="status">
+					Checking your session...
+				</p>
+			</main>
 		);
 	}
 	if (state.kind === 'denied') {
 		return (
-			<section className="auth-card">
-				<h1>Admin Panel</h1>
-				<p className="auth-alert auth-alert--error" role="alert">
-					{ACCESS_DENIED_MESSAGE}
-				</p>
-				<p>You will be signed out and taken to the sign-in page.</p>
-			</section>
+			<main id="main" tabIndex={-1} className="auth-page">
+				<section className="auth-card">
+					<h1>Admin Panel</h1>
+					<p className="auth-alert auth-alert--error" role="alert">
+						{ACCESS_DENIED_MESSAGE}
+					</p>
+					<p>You will be signed out and taken to the sign-in page.</p>
+				</section>
+			</main>
 		);
 	}
 	return (
@@ -151,7 +155,9 @@ export default function AdminShell({ supabase, chamber, returnTo, children }: Pr
 					</button>
 				</div>
 			</header>
-			{context && children(context)}
+			<main id="main" tabIndex={-1}>
+				{context && children(context)}
+			</main>
 		</div>
 	);
 }

@@ -1,4 +1,5 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { useHydrated } from './hydrated.ts';
 import './auth.css';
 
 type Status =
@@ -13,6 +14,7 @@ export default function ForgotPasswordForm() {
 	const [email, setEmail] = useState('');
 	const [status, setStatus] = useState<Status>({ kind: 'idle' });
 	const headingRef = useRef<HTMLHeadingElement>(null);
+	const hydrated = useHydrated();
 
 	useEffect(() => {
 		if (status.kind === 'sent') headingRef.current?.focus();
@@ -66,7 +68,13 @@ export default function ForgotPasswordForm() {
 	}
 
 	return (
-		<form className="auth-card" onSubmit={onSubmit} noValidate aria-labelledby={`${ids}-title`}>
+		<form
+			className="auth-card"
+			method="post"
+			onSubmit={onSubmit}
+			noValidate
+			aria-labelledby={`${ids}-title`}
+		>
 			<h1 id={`${ids}-title`}>Forgot Password</h1>
 			<p className="auth-card__lead">
 				Enter the email address of your admin account and we&rsquo;ll send you a link to reset your
@@ -84,11 +92,16 @@ export default function ForgotPasswordForm() {
 					type="email"
 					autoComplete="username"
 					required
+					disabled={!hydrated}
 					value={email}
 					onChange={(e) => setEmail(e.target.value)}
 				/>
 			</div>
-			<button type="submit" className="auth-button" disabled={status.kind === 'sending'}>
+			<button
+				type="submit"
+				className="auth-button"
+				disabled={!hydrated || status.kind === 'sending'}
+			>
 				{status.kind === 'sending' ? 'Sending...' : 'Send Reset Link'}
 			</button>
 			<p className="auth-card__links">

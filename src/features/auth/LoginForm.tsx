@@ -7,6 +7,7 @@ import {
 	verifyWithServer,
 	type PublicSupabase,
 } from './browser.ts';
+import { useHydrated } from './hydrated.ts';
 import './auth.css';
 
 interface Props {
@@ -29,6 +30,7 @@ export default function LoginForm({ supabase }: Props) {
 	const [showPassword, setShowPassword] = useState(false);
 	const [status, setStatus] = useState<Status>({ kind: 'idle' });
 	const errorRef = useRef<HTMLParagraphElement>(null);
+	const hydrated = useHydrated();
 
 	const destination = () =>
 		safeRedirect(new URLSearchParams(window.location.search).get('redirect'));
@@ -85,7 +87,13 @@ export default function LoginForm({ supabase }: Props) {
 
 	const submitting = status.kind === 'submitting';
 	return (
-		<form className="auth-card" onSubmit={onSubmit} noValidate aria-labelledby={`${ids}-title`}>
+		<form
+			className="auth-card"
+			method="post"
+			onSubmit={onSubmit}
+			noValidate
+			aria-labelledby={`${ids}-title`}
+		>
 			<h1 id={`${ids}-title`}>Admin Sign In</h1>
 			<p className="auth-card__lead">Sign in to manage your chamber&rsquo;s website.</p>
 			{status.kind === 'error' && (
@@ -114,6 +122,7 @@ export default function LoginForm({ supabase }: Props) {
 						name="password"
 						autoComplete="current-password"
 						required
+						disabled={!hydrated}
 						value={password}
 						onChange={(e) => setPassword(e.target.value)}
 					/>
@@ -128,7 +137,7 @@ export default function LoginForm({ supabase }: Props) {
 					</button>
 				</div>
 			</div>
-			<button type="submit" className="auth-button" disabled={submitting}>
+			<button type="submit" className="auth-button" disabled={!hydrated || submitting}>
 				{submitting ? 'Signing in...' : 'Sign In'}
 			</button>
 			<p className="auth-card__links">

@@ -132,7 +132,13 @@ export default function ResetPasswordForm({ supabase }: Props) {
 		);
 	}
 	return (
-		<form className="auth-card" onSubmit={onSubmit} noValidate aria-labelledby={`${ids}-title`}>
+		<form
+			className="auth-card"
+			method="post"
+			onSubmit={onSubmit}
+			noValidate
+			aria-labelledby={`${ids}-title`}
+		>
 			<h1 id={`${ids}-title`}>Reset Password</h1>
 			<p className="auth-card__lead">Choose a new password for your admin account.</p>
 			{status.kind === 'error' && (

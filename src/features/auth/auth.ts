@@ -79,11 +79,13 @@ export const ACCESS_DENIED_MESSAGE =
 
 const LOGIN_REQUIRED = 'Email and password are required';
 
-/** POST /api/auth/supabase-login: both fields required (spec 02 §5). */
-export const loginBodySchema = z.object({
-	email: z.string({ error: LOGIN_REQUIRED }).trim().min(1, { error: LOGIN_REQUIRED }).max(320),
-	password: z.string({ error: LOGIN_REQUIRED }).min(1, { error: LOGIN_REQUIRED }).max(1024),
-});
+/** POST /api/auth/supabase-login: both fields required (spec 02 §5), one message for either. */
+export const loginBodySchema = z
+	.object({
+		email: z.string({ error: LOGIN_REQUIRED }).trim().max(320).default(''),
+		password: z.string({ error: LOGIN_REQUIRED }).max(1024).default(''),
+	})
+	.refine((body) => body.email !== '' && body.password !== '', { error: LOGIN_REQUIRED });
 
 /** POST /api/auth/forgot-password. */
 export const forgotPasswordBodySchema = z.object({
