@@ -37,6 +37,7 @@ const freshAddress = () => `127.0.0.${nextAddress++}`;
 async function call(
 	path: string,
 	options: { method?: string; body?: unknown; token?: string; from?: string } = {},
+	// eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON answers of every shape
 ): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: any }> {
 	const url = new URL(path, site.url);
 	const payload = options.body === undefined ? undefined : JSON.stringify(options.body);

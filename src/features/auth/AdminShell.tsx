@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import {
 	ACCESS_DENIED_MESSAGE,
 	mayAccessChamber,
@@ -42,6 +42,9 @@ interface Props {
 	children: (context: AdminContext) => ReactNode;
 }
 
+/** Set once the page is on its way to the login (one shell per page), so a second path there does nothing. */
+const leaving = { current: false };
+
 type State = { kind: 'checking' } | { kind: 'denied' } | { kind: 'ready'; user: AdminUser };
 
 /**
@@ -53,7 +56,6 @@ type State = { kind: 'checking' } | { kind: 'denied' } | { kind: 'ready'; user: 
 export default function AdminShell({ supabase, chamber, returnTo, children }: Props) {
 	const client = useMemo(() => browserClient(supabase), [supabase]);
 	const [state, setState] = useState<State>({ kind: 'checking' });
-	const leaving = useRef(false);
 
 	useEffect(() => {
 		let live = true;
