@@ -74,7 +74,11 @@ async function call(
 const login = (email: string, password: string, from?: string) =>
 	call('/api/auth/supabase-login', { body: { email, password }, from });
 
-async function newUser(slug: string, role: 'super_admin' | 'admin' | 'editor', name = role) {
+async function newUser(
+	slug: string,
+	role: 'super_admin' | 'admin' | 'editor',
+	name: string = role,
+) {
 	const email = `${name}-${Math.random().toString(36).slice(2, 8)}@auth-functions.test`;
 	await importTenant(
 		service,

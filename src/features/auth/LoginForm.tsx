@@ -109,6 +109,7 @@ export default function LoginForm({ supabase }: Props) {
 					name="email"
 					autoComplete="username"
 					required
+					disabled={!hydrated}
 					value={email}
 					onChange={(e) => setEmail(e.target.value)}
 				/>
