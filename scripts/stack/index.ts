@@ -7,7 +7,12 @@ import {
 	type StackEnv,
 	type StackMode,
 } from '../../src/lib/env.server.ts';
+import { readAuthConfig } from './auth/config.ts';
+import { createAuthRoutes } from './auth/http.ts';
+import { AuthService } from './auth/service.ts';
+import { AuthStore } from './auth/store.ts';
 import { openEmbeddedDatabase } from './database.ts';
+import { createStorageRoutes, StorageService } from './storage/storage.ts';
 import { startGateway } from './gateway.ts';
 import { loadOrCreateKeys } from './keys.ts';
 import { runMigrations } from './migrate.ts';
@@ -162,10 +167,27 @@ export async function ensureStack(options: { quiet?: boolean } = {}): Promise<St
 			pool: env.mode === 'embedded' ? 1 : 10,
 		});
 		stops.push(() => postgrest.stop());
+		const gatewayUrl = `http://127.0.0.1:${env.ports.gateway}`;
+		const authStore = new AuthStore(databaseUrl);
+		stops.push(() => authStore.close());
+		const auth = new AuthService(
+			readAuthConfig({
+				externalUrl: gatewayUrl,
+				jwtSecret: keys.jwtSecret,
+				apiKeys: [keys.anonKey, keys.serviceKey],
+				embedded: env.mode === 'embedded',
+			}),
+			authStore,
+		);
+		const storage = new StorageService({ databaseUrl, dataDir, jwtSecret: keys.jwtSecret });
+		stops.push(() => storage.close());
 		const gateway = await startGateway({
 			port: env.ports.gateway,
 			postgrestUrl: postgrest.url,
 			mode: env.mode,
+			apiKeys: [keys.anonKey, keys.serviceKey],
+			auth: createAuthRoutes(auth),
+			storage: createStorageRoutes(storage),
 			reload: () => postgrest.reload(),
 		});
 		stops.push(() => gateway.close());

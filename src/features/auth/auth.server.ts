@@ -1,7 +1,26 @@
 import type { SupabaseClient } from '@supabase/supabase-js';
-import { HttpError } from '../../lib/http.server.ts';
-import { createAuthClient, getUserClient, readClientEnv } from '../../lib/supabase.server.ts';
-import { ACCESS_DENIED_MESSAGE, mayAccessChamber, type AdminRole, type AdminUser } from './auth.ts';
+import { HttpError, ipRateKey } from '../../lib/http.server.ts';
+import {
+	describeWait,
+	getRateLimitWait,
+	recordRateLimitHits,
+	takeRateLimit,
+} from '../../lib/rate-limit.server.ts';
+import {
+	createAuthClient,
+	getServiceClient,
+	getUserClient,
+	readClientEnv,
+	type ClientEnv,
+} from '../../lib/supabase.server.ts';
+import {
+	ACCESS_DENIED_MESSAGE,
+	INVALID_LOGIN_MESSAGE,
+	mayAccessChamber,
+	NO_PORTAL_ACCESS_MESSAGE,
+	type AdminRole,
+	type AdminUser,
+} from './auth.ts';
 
 /**
  * Who is calling: the bearer token is checked by the identity service (Supabase Auth, or the
@@ -83,7 +102,7 @@ export async function authenticate(
 	}
 	const client = getUserClient(accessToken, env);
 	const user = await getAdminUser(client, data.user.id);
-	if (!user) throw new HttpError(403, 'This account has no access to the admin portal.');
+	if (!user) throw new HttpError(403, NO_PORTAL_ACCESS_MESSAGE);
 	if (options.roles && !options.roles.includes(user.role)) {
 		throw new HttpError(403, 'Your role does not allow this.');
 	}
@@ -91,4 +110,115 @@ export async function authenticate(
 		throw new HttpError(403, ACCESS_DENIED_MESSAGE);
 	}
 	return { user, accessToken, client };
+}
+
+// --- Sign-in ------------------------------------------------------------------------------------
+
+/** Failed sign-ins allowed per client address (IPv4, or IPv6 /64) per 5 minutes … */
+export const LOGIN_IP_LIMIT = { limit: 10, windowSeconds: 300 } as const;
+/** … and per account per hour, whichever address they come from. */
+export const LOGIN_ACCOUNT_LIMIT = { limit: 20, windowSeconds: 3600 } as const;
+/** Reset e-mails per address per hour; past it the answer looks the same and nothing is sent. */
+export const RESET_EMAIL_LIMIT = { limit: 3, windowSeconds: 3600 } as const;
+
+export interface SignInResult {
+	session: {
+		access_token: string;
+		refresh_token: string;
+		expires_at: number;
+		expires_in: number;
+		token_type: string;
+	};
+	user: AdminUser;
+}
+
+const loginBuckets = (ipKey: string, email: string) => ({
+	ip: { bucket: `login-ip:${ipKey}`, ...LOGIN_IP_LIMIT },
+	account: { bucket: `login-account:${email.trim().toLowerCase()}`, ...LOGIN_ACCOUNT_LIMIT },
+});
+
+function tooMany(wait: number): HttpError {
+	return new HttpError(
+		429,
+		`Too many sign-in attempts. Please try again in ${describeWait(wait)}.`,
+		{ 'Retry-After': String(wait) },
+	);
+}
+
+/**
+ * Signs an admin in with the identity service, within the sign-in limits kept in the database
+ * (so they hold across function instances): a wrong e-mail and a wrong password look the same,
+ * and both count against the client's address and the account.
+ */
+export async function signIn(
+	credentials: { email: string; password: string },
+	clientIp: string,
+	env: ClientEnv = readClientEnv(),
+): Promise<SignInResult> {
+	const service = getServiceClient(env);
+	const limits = loginBuckets(ipRateKey(clientIp), credentials.email);
+	const wait = await getRateLimitWait(service, [limits.ip, limits.account]);
+	if (wait > 0) throw tooMany(wait);
+
+	// The visitor's address goes to the identity service as Supabase's gateway would pass it, so
+	// its own per-address limits count visitors, not this function.
+	const auth = createAuthClient(env, { 'X-Forwarded-For': clientIp }).auth;
+	const { data, error } = await auth.signInWithPassword(credentials);
+	if (error || !data.session) {
+		if (error?.status === 429) throw tooMany(60);
+		if (!error || (error.status ?? 0) >= 500 || error.status === 0) {
+			throw new Error(`Identity service failed: ${error?.message ?? 'no session'}`, {
+				cause: error,
+			});
+		}
+		await recordRateLimitHits(service, [limits.ip.bucket, limits.account.bucket]);
+		throw new HttpError(401, INVALID_LOGIN_MESSAGE);
+	}
+	const session = data.session;
+	const user = await getAdminUser(getUserClient(session.access_token, env), session.user.id);
+	if (!user) {
+		// A valid identity without an admin record: the session it just got is ended at once.
+		await createAuthClient(env)
+			.auth.admin.signOut(session.access_token, 'local')
+			.catch(() => {});
+		throw new HttpError(403, NO_PORTAL_ACCESS_MESSAGE);
+	}
+	return {
+		session: {
+			access_token: session.access_token,
+			refresh_token: session.refresh_token,
+			expires_at: session.expires_at ?? Math.floor(Date.now() / 1000) + session.expires_in,
+			expires_in: session.expires_in,
+			token_type: session.token_type,
+		},
+		user,
+	};
+}
+
+/**
+ * Asks the identity service to e-mail a password-reset link. The answer never says whether the
+ * address is known, nor whether this address's hourly limit was reached (then nothing is sent);
+ * only a failure to send is reported, as 'Failed to send reset email'.
+ */
+export async function sendPasswordReset(
+	email: string,
+	clientIp: string,
+	siteUrl: string,
+	env: ClientEnv = readClientEnv(),
+): Promise<void> {
+	const service = getServiceClient(env);
+	const wait = await takeRateLimit(service, {
+		bucket: `reset-email:${email}`,
+		...RESET_EMAIL_LIMIT,
+	});
+	if (wait > 0) return;
+	const { error } = await createAuthClient(env, {
+		'X-Forwarded-For': clientIp,
+	}).auth.resetPasswordForEmail(email, { redirectTo: new URL('/reset-password', siteUrl).href });
+	// GoTrue's own one-per-minute limit says the same as ours: the e-mail is on its way already.
+	if (!error || error.status === 429) return;
+	if ((error.status ?? 0) >= 500 || error.status === 0) {
+		throw new HttpError(502, 'Failed to send reset email');
+	}
+	throw new HttpError(400, error.message);
 }

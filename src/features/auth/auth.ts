@@ -14,6 +14,13 @@ export const ROLE_LABELS: Record<AdminRole, string> = {
 	editor: 'Content Only',
 };
 
+/** How a role is named to people. */
+export const ROLE_NAMES: Record<AdminRole, string> = {
+	super_admin: 'Super Admin',
+	admin: 'Admin',
+	editor: 'Editor',
+};
+
 /** The capabilities of spec 02 §6, in the table's order. */
 export const CAPABILITIES = [
 	'Manage Users',
@@ -46,11 +53,11 @@ export function can(role: AdminRole, capability: Capability): boolean {
 
 /** The signed-in admin as the functions answer it (spec 02 §3 Admin user). */
 export const adminUserSchema = z.object({
-	id: z.uuid(),
+	id: z.guid(),
 	email: z.string(),
 	role: z.enum(ADMIN_ROLES),
 	/** The chamber the user belongs to. */
-	tenantId: z.uuid(),
+	tenantId: z.guid(),
 	/** That chamber's slug (the TENANT a deployment serves). */
 	tenantKey: z.string(),
 	tenantName: z.string(),
@@ -67,3 +74,62 @@ export function mayAccessChamber(user: Pick<AdminUser, 'role' | 'tenantKey'>, te
 
 export const ACCESS_DENIED_MESSAGE =
 	"Access Denied: You are not authorized to access this chamber's admin panel.";
+
+// --- Sign-in (spec 02 §2, §5, §8) ---------------------------------------------------------------
+
+const LOGIN_REQUIRED = 'Email and password are required';
+
+/** POST /api/auth/supabase-login: both fields required (spec 02 §5), one message for either. */
+export const loginBodySchema = z
+	.object({
+		email: z.string({ error: LOGIN_REQUIRED }).trim().max(320).default(''),
+		password: z.string({ error: LOGIN_REQUIRED }).max(1024).default(''),
+	})
+	.refine((body) => body.email !== '' && body.password !== '', { error: LOGIN_REQUIRED });
+
+/** POST /api/auth/forgot-password. */
+export const forgotPasswordBodySchema = z.object({
+	email: z
+		.string({ error: 'Please enter your email address' })
+		.trim()
+		.toLowerCase()
+		.pipe(z.email({ error: 'Please enter a valid email address' })),
+});
+
+/** The same message for an unknown address and a wrong password: nothing to enumerate. */
+export const INVALID_LOGIN_MESSAGE = 'Invalid email or password';
+export const NO_PORTAL_ACCESS_MESSAGE = 'This account has no access to the admin portal.';
+
+/** Password rules of the reset page (spec 02 §5, §9). */
+export const PASSWORD_MIN_LENGTH = 6;
+
+export type PasswordProblem = 'Passwords do not match' | 'Password must be at least 6 characters';
+
+/** What keeps a new password from being submitted, in the order the page shows it. */
+export function newPasswordProblem(password: string, confirm: string): PasswordProblem | null {
+	if (password.length < PASSWORD_MIN_LENGTH || confirm.length < PASSWORD_MIN_LENGTH) {
+		return 'Password must be at least 6 characters';
+	}
+	if (password !== confirm) return 'Passwords do not match';
+	return null;
+}
+
+/**
+ * Where to go after signing in: a path of this site only (a `redirect` parameter could otherwise
+ * send a freshly signed-in admin to another site), else the panel.
+ */
+export function safeRedirect(value: string | null | undefined, fallback = '/chamber-config-v2') {
+	if (!value || !value.startsWith('/') || value.startsWith('//') || /[\\\s]/.test(value)) {
+		return fallback;
+	}
+	try {
+		const url = new URL(value, 'https://site.invalid');
+		if (url.origin !== 'https://site.invalid') return fallback;
+		return `${url.pathname}${url.search}${url.hash}`;
+	} catch {
+		return fallback;
+	}
+}
+
+/** The sign-in answer's user, kept in the browser as the spec's stored user-info (§3). */
+export const USER_INFO_KEY = 'chamber-admin-user';

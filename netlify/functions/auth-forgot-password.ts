@@ -1,0 +1,17 @@
+import type { Config } from '@netlify/functions';
+import { forgotPasswordBodySchema } from '../../src/features/auth/auth.ts';
+import { sendPasswordReset } from '../../src/features/auth/auth.server.ts';
+import { clientIp, handleJson, parseJsonBody } from '../../src/lib/http.server.ts';
+
+export const config: Config = { path: '/api/auth/forgot-password', method: ['POST'] };
+
+/**
+ * 'Forgot password?': asks the identity service to e-mail a reset link to /reset-password. The
+ * same answer for every address (none is revealed as known or unknown, or as rate-limited).
+ */
+export default handleJson('auth-forgot-password', ['POST'], async (req, context) => {
+	const { email } = await parseJsonBody(forgotPasswordBodySchema, req);
+	const site = process.env.SITE_URL || process.env.URL || new URL(req.url).origin;
+	await sendPasswordReset(email, clientIp(req, context), site);
+	return Response.json({ success: true }, { headers: { 'Cache-Control': 'no-store' } });
+});

@@ -1,0 +1,25 @@
+import type { Config } from '@netlify/functions';
+import { authenticate } from '../../src/features/auth/auth.server.ts';
+import { handle, HttpError } from '../../src/lib/http.server.ts';
+
+export const config: Config = { path: '/api/auth/verify', method: ['GET'] };
+
+const headers = { 'Cache-Control': 'no-store' };
+
+/**
+ * The generator's check (spec 02 §7 "legacy"): a valid admin-portal session of an admin or a
+ * super_admin — the same session as the panel's, no separate secret. An editor is refused (403).
+ */
+export default handle('auth-verify', ['GET'], async (req) => {
+	try {
+		const { user } = await authenticate(req, {
+			roles: ['super_admin', 'admin'],
+			deploymentTenant: false,
+		});
+		return Response.json({ authenticated: true, user }, { headers });
+	} catch (error) {
+		if (!(error instanceof HttpError)) throw error;
+		const status = error.status === 403 ? 403 : 401;
+		return Response.json({ authenticated: false, error: error.message }, { status, headers });
+	}
+});

@@ -1,0 +1,117 @@
+import { z } from 'zod';
+import { readContactEnv } from '../../../src/features/contact/contact.server.ts';
+import type { WindowLimit } from './rate-limit.ts';
+
+/**
+ * Settings of the local identity service, from the environment (validated like every other
+ * setting). Names follow what they mean; GoTrue's own names are given where one exists.
+ */
+const authEnvSchema = z.object({
+	/** GoTrue's SITE_URL: where links lead when a redirect_to is not allowed. */
+	AUTH_SITE_URL: z.url().default('http://localhost:8888'),
+	/** GoTrue's URI_ALLOW_LIST: comma-separated URL globs a redirect_to may match. */
+	AUTH_REDIRECT_ALLOW_LIST: z.string().default(''),
+	/** GoTrue's JWT_EXP: access token lifetime in seconds (default one hour). */
+	AUTH_JWT_EXPIRY: z.coerce.number().int().min(5).max(604_800).default(3600),
+	/** Token endpoint requests (sign-ins and refreshes) per IP address per 5 minutes. */
+	AUTH_RATE_LIMIT_TOKEN: z.coerce.number().int().min(1).default(150),
+	/** Password-recovery requests per IP address per 5 minutes. */
+	AUTH_RATE_LIMIT_RECOVER: z.coerce.number().int().min(1).default(30),
+	/** E-mailed link verifications per IP address per 5 minutes. */
+	AUTH_RATE_LIMIT_VERIFY: z.coerce.number().int().min(1).default(30),
+});
+
+export interface AuthConfig {
+	/** The gateway's own address; the service answers at {externalUrl}/auth/v1. */
+	externalUrl: string;
+	jwtSecret: string;
+	/** The keys Kong (Supabase's gateway) accepts in `apikey`. */
+	apiKeys: readonly string[];
+	jwtExpirySeconds: number;
+	siteUrl: string;
+	redirectAllowList: readonly string[];
+	/** GoTrue's REFRESH_TOKEN_REUSE_INTERVAL (10 s). */
+	refreshTokenReuseSeconds: number;
+	/** GoTrue's MAILER_OTP_EXP: e-mailed links last one hour. */
+	emailLinkSeconds: number;
+	/** GoTrue's SMTP_MAX_FREQUENCY: one e-mail per user per minute. */
+	emailMinIntervalSeconds: number;
+	limits: { token: WindowLimit; recover: WindowLimit; verify: WindowLimit };
+	mail: { smtpUrl?: string; outboxDir: string; mailFrom?: string };
+	/** True on the embedded database: loopback addresses of any port are allowed redirects. */
+	allowLoopbackRedirects: boolean;
+}
+
+export function readAuthConfig(
+	base: { externalUrl: string; jwtSecret: string; apiKeys: readonly string[]; embedded: boolean },
+	env: NodeJS.ProcessEnv = process.env,
+): AuthConfig {
+	const parsed = authEnvSchema.safeParse(
+		Object.fromEntries(Object.entries(env).filter(([, v]) => v !== '')),
+	);
+	if (!parsed.success) {
+		const lines = parsed.error.issues.map((i) => `  - ${i.path.join('.')}: ${i.message}`);
+		throw new Error(`Invalid identity service settings:\n${lines.join('\n')}`);
+	}
+	const e = parsed.data;
+	const mail = readContactEnv(env);
+	const window = (limit: number): WindowLimit => ({ limit, windowSeconds: 300 });
+	return {
+		...base,
+		jwtExpirySeconds: e.AUTH_JWT_EXPIRY,
+		siteUrl: e.AUTH_SITE_URL,
+		redirectAllowList: e.AUTH_REDIRECT_ALLOW_LIST.split(',')
+			.map((s) => s.trim())
+			.filter(Boolean),
+		refreshTokenReuseSeconds: 10,
+		emailLinkSeconds: 3600,
+		emailMinIntervalSeconds: 60,
+		limits: {
+			token: window(e.AUTH_RATE_LIMIT_TOKEN),
+			recover: window(e.AUTH_RATE_LIMIT_RECOVER),
+			verify: window(e.AUTH_RATE_LIMIT_VERIFY),
+		},
+		mail: { smtpUrl: mail.smtpUrl, outboxDir: mail.outboxDir, mailFrom: mail.mailFrom },
+		allowLoopbackRedirects: base.embedded,
+	};
+}
+
+/** A glob of GoTrue's URI_ALLOW_LIST: `*` within a path segment or host label, `**` anything. */
+function globToRegExp(glob: string): RegExp {
+	let source = '';
+	for (let i = 0; i < glob.length; i++) {
+		const c = glob[i]!;
+		if (c === '*' && glob[i + 1] === '*') {
+			source += '.*';
+			i++;
+		} else if (c === '*') source += '[^/.]*';
+		else source += c.replace(/[.+?^${}()|[\]\\]/g, '\\$&');
+	}
+	return new RegExp(`^${source}$`);
+}
+
+/**
+ * Where a link may send the browser back to: the site URL (and anything under it), an allow-list
+ * glob, or on the embedded stack any loopback address; otherwise GoTrue falls back to the site URL.
+ */
+export function allowedRedirect(config: AuthConfig, redirectTo: string | null | undefined): string {
+	if (!redirectTo) return config.siteUrl;
+	let url: URL;
+	try {
+		url = new URL(redirectTo);
+	} catch {
+		return config.siteUrl;
+	}
+	if (url.protocol !== 'http:' && url.protocol !== 'https:') return config.siteUrl;
+	const site = new URL(config.siteUrl);
+	if (url.origin === site.origin) return url.href;
+	if (config.redirectAllowList.some((glob) => globToRegExp(glob).test(url.href))) return url.href;
+	if (
+		config.allowLoopbackRedirects &&
+		url.protocol === 'http:' &&
+		['localhost', '127.0.0.1', '[::1]'].includes(url.hostname)
+	) {
+		return url.href;
+	}
+	return config.siteUrl;
+}

@@ -1,0 +1,746 @@
+import { hash as argon2Hash, verify as argon2Verify } from '@node-rs/argon2';
+import { z } from 'zod';
+import { allowedRedirect, type AuthConfig } from './config.ts';
+import { AuthError, OAuthError } from './errors.ts';
+import { sendRecoveryMail } from './mailer.ts';
+import {
+	deleteSessions,
+	deleteUser,
+	findActiveRefreshToken,
+	findRefreshTokenForUpdate,
+	findSession,
+	findUserByEmail,
+	findUserById,
+	insertRefreshToken,
+	insertSession,
+	insertUser,
+	listUsers,
+	revokeRefreshToken,
+	saveRecoveryToken,
+	takeRecoveryToken,
+	touchSession,
+	updateUser,
+	type AuthStore,
+	type SessionRow,
+	type UserRow,
+} from './store.ts';
+import { hashToken, newOpaqueToken, signAccessToken, verifyAccessToken } from './tokens.ts';
+
+/**
+ * What GoTrue does for the calls supabase-js makes, with the same answers: the password and
+ * refresh-token grants (internal/api/token.go, internal/tokens/service.go), the user
+ * (user.go), logout (logout.go), recovery and the e-mailed link (recover.go, mail.go, verify.go)
+ * and the admin users API (admin.go, pagination.go). Each method names the GoTrue behaviour it
+ * follows where it is not obvious.
+ */
+
+const INVALID_LOGIN = 'Invalid login credentials';
+const PASSWORD_MIN_LENGTH = 6;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export interface UserJson {
+	id: string;
+	aud: string;
+	role: string;
+	email: string;
+	email_confirmed_at?: string;
+	phone: string;
+	confirmed_at?: string;
+	recovery_sent_at?: string;
+	last_sign_in_at?: string;
+	app_metadata: Record<string, unknown>;
+	user_metadata: Record<string, unknown>;
+	identities: Record<string, unknown>[];
+	created_at: string;
+	updated_at: string;
+	is_anonymous: boolean;
+}
+
+export interface SessionJson {
+	access_token: string;
+	token_type: 'bearer';
+	expires_in: number;
+	expires_at: number;
+	refresh_token: string;
+	user: UserJson;
+}
+
+export interface RequestInfo {
+	ip?: string;
+	userAgent?: string;
+}
+
+const iso = (date: Date | null | undefined) => (date ? date.toISOString() : undefined);
+
+/** A user as GoTrue renders models.User (omitempty fields left out when unset). */
+export function userJson(row: UserRow): UserJson {
+	const email = row.email ?? '';
+	const appMetadata = { provider: 'email', providers: ['email'], ...(row.raw_app_meta_data ?? {}) };
+	const identity = {
+		identity_id: row.id,
+		id: row.id,
+		user_id: row.id,
+		identity_data: {
+			email,
+			email_verified: row.email_confirmed_at !== null,
+			phone_verified: false,
+			sub: row.id,
+		},
+		provider: 'email',
+		last_sign_in_at: iso(row.last_sign_in_at),
+		created_at: row.created_at.toISOString(),
+		updated_at: row.updated_at.toISOString(),
+		email,
+	};
+	const json: UserJson = {
+		id: row.id,
+		aud: row.aud ?? 'authenticated',
+		role: row.role ?? 'authenticated',
+		email,
+		email_confirmed_at: iso(row.email_confirmed_at),
+		phone: row.phone ?? '',
+		confirmed_at: iso(row.email_confirmed_at),
+		recovery_sent_at: iso(row.recovery_sent_at),
+		last_sign_in_at: iso(row.last_sign_in_at),
+		app_metadata: appMetadata,
+		user_metadata: row.raw_user_meta_data ?? {},
+		identities: email ? [identity] : [],
+		created_at: row.created_at.toISOString(),
+		updated_at: row.updated_at.toISOString(),
+		is_anonymous: false,
+	};
+	for (const key of Object.keys(json) as (keyof UserJson)[]) {
+		if (json[key] === undefined) delete json[key];
+	}
+	return json;
+}
+
+function parseBody<S extends z.ZodType>(schema: S, body: unknown): z.output<S> {
+	const result = schema.safeParse(body ?? {});
+	if (!result.success) {
+		throw new AuthError(
+			400,
+			'validation_failed',
+			result.error.issues[0]?.message ?? 'Invalid request',
+		);
+	}
+	return result.data;
+}
+
+const optionalString = z.string().optional();
+const passwordGrantSchema = z.object({
+	email: optionalString,
+	phone: optionalString,
+	password: z.string({ error: 'missing password' }).default(''),
+});
+const refreshGrantSchema = z.object({ refresh_token: z.string().default('') });
+const updateUserSchema = z.object({
+	email: optionalString,
+	password: z.string().optional(),
+	data: z.record(z.string(), z.unknown()).optional(),
+	app_metadata: z.record(z.string(), z.unknown()).optional(),
+});
+const recoverSchema = z.object({ email: z.string().default('') });
+const verifyPostSchema = z.object({
+	type: z.string().default(''),
+	token_hash: z.string().optional(),
+	token: z.string().optional(),
+	email: z.string().optional(),
+});
+const adminUserSchema = z.object({
+	email: z.string().optional(),
+	password: z.string().optional(),
+	email_confirm: z.boolean().optional(),
+	user_metadata: z.record(z.string(), z.unknown()).optional(),
+	app_metadata: z.record(z.string(), z.unknown()).optional(),
+	ban_duration: z.string().optional(),
+});
+
+function checkPassword(password: string): void {
+	if (password.length < PASSWORD_MIN_LENGTH) {
+		throw new AuthError(
+			422,
+			'weak_password',
+			`Password should be at least ${PASSWORD_MIN_LENGTH} characters.`,
+			{ weak_password: { reasons: ['length'] } },
+		);
+	}
+}
+
+const EMAIL = z.email();
+
+function checkEmail(email: string): string {
+	const value = email.trim().toLowerCase();
+	if (!EMAIL.safeParse(value).success) {
+		throw new AuthError(
+			400,
+			'validation_failed',
+			'Unable to validate email address: invalid format',
+		);
+	}
+	return value;
+}
+
+async function passwordMatches(stored: string | null, password: string): Promise<boolean> {
+	if (!stored || !stored.startsWith('$argon2')) return false;
+	return argon2Verify(stored, password).catch(() => false);
+}
+
+export class AuthService {
+	readonly #config: AuthConfig;
+	readonly #store: AuthStore;
+	readonly #now: () => Date;
+	readonly #send: typeof sendRecoveryMail;
+	/**
+	 * The plain refresh token last issued for each parent, for GoTrue's reuse interval: a client that
+	 * lost the answer to its refresh presents the parent again and gets the same active token back.
+	 * Only hashes are stored, so the plain token is kept here, for the interval only.
+	 */
+	readonly #recentlyIssued = new Map<string, { token: string; until: number }>();
+
+	constructor(
+		config: AuthConfig,
+		store: AuthStore,
+		deps: { now?: () => Date; sendRecoveryMail?: typeof sendRecoveryMail } = {},
+	) {
+		this.#config = config;
+		this.#store = store;
+		this.#now = deps.now ?? (() => new Date());
+		this.#send = deps.sendRecoveryMail ?? sendRecoveryMail;
+	}
+
+	get config(): AuthConfig {
+		return this.#config;
+	}
+
+	// --- Tokens ---------------------------------------------------------------------------------
+
+	async #accessToken(user: UserRow, session: SessionRow, now: Date) {
+		const json = userJson(user);
+		return signAccessToken(
+			this.#config.jwtSecret,
+			{
+				iss: `${this.#config.externalUrl}/auth/v1`,
+				sub: user.id,
+				aud: json.aud,
+				email: json.email,
+				phone: json.phone,
+				app_metadata: json.app_metadata,
+				user_metadata: json.user_metadata,
+				role: json.role,
+				aal: 'aal1',
+				amr: [
+					{
+						method: session.authentication_method,
+						timestamp: Math.floor(session.created_at.getTime() / 1000),
+					},
+				],
+				session_id: session.id,
+				is_anonymous: false,
+			},
+			{ now, expiresInSeconds: this.#config.jwtExpirySeconds },
+		);
+	}
+
+	async #sessionJson(
+		user: UserRow,
+		session: SessionRow,
+		refreshToken: string,
+		now: Date,
+	): Promise<SessionJson> {
+		const { token, expiresAt } = await this.#accessToken(user, session, now);
+		return {
+			access_token: token,
+			token_type: 'bearer',
+			expires_in: expiresAt - Math.floor(now.getTime() / 1000),
+			expires_at: expiresAt,
+			refresh_token: refreshToken,
+			user: userJson(user),
+		};
+	}
+
+	/** A new session with its first refresh token (GoTrue IssueRefreshToken). */
+	async #startSession(
+		db: Parameters<Parameters<AuthStore['transaction']>[0]>[0],
+		user: UserRow,
+		method: string,
+		info: RequestInfo,
+		now: Date,
+	): Promise<SessionJson> {
+		const session = await insertSession(db, {
+			userId: user.id,
+			method,
+			now,
+			userAgent: info.userAgent,
+			ip: info.ip,
+		});
+		const refreshToken = newOpaqueToken();
+		await insertRefreshToken(db, {
+			hash: hashToken(refreshToken),
+			userId: user.id,
+			sessionId: session.id,
+			parent: null,
+			now,
+		});
+		const signedIn = await updateUser(db, user.id, { last_sign_in_at: now }, now);
+		return this.#sessionJson(signedIn, session, refreshToken, now);
+	}
+
+	/** POST /token?grant_type=password (ResourceOwnerPasswordGrant). */
+	async passwordGrant(body: unknown, info: RequestInfo): Promise<SessionJson> {
+		const params = parseBody(passwordGrantSchema, body);
+		if (params.email && params.phone) {
+			throw new AuthError(
+				400,
+				'validation_failed',
+				'Only an email address or phone number should be provided on login.',
+			);
+		}
+		if (!params.email) {
+			if (params.phone) {
+				throw new AuthError(422, 'phone_provider_disabled', 'Phone logins are disabled');
+			}
+			throw new AuthError(400, 'validation_failed', 'missing email or phone');
+		}
+		const now = this.#now();
+		return this.#store.transaction(async (db) => {
+			const user = await findUserByEmail(db, params.email!);
+			// One answer for an unknown address, no password and a wrong password: no enumeration.
+			if (!user || !(await passwordMatches(user.encrypted_password, params.password))) {
+				throw new AuthError(400, 'invalid_credentials', INVALID_LOGIN);
+			}
+			if (user.banned_until && user.banned_until > now) {
+				throw new AuthError(400, 'user_banned', 'User is banned');
+			}
+			if (!user.email_confirmed_at) {
+				throw new AuthError(400, 'email_not_confirmed', 'Email not confirmed');
+			}
+			return this.#startSession(db, user, 'password', info, now);
+		});
+	}
+
+	/**
+	 * POST /token?grant_type=refresh_token (RefreshTokenGrant): single use and rotated. A spent
+	 * token that is the parent of the session's active one, presented within the reuse interval,
+	 * gets that active token back (the client lost the previous answer); any other reuse revokes
+	 * the whole session and answers refresh_token_already_used.
+	 */
+	async refreshGrant(body: unknown): Promise<SessionJson> {
+		const { refresh_token: presented } = parseBody(refreshGrantSchema, body);
+		if (!presented) throw new OAuthError('invalid_request', 'refresh_token required');
+		const now = this.#now();
+		const presentedHash = hashToken(presented);
+		const outcome = await this.#store.transaction(async (db): Promise<SessionJson | 'reused'> => {
+			const stored = await findRefreshTokenForUpdate(db, presentedHash);
+			if (!stored) {
+				throw new AuthError(
+					400,
+					'refresh_token_not_found',
+					'Invalid Refresh Token: Refresh Token Not Found',
+				);
+			}
+			const session = await findSession(db, stored.session_id);
+			if (!session) {
+				throw new AuthError(
+					400,
+					'session_not_found',
+					'Invalid Refresh Token: No Valid Session Found',
+				);
+			}
+			if (session.not_after && session.not_after <= now) {
+				throw new AuthError(400, 'session_expired', 'Invalid Refresh Token: Session Expired');
+			}
+			const user = await findUserById(db, session.user_id);
+			if (!user) throw new AuthError(403, 'user_not_found', 'User not found');
+			if (user.banned_until && user.banned_until > now) {
+				throw new AuthError(400, 'user_banned', 'Invalid Refresh Token: User Banned');
+			}
+
+			if (stored.revoked) {
+				const active = await findActiveRefreshToken(db, session.id);
+				const reusable = this.#recentlyIssued.get(presentedHash);
+				const withinInterval =
+					now.getTime() - stored.updated_at.getTime() <=
+					this.#config.refreshTokenReuseSeconds * 1000;
+				if (
+					active &&
+					active.parent === presentedHash &&
+					withinInterval &&
+					reusable &&
+					reusable.until >= now.getTime() &&
+					hashToken(reusable.token) === active.token
+				) {
+					await touchSession(db, session.id, now);
+					return this.#sessionJson(user, session, reusable.token, now);
+				}
+				// Possible abuse: a spent token came back. The whole session goes (GoTrue revokes the
+				// token family; here the family is the session), and that is committed before the
+				// refusal is answered.
+				await deleteSessions(db, { sessionId: session.id });
+				return 'reused';
+			}
+
+			await revokeRefreshToken(db, stored.id, now);
+			const next = newOpaqueToken();
+			await insertRefreshToken(db, {
+				hash: hashToken(next),
+				userId: user.id,
+				sessionId: session.id,
+				parent: presentedHash,
+				now,
+			});
+			await touchSession(db, session.id, now);
+			this.#remember(presentedHash, next, now);
+			return this.#sessionJson(user, session, next, now);
+		});
+		if (outcome === 'reused') {
+			throw new AuthError(400, 'refresh_token_already_used', 'Invalid Refresh Token: Already Used');
+		}
+		return outcome;
+	}
+
+	#remember(parentHash: string, token: string, now: Date): void {
+		const nowMs = now.getTime();
+		for (const [key, entry] of this.#recentlyIssued) {
+			if (entry.until < nowMs) this.#recentlyIssued.delete(key);
+		}
+		this.#recentlyIssued.set(parentHash, {
+			token,
+			until: nowMs + this.#config.refreshTokenReuseSeconds * 1000,
+		});
+	}
+
+	// --- The signed-in user -------------------------------------------------------------------------
+
+	/**
+	 * GoTrue's requireAuthentication: a valid token of this secret, a user that exists, and the
+	 * token's session still there (after a logout or a password change, its session_id is refused
+	 * with 403 session_not_found, which makes supabase-js clear its stored session).
+	 */
+	async #authenticate(
+		bearer: string | null,
+	): Promise<{ user: UserRow; session: SessionRow | null; claims: Record<string, unknown> }> {
+		if (!bearer) {
+			throw new AuthError(401, 'no_authorization', 'This endpoint requires a valid Bearer token');
+		}
+		const now = this.#now();
+		const claims = await verifyAccessToken(this.#config.jwtSecret, bearer, now);
+		if (typeof claims.sub !== 'string' || claims.sub === '') {
+			throw new AuthError(403, 'bad_jwt', 'invalid claim: missing sub claim');
+		}
+		if (!UUID.test(claims.sub)) {
+			throw new AuthError(400, 'bad_jwt', 'invalid claim: sub claim must be a UUID');
+		}
+		const user = await findUserById(this.#store.db, claims.sub);
+		if (!user) {
+			throw new AuthError(403, 'user_not_found', 'User from sub claim in JWT does not exist');
+		}
+		let session: SessionRow | null = null;
+		if (typeof claims.session_id === 'string' && claims.session_id !== '') {
+			if (!UUID.test(claims.session_id)) {
+				throw new AuthError(403, 'bad_jwt', 'invalid claim: session_id claim must be a UUID');
+			}
+			session = await findSession(this.#store.db, claims.session_id);
+			if (!session) {
+				throw new AuthError(
+					403,
+					'session_not_found',
+					'Session from session_id claim in JWT does not exist',
+				);
+			}
+		}
+		if (user.banned_until && user.banned_until > now) {
+			throw new AuthError(403, 'user_banned', 'User is banned');
+		}
+		return { user, session, claims };
+	}
+
+	/** GET /user */
+	async getUser(bearer: string | null): Promise<UserJson> {
+		const { user, claims } = await this.#authenticate(bearer);
+		if (claims.aud !== (user.aud ?? 'authenticated')) {
+			throw new AuthError(
+				400,
+				'validation_failed',
+				"Token audience doesn't match request audience",
+			);
+		}
+		return userJson(user);
+	}
+
+	/**
+	 * PUT /user (UserUpdate): a new password (at least 6 characters, not the current one) signs out
+	 * the user's other sessions; user_metadata merges. app_metadata needs an admin, and changing the
+	 * e-mail address (a confirmation e-mail flow) is not offered by this local service.
+	 */
+	async updateUser(bearer: string | null, body: unknown): Promise<UserJson> {
+		const { user, session } = await this.#authenticate(bearer);
+		const params = parseBody(updateUserSchema, body);
+		if (params.app_metadata) {
+			throw new AuthError(403, 'not_admin', 'Updating app_metadata requires admin privileges');
+		}
+		if (params.email && params.email.trim().toLowerCase() !== user.email) {
+			throw new AuthError(
+				422,
+				'feature_disabled',
+				'Changing the e-mail address is not available in the local identity service',
+			);
+		}
+		const now = this.#now();
+		const changes: Parameters<typeof updateUser>[2] = {};
+		if (params.password !== undefined && params.password !== '') {
+			checkPassword(params.password);
+			if (await passwordMatches(user.encrypted_password, params.password)) {
+				throw new AuthError(
+					422,
+					'same_password',
+					'New password should be different from the old password.',
+				);
+			}
+			changes.encrypted_password = await argon2Hash(params.password);
+			// Completing a reset proves the address: as GoTrue confirms it on verify.
+			if (!user.email_confirmed_at) changes.email_confirmed_at = now;
+		}
+		if (params.data)
+			changes.raw_user_meta_data = { ...(user.raw_user_meta_data ?? {}), ...params.data };
+		return this.#store.transaction(async (db) => {
+			const updated = Object.keys(changes).length
+				? await updateUser(db, user.id, changes, now)
+				: user;
+			if (changes.encrypted_password) {
+				await deleteSessions(db, { userId: user.id, except: session?.id });
+			}
+			return userJson(updated);
+		});
+	}
+
+	/** POST /logout?scope=global|local|others → 204 (Logout). */
+	async logout(bearer: string | null, scope: string | null): Promise<void> {
+		const chosen = scope ?? 'global';
+		if (!['', 'global', 'local', 'others'].includes(chosen)) {
+			throw new AuthError(400, 'validation_failed', `Unsupported logout scope "${chosen}"`);
+		}
+		const { user, session } = await this.#authenticate(bearer);
+		if (session && chosen === 'local')
+			await deleteSessions(this.#store.db, { sessionId: session.id });
+		else if (session && chosen === 'others') {
+			await deleteSessions(this.#store.db, { userId: user.id, except: session.id });
+		} else await deleteSessions(this.#store.db, { userId: user.id });
+	}
+
+	// --- Password recovery ----------------------------------------------------------------------------
+
+	/**
+	 * POST /recover (Recover, sendPasswordRecovery): 200 {} whether or not the address is known, one
+	 * e-mail per user per minute (429 over_email_send_rate_limit), a one-hour single-use link.
+	 */
+	async recover(body: unknown, redirectTo: string | null): Promise<Record<string, never>> {
+		const params = parseBody(recoverSchema, body);
+		if (!params.email) {
+			throw new AuthError(400, 'validation_failed', 'Password recovery requires an email');
+		}
+		const email = checkEmail(params.email);
+		const now = this.#now();
+		await this.#store.transaction(async (db) => {
+			const user = await findUserByEmail(db, email);
+			if (!user) return;
+			const interval = this.#config.emailMinIntervalSeconds * 1000;
+			if (user.recovery_sent_at && user.recovery_sent_at.getTime() + interval > now.getTime()) {
+				const left = Math.floor(
+					(user.recovery_sent_at.getTime() + interval - now.getTime()) / 1000,
+				);
+				throw new AuthError(
+					429,
+					'over_email_send_rate_limit',
+					`For security purposes, you can only request this after ${left} seconds.`,
+				);
+			}
+			const token = newOpaqueToken();
+			await saveRecoveryToken(db, { userId: user.id, hash: hashToken(token), email, now });
+			await updateUser(db, user.id, { recovery_sent_at: now }, now);
+			const link = new URL(`${this.#config.externalUrl}/auth/v1/verify`);
+			link.searchParams.set('token', token);
+			link.searchParams.set('type', 'recovery');
+			link.searchParams.set('redirect_to', allowedRedirect(this.#config, redirectTo));
+			try {
+				await this.#send(this.#config, email, link.href, now);
+			} catch (error) {
+				console.error(`[auth] the recovery e-mail could not be sent: ${(error as Error).message}`);
+				throw new AuthError(500, 'unexpected_failure', 'Error sending recovery email');
+			}
+		});
+		return {};
+	}
+
+	/** The recovery link's token → a new session (method recovery), or GoTrue's otp_expired. */
+	async #redeemRecovery(token: string, info: RequestInfo): Promise<SessionJson> {
+		const now = this.#now();
+		return this.#store.transaction(async (db) => {
+			const notBefore = new Date(now.getTime() - this.#config.emailLinkSeconds * 1000);
+			const userId = await takeRecoveryToken(db, hashToken(token), notBefore);
+			const user = userId ? await findUserById(db, userId) : null;
+			if (!user) throw new AuthError(403, 'otp_expired', 'Email link is invalid or has expired');
+			const confirmed = user.email_confirmed_at
+				? user
+				: await updateUser(db, user.id, { email_confirmed_at: now }, now);
+			return this.#startSession(db, confirmed, 'recovery', info, now);
+		});
+	}
+
+	/**
+	 * GET /verify (verifyGet): the e-mailed link. 303 to redirect_to with the session in the URL
+	 * fragment (supabase-js then emits PASSWORD_RECOVERY), or with GoTrue's error fragment.
+	 */
+	async verifyLink(query: URLSearchParams, info: RequestInfo): Promise<string> {
+		const redirectTo = allowedRedirect(this.#config, query.get('redirect_to'));
+		const fragment = new URLSearchParams();
+		try {
+			if (query.get('type') !== 'recovery') {
+				throw new AuthError(400, 'validation_failed', 'Unsupported verification type');
+			}
+			const session = await this.#redeemRecovery(query.get('token') ?? '', info);
+			fragment.set('access_token', session.access_token);
+			fragment.set('expires_at', String(session.expires_at));
+			fragment.set('expires_in', String(session.expires_in));
+			fragment.set('refresh_token', session.refresh_token);
+			fragment.set('token_type', 'bearer');
+			fragment.set('type', 'recovery');
+		} catch (error) {
+			if (!(error instanceof AuthError)) throw error;
+			const oauth: Record<number, string> = {
+				400: 'invalid_request',
+				401: 'unauthorized_client',
+				403: 'access_denied',
+				500: 'server_error',
+			};
+			if (oauth[error.status]) fragment.set('error', oauth[error.status]!);
+			fragment.set('error_code', error.code);
+			fragment.set('error_description', error.message);
+		}
+		fragment.set('sb', '');
+		const target = new URL(redirectTo);
+		target.hash = fragment.toString();
+		return target.href;
+	}
+
+	/** POST /verify {type: 'recovery', token_hash} (verifyOtp): the session as JSON. */
+	async verifyPost(body: unknown, info: RequestInfo): Promise<SessionJson> {
+		const params = parseBody(verifyPostSchema, body);
+		if (params.type !== 'recovery') {
+			throw new AuthError(400, 'validation_failed', 'Unsupported verification type');
+		}
+		return this.#redeemRecovery(params.token_hash ?? params.token ?? '', info);
+	}
+
+	// --- Admin users (service role) --------------------------------------------------------------------
+
+	/** GoTrue's requireAdmin: a token of this secret whose role is service_role. */
+	async requireAdmin(bearer: string | null): Promise<void> {
+		if (!bearer) {
+			throw new AuthError(401, 'no_authorization', 'This endpoint requires a valid Bearer token');
+		}
+		const claims = await verifyAccessToken(this.#config.jwtSecret, bearer, this.#now());
+		if (claims.role !== 'service_role' && claims.role !== 'supabase_admin') {
+			throw new AuthError(403, 'not_admin', 'User not allowed');
+		}
+	}
+
+	async adminListUsers(page: number, perPage: number) {
+		const { users, total } = await listUsers(this.#store.db, page, perPage);
+		return { users: users.map(userJson), aud: 'authenticated', total };
+	}
+
+	async #adminFind(id: string): Promise<UserRow> {
+		if (!UUID.test(id)) throw new AuthError(404, 'validation_failed', 'user_id must be an UUID');
+		const user = await findUserById(this.#store.db, id);
+		if (!user) throw new AuthError(404, 'user_not_found', 'User not found');
+		return user;
+	}
+
+	async adminGetUser(id: string): Promise<UserJson> {
+		return userJson(await this.#adminFind(id));
+	}
+
+	/** POST /admin/users (adminUserCreate). */
+	async adminCreateUser(body: unknown): Promise<UserJson> {
+		const params = parseBody(adminUserSchema, body);
+		if (!params.email) {
+			throw new AuthError(
+				400,
+				'validation_failed',
+				'Cannot create a user without either an email or phone',
+			);
+		}
+		const email = checkEmail(params.email);
+		if (params.password !== undefined) checkPassword(params.password);
+		const now = this.#now();
+		const passwordHash = params.password ? await argon2Hash(params.password) : null;
+		return this.#store.transaction(async (db) => {
+			if (await findUserByEmail(db, email)) {
+				throw new AuthError(
+					422,
+					'email_exists',
+					'A user with this email address has already been registered',
+				);
+			}
+			const user = await insertUser(db, {
+				email,
+				passwordHash,
+				confirmed: params.email_confirm ?? false,
+				appMetadata: { provider: 'email', providers: ['email'], ...(params.app_metadata ?? {}) },
+				userMetadata: params.user_metadata ?? {},
+				now,
+			});
+			return userJson(user);
+		});
+	}
+
+	/** PUT /admin/users/{id} (adminUserUpdate): password, confirmation, metadata, ban. */
+	async adminUpdateUser(id: string, body: unknown): Promise<UserJson> {
+		const user = await this.#adminFind(id);
+		const params = parseBody(adminUserSchema, body);
+		if (params.email && params.email.trim().toLowerCase() !== user.email) {
+			throw new AuthError(
+				422,
+				'feature_disabled',
+				'Changing the e-mail address is not available in the local identity service',
+			);
+		}
+		const now = this.#now();
+		const changes: Parameters<typeof updateUser>[2] = {};
+		if (params.password !== undefined) {
+			checkPassword(params.password);
+			changes.encrypted_password = await argon2Hash(params.password);
+		}
+		if (params.email_confirm) changes.email_confirmed_at = user.email_confirmed_at ?? now;
+		if (params.user_metadata) {
+			changes.raw_user_meta_data = { ...(user.raw_user_meta_data ?? {}), ...params.user_metadata };
+		}
+		if (params.app_metadata) {
+			changes.raw_app_meta_data = { ...(user.raw_app_meta_data ?? {}), ...params.app_metadata };
+		}
+		if (params.ban_duration !== undefined) {
+			if (params.ban_duration === 'none') changes.banned_until = null;
+			else {
+				const match = /^(\d+)h$/.exec(params.ban_duration);
+				if (!match) {
+					throw new AuthError(
+						400,
+						'validation_failed',
+						`invalid format for ban duration: ${params.ban_duration}`,
+					);
+				}
+				changes.banned_until = new Date(now.getTime() + Number(match[1]) * 3_600_000);
+			}
+		}
+		if (Object.keys(changes).length === 0) return userJson(user);
+		return userJson(await updateUser(this.#store.db, user.id, changes, now));
+	}
+
+	/** DELETE /admin/users/{id} → 200 {} (adminUserDelete; its sessions and admin row go with it). */
+	async adminDeleteUser(id: string): Promise<Record<string, never>> {
+		const user = await this.#adminFind(id);
+		await deleteUser(this.#store.db, user.id);
+		return {};
+	}
+}

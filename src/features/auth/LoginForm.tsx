@@ -1,0 +1,149 @@
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { safeRedirect, type AdminUser } from './auth.ts';
+import {
+	browserClient,
+	currentSession,
+	storeUserInfo,
+	verifyWithServer,
+	type PublicSupabase,
+} from './browser.ts';
+import { useHydrated } from './hydrated.ts';
+import './auth.css';
+
+interface Props {
+	supabase: PublicSupabase;
+}
+
+type Status = { kind: 'idle' } | { kind: 'submitting' } | { kind: 'error'; message: string };
+
+interface LoginAnswer {
+	session?: { access_token: string; refresh_token: string };
+	user?: AdminUser;
+	error?: string;
+}
+
+/** /chamber-login-v2 (spec 02 §2, §4 Login, §8 Login). */
+export default function LoginForm({ supabase }: Props) {
+	const ids = useId();
+	const [email, setEmail] = useState('');
+	const [password, setPassword] = useState('');
+	const [showPassword, setShowPassword] = useState(false);
+	const [status, setStatus] = useState<Status>({ kind: 'idle' });
+	const errorRef = useRef<HTMLParagraphElement>(null);
+	const hydrated = useHydrated();
+
+	const destination = () =>
+		safeRedirect(new URLSearchParams(window.location.search).get('redirect'));
+
+	// A visit with a session the server still accepts goes straight on.
+	useEffect(() => {
+		let live = true;
+		const client = browserClient(supabase);
+		void currentSession(client).then(async (session) => {
+			if (!session || !live) return;
+			const verified = await verifyWithServer(session.access_token);
+			if (live && verified.ok) window.location.replace(destination());
+		});
+		return () => {
+			live = false;
+		};
+	}, [supabase]);
+
+	useEffect(() => {
+		if (status.kind === 'error') errorRef.current?.focus();
+	}, [status]);
+
+	async function onSubmit(event: FormEvent<HTMLFormElement>) {
+		event.preventDefault();
+		if (!email.trim() || !password) {
+			setStatus({ kind: 'error', message: 'Email and password are required' });
+			return;
+		}
+		setStatus({ kind: 'submitting' });
+		let response: Response;
+		try {
+			response = await fetch('/api/auth/supabase-login', {
+				method: 'POST',
+				headers: { 'Content-Type': 'application/json' },
+				body: JSON.stringify({ email: email.trim(), password }),
+			});
+		} catch {
+			setStatus({ kind: 'error', message: 'Network error. Please try again.' });
+			return;
+		}
+		const answer = (await response.json().catch(() => null)) as LoginAnswer | null;
+		if (!response.ok || !answer?.session || !answer.user) {
+			setStatus({ kind: 'error', message: answer?.error || 'Login failed' });
+			return;
+		}
+		const { error } = await browserClient(supabase).auth.setSession(answer.session);
+		if (error) {
+			setStatus({ kind: 'error', message: 'Login failed' });
+			return;
+		}
+		storeUserInfo(answer.user);
+		window.location.assign(destination());
+	}
+
+	const submitting = status.kind === 'submitting';
+	return (
+		<form
+			className="auth-card"
+			method="post"
+			onSubmit={onSubmit}
+			noValidate
+			aria-labelledby={`${ids}-title`}
+		>
+			<h1 id={`${ids}-title`}>Admin Sign In</h1>
+			<p className="auth-card__lead">Sign in to manage your chamber&rsquo;s website.</p>
+			{status.kind === 'error' && (
+				<p className="auth-alert auth-alert--error" role="alert" tabIndex={-1} ref={errorRef}>
+					{status.message}
+				</p>
+			)}
+			<div className="auth-field">
+				<label htmlFor={`${ids}-email`}>Email</label>
+				<input
+					id={`${ids}-email`}
+					type="email"
+					name="email"
+					autoComplete="username"
+					required
+					disabled={!hydrated}
+					value={email}
+					onChange={(e) => setEmail(e.target.value)}
+				/>
+			</div>
+			<div className="auth-field">
+				<label htmlFor={`${ids}-password`}>Password</label>
+				<div className="auth-password">
+					<input
+						id={`${ids}-password`}
+						type={showPassword ? 'text' : 'password'}
+						name="password"
+						autoComplete="current-password"
+						required
+						disabled={!hydrated}
+						value={password}
+						onChange={(e) => setPassword(e.target.value)}
+					/>
+					<button
+						type="button"
+						className="auth-password__toggle"
+						aria-pressed={showPassword}
+						aria-controls={`${ids}-password`}
+						onClick={() => setShowPassword((shown) => !shown)}
+					>
+						{showPassword ? 'Hide password' : 'Show password'}
+					</button>
+				</div>
+			</div>
+			<button type="submit" className="auth-button" disabled={!hydrated || submitting}>
+				{submitting ? 'Signing in...' : 'Sign In'}
+			</button>
+			<p className="auth-card__links">
+				<a href="/forgot-password">Forgot password?</a>
+			</p>
+		</form>
+	);
+}

@@ -1,0 +1,190 @@
+import type { Session } from '@supabase/supabase-js';
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { newPasswordProblem } from './auth.ts';
+import { browserClient, clearSession, currentSession, type PublicSupabase } from './browser.ts';
+import './auth.css';
+
+/** Spec 02 §4, §9: the recovery session is looked for 500 ms; success goes to login after 3 s. */
+export const RECOVERY_CHECK_MS = 500;
+export const REDIRECT_AFTER_RESET_MS = 3000;
+
+const INVALID_LINK = 'Invalid or expired reset link. Please request a new one from the login page.';
+const NO_SESSION = 'Session not established. Please click the reset link from your email again.';
+
+type Status =
+	| { kind: 'checking' }
+	| { kind: 'invalid' }
+	| { kind: 'ready' }
+	| { kind: 'saving' }
+	| { kind: 'error'; message: string }
+	| { kind: 'done' };
+
+/** A session that came from an e-mailed reset link (its token's authentication method). */
+function isRecovery(session: Session | null): boolean {
+	if (!session) return false;
+	try {
+		const claims = JSON.parse(
+			atob(session.access_token.split('.')[1]!.replace(/-/g, '+').replace(/_/g, '/')),
+		) as { amr?: { method?: string }[] };
+		return claims.amr?.some((entry) => entry.method === 'recovery') ?? false;
+	} catch {
+		return false;
+	}
+}
+
+interface Props {
+	supabase: PublicSupabase;
+}
+
+/** /reset-password: the e-mailed link lands here with the recovery session in the URL fragment. */
+export default function ResetPasswordForm({ supabase }: Props) {
+	const ids = useId();
+	const [status, setStatus] = useState<Status>({ kind: 'checking' });
+	const [password, setPassword] = useState('');
+	const [confirm, setConfirm] = useState('');
+	const headingRef = useRef<HTMLHeadingElement>(null);
+
+	useEffect(() => {
+		let live = true;
+		const started = Date.now();
+		// supabase-js reads the link's fragment when the client starts, then forgets it.
+		const client = browserClient(supabase, { detectSessionInUrl: true });
+		void currentSession(client).then(async (session) => {
+			const left = RECOVERY_CHECK_MS - (Date.now() - started);
+			if (left > 0) await new Promise((resolve) => setTimeout(resolve, left));
+			if (!live) return;
+			setStatus(isRecovery(session) ? { kind: 'ready' } : { kind: 'invalid' });
+		});
+		return () => {
+			live = false;
+		};
+	}, [supabase]);
+
+	useEffect(() => {
+		if (status.kind !== 'done') return;
+		headingRef.current?.focus();
+		const timer = setTimeout(
+			() => window.location.assign('/chamber-login-v2'),
+			REDIRECT_AFTER_RESET_MS,
+		);
+		return () => clearTimeout(timer);
+	}, [status]);
+
+	const problem = newPasswordProblem(password, confirm);
+	// Shown once both fields hold something, so the first keystroke is not greeted by an error.
+	const shownProblem = password && confirm ? problem : null;
+
+	async function onSubmit(event: FormEvent<HTMLFormElement>) {
+		event.preventDefault();
+		if (problem) return;
+		setStatus({ kind: 'saving' });
+		const client = browserClient(supabase, { detectSessionInUrl: true });
+		if (!isRecovery(await currentSession(client))) {
+			setStatus({ kind: 'error', message: NO_SESSION });
+			return;
+		}
+		const { error } = await client.auth.updateUser({ password });
+		if (error) {
+			const explained = error.code === 'same_password' || error.code === 'weak_password';
+			setStatus({
+				kind: 'error',
+				message: explained ? error.message : 'Failed to reset password',
+			});
+			return;
+		}
+		await clearSession(client);
+		setStatus({ kind: 'done' });
+	}
+
+	if (status.kind === 'checking') {
+		return (
+			<section className="auth-card" aria-busy="true">
+				<h1>Reset Password</h1>
+				<p role="status">Checking your reset link...</p>
+			</section>
+		);
+	}
+	if (status.kind === 'invalid') {
+		return (
+			<section className="auth-card">
+				<h1>Reset Password</h1>
+				<p className="auth-alert auth-alert--error" role="alert">
+					{INVALID_LINK}
+				</p>
+				<p className="auth-card__links">
+					<a href="/forgot-password">Request a new link</a> ·{' '}
+					<a href="/chamber-login-v2">Sign in</a>
+				</p>
+			</section>
+		);
+	}
+	if (status.kind === 'done') {
+		return (
+			<section className="auth-card" aria-labelledby={`${ids}-done`}>
+				<h1 id={`${ids}-done`} tabIndex={-1} ref={headingRef}>
+					Password updated
+				</h1>
+				<p role="status">Your password has been changed. Taking you to the sign-in page…</p>
+				<p className="auth-card__links">
+					<a href="/chamber-login-v2">Sign in now</a>
+				</p>
+			</section>
+		);
+	}
+	return (
+		<form
+			className="auth-card"
+			method="post"
+			onSubmit={onSubmit}
+			noValidate
+			aria-labelledby={`${ids}-title`}
+		>
+			<h1 id={`${ids}-title`}>Reset Password</h1>
+			<p className="auth-card__lead">Choose a new password for your admin account.</p>
+			{status.kind === 'error' && (
+				<p className="auth-alert auth-alert--error" role="alert">
+					{status.message}
+				</p>
+			)}
+			<div className="auth-field">
+				<label htmlFor={`${ids}-new`}>New password</label>
+				<input
+					id={`${ids}-new`}
+					type="password"
+					autoComplete="new-password"
+					required
+					minLength={6}
+					value={password}
+					aria-describedby={`${ids}-rule`}
+					onChange={(e) => setPassword(e.target.value)}
+				/>
+				<small id={`${ids}-rule`} className="auth-hint">
+					At least 6 characters.
+				</small>
+			</div>
+			<div className="auth-field">
+				<label htmlFor={`${ids}-confirm`}>Confirm password</label>
+				<input
+					id={`${ids}-confirm`}
+					type="password"
+					autoComplete="new-password"
+					required
+					value={confirm}
+					aria-invalid={shownProblem ? true : undefined}
+					aria-describedby={shownProblem ? `${ids}-problem` : undefined}
+					onChange={(e) => setConfirm(e.target.value)}
+				/>
+			</div>
+			<p id={`${ids}-problem`} className="auth-field-error" aria-live="polite">
+				{shownProblem}
+			</p>
+			<button
+				type="submit"
+				className="auth-button"
+				disabled={problem !== null || status.kind === 'saving'}
+			>
+				{status.kind === 'saving' ? 'Updating...' : 'Update Password'}
+			</button>
+		</form>
+	);
+}

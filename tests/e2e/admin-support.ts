@@ -1,0 +1,73 @@
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { expect, type Page } from '@playwright/test';
+import { createClient, type SupabaseClient } from '@supabase/supabase-js';
+import { simpleParser } from 'mailparser';
+import { loadOrCreateKeys } from '../../scripts/stack/keys.ts';
+import { importTenant } from '../../src/features/tenants/tenants.server.ts';
+import { parseTenantFile, type UserRole } from '../../src/features/tenants/tenant-file.ts';
+
+/** Shared by the admin-portal specs: the e2e stack as a server-side script sees it. */
+
+export const DATA_DIR = process.env.E2E_DATA_DIR || '.data-test/e2e';
+export const STACK_URL = `http://127.0.0.1:${process.env.E2E_STACK_PORT || 56321}`;
+export const DEMO_PASSWORD = 'demo-password';
+
+let service: SupabaseClient | undefined;
+
+/** The stack's service-role client (its keys are in the e2e data folder). */
+export async function serviceClient(): Promise<SupabaseClient> {
+	if (!service) {
+		const keys = await loadOrCreateKeys(DATA_DIR);
+		service = createClient(STACK_URL, keys.serviceKey, { auth: { persistSession: false } });
+	}
+	return service;
+}
+
+/** A user of a chamber that no other test signs in with, so a test may change its password. */
+export async function createUser(
+	slug: string,
+	role: UserRole,
+	password = DEMO_PASSWORD,
+): Promise<string> {
+	const email = `${role.replace('_', '-')}-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}@e2e.test`;
+	const client = await serviceClient();
+	// The import upserts the tenant too: its name must stay as it is.
+	const { data, error } = await client.from('tenants').select('name').eq('slug', slug).single();
+	if (error) throw new Error(`No tenant ${slug}: ${error.message}`);
+	await importTenant(
+		client,
+		parseTenantFile(
+			{ tenant: { slug, name: data.name }, users: [{ email, password, role }] },
+			'e2e user',
+		),
+		{ only: ['users'], allowSuperAdmin: role === 'super_admin' },
+	);
+	return email;
+}
+
+/** Signs in through the login page, as a person would. */
+export async function signIn(page: Page, email: string, password = DEMO_PASSWORD): Promise<void> {
+	await page.getByLabel('Email').fill(email);
+	await page.getByLabel('Password', { exact: true }).fill(password);
+	await page.getByRole('button', { name: 'Sign In' }).click();
+}
+
+/** The link of the newest reset e-mail to an address, once it is in the stack's outbox. */
+export async function resetLinkFor(email: string): Promise<string> {
+	const outbox = join(DATA_DIR, 'outbox');
+	let file: string | undefined;
+	await expect
+		.poll(async () => {
+			const files = (await readdir(outbox).catch(() => [] as string[])).filter(
+				(f) => f.includes('reset-password') && f.includes(email),
+			);
+			file = files.sort().at(-1);
+			return file;
+		})
+		.toBeTruthy();
+	const mail = await simpleParser(await readFile(join(outbox, file!)));
+	const link = /https?:\/\/\S+\/auth\/v1\/verify\?\S+/.exec(mail.text ?? '')?.[0];
+	if (!link) throw new Error(`No reset link in ${file}`);
+	return link;
+}
