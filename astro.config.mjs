@@ -7,6 +7,8 @@ import { profileRedirectsIntegration } from './src/features/business/redirects.i
 export default defineConfig({
 	site: process.env.SITE_URL || process.env.URL || 'http://localhost:8888',
 	output: 'static',
+	// Another folder for a second build beside the one being served (a publish, another chamber).
+	outDir: process.env.ASTRO_OUT_DIR || './dist',
 	adapter: netlify({
 		// Images are served as built files, the same locally and on Netlify; the local stack is
 		// offline, so the adapter's dev emulation of Netlify's cloud features stays off.

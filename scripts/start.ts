@@ -6,7 +6,7 @@ import { startSiteServer } from './lib/netlify-local.ts';
 import { onShutdown, runMain } from './lib/main.ts';
 import { buildSite, checkTenant, ROOT, seedIfEmpty } from './lib/site.ts';
 import { ensureStack } from './stack/index.ts';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 
 runMain(
 	async () => {
@@ -19,7 +19,7 @@ runMain(
 		await checkTenant(stack, tenant);
 		if (!process.env.SKIP_BUILD) await buildSite(stack, tenant);
 		const server = await startSiteServer({
-			distDir: join(ROOT, 'dist'),
+			distDir: process.env.ASTRO_OUT_DIR ? resolve(process.env.ASTRO_OUT_DIR) : join(ROOT, 'dist'),
 			functionsDir: join(ROOT, 'netlify/functions'),
 			ssrDir: join(ROOT, '.netlify/v1/functions/ssr'),
 			port,

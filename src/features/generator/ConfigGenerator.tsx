@@ -23,13 +23,9 @@ import {
 	type FieldSpec,
 	type GeneratorTab,
 } from './generator.ts';
-import {
-	accessToken,
-	browserClient,
-	LOGIN_PATH,
-	verifySession,
-	type VerifiedUser,
-} from './session.ts';
+import type { AdminUser } from '../auth/auth.ts';
+import { browserClient, type PublicSupabase } from '../auth/browser.ts';
+import { accessToken, LOGIN_PATH, verifySession } from './session.ts';
 import { $form, $tab, editField } from './store.ts';
 import './ConfigGenerator.css';
 
@@ -37,11 +33,10 @@ import './ConfigGenerator.css';
 export const COPIED_MS = 2000;
 
 interface Props {
-	supabaseUrl: string;
-	supabaseAnonKey: string;
+	supabase: PublicSupabase;
 }
 
-type Guard = { state: 'checking' } | { state: 'allowed'; user: VerifiedUser };
+type Guard = { state: 'checking' } | { state: 'allowed'; user: AdminUser };
 
 function download(filename: string, text: string, type: string): void {
 	const url = URL.createObjectURL(new Blob([text], { type }));
@@ -54,18 +49,15 @@ function download(filename: string, text: string, type: string): void {
 	URL.revokeObjectURL(url);
 }
 
-export default function ConfigGenerator({ supabaseUrl, supabaseAnonKey }: Props) {
+export default function ConfigGenerator({ supabase: settings }: Props) {
 	const [guard, setGuard] = useState<Guard>({ state: 'checking' });
-	const supabase = useMemo(
-		() => browserClient(supabaseUrl, supabaseAnonKey),
-		[supabaseUrl, supabaseAnonKey],
-	);
+	const supabase = useMemo(() => browserClient(settings), [settings]);
 
 	useEffect(() => {
 		let live = true;
-		verifySession(supabase).then((user) => {
+		void verifySession(supabase).then((user) => {
 			if (!live) return;
-			if (!user || (user.role !== 'admin' && user.role !== 'super_admin')) {
+			if (!user) {
 				window.location.assign(LOGIN_PATH);
 				return;
 			}
@@ -79,7 +71,7 @@ export default function ConfigGenerator({ supabaseUrl, supabaseAnonKey }: Props)
 	if (guard.state === 'checking') {
 		return (
 			<p className="gen-status" role="status">
-				Checking your session…
+				Checking your session...
 			</p>
 		);
 	}
@@ -90,7 +82,7 @@ function Generator({
 	user,
 	getToken,
 }: {
-	user: VerifiedUser;
+	user: AdminUser;
 	getToken: () => Promise<string | null>;
 }) {
 	const form = useStore($form);

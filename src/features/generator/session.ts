@@ -1,37 +1,22 @@
-import { createClient, type SupabaseClient } from '@supabase/supabase-js';
+import type { SupabaseClient } from '@supabase/supabase-js';
+import { adminUserSchema, type AdminUser } from '../auth/auth.ts';
+import { currentSession } from '../auth/browser.ts';
 
-// The generator's guard (spec 02 §2): the admin session supabase-js keeps in this browser (the
-// sign-in page stores it), checked with the server on load through GET /api/auth/verify, which
-// accepts a valid session of an admin or super_admin.
-
-export interface VerifiedUser {
-	id: string;
-	email: string;
-	role: 'super_admin' | 'admin' | 'editor';
-	tenantKey: string;
-}
+// The generator's guard (spec 02 §2): the admin pages' session (supabase-js in this browser),
+// checked with the server on load through GET /api/auth/verify, which accepts a valid session of
+// an admin or super_admin. Without one: the deprecated login, which forwards to the v2 login and
+// brings the visitor back here.
 
 export const GENERATOR_PATH = '/chamber-config/generator';
 export const LOGIN_PATH = `/chamber-login?redirect=${encodeURIComponent(GENERATOR_PATH)}`;
 
-let client: SupabaseClient | undefined;
-
-/** supabase-js with the session of the admin pages (localStorage, refreshed before it expires). */
-export function browserClient(supabaseUrl: string, anonKey: string): SupabaseClient {
-	client ??= createClient(supabaseUrl, anonKey, {
-		auth: { persistSession: true, autoRefreshToken: true, detectSessionInUrl: false },
-	});
-	return client;
-}
-
 /** The current access token, or null without a session. */
 export async function accessToken(supabase: SupabaseClient): Promise<string | null> {
-	const { data } = await supabase.auth.getSession();
-	return data.session?.access_token ?? null;
+	return (await currentSession(supabase))?.access_token ?? null;
 }
 
 /** The signed-in admin or super_admin, checked by the server; null when the guard must send them away. */
-export async function verifySession(supabase: SupabaseClient): Promise<VerifiedUser | null> {
+export async function verifySession(supabase: SupabaseClient): Promise<AdminUser | null> {
 	const token = await accessToken(supabase);
 	if (!token) return null;
 	const response = await fetch('/api/auth/verify', {
@@ -40,7 +25,8 @@ export async function verifySession(supabase: SupabaseClient): Promise<VerifiedU
 	if (!response?.ok) return null;
 	const body = (await response.json().catch(() => null)) as {
 		authenticated?: boolean;
-		user?: VerifiedUser;
+		user?: unknown;
 	} | null;
-	return body?.authenticated && body.user ? body.user : null;
+	const user = adminUserSchema.safeParse(body?.user);
+	return body?.authenticated && user.success ? user.data : null;
 }
