@@ -101,17 +101,6 @@ begin
 		raise exception 'You have no role in this chamber' using errcode = '42501';
 	end if;
 
-	update public.publishes
-	set state = 'failed',
-		finished_at = v_now,
-		error = 'The build reported nothing for 15 minutes.',
-		config_snapshot = null
-	where tenant_id = p_tenant_id
-		and state = 'building'
-		and last_report_at < v_now - interval '15 minutes';
-	get diagnostics v_n = row_count;
-	v_count := v_count + v_n;
-
 	-- A queued publish waits for the build ahead of it; alone, it should have started long ago.
 	update public.publishes
 	set state = 'failed',
@@ -126,7 +115,18 @@ begin
 	get diagnostics v_n = row_count;
 	v_count := v_count + v_n;
 
-	if v_count > 0 then
+	update public.publishes
+	set state = 'failed',
+		finished_at = v_now,
+		error = 'The build reported nothing for 15 minutes.',
+		config_snapshot = null
+	where tenant_id = p_tenant_id
+		and state = 'building'
+		and last_report_at < v_now - interval '15 minutes';
+	get diagnostics v_n = row_count;
+	v_count := v_count + v_n;
+
+	if v_n > 0 then
 		-- Whatever waited behind an expired build is first in line from now on.
 		update public.publishes
 		set last_report_at = v_now
