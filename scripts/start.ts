@@ -6,7 +6,7 @@
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { getTenantBySlug } from '../src/features/tenants/tenants.server.ts';
 import { getServiceClient, readClientEnv } from '../src/lib/supabase.server.ts';
 import { createLocalPublisher } from './lib/local-publisher.ts';
@@ -34,7 +34,11 @@ runMain(
 			tenant: await getTenantBySlug(service, tenant),
 			service,
 			buildsDir,
-			build: astroSiteBuilder(stack, tenant),
+			build: astroSiteBuilder(
+				stack,
+				tenant,
+				resolve(process.env.CHAMBER_DATA_DIR || '.data', 'node-compile-cache'),
+			),
 		});
 		const server = await startSiteServer({
 			distDir: join(ROOT, 'dist'),

@@ -92,10 +92,12 @@ export function createLocalPublisher(options: {
 		}
 		const outDir = join(options.buildsDir, deployId);
 		const began = Date.now();
+		let built = began;
 		log(`${label}: building ${options.tenant.slug} (${job.title})`);
 		try {
 			await mkdir(outDir, { recursive: true });
 			const build = await options.build(outDir, stop.signal);
+			built = Date.now();
 			if (!server) throw new Error('The site server is not attached');
 			await server.swap(build);
 		} catch (error) {
@@ -110,7 +112,9 @@ export function createLocalPublisher(options: {
 		if (job.publishId !== null) {
 			await finishPublish(options.service, job.publishId, { state: 'live' });
 		}
-		log(`${label}: live after ${seconds(began)} s`);
+		log(
+			`${label}: live after ${seconds(began)} s (build ${((built - began) / 1000).toFixed(1)} s)`,
+		);
 		kept.push(outDir);
 		await pruneBuilds();
 	}
