@@ -92,12 +92,12 @@ export function createLocalPublisher(options: {
 		}
 		const outDir = join(options.buildsDir, deployId);
 		const began = Date.now();
-		let built = began;
+		let buildSeconds = '';
 		log(`${label}: building ${options.tenant.slug} (${job.title})`);
 		try {
 			await mkdir(outDir, { recursive: true });
 			const build = await options.build(outDir, stop.signal);
-			built = Date.now();
+			buildSeconds = seconds(began);
 			if (!server) throw new Error('The site server is not attached');
 			await server.swap(build);
 		} catch (error) {
@@ -112,9 +112,7 @@ export function createLocalPublisher(options: {
 		if (job.publishId !== null) {
 			await finishPublish(options.service, job.publishId, { state: 'live' });
 		}
-		log(
-			`${label}: live after ${seconds(began)} s (build ${((built - began) / 1000).toFixed(1)} s)`,
-		);
+		log(`${label}: live after ${seconds(began)} s (the build took ${buildSeconds} s)`);
 		kept.push(outDir);
 		await pruneBuilds();
 	}
