@@ -92,7 +92,7 @@ export function createLocalPublisher(options: {
 		}
 		const outDir = join(options.buildsDir, deployId);
 		const began = Date.now();
-		let buildSeconds = '';
+		let buildSeconds: string;
 		log(`${label}: building ${options.tenant.slug} (${job.title})`);
 		try {
 			await mkdir(outDir, { recursive: true });
