@@ -52,8 +52,11 @@ export class AuthStore {
 	readonly #pool: pg.Pool;
 
 	constructor(databaseUrl: string) {
-		// A few connections: requests interleave, and PGlite queues them on its one session.
-		this.#pool = new pg.Pool({ connectionString: databaseUrl, max: 4 });
+		// One connection: PGlite has one session, and its socket server interleaves the messages of
+		// concurrent connections one by one, so two connections' parameterised queries (Parse, Bind,
+		// Execute) overwrite each other's unnamed portal ('portal "" does not exist'). Concurrent
+		// requests wait for the pool instead.
+		this.#pool = new pg.Pool({ connectionString: databaseUrl, max: 1 });
 	}
 
 	close(): Promise<void> {
