@@ -126,7 +126,9 @@ test.describe('/events-list', () => {
 		// A multi-day event shows its range ('Wednesday, December 30, 2026 – Friday, January 1,
 		// 2027'), which must cover the clicked day; a one-day event shows that day.
 		const when = (await first.locator('.ev-summary__when span').first().textContent())!;
-		const [from, to = from] = when.split(' – ').map((part) => new Date(part.replace(/^\w+, /, '')));
+		const ends = when.split(' – ').map((part) => new Date(part.replace(/^\w+, /, '')));
+		const from = ends[0]!;
+		const to = ends.at(-1)!;
 		expect(from.getTime()).toBeLessThanOrEqual(date.getTime());
 		expect(to.getTime()).toBeGreaterThanOrEqual(date.getTime());
 		if (from.getTime() === to.getTime()) expect(when).toBe(format(date, 'EEEE, MMMM d, yyyy'));
