@@ -93,10 +93,27 @@ export async function buildSite(
 	const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
 	if (code === 0) return;
 	if (options.signal?.aborted) throw new Error('The build was stopped');
-	const reason = tail.findLast((line) => /error/i.test(line)) ?? tail.at(-1);
-	throw new Error(
-		`The site could not be built${reason ? `: ${reason.slice(0, 300)}` : ` (astro build exit code ${code})`}`,
-	);
+	throw new Error(`The site could not be built${buildFailureReason(tail, code)}`);
+}
+
+/**
+ * What staff read in the panel when a build fails: the configuration problem when that is the
+ * cause (the lines after 'Invalid chamber configuration'), else the build's last error line,
+ * never a stack frame.
+ */
+export function buildFailureReason(tail: readonly string[], code: number | null): string {
+	const config = tail.findLastIndex((line) => line.includes('Invalid chamber configuration'));
+	if (config >= 0) {
+		const problems = tail
+			.slice(config + 1)
+			.filter((line) => /^- \S+: /.test(line))
+			.slice(0, 3)
+			.map((line) => line.slice(2));
+		const head = tail[config]!.replace(/^.*?(Invalid chamber configuration[^:]*):?.*$/, '$1');
+		return `: ${[head, ...problems].join('; ').slice(0, 300)}`;
+	}
+	const reason = tail.findLast((line) => /error/i.test(line) && !/^at /.test(line));
+	return reason ? `: ${reason.slice(0, 300)}` : ` (astro build exit code ${code})`;
 }
 
 /**
