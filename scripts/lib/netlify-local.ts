@@ -213,13 +213,64 @@ async function sendResponse(res: ServerResponse, response: Response, head: boole
  * the project: a page that reads a file the bundle lacks (a package file under node_modules, say)
  * fails here as it would on Netlify, instead of finding the project's node_modules above it.
  */
-async function loadSsrFunction(dir: string): Promise<{ handler: Handler; copy: string } | null> {
+async function loadSsrFunction(
+	dir: string,
+	inPlace = false,
+): Promise<{ handler: Handler; copy: string | null } | null> {
 	if (!(await stat(join(dir, 'ssr.mjs')).catch(() => null))) return null;
-	const copy = await mkdtemp(join(tmpdir(), 'chamber-ssr-'));
-	await cp(dir, copy, { recursive: true });
-	const mod = (await import(pathToFileURL(join(copy, 'ssr.mjs')).href)) as { default?: Handler };
+	const copy = inPlace ? null : await mkdtemp(join(tmpdir(), 'chamber-ssr-'));
+	if (copy) await cp(dir, copy, { recursive: true });
+	const mod = (await import(pathToFileURL(join(copy ?? dir, 'ssr.mjs')).href)) as {
+		default?: Handler;
+	};
 	if (!mod.default) throw new Error(`${dir}/ssr.mjs has no default export`);
 	return { handler: mod.default, copy };
+}
+
+/** One build as the server serves it: its files, rules and on-demand function. */
+interface Deployment {
+	root: string;
+	redirects: RedirectRule[];
+	headerRules: HeaderRule[];
+	ssr: { handler: Handler; copy: string | null } | null;
+}
+
+async function loadDeployment(
+	distDir: string,
+	ssrDir: string | undefined,
+	inPlace = false,
+): Promise<Deployment> {
+	const root = resolve(distDir);
+	const ssr = ssrDir ? await loadSsrFunction(resolve(ssrDir), inPlace) : null;
+	return {
+		root,
+		ssr,
+		redirects: parseRedirects(await readFile(join(root, '_redirects'), 'utf8').catch(() => '')),
+		headerRules: parseHeaders(await readFile(join(root, '_headers'), 'utf8').catch(() => '')),
+	};
+}
+
+/** A route the server itself answers (the local build hook), before functions and files. */
+export interface ServerRoute {
+	method: string;
+	/** The exact pathname. */
+	path: string;
+	handler: (req: Request) => Promise<Response>;
+}
+
+export interface SiteServer {
+	url: string;
+	/**
+	 * Serves another build from now on, as one step: its files, `_redirects`, `_headers` and SSR
+	 * function are loaded first, then swapped in together, so every request is answered wholly by
+	 * one build. A request already under way finishes with the build it started with. Hashed
+	 * assets of the build before stay reachable (a page loaded just before the swap still gets
+	 * its scripts), as with Netlify's skew protection. The SSR function runs where it is, so its
+	 * folder must lie outside the project (the local publisher builds in the system's temp
+	 * folder) and stay until the build after the next is swapped in.
+	 */
+	swap(build: { distDir: string; ssrDir?: string }): Promise<void>;
+	close(): Promise<void>;
 }
 
 export async function startSiteServer(options: {
@@ -229,14 +280,11 @@ export async function startSiteServer(options: {
 	host?: string;
 	/** The adapter's on-demand function, .netlify/v1/functions/ssr; none when left out. */
 	ssrDir?: string;
-}): Promise<{ url: string; close(): Promise<void> }> {
-	const root = resolve(options.distDir);
+	routes?: ServerRoute[];
+}): Promise<SiteServer> {
 	const functions = await loadFunctions(resolve(options.functionsDir));
-	const ssr = options.ssrDir ? await loadSsrFunction(resolve(options.ssrDir)) : null;
-	const redirects = parseRedirects(
-		await readFile(join(root, '_redirects'), 'utf8').catch(() => ''),
-	);
-	const headerRules = parseHeaders(await readFile(join(root, '_headers'), 'utf8').catch(() => ''));
+	let current = await loadDeployment(options.distDir, options.ssrDir);
+	let previous: Deployment | null = null;
 	const host = options.host ?? '127.0.0.1';
 	const origin = `http://${host === '127.0.0.1' ? 'localhost' : host}:${options.port}`;
 
@@ -246,6 +294,7 @@ export async function startSiteServer(options: {
 		file: string,
 		status: number,
 		path: string,
+		headerRules: HeaderRule[],
 	) {
 		const type = CONTENT_TYPES[extname(file)] ?? 'application/octet-stream';
 		const headers: Record<string, string> = { 'content-type': type };
@@ -266,6 +315,19 @@ export async function startSiteServer(options: {
 	async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
 		const url = new URL(req.url ?? '/', origin);
 		const head = req.method === 'HEAD';
+		// One build answers the whole request, even if another is swapped in meanwhile.
+		const { root, redirects, headerRules, ssr } = current;
+		const before = previous;
+		for (const extra of options.routes ?? []) {
+			if (url.pathname !== extra.path) continue;
+			if (req.method !== extra.method) {
+				res.writeHead(405, { 'content-type': 'application/json', allow: extra.method });
+				res.end(JSON.stringify({ error: `Method ${req.method} not allowed` }));
+				return;
+			}
+			await sendResponse(res, await extra.handler(toRequest(req, origin)), head);
+			return;
+		}
 		for (const fn of functions) {
 			for (const pattern of fn.patterns) {
 				const match = pattern.exec({ pathname: url.pathname });
@@ -288,7 +350,10 @@ export async function startSiteServer(options: {
 				return;
 			}
 		}
-		const file = await findFile(root, url.pathname);
+		let file = await findFile(root, url.pathname);
+		if (!file && before && url.pathname.startsWith('/_astro/')) {
+			file = await findFile(before.root, url.pathname);
+		}
 		for (const rule of redirects) {
 			const params = matchNetlifyPath(rule.from, url.pathname);
 			if (!params || (file && !rule.force)) continue;
@@ -297,14 +362,16 @@ export async function startSiteServer(options: {
 			// (200 a proxy-less rewrite, 404 a custom not-found page).
 			if (rule.status < 300 || rule.status >= 400) {
 				const rewritten = await findFile(root, new URL(target, origin).pathname);
-				if (rewritten) return serveFile(req, res, rewritten, rule.status, url.pathname);
+				if (rewritten) {
+					return serveFile(req, res, rewritten, rule.status, url.pathname, headerRules);
+				}
 				continue;
 			}
 			res.writeHead(rule.status, { location: target + (target.includes('?') ? '' : url.search) });
 			res.end();
 			return;
 		}
-		if (file) return serveFile(req, res, file, 200, url.pathname);
+		if (file) return serveFile(req, res, file, 200, url.pathname, headerRules);
 		// It answers the site's 404 page itself for paths that are no route of its.
 		if (ssr) {
 			const response = await ssr.handler(toRequest(req, origin), makeContext(req, {}, origin, url));
@@ -313,7 +380,7 @@ export async function startSiteServer(options: {
 		}
 		const notFound = join(root, '404.html');
 		if (await stat(notFound).catch(() => null))
-			return serveFile(req, res, notFound, 404, url.pathname);
+			return serveFile(req, res, notFound, 404, url.pathname, headerRules);
 		res.writeHead(404, { 'content-type': 'text/plain' });
 		res.end('Not found');
 	}
@@ -331,14 +398,33 @@ export async function startSiteServer(options: {
 		server.once('error', reject);
 		server.listen(options.port, host, resolveListen);
 	});
+	const retired: Deployment[] = [];
 	return {
 		url: origin,
+		async swap(build) {
+			const next = await loadDeployment(build.distDir, build.ssrDir, true);
+			if (previous) retired.push(previous);
+			previous = current;
+			current = next;
+			// The one before the previous build has no page left that could ask for its assets;
+			// its SSR copy goes once requests that began with it had time to finish.
+			const stale = retired.splice(0);
+			if (stale.length) {
+				setTimeout(() => {
+					for (const d of stale) {
+						if (d.ssr?.copy) void rm(d.ssr.copy, { recursive: true, force: true });
+					}
+				}, 30_000).unref();
+			}
+		},
 		close: async () => {
 			await new Promise<void>((resolveClose) => {
 				server.closeAllConnections();
 				server.close(() => resolveClose());
 			});
-			if (ssr) await rm(ssr.copy, { recursive: true, force: true });
+			for (const d of [current, previous, ...retired]) {
+				if (d?.ssr?.copy) await rm(d.ssr.copy, { recursive: true, force: true });
+			}
 		},
 	};
 }

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { readFile } from 'node:fs/promises';
+import { cp, readFile, rename, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseTenantFile } from '../../src/features/tenants/tenant-file.ts';
 import {
@@ -10,6 +10,7 @@ import {
 import { getServiceClient, readClientEnv } from '../../src/lib/supabase.server.ts';
 import { generateTenant } from '../../tenants/demo/generate.ts';
 import type { Stack } from '../stack/index.ts';
+import type { SiteBuilder } from './local-publisher.ts';
 
 export const ROOT = join(import.meta.dirname, '../..');
 
@@ -58,14 +59,85 @@ export async function checkTenant(stack: Stack, slug: string): Promise<void> {
 	await getTenantBySlug(serviceClient(stack), slug);
 }
 
-/** `astro build` for one tenant, reading the database through the given stack. */
-export async function buildSite(stack: Stack, tenant: string): Promise<void> {
+/**
+ * `astro build` for one tenant, reading the database through the given stack; `outDir` builds
+ * somewhere else than dist/. With `quiet` the build's output is kept to itself, and a failure
+ * names the build's own error line.
+ */
+export async function buildSite(
+	stack: Pick<Stack, 'env'>,
+	tenant: string,
+	options: { outDir?: string; quiet?: boolean; signal?: AbortSignal } = {},
+): Promise<void> {
 	const astro = join(ROOT, 'node_modules/astro/bin/astro.mjs');
-	const child = spawn(process.execPath, [astro, 'build'], {
+	const args = [astro, 'build', ...(options.outDir ? ['--outDir', options.outDir] : [])];
+	const child = spawn(process.execPath, args, {
 		cwd: ROOT,
-		stdio: 'inherit',
+		stdio: options.quiet ? ['ignore', 'pipe', 'pipe'] : 'inherit',
 		env: { ASTRO_TELEMETRY_DISABLED: '1', ...process.env, ...stack.env, TENANT: tenant },
+		signal: options.signal,
 	});
+	// An aborted build ends with its child; 'error' would otherwise be thrown unhandled.
+	child.on('error', () => {});
+	const tail: string[] = [];
+	const keep = (chunk: Buffer) => {
+		for (const line of chunk.toString('utf8').split('\n')) {
+			// eslint-disable-next-line no-control-regex -- terminal colours
+			const plain = line.replace(/\u001b\[[0-9;]*m/g, '').trim();
+			if (plain) tail.push(plain);
+		}
+		tail.splice(0, Math.max(0, tail.length - 40));
+	};
+	child.stdout?.on('data', keep);
+	child.stderr?.on('data', keep);
 	const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
-	if (code !== 0) throw new Error(`astro build failed (exit code ${code})`);
+	if (code === 0) return;
+	if (options.signal?.aborted) throw new Error('The build was stopped');
+	throw new Error(`The site could not be built${buildFailureReason(tail, code)}`);
+}
+
+/**
+ * What staff read in the panel when a build fails: the configuration problem when that is the
+ * cause (the lines after 'Invalid chamber configuration'), else the build's last error line,
+ * never a stack frame.
+ */
+export function buildFailureReason(tail: readonly string[], code: number | null): string {
+	const config = tail.findLastIndex((line) => line.includes('Invalid chamber configuration'));
+	if (config >= 0) {
+		const problems = tail
+			.slice(config + 1)
+			.filter((line) => /^- \S+: /.test(line))
+			.slice(0, 3)
+			.map((line) => line.slice(2));
+		const head = tail[config]!.replace(/^.*?(Invalid chamber configuration[^:]*):?.*$/, '$1');
+		return `: ${[head, ...problems].join('; ').slice(0, 300)}`;
+	}
+	const reason = tail.findLast((line) => /error/i.test(line) && !/^at /.test(line));
+	return reason ? `: ${reason.slice(0, 300)}` : ` (astro build exit code ${code})`;
+}
+
+/**
+ * The local publisher's builder: `astro build` into the build's own folder, and the SSR function
+ * the adapter wrote (always to .netlify/v1/functions/ssr) moved beside it. Node's compile cache
+ * (kept in the data folder) spares each build compiling Astro, Vite and Rollup again.
+ */
+export function astroSiteBuilder(
+	stack: Pick<Stack, 'env'>,
+	tenant: string,
+	compileCacheDir?: string,
+): SiteBuilder {
+	return async (outDir, signal) => {
+		const distDir = join(outDir, 'dist');
+		const env = compileCacheDir ? { ...stack.env, NODE_COMPILE_CACHE: compileCacheDir } : stack.env;
+		await buildSite({ env }, tenant, { outDir: distDir, quiet: true, signal });
+		const ssrDir = join(outDir, 'ssr');
+		const built = join(ROOT, '.netlify/v1/functions/ssr');
+		if (!(await stat(built).catch(() => null))) return { distDir };
+		// A move, not a 46 MB copy; the next build writes a new one.
+		await rename(built, ssrDir).catch(async (error: NodeJS.ErrnoException) => {
+			if (error.code !== 'EXDEV') throw error;
+			await cp(built, ssrDir, { recursive: true });
+		});
+		return { distDir, ssrDir };
+	};
 }

@@ -116,12 +116,29 @@ export async function startGateway(options: {
 		const method = req.method ?? 'GET';
 		if (!isOpen(url.pathname, method)) {
 			const key = apiKeyOf(req, url);
+			// The hosted gateway's answers, word for word.
 			if (!key) {
-				json(res, 401, { message: 'No API key found in request' }, CORS);
+				json(
+					res,
+					401,
+					{
+						message: 'No API key found in request',
+						hint: 'No `apikey` request header or url param was found.',
+					},
+					CORS,
+				);
 				return;
 			}
 			if (!options.apiKeys.includes(key)) {
-				json(res, 401, { message: 'Invalid API key' }, CORS);
+				json(
+					res,
+					401,
+					{
+						message: 'Invalid API key',
+						hint: 'Double check your Supabase `anon` or `service_role` API key.',
+					},
+					CORS,
+				);
 				return;
 			}
 		}

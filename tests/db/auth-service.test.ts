@@ -303,8 +303,9 @@ describe('password recovery through the outbox', () => {
 			refresh_token: fragment.get('refresh_token')!,
 		});
 		expect(error).toBeNull();
+		// GoTrue's verify issues the session with models.OTP (internal/api/verify.go).
 		expect(claimsOf(fragment.get('access_token')!).amr).toEqual([
-			expect.objectContaining({ method: 'recovery' }),
+			expect.objectContaining({ method: 'otp' }),
 		]);
 		expect((await browser.auth.updateUser({ password: 'recovered-password' })).error).toBeNull();
 		expect(
@@ -385,9 +386,15 @@ describe("Supabase's gateway behaviour", () => {
 	it('asks for an apikey (except on the e-mailed link) and answers CORS preflights', async () => {
 		const noKey = await fetch(`${stack.supabaseUrl}/auth/v1/user`);
 		expect(noKey.status).toBe(401);
-		expect(await noKey.json()).toEqual({ message: 'No API key found in request' });
+		expect(await noKey.json()).toEqual({
+			message: 'No API key found in request',
+			hint: 'No `apikey` request header or url param was found.',
+		});
 		const badKey = await fetch(`${stack.supabaseUrl}/auth/v1/user`, { headers: { apikey: 'x' } });
-		expect(await badKey.json()).toEqual({ message: 'Invalid API key' });
+		expect(await badKey.json()).toEqual({
+			message: 'Invalid API key',
+			hint: 'Double check your Supabase `anon` or `service_role` API key.',
+		});
 		const link = await fetch(`${stack.supabaseUrl}/auth/v1/verify?token=x&type=recovery`, {
 			redirect: 'manual',
 		});

@@ -226,6 +226,12 @@ export async function seedRlsFixtures(service: SupabaseClient, db: Client): Prom
 		[importedA.tenant_id, adminA.email.toLowerCase()],
 	);
 
+	// One publish of tenant A, as the publishing functions write it.
+	await db.query(
+		`insert into public.publishes (tenant_id, state, reason, requested_by_email) values ($1, 'live', 'Content saved', $2)`,
+		[importedA.tenant_id, adminA.email.toLowerCase()],
+	);
+
 	// One configuration change, so tenant A has an audit_log row.
 	await db.query('update public.chamber_config set founded_year = 1901 where tenant_id = $1', [
 		importedA.tenant_id,

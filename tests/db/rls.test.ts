@@ -218,6 +218,30 @@ const TABLES: readonly TableCase[] = [
 		deleteBy: SERVICE_ONLY,
 	},
 	{
+		// Written only by the publishing functions (request_publish for staff, the rest for the
+		// build's reports): tests/db/publish.test.ts.
+		table: 'publishes',
+		tenantColumn: 'tenant_id',
+		updateColumn: 'reason',
+		insert: (fx) => ({
+			statement: {
+				text: `insert into public.publishes (tenant_id, reason) values ($1, 'Sneaky build')`,
+				values: [fx.tenantA.id],
+			},
+		}),
+		select: {
+			anon: 'none',
+			adminA: 'all',
+			editorA: 'all',
+			adminB: 'none',
+			superAdminB: 'all',
+			service: 'all',
+		},
+		insertBy: SERVICE_ONLY,
+		updateBy: SERVICE_ONLY,
+		deleteBy: SERVICE_ONLY,
+	},
+	{
 		table: 'profiles',
 		tenantColumn: 'tenant_id',
 		updateColumn: 'report_name',
@@ -719,6 +743,59 @@ describe('row-level security through PostgREST', () => {
 			[slug],
 		);
 		expect(created).toBe(0);
+		restChecks++;
+	});
+
+	it("anon may not read publishes at all; the editor of A reads tenant A's", async () => {
+		const anon = await rest(`/publishes?tenant_id=eq.${fx.tenantA.id}`);
+		expect(anon.status).toBe(401);
+		expect(anon.body).toMatchObject({ code: '42501' });
+		const token = await userToken(fx.users.editorA);
+		const res = await rest(`/publishes?tenant_id=eq.${fx.tenantA.id}&select=reason`, { token });
+		expect(res).toEqual({ status: 200, body: [{ reason: 'Content saved' }] });
+		restChecks++;
+	});
+
+	it("a chamber admin cannot report a build's progress: only the build service can", async () => {
+		const token = await userToken(fx.users.adminA);
+		const { rows } = await db.query<{ id: string }>(
+			'select id::text from public.publishes where tenant_id = $1',
+			[fx.tenantA.id],
+		);
+		const id = Number(rows[0]?.id);
+		for (const [fn, body] of [
+			['start_publish', { p_publish_id: id }],
+			['finish_publish', { p_publish_id: id, p_state: 'failed', p_error: 'x' }],
+			['mark_publish_dispatched', { p_publish_id: id }],
+		] as const) {
+			const res = await rest(`/rpc/${fn}`, { method: 'POST', token, body });
+			expect([401, 403], fn).toContain(res.status);
+			expect(res.body).toMatchObject({ code: '42501' });
+		}
+		const state = await superuserCount(
+			`select count(*)::int as n from public.publishes where tenant_id = $1 and state = 'live'`,
+			[fx.tenantA.id],
+		);
+		expect(state).toBe(1);
+		restChecks++;
+	});
+
+	it('anon and the admin of B cannot request a publish of chamber A', async () => {
+		const body = { p_tenant_id: fx.tenantA.id, p_reason: 'Hijack' };
+		const anon = await rest('/rpc/request_publish', { method: 'POST', body });
+		expect([401, 403]).toContain(anon.status);
+		const adminB = await rest('/rpc/request_publish', {
+			method: 'POST',
+			token: await userToken(fx.users.adminB),
+			body,
+		});
+		expect([401, 403]).toContain(adminB.status);
+		expect(adminB.body).toMatchObject({ code: '42501' });
+		const queued = await superuserCount(
+			`select count(*)::int as n from public.publishes where tenant_id = $1 and state = 'queued'`,
+			[fx.tenantA.id],
+		);
+		expect(queued).toBe(0);
 		restChecks++;
 	});
 });

@@ -123,7 +123,15 @@ test.describe('/events-list', () => {
 		await expect(rows(page)).toHaveCount(count);
 		const first = rows(page).first();
 		await expect(first.getByRole('link')).toHaveAttribute('href', /^\/events\/\d+\/[a-z0-9-]+$/);
-		await expect(first).toContainText(format(date, 'EEEE, MMMM d, yyyy'));
+		// A multi-day event shows its range ('Wednesday, December 30, 2026 – Friday, January 1,
+		// 2027'), which must cover the clicked day; a one-day event shows that day.
+		const when = (await first.locator('.ev-summary__when span').first().textContent())!;
+		const ends = when.split(' – ').map((part) => new Date(part.replace(/^\w+, /, '')));
+		const from = ends[0]!;
+		const to = ends.at(-1)!;
+		expect(from.getTime()).toBeLessThanOrEqual(date.getTime());
+		expect(to.getTime()).toBeGreaterThanOrEqual(date.getTime());
+		if (from.getTime() === to.getTime()) expect(when).toBe(format(date, 'EEEE, MMMM d, yyyy'));
 		await expect(first).toContainText(/\d{1,2}:\d{2} [AP]M – \d{1,2}:\d{2} [AP]M C[SD]T|All Day/);
 		await expect(first.locator('.ev-summary__venue')).not.toBeEmpty();
 	});

@@ -77,6 +77,27 @@ export function clientAddress(req: IncomingMessage): string {
 	return first || req.socket.remoteAddress?.replace(/^::ffff:/, '') || 'unknown';
 }
 
+/**
+ * GoTrue's Link header (pagination.go addPaginationHeaders): the request's own path and query
+ * with `page` replaced, encoded as Go's url.Values does (keys sorted — auth-js reads the page
+ * number right after the first `=`), `next` while there is one, `last` always.
+ */
+export function paginationLink(
+	query: URLSearchParams,
+	page: number,
+	perPage: number,
+	total: number,
+): string {
+	const pages = Math.ceil(total / perPage);
+	const to = (p: number) => {
+		const q = new URLSearchParams(query);
+		q.set('page', String(p));
+		q.sort();
+		return `</admin/users?${q}>`;
+	};
+	return `${pages > page ? `${to(page + 1)}; rel="next", ` : ''}${to(pages)}; rel="last"`;
+}
+
 function info(req: IncomingMessage): RequestInfo {
 	return { ip: clientAddress(req), userAgent: req.headers['user-agent'] };
 }
@@ -163,30 +184,30 @@ export function createAuthRoutes(service: AuthService): (route: RoutedRequest) =
 		if (path === '/admin/users' || adminUser) {
 			await service.requireAdmin(bearer(req));
 			if (path === '/admin/users' && method === 'GET') {
-				const page = Number(query.get('page') ?? 1);
-				const perPage = Number(query.get('per_page') ?? 50);
-				if (!Number.isInteger(page) || page < 1 || !Number.isInteger(perPage) || perPage < 1) {
-					throw new AuthError(400, 'validation_failed', 'Bad Pagination Parameters');
-				}
-				const { users, aud, total } = await service.adminListUsers(page, perPage);
-				// pagination.go addPaginationHeaders
-				const pages = Math.max(1, Math.ceil(total / perPage));
-				const link = (p: number) => {
-					const q = new URLSearchParams(query);
-					q.set('page', String(p));
-					return `</admin/users?${q}>`;
+				// pagination.go paginate: an absent or empty value (auth-js sends `page=&per_page=`
+				// when none is given) takes the default.
+				const number = (name: string, fallback: number) => {
+					const raw = query.get(name) || String(fallback);
+					if (!/^\d+$/.test(raw) || Number(raw) < 1) {
+						throw new AuthError(
+							400,
+							'validation_failed',
+							`Bad Pagination Parameters: invalid ${name} "${raw}"`,
+						);
+					}
+					return Number(raw);
 				};
-				const links = [
-					...(pages > page ? [`${link(page + 1)}; rel="next"`] : []),
-					`${link(pages)}; rel="last"`,
-				];
+				const page = number('page', 1);
+				const perPage = number('per_page', 50);
+				const { users, aud, total } = await service.adminListUsers(page, perPage);
+				const link = paginationLink(query, page, perPage, total);
 				return send(
 					route,
 					200,
 					{ users, aud },
 					{
 						'x-total-count': String(total),
-						link: links.join(', '),
+						link,
 					},
 				);
 			}

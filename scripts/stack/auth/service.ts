@@ -1,8 +1,10 @@
 import { hash as argon2Hash, verify as argon2Verify } from '@node-rs/argon2';
+import { verify as bcryptVerify } from '@node-rs/bcrypt';
 import { z } from 'zod';
 import { allowedRedirect, type AuthConfig } from './config.ts';
 import { AuthError, OAuthError } from './errors.ts';
 import { sendRecoveryMail } from './mailer.ts';
+import { decideRefresh, isEmailLinkFresh, passwordHashKind, RecentRefreshTokens } from './rules.ts';
 import {
 	deleteSessions,
 	deleteUser,
@@ -181,9 +183,12 @@ function checkEmail(email: string): string {
 	return value;
 }
 
-async function passwordMatches(stored: string | null, password: string): Promise<boolean> {
-	if (!stored || !stored.startsWith('$argon2')) return false;
-	return argon2Verify(stored, password).catch(() => false);
+/** GoTrue's CompareHashAndPassword: argon2 (the import's) or bcrypt (GoTrue's own) hashes. */
+export async function passwordMatches(stored: string | null, password: string): Promise<boolean> {
+	const kind = passwordHashKind(stored);
+	if (kind === 'argon2') return argon2Verify(stored!, password).catch(() => false);
+	if (kind === 'bcrypt') return bcryptVerify(password, stored!).catch(() => false);
+	return false;
 }
 
 export class AuthService {
@@ -191,12 +196,8 @@ export class AuthService {
 	readonly #store: AuthStore;
 	readonly #now: () => Date;
 	readonly #send: typeof sendRecoveryMail;
-	/**
-	 * The plain refresh token last issued for each parent, for GoTrue's reuse interval: a client that
-	 * lost the answer to its refresh presents the parent again and gets the same active token back.
-	 * Only hashes are stored, so the plain token is kept here, for the interval only.
-	 */
-	readonly #recentlyIssued = new Map<string, { token: string; until: number }>();
+	/** For GoTrue's reuse interval: the plain child of each recently rotated refresh token. */
+	readonly #recentlyIssued: RecentRefreshTokens;
 
 	constructor(
 		config: AuthConfig,
@@ -207,6 +208,7 @@ export class AuthService {
 		this.#store = store;
 		this.#now = deps.now ?? (() => new Date());
 		this.#send = deps.sendRecoveryMail ?? sendRecoveryMail;
+		this.#recentlyIssued = new RecentRefreshTokens(config.refreshTokenReuseSeconds);
 	}
 
 	get config(): AuthConfig {
@@ -356,26 +358,25 @@ export class AuthService {
 				throw new AuthError(400, 'user_banned', 'Invalid Refresh Token: User Banned');
 			}
 
-			if (stored.revoked) {
-				const active = await findActiveRefreshToken(db, session.id);
-				const reusable = this.#recentlyIssued.get(presentedHash);
-				const withinInterval =
-					now.getTime() - stored.updated_at.getTime() <=
-					this.#config.refreshTokenReuseSeconds * 1000;
-				if (
-					active &&
-					active.parent === presentedHash &&
-					withinInterval &&
-					reusable &&
-					reusable.until >= now.getTime() &&
-					hashToken(reusable.token) === active.token
-				) {
-					await touchSession(db, session.id, now);
-					return this.#sessionJson(user, session, reusable.token, now);
-				}
-				// Possible abuse: a spent token came back. The whole session goes (GoTrue revokes the
-				// token family; here the family is the session), and that is committed before the
-				// refusal is answered.
+			const decision = decideRefresh({
+				presented: { hash: presentedHash, revoked: stored.revoked, revokedAt: stored.updated_at },
+				active: stored.revoked
+					? await findActiveRefreshToken(db, session.id).then((row) =>
+							row ? { hash: row.token, parent: row.parent } : null,
+						)
+					: null,
+				reissuable: this.#recentlyIssued.childOf(presentedHash, now),
+				now,
+				reuseSeconds: this.#config.refreshTokenReuseSeconds,
+				hash: hashToken,
+			});
+			if (decision.kind === 'return-active') {
+				await touchSession(db, session.id, now);
+				return this.#sessionJson(user, session, decision.token, now);
+			}
+			if (decision.kind === 'reuse-detected') {
+				// Possible abuse: a spent token came back. The whole session goes (its refresh tokens
+				// and, through the session check, its access tokens), committed before the refusal.
 				await deleteSessions(db, { sessionId: session.id });
 				return 'reused';
 			}
@@ -390,24 +391,13 @@ export class AuthService {
 				now,
 			});
 			await touchSession(db, session.id, now);
-			this.#remember(presentedHash, next, now);
+			this.#recentlyIssued.remember(presentedHash, next, now);
 			return this.#sessionJson(user, session, next, now);
 		});
 		if (outcome === 'reused') {
 			throw new AuthError(400, 'refresh_token_already_used', 'Invalid Refresh Token: Already Used');
 		}
 		return outcome;
-	}
-
-	#remember(parentHash: string, token: string, now: Date): void {
-		const nowMs = now.getTime();
-		for (const [key, entry] of this.#recentlyIssued) {
-			if (entry.until < nowMs) this.#recentlyIssued.delete(key);
-		}
-		this.#recentlyIssued.set(parentHash, {
-			token,
-			until: nowMs + this.#config.refreshTokenReuseSeconds * 1000,
-		});
 	}
 
 	// --- The signed-in user -------------------------------------------------------------------------
@@ -572,19 +562,28 @@ export class AuthService {
 		return {};
 	}
 
-	/** The recovery link's token → a new session (method recovery), or GoTrue's otp_expired. */
+	/**
+	 * The recovery link's token → a new session, or GoTrue's otp_expired. The session's method is
+	 * GoTrue's for the implicit flow (verify.go issues it with models.OTP): amr `otp`.
+	 */
 	async #redeemRecovery(token: string, info: RequestInfo): Promise<SessionJson> {
 		const now = this.#now();
-		return this.#store.transaction(async (db) => {
-			const notBefore = new Date(now.getTime() - this.#config.emailLinkSeconds * 1000);
-			const userId = await takeRecoveryToken(db, hashToken(token), notBefore);
-			const user = userId ? await findUserById(db, userId) : null;
-			if (!user) throw new AuthError(403, 'otp_expired', 'Email link is invalid or has expired');
+		const invalid = () => new AuthError(403, 'otp_expired', 'Email link is invalid or has expired');
+		const redeemed = await this.#store.transaction(async (db) => {
+			const taken = await takeRecoveryToken(db, hashToken(token));
+			if (!taken || !isEmailLinkFresh(taken.sentAt, now, this.#config.emailLinkSeconds)) {
+				return null;
+			}
+			const user = await findUserById(db, taken.userId);
+			if (!user) return null;
 			const confirmed = user.email_confirmed_at
 				? user
 				: await updateUser(db, user.id, { email_confirmed_at: now }, now);
-			return this.#startSession(db, confirmed, 'recovery', info, now);
+			return this.#startSession(db, confirmed, 'otp', info, now);
 		});
+		// An expired link is used up too (its row is gone): that is committed, then refused.
+		if (!redeemed) throw invalid();
+		return redeemed;
 	}
 
 	/**
@@ -617,7 +616,9 @@ export class AuthService {
 			fragment.set('error_code', error.code);
 			fragment.set('error_description', error.message);
 		}
+		// GoTrue marks its redirects with `sb` and encodes the fragment with Go's url.Values, keys sorted.
 		fragment.set('sb', '');
+		fragment.sort();
 		const target = new URL(redirectTo);
 		target.hash = fragment.toString();
 		return target.href;

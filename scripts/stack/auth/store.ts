@@ -52,8 +52,11 @@ export class AuthStore {
 	readonly #pool: pg.Pool;
 
 	constructor(databaseUrl: string) {
-		// A few connections: requests interleave, and PGlite queues them on its one session.
-		this.#pool = new pg.Pool({ connectionString: databaseUrl, max: 4 });
+		// One connection: PGlite has one session, and its socket server interleaves the messages of
+		// concurrent connections one by one, so two connections' parameterised queries (Parse, Bind,
+		// Execute) overwrite each other's unnamed portal ('portal "" does not exist'). Concurrent
+		// requests wait for the pool instead.
+		this.#pool = new pg.Pool({ connectionString: databaseUrl, max: 1 });
 	}
 
 	close(): Promise<void> {
@@ -287,18 +290,22 @@ export async function saveRecoveryToken(
 	);
 }
 
-/** Takes a recovery token: returns its user and removes it (a link works once), or null. */
+/**
+ * Takes a recovery token: removes it (a link works once, fresh or not) and answers its user and
+ * when it was sent, or null for an unknown or already used one.
+ */
 export async function takeRecoveryToken(
 	db: Queryable,
 	hash: string,
-	notBefore: Date,
-): Promise<string | null> {
-	const { rows } = await db.query<{ user_id: string; fresh: boolean }>(
+): Promise<{ userId: string; sentAt: Date } | null> {
+	// created_at is GoTrue's `timestamp` (no zone): read back as an instant in the database's own
+	// zone, the one it was written in, whatever this process's TZ.
+	const { rows } = await db.query<{ user_id: string; created_at: Date }>(
 		`delete from auth.one_time_tokens
 		where token_hash = $1 and token_type = 'recovery_token'
-		returning user_id, created_at >= $2 as fresh`,
-		[hash, notBefore],
+		returning user_id, created_at::timestamptz as created_at`,
+		[hash],
 	);
 	const row = rows[0];
-	return row?.fresh ? row.user_id : null;
+	return row ? { userId: row.user_id, sentAt: row.created_at } : null;
 }

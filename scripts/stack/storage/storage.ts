@@ -4,7 +4,7 @@ import type { IncomingMessage } from 'node:http';
 import { dirname, resolve, sep } from 'node:path';
 import pg from 'pg';
 import type { RoutedRequest } from '../auth/http.ts';
-import { verifyAccessToken } from '../auth/tokens.ts';
+import { jwtVerify } from 'jose';
 
 /**
  * The local stand-in for Supabase Storage (supabase/storage: src/http/routes/bucket and object,
@@ -17,34 +17,93 @@ import { verifyAccessToken } from '../auth/tokens.ts';
 
 const GLOBAL_FILE_SIZE_LIMIT = 50 * 1024 * 1024;
 
+/**
+ * Storage's errors (src/internal/errors/codes.ts, storage-error.ts): a code, the status it
+ * stands for and a legacy `error` text. Storage answers them with HTTP 400 (500 for its own
+ * failures) and puts the meaningful status in the body's `statusCode` (src/http/error-handler.ts:
+ * userStatusCode), which storage-js reports as `error.statusCode`; a few checks answer their
+ * status for real (`withStatusCode`).
+ */
 class StorageError extends Error {
 	readonly status: number;
 	readonly code: string;
+	readonly error: string;
+	readonly httpStatus: number;
 
-	constructor(status: number, code: string, message: string) {
+	constructor(
+		status: number,
+		code: string,
+		message: string,
+		options: { error?: string; httpStatus?: number } = {},
+	) {
 		super(message);
 		this.status = status;
 		this.code = code;
+		this.error = options.error ?? code;
+		this.httpStatus = options.httpStatus ?? (status === 500 ? 500 : 400);
 	}
 }
 
 const errors = {
-	bucketNotFound: () => new StorageError(404, 'NoSuchBucket', 'Bucket not found'),
-	objectNotFound: () => new StorageError(404, 'NoSuchKey', 'Object not found'),
-	duplicate: () => new StorageError(409, 'ResourceAlreadyExists', 'The resource already exists'),
-	denied: (action = 'new row violates row-level security policy') =>
-		new StorageError(403, 'AccessDenied', action),
-	invalidJwt: (message: string) => new StorageError(400, 'InvalidJWT', message),
+	bucketNotFound: () =>
+		new StorageError(404, 'NoSuchBucket', 'Bucket not found', { error: 'Bucket not found' }),
+	objectNotFound: () =>
+		new StorageError(404, 'NoSuchKey', 'Object not found', { error: 'not_found' }),
+	duplicate: () =>
+		new StorageError(409, 'ResourceAlreadyExists', 'The resource already exists', {
+			error: 'Duplicate',
+		}),
+	denied: (message = 'new row violates row-level security policy') =>
+		new StorageError(403, 'AccessDenied', message, { error: 'Unauthorized' }),
+	invalidKey: (key: string) => new StorageError(400, 'InvalidKey', `Invalid key: ${key}`),
+	invalidBucketName: () =>
+		new StorageError(400, 'InvalidBucketName', 'Bucket name invalid', { error: 'Invalid Input' }),
 	invalid: (message: string) => new StorageError(400, 'InvalidRequest', message),
 	tooLarge: () =>
-		new StorageError(413, 'EntityTooLarge', 'The object exceeded the maximum allowed size'),
+		new StorageError(413, 'EntityTooLarge', 'The object exceeded the maximum allowed size', {
+			error: 'Payload too large',
+		}),
 	mime: (type: string) =>
-		new StorageError(415, 'InvalidMimeType', `mime type ${type} is not supported`),
+		new StorageError(415, 'InvalidMimeType', `mime type ${type} is not supported`, {
+			error: 'invalid_mime_type',
+		}),
+	fileSizeLimit: () =>
+		new StorageError(
+			400,
+			'InvalidRequest',
+			'Invalid file size format, hint: use 20GB / 20MB / 30KB / 3B',
+		),
 };
+
+/** Storage's isValidKey / isValidBucketName (src/storage/limits.ts): S3-safe characters. */
+const VALID_OBJECT_KEY = /^[A-Za-z0-9_/!.*'() &$=@;:+,?-]*$/;
+const VALID_BUCKET_NAME = /^[A-Za-z0-9_!.*'() &$=@;:+,?-]*$/;
+
+/** Storage's parseFileSizeToBytes: a number of bytes, or '5MB', '300KB', '1.5GB', '10B'. */
+export function parseFileSizeLimit(value: unknown): number | null {
+	if (value === undefined || value === null) return null;
+	if (typeof value === 'number' && Number.isInteger(value) && value >= 0) return value;
+	const match = typeof value === 'string' && /^([0-9]+(?:\.[0-9]+)?)(gb|mb|kb|b)$/i.exec(value);
+	if (!match) throw errors.fileSizeLimit();
+	const amount = Number(parseFloat(match[1]!).toPrecision(3));
+	const unit = { GB: 1e9, MB: 1e6, KB: 1000, B: 1 }[match[2]!.toUpperCase() as 'GB'];
+	return Math.round(amount * unit);
+}
+
+/** Storage's validateMimeType (src/storage/uploader.ts): exact types or `type/*`. */
+export function mimeTypeAllowed(type: string, allowed: readonly string[]): boolean {
+	const [main, sub] = type.split('/');
+	if (!main || sub === undefined) return false;
+	return allowed.some((entry) => {
+		const [allowedMain, allowedSub] = entry.split('/');
+		return allowedMain === main && (allowedSub === '*' || allowedSub === sub);
+	});
+}
 
 interface Bucket {
 	id: string;
 	name: string;
+	owner?: string | null;
 	public: boolean;
 	file_size_limit: number | null;
 	allowed_mime_types: string[] | null;
@@ -80,23 +139,35 @@ export class StorageService {
 		return this.#pool.end();
 	}
 
-	/** The caller, from the bearer token (or the apikey): its role and claims, as PostgREST reads them. */
+	/**
+	 * The caller, as Storage's jwt plugin reads it (src/http/plugins/jwt.ts): the bearer token (the
+	 * apikey when there is none), verified with the project's secret, HS256 only; a bad one is
+	 * refused with jose's reason, as Storage (which uses jose too) refuses it. No token: anon.
+	 */
 	async caller(req: IncomingMessage): Promise<Caller> {
 		const header = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? '')?.[1];
 		const apikey = req.headers.apikey;
 		const token = header ?? (Array.isArray(apikey) ? apikey[0] : apikey);
 		if (!token) return { role: 'anon', claims: { role: 'anon' } };
+		let claims: Record<string, unknown>;
 		try {
-			const claims = await verifyAccessToken(this.#secret, token, new Date());
-			const role = typeof claims.role === 'string' ? claims.role : 'anon';
-			if (!['anon', 'authenticated', 'service_role'].includes(role)) throw new Error('role');
-			return { role, claims };
-		} catch {
-			throw errors.invalidJwt('jwt malformed');
+			({ payload: claims } = await jwtVerify(token, new TextEncoder().encode(this.#secret), {
+				algorithms: ['HS256'],
+			}));
+		} catch (error) {
+			throw errors.denied((error as Error).message);
 		}
+		const role = typeof claims.role === 'string' ? claims.role : 'anon';
+		if (!['anon', 'authenticated', 'service_role'].includes(role)) {
+			throw errors.denied('Access denied: Invalid role');
+		}
+		return { role, claims };
 	}
 
-	/** Runs fn as the caller: `set local role` and the JWT claims, then RLS applies. */
+	/**
+	 * Runs fn as the caller: `set local role` and the JWT claims, so RLS applies, after the same
+	 * session check PostgREST makes (a signed-out session's token is refused).
+	 */
 	async #as<T>(caller: Caller, fn: (db: Db) => Promise<T>): Promise<T> {
 		const client = await this.#pool.connect();
 		try {
@@ -105,13 +176,24 @@ export class StorageService {
 			await client.query(`select set_config('request.jwt.claims', $1, true)`, [
 				JSON.stringify(caller.claims),
 			]);
+			await client.query('select auth_guard.check_session()').catch(() => {
+				throw errors.denied('JWT session has ended');
+			});
 			const result = await fn(client);
 			await client.query('commit');
 			return result;
 		} catch (error) {
 			await client.query('rollback').catch(() => {});
+			// src/storage/database/errors.ts DBError.fromDBError
 			const code = (error as { code?: string }).code;
-			if (code === '42501') throw errors.denied();
+			if (code === '42501') {
+				const message = (error as Error).message;
+				throw errors.denied(
+					message.includes('row-level security')
+						? 'new row violates row-level security policy'
+						: message,
+				);
+			}
 			if (code === '23505') throw errors.duplicate();
 			throw error;
 		} finally {
@@ -119,6 +201,7 @@ export class StorageService {
 		}
 	}
 
+	/** A bucket as the service sees it (Storage reads buckets as superuser for uploads and public files). */
 	async #bucket(id: string): Promise<Bucket> {
 		const { rows } = await this.#pool.query<Bucket>(
 			`select id, name, public, file_size_limit, allowed_mime_types, created_at, updated_at
@@ -129,47 +212,63 @@ export class StorageService {
 		return rows[0];
 	}
 
+	/** The file of an object: Storage's key rules, and never a path outside the bucket's folder. */
 	#file(bucket: string, name: string): string {
-		if (!name || name.split('/').some((part) => part === '' || part === '.' || part === '..')) {
-			throw errors.invalid('Invalid key');
+		if (
+			!name ||
+			!VALID_OBJECT_KEY.test(name) ||
+			name.split('/').some((part) => part === '' || part === '.' || part === '..')
+		) {
+			throw errors.invalidKey(name);
 		}
 		const file = resolve(this.#root, bucket, name);
-		if (!file.startsWith(this.#root + sep)) throw errors.invalid('Invalid key');
+		if (!file.startsWith(this.#root + sep)) throw errors.invalidKey(name);
 		return file;
 	}
 
 	// --- Buckets -----------------------------------------------------------------------------------
 
+	/** POST /bucket (createBucket.ts): as the caller, so RLS on storage.buckets decides. */
 	async createBucket(caller: Caller, body: Record<string, unknown>) {
-		if (caller.role !== 'service_role') throw errors.denied();
-		const name = String(body.name ?? body.id ?? '');
-		if (!/^[a-z0-9][a-z0-9._-]*$/i.test(name)) throw errors.invalid('Bucket name invalid');
-		try {
-			await this.#pool.query(
-				`insert into storage.buckets (id, name, public, file_size_limit, allowed_mime_types)
-				values ($1, $1, $2, $3, $4)`,
-				[
-					name,
-					body.public === true,
-					typeof body.file_size_limit === 'number' ? body.file_size_limit : null,
-					Array.isArray(body.allowed_mime_types) ? body.allowed_mime_types : null,
-				],
-			);
-		} catch (error) {
-			if ((error as { code?: string }).code === '23505') throw errors.duplicate();
-			throw error;
-		}
+		const name = typeof body.name === 'string' ? body.name : '';
+		const id = typeof body.id === 'string' && body.id ? body.id : name;
+		if (!name) throw errors.invalid("body must have required property 'name'");
+		if (!VALID_BUCKET_NAME.test(id) || id.length > 100) throw errors.invalidBucketName();
+		const fileSizeLimit = parseFileSizeLimit(body.file_size_limit);
+		const mimeTypes = Array.isArray(body.allowed_mime_types)
+			? body.allowed_mime_types.filter((m): m is string => typeof m === 'string' && m !== '')
+			: null;
+		const owner = typeof caller.claims.sub === 'string' ? caller.claims.sub : null;
+		await this.#as(caller, (db) =>
+			db.query(
+				`insert into storage.buckets (id, name, owner, public, file_size_limit, allowed_mime_types)
+				values ($1, $2, $3, $4, $5, $6)`,
+				[id, name, owner, body.public === true, fileSizeLimit, mimeTypes],
+			),
+		);
 		return { name };
 	}
 
-	async getBucket(id: string) {
-		return this.#bucket(id);
+	/** GET /bucket/{id}: the buckets the caller may see (RLS), else Bucket not found. */
+	async getBucket(caller: Caller, id: string) {
+		const { rows } = await this.#as(caller, (db) =>
+			db.query<Bucket>(
+				`select id, name, owner, public, file_size_limit, allowed_mime_types, created_at, updated_at
+				from storage.buckets where id = $1`,
+				[id],
+			),
+		);
+		if (!rows[0]) throw errors.bucketNotFound();
+		return rows[0];
 	}
 
-	async listBuckets() {
-		const { rows } = await this.#pool.query<Bucket>(
-			`select id, name, public, file_size_limit, allowed_mime_types, created_at, updated_at
-			from storage.buckets order by name`,
+	/** GET /bucket: the buckets the caller may see (RLS; none for anon without a policy). */
+	async listBuckets(caller: Caller) {
+		const { rows } = await this.#as(caller, (db) =>
+			db.query<Bucket>(
+				`select id, name, owner, public, file_size_limit, allowed_mime_types, created_at, updated_at
+				from storage.buckets order by name`,
+			),
 		);
 		return rows;
 	}
@@ -189,7 +288,7 @@ export class StorageService {
 		const limit = bucket.file_size_limit ?? GLOBAL_FILE_SIZE_LIMIT;
 		if (file.body.length > limit) throw errors.tooLarge();
 		const type = file.contentType.split(';')[0]!.trim().toLowerCase();
-		if (bucket.allowed_mime_types?.length && !bucket.allowed_mime_types.includes(type)) {
+		if (bucket.allowed_mime_types?.length && !mimeTypeAllowed(type, bucket.allowed_mime_types)) {
 			throw errors.mime(type);
 		}
 		const metadata = {
@@ -244,8 +343,9 @@ export class StorageService {
 
 	/** GET /object/public/{bucket}/{name}: any object of a public bucket. */
 	async readPublic(bucketId: string, name: string) {
+		// getPublicObject.ts: findBucket(…, { isPublic: true }), so a private bucket is not found.
 		const bucket = await this.#bucket(bucketId);
-		if (!bucket.public) throw errors.objectNotFound();
+		if (!bucket.public) throw errors.bucketNotFound();
 		const { rows } = await this.#pool.query<{ metadata: Record<string, unknown> | null }>(
 			'select metadata from storage.objects where bucket_id = $1 and name = $2',
 			[bucketId, name],
@@ -428,9 +528,9 @@ export function createStorageRoutes(
 		if (area === 'bucket') {
 			const caller = await storage.caller(req);
 			if (method === 'GET' && rest.length === 0)
-				return json(route, 200, await storage.listBuckets());
+				return json(route, 200, await storage.listBuckets(caller));
 			if (method === 'GET' && rest.length === 1)
-				return json(route, 200, await storage.getBucket(rest[0]!));
+				return json(route, 200, await storage.getBucket(caller, rest[0]!));
 			if (method === 'POST' && rest.length === 0) {
 				return json(route, 200, await storage.createBucket(caller, await readJson(req)));
 			}
@@ -469,7 +569,11 @@ export function createStorageRoutes(
 				);
 			}
 		}
-		throw new StorageError(404, 'NotFound', `Route ${method}:${path} not found`);
+		// Fastify's own answer for a route it does not have: a real 404.
+		throw new StorageError(404, 'NotFound', `Route ${method}:${path} not found`, {
+			error: 'Not Found',
+			httpStatus: 404,
+		});
 	}
 
 	return async (route) => {
@@ -479,7 +583,7 @@ export function createStorageRoutes(
 			const known =
 				error instanceof StorageError
 					? error
-					: new StorageError(500, 'InternalError', 'Internal Server Error');
+					: new StorageError(500, 'InternalError', 'Internal Server Error', { error: 'Internal' });
 			if (!(error instanceof StorageError)) {
 				console.error(`[storage] ${route.req.method} ${route.path}: ${(error as Error).message}`);
 			}
@@ -487,11 +591,11 @@ export function createStorageRoutes(
 				route.res.destroy();
 				return;
 			}
-			// src/internal/errors/storage-error.ts render()
-			json(route, known.status, {
+			// src/internal/errors/storage-error.ts render(), sent as src/http/error-handler.ts does.
+			json(route, known.httpStatus, {
 				statusCode: String(known.status),
 				code: known.code,
-				error: known.code,
+				error: known.error,
 				message: known.message,
 			});
 		}

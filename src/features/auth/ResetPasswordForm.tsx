@@ -19,14 +19,21 @@ type Status =
 	| { kind: 'error'; message: string }
 	| { kind: 'done' };
 
-/** A session that came from an e-mailed reset link (its token's authentication method). */
+/**
+ * A session that came from an e-mailed reset link (its token's authentication method): GoTrue
+ * signs a link's session in with `otp` (verify.go, implicit flow, what this page receives) and
+ * `recovery` only through the PKCE code exchange. Sign-up and magic links, the other `otp`
+ * sessions, are off for this site.
+ */
 function isRecovery(session: Session | null): boolean {
 	if (!session) return false;
 	try {
 		const claims = JSON.parse(
 			atob(session.access_token.split('.')[1]!.replace(/-/g, '+').replace(/_/g, '/')),
 		) as { amr?: { method?: string }[] };
-		return claims.amr?.some((entry) => entry.method === 'recovery') ?? false;
+		return (
+			claims.amr?.some((entry) => entry.method === 'otp' || entry.method === 'recovery') ?? false
+		);
 	} catch {
 		return false;
 	}

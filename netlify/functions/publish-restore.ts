@@ -1,0 +1,21 @@
+import type { Config } from '@netlify/functions';
+import { authenticate } from '../../src/features/auth/auth.server.ts';
+import { restoreBodySchema } from '../../src/features/publish/publish.ts';
+import { restorePublishedConfig } from '../../src/features/publish/publish.server.ts';
+import { handleJson, parseJsonBody } from '../../src/lib/http.server.ts';
+import { getCurrentTenant } from '../../src/lib/tenant.server.ts';
+
+export const config: Config = { path: '/api/publish-restore', method: ['POST'] };
+
+/**
+ * 'Restore' of a kept configuration (admins and super_admins): written back as a save with the
+ * caller's token, so the database's role checks apply, then published. `{publishId}` → 202
+ * `{publish, created}`.
+ */
+export default handleJson('publish-restore', ['POST'], async (req) => {
+	const session = await authenticate(req, { roles: ['super_admin', 'admin'] });
+	const { publishId } = await parseJsonBody(restoreBodySchema, req);
+	const tenant = await getCurrentTenant();
+	const result = await restorePublishedConfig(session, tenant.id, publishId);
+	return Response.json(result, { status: 202, headers: { 'Cache-Control': 'no-store' } });
+});

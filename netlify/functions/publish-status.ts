@@ -1,0 +1,29 @@
+import type { Config } from '@netlify/functions';
+import { authenticate } from '../../src/features/auth/auth.server.ts';
+import { publishStatusQuerySchema } from '../../src/features/publish/publish.ts';
+import {
+	expirePublishes,
+	listPublishes,
+	reconcileWithNetlify,
+} from '../../src/features/publish/publish.server.ts';
+import { handleJson, parseQuery } from '../../src/lib/http.server.ts';
+import { getCurrentTenant } from '../../src/lib/tenant.server.ts';
+
+export const config: Config = { path: '/api/publish-status', method: ['GET'] };
+
+/**
+ * The panel's publish status (issue 8): the chamber's newest publishes, newest first, for its
+ * staff. Publishes silent for 15 minutes are failed first; when Netlify's notifications are late
+ * and a token is configured, Netlify's deploys list is read instead.
+ */
+export default handleJson('publish-status', ['GET'], async (req) => {
+	const session = await authenticate(req);
+	const { limit } = parseQuery(publishStatusQuerySchema, req);
+	const tenant = await getCurrentTenant();
+	await expirePublishes(session.client, tenant.id);
+	let publishes = await listPublishes(session.client, tenant.id, limit);
+	if (await reconcileWithNetlify(tenant.id, publishes)) {
+		publishes = await listPublishes(session.client, tenant.id, limit);
+	}
+	return Response.json({ publishes }, { headers: { 'Cache-Control': 'no-store' } });
+});

@@ -1,0 +1,150 @@
+// @vitest-environment happy-dom
+import { within } from '@testing-library/dom';
+import { act, createElement } from 'react';
+import { createRoot, type Root } from 'react-dom/client';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import PublishHistory from './PublishHistory.tsx';
+import type { HistoryEntry } from './publish.ts';
+
+// The history of published configurations as an admin uses it: what changed, and Restore.
+
+(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
+
+const ENTRIES: HistoryEntry[] = [
+	{
+		id: 12,
+		publishedAt: new Date(2026, 10, 23, 14, 32).toISOString(),
+		requestedBy: 'admin@demo.test',
+		reason: 'Content saved',
+		baseline: false,
+		changes: [
+			{
+				section: 'content',
+				field: 'heroTitle',
+				before: 'Discover Cedar Valley',
+				after: 'Shop local this winter',
+				changedBy: ['editor@demo.test'],
+			},
+		],
+	},
+	{
+		id: 9,
+		publishedAt: new Date(2026, 10, 20, 9, 5).toISOString(),
+		requestedBy: 'super@demo.test',
+		reason: 'Publish now',
+		baseline: true,
+		changes: [],
+	},
+];
+
+let root: Root | null = null;
+let container: HTMLElement;
+
+async function flush() {
+	for (let i = 0; i < 5; i++) await act(async () => new Promise((r) => setTimeout(r, 0)));
+}
+
+async function mount(fetch: typeof globalThis.fetch, onRestored = vi.fn()) {
+	container = document.createElement('div');
+	document.body.append(container);
+	root = createRoot(container);
+	await act(async () => {
+		root?.render(
+			createElement(PublishHistory, { getAccessToken: async () => 'token-9', fetch, onRestored }),
+		);
+	});
+	await flush();
+	return within(container);
+}
+
+afterEach(async () => {
+	await act(async () => root?.unmount());
+	root = null;
+	container?.remove();
+});
+
+describe('PublishHistory', () => {
+	it('shows each kept configuration with its changes, field by field', async () => {
+		const fetch = vi.fn(async () => Response.json({ entries: ENTRIES }));
+		const screen = await mount(fetch as unknown as typeof globalThis.fetch);
+		expect(
+			screen.getByRole('heading', {
+				name: 'Published Nov 23, 2026, 14:32 by admin@demo.test (live now)',
+			}),
+		).toBeTruthy();
+		const table = screen.getByRole('table');
+		const cells = within(table)
+			.getAllByRole('cell')
+			.map((c) => c.textContent);
+		expect(cells).toEqual([
+			'content',
+			'heroTitle',
+			'Discover Cedar Valley',
+			'Shop local this winter',
+			'editor@demo.test',
+		]);
+		expect(
+			screen.getByText('The oldest configuration kept: nothing older to compare it with.'),
+		).toBeTruthy();
+		// The live one cannot be restored (it is live); the older one can.
+		expect(screen.getAllByRole('button', { name: /^Restore/ })).toHaveLength(1);
+	});
+
+	it('restores after a confirmation, with the token, and reloads the history', async () => {
+		const calls: { url: string; method: string; body: unknown; auth: string | null }[] = [];
+		const fetch = vi.fn(async (input: RequestInfo | URL, init: RequestInit = {}) => {
+			calls.push({
+				url: String(input),
+				method: init.method ?? 'GET',
+				body: init.body ? JSON.parse(String(init.body)) : null,
+				auth: new Headers(init.headers).get('authorization'),
+			});
+			if (String(input) === '/api/publish-restore') {
+				return Response.json(
+					{ publish: { id: 13, state: 'queued' }, created: true },
+					{ status: 202 },
+				);
+			}
+			return Response.json({ entries: ENTRIES });
+		});
+		const onRestored = vi.fn();
+		const screen = await mount(fetch as unknown as typeof globalThis.fetch, onRestored);
+
+		await act(async () =>
+			screen
+				.getByRole('button', { name: 'Restore the configuration published Nov 20, 2026, 09:05' })
+				.click(),
+		);
+		expect(calls.filter((c) => c.method === 'POST')).toHaveLength(0);
+		await act(async () => screen.getByRole('button', { name: 'Yes, restore' }).click());
+		await flush();
+
+		expect(calls.find((c) => c.method === 'POST')).toEqual({
+			url: '/api/publish-restore',
+			method: 'POST',
+			body: { publishId: 9 },
+			auth: 'Bearer token-9',
+		});
+		expect(screen.getByRole('status').textContent).toBe(
+			'Restored the configuration published Nov 20, 2026, 09:05. Publishing…',
+		);
+		expect(onRestored).toHaveBeenCalledOnce();
+		expect(calls.filter((c) => c.url === '/api/publish-history')).toHaveLength(2);
+	});
+
+	it('says why a restore was refused', async () => {
+		const fetch = vi.fn(async (input: RequestInfo | URL) => {
+			if (String(input) === '/api/publish-restore') {
+				return Response.json({ error: 'Your role does not allow this.' }, { status: 403 });
+			}
+			return Response.json({ entries: ENTRIES });
+		});
+		const screen = await mount(fetch as unknown as typeof globalThis.fetch);
+		await act(async () =>
+			screen.getByRole('button', { name: /^Restore the configuration/ }).click(),
+		);
+		await act(async () => screen.getByRole('button', { name: 'Yes, restore' }).click());
+		await flush();
+		expect(screen.getByRole('alert').textContent).toBe('Your role does not allow this.');
+	});
+});

@@ -1,0 +1,188 @@
+import { format } from 'date-fns';
+import { useEffect, useState } from 'react';
+import { describeChangeValue, type HistoryEntry } from './publish.ts';
+import { publishRequested } from './store.ts';
+import './publish.css';
+
+interface Props {
+	getAccessToken(): Promise<string>;
+	/** After a restore was saved (the panel reloads its configuration). */
+	onRestored?: () => void;
+	fetch?: typeof fetch;
+}
+
+type Load =
+	| { kind: 'loading' }
+	| { kind: 'failed'; error: string }
+	| { kind: 'ready'; entries: HistoryEntry[] };
+
+type Notice = { kind: 'success' | 'error'; text: string } | null;
+
+async function errorOf(response: Response, fallback: string): Promise<string> {
+	const body = (await response.json().catch(() => null)) as { error?: unknown } | null;
+	return typeof body?.error === 'string' ? body.error : fallback;
+}
+
+/**
+ * The last 20 published configurations (admins and super_admins): when each went live, who asked,
+ * what it changed field by field (and who changed it, from the audit log), and 'Restore', which
+ * saves that configuration again with the user's own rights and publishes it.
+ */
+export default function PublishHistory({ getAccessToken, onRestored, fetch: doFetch }: Props) {
+	const fetcher = doFetch ?? ((input: RequestInfo | URL, init?: RequestInit) => fetch(input, init));
+	const [load, setLoad] = useState<Load>({ kind: 'loading' });
+	const [confirming, setConfirming] = useState<number | null>(null);
+	const [restoring, setRestoring] = useState<number | null>(null);
+	const [notice, setNotice] = useState<Notice>(null);
+	const [version, setVersion] = useState(0);
+
+	useEffect(() => {
+		let live = true;
+		void (async () => {
+			try {
+				const response = await fetcher('/api/publish-history', {
+					headers: { Authorization: `Bearer ${await getAccessToken()}` },
+				});
+				if (!response.ok) throw new Error(await errorOf(response, 'Failed to load the history'));
+				const body = (await response.json()) as { entries: HistoryEntry[] };
+				if (live) setLoad({ kind: 'ready', entries: body.entries });
+			} catch (error) {
+				const message = error instanceof Error ? error.message : 'Failed to load the history';
+				if (live) setLoad({ kind: 'failed', error: message });
+			}
+		})();
+		return () => {
+			live = false;
+		};
+		// The fetcher and token source of a mounted history do not change; `version` reloads.
+		// eslint-disable-next-line react-hooks/exhaustive-deps
+	}, [version]);
+
+	async function restore(entry: HistoryEntry) {
+		setConfirming(null);
+		setRestoring(entry.id);
+		setNotice(null);
+		try {
+			const response = await fetcher('/api/publish-restore', {
+				method: 'POST',
+				headers: {
+					Authorization: `Bearer ${await getAccessToken()}`,
+					'Content-Type': 'application/json',
+				},
+				body: JSON.stringify({ publishId: entry.id }),
+			});
+			if (!response.ok) throw new Error(await errorOf(response, 'Failed to restore'));
+			setNotice({
+				kind: 'success',
+				text: `Restored the configuration published ${when(entry.publishedAt)}. Publishing…`,
+			});
+			publishRequested();
+			onRestored?.();
+			setVersion((v) => v + 1);
+		} catch (error) {
+			setNotice({
+				kind: 'error',
+				text: error instanceof Error ? error.message : 'Failed to restore',
+			});
+		} finally {
+			setRestoring(null);
+		}
+	}
+
+	return (
+		<section className="publish-history" aria-labelledby="publish-history-title">
+			<h2 id="publish-history-title">Published Configurations</h2>
+			{notice && (
+				<p
+					className={`admin-notice admin-notice--${notice.kind}`}
+					role={notice.kind === 'error' ? 'alert' : 'status'}
+				>
+					{notice.text}
+				</p>
+			)}
+			{load.kind === 'loading' && <p role="status">Loading history…</p>}
+			{load.kind === 'failed' && <p role="alert">{load.error}</p>}
+			{load.kind === 'ready' && load.entries.length === 0 && (
+				<p>No configuration has been published from the panel yet.</p>
+			)}
+			{load.kind === 'ready' &&
+				load.entries.map((entry, index) => (
+					<article
+						key={entry.id}
+						className="publish-history__entry"
+						aria-labelledby={`publish-${entry.id}`}
+					>
+						<h3 id={`publish-${entry.id}`}>
+							Published {when(entry.publishedAt)}
+							{entry.requestedBy ? ` by ${entry.requestedBy}` : ''}
+							{index === 0 ? ' (live now)' : ''}
+						</h3>
+						{entry.reason && <p>{entry.reason}</p>}
+						{entry.baseline ? (
+							<p>The oldest configuration kept: nothing older to compare it with.</p>
+						) : entry.changes.length === 0 ? (
+							<p>No configuration changes (published again as it was).</p>
+						) : (
+							<table>
+								<caption className="sr-only">Changes published {when(entry.publishedAt)}</caption>
+								<thead>
+									<tr>
+										<th scope="col">Section</th>
+										<th scope="col">Field</th>
+										<th scope="col">Before</th>
+										<th scope="col">After</th>
+										<th scope="col">Changed by</th>
+									</tr>
+								</thead>
+								<tbody>
+									{entry.changes.map((change) => (
+										<tr key={`${change.section}.${change.field}`}>
+											<td>{change.section}</td>
+											<td>{change.field}</td>
+											<td>{describeChangeValue(change.before)}</td>
+											<td>{describeChangeValue(change.after)}</td>
+											<td>{change.changedBy.join(', ') || '—'}</td>
+										</tr>
+									))}
+								</tbody>
+							</table>
+						)}
+						{index > 0 &&
+							(confirming === entry.id ? (
+								<p>
+									Restore this configuration? Everything published after it is replaced.{' '}
+									<button
+										type="button"
+										className="publish-history__restore"
+										onClick={() => void restore(entry)}
+									>
+										Yes, restore
+									</button>{' '}
+									<button
+										type="button"
+										className="publish-history__restore"
+										onClick={() => setConfirming(null)}
+									>
+										Cancel
+									</button>
+								</p>
+							) : (
+								<button
+									type="button"
+									className="publish-history__restore"
+									disabled={restoring !== null}
+									aria-label={`Restore the configuration published ${when(entry.publishedAt)}`}
+									onClick={() => setConfirming(entry.id)}
+								>
+									{restoring === entry.id ? 'Restoring…' : 'Restore'}
+								</button>
+							))}
+					</article>
+				))}
+		</section>
+	);
+}
+
+function when(iso: string): string {
+	return format(new Date(iso), 'MMM d, yyyy, HH:mm');
+}

@@ -1,0 +1,515 @@
+import { purgeCache } from '@netlify/functions';
+import type { SupabaseClient } from '@supabase/supabase-js';
+import { z } from 'zod';
+import { HttpError } from '../../lib/http.server.ts';
+import { getServiceClient } from '../../lib/supabase.server.ts';
+import type { AdminSession } from '../auth/auth.server.ts';
+import {
+	configFromRow,
+	configToRow,
+	type ChamberConfig,
+	type StoredChamberConfigRow,
+} from '../config/config.ts';
+import {
+	buildTitle,
+	deployPhase,
+	diffConfigs,
+	HISTORY_SIZE,
+	isActive,
+	netlifyDeploySchema,
+	PUBLISH_COLUMNS,
+	publishIdFromTitle,
+	toPublishView,
+	type DeployEvent,
+	type HistoryEntry,
+	type NetlifyDeploy,
+	type PublishRow,
+	type PublishView,
+} from './publish.ts';
+
+/**
+ * Publishing on the server: a save requests a build (coalesced in the database, migration 040),
+ * the build service is asked for it (Netlify's build hook, or the local server's), the tenant's
+ * CDN entries are purged, and the build's reports move the `publishes` row along.
+ */
+
+// An empty variable is an unset one (Netlify's UI and .env files leave them empty).
+const optional = <T extends z.ZodType>(schema: T) =>
+	z.preprocess((v) => (v === '' ? undefined : v), schema.optional());
+
+const publishEnvSchema = z.object({
+	/** Netlify's build hook of this site (POST starts a build), or the local server's own. */
+	NETLIFY_BUILD_HOOK_URL: optional(z.url({ protocol: /^https?$/ })),
+	/** Token for Netlify's purge API; Netlify sets it in its functions. */
+	NETLIFY_PURGE_API_TOKEN: optional(z.string().min(1)),
+	/** The Netlify site's id (purge and deploys API). */
+	SITE_ID: optional(z.string().min(1)),
+	/** Netlify's API (tests point it at a stand-in). */
+	NETLIFY_API_URL: optional(z.url({ protocol: /^https?$/ })).transform(
+		(v) => v ?? 'https://api.netlify.com',
+	),
+	/** A personal access token: lets the status read Netlify's deploys when a notification is late. */
+	NETLIFY_AUTH_TOKEN: optional(z.string().min(1)),
+	/** The JWS secret of the deploy notifications sent to /api/deploy-notifications. */
+	NETLIFY_DEPLOY_NOTIFICATION_SECRET: optional(z.string().min(16)),
+});
+
+export type PublishEnv = z.output<typeof publishEnvSchema>;
+
+export function readPublishEnv(env: NodeJS.ProcessEnv = process.env): PublishEnv {
+	const parsed = publishEnvSchema.safeParse(env);
+	if (!parsed.success) {
+		const issue = parsed.error.issues[0];
+		throw new Error(`Invalid publishing settings: ${issue?.path.join('.')}: ${issue?.message}`);
+	}
+	return parsed.data;
+}
+
+// --- Reading ----------------------------------------------------------------------------------
+
+/** The chamber's newest publishes, newest first (RLS: the chamber's staff). */
+export async function listPublishes(
+	client: SupabaseClient,
+	tenantId: string,
+	limit = 5,
+): Promise<PublishView[]> {
+	const { data, error } = await client
+		.from('publishes')
+		.select(PUBLISH_COLUMNS)
+		.eq('tenant_id', tenantId)
+		.order('id', { ascending: false })
+		.limit(limit)
+		.overrideTypes<PublishRow[], { merge: false }>();
+	if (error) throw new Error(`Failed to list publishes: ${error.message}`, { cause: error });
+	return data.map(toPublishView);
+}
+
+export async function getPublish(client: SupabaseClient, id: number): Promise<PublishView | null> {
+	const { data, error } = await client
+		.from('publishes')
+		.select(PUBLISH_COLUMNS)
+		.eq('id', id)
+		.maybeSingle<PublishRow>();
+	if (error) throw new Error(`Failed to read publish ${id}: ${error.message}`, { cause: error });
+	return data ? toPublishView(data) : null;
+}
+
+/**
+ * Fails the chamber's publishes that reported nothing for 15 minutes. `now` injects the clock
+ * (honoured for the service role only).
+ */
+export async function expirePublishes(
+	client: SupabaseClient,
+	tenantId: string,
+	now?: Date,
+): Promise<number> {
+	const { data, error } = await client.rpc('expire_publishes', {
+		p_tenant_id: tenantId,
+		p_now: now?.toISOString() ?? null,
+	});
+	if (error) throw new Error(`Failed to expire publishes: ${error.message}`, { cause: error });
+	return data as number;
+}
+
+// --- The build's reports (service role) ----------------------------------------------------------
+
+async function publishRpc(
+	service: SupabaseClient,
+	fn: 'start_publish' | 'finish_publish',
+	args: Record<string, unknown>,
+): Promise<PublishView | null> {
+	const { data, error } = await service.rpc(fn, args);
+	if (error) throw new Error(`${fn} failed: ${error.message}`, { cause: error });
+	const row = (data as PublishRow[] | null)?.[0];
+	return row ? toPublishView(row) : null;
+}
+
+/** A queued publish's build started; a late or repeated report changes nothing. */
+export function startPublish(service: SupabaseClient, id: number, deployId: string | null) {
+	return publishRpc(service, 'start_publish', { p_publish_id: id, p_deploy_id: deployId });
+}
+
+/** A publish's build ended; a late or repeated report changes nothing. */
+export function finishPublish(
+	service: SupabaseClient,
+	id: number,
+	outcome: { state: 'live' } | { state: 'failed'; error: string },
+	deployId: string | null = null,
+) {
+	return publishRpc(service, 'finish_publish', {
+		p_publish_id: id,
+		p_state: outcome.state,
+		p_error: outcome.state === 'failed' ? outcome.error : null,
+		p_deploy_id: deployId,
+	});
+}
+
+async function markDispatched(service: SupabaseClient, id: number): Promise<void> {
+	const { error } = await service.rpc('mark_publish_dispatched', { p_publish_id: id });
+	if (error)
+		throw new Error(`Failed to record the build request: ${error.message}`, { cause: error });
+}
+
+// --- Requesting a publish ------------------------------------------------------------------------
+
+export interface PublishRequest {
+	/**
+	 * supabase-js as the user whose change this is (AdminSession.client): the database takes the
+	 * requester from that token. The service client stands for the server side.
+	 */
+	client: SupabaseClient;
+	tenantId: string;
+	/** What caused it, e.g. 'Content saved' (the build's title names it). */
+	reason: string;
+	/** CDN cache tags to purge (default: the tenant's, i.e. every function answer of it). */
+	purgeTags?: string[];
+}
+
+export interface PublishRequestResult {
+	publish: PublishView;
+	/** false: the change joined a build that was already queued. */
+	created: boolean;
+}
+
+interface RequestPublishRow {
+	publish_id: number | string;
+	created: boolean;
+	tenant_slug: string;
+	tenant_name: string;
+	requested_by_email: string | null;
+}
+
+/**
+ * Every accepted change calls this (update-config, a logo upload, a bump of the `categories`
+ * cache, a restore, 'Publish now'): it queues a build or joins the one already queued, asks the
+ * build service for a new one, and purges the tenant's CDN entries so the functions answer with
+ * the new configuration at once. A build service that cannot be reached fails the publish with
+ * its reason (the panel says so and offers Retry); the change itself stays saved.
+ */
+export async function requestPublish(
+	request: PublishRequest,
+	env: PublishEnv = readPublishEnv(),
+): Promise<PublishRequestResult> {
+	const { data, error } = await request.client.rpc('request_publish', {
+		p_tenant_id: request.tenantId,
+		p_reason: request.reason,
+	});
+	if (error) {
+		if (error.code === '42501') throw new HttpError(403, 'You cannot publish this chamber.');
+		throw new Error(`Failed to request a publish: ${error.message}`, { cause: error });
+	}
+	const row = (data as RequestPublishRow[])[0];
+	if (!row) throw new Error('request_publish answered no row');
+	const id = Number(row.publish_id);
+	const service = getServiceClient();
+
+	await purgeTenantCache(request.purgeTags ?? [row.tenant_slug], env);
+
+	if (row.created) {
+		const title = buildTitle({
+			tenantName: row.tenant_name,
+			reason: request.reason,
+			requestedBy: row.requested_by_email,
+			publishId: id,
+		});
+		const failure = await callBuildHook(title, env);
+		if (failure) await finishPublish(service, id, { state: 'failed', error: failure });
+		else await markDispatched(service, id);
+	}
+	const publish = await getPublish(service, id);
+	if (!publish) throw new Error(`Publish ${id} vanished`);
+	return { publish, created: row.created };
+}
+
+/** POSTs the build hook as Netlify documents it; answers the failure to show, or null. */
+async function callBuildHook(title: string, env: PublishEnv): Promise<string | null> {
+	if (!env.NETLIFY_BUILD_HOOK_URL) {
+		return 'No build service is configured (NETLIFY_BUILD_HOOK_URL is not set).';
+	}
+	const url = new URL(env.NETLIFY_BUILD_HOOK_URL);
+	url.searchParams.set('trigger_title', title);
+	try {
+		const response = await fetch(url, { method: 'POST', signal: AbortSignal.timeout(10_000) });
+		await response.body?.cancel();
+		if (response.ok) return null;
+		console.error(`[publish] the build hook answered ${response.status}`);
+		return `The build service refused the request (HTTP ${response.status}).`;
+	} catch (error) {
+		console.error('[publish] the build hook could not be reached:', error);
+		return 'The build service could not be reached.';
+	}
+}
+
+/**
+ * Purges CDN entries by cache tag through Netlify's purge API (`@netlify/functions`' purgeCache).
+ * Without a token (locally there is no CDN) there is nothing to purge. A failed purge is logged,
+ * not thrown: the change is saved and its build requested; entries expire on their own.
+ */
+export async function purgeTenantCache(
+	tags: string[],
+	env: PublishEnv = readPublishEnv(),
+): Promise<boolean> {
+	if (!env.NETLIFY_PURGE_API_TOKEN || tags.length === 0) return false;
+	try {
+		await purgeCache({
+			tags,
+			token: env.NETLIFY_PURGE_API_TOKEN,
+			siteID: env.SITE_ID,
+			apiURL: env.NETLIFY_API_URL,
+		});
+		return true;
+	} catch (error) {
+		console.error(`[publish] purging ${tags.join(', ')} failed:`, error);
+		return false;
+	}
+}
+
+// --- Netlify's deploy notifications --------------------------------------------------------------
+
+export type DeployEventOutcome =
+	{ applied: true; publish: PublishView } | { applied: false; reason: string };
+
+/**
+ * A deploy notification moves its publish along: deploy-building → building, deploy-succeeded →
+ * live, deploy-failed → failed. The publish is the one the deploy's title names (buildTitle);
+ * deploys of another site, or that no publish started (a git push), are left alone.
+ */
+export async function applyDeployEvent(
+	event: DeployEvent,
+	deploy: NetlifyDeploy,
+	env: PublishEnv = readPublishEnv(),
+	service: SupabaseClient = getServiceClient(),
+): Promise<DeployEventOutcome> {
+	if (env.SITE_ID && deploy.site_id !== env.SITE_ID) {
+		return { applied: false, reason: 'a deploy of another site' };
+	}
+	const id = publishIdFromTitle(deploy.title);
+	if (id === null) return { applied: false, reason: 'a deploy no publish started' };
+	if (event === 'deploy-failed') {
+		const error = deploy.error_message?.trim() || 'The deploy failed on Netlify.';
+		const publish = await finishPublish(service, id, { state: 'failed', error }, deploy.id);
+		return publish ? { applied: true, publish } : { applied: false, reason: 'an unknown publish' };
+	}
+	// A build whose start notification was lost still starts (and keeps its configuration).
+	let publish = await startPublish(service, id, deploy.id);
+	if (event === 'deploy-succeeded') {
+		publish = await finishPublish(service, id, { state: 'live' }, deploy.id);
+	}
+	return publish ? { applied: true, publish } : { applied: false, reason: 'an unknown publish' };
+}
+
+const lastReconcile = new Map<string, number>();
+/** At most one look at Netlify's deploys per tenant and function instance in this time. */
+const RECONCILE_INTERVAL_MS = 20_000;
+
+/**
+ * The fallback for notifications that are late or lost: with a token (NETLIFY_AUTH_TOKEN) and
+ * SITE_ID, reads the site's newest deploys (GET /api/v1/sites/{site_id}/deploys) and applies the
+ * state of each one a queued or building publish started. Called by the status function.
+ */
+export async function reconcileWithNetlify(
+	tenantId: string,
+	active: readonly PublishView[],
+	env: PublishEnv = readPublishEnv(),
+	service: SupabaseClient = getServiceClient(),
+	now: number = Date.now(),
+): Promise<boolean> {
+	if (!env.NETLIFY_AUTH_TOKEN || !env.SITE_ID) return false;
+	const waiting = active.filter((p) => isActive(p.state));
+	if (waiting.length === 0) return false;
+	if (now - (lastReconcile.get(tenantId) ?? 0) < RECONCILE_INTERVAL_MS) return false;
+	lastReconcile.set(tenantId, now);
+
+	let deploys: NetlifyDeploy[];
+	try {
+		const url = new URL(
+			`/api/v1/sites/${encodeURIComponent(env.SITE_ID)}/deploys`,
+			env.NETLIFY_API_URL,
+		);
+		url.searchParams.set('per_page', '20');
+		const response = await fetch(url, {
+			headers: { Authorization: `Bearer ${env.NETLIFY_AUTH_TOKEN}` },
+			signal: AbortSignal.timeout(10_000),
+		});
+		if (!response.ok) throw new Error(`HTTP ${response.status}`);
+		// A deploy that does not validate is skipped, not the whole list.
+		const body = z.array(z.unknown()).parse(await response.json());
+		deploys = body.flatMap((d) => {
+			const parsed = netlifyDeploySchema.safeParse(d);
+			return parsed.success ? [parsed.data] : [];
+		});
+	} catch (error) {
+		console.error('[publish] reading Netlify deploys failed:', error);
+		return false;
+	}
+	let changed = false;
+	for (const publish of waiting) {
+		// Newest first, as Netlify lists them: a retried build's latest deploy decides.
+		const deploy = deploys.find((d) => publishIdFromTitle(d.title) === publish.id);
+		if (!deploy) continue;
+		const phase = deployPhase(deploy.state);
+		if (phase === 'queued') continue;
+		const event =
+			phase === 'live'
+				? 'deploy-succeeded'
+				: phase === 'failed'
+					? 'deploy-failed'
+					: 'deploy-building';
+		if (event === 'deploy-building' && publish.state === 'building') continue;
+		await applyDeployEvent(event, deploy, env, service);
+		changed = true;
+	}
+	return changed;
+}
+
+// --- History and restore ------------------------------------------------------------------------
+
+interface SnapshotRow {
+	id: number | string;
+	reason: string;
+	requested_by_email: string | null;
+	started_at: string | null;
+	finished_at: string;
+	config_snapshot: StoredChamberConfigRow;
+}
+
+interface AuditRow {
+	at: string;
+	actor_email: string | null;
+	section: string;
+	field: string | null;
+}
+
+/**
+ * The chamber's kept configurations (the newest 20 live publishes), each with what it changed
+ * against the one before: a field-by-field diff of the two configurations, and who made each
+ * change according to the audit log (rows between the two builds' starts). Read with the
+ * caller's token: RLS lets admins and super_admins read the audit log.
+ */
+export async function listPublishHistory(
+	client: SupabaseClient,
+	tenantId: string,
+): Promise<HistoryEntry[]> {
+	const { data, error } = await client
+		.from('publishes')
+		.select('id, reason, requested_by_email, started_at, finished_at, config_snapshot')
+		.eq('tenant_id', tenantId)
+		.eq('state', 'live')
+		.not('config_snapshot', 'is', null)
+		.order('finished_at', { ascending: false })
+		.order('id', { ascending: false })
+		.limit(HISTORY_SIZE)
+		.overrideTypes<SnapshotRow[], { merge: false }>();
+	if (error)
+		throw new Error(`Failed to read the publish history: ${error.message}`, { cause: error });
+
+	const kept = data.flatMap((row) => {
+		try {
+			const config = configFromRow(row.config_snapshot, `publish ${row.id}`);
+			return [{ row, config }];
+		} catch (parseError) {
+			console.warn(`[publish] snapshot of publish ${row.id} no longer validates:`, parseError);
+			return [];
+		}
+	});
+	const oldestStart = kept.at(-1)?.row.started_at;
+	let audit: AuditRow[] = [];
+	if (oldestStart) {
+		const result = await client
+			.from('audit_log')
+			.select('at, actor_email, section, field')
+			.eq('tenant_id', tenantId)
+			.gt('at', oldestStart)
+			.order('at', { ascending: true })
+			.overrideTypes<AuditRow[], { merge: false }>();
+		if (result.error) {
+			throw new Error(`Failed to read the audit log: ${result.error.message}`, {
+				cause: result.error,
+			});
+		}
+		audit = result.data;
+	}
+
+	return kept.map(({ row, config }, index): HistoryEntry => {
+		const previous = kept[index + 1];
+		const from = Date.parse(previous?.row.started_at ?? '') || 0;
+		const to = Date.parse(row.started_at ?? row.finished_at);
+		const changes = previous
+			? diffConfigs(previous.config, config).map((change) => ({
+					...change,
+					changedBy: [
+						...new Set(
+							audit
+								.filter(
+									(a) =>
+										Date.parse(a.at) > from &&
+										Date.parse(a.at) <= to &&
+										a.section === change.section &&
+										(a.field === change.field || a.field === null) &&
+										a.actor_email,
+								)
+								.map((a) => a.actor_email as string),
+						),
+					],
+				}))
+			: [];
+		return {
+			id: Number(row.id),
+			publishedAt: row.finished_at,
+			requestedBy: row.requested_by_email,
+			reason: row.reason,
+			changes,
+			baseline: !previous,
+		};
+	});
+}
+
+/**
+ * Writes a kept configuration back as a save, with the caller's token (so the database's role
+ * checks judge it exactly as a save from the panel), and publishes it.
+ */
+export async function restorePublishedConfig(
+	session: Pick<AdminSession, 'client'>,
+	tenantId: string,
+	publishId: number,
+): Promise<PublishRequestResult> {
+	const { data, error } = await session.client
+		.from('publishes')
+		.select('id, tenant_id, state, finished_at, config_snapshot')
+		.eq('id', publishId)
+		.eq('tenant_id', tenantId)
+		.maybeSingle<{
+			id: number;
+			tenant_id: string;
+			state: string;
+			finished_at: string | null;
+			config_snapshot: StoredChamberConfigRow | null;
+		}>();
+	if (error)
+		throw new Error(`Failed to read publish ${publishId}: ${error.message}`, { cause: error });
+	if (!data) throw new HttpError(404, 'No such publish of this chamber.');
+	if (data.state !== 'live' || !data.config_snapshot) {
+		throw new HttpError(409, 'This configuration is no longer kept.');
+	}
+	const config: ChamberConfig = configFromRow(data.config_snapshot, `publish ${publishId}`);
+	// The slug names the deployment and never changes; everything else is written back.
+	const { slug: _slug, ...row } = configToRow(config);
+	const update = await session.client
+		.from('chamber_config')
+		.update(row)
+		.eq('tenant_id', tenantId)
+		.select('tenant_id');
+	if (update.error) {
+		if (update.error.code === '42501') throw new HttpError(403, update.error.message);
+		throw new Error(`Failed to restore the configuration: ${update.error.message}`, {
+			cause: update.error,
+		});
+	}
+	if (update.data.length === 0) throw new HttpError(403, 'You cannot change this chamber.');
+	const when = data.finished_at ? data.finished_at.slice(0, 16).replace('T', ' ') : '';
+	return requestPublish({
+		client: session.client,
+		tenantId,
+		reason: `Restored the configuration published ${when} UTC`.trim(),
+	});
+}

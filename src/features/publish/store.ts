@@ -1,0 +1,134 @@
+import { atom, type ReadableAtom } from 'nanostores';
+import { isActive, POLL_ACTIVE_MS, POLL_IDLE_MS, type PublishView } from './publish.ts';
+
+/**
+ * The panel's view of publishing: the newest publishes, polled every few seconds while a build
+ * is queued or running and rarely otherwise, plus 'Retry'. A save elsewhere in the panel calls
+ * publishRequested() so the status follows its build at once.
+ */
+
+export interface PublishStatusState {
+	/** Newest first; empty before the first answer. */
+	publishes: PublishView[];
+	loaded: boolean;
+	/** Why the last check failed (the previous publishes stay shown). */
+	error: string | null;
+	retrying: boolean;
+}
+
+export interface PublishStatusDeps {
+	getAccessToken(): Promise<string>;
+	fetch?: typeof fetch;
+	setTimeout?: (fn: () => void, ms: number) => unknown;
+	clearTimeout?: (handle: unknown) => void;
+}
+
+export interface PublishStatusStore {
+	$state: ReadableAtom<PublishStatusState>;
+	start(): void;
+	stop(): void;
+	/** Checks now (and polls on from there). */
+	refresh(): Promise<void>;
+	/** POST /api/publish: a new build (or the queued one). */
+	retry(): Promise<void>;
+}
+
+const kick = atom(0);
+
+/** Any change the panel saved asks for a publish: every status on the page looks at once. */
+export function publishRequested(): void {
+	kick.set(kick.get() + 1);
+}
+
+async function readError(response: Response, fallback: string): Promise<string> {
+	const body = (await response.json().catch(() => null)) as { error?: unknown } | null;
+	return typeof body?.error === 'string' ? body.error : fallback;
+}
+
+export function createPublishStatusStore(deps: PublishStatusDeps): PublishStatusStore {
+	const doFetch = deps.fetch ?? ((input, init) => fetch(input, init));
+	const schedule = deps.setTimeout ?? ((fn, ms) => setTimeout(fn, ms));
+	const cancel = deps.clearTimeout ?? ((h) => clearTimeout(h as ReturnType<typeof setTimeout>));
+	const $state = atom<PublishStatusState>({
+		publishes: [],
+		loaded: false,
+		error: null,
+		retrying: false,
+	});
+	let timer: unknown = null;
+	let running = false;
+	let unsubscribe: (() => void) | null = null;
+	/** Answers of an older check that arrive after a newer one are dropped. */
+	let sequence = 0;
+
+	function plan(): void {
+		if (timer !== null) cancel(timer);
+		timer = null;
+		if (!running) return;
+		const active = $state.get().publishes.some((p) => isActive(p.state));
+		timer = schedule(() => void refresh(), active ? POLL_ACTIVE_MS : POLL_IDLE_MS);
+	}
+
+	async function authorized(path: string, init: RequestInit = {}): Promise<Response> {
+		const token = await deps.getAccessToken();
+		return doFetch(path, {
+			...init,
+			headers: { ...init.headers, Authorization: `Bearer ${token}` },
+		});
+	}
+
+	async function refresh(): Promise<void> {
+		const mine = ++sequence;
+		try {
+			const response = await authorized('/api/publish-status');
+			if (!response.ok) throw new Error(await readError(response, 'Could not check publishing'));
+			const body = (await response.json()) as { publishes: PublishView[] };
+			if (mine !== sequence) return;
+			$state.set({ ...$state.get(), publishes: body.publishes, loaded: true, error: null });
+		} catch (error) {
+			if (mine !== sequence) return;
+			const message = error instanceof Error ? error.message : 'Could not check publishing';
+			$state.set({ ...$state.get(), loaded: true, error: message });
+		}
+		plan();
+	}
+
+	async function retry(): Promise<void> {
+		$state.set({ ...$state.get(), retrying: true });
+		try {
+			const response = await authorized('/api/publish', {
+				method: 'POST',
+				headers: { 'Content-Type': 'application/json' },
+				body: JSON.stringify({ reason: 'Retry' }),
+			});
+			if (!response.ok) throw new Error(await readError(response, 'Could not start publishing'));
+			const body = (await response.json()) as { publish: PublishView };
+			const others = $state.get().publishes.filter((p) => p.id !== body.publish.id);
+			$state.set({ ...$state.get(), publishes: [body.publish, ...others], error: null });
+		} catch (error) {
+			const message = error instanceof Error ? error.message : 'Could not start publishing';
+			$state.set({ ...$state.get(), error: message });
+		} finally {
+			$state.set({ ...$state.get(), retrying: false });
+		}
+		await refresh();
+	}
+
+	return {
+		$state,
+		start() {
+			if (running) return;
+			running = true;
+			unsubscribe = kick.listen(() => void refresh());
+			void refresh();
+		},
+		stop() {
+			running = false;
+			unsubscribe?.();
+			unsubscribe = null;
+			plan();
+		},
+		refresh,
+		retry,
+	};
+}

@@ -1,0 +1,190 @@
+import { expect, test, type APIRequestContext } from '@playwright/test';
+import { createClient, type SupabaseClient } from '@supabase/supabase-js';
+import { loadOrCreateKeys } from '../../scripts/stack/keys.ts';
+import { DATA_DIR, DEMO_PASSWORD, serviceClient, STACK_URL } from './admin-support.ts';
+
+// Publishing end to end on `npm start`: a change saved with an admin's token and published
+// through the functions goes through the server's own build hook, a real `astro build` and the
+// swap, and the public home page shows it; a build that fails leaves the site as it was; the
+// preview shows unsaved changes without saving them. Builds take real time (tens of seconds on a
+// busy machine), hence the longer test time; nothing here waits for time, only for states.
+
+test.describe.configure({ mode: 'serial' });
+test.setTimeout(240_000);
+
+interface Admin {
+	token: string;
+	tenantId: string;
+	client: SupabaseClient;
+}
+
+async function signInAdmin(request: APIRequestContext): Promise<Admin> {
+	const response = await request.post('/api/auth/supabase-login', {
+		data: { email: 'admin@demo.test', password: DEMO_PASSWORD },
+	});
+	expect(response.status()).toBe(200);
+	const body = (await response.json()) as {
+		session: { access_token: string };
+		user: { tenantId: string };
+	};
+	const keys = await loadOrCreateKeys(DATA_DIR);
+	const client = createClient(STACK_URL, keys.anonKey, {
+		global: { headers: { Authorization: `Bearer ${body.session.access_token}` } },
+		auth: { persistSession: false },
+	});
+	return { token: body.session.access_token, tenantId: body.user.tenantId, client };
+}
+
+async function content(admin: Admin): Promise<Record<string, unknown>> {
+	const { data, error } = await admin.client
+		.from('chamber_config')
+		.select('content')
+		.eq('tenant_id', admin.tenantId)
+		.single<{ content: Record<string, unknown> }>();
+	if (error) throw new Error(error.message);
+	return data.content;
+}
+
+/** A save of the hero title with the admin's own token (the database judges it). */
+async function saveHeroTitle(admin: Admin, title: string): Promise<void> {
+	const { error } = await admin.client
+		.from('chamber_config')
+		.update({ content: { ...(await content(admin)), heroTitle: title } })
+		.eq('tenant_id', admin.tenantId);
+	expect(error).toBeNull();
+}
+
+async function publish(request: APIRequestContext, admin: Admin): Promise<number> {
+	const response = await request.post('/api/publish', {
+		headers: { Authorization: `Bearer ${admin.token}` },
+		data: { reason: 'Content saved' },
+	});
+	expect(response.status()).toBe(202);
+	return ((await response.json()) as { publish: { id: number } }).publish.id;
+}
+
+/** The publish's state, as the panel's status reads it. */
+async function stateOf(request: APIRequestContext, admin: Admin, id: number) {
+	const response = await request.get('/api/publish-status?limit=20', {
+		headers: { Authorization: `Bearer ${admin.token}` },
+	});
+	const body = (await response.json()) as {
+		publishes: { id: number; state: string; error: string | null }[];
+	};
+	return body.publishes.find((p) => p.id === id);
+}
+
+async function untilFinished(request: APIRequestContext, admin: Admin, id: number) {
+	await expect
+		.poll(async () => (await stateOf(request, admin, id))?.state, { timeout: 200_000 })
+		.toMatch(/^(live|failed)$/);
+	return stateOf(request, admin, id);
+}
+
+test('a saved change is published by a real build and shows on the public home page', async ({
+	page,
+	request,
+}) => {
+	const admin = await signInAdmin(request);
+	const original = String((await content(admin)).heroTitle);
+	const title = `Shop local this winter ${Date.now().toString(36)}`;
+	try {
+		await saveHeroTitle(admin, title);
+		const id = await publish(request, admin);
+		const states = new Set<string>();
+		await expect
+			.poll(
+				async () => {
+					const state = (await stateOf(request, admin, id))?.state ?? 'missing';
+					states.add(state);
+					return state;
+				},
+				{ timeout: 200_000 },
+			)
+			.toBe('live');
+		expect(states.has('building')).toBe(true);
+
+		await page.goto('/');
+		await expect(page.getByRole('heading', { name: title })).toBeVisible();
+	} finally {
+		await saveHeroTitle(admin, original);
+		expect((await untilFinished(request, admin, await publish(request, admin)))?.state).toBe(
+			'live',
+		);
+	}
+	await page.goto('/');
+	await expect(page.getByRole('heading', { name: original })).toBeVisible();
+});
+
+test('a build that fails leaves the live site as it was, and says why', async ({
+	page,
+	request,
+}) => {
+	const admin = await signInAdmin(request);
+	const service = await serviceClient();
+	const { data: before } = await service
+		.from('chamber_config')
+		.select('colors')
+		.eq('tenant_id', admin.tenantId)
+		.single<{ colors: Record<string, unknown> }>();
+	await page.goto('/');
+	const liveTitle = await page.getByRole('heading', { level: 1 }).textContent();
+	try {
+		// A value no save would let through (the server's own write): the build refuses it.
+		const broken = await service
+			.from('chamber_config')
+			.update({ colors: { ...before?.colors, primary: 'not-a-colour' } })
+			.eq('tenant_id', admin.tenantId);
+		expect(broken.error).toBeNull();
+		const id = await publish(request, admin);
+		const outcome = await untilFinished(request, admin, id);
+		expect(outcome?.state).toBe('failed');
+		expect(outcome?.error).toMatch(
+			/^The site could not be built: Invalid chamber configuration .*colors\.primary: /,
+		);
+		expect(outcome?.error).not.toMatch(/file:|\bat /);
+
+		await page.goto('/');
+		await expect(page.getByRole('heading', { level: 1 })).toHaveText(liveTitle ?? '');
+	} finally {
+		await service
+			.from('chamber_config')
+			.update({ colors: before?.colors })
+			.eq('tenant_id', admin.tenantId);
+	}
+});
+
+test('Preview renders the home page with unsaved changes for staff only, never cached or indexed', async ({
+	request,
+}) => {
+	const admin = await signInAdmin(request);
+	const saved = String((await content(admin)).heroTitle);
+	const config = {
+		name: 'Cedar Valley Chamber of Commerce',
+		slug: 'demo',
+		content: { heroTitle: 'Not saved yet' },
+	};
+	const response = await request.post('/chamber-config-v2/preview', {
+		headers: { Authorization: `Bearer ${admin.token}` },
+		data: { config },
+	});
+	expect(response.status()).toBe(200);
+	expect(response.headers()['cache-control']).toBe('no-store');
+	expect(response.headers()['netlify-cdn-cache-control']).toBe('no-store');
+	expect(response.headers()['x-robots-tag']).toBe('noindex');
+	const html = await response.text();
+	expect(html).toContain('Not saved yet');
+	expect(html).toContain('<meta name="robots" content="noindex">');
+	expect(String((await content(admin)).heroTitle)).toBe(saved);
+
+	const anonymous = await request.post('/chamber-config-v2/preview', { data: { config } });
+	expect(anonymous.status()).toBe(401);
+	const invalid = await request.post('/chamber-config-v2/preview', {
+		headers: { Authorization: `Bearer ${admin.token}` },
+		data: { config: { ...config, colors: { primary: 'red' } } },
+	});
+	expect(invalid.status()).toBe(400);
+	expect(await invalid.json()).toEqual({
+		error: 'config.colors.primary: Expected a hex colour like #0d3e63, received "red"',
+	});
+});
