@@ -36,15 +36,17 @@ async function tab(page: Page, name: string) {
 /** The eight required fields (spec 02 §5), typed as a person would, tab by tab. */
 async function fillRequired(page: Page, name: string): Promise<void> {
 	let fields = await tab(page, 'Identity');
-	await fields.getByLabel('Chamber name').fill(name);
-	await fields.getByLabel('City').fill('Lakeside');
-	await fields.getByLabel('State').fill('mn');
+	await fields.getByRole('textbox', { name: 'Chamber name', exact: true }).fill(name);
+	await fields.getByRole('textbox', { name: 'City', exact: true }).fill('Lakeside');
+	await fields.getByRole('textbox', { name: 'State', exact: true }).fill('mn');
 	fields = await tab(page, 'Contact');
-	await fields.getByLabel('Address', { exact: true }).fill('1 Harbor Road');
-	await fields.getByLabel('Phone').fill('(218) 555-0100');
-	await fields.getByLabel('Email').fill('info@lakeside.example');
+	await fields.getByRole('textbox', { name: 'Address', exact: true }).fill('1 Harbor Road');
+	await fields.getByRole('textbox', { name: 'Phone', exact: true }).fill('(218) 555-0100');
+	await fields.getByRole('textbox', { name: 'Email', exact: true }).fill('info@lakeside.example');
 	fields = await tab(page, 'URLs');
-	await fields.getByLabel('Main website').fill('https://www.lakeside.example');
+	await fields
+		.getByRole('textbox', { name: 'Main website', exact: true })
+		.fill('https://www.lakeside.example');
 }
 
 test('the guard sends a visitor without a session to the login and back', async ({ page }) => {
@@ -159,13 +161,11 @@ test('a saved draft loads back into the same form after a reload; a broken one i
 	);
 
 	const alert = page.waitForEvent('dialog');
-	await page
-		.getByLabel('Load Draft')
-		.setInputFiles({
-			name: 'broken.json',
-			mimeType: 'application/json',
-			buffer: Buffer.from('{"name": '),
-		});
+	await page.getByLabel('Load Draft').setInputFiles({
+		name: 'broken.json',
+		mimeType: 'application/json',
+		buffer: Buffer.from('{"name": '),
+	});
 	const dialog = await alert;
 	expect(dialog.message()).toBe('Invalid JSON file');
 	await dialog.accept();
