@@ -22,6 +22,20 @@ export async function listTenants(client: SupabaseClient): Promise<TenantRow[]> 
 	return data;
 }
 
+/** One tenant by slug, or null: for a slug that comes from a request. */
+export async function getTenantBySlugOrNull(
+	client: SupabaseClient,
+	slug: string,
+): Promise<TenantRow | null> {
+	const { data, error } = await client
+		.from('tenants')
+		.select('id, slug, name')
+		.eq('slug', slug)
+		.maybeSingle<TenantRow>();
+	if (error) throw new Error(`Failed to read tenant ${slug}: ${error.message}`, { cause: error });
+	return data;
+}
+
 /** The tenant a deployment serves; an unknown slug fails with the list of known ones. */
 export async function getTenantBySlug(client: SupabaseClient, slug: string): Promise<TenantRow> {
 	const tenants = await listTenants(client);

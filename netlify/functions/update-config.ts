@@ -1,0 +1,55 @@
+import type { Config } from '@netlify/functions';
+import { authenticate } from '../../src/features/auth/auth.server.ts';
+import { ConfigChangeError, parseConfigChange } from '../../src/features/admin/update-config.ts';
+import { saveConfigWrite } from '../../src/features/admin/update-config.server.ts';
+import { requestPublish } from '../../src/features/publish/publish.server.ts';
+import { getTenantBySlugOrNull } from '../../src/features/tenants/tenants.server.ts';
+import { BadRequest, handleJson, HttpError } from '../../src/lib/http.server.ts';
+import { getCurrentTenant } from '../../src/lib/tenant.server.ts';
+
+export const config: Config = { path: '/api/update-config', method: ['POST'] };
+
+/**
+ * Saves one configuration change (spec 02 §7: `{chamber}` plus `{field, value}`,
+ * `{section, field, value}` or a whole `colors` / `navigation` / `featuredBusinesses` /
+ * `categoryDisplay` / `searchPage`), validated with the configuration's section schemas, written
+ * with the user's token, then publishes this deployment's site. Answers
+ * `{success: true, path, updatedAt, publish}`; errors `{error}` with 400 / 401 / 403 / 404.
+ */
+export default handleJson('update-config', ['POST'], async (req) => {
+	const session = await authenticate(req);
+	let input: unknown;
+	try {
+		input = await req.json();
+	} catch {
+		throw new BadRequest('Expected a JSON body');
+	}
+	let change: ReturnType<typeof parseConfigChange>;
+	try {
+		change = parseConfigChange(input);
+	} catch (error) {
+		if (error instanceof ConfigChangeError) throw new BadRequest(error.message);
+		throw error;
+	}
+	const tenant = await getTenantBySlugOrNull(session.client, change.chamber);
+	if (!tenant) throw new HttpError(404, `No chamber "${change.chamber}"`);
+	const updatedAt = await saveConfigWrite(session.client, tenant.id, change.write);
+
+	// Each deployment builds its own chamber; a super_admin's change to another chamber is
+	// published by that chamber's deployment (its next save or 'Publish now' there).
+	const current = await getCurrentTenant();
+	const publish =
+		current.id === tenant.id
+			? (
+					await requestPublish({
+						client: session.client,
+						tenantId: tenant.id,
+						reason: `${change.write.path} saved`,
+					})
+				).publish
+			: null;
+	return Response.json(
+		{ success: true, path: change.write.path, updatedAt, publish },
+		{ headers: { 'Cache-Control': 'no-store' } },
+	);
+});

@@ -1,0 +1,250 @@
+import { z } from 'zod';
+import {
+	categoryDisplaySchema,
+	chamberConfigSchema,
+	colorsSchema,
+	contactSchema,
+	contentSchema,
+	featuredBusinessesSchema,
+	featuresSchema,
+	fontsSchema,
+	footerLabelsSchema,
+	navigationSchema,
+	searchPageSchema,
+	socialSchema,
+	textColorsSchema,
+	urlsSchema,
+	type ChamberConfig,
+} from '../config/config.ts';
+
+// POST /api/update-config (spec 02 §7): the body forms, their validation with the configuration's
+// own section schemas (one source of truth with the build and the import), and the one database
+// write each becomes. Pure: the function and the panel both use it.
+
+/** Top-level fields saved as `{field, value}`. */
+export const TOP_LEVEL_FIELDS = ['name', 'city', 'state', 'foundedYear'] as const;
+export type TopLevelField = (typeof TOP_LEVEL_FIELDS)[number];
+
+/** Sections saved one field per call, as `{section, field, value}`. */
+export const FIELD_SECTIONS = {
+	fonts: fontsSchema,
+	textColors: textColorsSchema,
+	contact: contactSchema,
+	social: socialSchema,
+	urls: urlsSchema,
+	content: contentSchema,
+	footerLabels: footerLabelsSchema,
+	features: featuresSchema,
+} as const;
+export type FieldSection = keyof typeof FIELD_SECTIONS;
+
+/** Sections saved whole, as `{colors: {...}}`, `{navigation: {...}}` and so on. */
+export const WHOLE_SECTIONS = {
+	colors: colorsSchema,
+	navigation: navigationSchema,
+	featuredBusinesses: featuredBusinessesSchema,
+	categoryDisplay: categoryDisplaySchema,
+	searchPage: searchPageSchema,
+} as const;
+export type WholeSection = keyof typeof WHOLE_SECTIONS;
+
+/** chamber_config's column for each configuration key the panel saves. */
+const COLUMNS: Record<TopLevelField | FieldSection | WholeSection, string> = {
+	name: 'name',
+	city: 'city',
+	state: 'state',
+	foundedYear: 'founded_year',
+	fonts: 'fonts',
+	textColors: 'text_colors',
+	contact: 'contact',
+	social: 'social',
+	urls: 'urls',
+	content: 'content',
+	footerLabels: 'footer_labels',
+	features: 'features',
+	colors: 'colors',
+	navigation: 'navigation',
+	featuredBusinesses: 'featured_businesses',
+	categoryDisplay: 'category_display',
+	searchPage: 'search_page',
+};
+
+/** One save call's body without `chamber`: what the panel sends for one change. */
+export type ConfigChange =
+	| { field: TopLevelField; value: unknown }
+	| { section: FieldSection; field: string; value: unknown }
+	| { [K in WholeSection]: { [P in K]: unknown } }[WholeSection];
+
+/** The database write a change becomes (public.update_chamber_config). */
+export interface ConfigWrite {
+	column: string;
+	/** The key inside a jsonb column, or null for a whole column. */
+	field: string | null;
+	/** The validated value (the schema's output: trimmed, uppercased, defaults filled). */
+	value: unknown;
+	/** Where the change lands, e.g. 'content.heroTitle', for messages and the publish's reason. */
+	path: string;
+}
+
+export class ConfigChangeError extends Error {
+	constructor(message: string) {
+		super(message);
+		this.name = 'ConfigChangeError';
+	}
+}
+
+const chamberSchema = z
+	.string({ error: 'Expected chamber, the chamber slug' })
+	.trim()
+	.min(1, { error: 'Expected chamber, the chamber slug' });
+
+function firstIssue(error: z.ZodError, path: string): string {
+	const issue = error.issues[0];
+	const where = [path, ...(issue?.path ?? []).map(String)].filter(Boolean).join('.');
+	return `${where}: ${issue?.message ?? 'Invalid value'}`;
+}
+
+function validate(schema: z.ZodType, value: unknown, path: string): unknown {
+	const result = schema.safeParse(value, { reportInput: true });
+	if (!result.success) throw new ConfigChangeError(firstIssue(result.error, path));
+	return result.data;
+}
+
+const has = (body: object, key: string) => Object.hasOwn(body, key);
+
+/**
+ * Reads one update-config body: `{chamber}` plus exactly one of the §7 forms. Throws
+ * ConfigChangeError naming the field when the form or the value is wrong.
+ */
+export function parseConfigChange(input: unknown): { chamber: string; write: ConfigWrite } {
+	if (typeof input !== 'object' || input === null || Array.isArray(input)) {
+		throw new ConfigChangeError('Expected a JSON object');
+	}
+	const body = input as Record<string, unknown>;
+	const chamber = chamberSchema.safeParse(body.chamber);
+	if (!chamber.success) throw new ConfigChangeError(chamber.error.issues[0]!.message);
+
+	const whole = (Object.keys(WHOLE_SECTIONS) as WholeSection[]).filter((key) => has(body, key));
+	const forms = whole.length + (has(body, 'field') ? 1 : 0);
+	if (forms !== 1) {
+		throw new ConfigChangeError(
+			'Expected one change: {field, value}, {section, field, value}, or one of colors, navigation, featuredBusinesses, categoryDisplay, searchPage',
+		);
+	}
+	if (whole.length === 1) {
+		const section = whole[0]!;
+		const value = validate(WHOLE_SECTIONS[section], body[section], section);
+		return {
+			chamber: chamber.data,
+			write: { column: COLUMNS[section], field: null, value, path: section },
+		};
+	}
+	if (!has(body, 'value')) throw new ConfigChangeError('Expected value');
+	const field = body.field;
+	if (typeof field !== 'string') throw new ConfigChangeError('Expected field, a field name');
+
+	if (has(body, 'section')) {
+		const section = body.section;
+		if (typeof section !== 'string' || !Object.hasOwn(FIELD_SECTIONS, section)) {
+			throw new ConfigChangeError(
+				`Expected section to be one of ${Object.keys(FIELD_SECTIONS).join(', ')}, received ${JSON.stringify(section)}`,
+			);
+		}
+		const shape = FIELD_SECTIONS[section as FieldSection].shape as Record<string, z.ZodType>;
+		const path = `${section}.${field}`;
+		if (!Object.hasOwn(shape, field)) throw new ConfigChangeError(`${path}: no such field`);
+		const value = validate(shape[field]!, body.value, path);
+		return {
+			chamber: chamber.data,
+			write: { column: COLUMNS[section as FieldSection], field, value: value ?? null, path },
+		};
+	}
+	if (!(TOP_LEVEL_FIELDS as readonly string[]).includes(field)) {
+		throw new ConfigChangeError(
+			`Expected field to be one of ${TOP_LEVEL_FIELDS.join(', ')} (or a section with its field), received ${JSON.stringify(field)}`,
+		);
+	}
+	const shape = chamberConfigSchema.shape as Record<string, z.ZodType>;
+	const value = validate(shape[field]!, body.value, field);
+	return {
+		chamber: chamber.data,
+		write: {
+			column: COLUMNS[field as TopLevelField],
+			field: null,
+			value: value ?? null,
+			path: field,
+		},
+	};
+}
+
+// --- The panel's side: from an edited configuration to the calls that save it ------------------
+
+/** A change the panel will send, with the spec's message for when it fails (spec 02 §8). */
+export interface PendingChange {
+	body: ConfigChange;
+	/** 'content.heroTitle', 'colors', 'name', ... */
+	path: string;
+	failure: string;
+}
+
+const FIELD_FAILURE: Record<FieldSection, (field: string) => string> = {
+	fonts: (field) => `Failed to save ${field} font`,
+	textColors: (field) => `Failed to save ${field} color`,
+	contact: (field) => `Failed to save contact field: ${field}`,
+	social: (field) => `Failed to save social media field: ${field}`,
+	urls: (field) => `Failed to save URL field: ${field}`,
+	content: (field) => `Failed to save content field: ${field}`,
+	footerLabels: (field) => `Failed to save footer label: ${field}`,
+	features: (field) => `Failed to save feature: ${field}`,
+};
+
+const WHOLE_FAILURE: Record<WholeSection, string> = {
+	colors: 'Failed to save colors',
+	navigation: 'Failed to save navigation',
+	featuredBusinesses: 'Failed to save featured businesses settings',
+	categoryDisplay: 'Failed to save category display settings',
+	searchPage: 'Failed to save search page settings',
+};
+
+const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+
+/**
+ * The calls that turn `saved` into `draft`, in the spec's forms: one per changed top-level field
+ * and per changed field of a field section, one per changed whole section. Empty when nothing
+ * differs, which is when the panel has no unsaved changes.
+ */
+export function pendingChanges(saved: ChamberConfig, draft: ChamberConfig): PendingChange[] {
+	const changes: PendingChange[] = [];
+	for (const field of TOP_LEVEL_FIELDS) {
+		if (!same(saved[field], draft[field])) {
+			changes.push({
+				body: { field, value: draft[field] },
+				path: field,
+				failure: `Failed to save ${field}`,
+			});
+		}
+	}
+	for (const section of Object.keys(FIELD_SECTIONS) as FieldSection[]) {
+		const before = saved[section] as Record<string, unknown>;
+		const after = draft[section] as Record<string, unknown>;
+		for (const field of Object.keys(after)) {
+			if (!same(before[field], after[field])) {
+				changes.push({
+					body: { section, field, value: after[field] ?? null },
+					path: `${section}.${field}`,
+					failure: FIELD_FAILURE[section](field),
+				});
+			}
+		}
+	}
+	for (const section of Object.keys(WHOLE_SECTIONS) as WholeSection[]) {
+		if (!same(saved[section], draft[section])) {
+			changes.push({
+				body: { [section]: draft[section] } as ConfigChange,
+				path: section,
+				failure: WHOLE_FAILURE[section],
+			});
+		}
+	}
+	return changes;
+}

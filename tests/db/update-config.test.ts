@@ -1,0 +1,407 @@
+import { once } from 'node:events';
+import { createServer } from 'node:net';
+import { createClient, type SupabaseClient } from '@supabase/supabase-js';
+import pg from 'pg';
+import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
+import { startSiteServer, type SiteServer } from '../../scripts/lib/netlify-local.ts';
+import { configFromRow } from '../../src/features/config/config.ts';
+import { importTenant } from '../../src/features/tenants/tenants.server.ts';
+import { parseTenantFile } from '../../src/features/tenants/tenant-file.ts';
+import { startNetlifyStandin, type NetlifyStandin } from '../support/netlify-api-standin.ts';
+import { randomSlug } from './fixtures.ts';
+
+// POST /api/update-config (spec 02 §7) over real HTTP in the local Netlify server, signed in with
+// the identity service, writing to the real database with the user's token; a stand-in of
+// Netlify's API receives the build hook the save triggers.
+
+const stack = inject('stack');
+const db = new pg.Client({ connectionString: stack.databaseUrl });
+const service = createClient(stack.supabaseUrl, stack.serviceKey, {
+	auth: { persistSession: false },
+});
+const PASSWORD = 'update-config-password';
+const savedEnv = { ...process.env };
+
+let netlify: NetlifyStandin;
+let site: SiteServer;
+let slug: string;
+let otherSlug: string;
+let tenantId: string;
+const tokens = { admin: '', editor: '', super: '', otherAdmin: '' };
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON answers of every shape
+type Answer = { status: number; body: any };
+
+async function save(body: unknown, token?: string, raw?: string): Promise<Answer> {
+	const response = await fetch(
+		new URL('/api/update-config', site.url.replace('localhost', '127.0.0.1')),
+		{
+			method: 'POST',
+			headers: {
+				'content-type': 'application/json',
+				...(token ? { authorization: `Bearer ${token}` } : {}),
+			},
+			body: raw ?? JSON.stringify(body),
+		},
+	);
+	const text = await response.text();
+	return { status: response.status, body: text ? JSON.parse(text) : null };
+}
+
+async function signIn(email: string): Promise<string> {
+	const client = createClient(stack.supabaseUrl, stack.anonKey, {
+		auth: { persistSession: false, autoRefreshToken: false },
+	});
+	const { data, error } = await client.auth.signInWithPassword({ email, password: PASSWORD });
+	if (error || !data.session) throw new Error(`Sign-in of ${email} failed: ${error?.message}`);
+	return data.session.access_token;
+}
+
+function userClient(token: string): SupabaseClient {
+	return createClient(stack.supabaseUrl, stack.anonKey, {
+		global: { headers: { Authorization: `Bearer ${token}` } },
+		auth: { persistSession: false, autoRefreshToken: false },
+	});
+}
+
+async function config(tenant = tenantId) {
+	const { data, error } = await service
+		.from('chamber_config')
+		.select('*')
+		.eq('tenant_id', tenant)
+		.single();
+	if (error) throw error;
+	return configFromRow(data, 'test');
+}
+
+async function freePort(): Promise<number> {
+	const probe = createServer().listen(0, '127.0.0.1');
+	await once(probe, 'listening');
+	const { port } = probe.address() as { port: number };
+	probe.close();
+	return port;
+}
+
+beforeAll(async () => {
+	await db.connect();
+	netlify = await startNetlifyStandin();
+	slug = randomSlug('update');
+	otherSlug = randomSlug('update-b');
+	const file = (s: string, users: { email: string; role: 'super_admin' | 'admin' | 'editor' }[]) =>
+		parseTenantFile(
+			{
+				tenant: { slug: s, name: `Update ${s}` },
+				config: { content: { heroTitle: 'First title' } },
+				users: users.map((u) => ({ ...u, password: PASSWORD })),
+			},
+			'fixture',
+		);
+	const email = (key: string) => `${key.toLowerCase()}-${slug}@update.test`;
+	tenantId = (
+		await importTenant(
+			service,
+			file(slug, [
+				{ email: email('admin'), role: 'admin' },
+				{ email: email('editor'), role: 'editor' },
+			]),
+		)
+	).tenant_id;
+	await importTenant(
+		service,
+		file(otherSlug, [
+			{ email: email('otherAdmin'), role: 'admin' },
+			{ email: email('super'), role: 'super_admin' },
+		]),
+		{ allowSuperAdmin: true },
+	);
+	for (const key of Object.keys(tokens) as (keyof typeof tokens)[]) {
+		tokens[key] = await signIn(email(key));
+	}
+	Object.assign(process.env, {
+		SUPABASE_URL: stack.supabaseUrl,
+		SUPABASE_ANON_KEY: stack.anonKey,
+		SUPABASE_SERVICE_ROLE_KEY: stack.serviceKey,
+		TENANT: slug,
+		NETLIFY_BUILD_HOOK_URL: netlify.buildHookUrl,
+		NETLIFY_PURGE_API_TOKEN: netlify.token,
+		SITE_ID: netlify.siteId,
+		NETLIFY_API_URL: netlify.url,
+	});
+	site = await startSiteServer({
+		distDir: 'public',
+		functionsDir: 'netlify/functions',
+		port: await freePort(),
+	});
+});
+
+afterAll(async () => {
+	await site?.close();
+	await netlify?.close();
+	process.env = savedEnv;
+	await db.query('delete from public.tenants where slug = any($1)', [[slug, otherSlug]]);
+	await db.query(`delete from auth.users where email like '%@update.test'`);
+	await db.end();
+});
+
+beforeEach(async () => {
+	await db.query('delete from public.publishes where tenant_id = $1', [tenantId]);
+	netlify.reset();
+});
+
+describe('every body form of spec 02 §7 saves, validated by the configuration schemas', () => {
+	it('a top-level field: {field, value}, as the schema outputs it', async () => {
+		const state = await save({ chamber: slug, field: 'state', value: 'mn' }, tokens.admin);
+		expect(state).toMatchObject({ status: 200, body: { success: true, path: 'state' } });
+		const year = await save({ chamber: slug, field: 'foundedYear', value: '1911' }, tokens.admin);
+		expect(year.status).toBe(200);
+		await save({ chamber: slug, field: 'name', value: '  Lakeside Chamber ' }, tokens.admin);
+		const saved = await config();
+		expect([saved.state, saved.foundedYear, saved.name]).toEqual(['MN', 1911, 'Lakeside Chamber']);
+		expect(
+			(await save({ chamber: slug, field: 'foundedYear', value: '' }, tokens.admin)).status,
+		).toBe(200);
+		expect((await config()).foundedYear).toBeNull();
+	});
+
+	it('a field of a section: {section, field, value}, leaving the other fields alone', async () => {
+		await save(
+			{ chamber: slug, section: 'content', field: 'heroSubtitle', value: 'Sub' },
+			tokens.admin,
+		);
+		const answer = await save(
+			{ chamber: slug, section: 'content', field: 'heroTitle', value: 'Shop local' },
+			tokens.admin,
+		);
+		expect(answer.status).toBe(200);
+		const saved = await config();
+		expect([saved.content.heroTitle, saved.content.heroSubtitle]).toEqual(['Shop local', 'Sub']);
+		await save(
+			{ chamber: slug, section: 'features', field: 'featuredEventId', value: '42' },
+			tokens.admin,
+		);
+		await save({ chamber: slug, section: 'fonts', field: 'heading', value: 'Lato' }, tokens.admin);
+		await save(
+			{ chamber: slug, section: 'textColors', field: 'link', value: '#112233' },
+			tokens.admin,
+		);
+		const after = await config();
+		expect(after.features.featuredEventId).toBe(42);
+		expect(after.fonts.heading).toBe('Lato');
+		expect(after.textColors.link).toBe('#112233');
+	});
+
+	it('whole sections: colors, navigation, featuredBusinesses (count outside 1-6 → 2), categoryDisplay, searchPage', async () => {
+		const colors = { ...(await config()).colors, primary: '#7a1f5c' };
+		expect((await save({ chamber: slug, colors }, tokens.admin)).status).toBe(200);
+		const navigation = {
+			menuItems: [{ id: 'home', label: 'Start', type: 'link', url: '/', isInternal: true }],
+		};
+		expect((await save({ chamber: slug, navigation }, tokens.admin)).status).toBe(200);
+		const featured = { strategy: 'random', count: 9 };
+		expect((await save({ chamber: slug, featuredBusinesses: featured }, tokens.admin)).status).toBe(
+			200,
+		);
+		const categories = { count: 12, sortBy: 'alphabetical' };
+		expect((await save({ chamber: slug, categoryDisplay: categories }, tokens.admin)).status).toBe(
+			200,
+		);
+		const search = { defaultSort: 'nameAsc', availableSorts: ['nameAsc', 'nameDesc'] };
+		expect((await save({ chamber: slug, searchPage: search }, tokens.admin)).status).toBe(200);
+		const saved = await config();
+		expect(saved.colors.primary).toBe('#7a1f5c');
+		expect(saved.navigation.menuItems.map((m) => m.label)).toEqual(['Start']);
+		expect(saved.featuredBusinesses).toMatchObject({ strategy: 'random', count: 2 });
+		expect(saved.categoryDisplay).toEqual({ count: 12, sortBy: 'alphabetical' });
+		expect(saved.searchPage.defaultSort).toBe('nameAsc');
+	});
+
+	it('two saves of different fields of one section at once both land', async () => {
+		const [a, b] = await Promise.all([
+			save({ chamber: slug, section: 'contact', field: 'phone', value: '555-0100' }, tokens.admin),
+			save({ chamber: slug, section: 'contact', field: 'zip', value: '55401' }, tokens.admin),
+		]);
+		expect([a.status, b.status]).toEqual([200, 200]);
+		const saved = await config();
+		expect([saved.contact.phone, saved.contact.zip]).toEqual(['555-0100', '55401']);
+	});
+
+	it('a save publishes: a build hook call naming the chamber and the user, one queued build for a burst', async () => {
+		const answers = await Promise.all(
+			['One', 'Two', 'Three', 'Four'].map((title) =>
+				save({ chamber: slug, section: 'content', field: 'heroTitle', value: title }, tokens.admin),
+			),
+		);
+		expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200]);
+		expect(answers[0]!.body.publish).toMatchObject({
+			state: expect.stringMatching(/queued|building/),
+		});
+		const { rows } = await db.query(
+			'select count(*)::int as n from public.publishes where tenant_id = $1',
+			[tenantId],
+		);
+		expect(rows[0].n).toBe(1);
+		expect(netlify.buildHooks.length).toBeGreaterThanOrEqual(1);
+		expect(netlify.buildHooks[0]!.triggerTitle).toContain(`Update ${slug}`);
+		expect(netlify.buildHooks[0]!.triggerTitle).toContain(`admin-${slug}@update.test`);
+	});
+});
+
+describe('bad input: 400 naming the field, nothing saved', () => {
+	const cases: [string, unknown, RegExp][] = [
+		[
+			'a colour that is not hex',
+			{ colors: { primary: 'red' } },
+			/^colors\.primary: Expected a hex colour/,
+		],
+		[
+			'an unknown section',
+			{ section: 'services', field: 'googleAnalyticsId', value: 'G-1' },
+			/^Expected section to be one of/,
+		],
+		[
+			'an unknown field',
+			{ section: 'content', field: 'nope', value: 'x' },
+			/^content\.nope: no such field$/,
+		],
+		[
+			'an unknown top-level field',
+			{ field: 'slug', value: 'other' },
+			/^Expected field to be one of name, city, state, foundedYear/,
+		],
+		[
+			'a font outside the list',
+			{ section: 'fonts', field: 'body', value: 'Comic Sans' },
+			/^fonts\.body: Expected one of the 20 supported fonts/,
+		],
+		['a state of three letters', { field: 'state', value: 'ABC' }, /^state: /],
+		['two changes in one body', { field: 'name', value: 'A', colors: {} }, /^Expected one change/],
+		['no value', { section: 'content', field: 'heroTitle' }, /^Expected value$/],
+		[
+			'a script URL in the menu',
+			{ navigation: { menuItems: [{ id: 'x', label: 'X', url: 'javascript:alert(1)' }] } },
+			/^navigation\.menuItems\.0\.url: /,
+		],
+	];
+	it.each(cases)('%s', async (_name, change, message) => {
+		const before = await config();
+		const answer = await save({ chamber: slug, ...(change as object) }, tokens.admin);
+		expect(answer.status).toBe(400);
+		expect(answer.body.error).toMatch(message);
+		expect(await config()).toEqual(before);
+	});
+
+	it('a body that is not JSON, or without chamber', async () => {
+		expect((await save(undefined, tokens.admin, '{nope')).body).toEqual({
+			error: 'Expected a JSON body',
+		});
+		expect((await save({ field: 'name', value: 'x' }, tokens.admin)).body).toEqual({
+			error: 'Expected chamber, the chamber slug',
+		});
+		expect(
+			(await save({ chamber: 'no-such-chamber', field: 'name', value: 'x' }, tokens.admin)).status,
+		).toBe(404);
+	});
+});
+
+describe('who may save what (spec 02 §6), refused by the server and by the database', () => {
+	it('no token: 401', async () => {
+		const answer = await save({ chamber: slug, field: 'name', value: 'x' });
+		expect(answer.status).toBe(401);
+	});
+
+	it('an editor saves content and its display toggles, nothing else', async () => {
+		expect(
+			(
+				await save(
+					{ chamber: slug, section: 'content', field: 'footerTagline', value: 'Hi' },
+					tokens.editor,
+				)
+			).status,
+		).toBe(200);
+		expect(
+			(
+				await save(
+					{ chamber: slug, section: 'features', field: 'showFeaturedEvent', value: true },
+					tokens.editor,
+				)
+			).status,
+		).toBe(200);
+		const colors = await save({ chamber: slug, colors: { primary: '#000000' } }, tokens.editor);
+		expect(colors).toEqual({
+			status: 403,
+			body: { error: 'Editors can change content and text only, not colors' },
+		});
+		const feature = await save(
+			{ chamber: slug, section: 'features', field: 'showEvents', value: false },
+			tokens.editor,
+		);
+		expect(feature.status).toBe(403);
+		expect(feature.body.error).toBe(
+			'Editors can change content and text only, not features.showEvents',
+		);
+		const saved = await config();
+		expect(saved.colors.primary).not.toBe('#000000');
+		expect(saved.features.showEvents).toBe(true);
+		expect(saved.content.footerTagline).toBe('Hi');
+	});
+
+	it("the database refuses an editor's direct write and another chamber's admin, whatever the function does", async () => {
+		const editor = await userClient(tokens.editor).rpc('update_chamber_config', {
+			p_tenant_id: tenantId,
+			p_column: 'colors',
+			p_field: 'primary',
+			p_value: '#000000',
+		});
+		expect(editor.error?.code).toBe('42501');
+		const other = await userClient(tokens.otherAdmin).rpc('update_chamber_config', {
+			p_tenant_id: tenantId,
+			p_column: 'content',
+			p_field: 'heroTitle',
+			p_value: 'Hijacked',
+		});
+		expect(other.error).toMatchObject({
+			code: '42501',
+			message: "You cannot change this chamber's configuration",
+		});
+		const column = await userClient(tokens.admin).rpc('update_chamber_config', {
+			p_tenant_id: tenantId,
+			p_column: 'slug',
+			p_field: null,
+			p_value: 'renamed',
+		});
+		expect(column.error?.code).toBe('22023');
+		expect((await config()).content.heroTitle).not.toBe('Hijacked');
+	});
+
+	it("another chamber's admin is denied by the function (403), a super_admin may save any chamber", async () => {
+		const other = await save(
+			{ chamber: slug, field: 'city', value: 'Elsewhere' },
+			tokens.otherAdmin,
+		);
+		expect(other.status).toBe(403);
+		const superAdmin = await save(
+			{ chamber: otherSlug, field: 'city', value: 'Duluth' },
+			tokens.super,
+		);
+		expect(superAdmin).toMatchObject({ status: 200, body: { success: true, publish: null } });
+		const { data } = await service.from('tenants').select('id').eq('slug', otherSlug).single();
+		expect((await config(data!.id)).city).toBe('Duluth');
+	});
+
+	it('every save is in the audit log with who made it', async () => {
+		await save(
+			{ chamber: slug, section: 'social', field: 'facebook', value: 'https://facebook.com/x' },
+			tokens.admin,
+		);
+		const { rows } = await db.query(
+			`select actor_email, section, field, new_value from public.audit_log
+			where tenant_id = $1 and section = 'social' order by id desc limit 1`,
+			[tenantId],
+		);
+		expect(rows[0]).toMatchObject({
+			actor_email: `admin-${slug}@update.test`,
+			section: 'social',
+			field: 'facebook',
+		});
+	});
+});
