@@ -1,28 +1,49 @@
+import { useMemo } from 'react';
 import AdminShell from '../auth/AdminShell.tsx';
-import { CAPABILITIES, can, ROLE_NAMES } from '../auth/auth.ts';
-import type { PublicSupabase } from '../auth/browser.ts';
+import { can } from '../auth/auth.ts';
+import { browserClient, type PublicSupabase } from '../auth/browser.ts';
+import AdminPanel, { loadChamber } from './AdminPanel.tsx';
+import PanelActions, { hasUnsavedChanges, LEAVE_QUESTION } from './PanelActions.tsx';
+import { configLoaded } from './store.ts';
 
 interface Props {
 	supabase: PublicSupabase;
 	chamber: { key: string; name: string };
 }
 
-/** /chamber-config-v2: the guarded shell and, inside it, what the signed-in role may do. */
+/** `?chamber=` names another chamber; only a super_admin (View All Chambers) may open one. */
+function requestedChamber(): string | null {
+	const key = new URLSearchParams(window.location.search).get('chamber');
+	return key && /^[a-z0-9-]{1,80}$/.test(key) ? key : null;
+}
+
+/** /chamber-config-v2: the guarded shell, the panel's header controls and the panel. */
 export default function AdminApp({ supabase, chamber }: Props) {
+	const client = useMemo(() => browserClient(supabase), [supabase]);
+	const chamberFor = (role: Parameters<typeof can>[0]) => {
+		const requested = requestedChamber();
+		return requested && can(role, 'View All Chambers') ? requested : chamber.key;
+	};
 	return (
-		<AdminShell supabase={supabase} chamber={chamber} returnTo="/chamber-config-v2">
-			{({ user }) => (
-				<section className="admin-home">
-					<h1>{chamber.name} Admin Panel</h1>
-					<p>
-						Signed in as {ROLE_NAMES[user.role]} of {user.tenantName}. Your role can:
-					</p>
-					<ul>
-						{CAPABILITIES.filter((capability) => can(user.role, capability)).map((capability) => (
-							<li key={capability}>{capability}</li>
-						))}
-					</ul>
-				</section>
+		<AdminShell
+			supabase={supabase}
+			chamber={chamber}
+			returnTo="/chamber-config-v2"
+			confirmLeave={() => !hasUnsavedChanges() || window.confirm(LEAVE_QUESTION)}
+			actions={({ user, getAccessToken }) => {
+				const key = chamberFor(user.role);
+				return (
+					<PanelActions
+						chamber={key}
+						ownChamber={key === chamber.key}
+						getAccessToken={getAccessToken}
+						reload={async () => configLoaded((await loadChamber(client, key)).config)}
+					/>
+				);
+			}}
+		>
+			{(context) => (
+				<AdminPanel context={context} client={client} chamberKey={chamberFor(context.user.role)} />
 			)}
 		</AdminShell>
 	);

@@ -40,6 +40,10 @@ interface Props {
 	/** Where to come back after signing in (this page's path). */
 	returnTo: string;
 	children: (context: AdminContext) => ReactNode;
+	/** Controls for the header between the chamber's name and the user (the panel's Save). */
+	actions?: (context: AdminContext) => ReactNode;
+	/** Asked before 'Logout' signs out; false keeps the user here (unsaved changes). */
+	confirmLeave?: () => boolean;
 }
 
 /** Set once the page is on its way to the login (one shell per page), so a second path there does nothing. */
@@ -53,7 +57,14 @@ type State = { kind: 'checking' } | { kind: 'denied' } | { kind: 'ready'; user: 
  * → 'Access Denied' for 5 s, then signed out and sent to login; a super_admin may open any
  * chamber's panel. Sign-out, or a session the identity service ends, returns to login.
  */
-export default function AdminShell({ supabase, chamber, returnTo, children }: Props) {
+export default function AdminShell({
+	supabase,
+	chamber,
+	returnTo,
+	children,
+	actions,
+	confirmLeave,
+}: Props) {
 	const client = useMemo(() => browserClient(supabase), [supabase]);
 	const [state, setState] = useState<State>({ kind: 'checking' });
 
@@ -140,6 +151,7 @@ export default function AdminShell({ supabase, chamber, returnTo, children }: Pr
 		<div className="admin-shell">
 			<header className="admin-shell__header">
 				<p className="admin-shell__chamber">{chamber.name}</p>
+				{context && actions && <div className="admin-shell__actions">{actions(context)}</div>}
 				<div className="admin-shell__user">
 					<span>
 						<span className="sr-only">Signed in as </span>
@@ -151,7 +163,10 @@ export default function AdminShell({ supabase, chamber, returnTo, children }: Pr
 					<button
 						type="button"
 						className="auth-button auth-button--small"
-						onClick={() => void context?.signOut()}
+						onClick={() => {
+							if (confirmLeave && !confirmLeave()) return;
+							void context?.signOut();
+						}}
 					>
 						Logout
 					</button>

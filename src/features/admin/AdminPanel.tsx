@@ -1,0 +1,235 @@
+import { useStore } from '@nanostores/react';
+import type { SupabaseClient } from '@supabase/supabase-js';
+import {
+	useCallback,
+	useEffect,
+	useId,
+	useRef,
+	useState,
+	type KeyboardEvent,
+	type ReactNode,
+} from 'react';
+import type { AdminContext } from '../auth/AdminShell.tsx';
+import { can } from '../auth/auth.ts';
+import { configFromRow, type ChamberConfig } from '../config/config.ts';
+import PublishHistory from '../publish/PublishHistory.tsx';
+import { tabsFor, type AdminTabProps, type PanelChamber, type TabName } from './admin.ts';
+import { NavTab } from './config/NavTab.tsx';
+import {
+	ColorsTab,
+	ContactTab,
+	ContentTab,
+	FontsTab,
+	HomepageTab,
+	IdentityTab,
+	SearchTab,
+	UrlsTab,
+	type ConfigTabProps,
+} from './config/SiteTabs.tsx';
+import { $banner, $draft, $saved, configLoaded } from './store.ts';
+import './admin.css';
+
+/** Reads the chamber and its configuration as the signed-in user (RLS applies). */
+export async function loadChamber(
+	client: SupabaseClient,
+	key: string,
+): Promise<{ chamber: PanelChamber; config: ChamberConfig }> {
+	const { data: tenant, error } = await client
+		.from('tenants')
+		.select('id, slug, name')
+		.eq('slug', key)
+		.maybeSingle<{ id: string; slug: string; name: string }>();
+	if (error) throw new Error('Failed to load the chamber', { cause: error });
+	if (!tenant) throw new Error(`There is no chamber "${key}".`);
+	const { data: row, error: configError } = await client
+		.from('chamber_config')
+		.select('*')
+		.eq('tenant_id', tenant.id)
+		.single();
+	if (configError) throw new Error('Failed to load the configuration', { cause: configError });
+	return {
+		chamber: { id: tenant.id, key: tenant.slug, name: tenant.name },
+		config: configFromRow(row, `the configuration of ${tenant.slug}`),
+	};
+}
+
+/** The Logos, Cache and Users tabs act at once (no pending changes); they plug in here. */
+export type ActionTabs = Partial<Record<TabName, (props: AdminTabProps) => ReactNode>>;
+
+interface Props {
+	context: AdminContext;
+	client: SupabaseClient;
+	/** The chamber to edit: this deployment's, or another one a super_admin opened. */
+	chamberKey: string;
+	actionTabs?: ActionTabs;
+}
+
+type Load =
+	| { kind: 'loading' }
+	| { kind: 'failed'; error: string }
+	| { kind: 'ready'; chamber: PanelChamber; config: ChamberConfig };
+
+/**
+ * The admin panel (spec 02 §2): the tabs the signed-in role may use, editing one draft of the
+ * configuration that the header's 'Save Changes' writes.
+ */
+export default function AdminPanel({ context, client, chamberKey, actionTabs = {} }: Props) {
+	const { user, getAccessToken } = context;
+	const [load, setLoad] = useState<Load>({ kind: 'loading' });
+	const draft = useStore($draft);
+	const saved = useStore($saved);
+	const banner = useStore($banner);
+	const ids = useId();
+
+	const reload = useCallback(async () => {
+		const loaded = await loadChamber(client, chamberKey);
+		configLoaded(loaded.config);
+		setLoad({ kind: 'ready', ...loaded });
+	}, [client, chamberKey]);
+
+	useEffect(() => {
+		let live = true;
+		loadChamber(client, chamberKey).then(
+			(loaded) => {
+				if (!live) return;
+				configLoaded(loaded.config);
+				setLoad({ kind: 'ready', ...loaded });
+			},
+			(error: unknown) => {
+				if (!live) return;
+				setLoad({
+					kind: 'failed',
+					error: error instanceof Error ? error.message : 'Failed to load the configuration',
+				});
+			},
+		);
+		return () => {
+			live = false;
+		};
+	}, [client, chamberKey]);
+
+	const tabs = tabsFor(user.role).filter(
+		(tab) => tab === 'History' || !['Logos', 'Cache', 'Users'].includes(tab) || actionTabs[tab],
+	);
+	const [active, setActive] = useState<TabName>(tabs[0]!);
+	const tabRefs = useRef(new Map<TabName, HTMLButtonElement>());
+
+	function onTabKey(event: KeyboardEvent<HTMLDivElement>) {
+		const index = tabs.indexOf(active);
+		const to =
+			event.key === 'ArrowRight'
+				? (index + 1) % tabs.length
+				: event.key === 'ArrowLeft'
+					? (index - 1 + tabs.length) % tabs.length
+					: event.key === 'Home'
+						? 0
+						: event.key === 'End'
+							? tabs.length - 1
+							: -1;
+		if (to < 0) return;
+		event.preventDefault();
+		setActive(tabs[to]!);
+		tabRefs.current.get(tabs[to]!)?.focus();
+	}
+
+	if (load.kind === 'loading' || (load.kind === 'ready' && !draft)) {
+		return (
+			<p className="admin-status" role="status">
+				Loading the configuration...
+			</p>
+		);
+	}
+	if (load.kind === 'failed') {
+		return (
+			<div className="admin-panel">
+				<p className="admin-banner admin-banner--error" role="alert">
+					{load.error}
+				</p>
+				<button type="button" className="admin-button" onClick={() => window.location.reload()}>
+					Try again
+				</button>
+			</div>
+		);
+	}
+
+	const props: ConfigTabProps = { draft: draft!, role: user.role };
+	const tabProps: AdminTabProps = {
+		user,
+		chamber: load.chamber,
+		config: saved ?? load.config,
+		client,
+		getAccessToken,
+		reloadConfig: reload,
+	};
+	const panels: Record<TabName, () => ReactNode> = {
+		Identity: () => <IdentityTab {...props} />,
+		Contact: () => <ContactTab {...props} />,
+		URLs: () => <UrlsTab {...props} />,
+		Colors: () => <ColorsTab {...props} />,
+		Fonts: () => <FontsTab {...props} />,
+		Content: () => <ContentTab {...props} />,
+		Homepage: () => <HomepageTab {...props} client={client} chamberId={load.chamber.id} />,
+		Search: () => <SearchTab {...props} />,
+		Nav: () => <NavTab {...props} />,
+		History: () => (
+			<PublishHistory getAccessToken={getAccessToken} onRestored={() => void reload()} />
+		),
+		Logos: () => actionTabs.Logos?.(tabProps),
+		Cache: () => actionTabs.Cache?.(tabProps),
+		Users: () => actionTabs.Users?.(tabProps),
+	};
+
+	return (
+		<div className="admin-panel">
+			<h1 className="admin-panel__title">
+				{load.chamber.name} <span className="admin-panel__subtitle">Admin Panel</span>
+			</h1>
+			{load.chamber.key !== context.chamber.key && can(user.role, 'View All Chambers') && (
+				<p className="admin-banner admin-banner--info">
+					You are editing {load.chamber.name}. Its site publishes from its own deployment.
+				</p>
+			)}
+			{banner?.kind === 'error' && (
+				<div className="admin-banner admin-banner--error" role="alert">
+					{banner.lines.map((line) => (
+						<p key={line}>{line}</p>
+					))}
+				</div>
+			)}
+			{banner?.kind === 'success' && (
+				<p className="admin-banner admin-banner--success" role="status">
+					{banner.text}
+				</p>
+			)}
+			<div className="admin-tabs" role="tablist" aria-label="Settings" onKeyDown={onTabKey}>
+				{tabs.map((tab) => (
+					<button
+						key={tab}
+						ref={(node) => {
+							if (node) tabRefs.current.set(tab, node);
+						}}
+						type="button"
+						role="tab"
+						id={`${ids}-tab-${tab}`}
+						aria-selected={tab === active}
+						aria-controls={`${ids}-panel`}
+						tabIndex={tab === active ? 0 : -1}
+						onClick={() => setActive(tab)}
+					>
+						{tab}
+					</button>
+				))}
+			</div>
+			<div
+				className="admin-tabpanel"
+				role="tabpanel"
+				id={`${ids}-panel`}
+				aria-labelledby={`${ids}-tab-${active}`}
+				tabIndex={0}
+			>
+				<h2>{active}</h2>
+				{panels[active]()}
+			</div>
+		</div>
+	);
+}

@@ -1,0 +1,126 @@
+import type {
+	Content,
+	Contact,
+	Features,
+	FooterLabels,
+	Social,
+	TextColors,
+	Urls,
+} from '../../config/config.ts';
+
+// The panel's names for configuration fields, in the words a chamber's staff use.
+
+export const CONTACT_LABELS: Record<keyof Contact, string> = {
+	address: 'Address',
+	addressLine2: 'Address line 2',
+	city: 'City',
+	state: 'State',
+	zip: 'ZIP code',
+	phone: 'Phone',
+	email: 'Email',
+};
+
+export const SOCIAL_LABELS: Record<keyof Social, string> = {
+	facebook: 'Facebook',
+	twitter: 'Twitter / X',
+	linkedin: 'LinkedIn',
+	instagram: 'Instagram',
+	youtube: 'YouTube',
+};
+
+/** The URL library: core links first, then the footer resources, then the rest. */
+export const URL_LABELS: Record<keyof Urls, string> = {
+	mainWebsite: 'Main website',
+	joinUrl: 'Join / membership application',
+	eventRegistrationBaseUrl: 'Event registration site',
+	contactUrl: 'Contact page',
+	privacyUrl: 'Privacy policy',
+	businessResourcesUrl: 'Small business resources',
+	workforceUrl: 'Workforce resources',
+	communityGuideUrl: 'Community guide',
+	jobBoardUrl: 'Job board',
+	aboutUrl: 'About the chamber',
+	teamUrl: 'Our team',
+	presidentUrl: "President's page",
+	boardUrl: 'Board of directors',
+	eventsUrl: 'Events on the main website',
+	networkingUrl: 'Networking',
+	newsUrl: 'News',
+	advocacyUrl: 'Advocacy',
+	communityMapUrl: 'Community map',
+	committeesUrl: 'Committees',
+	annualReportUrl: 'Annual report',
+};
+
+export const CORE_URLS = [
+	'mainWebsite',
+	'joinUrl',
+	'eventRegistrationBaseUrl',
+	'contactUrl',
+] as const;
+export const FOOTER_RESOURCES = [
+	['businessResourcesUrl', 'businessResourcesLabel'],
+	['workforceUrl', 'workforceLabel'],
+	['communityGuideUrl', 'communityGuideLabel'],
+	['jobBoardUrl', 'jobBoardLabel'],
+] as const satisfies readonly (readonly [keyof Urls, keyof FooterLabels])[];
+export const OTHER_FOOTER_URLS = ['privacyUrl'] as const;
+export const LIBRARY_URLS = [
+	'aboutUrl',
+	'teamUrl',
+	'presidentUrl',
+	'boardUrl',
+	'eventsUrl',
+	'networkingUrl',
+	'newsUrl',
+	'advocacyUrl',
+	'communityMapUrl',
+	'committeesUrl',
+	'annualReportUrl',
+] as const;
+
+export const TEXT_COLOR_LABELS: Record<keyof TextColors, string> = {
+	heading: 'Heading',
+	body: 'Body',
+	link: 'Link',
+	linkHover: 'Link hover',
+	onDarkHeading: 'Heading on dark',
+	onDarkBody: 'Body on dark',
+};
+
+export const CONTENT_LABELS: Record<keyof Content, string> = {
+	heroTitle: 'Hero title',
+	heroSubtitle: 'Hero subtitle',
+	directoryTitle: 'Directory title',
+	featuredTitle: 'Featured businesses title',
+	categoriesTitle: 'Categories title',
+	whyJoinTitle: 'Why join title',
+	whyJoinText: 'Why join text',
+	whyJoinButtonText: 'Why join button text',
+	footerTagline: 'Footer tagline',
+	copyrightText: 'Copyright text',
+	sidebarTitle: 'Business page sidebar title',
+	sidebarTagline: 'Business page sidebar tagline',
+	sidebarButtonText: 'Business page sidebar button text',
+	eventsTabLabel: 'Events tab label',
+	communityEventsTabLabel: 'Community events tab label',
+	defaultEventsCalendar: 'Default events calendar',
+	metaDescription: 'Meta description',
+	metaKeywords: 'Meta keywords',
+};
+
+export const FEATURE_LABELS: Record<keyof Features, string> = {
+	showEvents: 'Show chamber events',
+	showCommunityEvents: 'Show community events',
+	showNewMembersFilter: "Offer the 'New Members Only' filter",
+	showMembershipLevels: 'Show membership level badges',
+	showBanners: 'Show the home page banners',
+	showEventFilters: 'Show the event type filters',
+	showFeaturedEvent: 'Show the featured event',
+	featuredEventId: 'Featured event ID',
+	showBusinessShortDescription: 'Show short descriptions on business cards',
+	showEventAttendeeCountInHeader: 'Show the attendee count on event pages',
+	memberBadgeDisplay: 'Member badge shows',
+	businessDetailLayout: 'Business page layout',
+	showMainContact: "Show the business's main contact",
+};

@@ -1,0 +1,108 @@
+import { describe, expect, it } from 'vitest';
+import { parseConfig } from '../config/config.ts';
+import { ConfigChangeError, parseConfigChange, pendingChanges } from './update-config.ts';
+
+const base = parseConfig({ name: 'Cedar Valley', slug: 'demo' }, 'test');
+
+describe('parseConfigChange: the body forms of spec 02 §7', () => {
+	it('maps each form to one write, with the schema output as the value', () => {
+		expect(parseConfigChange({ chamber: 'demo', field: 'state', value: 'mn' }).write).toEqual({
+			column: 'state',
+			field: null,
+			value: 'MN',
+			path: 'state',
+		});
+		expect(
+			parseConfigChange({
+				chamber: 'demo',
+				section: 'textColors',
+				field: 'linkHover',
+				value: '#abcdef',
+			}).write,
+		).toEqual({
+			column: 'text_colors',
+			field: 'linkHover',
+			value: '#abcdef',
+			path: 'textColors.linkHover',
+		});
+		expect(
+			parseConfigChange({
+				chamber: 'demo',
+				section: 'features',
+				field: 'featuredEventId',
+				value: '',
+			}).write.value,
+		).toBeNull();
+		const colors = parseConfigChange({ chamber: 'demo', colors: { primary: '#123456' } }).write;
+		expect(colors).toMatchObject({ column: 'colors', field: null, path: 'colors' });
+		expect(colors.value).toMatchObject({ primary: '#123456', primaryLight: '#5fa6d7' });
+	});
+
+	it('names the field in every refusal', () => {
+		const refusal = (body: unknown) => {
+			try {
+				parseConfigChange(body);
+			} catch (error) {
+				expect(error).toBeInstanceOf(ConfigChangeError);
+				return (error as Error).message;
+			}
+			throw new Error('accepted');
+		};
+		expect(
+			refusal({ chamber: 'demo', section: 'urls', field: 'joinUrl', value: 'javascript:x' }),
+		).toMatch(/^urls\.joinUrl: Expected a URL/);
+		expect(refusal({ chamber: 'demo', categoryDisplay: { sortBy: 'size' } })).toMatch(
+			/^categoryDisplay\.sortBy: /,
+		);
+		expect(refusal({ chamber: '', field: 'name', value: 'x' })).toBe(
+			'Expected chamber, the chamber slug',
+		);
+		expect(refusal([])).toBe('Expected a JSON object');
+		expect(refusal({ chamber: 'demo', field: 'name', value: '' })).toMatch(/^name: /);
+	});
+});
+
+describe('pendingChanges: from the edited configuration to the calls that save it', () => {
+	it('nothing changed, nothing to save', () => {
+		expect(pendingChanges(base, structuredClone(base))).toEqual([]);
+	});
+
+	it('one call per changed field or whole section, with the spec message for its failure', () => {
+		const draft = structuredClone(base);
+		draft.name = 'Cedar Valley Chamber';
+		draft.content.heroTitle = 'Shop local';
+		draft.fonts.heading = 'Lato';
+		draft.textColors.link = '#000000';
+		draft.social.facebook = 'https://facebook.com/cedar';
+		draft.colors.primary = '#111111';
+		draft.colors.secondary = '#222222';
+		draft.categoryDisplay.count = 12;
+		const changes = pendingChanges(base, draft);
+		expect(changes.map((c) => [c.path, c.failure])).toEqual([
+			['name', 'Failed to save name'],
+			['fonts.heading', 'Failed to save heading font'],
+			['textColors.link', 'Failed to save link color'],
+			['social.facebook', 'Failed to save social media field: facebook'],
+			['content.heroTitle', 'Failed to save content field: heroTitle'],
+			['colors', 'Failed to save colors'],
+			['categoryDisplay', 'Failed to save category display settings'],
+		]);
+		expect(changes[0]!.body).toEqual({ field: 'name', value: 'Cedar Valley Chamber' });
+		expect(changes[4]!.body).toEqual({
+			section: 'content',
+			field: 'heroTitle',
+			value: 'Shop local',
+		});
+		expect(changes[5]!.body).toEqual({ colors: draft.colors });
+	});
+
+	it('every body it produces is one the function accepts', () => {
+		const draft = structuredClone(base);
+		draft.features.featuredEventId = 12;
+		draft.navigation.menuItems = draft.navigation.menuItems.slice(1);
+		draft.contact.state = 'IA';
+		for (const change of pendingChanges(base, draft)) {
+			expect(() => parseConfigChange({ chamber: 'demo', ...change.body })).not.toThrow();
+		}
+	});
+});
