@@ -1,0 +1,293 @@
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { configFromRow, type ChamberConfig } from '../../src/features/config/config.ts';
+import { importTenant } from '../../src/features/tenants/tenants.server.ts';
+import { parseTenantFile } from '../../src/features/tenants/tenant-file.ts';
+import { createUser, DEMO_PASSWORD, serviceClient, signIn } from './admin-support.ts';
+
+// The admin panel (issue 8) in Chromium. Most tests edit a chamber of their own, opened by a
+// super_admin with ?chamber= (its saves do not publish this deployment's site); the last one
+// saves the demo chamber and watches the change go live on the public site.
+
+const PANEL = '/chamber-config-v2';
+
+async function openPanel(page: Page, email: string, chamber?: string): Promise<void> {
+	const target = chamber ? `${PANEL}?chamber=${chamber}` : PANEL;
+	await page.goto(`/chamber-login-v2?redirect=${encodeURIComponent(target)}`);
+	await signIn(page, email);
+	await expect(page.getByRole('tablist', { name: 'Settings' })).toBeVisible();
+}
+
+async function tab(page: Page, name: string) {
+	await page.getByRole('tab', { name, exact: true }).click();
+	await expect(page.getByRole('tab', { name, exact: true })).toHaveAttribute(
+		'aria-selected',
+		'true',
+	);
+	return page.getByRole('tabpanel');
+}
+
+async function savedConfig(slug: string): Promise<ChamberConfig> {
+	const service = await serviceClient();
+	const { data, error } = await service
+		.from('chamber_config')
+		.select('*')
+		.eq('slug', slug)
+		.single();
+	if (error) throw error;
+	return configFromRow(data, slug);
+}
+
+async function save(page: Page): Promise<void> {
+	await page.getByRole('button', { name: /^Save Changes/ }).click();
+	await expect(page.getByRole('status').filter({ hasText: 'Saved!' })).toBeVisible();
+	await expect(page.getByText('Changes saved successfully!')).toBeVisible();
+	await expect(page.getByRole('button', { name: /^Save Changes/ })).toHaveCount(0);
+}
+
+/** Publishes the demo site as it is in the database and waits until that build is live. */
+async function republishDemo(request: APIRequestContext): Promise<void> {
+	const login = await request.post('/api/auth/supabase-login', {
+		data: { email: 'admin@demo.test', password: DEMO_PASSWORD },
+	});
+	const token = ((await login.json()) as { session: { access_token: string } }).session
+		.access_token;
+	const headers = { Authorization: `Bearer ${token}` };
+	const queued = await request.post('/api/publish', { headers, data: { reason: 'Test cleanup' } });
+	const id = ((await queued.json()) as { publish: { id: number } }).publish.id;
+	await expect
+		.poll(
+			async () => {
+				const status = await request.get('/api/publish-status?limit=20', { headers });
+				const body = (await status.json()) as { publishes: { id: number; state: string }[] };
+				return body.publishes.find((p) => p.id === id)?.state;
+			},
+			{ timeout: 200_000 },
+		)
+		.toBe('live');
+}
+
+let superAdmin: string;
+let slug: string;
+
+test.beforeAll(async () => {
+	superAdmin = await createUser('demo', 'super_admin');
+	slug = `panel-${Date.now().toString(36)}`;
+	await importTenant(
+		await serviceClient(),
+		parseTenantFile(
+			{
+				tenant: { slug, name: `Panel ${slug}` },
+				config: { city: 'Lakeside', state: 'MN', content: { heroTitle: 'Welcome' } },
+			},
+			'panel e2e',
+		),
+	);
+});
+
+test.afterAll(async () => {
+	await (await serviceClient()).from('tenants').delete().eq('slug', slug);
+});
+
+test('Save Changes shows only with unsaved changes: Saving... then Saved!, and the value is saved', async ({
+	page,
+}) => {
+	await openPanel(page, superAdmin, slug);
+	await expect(page.getByRole('heading', { level: 1 })).toContainText(`Panel ${slug}`);
+	await expect(page.getByRole('button', { name: /^Save Changes/ })).toHaveCount(0);
+	const identity = page.getByRole('tabpanel');
+	await expect(identity.getByRole('textbox', { name: 'Slug' })).toBeDisabled();
+	await identity.getByRole('textbox', { name: 'Chamber name' }).fill(`Renamed ${slug}`);
+	await identity.getByRole('textbox', { name: 'State' }).fill('wi');
+	await expect(identity.getByRole('textbox', { name: 'State' })).toHaveValue('WI');
+	await expect(page.getByRole('button', { name: 'Save Changes (2 changes)' })).toBeVisible();
+	await save(page);
+	const saved = await savedConfig(slug);
+	expect([saved.name, saved.state]).toEqual([`Renamed ${slug}`, 'WI']);
+	// Undoing an edit by hand leaves nothing to save.
+	await identity.getByRole('textbox', { name: 'City' }).fill('Elsewhere');
+	await expect(page.getByRole('button', { name: /^Save Changes/ })).toBeVisible();
+	await identity.getByRole('textbox', { name: 'City' }).fill('Lakeside');
+	await expect(page.getByRole('button', { name: /^Save Changes/ })).toHaveCount(0);
+});
+
+test('every configuration tab edits its section, and one save writes them all', async ({
+	page,
+}) => {
+	await openPanel(page, superAdmin, slug);
+	let panel = await tab(page, 'Contact');
+	await panel.getByRole('textbox', { name: 'Phone' }).fill('(218) 555-0100');
+	await panel.getByRole('textbox', { name: 'Facebook' }).fill('https://facebook.com/lakeside');
+	panel = await tab(page, 'URLs');
+	await panel
+		.getByRole('textbox', { name: 'Main website', exact: true })
+		.fill('https://lakeside.example');
+	await panel.getByRole('textbox', { name: 'Job board: label' }).fill('Jobs');
+	panel = await tab(page, 'Colors');
+	await panel.getByRole('textbox', { name: 'Primary', exact: true }).fill('#7a1f5c');
+	panel = await tab(page, 'Fonts');
+	await panel.getByRole('combobox', { name: 'Heading font' }).selectOption('Lato');
+	await expect(panel.getByText('Welcome')).toHaveCSS('font-family', /^Lato/);
+	await panel.getByRole('textbox', { name: 'Link', exact: true }).fill('#113355');
+	panel = await tab(page, 'Content');
+	await panel.getByRole('textbox', { name: 'Hero title' }).fill('Shop Lakeside');
+	await panel.getByRole('textbox', { name: 'Meta description' }).fill('Lakeside businesses');
+	await expect(panel.getByText('19 / 160 characters')).toBeVisible();
+	await panel.getByRole('checkbox', { name: 'Show the featured event' }).check();
+	await panel.getByRole('textbox', { name: 'Featured event ID' }).fill('4711');
+	panel = await tab(page, 'Homepage');
+	await panel.getByRole('combobox', { name: 'Strategy' }).selectOption('random');
+	await panel.getByRole('spinbutton', { name: 'How many', exact: true }).fill('9');
+	await panel.getByRole('spinbutton', { name: 'How many', exact: true }).blur();
+	await expect(panel.getByRole('spinbutton', { name: 'How many', exact: true })).toHaveValue('2');
+	await panel.getByRole('spinbutton', { name: 'How many cards' }).fill('12');
+	await panel.getByRole('spinbutton', { name: 'How many cards' }).blur();
+	panel = await tab(page, 'Search');
+	await panel.getByRole('combobox', { name: 'Default sort' }).selectOption('nameAsc');
+	await panel.getByRole('button', { name: 'Move Chairman up' }).click();
+	await expect(panel.getByRole('listitem').first()).toContainText('ChairmanRank 8');
+	await expect(panel.getByRole('button', { name: 'Move Chairman up' })).toBeDisabled();
+	panel = await tab(page, 'Nav');
+	await panel.getByRole('button', { name: 'Add menu item' }).click();
+	await panel.getByRole('textbox', { name: 'Menu item 5: label' }).fill('Visit');
+	await panel.getByRole('combobox', { name: 'Menu item 5: link to' }).selectOption('joinUrl');
+	await panel.getByRole('combobox', { name: 'Menu item 1: type' }).selectOption('dropdown');
+	await expect(panel.getByRole('button', { name: 'Add item to Home' })).toBeVisible();
+
+	await save(page);
+	const saved = await savedConfig(slug);
+	expect(saved.contact.phone).toBe('(218) 555-0100');
+	expect(saved.social.facebook).toBe('https://facebook.com/lakeside');
+	expect(saved.urls.mainWebsite).toBe('https://lakeside.example');
+	expect(saved.footerLabels.jobBoardLabel).toBe('Jobs');
+	expect(saved.colors.primary).toBe('#7a1f5c');
+	expect(saved.fonts.heading).toBe('Lato');
+	expect(saved.textColors.link).toBe('#113355');
+	expect(saved.content.heroTitle).toBe('Shop Lakeside');
+	expect(saved.features).toMatchObject({ showFeaturedEvent: true, featuredEventId: 4711 });
+	expect(saved.featuredBusinesses).toMatchObject({ strategy: 'random', count: 2 });
+	expect(saved.categoryDisplay.count).toBe(12);
+	expect(saved.searchPage.defaultSort).toBe('nameAsc');
+	expect(saved.searchPage.membershipHierarchy.slice(0, 2)).toEqual([
+		{ name: 'Chairman', rank: 8 },
+		{ name: 'Trustee', rank: 7 },
+	]);
+	expect(saved.navigation.menuItems[0]).toMatchObject({
+		label: 'Home',
+		type: 'dropdown',
+		items: [],
+	});
+	expect(saved.navigation.menuItems[4]).toMatchObject({ label: 'Visit', url: 'joinUrl' });
+});
+
+test('what the server refuses is named in the red banner and stays unsaved', async ({ page }) => {
+	await openPanel(page, superAdmin, slug);
+	const colors = await tab(page, 'Colors');
+	await colors.getByRole('textbox', { name: 'Secondary', exact: true }).fill('amber');
+	await expect(colors.getByText('Enter a hex colour like #0d3e63')).toBeVisible();
+	await (await tab(page, 'Content')).getByRole('textbox', { name: 'Footer tagline' }).fill('Kept');
+	await page.getByRole('button', { name: /^Save Changes/ }).click();
+	await expect(page.getByRole('alert')).toHaveText(
+		'colors.secondary: Expected a hex colour like #0d3e63, received "amber"',
+	);
+	await expect(page.getByRole('button', { name: 'Save Changes (1 change)' })).toBeVisible();
+	expect((await savedConfig(slug)).content.footerTagline).toBe('Kept');
+});
+
+test('leaving with unsaved changes asks first', async ({ page }) => {
+	await openPanel(page, superAdmin, slug);
+	await page.getByRole('tabpanel').getByRole('textbox', { name: 'City' }).fill('Unsaved City');
+	let asked = '';
+	page.once('dialog', (dialog) => {
+		asked = dialog.message();
+		void dialog.dismiss();
+	});
+	await page.getByRole('button', { name: 'Logout' }).click();
+	await expect.poll(() => asked).toBe('You have unsaved changes. Leave without saving them?');
+	await expect(page).toHaveURL(new RegExp(`${PANEL}\\?chamber=${slug}$`));
+	await expect(page.getByRole('tabpanel').getByRole('textbox', { name: 'City' })).toHaveValue(
+		'Unsaved City',
+	);
+});
+
+test('the tabs are a tablist the keyboard works, and axe finds nothing on any tab', async ({
+	page,
+}) => {
+	await openPanel(page, superAdmin, slug);
+	await page.getByRole('tab', { name: 'Identity' }).focus();
+	await page.keyboard.press('ArrowRight');
+	await expect(page.getByRole('tab', { name: 'Contact' })).toBeFocused();
+	await expect(page.getByRole('tab', { name: 'Contact' })).toHaveAttribute('aria-selected', 'true');
+	await page.keyboard.press('End');
+	await expect(page.getByRole('tab').last()).toBeFocused();
+	for (const name of await page.getByRole('tab').allTextContents()) {
+		await tab(page, name);
+		// The previews show the chamber's own colours as its site will (a light link colour on
+		// white is the chamber's choice); everything else is the panel's and must pass.
+		const results = await new AxeBuilder({ page })
+			.include('main')
+			.exclude('.admin-type-preview')
+			.exclude('.admin-preview')
+			.analyze();
+		expect(results.violations.map((v) => `${name}: ${v.id}`)).toEqual([]);
+	}
+});
+
+test('an editor sees only Content, with the display toggles it may change', async ({ page }) => {
+	await openPanel(page, 'editor@demo.test');
+	await expect(page.getByRole('tab')).toHaveText(['Content']);
+	const content = page.getByRole('tabpanel');
+	await expect(content.getByRole('checkbox', { name: 'Show the featured event' })).toBeVisible();
+	await expect(content.getByRole('checkbox', { name: 'Show chamber events' })).toHaveCount(0);
+	await expect(content.getByRole('combobox', { name: 'Business page layout' })).toHaveCount(0);
+});
+
+test('a save on the demo chamber goes live: hero title, a colour and a menu item on the public site', async ({
+	page,
+	request,
+}) => {
+	test.setTimeout(240_000);
+	const before = await savedConfig('demo');
+	const title = `Shop Cedar Valley ${Date.now().toString(36)}`;
+	try {
+		await openPanel(page, 'admin@demo.test');
+		await (await tab(page, 'Content')).getByRole('textbox', { name: 'Hero title' }).fill(title);
+		await (
+			await tab(page, 'Colors')
+		)
+			.getByRole('textbox', { name: 'Primary', exact: true })
+			.fill('#5b2a86');
+		await (
+			await tab(page, 'Nav')
+		)
+			.getByRole('textbox', { name: 'Menu item 2: label' })
+			.fill('Find a Business');
+		await save(page);
+		const status = page
+			.getByRole('banner')
+			.getByRole('status')
+			.filter({ hasText: /Publishing|Live/ });
+		await expect(status).toHaveText(/^Publishing…|^Live since/);
+		await expect(status).toHaveText(/^Live since \d\d:\d\d$/, { timeout: 200_000 });
+
+		const visitor = await page.context().newPage();
+		await visitor.goto('/');
+		await expect(visitor.getByRole('heading', { level: 1, name: title })).toBeVisible();
+		await expect(
+			visitor.getByRole('navigation').first().getByRole('link', { name: 'Find a Business' }),
+		).toBeVisible();
+		expect(
+			await visitor.evaluate(() =>
+				getComputedStyle(document.documentElement).getPropertyValue('--color-primary').trim(),
+			),
+		).toBe('#5b2a86');
+	} finally {
+		const service = await serviceClient();
+		await service
+			.from('chamber_config')
+			.update({ content: before.content, colors: before.colors, navigation: before.navigation })
+			.eq('slug', 'demo');
+		// The specs after this one see the demo site as it was.
+		await republishDemo(request);
+	}
+});
