@@ -1,0 +1,71 @@
+import { z } from 'zod';
+
+// The Cache tab (spec 02 §2, §4, §7, §9): the four resource types an admin may refresh, how the
+// tab names them, and what a refresh purges. Pure logic: the function, the tab and the tests share it.
+
+/** The resource types of `POST /api/admin/increment-cache-version`, in the tab's order. */
+export const CACHE_RESOURCE_TYPES = [
+	'events',
+	'community_events',
+	'event_details',
+	'categories',
+] as const;
+export type CacheResourceType = (typeof CACHE_RESOURCE_TYPES)[number];
+
+/** The cards' titles (spec 02 §2). */
+export const CACHE_LABELS: Readonly<Record<CacheResourceType, string>> = {
+	events: 'Chamber Events',
+	community_events: 'Community Events',
+	event_details: 'Event Details',
+	categories: 'Categories',
+};
+
+/** What the CDN keeps them for (spec 02 §9), shown on each card. */
+export const CACHE_DURATION_TEXT = 'Cached for 24 hours, served stale for 48 more while refreshing';
+
+/** Rows of 'Cache Refresh History' (spec 02 §9). */
+export const CACHE_HISTORY_SIZE = 15;
+/** How long the tab shows a refresh's success (spec 02 §4, §9). */
+export const CACHE_SUCCESS_MS = 5_000;
+/** … and its failure. */
+export const CACHE_ERROR_MS = 8_000;
+export const CACHE_REFRESH_FAILED = 'Failed to refresh cache';
+
+/** POST /api/admin/increment-cache-version's body. */
+export const incrementCacheVersionBodySchema = z.object({
+	/** One of CACHE_RESOURCE_TYPES. */
+	resourceType: z.enum(CACHE_RESOURCE_TYPES, {
+		error: `resourceType must be one of ${CACHE_RESOURCE_TYPES.join(', ')}`,
+	}),
+	/** The chamber's slug (a super_admin's panel of another chamber); default this deployment's. */
+	chamber: z.string({ error: 'chamber must be a chamber slug' }).trim().min(1).optional(),
+});
+
+/**
+ * The CDN cache tags a bump purges: the resource's own answers (the functions tag them
+ * `{tenant}:{type}`) and the short-lived version lookup, so visitors get the new version at once.
+ */
+export function cachePurgeTags(tenantSlug: string, type: CacheResourceType): string[] {
+	return [`${tenantSlug}:${type}`, `${tenantSlug}:cache-version`];
+}
+
+/**
+ * Categories are pre-rendered into the pages (the home page's cards, /category/…), so refreshing
+ * them also publishes the site; events are read by the browser from the functions.
+ */
+export function refreshPublishes(type: CacheResourceType): boolean {
+	return type === 'categories';
+}
+
+/** A row of cache_purge_log as the tab shows it (spec 02 §3). */
+export interface CachePurgeLogRow {
+	id: number;
+	user_email: string;
+	purge_type: string;
+	created_at: string;
+}
+
+/** How a purge type reads in the history: the card's title, or the stored type as it is. */
+export function purgeTypeLabel(type: string): string {
+	return (CACHE_LABELS as Record<string, string>)[type] ?? type;
+}
