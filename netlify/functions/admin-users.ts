@@ -1,0 +1,40 @@
+import type { Config } from '@netlify/functions';
+import { authenticate } from '../../src/features/auth/auth.server.ts';
+import {
+	createAdminUser,
+	deleteAdminUser,
+	listAdminUsers,
+} from '../../src/features/admin/users/users.server.ts';
+import {
+	createUserBodySchema,
+	deleteUserBodySchema,
+} from '../../src/features/admin/users/users.ts';
+import { handleJson, parseJsonBody } from '../../src/lib/http.server.ts';
+import { getServiceClient } from '../../src/lib/supabase.server.ts';
+
+export const config: Config = { path: '/api/admin/users', method: ['GET', 'POST', 'DELETE'] };
+
+const noStore = { 'Cache-Control': 'no-store' };
+
+/**
+ * The Users tab (spec 02 §7), super_admin only: GET → `{users}`; POST `{email, password, tenantId,
+ * role}` → 201 `{user}`; DELETE `{userId}` → `{success: true}`. Errors `{error}`.
+ */
+export default handleJson('admin-users', ['GET', 'POST', 'DELETE'], async (req) => {
+	const session = await authenticate(req, { roles: ['super_admin'] });
+	const service = getServiceClient();
+	if (req.method === 'GET') {
+		return Response.json(
+			{ users: await listAdminUsers(session.client, service) },
+			{ headers: noStore },
+		);
+	}
+	if (req.method === 'POST') {
+		const body = await parseJsonBody(createUserBodySchema, req);
+		const user = await createAdminUser(session.client, service, body);
+		return Response.json({ user }, { status: 201, headers: noStore });
+	}
+	const { userId } = await parseJsonBody(deleteUserBodySchema, req);
+	await deleteAdminUser(session.client, service, session.user, userId);
+	return Response.json({ success: true }, { headers: noStore });
+});
