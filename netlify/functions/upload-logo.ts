@@ -1,0 +1,83 @@
+import type { Config } from '@netlify/functions';
+import { z } from 'zod';
+import { authenticate } from '../../src/features/auth/auth.server.ts';
+import {
+	prepareLogo,
+	saveLogoUrl,
+	storeLogo,
+} from '../../src/features/admin/logos/logos.server.ts';
+import {
+	LOGO_MAX_BYTES,
+	LOGO_TOO_LARGE,
+	LOGO_TYPES,
+} from '../../src/features/admin/logos/logos.ts';
+import { requestPublish } from '../../src/features/publish/publish.server.ts';
+import { getTenantBySlugOrNull } from '../../src/features/tenants/tenants.server.ts';
+import { BadRequest, handleJson, HttpError } from '../../src/lib/http.server.ts';
+import { getCurrentTenant } from '../../src/lib/tenant.server.ts';
+
+export const config: Config = { path: '/api/upload-logo', method: ['POST'] };
+
+const fieldsSchema = z.object({
+	/** standard, stacked or favicon. */
+	logoType: z.enum(LOGO_TYPES, { error: `logoType must be one of ${LOGO_TYPES.join(', ')}` }),
+	/** The chamber's slug. */
+	chamber: z
+		.string({ error: 'chamber is required' })
+		.trim()
+		.min(1, { error: 'chamber is required' }),
+});
+
+/** A multipart body a little over the file limit is still read, so its answer can name the size. */
+const MAX_BODY_BYTES = LOGO_MAX_BYTES + 256 * 1024;
+
+/**
+ * Uploads a logo (spec 02 §7): multipart `logo` (the file), `logoType`, `chamber`; bearer, admin
+ * or super_admin. The type comes from the file's bytes, SVGs are sanitised, the file goes to the
+ * public `logos` bucket with the user's token, the configuration's logo field points at it, and
+ * the site is published. Answers `{success: true, logoType, url, publish}`, errors `{error}`.
+ */
+export default handleJson('upload-logo', ['POST'], async (req) => {
+	const session = await authenticate(req, { roles: ['super_admin', 'admin'] });
+	if (Number(req.headers.get('content-length') ?? 0) > MAX_BODY_BYTES) {
+		throw new HttpError(413, LOGO_TOO_LARGE);
+	}
+	let form: FormData;
+	try {
+		form = await req.formData();
+	} catch {
+		throw new BadRequest('Expected a multipart form with logo, logoType and chamber');
+	}
+	const parsed = fieldsSchema.safeParse({
+		logoType: form.get('logoType') ?? undefined,
+		chamber: form.get('chamber') ?? undefined,
+	});
+	if (!parsed.success) throw new BadRequest(parsed.error.issues[0]?.message ?? 'Invalid form');
+	const { logoType, chamber } = parsed.data;
+	const file = form.get('logo');
+	if (!(file instanceof File) || file.size === 0) throw new BadRequest('Please choose a file');
+	if (file.size > LOGO_MAX_BYTES) throw new HttpError(413, LOGO_TOO_LARGE);
+
+	const tenant = await getTenantBySlugOrNull(session.client, chamber);
+	if (!tenant) throw new HttpError(404, `No chamber "${chamber}"`);
+	const logo = await prepareLogo(logoType, new Uint8Array(await file.arrayBuffer()));
+	const url = await storeLogo(session.client, tenant.id, logoType, logo);
+	await saveLogoUrl(session.client, tenant.id, logoType, url);
+
+	// Each deployment builds its own chamber (as update-config does).
+	const current = await getCurrentTenant();
+	const publish =
+		current.id === tenant.id
+			? (
+					await requestPublish({
+						client: session.client,
+						tenantId: tenant.id,
+						reason: `logo.${logoType} uploaded`,
+					})
+				).publish
+			: null;
+	return Response.json(
+		{ success: true, logoType, url, publish },
+		{ headers: { 'Cache-Control': 'no-store' } },
+	);
+});

@@ -1,0 +1,94 @@
+import { randomUUID } from 'node:crypto';
+import { detectXml } from '@file-type/xml';
+import type { SupabaseClient } from '@supabase/supabase-js';
+import { FileTypeParser } from 'file-type';
+import { BadRequest, HttpError } from '../../../lib/http.server.ts';
+import {
+	LOGO_FORMATS,
+	LOGO_MIME_TYPES,
+	LOGO_WRONG_TYPE,
+	logoObjectName,
+	type LogoFormat,
+	type LogoType,
+} from './logos.ts';
+
+/** The Storage bucket of logos (migration 095: public, 5 MB, image types). */
+export const LOGOS_BUCKET = 'logos';
+
+const parser = new FileTypeParser({ customDetectors: [detectXml] });
+
+/** The file's format read from its bytes (magic numbers; XML text for SVG), or null. */
+export async function detectLogoFormat(bytes: Uint8Array): Promise<LogoFormat | null> {
+	const found = await parser.fromBuffer(bytes);
+	if (!found) return null;
+	const format = (Object.keys(LOGO_MIME_TYPES) as LogoFormat[]).find(
+		(key) => key === found.ext || LOGO_MIME_TYPES[key] === found.mime,
+	);
+	return format ?? null;
+}
+
+/**
+ * Checks a logo's bytes for its type and prepares what is stored: the format from the bytes
+ * (refused when that logo type does not take it), SVGs sanitised.
+ */
+export async function prepareLogo(
+	type: LogoType,
+	bytes: Uint8Array,
+): Promise<{ format: LogoFormat; body: Uint8Array }> {
+	const format = await detectLogoFormat(bytes);
+	if (!format || !LOGO_FORMATS[type].includes(format)) throw new BadRequest(LOGO_WRONG_TYPE);
+	if (format !== 'svg') return { format, body: bytes };
+	// jsdom (for DOMPurify) loads only when an SVG arrives.
+	const { sanitizeSvg, InvalidSvgError } = await import('./svg.server.ts');
+	try {
+		return { format, body: new TextEncoder().encode(sanitizeSvg(new TextDecoder().decode(bytes))) };
+	} catch (error) {
+		if (error instanceof InvalidSvgError) throw new BadRequest(LOGO_WRONG_TYPE);
+		throw error;
+	}
+}
+
+/**
+ * Stores a prepared logo under the chamber's folder with a new name, with the user's own client:
+ * Storage's policies on storage.objects decide (a chamber's admins and super_admins only).
+ * Answers its public URL.
+ */
+export async function storeLogo(
+	client: SupabaseClient,
+	tenantId: string,
+	type: LogoType,
+	logo: { format: LogoFormat; body: Uint8Array },
+): Promise<string> {
+	const name = logoObjectName(tenantId, type, logo.format, randomUUID());
+	const bucket = client.storage.from(LOGOS_BUCKET);
+	const { error } = await bucket.upload(name, logo.body, {
+		contentType: LOGO_MIME_TYPES[logo.format],
+		// A name is never reused, so browsers and CDNs may keep it for good.
+		cacheControl: '31536000',
+		upsert: false,
+	});
+	if (error) {
+		const status = Number((error as { statusCode?: string }).statusCode ?? 0);
+		if (status === 403) throw new HttpError(403, 'You cannot upload logos for this chamber.');
+		throw new Error(`Failed to store the logo: ${error.message}`, { cause: error });
+	}
+	return bucket.getPublicUrl(name).data.publicUrl;
+}
+
+/** Points the configuration's logo.{type} at the URL, as the user (RLS and the role trigger). */
+export async function saveLogoUrl(
+	client: SupabaseClient,
+	tenantId: string,
+	type: LogoType,
+	url: string,
+): Promise<void> {
+	const { error } = await client.rpc('set_chamber_logo', {
+		p_tenant_id: tenantId,
+		p_type: type,
+		p_url: url,
+	});
+	if (error) {
+		if (error.code === '42501') throw new HttpError(403, error.message);
+		throw new Error(`Failed to save logo.${type}: ${error.message}`, { cause: error });
+	}
+}
