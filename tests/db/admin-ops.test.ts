@@ -453,7 +453,10 @@ function logoForm(
 	chamber = slug,
 ) {
 	const form = new FormData();
-	form.set('logo', new File([bytes], name, { type }));
+	form.set(
+		'logo',
+		new File([typeof bytes === 'string' ? bytes : new Uint8Array(bytes)], name, { type }),
+	);
 	form.set('logoType', logoType);
 	form.set('chamber', chamber);
 	return form;

@@ -10,7 +10,7 @@ import {
 	on,
 	render,
 	tabProps,
-	type Request,
+	type Route,
 } from '../ops/test-support.ts';
 import UsersTab from './UsersTab.tsx';
 import type { AdminUserListItem } from './users.ts';
@@ -44,7 +44,7 @@ function person(
 
 let people: AdminUserListItem[];
 
-function usersServer(extra: ((request: Request) => Response | undefined)[] = []) {
+function usersServer(extra: Route[] = []) {
 	return backend(
 		...extra,
 		on('GET', '/api/admin/users', () => Response.json({ users: people })),

@@ -1,12 +1,4 @@
-import {
-	useCallback,
-	useEffect,
-	useId,
-	useRef,
-	useState,
-	type FormEvent,
-	type ReactNode,
-} from 'react';
+import { useCallback, useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import {
 	ADMIN_ROLES,
 	CAPABILITIES,
@@ -164,8 +156,7 @@ export default function UsersTab({ user, chamber, getAccessToken }: AdminTabProp
 		setCreating(true);
 	}
 
-	async function submitCreate(event: FormEvent) {
-		event.preventDefault();
+	async function submitCreate() {
 		const parsed = createUserBodySchema.safeParse(form);
 		if (!parsed.success) {
 			setFormError(parsed.error.issues[0]?.message ?? USER_CREATE_FAILED);
@@ -279,7 +270,13 @@ export default function UsersTab({ user, chamber, getAccessToken }: AdminTabProp
 			</section>
 
 			<Dialog open={creating} labelledBy={`${ids}-create`} onClose={() => setCreating(false)}>
-				<form onSubmit={(event) => void submitCreate(event)} noValidate>
+				<form
+					onSubmit={(event) => {
+						event.preventDefault();
+						void submitCreate();
+					}}
+					noValidate
+				>
 					<h3 id={`${ids}-create`}>Create User</h3>
 					<div className="admin-field">
 						<label htmlFor={`${ids}-email`}>Email</label>
