@@ -105,7 +105,7 @@ describe('LogosTab', () => {
 			new File(['not an image'], 'logo.png', { type: 'image/png' }),
 		);
 		const refusal = await screen.findByText('Invalid file type. Use PNG, JPG, SVG, WebP, or ICO');
-		expect(refusal.closest('section')!.querySelector('h4')!.textContent).toBe(
+		expect(refusal.closest('section')!.querySelector('h3')!.textContent).toBe(
 			'Stacked Logo (Mobile)',
 		);
 		reply = () => new Response('upstream timeout', { status: 504 });

@@ -90,7 +90,7 @@ export default function LogosTab({
 					state.kind === 'done' && state.type === type ? state.url : config.logo[type];
 				return (
 					<section key={type} className="ops-card" aria-labelledby={`${id}-title`}>
-						<h4 id={`${id}-title`}>{LOGO_LABELS[type]}</h4>
+						<h3 id={`${id}-title`}>{LOGO_LABELS[type]}</h3>
 						<div className="ops-logo-preview">
 							{current ? (
 								<img src={current} alt={`Current ${LOGO_LABELS[type].toLowerCase()}`} />
