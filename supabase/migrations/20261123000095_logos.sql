@@ -60,7 +60,7 @@ $$;
 comment on function public.may_manage_logo is 'True for an object of the logos bucket in the folder ({tenant id}/…) of a chamber the signed-in user is an admin or super_admin of.';
 
 revoke all on function public.may_manage_logo(text, text) from public;
-grant execute on function public.may_manage_logo(text, text) to anon, authenticated, service_role;
+grant execute on function public.may_manage_logo(text, text) to authenticated, service_role;
 
 drop policy if exists "Chamber admins can upload their chamber's logos" on storage.objects;
 create policy "Chamber admins can upload their chamber's logos" on storage.objects

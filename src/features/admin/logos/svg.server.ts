@@ -11,7 +11,10 @@ import { JSDOM } from 'jsdom';
  * Removed: script, event handlers, foreignObject (and every other non-SVG element), animation
  * elements that set attributes, <a>, <image>, <style>, every href/xlink:href other than a
  * reference inside the file (`#id`), and style attributes that load anything (`url(` other than
- * `url(#…)`), so the logo references nothing outside itself.
+ * `url(#…)`), so the logo references nothing outside itself. `<use>` goes too: DOMPurify never
+ * allows it. The file is parsed the HTML way (DOMPurify's default): its XML mode compares names
+ * case-sensitively with its lower-case allow-list and would drop `viewBox` and `linearGradient`.
+ * The result is serialised from the sanitised DOM, so what is stored is exactly what was checked.
  */
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
