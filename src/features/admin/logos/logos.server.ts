@@ -3,6 +3,7 @@ import { detectXml } from '@file-type/xml';
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { FileTypeParser } from 'file-type';
 import { BadRequest, HttpError } from '../../../lib/http.server.ts';
+import { InvalidSvgError, sanitizeSvg } from './svg.server.ts';
 import {
 	LOGO_FORMATS,
 	LOGO_MIME_TYPES,
@@ -38,8 +39,6 @@ export async function prepareLogo(
 	const format = await detectLogoFormat(bytes);
 	if (!format || !LOGO_FORMATS[type].includes(format)) throw new BadRequest(LOGO_WRONG_TYPE);
 	if (format !== 'svg') return { format, body: bytes };
-	// jsdom (for DOMPurify) loads only when an SVG arrives.
-	const { sanitizeSvg, InvalidSvgError } = await import('./svg.server.ts');
 	try {
 		return { format, body: new TextEncoder().encode(sanitizeSvg(new TextDecoder().decode(bytes))) };
 	} catch (error) {
