@@ -255,6 +255,8 @@ test("'Create chamber' (super_admin) imports the chamber and opens its panel", a
 	await (await tab(page, 'Identity')).getByLabel('Slug').fill(slug);
 	await page.getByRole('button', { name: 'Create chamber' }).click();
 	await expect(page).toHaveURL(`/chamber-config-v2?chamber=${slug}`);
+	await expect(page.getByRole('heading', { level: 1 })).toContainText(`Created ${slug}`);
+	await expect(page.getByRole('tabpanel').getByRole('textbox', { name: 'Slug' })).toHaveValue(slug);
 	const service = await serviceClient();
 	const { data } = await service
 		.from('chamber_config')

@@ -242,14 +242,20 @@ test('an editor sees only Content, with the display toggles it may change', asyn
 	await expect(content.getByRole('combobox', { name: 'Business page layout' })).toHaveCount(0);
 });
 
-test('a save on the demo chamber goes live: hero title, a colour and a menu item on the public site', async ({
+test('a save on the demo chamber goes live (hero title, a colour, a menu item) in at most two builds, and History restores what was live before', async ({
 	page,
 	request,
 }) => {
-	test.setTimeout(240_000);
+	// Four real builds (before, the save, at most one more, the restore).
+	test.setTimeout(480_000);
+	const service = await serviceClient();
 	const before = await savedConfig('demo');
 	const title = `Shop Cedar Valley ${Date.now().toString(36)}`;
+	const home = async () => (await request.get('/')).text();
 	try {
+		// What is live now is kept in the history, so there is something to restore.
+		await republishDemo(request);
+		const since = new Date().toISOString();
 		await openPanel(page, 'admin@demo.test');
 		await (await tab(page, 'Content')).getByRole('textbox', { name: 'Hero title' }).fill(title);
 		await (
@@ -269,6 +275,17 @@ test('a save on the demo chamber goes live: hero title, a colour and a menu item
 			.filter({ hasText: /Publishing|Live/ });
 		await expect(status).toHaveText(/^Publishing…|^Live since/);
 		await expect(status).toHaveText(/^Live since \d\d:\d\d$/, { timeout: 200_000 });
+		// Three changes, three update-config calls: they joined one build (never more than two).
+		const { data: builds } = await service
+			.from('publishes')
+			.select('id')
+			.eq(
+				'tenant_id',
+				(await service.from('tenants').select('id').eq('slug', 'demo').single()).data!.id,
+			)
+			.gte('requested_at', since);
+		expect(builds!.length).toBeGreaterThanOrEqual(1);
+		expect(builds!.length).toBeLessThanOrEqual(2);
 
 		const visitor = await page.context().newPage();
 		await visitor.goto('/');
@@ -281,13 +298,29 @@ test('a save on the demo chamber goes live: hero title, a colour and a menu item
 				getComputedStyle(document.documentElement).getPropertyValue('--color-primary').trim(),
 			),
 		).toBe('#5b2a86');
+
+		const history = await tab(page, 'History');
+		const entries = history.getByRole('article');
+		await expect(entries.first()).toContainText('(live now)');
+		await expect(history.getByRole('row', { name: /heroTitle/ }).first()).toContainText(title);
+		// The build published before the save (its reason is the test's own 'Test cleanup').
+		const earlier = entries.filter({ hasText: 'Test cleanup' }).first();
+		await earlier.getByRole('button', { name: /^Restore the configuration published/ }).click();
+		await earlier.getByRole('button', { name: 'Yes, restore' }).click();
+		await expect(
+			history.getByRole('status').filter({ hasText: /^Restored the configuration/ }),
+		).toBeVisible();
+		await expect.poll(home, { timeout: 200_000 }).toContain(before.content.heroTitle);
+		expect(await home()).not.toContain(title);
 	} finally {
-		const service = await serviceClient();
-		await service
-			.from('chamber_config')
-			.update({ content: before.content, colors: before.colors, navigation: before.navigation })
-			.eq('slug', 'demo');
-		// The specs after this one see the demo site as it was.
-		await republishDemo(request);
+		const current = await savedConfig('demo');
+		if (current.content.heroTitle !== before.content.heroTitle) {
+			await service
+				.from('chamber_config')
+				.update({ content: before.content, colors: before.colors, navigation: before.navigation })
+				.eq('slug', 'demo');
+			// The specs after this one see the demo site as it was.
+			await republishDemo(request);
+		}
 	}
 });
