@@ -11,6 +11,12 @@ import { createUser, DEMO_PASSWORD, serviceClient, signIn } from './admin-suppor
 
 const PANEL = '/chamber-config-v2';
 
+/** A 1×1 PNG. */
+const PNG = Buffer.from(
+	'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
+	'base64',
+);
+
 async function openPanel(page: Page, email: string, chamber?: string): Promise<void> {
 	const target = chamber ? `${PANEL}?chamber=${chamber}` : PANEL;
 	await page.goto(`/chamber-login-v2?redirect=${encodeURIComponent(target)}`);
@@ -244,7 +250,7 @@ test('an editor sees only Content, with the display toggles it may change', asyn
 	await expect(content.getByRole('combobox', { name: 'Business page layout' })).toHaveCount(0);
 });
 
-test('a save on the demo chamber goes live (hero title, a colour, a menu item) in at most two builds, and History restores what was live before', async ({
+test('a save on the demo chamber goes live (hero title, a colour, a menu item, a logo) in at most two builds, and History restores what was live before', async ({
 	page,
 	request,
 }) => {
@@ -259,6 +265,17 @@ test('a save on the demo chamber goes live (hero title, a colour, a menu item) i
 		await republishDemo(request);
 		const since = new Date().toISOString();
 		await openPanel(page, 'admin@demo.test');
+		// A logo upload publishes at once; the save's calls then join the build queued after it.
+		const standard = (await tab(page, 'Logos')).getByRole('region', { name: 'Standard Logo' });
+		await standard.getByLabel('Upload standard logo').setInputFiles({
+			name: 'logo.png',
+			mimeType: 'image/png',
+			buffer: PNG,
+		});
+		await expect(standard.getByText('Logo uploaded')).toBeVisible();
+		const logo = (await standard
+			.getByRole('img', { name: 'Current standard logo' })
+			.getAttribute('src'))!;
 		await (await tab(page, 'Content')).getByRole('textbox', { name: 'Hero title' }).fill(title);
 		await (
 			await tab(page, 'Colors')
@@ -275,9 +292,10 @@ test('a save on the demo chamber goes live (hero title, a colour, a menu item) i
 			.getByRole('banner')
 			.getByRole('status')
 			.filter({ hasText: /Publishing|Live/ });
-		await expect(status).toHaveText(/^Publishing…|^Live since/);
+		// The save's build is queued or running when the save ends: first that, then live.
+		await expect(status).toHaveText(/^Publishing…/);
 		await expect(status).toHaveText(/^Live since \d\d:\d\d$/, { timeout: 200_000 });
-		// Three changes, three update-config calls: they joined one build (never more than two).
+		// An upload and three update-config calls: at most two builds.
 		const { data: builds } = await service
 			.from('publishes')
 			.select('id')
@@ -295,6 +313,9 @@ test('a save on the demo chamber goes live (hero title, a colour, a menu item) i
 		await expect(
 			visitor.getByRole('navigation').first().getByRole('link', { name: 'Find a Business' }),
 		).toBeVisible();
+		await expect(
+			visitor.getByRole('banner').getByRole('img', { name: 'Cedar Valley Chamber of Commerce' }),
+		).toHaveAttribute('src', logo);
 		expect(
 			await visitor.evaluate(() =>
 				getComputedStyle(document.documentElement).getPropertyValue('--color-primary').trim(),
@@ -319,7 +340,12 @@ test('a save on the demo chamber goes live (hero title, a colour, a menu item) i
 		if (current.content.heroTitle !== before.content.heroTitle) {
 			await service
 				.from('chamber_config')
-				.update({ content: before.content, colors: before.colors, navigation: before.navigation })
+				.update({
+					content: before.content,
+					colors: before.colors,
+					navigation: before.navigation,
+					logo: before.logo,
+				})
 				.eq('slug', 'demo');
 			// The specs after this one see the demo site as it was.
 			await republishDemo(request);
