@@ -213,6 +213,8 @@ test('leaving with unsaved changes asks first', async ({ page }) => {
 test('the tabs are a tablist the keyboard works, and axe finds nothing on any tab', async ({
 	page,
 }) => {
+	// One axe run per tab, thirteen of them.
+	test.setTimeout(120_000);
 	await openPanel(page, superAdmin, slug);
 	await page.getByRole('tab', { name: 'Identity' }).focus();
 	await page.keyboard.press('ArrowRight');

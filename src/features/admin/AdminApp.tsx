@@ -2,7 +2,10 @@ import { useMemo } from 'react';
 import AdminShell from '../auth/AdminShell.tsx';
 import { can } from '../auth/auth.ts';
 import { browserClient, type PublicSupabase } from '../auth/browser.ts';
-import AdminPanel, { loadChamber } from './AdminPanel.tsx';
+import AdminPanel, { loadChamber, type ActionTabs } from './AdminPanel.tsx';
+import CacheTab from './cache/CacheTab.tsx';
+import LogosTab from './logos/LogosTab.tsx';
+import UsersTab from './users/UsersTab.tsx';
 import PanelActions, { hasUnsavedChanges, LEAVE_QUESTION } from './PanelActions.tsx';
 import { configLoaded } from './store.ts';
 
@@ -10,6 +13,13 @@ interface Props {
 	supabase: PublicSupabase;
 	chamber: { key: string; name: string };
 }
+
+/** The tabs that act at once instead of through Save Changes. */
+const ACTION_TABS: ActionTabs = {
+	Logos: (props) => <LogosTab {...props} />,
+	Cache: (props) => <CacheTab {...props} />,
+	Users: (props) => <UsersTab {...props} />,
+};
 
 /** `?chamber=` names another chamber; only a super_admin (View All Chambers) may open one. */
 function requestedChamber(): string | null {
@@ -43,7 +53,12 @@ export default function AdminApp({ supabase, chamber }: Props) {
 			}}
 		>
 			{(context) => (
-				<AdminPanel context={context} client={client} chamberKey={chamberFor(context.user.role)} />
+				<AdminPanel
+					context={context}
+					client={client}
+					chamberKey={chamberFor(context.user.role)}
+					actionTabs={ACTION_TABS}
+				/>
 			)}
 		</AdminShell>
 	);
