@@ -363,7 +363,7 @@ test.describe('business profile', () => {
 			alerts.push(dialog.message());
 			await dialog.dismiss();
 		});
-		const last = (demoTenant().businesses ?? [] ?? []).at(-1)!;
+		const last = (demoTenant().businesses ?? []).at(-1)!;
 		expect(last.listings?.[0]?.description).toContain(UNSAFE_DESCRIPTION);
 		const business = await findBusiness(
 			page.request,
