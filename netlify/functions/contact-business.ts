@@ -1,28 +1,37 @@
 import type { Config, Context } from '@netlify/functions';
+import type { SupabaseClient } from '@supabase/supabase-js';
+import type { ChamberConfig } from '../../src/features/config/config.ts';
 import { getCachedChamberConfig } from '../../src/features/config/config.server.ts';
 import {
 	contactMessageSchema,
 	isHoneypotFilled,
+	type ContactMessage,
 	type ContactResponse,
 } from '../../src/features/contact/contact.ts';
 import {
-	createRateLimiter,
+	claimContactDelivery,
+	ContactConfigError,
 	deliverContactMessage,
 	getContactBusiness,
 	readContactEnv,
 	saveContactMessage,
 	setContactDelivery,
 	verifyRecaptcha,
+	type ContactBusiness,
+	type ContactEnv,
 } from '../../src/features/contact/contact.server.ts';
-import { handle } from '../../src/lib/http.server.ts';
+import { clientIp, handle, ipRateKey } from '../../src/lib/http.server.ts';
+import { takeRateLimit } from '../../src/lib/rate-limit.server.ts';
 import { getAnonClient, getServiceClient } from '../../src/lib/supabase.server.ts';
 import { getCurrentTenant } from '../../src/lib/tenant.server.ts';
 
 export const config: Config = { path: '/api/contact-business', method: ['POST'] };
 
-export const CONTACT_RATE_LIMIT = { limit: 5, windowMs: 60_000 };
+/** Per visitor address (IPv4, or IPv6 by /64), shared by every instance through the database. */
+export const CONTACT_RATE_LIMIT = { limit: 5, windowSeconds: 60 };
 
-const limiter = createRateLimiter(CONTACT_RATE_LIMIT);
+/** The longest body read; the largest valid message is far smaller. */
+const MAX_BODY_BYTES = 32 * 1024;
 
 function reply(status: number, body: ContactResponse): Response {
 	return Response.json(body, { status, headers: { 'Cache-Control': 'no-store' } });
@@ -30,45 +39,49 @@ function reply(status: number, body: ContactResponse): Response {
 
 const fail = (status: number, error: string) => reply(status, { success: false, error });
 
-async function send(req: Request, context: Context): Promise<Response> {
-	if (!limiter.take(context.ip)) {
-		return fail(429, 'Too many messages sent. Please wait a minute and try again.');
-	}
-	let body: unknown;
+const UNAVAILABLE = 'Messages cannot be sent right now. Please try again later.';
+
+/**
+ * Only this site's own pages may send: a cross-site form (text/plain needs no preflight) or a
+ * script on another origin is refused. Browsers always send Origin on a POST and Sec-Fetch-Site
+ * where they support it.
+ */
+function sameOriginJson(req: Request): string | null {
+	const type = req.headers.get('content-type')?.split(';')[0]?.trim().toLowerCase();
+	if (type !== 'application/json') return 'Messages must be sent as application/json';
+	const site = req.headers.get('sec-fetch-site');
+	if (site !== null && site !== 'same-origin') return 'Messages can only be sent from this site';
+	const origin = req.headers.get('origin');
+	if (!origin || !isOwnOrigin(req, origin)) return 'Messages can only be sent from this site';
+	return null;
+}
+
+/** The page's origin is this site: the request's own, or the host the browser addressed. */
+function isOwnOrigin(req: Request, origin: string): boolean {
+	if (origin === new URL(req.url).origin) return true;
 	try {
-		body = await req.json();
+		return new URL(origin).host === req.headers.get('host');
 	} catch {
-		return fail(400, 'The request body must be JSON');
+		return false;
 	}
-	// A bot that filled the hidden field is told it worked, and nothing is stored or sent.
-	if (isHoneypotFilled(body)) return reply(200, { success: true });
-	const parsed = contactMessageSchema.safeParse(body);
-	if (!parsed.success) return fail(400, parsed.error.issues[0]?.message ?? 'Invalid message');
-	const message = parsed.data;
+}
 
-	const env = readContactEnv();
-	if (env.recaptcha) {
-		const check = await verifyRecaptcha(message.recaptchaToken, {
-			...env.recaptcha,
-			hostname: new URL(req.url).hostname,
-			remoteIp: context.ip,
-		});
-		if (!check.ok) {
-			console.warn('[contact-business] reCAPTCHA refused:', check.reason);
-			return fail(403, 'reCAPTCHA verification failed. Please try again.');
-		}
-	}
+async function readBody(req: Request): Promise<unknown> {
+	const text = await req.text();
+	if (new TextEncoder().encode(text).byteLength > MAX_BODY_BYTES) throw new SyntaxError('too big');
+	return JSON.parse(text);
+}
 
-	const tenant = await getCurrentTenant();
-	const client = getAnonClient();
-	const business = await getContactBusiness(client, tenant.id, message.businessName);
-	if (!business) return fail(404, 'Business not found');
-	if (!business.email) return fail(400, 'This business cannot receive messages');
-
-	const service = getServiceClient();
-	const messageId = await saveContactMessage(service, tenant.id, message, business);
+/** One delivery attempt of a stored message, recorded; false when it failed. */
+export async function deliver(
+	service: SupabaseClient,
+	chamber: ChamberConfig,
+	messageId: string,
+	message: Pick<ContactMessage, 'name' | 'email' | 'message'>,
+	business: ContactBusiness,
+	env: ContactEnv,
+): Promise<boolean> {
 	try {
-		const chamber = await getCachedChamberConfig(client, tenant.id);
 		await deliverContactMessage(
 			message,
 			business,
@@ -78,9 +91,81 @@ async function send(req: Request, context: Context): Promise<Response> {
 	} catch (error) {
 		console.error('[contact-business] delivery failed', messageId, error);
 		await setContactDelivery(service, messageId, 'failed', String(error).slice(0, 500));
-		return fail(500, 'Your message was saved but could not be delivered. Please try again later.');
+		return false;
 	}
 	await setContactDelivery(service, messageId, 'sent');
+	return true;
+}
+
+async function send(req: Request, context: Context): Promise<Response> {
+	const refused = sameOriginJson(req);
+	if (refused) return fail(refused.includes('json') ? 415 : 403, refused);
+
+	const service = getServiceClient();
+	const ip = clientIp(req, context);
+	const wait = await takeRateLimit(service, {
+		bucket: `contact-ip:${ipRateKey(ip)}`,
+		...CONTACT_RATE_LIMIT,
+	});
+	if (wait > 0) {
+		return fail(429, 'Too many messages sent. Please wait a minute and try again.');
+	}
+	let body: unknown;
+	try {
+		body = await readBody(req);
+	} catch {
+		return fail(400, 'The request body must be JSON');
+	}
+	// A bot that filled the hidden field is told it worked, and nothing is stored or sent.
+	if (isHoneypotFilled(body)) return reply(200, { success: true });
+	const parsed = contactMessageSchema.safeParse(body);
+	if (!parsed.success) return fail(400, parsed.error.issues[0]?.message ?? 'Invalid message');
+	const message = parsed.data;
+
+	const tenant = await getCurrentTenant();
+	const client = getAnonClient();
+	const chamber = await getCachedChamberConfig(client, tenant.id);
+	let env: ContactEnv;
+	try {
+		env = readContactEnv();
+		// A site key without its secret would let every message through unchecked.
+		if (chamber.services.recaptchaSiteKey && !env.recaptcha) {
+			throw new ContactConfigError(
+				'services.recaptchaSiteKey is set but RECAPTCHA_SECRET is not: set the secret, or clear the site key',
+			);
+		}
+	} catch (error) {
+		if (!(error instanceof ContactConfigError)) throw error;
+		console.error(`[contact-business] ${error.message}`);
+		return fail(503, UNAVAILABLE);
+	}
+	if (env.recaptcha) {
+		const check = await verifyRecaptcha(message.recaptchaToken, {
+			...env.recaptcha,
+			hostname: new URL(req.url).hostname,
+			remoteIp: ip,
+		});
+		if (!check.ok) {
+			console.warn('[contact-business] reCAPTCHA refused:', check.reason);
+			return fail(403, 'reCAPTCHA verification failed. Please try again.');
+		}
+	}
+
+	const business = await getContactBusiness(service, tenant.id, message.businessId);
+	if (!business) return fail(404, 'Business not found');
+	if (!business.email) return fail(400, 'This business cannot receive messages');
+
+	const stored = await saveContactMessage(service, tenant.id, message, business);
+	if (stored.status === 'sent') return reply(200, { success: true });
+	// The same message again while its first attempt runs, or out of attempts: never sent twice.
+	if (!(await claimContactDelivery(service, stored.id))) {
+		return stored.created
+			? fail(500, 'Your message was saved but could not be delivered. Please try again later.')
+			: reply(202, { success: true });
+	}
+	if (!(await deliver(service, chamber, stored.id, message, business, env))) {
+		return fail(500, 'Your message was saved but could not be delivered. Please try again later.');
+	}
 	return reply(200, { success: true });
 }
 

@@ -6,6 +6,7 @@ import {
 	loadEvent,
 	outcomeHeaders,
 } from '../../src/features/events/api.server.ts';
+import { publicEvent } from '../../src/features/events/events.ts';
 import {
 	BadRequest,
 	handleJson,
@@ -31,7 +32,7 @@ export default handleJson('event-details', ['GET'], async (req) => {
 	const outcome = await loadEvent(eventId);
 	if (!outcome.ok) return jsonError(502, outcome.message);
 	if (!outcome.value) return jsonError(404, 'Event not found');
-	return Response.json(outcome.value, {
+	return Response.json(publicEvent(outcome.value), {
 		headers: outcomeHeaders(outcome, {
 			tags: cacheTags('event_details', `event:${eventId}`),
 			vary: ['v', 'eventId'],

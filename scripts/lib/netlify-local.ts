@@ -3,8 +3,8 @@ import { createReadStream } from 'node:fs';
 import { cp, mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
-import { extname, join, normalize, resolve } from 'node:path';
-import { Readable } from 'node:stream';
+import { extname, join, normalize, resolve, sep } from 'node:path';
+import { Readable, Transform } from 'node:stream';
 import { createGzip } from 'node:zlib';
 import { pathToFileURL } from 'node:url';
 import type { Config, Context } from '@netlify/functions';
@@ -131,7 +131,8 @@ function matchNetlifyPath(pattern: string, path: string): Record<string, string>
 async function findFile(root: string, pathname: string): Promise<string | null> {
 	const decoded = decodeURIComponent(pathname);
 	const base = normalize(join(root, decoded));
-	if (!base.startsWith(root)) return null;
+	// With the separator: '/srv/dist-old' starts with '/srv/dist' but is not inside it.
+	if (base !== root && !base.startsWith(root.endsWith(sep) ? root : root + sep)) return null;
 	for (const candidate of [base, join(base, 'index.html'), `${base}.html`]) {
 		const info = await stat(candidate).catch(() => null);
 		if (info?.isFile()) return candidate;
@@ -141,6 +142,28 @@ async function findFile(root: string, pathname: string): Promise<string | null> 
 
 function socketIp(req: IncomingMessage): string {
 	return req.socket.remoteAddress?.replace(/^::ffff:/, '') ?? '127.0.0.1';
+}
+
+/** Netlify refuses function requests over 6 MB; so does this server, instead of buffering them. */
+export const MAX_REQUEST_BODY_BYTES = 6 * 1024 * 1024;
+
+/** The body as a stream that fails once it passes the limit (a chunked body has no length). */
+function limitedBody(req: IncomingMessage): ReadableStream {
+	let seen = 0;
+	const limiter = new Transform({
+		transform(chunk: Buffer, _encoding, callback) {
+			seen += chunk.length;
+			if (seen > MAX_REQUEST_BODY_BYTES) callback(new Error('Request body too large'));
+			else callback(null, chunk);
+		},
+	});
+	req.on('error', (error) => limiter.destroy(error));
+	return Readable.toWeb(req.pipe(limiter)) as ReadableStream;
+}
+
+/** Whether the request announces a body over the limit. */
+function tooLarge(req: IncomingMessage): boolean {
+	return Number(req.headers['content-length'] ?? 0) > MAX_REQUEST_BODY_BYTES;
 }
 
 function toRequest(req: IncomingMessage, origin: string): Request {
@@ -155,7 +178,7 @@ function toRequest(req: IncomingMessage, origin: string): Request {
 	return new Request(new URL(req.url ?? '/', origin), {
 		method: req.method,
 		headers,
-		body: hasBody ? (Readable.toWeb(req) as ReadableStream) : undefined,
+		body: hasBody ? limitedBody(req) : undefined,
 		// @ts-expect-error Node's fetch needs this to stream a request body.
 		duplex: hasBody ? 'half' : undefined,
 	});
@@ -314,6 +337,11 @@ export async function startSiteServer(options: {
 
 	async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
 		const url = new URL(req.url ?? '/', origin);
+		if (tooLarge(req)) {
+			res.writeHead(413, { 'content-type': 'application/json', connection: 'close' });
+			res.end(JSON.stringify({ error: 'Request body too large' }));
+			return;
+		}
 		const head = req.method === 'HEAD';
 		// One build answers the whole request, even if another is swapped in meanwhile.
 		const { root, redirects, headerRules, ssr } = current;

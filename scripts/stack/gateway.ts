@@ -71,6 +71,12 @@ export async function startGateway(options: {
 	auth?: ServiceRoutes;
 	storage?: ServiceRoutes;
 	reload: () => Promise<void>;
+	/**
+	 * The key POST /_stack/reload must carry as `Authorization: Bearer …` (the service key): any
+	 * local process, or a web page through the browser, could otherwise make PostgREST reload.
+	 * Without it the route is refused.
+	 */
+	reloadKey?: string;
 }): Promise<Gateway> {
 	const upstream = new URL(options.postgrestUrl);
 
@@ -182,6 +188,10 @@ export async function startGateway(options: {
 			return;
 		}
 		if (url.pathname === '/_stack/reload' && req.method === 'POST') {
+			if (!options.reloadKey || req.headers.authorization !== `Bearer ${options.reloadKey}`) {
+				json(res, 401, { message: 'The service key is required' });
+				return;
+			}
 			options.reload().then(
 				() => json(res, 200, { reloaded: true }),
 				(error: Error) => json(res, 500, { message: error.message }),

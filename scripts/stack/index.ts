@@ -130,7 +130,10 @@ export async function ensureStack(options: { quiet?: boolean } = {}): Promise<St
 			owned: false,
 			env: childEnv(env, values),
 			async reloadSchema() {
-				const res = await fetch(`${running.supabaseUrl}/_stack/reload`, { method: 'POST' });
+				const res = await fetch(`${running.supabaseUrl}/_stack/reload`, {
+					method: 'POST',
+					headers: { Authorization: `Bearer ${keys.serviceKey}` },
+				});
 				if (!res.ok) throw new Error(`Schema reload failed: ${await res.text()}`);
 			},
 			vacuum: () => vacuum(running.databaseUrl),
@@ -189,6 +192,7 @@ export async function ensureStack(options: { quiet?: boolean } = {}): Promise<St
 			auth: createAuthRoutes(auth),
 			storage: createStorageRoutes(storage),
 			reload: () => postgrest.reload(),
+			reloadKey: keys.serviceKey,
 		});
 		stops.push(() => gateway.close());
 		const stateFile = join(dataDir, 'stack.json');

@@ -60,7 +60,9 @@ export async function startPostgrest(options: {
 			PGRST_SERVER_HOST: '127.0.0.1',
 			PGRST_SERVER_PORT: String(options.port),
 			PGRST_LOG_LEVEL: 'error',
-			PGRST_DB_MAX_ROWS: '',
+			// Supabase's default: no answer carries more than 1000 rows, whatever a caller asks. The
+			// build reads whole chambers in pages of 1000 (listAllBusinesses, BATCH_SIZE).
+			PGRST_DB_MAX_ROWS: '1000',
 		},
 	});
 	const output: string[] = [];

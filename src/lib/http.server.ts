@@ -1,6 +1,7 @@
 import type { Context } from '@netlify/functions';
 import ipaddr from 'ipaddr.js';
 import { z } from 'zod';
+import { API_CSP, applySecurityHeaders } from './security-headers.ts';
 
 /**
  * Shared plumbing of the Netlify functions in netlify/functions: JSON errors with the right
@@ -13,7 +14,24 @@ export function jsonError(status: number, error: string, headers: HeadersInit = 
 	return Response.json({ error }, { status, headers: { 'Cache-Control': 'no-store', ...headers } });
 }
 
-/** Wraps a handler: 405 for other methods, and a logged 500 for anything unexpected. */
+/**
+ * The answer with the site's security headers (nosniff, HSTS, a CSP under which nothing runs …):
+ * Netlify's `_headers` does not apply to what a function answers, so every function sets them.
+ */
+export function withSecurityHeaders(response: Response): Response {
+	const headers = new Headers(response.headers);
+	applySecurityHeaders(headers, API_CSP);
+	return new Response(response.body, {
+		status: response.status,
+		statusText: response.statusText,
+		headers,
+	});
+}
+
+/**
+ * Wraps a handler: 405 for other methods, a logged 500 for anything unexpected, and the security
+ * headers on every answer.
+ */
 export function handle(
 	name: string,
 	methods: readonly string[],
@@ -21,13 +39,17 @@ export function handle(
 ): FunctionHandler {
 	return async (req, context) => {
 		if (!methods.includes(req.method)) {
-			return jsonError(405, `Method ${req.method} not allowed`, { Allow: methods.join(', ') });
+			return withSecurityHeaders(
+				jsonError(405, `Method ${req.method} not allowed`, { Allow: methods.join(', ') }),
+			);
 		}
 		try {
-			return await fn(req, context);
+			return withSecurityHeaders(await fn(req, context));
 		} catch (error) {
 			console.error(`[${name}]`, error);
-			return jsonError(500, 'Something went wrong on our side. Please try again later.');
+			return withSecurityHeaders(
+				jsonError(500, 'Something went wrong on our side. Please try again later.'),
+			);
 		}
 	};
 }

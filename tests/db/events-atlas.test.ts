@@ -123,3 +123,102 @@ describe('the events functions on Atlas', () => {
 		expect(await response.json()).toEqual({ error: 'Event not found' });
 	});
 });
+
+describe('what the events functions pass on from Atlas', () => {
+	const attendees = [
+		{
+			AttendeeId: 1,
+			RegistrationId: 10,
+			RegistrationOrgName: 'Acme Roofing',
+			OrgName: 'Acme Roofing',
+			ItemsDisplay: 'Guest',
+			FName: 'Dana',
+			LName: 'Private',
+			Title: 'Owner',
+		},
+	];
+
+	afterEach(() => {
+		atlas.patchEvent(IDS.mixer, null);
+		atlas.patchEvent(IDS.expo, null);
+	});
+
+	// Issue 10: a javascript: registration link ran script on the site's origin when clicked.
+	it('passes on only http(s) links: registration, sponsor website and sponsor logo', async () => {
+		atlas.patchEvent(IDS.mixer, {
+			SpecialRegistrationUrl: 'javascript:alert(document.cookie)',
+			Sponsors: [
+				{
+					SponserId: 7,
+					SponsorName: 'Evil Sponsor',
+					SponsorLogoUrl: 'data:image/svg+xml,<svg onload=alert(1)>',
+					SponsorWebsite: 'JaVaScRiPt:alert(1)',
+					SponsorMessage: null,
+					HideSponsorOrgName: false,
+				},
+				{
+					SponserId: 8,
+					SponsorName: 'Good Sponsor',
+					SponsorLogoUrl: 'cdn.example.org/logo.png',
+					SponsorWebsite: 'https://good.example.org',
+					SponsorMessage: null,
+					HideSponsorOrgName: false,
+				},
+			],
+		});
+		const detail = (await (await get(`/api/event-details?eventId=${IDS.mixer}`)).json()) as Event;
+		expect(detail.SpecialRegistrationUrl).toBe('');
+		expect(detail.Sponsors).toMatchObject([
+			{ SponsorName: 'Evil Sponsor', SponsorLogoUrl: '', SponsorWebsite: '' },
+			{
+				SponsorName: 'Good Sponsor',
+				SponsorLogoUrl: 'http://cdn.example.org/logo.png',
+				SponsorWebsite: 'https://good.example.org',
+			},
+		]);
+		const list = (await (await get('/api/events?v=2')).json()) as { Result: Event[] };
+		const mixer = list.Result.find((e) => e.EventId === IDS.mixer);
+		expect(mixer?.SpecialRegistrationUrl).toBe('');
+		expect(JSON.stringify(list)).not.toMatch(/javascript:|data:image/i);
+	});
+
+	// Issue 10: attendee names went out whatever ShowAttendeeDetail said, with any Atlas field.
+	it('answers attendees only when the event shows them, and no field Atlas adds', async () => {
+		atlas.patchEvent(IDS.mixer, {
+			ShowAttendeeDetail: false,
+			Attendees: attendees,
+			InternalNotes: 'VIP list, do not publish',
+		});
+		atlas.patchEvent(IDS.expo, {
+			ShowAttendeeDetail: true,
+			AttendeeDetailThreshold: 5,
+			AttendingAttendees: 1,
+			Attendees: attendees,
+		});
+		for (const path of [
+			`/api/event-details?eventId=${IDS.mixer}&v=3`,
+			`/api/event-details?eventId=${IDS.expo}&v=3`,
+			'/api/events?v=3',
+		]) {
+			const text = await (await get(path)).text();
+			expect(text, path).not.toContain('Private');
+			expect(text, path).not.toContain('InternalNotes');
+			expect(text, path).not.toContain('VIP list');
+		}
+		const mixer = (await (
+			await get(`/api/event-details?eventId=${IDS.mixer}&v=4`)
+		).json()) as Event;
+		expect(mixer.Attendees).toEqual([]);
+		// Non-public ticket items (staff prices) are not passed on either.
+		expect(mixer.Items.map((i) => i.ItemName)).toEqual(['Member', 'Guest']);
+
+		atlas.patchEvent(IDS.expo, {
+			ShowAttendeeDetail: true,
+			AttendeeDetailThreshold: 1,
+			AttendingAttendees: 1,
+			Attendees: attendees,
+		});
+		const shown = (await (await get(`/api/event-details?eventId=${IDS.expo}&v=5`)).json()) as Event;
+		expect(shown.Attendees).toMatchObject([{ FName: 'Dana', LName: 'Private', Title: 'Owner' }]);
+	});
+});

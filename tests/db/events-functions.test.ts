@@ -35,7 +35,8 @@ describe('GET /api/events', () => {
 		expect(ids(body.Result)).toEqual([IDS.pastLunch, IDS.mixer, IDS.expo]);
 		const mixer = body.Result[1];
 		expect(mixer).toMatchObject({ EventName: 'Upcoming Mixer', Venue: 'Chamber Office' });
-		expect(mixer?.Items).toHaveLength(3);
+		// The public ticket items only (issue 10: the staff item is nothing a visitor sees).
+		expect(mixer?.Items).toHaveLength(2);
 	});
 
 	it('is cached by the CDN for a day plus two stale, tagged and keyed by version and range', async () => {
@@ -78,7 +79,19 @@ describe('GET /api/events', () => {
 			'startDate: startDate must be a date like 2027-03-15',
 		],
 		['startDate=2027-03-02&endDate=2027-03-01', 'endDate: endDate must not be before startDate'],
-		['startDate=2020-01-01&endDate=2027-03-01', 'endDate: The range may span at most 1098 days'],
+		[
+			`startDate=${utcDay(-600)}&endDate=${utcDay(600)}`,
+			'endDate: The range may span at most 1098 days',
+		],
+		// Issue 10: every distinct range from 0000 to 9999 was a source request and a cache entry.
+		[
+			'startDate=0001-01-01&endDate=0001-01-02',
+			'startDate: startDate must be within 5 years of today',
+		],
+		[
+			'startDate=9999-01-01&endDate=9999-01-02',
+			'startDate: startDate must be within 5 years of today',
+		],
 		['v=abc', expect.stringContaining('v: ')],
 	])('refuses %s with 400', async (query, error) => {
 		const response = await get(`/api/events?${query}`);

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import {
@@ -12,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createClient } from '@supabase/supabase-js';
 import pg from 'pg';
-import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { startSiteServer } from '../../scripts/lib/netlify-local.ts';
 import {
 	removeDirectoryTenants,
@@ -174,12 +175,19 @@ function send(
 	path: string,
 	body: unknown,
 	from: string,
+	headers: Record<string, string> = {},
 ): Promise<{ status: number; body: unknown }> {
+	const url = `${site.url.replace('localhost', '127.0.0.1')}${path}`;
 	return new Promise((resolve, reject) => {
 		const payload = typeof body === 'string' ? body : JSON.stringify(body);
 		const req = request(
-			`${site.url.replace('localhost', '127.0.0.1')}${path}`,
-			{ method, localAddress: from, headers: { 'content-type': 'application/json' } },
+			url,
+			{
+				method,
+				localAddress: from,
+				// As the site's own page sends it (a browser adds Origin to every POST).
+				headers: { 'content-type': 'application/json', origin: new URL(url).origin, ...headers },
+			},
 			async (res) => {
 				let text = '';
 				for await (const chunk of res) text += chunk;
@@ -320,6 +328,32 @@ describe('GET /api/businesses', () => {
 	});
 });
 
+// Issue 10: the profile hid addresses behind the contact form, but the API answered them.
+describe('business e-mail addresses', () => {
+	it('are in no public answer: the functions and PostgREST with the anon key', async () => {
+		const bella = fx.ids["Bella's Restaurant"].id;
+		for (const path of ['/api/businesses?pageSize=100', `/api/business?id=${bella}`]) {
+			const response = await fetch(`${site.url}${path}`);
+			expect(response.status, path).toBe(200);
+			const text = await response.text();
+			expect(text, path).not.toMatch(/@[a-z0-9-]+\.example/);
+			expect(text, path).not.toContain('"email"');
+		}
+		const one = (await (await fetch(`${site.url}/api/business?id=${bella}`)).json()) as {
+			acceptsMessages: boolean;
+		};
+		expect(one.acceptsMessages).toBe(true);
+		const anon = createClient(stack.supabaseUrl, stack.anonKey, {
+			auth: { persistSession: false },
+		});
+		const cards = await anon.from('business_cards_view').select('*').eq('tenant_id', fx.a.id);
+		expect(cards.error).toBeNull();
+		expect(JSON.stringify(cards.data)).not.toMatch(/@[a-z0-9-]+\.example/);
+		const direct = await anon.from('profiles').select('email').eq('tenant_id', fx.a.id);
+		expect(direct.error?.message).toMatch(/permission denied/);
+	});
+});
+
 describe('GET /api/business', () => {
 	it('answers one business by internal id or weblink profile id', async () => {
 		const alpha = fx.ids['Alpha Plumbing'];
@@ -410,10 +444,15 @@ describe('POST /api/contact-business', () => {
 		name: 'Ada Visitor',
 		email: 'ada@example.com',
 		message: 'Do you deliver on Sundays?',
+		businessId: '',
 		businessName: "Bella's Restaurant",
 		recaptchaToken: 'good',
 		website: '',
 	};
+
+	beforeAll(() => {
+		message.businessId = fx.ids["Bella's Restaurant"].id;
+	});
 
 	async function storedMessages(text: string) {
 		const { rows } = await db.query(
@@ -488,17 +527,20 @@ describe('POST /api/contact-business', () => {
 		const unknown = await send(
 			'POST',
 			'/api/contact-business',
-			{ ...message, businessName: 'Nobody Inc' },
+			{ ...message, businessId: '00000000-0000-4000-8000-000000000000' },
 			'127.0.0.4',
 		);
 		expect(unknown).toEqual({ status: 404, body: { success: false, error: 'Business not found' } });
-		const foreign = await send(
-			'POST',
-			'/api/contact-business',
-			{ ...message, businessName: "Bella's Restaurant West" },
-			'127.0.0.4',
-		);
-		expect(foreign.status).toBe(404);
+		// Issue 10: found by id within the chamber; another chamber's or an unpublished one is not.
+		for (const businessId of [fx.otherIds[0]!, fx.ids['Hidden Tavern'].id]) {
+			const other = await send(
+				'POST',
+				'/api/contact-business',
+				{ ...message, businessId },
+				'127.0.0.4',
+			);
+			expect(other.status).toBe(404);
+		}
 		const get405 = await send('GET', '/api/contact-business', null, '127.0.0.4');
 		expect(get405.status).toBe(405);
 	});
@@ -528,6 +570,11 @@ describe('POST /api/contact-business', () => {
 			);
 		}
 		expect(statuses).toEqual([200, 200, 200, 200, 200, 429]);
+		// Issue 10: counted in the database, shared by every function instance (not in memory).
+		const { rows: hits } = await db.query(
+			`select count(*)::int as n from public.rate_limit_hits where bucket = 'contact-ip:127.0.0.6'`,
+		);
+		expect(hits).toEqual([{ n: 5 }]);
 		const sixth = await send('POST', '/api/contact-business', message, '127.0.0.6');
 		expect(sixth.body).toEqual({
 			success: false,
@@ -536,6 +583,121 @@ describe('POST /api/contact-business', () => {
 		expect(await storedMessages('Rate limit message 5')).toEqual([]);
 		// Another visitor is not affected.
 		expect((await send('POST', '/api/contact-business', message, '127.0.0.7')).status).toBe(200);
+	});
+
+	// Issue 10: a cross-site text/plain form post from any page on the web sent a message.
+	it('takes JSON from this site only: no other content type, no other or missing Origin', async () => {
+		const text = 'Cross-site attempt';
+		const body = { ...message, message: text };
+		const cases: [Record<string, string>, number, string][] = [
+			[{ 'content-type': 'text/plain' }, 415, 'Messages must be sent as application/json'],
+			[
+				{ 'content-type': 'application/x-www-form-urlencoded' },
+				415,
+				'Messages must be sent as application/json',
+			],
+			[{ origin: 'https://evil.example' }, 403, 'Messages can only be sent from this site'],
+			[{ origin: '' }, 403, 'Messages can only be sent from this site'],
+			[{ 'sec-fetch-site': 'cross-site' }, 403, 'Messages can only be sent from this site'],
+		];
+		for (const [headers, status, error] of cases) {
+			const answer = await send('POST', '/api/contact-business', body, '127.0.0.10', headers);
+			expect(answer, JSON.stringify(headers)).toEqual({ status, body: { success: false, error } });
+		}
+		expect(await storedMessages(text)).toEqual([]);
+		const same = await send('POST', '/api/contact-business', body, '127.0.0.10', {
+			'sec-fetch-site': 'same-origin',
+		});
+		expect(same.status).toBe(200);
+	});
+
+	// Issue 10: a retried submit (lost answer, second click) must never send a message twice.
+	it('stores and sends a message once however often the same submit is retried', async () => {
+		const text = 'Idempotent message';
+		const before = await outboxFiles();
+		const body = { ...message, message: text, idempotencyKey: randomUUID() };
+		const answers = await Promise.all([
+			send('POST', '/api/contact-business', body, '127.0.0.11'),
+			send('POST', '/api/contact-business', body, '127.0.0.11'),
+		]);
+		answers.push(await send('POST', '/api/contact-business', body, '127.0.0.11'));
+		for (const answer of answers) expect(answer.body).toEqual({ success: true });
+		expect(await storedMessages(text)).toHaveLength(1);
+		const added = (await outboxFiles()).filter((f) => !before.includes(f));
+		expect(added).toHaveLength(1);
+	});
+
+	// Issue 10: without SMTP on Netlify every message failed after being stored, and the visitor's
+	// only way out was sending it again.
+	it('delivers a stored but undelivered message later: on the same retried submit or hourly', async () => {
+		process.env.SMTP_URL = `smtp://127.0.0.1:${await freePort()}`;
+		const first = { ...message, message: 'Delivered on retry', idempotencyKey: randomUUID() };
+		const second = { ...message, message: 'Delivered hourly', idempotencyKey: randomUUID() };
+		const quiet = vi.spyOn(console, 'error').mockImplementation(() => {});
+		try {
+			for (const body of [first, second]) {
+				expect(await send('POST', '/api/contact-business', body, '127.0.0.12')).toEqual({
+					status: 500,
+					body: {
+						success: false,
+						error: 'Your message was saved but could not be delivered. Please try again later.',
+					},
+				});
+			}
+		} finally {
+			quiet.mockRestore();
+			delete process.env.SMTP_URL;
+		}
+		expect(await storedMessages(first.message)).toMatchObject([{ delivery_status: 'failed' }]);
+		// The attempts were a while ago.
+		await db.query(
+			`update public.contact_messages set last_attempt_at = now() - interval '10 minutes' where tenant_id = $1 and message = any($2)`,
+			[fx.a.id, [first.message, second.message]],
+		);
+		const before = await outboxFiles();
+		expect(await send('POST', '/api/contact-business', first, '127.0.0.12')).toEqual({
+			status: 200,
+			body: { success: true },
+		});
+		const { retryContactMessages } = await import('../../netlify/functions/contact-retry.ts');
+		expect(await retryContactMessages()).toEqual({ sent: 1, failed: 0 });
+		expect(await retryContactMessages()).toEqual({ sent: 0, failed: 0 });
+		for (const text of [first.message, second.message]) {
+			expect(await storedMessages(text)).toMatchObject([{ delivery_status: 'sent' }]);
+		}
+		const added = (await outboxFiles()).filter((f) => !before.includes(f));
+		expect(added).toHaveLength(2);
+	});
+
+	// Issue 10: a site key without RECAPTCHA_SECRET silently skipped verification.
+	it('refuses to send while a reCAPTCHA site key is configured without its secret', async () => {
+		const text = 'Site key without secret';
+		await db.query(
+			`update public.chamber_config set services = services || '{"recaptchaSiteKey": "6LcTestSiteKey"}'::jsonb where tenant_id = $1`,
+			[fx.a.id],
+		);
+		const logged = vi.spyOn(console, 'error').mockImplementation(() => {});
+		try {
+			expect(
+				await send('POST', '/api/contact-business', { ...message, message: text }, '127.0.0.13'),
+			).toEqual({
+				status: 503,
+				body: {
+					success: false,
+					error: 'Messages cannot be sent right now. Please try again later.',
+				},
+			});
+			expect(logged.mock.calls.flat().join(' ')).toContain(
+				'services.recaptchaSiteKey is set but RECAPTCHA_SECRET is not',
+			);
+		} finally {
+			logged.mockRestore();
+			await db.query(
+				`update public.chamber_config set services = services - 'recaptchaSiteKey' where tenant_id = $1`,
+				[fx.a.id],
+			);
+		}
+		expect(await storedMessages(text)).toEqual([]);
 	});
 
 	describe('with reCAPTCHA on', () => {
@@ -698,6 +860,7 @@ describe('the chamber configuration, cached per function instance', () => {
 		const message = {
 			name: 'Ada Visitor',
 			email: 'ada@example.com',
+			businessId: fx.ids["Bella's Restaurant"].id,
 			businessName: "Bella's Restaurant",
 			website: '',
 		};

@@ -35,6 +35,12 @@ export interface AtlasStandin {
 	url: string;
 	tenant: string;
 	setMode(mode: AtlasMode): void;
+	/**
+	 * Fields Atlas sends for one event on top of (or instead of) the tenant file's, as it may send
+	 * them: anything at all (a javascript: link, fields of its own, attendees). Cleared by
+	 * `patchEvent(id, null)`.
+	 */
+	patchEvent(eventId: number, fields: Record<string, unknown> | null): void;
 	/** Every request seen: path with query, and its x-tenant header. */
 	requests: { path: string; tenant: string | undefined }[];
 	close(): Promise<void>;
@@ -71,6 +77,8 @@ export async function startAtlasStandin(options: {
 	let mode: AtlasMode = 'ok';
 	const requests: AtlasStandin['requests'] = [];
 	const hangMs = options.hangMs ?? 6_000;
+	const patches = new Map<number, Record<string, unknown>>();
+	const row = (event: EventRecord) => ({ ...toAtlasRow(event), ...patches.get(event.EventId) });
 
 	function answer(req: IncomingMessage, res: ServerResponse): void {
 		const url = new URL(req.url ?? '/', 'http://atlas.local');
@@ -96,7 +104,7 @@ export async function startAtlasStandin(options: {
 			return send(res, 200, {
 				TotalCount: rows.length,
 				TotalPages: 1,
-				Result: rows.map(toAtlasRow),
+				Result: rows.map(row),
 			});
 		}
 		const details = /^\/Event\/(\d+)\/Details$/.exec(url.pathname);
@@ -104,7 +112,7 @@ export async function startAtlasStandin(options: {
 			const id = Number(details[1]);
 			const event = [...chamber, ...community].find((e) => e.EventId === id);
 			if (!event) return send(res, 200, { Message: `No event found with id ${id}` });
-			return send(res, 200, toAtlasRow(event));
+			return send(res, 200, row(event));
 		}
 		return send(res, 404, { Message: 'No HTTP resource was found that matches the request URI.' });
 	}
@@ -127,6 +135,10 @@ export async function startAtlasStandin(options: {
 		tenant,
 		setMode: (next) => {
 			mode = next;
+		},
+		patchEvent: (eventId, fields) => {
+			if (fields) patches.set(eventId, fields);
+			else patches.delete(eventId);
 		},
 		requests,
 		close: () =>

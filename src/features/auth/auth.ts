@@ -1,4 +1,6 @@
 import { z } from 'zod';
+// No eval probe under the Content-Security-Policy (hardening).
+import '../../lib/zod-csp.ts';
 
 // Who may do what in the admin portal (spec 02 §6). Pure logic, no I/O: the functions, the
 // pages and the tests share it. The database enforces the same table on its own (RLS and

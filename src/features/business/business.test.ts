@@ -26,7 +26,7 @@ const business: Business = {
 	logo: '',
 	logoUrl: '',
 	website: 'https://bellas.example',
-	email: 'info@bellas.example',
+	acceptsMessages: true,
 	phone: '(319) 555-0142',
 	mainContactName: 'Ana Bell',
 	address: {

@@ -1,6 +1,7 @@
 import type { ChamberConfig } from '../config/config.ts';
 import type { Business, BusinessAddress } from '../directory/directory.ts';
 import { badgeLabel, canLinkWebsite } from '../directory/rules.ts';
+import { safeHttpUrl } from '../../lib/url.ts';
 
 /**
  * Presentation rules of the business card and profile (spec 01 §2 Business card, Business
@@ -74,15 +75,7 @@ export function telHref(phone: string): string {
 }
 
 /** Only http(s) URLs become links; anything else (javascript:, data:, junk) is dropped. */
-export function safeHttpUrl(url: string | undefined): string {
-	if (!url) return '';
-	try {
-		const parsed = new URL(url);
-		return parsed.protocol === 'https:' || parsed.protocol === 'http:' ? parsed.href : '';
-	} catch {
-		return '';
-	}
-}
+export { safeHttpUrl } from '../../lib/url.ts';
 
 export function hasAddress(address: BusinessAddress): boolean {
 	return Boolean(address.street.trim() || address.city.trim());

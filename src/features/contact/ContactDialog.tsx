@@ -9,6 +9,8 @@ export const SUCCESS_CLOSE_MS = 2000;
 const FAILED = 'Failed to send message.';
 
 interface Props {
+	/** The business's id: the function finds the recipient by it (names are not unique). */
+	businessId: string;
 	businessName: string;
 	/** services.recaptchaSiteKey; '' sends messages without a token. */
 	recaptchaSiteKey: string;
@@ -65,12 +67,21 @@ async function postMessage(body: Record<string, unknown>): Promise<void> {
  * email by type). A native modal <dialog>: focus stays inside, Escape closes it, and focus goes
  * back to the button that opened it.
  */
-export default function ContactDialog({ businessName, recaptchaSiteKey, open, onClose }: Props) {
+export default function ContactDialog({
+	businessId,
+	businessName,
+	recaptchaSiteKey,
+	open,
+	onClose,
+}: Props) {
 	const dialog = useRef<HTMLDialogElement>(null);
 	const form = useRef<HTMLFormElement>(null);
 	const firstField = useRef<HTMLInputElement>(null);
 	const returnFocus = useRef<HTMLElement | null>(null);
 	const [status, setStatus] = useState<Status>({ kind: 'idle' });
+	// One key per message: a retried submit of the same text (a lost answer, a second click after
+	// an error) is the same message to the server, which never stores or sends it twice.
+	const idempotencyKey = useRef<string | null>(null);
 	const id = useId();
 	const sending = status.kind === 'sending';
 
@@ -80,6 +91,7 @@ export default function ContactDialog({ businessName, recaptchaSiteKey, open, on
 		if (open && !element.open) {
 			returnFocus.current = document.activeElement as HTMLElement | null;
 			setStatus({ kind: 'idle' });
+			idempotencyKey.current = null;
 			element.showModal();
 			// The browser would start on ×, the first control; the form is what the visitor came for.
 			firstField.current?.focus();
@@ -100,17 +112,21 @@ export default function ContactDialog({ businessName, recaptchaSiteKey, open, on
 		const data = new FormData(event.currentTarget);
 		const field = (name: string) => String(data.get(name) ?? '');
 		setStatus({ kind: 'sending' });
+		idempotencyKey.current ??= crypto.randomUUID();
 		try {
 			const token = recaptchaSiteKey ? await recaptchaToken(recaptchaSiteKey) : undefined;
 			await postMessage({
 				name: field('name'),
 				email: field('email'),
 				message: field('message'),
+				businessId,
 				businessName,
+				idempotencyKey: idempotencyKey.current,
 				recaptchaToken: token,
 				website: field('website'),
 			});
 			form.current?.reset();
+			idempotencyKey.current = null;
 			setStatus({ kind: 'sent' });
 		} catch (error) {
 			const message = error instanceof Error ? error.message : '';
@@ -142,7 +158,14 @@ export default function ContactDialog({ businessName, recaptchaSiteKey, open, on
 					×
 				</button>
 			</div>
-			<form ref={form} onSubmit={submit}>
+			<form
+				ref={form}
+				onSubmit={submit}
+				// An edited message is a new message.
+				onInput={() => {
+					idempotencyKey.current = null;
+				}}
+			>
 				<fieldset className="contact-dialog__fields" disabled={sending}>
 					<label htmlFor={`${id}-name`}>Name</label>
 					<input

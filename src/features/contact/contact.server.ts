@@ -3,12 +3,14 @@ import { join, resolve } from 'node:path';
 import type { SupabaseClient } from '@supabase/supabase-js';
 import nodemailer from 'nodemailer';
 import { z } from 'zod';
+import { readStackEnv } from '../../lib/env.server.ts';
 import type { ContactMessage } from './contact.ts';
 
 /**
  * 'Message this business' on the server: the visitor's message is stored first (so nothing is
  * lost), then e-mailed to the business (SMTP, or an .eml file in a local outbox), with
- * reCAPTCHA v3 verification and a per-IP rate limit in front.
+ * reCAPTCHA v3 verification, a same-origin JSON check and a per-address limit kept in the
+ * database in front.
  */
 
 const contactEnvSchema = z.object({
@@ -33,12 +35,44 @@ export interface ContactEnv {
 	recaptcha?: { secret: string; verifyUrl: string };
 }
 
-export function readContactEnv(env: NodeJS.ProcessEnv = process.env): ContactEnv {
+/** A configuration mistake the site's operator must fix; logged, never shown to visitors. */
+export class ContactConfigError extends Error {
+	constructor(message: string) {
+		super(`Contact configuration error: ${message}`);
+		this.name = 'ContactConfigError';
+	}
+}
+
+/**
+ * Where the functions run: beside a local stack (`npm start`, which passes its database as
+ * CHAMBER_DATABASE_URL, or the embedded default), or deployed.
+ */
+export function runsWhere(env: NodeJS.ProcessEnv = process.env): 'local' | 'deployed' {
+	if (env.CHAMBER_DATABASE_URL) return 'local';
+	return readStackEnv(env).mode === 'embedded' ? 'local' : 'deployed';
+}
+
+/**
+ * The mail settings. On a deployed site a missing SMTP_URL is an error: Netlify's file system is
+ * read-only, so an outbox there would fail every message after storing it. An explicit
+ * OUTBOX_DIR still opts into files (a self-hosted server with a writable folder).
+ */
+export function readContactEnv(
+	env: NodeJS.ProcessEnv = process.env,
+	where: 'local' | 'deployed' = runsWhere(env),
+): ContactEnv {
 	const parsed = contactEnvSchema.safeParse(
 		Object.fromEntries(Object.entries(env).filter(([, v]) => v !== '')),
 	);
-	if (!parsed.success) throw new Error(parsed.error.issues.map((i) => i.message).join('; '));
+	if (!parsed.success) {
+		throw new ContactConfigError(parsed.error.issues.map((i) => i.message).join('; '));
+	}
 	const e = parsed.data;
+	if (where === 'deployed' && !e.SMTP_URL && !e.OUTBOX_DIR) {
+		throw new ContactConfigError(
+			'SMTP_URL is required on a deployed site (no local stack): without it messages cannot be delivered',
+		);
+	}
 	return {
 		smtpUrl: e.SMTP_URL,
 		outboxDir: resolve(e.OUTBOX_DIR ?? join(e.CHAMBER_DATA_DIR, 'outbox')),
@@ -57,54 +91,74 @@ export interface ContactBusiness {
 	email: string;
 }
 
-/** The business a message is for, by exact name, else by name ignoring case; null if none. */
+/**
+ * The business a message is for, by its id within the chamber (names are not unique), with its
+ * e-mail address read by the service role: the address is not public. Null when the chamber has
+ * no such published business.
+ */
 export async function getContactBusiness(
-	client: SupabaseClient,
+	service: SupabaseClient,
 	tenantId: string,
-	businessName: string,
+	businessId: string,
 ): Promise<ContactBusiness | null> {
-	const name = businessName.trim();
-	const escaped = name.replace(/[\\%_]/g, (c) => `\\${c}`);
-	for (const lookup of [
-		() =>
-			client.from('business_detail_view').select('id, report_name, email').eq('report_name', name),
-		() =>
-			client
-				.from('business_detail_view')
-				.select('id, report_name, email')
-				.ilike('report_name', escaped),
-	]) {
-		const { data, error } = await lookup().eq('tenant_id', tenantId).order('id').limit(1);
-		if (error) throw new Error(`Failed to fetch business: ${error.message}`, { cause: error });
-		const row = (data as { id: string; report_name: string; email: string }[])[0];
-		if (row) return { id: row.id, name: row.report_name, email: row.email.trim() };
-	}
-	return null;
+	const { data, error } = await service
+		.from('profiles')
+		.select('id, report_name, email')
+		.eq('tenant_id', tenantId)
+		.eq('id', businessId)
+		.eq('published', true)
+		.maybeSingle();
+	if (error) throw new Error(`Failed to fetch business: ${error.message}`, { cause: error });
+	const row = data as { id: string; report_name: string; email: string } | null;
+	return row ? { id: row.id, name: row.report_name, email: row.email.trim() } : null;
 }
 
 // --- Storage ------------------------------------------------------------------------------------
 
-/** Stores the message (service role: visitors cannot write this table) and returns its id. */
+export interface StoredMessage {
+	id: string;
+	status: 'pending' | 'sent' | 'failed';
+	/** False when the idempotency key was seen before: this is that message again. */
+	created: boolean;
+}
+
+/**
+ * Stores the message (service role: visitors cannot write this table). A key seen before for the
+ * chamber returns the message stored then, so a retried submit never becomes a second message.
+ */
 export async function saveContactMessage(
 	service: SupabaseClient,
 	tenantId: string,
 	message: ContactMessage,
 	business: ContactBusiness,
-): Promise<string> {
+): Promise<StoredMessage> {
+	const row = {
+		tenant_id: tenantId,
+		business_id: business.id,
+		business_name: business.name,
+		name: message.name,
+		email: message.email,
+		message: message.message,
+		idempotency_key: message.idempotencyKey ?? null,
+	};
 	const { data, error } = await service
 		.from('contact_messages')
-		.insert({
-			tenant_id: tenantId,
-			business_id: business.id,
-			business_name: business.name,
-			name: message.name,
-			email: message.email,
-			message: message.message,
-		})
-		.select('id')
-		.single();
+		.upsert(row, { onConflict: 'tenant_id,idempotency_key', ignoreDuplicates: true })
+		.select('id, delivery_status');
 	if (error) throw new Error(`Failed to store message: ${error.message}`, { cause: error });
-	return (data as { id: string }).id;
+	const inserted = (data as { id: string; delivery_status: StoredMessage['status'] }[])[0];
+	if (inserted) return { id: inserted.id, status: inserted.delivery_status, created: true };
+	const { data: existing, error: readError } = await service
+		.from('contact_messages')
+		.select('id, delivery_status')
+		.eq('tenant_id', tenantId)
+		.eq('idempotency_key', message.idempotencyKey ?? '')
+		.single();
+	if (readError) {
+		throw new Error(`Failed to read stored message: ${readError.message}`, { cause: readError });
+	}
+	const found = existing as { id: string; delivery_status: StoredMessage['status'] };
+	return { id: found.id, status: found.delivery_status, created: false };
 }
 
 export async function setContactDelivery(
@@ -117,6 +171,7 @@ export async function setContactDelivery(
 		.from('contact_messages')
 		.update({ delivery_status: status, delivery_error: deliveryError })
 		.eq('id', messageId);
+	// attempts and last_attempt_at are counted by claimContactDelivery.
 	if (error) throw new Error(`Failed to record delivery: ${error.message}`, { cause: error });
 }
 
@@ -129,7 +184,7 @@ export interface Delivery {
 
 /** E-mails the message to the business, replying to the visitor. */
 export async function deliverContactMessage(
-	message: ContactMessage,
+	message: Pick<ContactMessage, 'name' | 'email' | 'message'>,
 	business: ContactBusiness,
 	chamber: { name: string; emailDomain: string; messageId: string },
 	env: ContactEnv,
@@ -215,35 +270,76 @@ export async function verifyRecaptcha(
 	return { ok: true };
 }
 
-// --- Rate limit ---------------------------------------------------------------------------------
+// --- Delivery attempts ------------------------------------------------------------------------
+
+/** How often a stored message is tried before it is left for the chamber's staff. */
+export const MAX_DELIVERY_ATTEMPTS = 5;
 
 /**
- * A sliding-window limit per key, in memory: it holds per function instance, which is what
- * stops one visitor's bursts without a shared store.
+ * Claims one delivery attempt of a message not yet sent: counts it, and answers false when the
+ * message was sent meanwhile, ran out of attempts, or another attempt started within the last
+ * minute (a retried submit racing the first one, or the hourly retry).
  */
-export function createRateLimiter(options: {
-	limit: number;
-	windowMs: number;
-	now?: () => number;
-}): { take(key: string): boolean } {
-	const now = options.now ?? Date.now;
-	const hits = new Map<string, number[]>();
-	return {
-		take(key) {
-			const t = now();
-			const recent = (hits.get(key) ?? []).filter((at) => t - at < options.windowMs);
-			// Drop keys that went quiet, so the map does not grow with every visitor ever seen.
-			if (hits.size > 10_000) {
-				for (const [k, times] of hits)
-					if (times.every((at) => t - at >= options.windowMs)) hits.delete(k);
-			}
-			if (recent.length >= options.limit) {
-				hits.set(key, recent);
-				return false;
-			}
-			recent.push(t);
-			hits.set(key, recent);
-			return true;
-		},
+export async function claimContactDelivery(
+	service: SupabaseClient,
+	messageId: string,
+	now: Date = new Date(),
+): Promise<boolean> {
+	const { data: current, error: readError } = await service
+		.from('contact_messages')
+		.select('attempts, last_attempt_at, delivery_status')
+		.eq('id', messageId)
+		.single();
+	if (readError) {
+		throw new Error(`Failed to read message: ${readError.message}`, { cause: readError });
+	}
+	const row = current as {
+		attempts: number;
+		last_attempt_at: string | null;
+		delivery_status: string;
 	};
+	if (row.delivery_status === 'sent' || row.attempts >= MAX_DELIVERY_ATTEMPTS) return false;
+	if (row.last_attempt_at && now.getTime() - Date.parse(row.last_attempt_at) < 60_000) return false;
+	// Compare-and-set on attempts: of two concurrent claims, one updates the row.
+	const { data, error } = await service
+		.from('contact_messages')
+		.update({ attempts: row.attempts + 1, last_attempt_at: now.toISOString() })
+		.eq('id', messageId)
+		.eq('attempts', row.attempts)
+		.select('id');
+	if (error) throw new Error(`Failed to claim delivery: ${error.message}`, { cause: error });
+	return (data as unknown[]).length === 1;
+}
+
+/**
+ * The chamber's stored messages still to deliver: not sent, attempts left, not tried in the last
+ * 5 minutes.
+ */
+export async function listUndeliveredMessages(
+	service: SupabaseClient,
+	tenantId: string,
+	now: Date = new Date(),
+	limit = 50,
+): Promise<
+	{
+		id: string;
+		tenant_id: string;
+		business_id: string | null;
+		name: string;
+		email: string;
+		message: string;
+	}[]
+> {
+	const quiet = new Date(now.getTime() - 5 * 60_000).toISOString();
+	const { data, error } = await service
+		.from('contact_messages')
+		.select('id, tenant_id, business_id, name, email, message')
+		.eq('tenant_id', tenantId)
+		.neq('delivery_status', 'sent')
+		.lt('attempts', MAX_DELIVERY_ATTEMPTS)
+		.or(`last_attempt_at.is.null,last_attempt_at.lt.${quiet}`)
+		.order('created_at')
+		.limit(limit);
+	if (error) throw new Error(`Failed to list messages: ${error.message}`, { cause: error });
+	return data as Awaited<ReturnType<typeof listUndeliveredMessages>>;
 }

@@ -1,13 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { contactMessageSchema, isHoneypotFilled } from './contact.ts';
 import { CONTACT_LIMITS } from './limits.ts';
-import { createRateLimiter, readContactEnv } from './contact.server.ts';
+import { readContactEnv, runsWhere } from './contact.server.ts';
 
 const valid = {
 	name: ' Ada Visitor ',
 	email: ' ada@example.com ',
 	message: ' Are you open on Sundays? ',
+	// As the demo's ids are: hex in the UUID layout without an RFC 4122 version.
+	businessId: 'dc94bddc-fa51-e6fa-b4d8-d29f85f1dfda',
 	businessName: "Bella's Restaurant",
+	idempotencyKey: 'b2a8e3c4-1d2f-4e5a-8b7c-9d0e1f2a3b4c',
 	recaptchaToken: 'token',
 	website: '',
 };
@@ -18,14 +21,16 @@ describe('contactMessageSchema', () => {
 			name: 'Ada Visitor',
 			email: 'ada@example.com',
 			message: 'Are you open on Sundays?',
+			businessId: valid.businessId,
 			businessName: "Bella's Restaurant",
+			idempotencyKey: valid.idempotencyKey,
 			recaptchaToken: 'token',
 			website: '',
 		});
 	});
 
-	it('needs no reCAPTCHA token or honeypot field', () => {
-		const { recaptchaToken: _t, website: _w, ...rest } = valid;
+	it('needs no reCAPTCHA token, honeypot field or idempotency key', () => {
+		const { recaptchaToken: _t, website: _w, idempotencyKey: _k, ...rest } = valid;
 		expect(contactMessageSchema.safeParse(rest).success).toBe(true);
 	});
 
@@ -38,6 +43,10 @@ describe('contactMessageSchema', () => {
 		['message', { message: ' \n ' }, 'Message is required'],
 		['message', { message: 'x'.repeat(5001) }, 'Message must be at most 5000 characters'],
 		['businessName', { businessName: '' }, 'Business name is required'],
+		// Issue 10: the recipient is found by id; a name is not unique and '*' matched any.
+		['businessId', { businessId: undefined }, 'Business id must be a business id'],
+		['businessId', { businessId: "Bella's Restaurant" }, 'Business id must be a business id'],
+		['idempotencyKey', { idempotencyKey: 'again' }, 'Idempotency key must be a UUID'],
 		['website', { website: 'https://spam.example' }, 'website must be empty'],
 	])('refuses a bad %s with a message naming it', (field, change, message) => {
 		const result = contactMessageSchema.safeParse({ ...valid, ...change });
@@ -61,23 +70,9 @@ describe('isHoneypotFilled', () => {
 	])('%j → %j', (body, filled) => expect(isHoneypotFilled(body)).toBe(filled));
 });
 
-describe('createRateLimiter', () => {
-	it('allows the limit within the window, per key, and again once the window passed', () => {
-		let now = 0;
-		const limiter = createRateLimiter({ limit: 5, windowMs: 60_000, now: () => now });
-		for (let i = 0; i < 5; i++) expect(limiter.take('1.2.3.4')).toBe(true);
-		expect(limiter.take('1.2.3.4')).toBe(false);
-		expect(limiter.take('5.6.7.8')).toBe(true);
-		now = 59_999;
-		expect(limiter.take('1.2.3.4')).toBe(false);
-		now = 60_000;
-		expect(limiter.take('1.2.3.4')).toBe(true);
-	});
-});
-
 describe('readContactEnv', () => {
 	it('defaults to an outbox under the data folder and no reCAPTCHA', () => {
-		const env = readContactEnv({ CHAMBER_DATA_DIR: '/tmp/chamber-data' });
+		const env = readContactEnv({ CHAMBER_DATA_DIR: '/tmp/chamber-data' }, 'local');
 		expect(env.outboxDir).toBe('/tmp/chamber-data/outbox');
 		expect(env.smtpUrl).toBeUndefined();
 		expect(env.recaptcha).toBeUndefined();
@@ -98,8 +93,33 @@ describe('readContactEnv', () => {
 	});
 
 	it('refuses an SMTP_URL that is not smtp', () => {
-		expect(() => readContactEnv({ SMTP_URL: 'https://mail.example' })).toThrow(
+		expect(() => readContactEnv({ SMTP_URL: 'https://mail.example' }, 'local')).toThrow(
 			'SMTP_URL must be an smtp:// or smtps:// URL',
 		);
+	});
+
+	// Issue 10: on Netlify the outbox folder is read-only, so every message failed after storing.
+	it('requires SMTP_URL on a deployed site, unless an outbox folder is chosen', () => {
+		expect(() => readContactEnv({}, 'deployed')).toThrow(
+			'Contact configuration error: SMTP_URL is required on a deployed site',
+		);
+		expect(readContactEnv({ SMTP_URL: 'smtps://mail.example' }, 'deployed').smtpUrl).toBe(
+			'smtps://mail.example',
+		);
+		expect(readContactEnv({ OUTBOX_DIR: '/srv/outbox' }, 'deployed').outboxDir).toBe('/srv/outbox');
+	});
+
+	it('knows a deployed site from one beside a local stack', () => {
+		const hosted = {
+			SUPABASE_URL: 'https://ref.supabase.co',
+			SUPABASE_ANON_KEY: 'anon-key-of-twenty-characters',
+			SUPABASE_SERVICE_ROLE_KEY: 'service-key-of-twenty-characters',
+		};
+		expect(runsWhere(hosted)).toBe('deployed');
+		// npm start passes its stack's keys too, and its database.
+		expect(runsWhere({ ...hosted, CHAMBER_DATABASE_URL: 'postgres://127.0.0.1:54322/x' })).toBe(
+			'local',
+		);
+		expect(runsWhere({})).toBe('local');
 	});
 });

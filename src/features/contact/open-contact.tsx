@@ -7,21 +7,24 @@ import { $contactOpen } from './store.ts';
  * Entry of the profile's contact dialog, built as one standalone script (React included) that
  * the page imports on the first click of 'Send Message' or 'Contact'; nothing loads before.
  * It then answers the 'profile:contact' event the page sends from the clicked button. The host
- * element carries the business's name and the reCAPTCHA site key.
+ * element carries the business's id and name and the reCAPTCHA site key.
  */
 
 let root: Root | undefined;
 
 function Host({
+	businessId,
 	businessName,
 	recaptchaSiteKey,
 }: {
+	businessId: string;
 	businessName: string;
 	recaptchaSiteKey: string;
 }) {
 	const open = useStore($contactOpen);
 	return (
 		<ContactDialog
+			businessId={businessId}
 			businessName={businessName}
 			recaptchaSiteKey={recaptchaSiteKey}
 			open={open}
@@ -39,6 +42,7 @@ function openContact(opener: HTMLElement): void {
 	root ??= createRoot(host);
 	root.render(
 		<Host
+			businessId={host.dataset.businessId ?? ''}
 			businessName={host.dataset.businessName ?? ''}
 			recaptchaSiteKey={host.dataset.recaptchaKey ?? ''}
 		/>,

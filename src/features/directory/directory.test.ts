@@ -106,7 +106,7 @@ function record(overrides: Partial<BusinessCardRecord> = {}): BusinessCardRecord
 		state: 'IA',
 		work_phone: '(319) 555-0100',
 		website: 'bellas.example',
-		email: 'info@bellas.example',
+		accepts_messages: true,
 		featured: true,
 		categories: ['Restaurants', ' ', 'Catering '],
 		membership_rank: null,
@@ -195,7 +195,7 @@ describe('toBusiness', () => {
 			logo: 'https://weblink.weblinkconnect.com/logos/bellas.png',
 			logoUrl: 'https://members.cedarchamber.org/logos/bellas.png',
 			website: 'https://bellas.example',
-			email: 'info@bellas.example',
+			acceptsMessages: true,
 			phone: '(319) 555-0100',
 			mainContactName: 'Bella Rossi',
 			address: {

@@ -37,7 +37,8 @@ export interface BusinessCardRecord {
 	state: string;
 	work_phone: string;
 	website: string;
-	email: string;
+	/** Whether the business has an e-mail address (never the address itself: issue 10). */
+	accepts_messages: boolean;
 	featured: boolean;
 	categories: string[];
 	membership_rank: number | null;
@@ -102,7 +103,11 @@ export interface Business {
 	logoUrl: string;
 	/** With an https:// prefix added when it had no scheme; '' when none. */
 	website: string;
-	email: string;
+	/**
+	 * Whether 'Send Message' can reach the business. Its e-mail address is never public: the
+	 * contact function reads it by the business's id.
+	 */
+	acceptsMessages: boolean;
 	phone: string;
 	mainContactName: string;
 	address: BusinessAddress;
@@ -353,7 +358,7 @@ export function toBusiness(
 		logo: record.logo_url ?? '',
 		logoUrl: rewriteLegacyLogo(record.logo_url ?? '', config),
 		website: withHttps(record.website ?? ''),
-		email: record.email ?? '',
+		acceptsMessages: record.accepts_messages === true,
 		phone: record.work_phone ?? '',
 		mainContactName: record.main_related_profile_name ?? '',
 		address: {

@@ -1,7 +1,8 @@
+import { LRUCache } from 'lru-cache';
 import { z } from 'zod';
 import { cacheHeaders, jsonError, versionParam, type CacheOptions } from '../../lib/http.server.ts';
 import { readClientEnv } from '../../lib/supabase.server.ts';
-import { defaultRange, rangeInstants, type DateRange, type Event } from './events.ts';
+import { defaultRange, publicEvent, rangeInstants, type DateRange, type Event } from './events.ts';
 import {
 	EVENT_DETAILS_ERROR,
 	EventsSourceError,
@@ -40,7 +41,19 @@ export const eventIdParam = z
 /** The longest range one request may ask for, so nobody pulls decades at once. */
 export const MAX_RANGE_DAYS = 3 * 366;
 
-/** ?v=&startDate=&endDate=: both dates or neither, start not after end. */
+/**
+ * How far from today a range may reach. Calendars browse a few years at most; without a bound,
+ * every distinct range from 0000 to 9999 would be a new request to the source and a new entry in
+ * the last-good cache.
+ */
+export const MAX_YEARS_FROM_TODAY = 5;
+
+function withinYearsOfToday(value: string, now: Date = new Date()): boolean {
+	const limit = MAX_YEARS_FROM_TODAY * 366 * 86_400_000;
+	return Math.abs(Date.parse(`${value}T00:00:00Z`) - now.getTime()) <= limit;
+}
+
+/** ?v=&startDate=&endDate=: both dates or neither, start not after end, near today. */
 export const rangeQuerySchema = z
 	.object({
 		v: versionParam,
@@ -57,6 +70,16 @@ export const rangeQuerySchema = z
 			return;
 		}
 		if (q.startDate && q.endDate) {
+			for (const key of ['startDate', 'endDate'] as const) {
+				if (!withinYearsOfToday(q[key] as string)) {
+					ctx.addIssue({
+						code: 'custom',
+						path: [key],
+						message: `${key} must be within ${MAX_YEARS_FROM_TODAY} years of today`,
+					});
+					return;
+				}
+			}
 			if (q.startDate > q.endDate) {
 				ctx.addIssue({
 					code: 'custom',
@@ -96,7 +119,20 @@ export function cacheTags(resource: EventsResource, ...more: string[]): string[]
 /** How long the CDN may keep an answer served from the fallback before asking again. */
 const STALE_FRESH_SECONDS = 60;
 
-const lastGood = new Map<string, { value: unknown; at: Date }>();
+/**
+ * Per function instance, the last good answer of each request, the least recently used dropped
+ * first: ranges and event ids are bounded, but there are still many of them.
+ */
+export const LAST_GOOD_MAX_ENTRIES = 500;
+
+const lastGood = new LRUCache<string, { value: unknown; at: Date }>({
+	max: LAST_GOOD_MAX_ENTRIES,
+});
+
+/** How many answers this instance keeps (for tests and diagnostics). */
+export function lastGoodSize(): number {
+	return lastGood.size;
+}
 
 export type Outcome<T> = { ok: true; value: T; staleSince?: Date } | { ok: false; message: string };
 
@@ -162,7 +198,7 @@ export async function listEventsResponse(options: {
 	);
 	if (!outcome.ok) return jsonError(502, outcome.message);
 	return Response.json(
-		{ Result: outcome.value },
+		{ Result: outcome.value.map(publicEvent) },
 		{
 			headers: outcomeHeaders(outcome, {
 				tags: cacheTags(resource),

@@ -15,6 +15,7 @@ import {
 	loadMoreRange,
 	mergeEvents,
 	priceRange,
+	publicEvent,
 	publicItems,
 	rangeCovers,
 	registrationState,
@@ -353,5 +354,92 @@ describe('eventsOnDay', () => {
 			end: '2027-01-05T15:00:00Z',
 		});
 		expect(ids(eventsOnDay([late, early], '2027-01-05', CHICAGO))).toEqual([12, 11]);
+	});
+});
+
+const sample = sourceEvent({ start: '2030-03-01T15:00:00Z', end: '2030-03-01T17:00:00Z' });
+
+describe('links from the events source (issue 10: script from outside data)', () => {
+	it('never turns a javascript: or data: link into an href', () => {
+		for (const bad of ['javascript:alert(1)', ' JavaScript:alert(1)', 'data:text/html,<b>x']) {
+			expect(withHttp(bad)).toBe('');
+			const state = registrationState(
+				{ ...sample, SpecialRegistrationUrl: bad, DisableRegistration: false },
+				new Date('2000-01-01T00:00:00Z'),
+				'',
+			);
+			expect(state).toEqual({ state: 'hidden' });
+		}
+	});
+
+	it('falls back to the registration site when the special link is not http(s)', () => {
+		const state = registrationState(
+			{ ...sample, SpecialRegistrationUrl: 'javascript:alert(1)', DisableRegistration: false },
+			new Date('2000-01-01T00:00:00Z'),
+			'https://members.example.org',
+		);
+		expect(state).toMatchObject({ state: 'open' });
+		expect(state.state === 'open' && state.url).toMatch(
+			/^https:\/\/members\.example\.org\/atlas\//,
+		);
+	});
+});
+
+describe('publicEvent (issue 10: private data stays private)', () => {
+	const attendee = {
+		AttendeeId: 1,
+		RegistrationId: 9,
+		RegistrationOrgName: 'Acme',
+		OrgName: 'Acme',
+		ItemsDisplay: 'VIP dinner',
+		FName: 'Dana',
+		LName: 'Lee',
+		Title: 'Owner',
+	};
+	const withAttendees = {
+		...sample,
+		Attendees: [attendee],
+		AttendingAttendees: 1,
+		Items: [
+			{
+				ItemId: 1,
+				ItemName: 'Guest',
+				Descr: '',
+				UnitPrice: 25,
+				IsPublic: true,
+				AttendeesForItem: 0,
+				Sold: 0,
+				MaxQuantity: null,
+			},
+			{
+				ItemId: 2,
+				ItemName: 'Staff',
+				Descr: '',
+				UnitPrice: 0,
+				IsPublic: false,
+				AttendeesForItem: 0,
+				Sold: 0,
+				MaxQuantity: null,
+			},
+		],
+		SecretField: 'internal',
+	} as Event;
+
+	it('keeps attendees only when ShowAttendeeDetail is on and the threshold is met', () => {
+		expect(publicEvent({ ...withAttendees, ShowAttendeeDetail: false }).Attendees).toEqual([]);
+		expect(
+			publicEvent({ ...withAttendees, ShowAttendeeDetail: true, AttendeeDetailThreshold: 2 })
+				.Attendees,
+		).toEqual([]);
+		expect(
+			publicEvent({ ...withAttendees, ShowAttendeeDetail: true, AttendeeDetailThreshold: 1 })
+				.Attendees,
+		).toEqual([{ ...attendee, ItemsDisplay: '' }]);
+	});
+
+	it('answers the named fields only, and public ticket items only', () => {
+		const answer = publicEvent(withAttendees) as Record<string, unknown>;
+		expect(answer).not.toHaveProperty('SecretField');
+		expect((answer.Items as { ItemName: string }[]).map((i) => i.ItemName)).toEqual(['Guest']);
 	});
 });

@@ -1,12 +1,15 @@
 import { addDays } from 'date-fns/addDays';
 import { addMonths } from 'date-fns/addMonths';
 import type { ChamberConfig } from '../config/config.ts';
+import { safeHttpUrl, safeLinkWithHttp } from '../../lib/url.ts';
 import type {
 	EventAttendee,
 	EventItem,
 	EventRecord,
 	EventSponsor,
 } from '../tenants/tenant-file.ts';
+
+export type { EventRecord };
 
 // Chamber and community events in the shape of the membership system (WebLink Connect "Atlas",
 // spec 02 §3), and the pure rules every events page and function shares. No I/O here.
@@ -52,7 +55,9 @@ export function registrationUrl(
 	event: Pick<Event, 'EventId' | 'EventName' | 'SpecialRegistrationUrl'>,
 	registrationBaseUrl: string,
 ): string {
-	if (event.SpecialRegistrationUrl) return event.SpecialRegistrationUrl;
+	// Checked here too, not only by the source schema: a javascript: link must never reach an href.
+	const special = safeHttpUrl(event.SpecialRegistrationUrl);
+	if (special) return special;
 	const base = registrationBaseUrl.trim().replace(/\/+$/, '');
 	if (!/^https?:\/\//i.test(base)) return '';
 	return `${base}/atlas/events/${eventSlug(event.EventName)}-${event.EventId}/register`;
@@ -110,12 +115,12 @@ export function priceRange(
 	return from === to ? from : `${from} – ${to}`;
 }
 
-/** Sponsor websites and logos often come without a scheme (spec 02 §5). */
+/**
+ * Sponsor websites and logos often come without a scheme (spec 02 §5): http:// is added, and
+ * anything that is then not an http(s) URL (javascript:, data:) becomes ''.
+ */
 export function withHttp(url: string): string {
-	const value = url.trim();
-	if (value === '' || /^https?:\/\//i.test(value)) return value;
-	if (value.startsWith('//')) return `http:${value}`;
-	return `http://${value}`;
+	return safeLinkWithHttp(url);
 }
 
 export interface AttendeeGroup {
@@ -151,11 +156,88 @@ type AttendeeFields = Pick<
  * threshold are attending (spec 02 §2), and there is someone to list.
  */
 export function showAttendees(event: AttendeeFields): boolean {
-	return (
-		event.ShowAttendeeDetail &&
-		event.AttendingAttendees >= event.AttendeeDetailThreshold &&
-		event.Attendees.length > 0
-	);
+	return attendeesArePublic(event) && event.Attendees.length > 0;
+}
+
+/** Whether the event's settings let attendee names be shown at all (spec 02 §2). */
+export function attendeesArePublic(
+	event: Pick<Event, 'ShowAttendeeDetail' | 'AttendingAttendees' | 'AttendeeDetailThreshold'>,
+): boolean {
+	return event.ShowAttendeeDetail && event.AttendingAttendees >= event.AttendeeDetailThreshold;
+}
+
+/**
+ * What the public API answers for an event: the fields the pages use, by name (a field a source
+ * adds is never passed on), only public ticket items, and attendees (names, titles,
+ * organisations) only when the event's settings let them be shown.
+ */
+export function publicEvent(event: Event): EventRecord {
+	return {
+		EventId: event.EventId,
+		EventName: event.EventName,
+		Descr: event.Descr,
+		StartDateTimeUtc: event.StartDateTimeUtc,
+		EndDateTimeUtc: event.EndDateTimeUtc,
+		StartDate: event.StartDate,
+		EndDate: event.EndDate,
+		StartTime: event.StartTime,
+		EndTime: event.EndTime,
+		TimeZone: {
+			Abbreviation: event.TimeZone.Abbreviation,
+			...(event.TimeZone.Name ? { Name: event.TimeZone.Name } : {}),
+		},
+		Venue: event.Venue,
+		Address1: event.Address1,
+		Address2: event.Address2,
+		City: event.City,
+		State: event.State,
+		Zip: event.Zip,
+		EventType: event.EventType,
+		EventTypeColor: event.EventTypeColor,
+		FeaturedEvent: event.FeaturedEvent,
+		Closed: event.Closed,
+		DisableRegistration: event.DisableRegistration,
+		SpecialRegistrationUrl: safeHttpUrl(event.SpecialRegistrationUrl)
+			? event.SpecialRegistrationUrl
+			: '',
+		RegistrationStartDate: event.RegistrationStartDate,
+		RegistrationEndDate: event.RegistrationEndDate,
+		SendQuestionsToEmail: event.SendQuestionsToEmail,
+		ShowAttendeeDetail: event.ShowAttendeeDetail,
+		AttendeeDetailThreshold: event.AttendeeDetailThreshold,
+		AttendingAttendees: event.AttendingAttendees,
+		Attendees: attendeesArePublic(event)
+			? event.Attendees.map((a) => ({
+					AttendeeId: a.AttendeeId,
+					RegistrationId: a.RegistrationId,
+					RegistrationOrgName: a.RegistrationOrgName,
+					OrgName: a.OrgName,
+					// What each person bought is nothing the pages show.
+					ItemsDisplay: '',
+					FName: a.FName,
+					LName: a.LName,
+					Title: a.Title,
+				}))
+			: [],
+		Items: publicItems(event.Items).map((item) => ({
+			ItemId: item.ItemId,
+			ItemName: item.ItemName,
+			Descr: item.Descr,
+			UnitPrice: item.UnitPrice,
+			IsPublic: item.IsPublic,
+			AttendeesForItem: item.AttendeesForItem,
+			Sold: item.Sold,
+			MaxQuantity: item.MaxQuantity,
+		})),
+		Sponsors: event.Sponsors.map((sponsor) => ({
+			SponserId: sponsor.SponserId,
+			SponsorName: sponsor.SponsorName,
+			SponsorLogoUrl: withHttp(sponsor.SponsorLogoUrl),
+			SponsorWebsite: withHttp(sponsor.SponsorWebsite),
+			SponsorMessage: sponsor.SponsorMessage,
+			HideSponsorOrgName: sponsor.HideSponsorOrgName,
+		})),
+	};
 }
 
 /** N of '{N} attending' in the detail header, or null when it is not shown (spec 02 §2). */

@@ -74,3 +74,34 @@ describe('source rows', () => {
 		expect(again).toEqual(record);
 	});
 });
+
+describe('links in source rows (issue 10: script from outside data)', () => {
+	it('keeps only http(s) registration and sponsor links', () => {
+		const [row] = parseSourceEvents(
+			[
+				{
+					EventId: 5,
+					EventName: 'Hostile',
+					StartDateTimeUtc: '2030-01-01T15:00:00',
+					EndDateTimeUtc: '2030-01-01T16:00:00',
+					SpecialRegistrationUrl: 'javascript:alert(1)',
+					Sponsors: [
+						{
+							SponserId: 1,
+							SponsorName: 'S',
+							SponsorLogoUrl: 'data:image/png;base64,AAAA',
+							SponsorWebsite: 'javascript:alert(1)',
+						},
+						{ SponserId: 2, SponsorName: 'T', SponsorWebsite: 'www.example.org' },
+					],
+				},
+			],
+			'test',
+		);
+		expect(row?.SpecialRegistrationUrl).toBe('');
+		expect(row?.Sponsors.map((s) => [s.SponsorLogoUrl, s.SponsorWebsite])).toEqual([
+			['', ''],
+			['', 'http://www.example.org'],
+		]);
+	});
+});

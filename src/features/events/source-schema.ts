@@ -1,5 +1,9 @@
 import { z } from 'zod';
+import { safeHttpUrl, safeLinkWithHttp } from '../../lib/url.ts';
 import { isTimeZone, type Event } from './events.ts';
+
+/** The source's own text when it is an http(s) URL (so rows round-trip unchanged), else ''. */
+const safeHttpUrlText = (value: string) => (safeHttpUrl(value) ? value : '');
 
 // Validation of the event rows a source sends (the local table's `data`, Atlas's answers), for
 // the functions and the on-demand detail page only. Kept out of events.ts, which the calendar
@@ -13,6 +17,12 @@ const textField = z
 	.nullish()
 	.transform((v) => v?.trim() ?? '')
 	.catch('');
+/**
+ * A link from the source: only http(s) survives (a javascript: registration link would run on
+ * this origin when clicked). Sponsor links may lack the scheme, so http:// is added first.
+ */
+const httpUrlField = textField.transform((v) => safeHttpUrlText(v));
+const linkField = textField.transform((v) => safeLinkWithHttp(v));
 const htmlField = z
 	.string()
 	.nullish()
@@ -113,8 +123,8 @@ const sourceAttendeeSchema = z.looseObject({
 const sourceSponsorSchema = z.looseObject({
 	SponserId: z.coerce.number().int().nonnegative(),
 	SponsorName: textField,
-	SponsorLogoUrl: textField,
-	SponsorWebsite: textField,
+	SponsorLogoUrl: linkField,
+	SponsorWebsite: linkField,
 	SponsorMessage: htmlField,
 	HideSponsorOrgName: boolField(false),
 });
@@ -154,7 +164,7 @@ export const sourceEventSchema = z
 		FeaturedEvent: boolField(false),
 		Closed: boolField(false),
 		DisableRegistration: boolField(false),
-		SpecialRegistrationUrl: textField,
+		SpecialRegistrationUrl: httpUrlField,
 		RegistrationStartDate: optionalDate,
 		RegistrationEndDate: optionalDate,
 		SendQuestionsToEmail: textField,

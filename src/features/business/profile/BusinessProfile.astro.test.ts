@@ -15,7 +15,7 @@ const business: Business = {
 	logo: '/logo.svg',
 	logoUrl: '/logo.svg',
 	website: 'https://bella.example',
-	email: 'hello@bella.example',
+	acceptsMessages: true,
 	phone: '(319) 555-0142',
 	mainContactName: 'Ana Bell',
 	address: {
@@ -157,7 +157,7 @@ describe('profile variants', () => {
 		const bare: Business = {
 			...business,
 			logoUrl: '',
-			email: '',
+			acceptsMessages: false,
 			website: '',
 			phone: '',
 			longDescription: '',

@@ -1,0 +1,198 @@
+import { createHash } from 'node:crypto';
+
+/**
+ * The site's security headers and Content-Security-Policy, built in one place (issue 10).
+ *
+ * - Static pages get the policy as a `<meta http-equiv>` tag written into the built HTML (their
+ *   inline scripts differ per page, and `_headers` cannot say which hashes belong to which of
+ *   50,000 profiles) plus, from `_headers`, the directives a meta tag cannot carry
+ *   (`frame-ancestors`) and the other headers. Both policies apply; a browser enforces each.
+ * - Pages rendered on demand (the event detail) and function answers cannot rely on `_headers`:
+ *   Netlify applies it only to files it serves itself. The SSR middleware and the functions'
+ *   `handle()` set these headers on their answers.
+ *
+ * Inline scripts are allowed by their SHA-256 hash, computed from the HTML that is served
+ * (`inlineScriptHashes`), never from a hand-kept list; inline event-handler attributes and
+ * `javascript:` URLs are therefore never allowed.
+ *
+ * To extend the policy for a new kind of page, add a `PageKind` and its sources in
+ * `cspDirectives`, and map its paths in `pageKind`.
+ */
+
+/** Which policy a page gets: public pages are the tightest. */
+export type PageKind = 'public' | 'admin';
+
+export interface CspOptions {
+	kind: PageKind;
+	/** `'sha256-…'` sources of the page's inline scripts. */
+	scriptHashes: readonly string[];
+	/**
+	 * SUPABASE_URL of the build. Admin pages talk to its /auth/v1 and load logos from its
+	 * /storage/v1, so their connect-src and img-src name its origin.
+	 */
+	supabaseUrl?: string;
+	/** services.recaptchaSiteKey is set: the contact form loads reCAPTCHA v3 (script, frame, calls). */
+	recaptcha?: boolean;
+	/** services.googleAnalyticsId is set: public pages load gtag.js and send to Google Analytics. */
+	analytics?: boolean;
+	/** 'meta' leaves out what a meta tag cannot carry (frame-ancestors); 'header' has it all. */
+	delivery: 'header' | 'meta';
+}
+
+export type CspDirectives = Record<string, string[]>;
+
+/** reCAPTCHA v3's documented hosts (the script, its frame and its calls). */
+const RECAPTCHA = {
+	script: ['https://www.google.com/recaptcha/', 'https://www.gstatic.com/recaptcha/'],
+	frame: ['https://www.google.com/recaptcha/', 'https://recaptcha.google.com/recaptcha/'],
+	connect: ['https://www.google.com/recaptcha/'],
+};
+
+/**
+ * The Google Maps embed of a business's and an event's location (`maps.google.com/maps?…&output=
+ * embed`, which redirects to www.google.com/maps).
+ */
+const MAPS_FRAME = ['https://maps.google.com', 'https://www.google.com/maps/'];
+
+/** Google's documented hosts for gtag.js with Google Analytics 4. */
+export const ANALYTICS = {
+	script: ['https://www.googletagmanager.com'],
+	connect: [
+		'https://*.google-analytics.com',
+		'https://*.analytics.google.com',
+		'https://*.googletagmanager.com',
+	],
+	img: ['https://*.google-analytics.com', 'https://*.googletagmanager.com'],
+};
+
+function originOf(url: string | undefined): string[] {
+	if (!url) return [];
+	try {
+		return [new URL(url).origin];
+	} catch {
+		return [];
+	}
+}
+
+/** The directives of a page's policy, before serialising (extend them here, per page kind). */
+export function cspDirectives(options: CspOptions): CspDirectives {
+	const admin = options.kind === 'admin';
+	const analytics = options.analytics === true && !admin;
+	const recaptcha = options.recaptcha === true && !admin;
+	const supabase = admin ? originOf(options.supabaseUrl) : [];
+	const directives: CspDirectives = {
+		'default-src': ["'self'"],
+		'script-src': [
+			"'self'",
+			...options.scriptHashes.map((hash) => `'${hash}'`),
+			...(recaptcha ? RECAPTCHA.script : []),
+			...(analytics ? ANALYTICS.script : []),
+		],
+		// Inline <style> blocks (pages inline their CSS) and style attributes of rendered islands;
+		// styles cannot run script, so they are not hashed.
+		'style-src': ["'self'", "'unsafe-inline'"],
+		// Business logos, sponsor logos and banner images live on the members' own hosts.
+		'img-src': ["'self'", 'data:', 'https:', ...supabase, ...(analytics ? ANALYTICS.img : [])],
+		'font-src': ["'self'", 'data:'],
+		'connect-src': [
+			"'self'",
+			...supabase,
+			...(recaptcha ? RECAPTCHA.connect : []),
+			...(analytics ? ANALYTICS.connect : []),
+		],
+		// Admin pages frame only their own (the panel's preview); public pages the map embeds.
+		'frame-src': admin ? ["'self'"] : [...MAPS_FRAME, ...(recaptcha ? RECAPTCHA.frame : [])],
+		'object-src': ["'none'"],
+		'base-uri': ["'self'"],
+		'form-action': ["'self'"],
+	};
+	if (options.delivery === 'header') directives['frame-ancestors'] = ["'none'"];
+	return directives;
+}
+
+export function serializeCsp(directives: CspDirectives): string {
+	return Object.entries(directives)
+		.map(([name, sources]) => [name, ...new Set(sources)].join(' '))
+		.join('; ');
+}
+
+export function buildCsp(options: CspOptions): string {
+	return serializeCsp(cspDirectives(options));
+}
+
+/** What a JSON, image or calendar answer of a function needs: nothing may run or frame it. */
+export const API_CSP = "default-src 'none'; frame-ancestors 'none'; base-uri 'none'";
+
+/**
+ * The directives a meta tag cannot carry, sent as a header with every static file (`_headers`).
+ * A second policy only narrows: it has no script-src, so the page's meta policy decides scripts.
+ */
+export const STATIC_HEADER_CSP = "frame-ancestors 'none'; object-src 'none'; base-uri 'self'";
+
+/** The headers every answer carries besides its Content-Security-Policy. */
+export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
+	'Strict-Transport-Security': 'max-age=31536000; includeSubDomains',
+	'X-Content-Type-Options': 'nosniff',
+	'Referrer-Policy': 'strict-origin-when-cross-origin',
+	'X-Frame-Options': 'DENY',
+	// Nothing on the site uses these; the contact form and the calendars need none of them.
+	'Permissions-Policy':
+		'accelerometer=(), camera=(), geolocation=(), gyroscope=(), magnetometer=(), microphone=(), payment=(), usb=(), interest-cohort=()',
+};
+
+/** Sets the security headers an answer lacks (a function's own CSP, e.g. an SVG's, is kept). */
+export function applySecurityHeaders(headers: Headers, csp: string): void {
+	for (const [name, value] of Object.entries(SECURITY_HEADERS)) {
+		if (!headers.has(name)) headers.set(name, value);
+	}
+	if (!headers.has('Content-Security-Policy')) headers.set('Content-Security-Policy', csp);
+}
+
+/** The admin side: sign-in, password pages, the panel and the generator. */
+const ADMIN_PATHS = [
+	'/chamber-login-v2',
+	'/chamber-login',
+	'/forgot-password',
+	'/reset-password',
+	'/chamber-config-v2',
+	'/chamber-config',
+];
+
+export function pageKind(pathname: string): PageKind {
+	const path = pathname.replace(/\/+$/, '') || '/';
+	return ADMIN_PATHS.some((p) => path === p || path.startsWith(`${p}/`)) ? 'admin' : 'public';
+}
+
+const SCRIPT = /<script\b([^>]*)>([\s\S]*?)<\/script\s*>/gi;
+/** Types a browser runs; anything else (application/ld+json, importmap aside) is data. */
+const EXECUTABLE = /^(|module|text\/javascript|application\/javascript|importmap)$/i;
+
+function attribute(attributes: string, name: string): string | undefined {
+	const match = new RegExp(`\\b${name}\\s*=\\s*("([^"]*)"|'([^']*)'|([^\\s>]+))`, 'i').exec(
+		attributes,
+	);
+	return match ? (match[2] ?? match[3] ?? match[4] ?? '') : undefined;
+}
+
+/** `sha256-…` of every inline script a browser would run, in page order, without repeats. */
+export function inlineScriptHashes(html: string): string[] {
+	const hashes = new Set<string>();
+	for (const [, attributes = '', body = ''] of html.matchAll(SCRIPT)) {
+		if (attribute(attributes, 'src') !== undefined) continue;
+		if (!EXECUTABLE.test(attribute(attributes, 'type')?.trim() ?? '')) continue;
+		hashes.add(`sha256-${createHash('sha256').update(body, 'utf8').digest('base64')}`);
+	}
+	return [...hashes];
+}
+
+/**
+ * The HTML with the policy at the top of <head>, before any script it governs (after a leading
+ * `<meta charset>`, which must stay within the first 1024 bytes).
+ */
+export function withCspMeta(html: string, csp: string): string {
+	const meta = `<meta http-equiv="Content-Security-Policy" content="${csp.replace(/"/g, '&quot;')}">`;
+	const head = /<head\b[^>]*>(\s*<meta charset=[^>]*>)?/i.exec(html);
+	if (!head) return html;
+	const at = head.index + head[0].length;
+	return `${html.slice(0, at)}${meta}${html.slice(at)}`;
+}
