@@ -1,8 +1,7 @@
 // @ts-check
 import netlify from '@astrojs/netlify';
 import react from '@astrojs/react';
-import { defineConfig } from 'astro/config';
-import { profileRedirectsIntegration } from './src/features/business/redirects.integration.ts';
+import { defineConfig, passthroughImageService } from 'astro/config';
 
 export default defineConfig({
 	site: process.env.SITE_URL || process.env.URL || 'http://localhost:8888',
@@ -15,7 +14,10 @@ export default defineConfig({
 		imageCDN: false,
 		devFeatures: { environmentVariables: false, images: false, edgeFunctions: false },
 	}),
-	integrations: [react(), profileRedirectsIntegration()],
+	integrations: [react()],
+	// The site optimises no image through astro:assets (logos and banners are the chamber's own
+	// files), so the on-demand function need not carry sharp and libvips (19 MB).
+	image: { service: passthroughImageService() },
 	// Pages carry their CSS inline: a few KB more HTML, one render-blocking request fewer, which
 	// on a slow mobile connection is worth more than caching the stylesheet across pages.
 	build: { format: 'directory', inlineStylesheets: 'always' },

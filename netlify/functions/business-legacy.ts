@@ -8,11 +8,24 @@ import { getAnonClient } from '../../src/lib/supabase.server.ts';
 import { getCurrentTenant } from '../../src/lib/tenant.server.ts';
 
 /**
- * The deprecated /business/{name} route (spec 01 §2), and /business/{id} without a slug: the
- * first business whose name starts with the text (or with that internal or weblink id) is
- * answered with a 301 to its canonical profile; otherwise the 'Business Not Found' view, 404.
+ * Every /business/ address that is not a pre-rendered profile page:
+ * - the deprecated /business/{name} route (spec 01 §2), and /business/{id} without a slug: the
+ *   first business whose name starts with the text (or with that internal or weblink id);
+ * - /business/{id or weblink id}/{anything}: that business, whatever the slug says;
+ * each answered with a 301 to its canonical profile, otherwise the 'Business Not Found' view, 404.
+ *
+ * One function rather than a `_redirects` rule per business: on Netlify a function's path is
+ * matched before `_redirects`, and the on-demand pages' function (Astro's, `/*`) claims every
+ * path without a file, so such rules would never be reached. `preferStatic` lets the canonical
+ * pages themselves be served as files.
  */
-export const config: Config = { path: '/business/:name', method: ['GET'] };
+export const config: Config = {
+	path: ['/business/:name', '/business/:name/*'],
+	method: ['GET'],
+	preferStatic: true,
+};
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** The pre-rendered view, fetched from the site itself, with the given status. */
 async function staticView(req: Request, path: string, status: number): Promise<Response> {
@@ -33,15 +46,20 @@ function decode(segment: string): string {
 }
 
 export default handle('business-legacy', ['GET'], async (req: Request, context: Context) => {
+	const url = new URL(req.url);
 	const name = decode(context.params.name ?? '');
-	if (name === '') return staticView(req, NOT_FOUND_PATH, 404);
+	// Below /business/{key}/ only an id names a business; a name is looked up on its own only.
+	const byIdOnly = url.pathname.split('/').length > 3;
+	if (name === '' || (byIdOnly && !UUID.test(name) && !/^\d+$/.test(name))) {
+		return staticView(req, NOT_FOUND_PATH, 404);
+	}
 	let target: string | null;
 	try {
 		const client = getAnonClient();
 		const tenant = await getCurrentTenant();
 		const chamber = await getCachedChamberConfig(client, tenant.id);
 		const business = await getBusiness(client, tenant.id, name, chamber);
-		target = business && profilePath(business, new URL(req.url).searchParams.get('category') ?? '');
+		target = business && profilePath(business, url.searchParams.get('category') ?? '');
 	} catch (error) {
 		console.error('[business-legacy]', error);
 		return staticView(req, ERROR_PATH, 500);

@@ -3,7 +3,7 @@ import { authenticate } from '../../src/features/auth/auth.server.ts';
 import { ConfigChangeError, parseConfigChange } from '../../src/features/admin/update-config.ts';
 import { saveConfigWrite } from '../../src/features/admin/update-config.server.ts';
 import { requestPublish } from '../../src/features/publish/publish.server.ts';
-import { getTenantBySlugOrNull } from '../../src/features/tenants/tenants.server.ts';
+import { getTenantBySlugOrNull } from '../../src/features/tenants/lookup.server.ts';
 import { BadRequest, handleJson, HttpError } from '../../src/lib/http.server.ts';
 import { getCurrentTenant } from '../../src/lib/tenant.server.ts';
 

@@ -23,6 +23,8 @@ interface FunctionRoute {
 	name: string;
 	patterns: URLPattern[];
 	methods: string[] | null;
+	/** Netlify's `preferStatic`: a file at the path is served instead. */
+	preferStatic: boolean;
 	handler: Handler;
 }
 
@@ -72,7 +74,7 @@ export async function loadFunctions(dir: string): Promise<FunctionRoute[]> {
 			config?: Config;
 		};
 		const config = mod.config as
-			{ path?: string | string[]; method?: string | string[] } | undefined;
+			{ path?: string | string[]; method?: string | string[]; preferStatic?: boolean } | undefined;
 		if (!mod.default || !config?.path) continue;
 		const paths = Array.isArray(config.path) ? config.path : [config.path];
 		const methods = config.method ? [config.method].flat().map((m) => m.toUpperCase()) : null;
@@ -80,6 +82,7 @@ export async function loadFunctions(dir: string): Promise<FunctionRoute[]> {
 			name: file.replace(/\.[^.]+$/, ''),
 			patterns: paths.map((pathname) => new URLPattern({ pathname })),
 			methods,
+			preferStatic: config.preferStatic === true,
 			handler: mod.default,
 		});
 	}
@@ -356,7 +359,14 @@ export async function startSiteServer(options: {
 			await sendResponse(res, await extra.handler(toRequest(req, origin)), head);
 			return;
 		}
+		// Netlify's request chain: functions by path (skipping those that prefer a file that
+		// exists), then `_redirects`, then files.
+		let file = await findFile(root, url.pathname);
+		if (!file && before && url.pathname.startsWith('/_astro/')) {
+			file = await findFile(before.root, url.pathname);
+		}
 		for (const fn of functions) {
+			if (fn.preferStatic && file) continue;
 			for (const pattern of fn.patterns) {
 				const match = pattern.exec({ pathname: url.pathname });
 				if (!match) continue;
@@ -378,9 +388,13 @@ export async function startSiteServer(options: {
 				return;
 			}
 		}
-		let file = await findFile(root, url.pathname);
-		if (!file && before && url.pathname.startsWith('/_astro/')) {
-			file = await findFile(before.root, url.pathname);
+		// The adapter's on-demand function is a function too (path `/*`, preferStatic): it claims
+		// every path without a file before `_redirects` are read, as on Netlify, and answers the
+		// site's 404 page itself for paths that are no route of its.
+		if (!file && ssr) {
+			const response = await ssr.handler(toRequest(req, origin), makeContext(req, {}, origin, url));
+			await sendResponse(res, response, head);
+			return;
 		}
 		for (const rule of redirects) {
 			const params = matchNetlifyPath(rule.from, url.pathname);
@@ -400,12 +414,6 @@ export async function startSiteServer(options: {
 			return;
 		}
 		if (file) return serveFile(req, res, file, 200, url.pathname, headerRules);
-		// It answers the site's 404 page itself for paths that are no route of its.
-		if (ssr) {
-			const response = await ssr.handler(toRequest(req, origin), makeContext(req, {}, origin, url));
-			await sendResponse(res, response, head);
-			return;
-		}
 		const notFound = join(root, '404.html');
 		if (await stat(notFound).catch(() => null))
 			return serveFile(req, res, notFound, 404, url.pathname, headerRules);

@@ -1,5 +1,5 @@
 import type { SupabaseClient } from '@supabase/supabase-js';
-import { getTenantBySlug, type TenantRow } from '../features/tenants/tenants.server.ts';
+import { getTenantBySlug, type TenantRow } from '../features/tenants/lookup.server.ts';
 import { getAnonClient, readClientEnv } from './supabase.server.ts';
 
 let current: Promise<TenantRow> | undefined;

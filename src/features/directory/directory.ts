@@ -18,8 +18,8 @@ import {
  * No I/O here. This module builds zod schemas, so islands must not import it at run time: the
  * rules and constants of spec 01 §5 and §9 live in ./rules.ts, which has no zod.
  *
- * The description sanitiser lives in ./sanitize.ts: it needs a DOM (jsdom on the server), which
- * costs most of a second to load, and no island importing these rules should pay for it.
+ * The description sanitiser lives in ./sanitize.ts (sanitize-html and its parser): no island
+ * importing these rules should pay for it.
  */
 
 // --- Records as the database views return them --------------------------------------------------

@@ -16,7 +16,7 @@ describe('sanitizeDescription', () => {
 		[
 			'keeps images with their allowed attributes',
 			'<img src="https://a.example/x.png" alt="Shop" title="t" width="10" height="20">',
-			'<img src="https://a.example/x.png" alt="Shop" title="t" width="10" height="20">',
+			'<img src="https://a.example/x.png" alt="Shop" title="t" width="10" height="20" />',
 		],
 		[
 			'removes script elements with their content',
@@ -26,7 +26,7 @@ describe('sanitizeDescription', () => {
 		[
 			'removes event handlers',
 			'<img src="x.png" onerror="alert(1)"><div onclick="x()">d</div>',
-			'<img src="x.png"><div>d</div>',
+			'<img src="x.png" /><div>d</div>',
 		],
 		[
 			'removes javascript: links',
@@ -67,6 +67,16 @@ describe('sanitizeDescription', () => {
 			'keeps relative, mailto and tel links',
 			'<a href="/search">s</a><a href="mailto:a@b.example">m</a><a href="tel:+15550100">t</a>',
 			'<a href="/search" target="_blank" rel="noopener noreferrer">s</a><a href="mailto:a@b.example" target="_blank" rel="noopener noreferrer">m</a><a href="tel:+15550100" target="_blank" rel="noopener noreferrer">t</a>',
+		],
+		[
+			'keeps no markup hidden in raw-text elements (mutation XSS)',
+			'<svg><p><style><img src=x onerror=alert(1)></style></p></svg><noscript><p title="</noscript><img src=x onerror=alert(1)>"></noscript>ok',
+			'ok',
+		],
+		[
+			'escapes text that looks like markup',
+			'<p>1 &lt; 2 &amp; &lt;script&gt;</p>',
+			'<p>1 &lt; 2 &amp; &lt;script&gt;</p>',
 		],
 		['keeps empty input empty', '', ''],
 	])('%s', (_why, html, clean) => expect(sanitizeDescription(html)).toBe(clean));

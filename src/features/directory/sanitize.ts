@@ -1,9 +1,11 @@
-import DOMPurify from 'isomorphic-dompurify';
+import sanitizeHtml from 'sanitize-html';
 
 /**
- * Sanitises a business description (spec 01 §5) for the profile's About section. Runs at build
- * time in Node (isomorphic-dompurify brings jsdom) and in the browser (plain DOMPurify), which is
- * why it is a module of its own: importing it costs a DOM.
+ * Sanitises a business or event description (spec 01 §5, spec 02 §5) to the allow-list below.
+ * It runs where the HTML is rendered: pre-rendered pages, the on-demand event page and the
+ * calendar files, i.e. inside Netlify Functions too. sanitize-html works on a parser
+ * (htmlparser2), not a DOM: DOMPurify needs one, and the only server DOM it supports (jsdom) made
+ * each function carry megabytes and broke under Netlify's runtime (ERR_REQUIRE_ESM).
  */
 
 export const DESCRIPTION_TAGS = [
@@ -45,24 +47,43 @@ export const DESCRIPTION_ATTRIBUTES = [
 	'align',
 ];
 
-// Only these schemes survive in href/src (DOMPurify's default also lets ftp:, sms:, xmpp: … through);
-// relative URLs pass. Same shape as DOMPurify's own default expression.
-const ALLOWED_URI = /^(?:(?:https?|mailto|tel):|[^a-z]|[a-z+.-]+(?:[^a-z+.:-]|$))/i;
+// Only these schemes survive in href/src (ftp:, sms:, xmpp: … do not); relative URLs pass. An
+// image may also keep a data: source: it cannot run script.
+const SCHEMES = ['http', 'https', 'mailto', 'tel'];
 
-// Links open in a new tab without handing the opened page a reference to ours.
-DOMPurify.addHook('afterSanitizeAttributes', (node) => {
-	if (node.tagName === 'A') {
-		node.setAttribute('target', '_blank');
-		node.setAttribute('rel', 'noopener noreferrer');
-	}
-});
+const OPTIONS: sanitizeHtml.IOptions = {
+	allowedTags: DESCRIPTION_TAGS,
+	allowedAttributes: { '*': DESCRIPTION_ATTRIBUTES },
+	allowedSchemes: SCHEMES,
+	allowedSchemesByTag: { img: [...SCHEMES, 'data'] },
+	allowedSchemesAppliedToAttributes: ['href', 'src'],
+	// Elements whose content is code or another document go with their content; any other tag
+	// outside the list goes and leaves its text.
+	nonTextTags: [
+		'script',
+		'style',
+		'textarea',
+		'option',
+		'noscript',
+		'template',
+		'title',
+		'iframe',
+		'object',
+		'noembed',
+		'noframes',
+		'xmp',
+		'svg',
+		'math',
+	],
+	// Links open in a new tab without handing the opened page a reference to ours.
+	transformTags: {
+		a: (tagName, attribs) => ({
+			tagName,
+			attribs: { ...attribs, target: '_blank', rel: 'noopener noreferrer' },
+		}),
+	},
+};
 
 export function sanitizeDescription(html: string): string {
-	return DOMPurify.sanitize(html, {
-		ALLOWED_TAGS: DESCRIPTION_TAGS,
-		ALLOWED_ATTR: DESCRIPTION_ATTRIBUTES,
-		ALLOWED_URI_REGEXP: ALLOWED_URI,
-		ALLOW_DATA_ATTR: false,
-		ALLOW_ARIA_ATTR: false,
-	});
+	return sanitizeHtml(html, OPTIONS);
 }

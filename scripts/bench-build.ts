@@ -1,0 +1,134 @@
+/**
+ * npm run bench:build -- [--sizes 300,3000,50000]: `astro build` of a chamber of each size, with
+ * the time of each phase (from the build's own log lines, as they arrive) and the peak memory
+ * (GNU time's maximum resident set size). A chamber `bench-{size}` is generated with
+ * `tenant:demo` the first time (not counted); later runs reuse it. Builds go to a temporary
+ * folder, so dist/ is left as it is.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { parseArgs } from 'node:util';
+import { listTenants } from '../src/features/tenants/lookup.server.ts';
+import { getServiceClient, readClientEnv } from '../src/lib/supabase.server.ts';
+import { runMain } from './lib/main.ts';
+import { ROOT } from './lib/site.ts';
+import { withStack, type Stack } from './stack/index.ts';
+
+/** The build's log lines that begin a phase, in order. */
+const PHASES: [name: string, marker: RegExp][] = [
+	['start-up (config, integrations)', /^/],
+	['build info', /Collecting build info/],
+	['bundling (vite: server, client)', /Building server entrypoints/],
+	['pre-rendering pages', /prerendering static routes/],
+	['adapter (SSR function, _redirects)', /Rearranging server assets/],
+];
+const DONE = /\[build\] Complete!/;
+
+function run(command: string, args: string[], env: NodeJS.ProcessEnv): Promise<void> {
+	return new Promise((resolveRun, reject) => {
+		const child = spawn(command, args, { cwd: ROOT, env, stdio: 'inherit' });
+		child.on('error', reject);
+		child.on('exit', (code) =>
+			code === 0 ? resolveRun() : reject(new Error(`${args.join(' ')} exited with ${code}`)),
+		);
+	});
+}
+
+async function ensureTenant(stack: Stack, size: number): Promise<string> {
+	const slug = `bench-${size}`;
+	const client = getServiceClient(readClientEnv({ ...process.env, ...stack.env }));
+	if ((await listTenants(client)).some((t) => t.slug === slug)) return slug;
+	console.log(`Generating ${slug} (${size} businesses)…`);
+	await run(
+		process.execPath,
+		['scripts/tenant-demo.ts', '--businesses', String(size), '--slug', slug],
+		{ ...process.env, ...stack.env },
+	);
+	return slug;
+}
+
+interface Result {
+	size: number;
+	phases: number[];
+	total: number;
+	peakMb: number;
+}
+
+async function measure(stack: Stack, size: number, slug: string): Promise<Result> {
+	const outDir = await mkdtemp(join(tmpdir(), `chamber-bench-build-${size}-`));
+	try {
+		const started = performance.now();
+		const marks: number[] = [0];
+		let finished = 0;
+		const child = spawn(
+			'/usr/bin/time',
+			[
+				'-f',
+				'peak-rss-kb %M',
+				process.execPath,
+				join(ROOT, 'node_modules/astro/bin/astro.mjs'),
+				'build',
+				'--outDir',
+				outDir,
+			],
+			{
+				cwd: ROOT,
+				env: { ...process.env, ...stack.env, TENANT: slug, ASTRO_TELEMETRY_DISABLED: '1' },
+				stdio: ['ignore', 'pipe', 'pipe'],
+			},
+		);
+		let peakKb = 0;
+		let tail = '';
+		const read = (stream: NodeJS.ReadableStream) =>
+			createInterface({ input: stream }).on('line', (line) => {
+				tail = `${tail}\n${line}`.slice(-3000);
+				const next = PHASES[marks.length];
+				if (next && next[1].test(line)) marks.push(performance.now() - started);
+				if (DONE.test(line)) finished = performance.now() - started;
+				const rss = /^peak-rss-kb (\d+)/.exec(line);
+				if (rss) peakKb = Number(rss[1]);
+			});
+		read(child.stdout!);
+		read(child.stderr!);
+		const code = await new Promise<number | null>((resolveExit) => child.on('close', resolveExit));
+		if (code !== 0) throw new Error(`The build of ${slug} failed:${tail}`);
+		const total = finished || performance.now() - started;
+		const phases = PHASES.map((_, i) => ((marks[i + 1] ?? total) - (marks[i] ?? total)) / 1000);
+		return { size, phases, total: total / 1000, peakMb: Math.round(peakKb / 1024) };
+	} finally {
+		await rm(outDir, { recursive: true, force: true });
+	}
+}
+
+runMain(async () => {
+	const { values } = parseArgs({
+		options: { sizes: { type: 'string', default: '300,3000,50000' } },
+	});
+	const sizes = values.sizes.split(',').map(Number);
+	if (sizes.some((n) => !Number.isInteger(n) || n <= 0)) {
+		throw new Error('--sizes takes positive whole numbers, e.g. 300,3000,50000');
+	}
+	const results: Result[] = [];
+	await withStack(async (stack) => {
+		for (const size of sizes) {
+			const slug = await ensureTenant(stack, size);
+			const load = loadavg()[0]!.toFixed(1);
+			console.log(`Building ${slug} (load average ${load})…`);
+			results.push(await measure(stack, size, slug));
+		}
+	});
+	const header = ['Businesses', ...PHASES.map(([name]) => `${name} s`), 'Total s', 'Peak RSS MB'];
+	console.log(`\n| ${header.join(' | ')} |\n|${header.map(() => '---:|').join('')}`);
+	for (const r of results) {
+		const cells = [r.size, ...r.phases.map((s) => s.toFixed(1)), r.total.toFixed(1), r.peakMb];
+		console.log(`| ${cells.join(' | ')} |`);
+	}
+	console.log(
+		`\nLoad average now: ${loadavg()
+			.map((n) => n.toFixed(1))
+			.join(', ')}`,
+	);
+});
