@@ -3,6 +3,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { sortLabel } from '../../src/features/directory/rules.ts';
 import { RANDOM_SEED_KEY } from '../../src/features/search/search.ts';
 import { demoConfig, htmlText, listBusinesses } from './directory-helpers.ts';
+import { holdIsland } from './island-support.ts';
 import { expectWithinScriptBudget } from './script-budget.ts';
 
 const config = demoConfig();
@@ -53,6 +54,32 @@ test.describe('search page', () => {
 		expect(columns).toBe(2);
 		await page.waitForLoadState('networkidle');
 		expect(fetched).toEqual([]);
+	});
+
+	test('before the island runs, an address with other results shows skeletons, never the default listing', async ({
+		page,
+	}) => {
+		// Holds the island's module, so the page stays as the browser paints it from the HTML.
+		const island = await holdIsland(page, 'SearchDirectory');
+		const first = await listBusinesses(page.request);
+		const skeletons = page.locator('.search__grid[aria-busy="true"]');
+
+		await page.goto('/search', { waitUntil: 'domcontentloaded' });
+		await expect(cardNames(page)).toHaveText(first.businesses.map((b) => b.name));
+		await expect(skeletons).toBeHidden();
+
+		await page.goto('/search?page=2', { waitUntil: 'domcontentloaded' });
+		await expect(page.getByRole('main').locator('article')).toHaveCount(24);
+		await expect(cardNames(page)).toHaveCount(0);
+		await expect(page.getByText(first.businesses[0]!.name, { exact: true })).toBeHidden();
+		await expect(page.getByRole('navigation', { name: 'Pagination' })).toBeHidden();
+		await expect(page.getByRole('status').getByText('Searching…')).toBeVisible();
+		await expect(page.getByText(`${first.total} businesses found`)).toBeHidden();
+		await expect(skeletons).toBeVisible();
+
+		island.release();
+		await expectListing(page, { page: '2' });
+		await expect(skeletons).toBeHidden();
 	});
 
 	test('the search box searches and resets to page 1', async ({ page }) => {

@@ -46,6 +46,17 @@ export interface SearchDirectoryProps {
 
 type FilterOption = { name: string; count: number };
 
+/**
+ * Set on <html> by search.astro's inline script, before the first paint, when the address asks
+ * for results other than the pre-rendered default listing: the CSS then shows skeletons instead
+ * of those cards until the island has the address's own results.
+ */
+export const EARLY_ATTRIBUTE = 'data-search-early';
+
+const skeletons = Array.from({ length: 6 }, (_, i) => <BusinessCardSkeleton key={i} />);
+
+const countText = (total: number) => `${total} ${total === 1 ? 'business' : 'businesses'} found`;
+
 /** Options of the enabled panel filters, each fetched once, when the panel first opens. */
 function useFilterOptions(filters: PanelFilter[], open: boolean) {
 	const [options, setOptions] = useState<Partial<Record<PanelFilter, FilterOption[]>>>({});
@@ -198,6 +209,11 @@ export default function SearchDirectory(props: SearchDirectoryProps) {
 	const resultsHeading = useRef<HTMLHeadingElement>(null);
 
 	useEffect(() => store.connect(), [store]);
+	// search.astro's inline check hid the pre-rendered cards for an address with other results;
+	// once the island shows that address's own state, it takes over.
+	useEffect(() => {
+		if (ready) document.documentElement.removeAttribute(EARLY_ATTRIBUTE);
+	}, [ready]);
 
 	const goToPage = (page: number) => {
 		store.goToPage(page);
@@ -323,9 +339,16 @@ export default function SearchDirectory(props: SearchDirectoryProps) {
 
 						<div className="search__summary">
 							<p className="search__count" role="status">
-								{loading || !page
-									? 'Searching…'
-									: `${page.total} ${page.total === 1 ? 'business' : 'businesses'} found`}
+								{loading || !page ? (
+									'Searching…'
+								) : ready ? (
+									countText(page.total)
+								) : (
+									<>
+										<span className="search__count-static">{countText(page.total)}</span>
+										<span className="search__count-early">Searching…</span>
+									</>
+								)}
 							</p>
 							<Chips state={state} store={store} />
 							<div className="search__options">
@@ -365,12 +388,17 @@ export default function SearchDirectory(props: SearchDirectoryProps) {
 					</h2>
 					{loading || !page ? (
 						<div className="search__grid" aria-busy="true">
-							{Array.from({ length: 6 }, (_, i) => (
-								<BusinessCardSkeleton key={i} />
-							))}
+							{skeletons}
 						</div>
 					) : page.prerendered ? (
-						<div className="search__grid">{props.children}</div>
+						<>
+							<div className="search__grid search__grid--static">{props.children}</div>
+							{!ready && (
+								<div className="search__grid search__grid--early" aria-busy="true">
+									{skeletons}
+								</div>
+							)}
+						</>
 					) : page.businesses.length === 0 ? (
 						<div className="search__empty">
 							<p className="search__empty-title">No businesses found</p>
