@@ -12,6 +12,7 @@ import {
 	monthTitle,
 	today,
 } from './calendar-support.ts';
+import { holdIsland } from './island-support.ts';
 import { expectWithinScriptBudget } from './script-budget.ts';
 
 // /events, reading A: the List / Calendar page of the chamber's events (demo tenant).
@@ -289,6 +290,18 @@ test.describe('/events', () => {
 		await page.getByRole('button', { name: 'Show earlier events' }).click();
 		await expect(headings).toHaveText(titles.slice(current - 2, current + 4));
 		await expect(headings.first()).toBeFocused();
+	});
+
+	test('shows no control before the island runs, so no click can be lost', async ({ page }) => {
+		const island = await holdIsland(page, 'EventsCalendar');
+		await page.setViewportSize(MOBILE);
+		await page.goto('/events', { waitUntil: 'domcontentloaded' });
+		await island.requested;
+		await expect(page.getByRole('status')).toHaveText('Loading events...');
+		await expect(page.getByRole('main').getByRole('button')).toHaveCount(0);
+		island.release();
+		await toggle(page, 'Calendar').click();
+		await expect(grid(page)).toBeVisible();
 	});
 
 	test("says 'Loading events...' until the events arrive", async ({ page }) => {

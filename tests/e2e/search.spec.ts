@@ -82,6 +82,32 @@ test.describe('search page', () => {
 		await expect(skeletons).toBeHidden();
 	});
 
+	test('a search made before the island runs is a plain form: it loads its results', async ({
+		page,
+	}) => {
+		const island = await holdIsland(page, 'SearchDirectory');
+		await page.goto('/search', { waitUntil: 'domcontentloaded' });
+		await page.getByRole('searchbox', { name: 'Search businesses' }).fill('service');
+		await page.getByRole('button', { name: 'Search', exact: true }).click();
+		await page.waitForURL(/\/search\?q=service/);
+		await expect(page.getByRole('status').getByText('Searching…')).toBeVisible();
+		island.release();
+		await expectListing(page, { searchQuery: 'service' });
+		await expect(page.getByRole('searchbox', { name: 'Search businesses' })).toHaveValue('service');
+	});
+
+	test('a category chosen before the island runs is applied once it does', async ({ page }) => {
+		const island = await holdIsland(page, 'SearchDirectory');
+		await page.goto('/search', { waitUntil: 'domcontentloaded' });
+		await page.getByRole('combobox', { name: 'Category' }).selectOption(CATEGORY);
+		// The options that act on change wait for the island, visibly.
+		await expect(page.getByRole('combobox', { name: 'Sort by' })).toBeDisabled();
+		island.release();
+		await expectListing(page, { category: CATEGORY });
+		expect(query(page)).toEqual({ category: CATEGORY });
+		await expect(page.getByRole('combobox', { name: 'Category' })).toHaveValue(CATEGORY);
+	});
+
 	test('the search box searches and resets to page 1', async ({ page }) => {
 		await page.goto('/search?page=3');
 		await expect(page.getByRole('link', { name: 'Page 3', exact: true })).toHaveAttribute(
