@@ -2,7 +2,8 @@
  * npm run bench:pages: what the built site (dist/) costs a visitor, page by page, against the
  * budgets in README.md.
  *
- * For the home page, the search page, one category page and one business profile: the HTML
+ * For the home page, the search page, one category page, one business profile, the three calendar
+ * pages and an upcoming event's detail page (rendered on demand by the SSR function): the HTML
  * gzipped; the JavaScript the page loads before any interaction, gzipped (every <script src>,
  * modulepreload and Astro island component/renderer, plus their static imports, each file once);
  * the inline scripts, gzipped (already counted in the HTML); and a Lighthouse run with its mobile
@@ -17,7 +18,7 @@
  *
  * Options: --runs N (Lighthouse runs per page, the median is kept; default 3), --cpu N (a fixed
  * CPU slowdown instead of the calibrated one, e.g. 4 for Lighthouse's own), --page NAME (one
- * page only, e.g. Search), --no-readme.
+ * page only, e.g. Search, or several, comma-separated: --page 'Events,Event detail'), --no-readme.
  */
 import { readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
@@ -30,6 +31,7 @@ import lighthouse from 'lighthouse';
 import { throttling } from 'lighthouse/core/config/constants.js';
 import { parse as parseHtml } from 'parse5';
 import type { DefaultTreeAdapterMap } from 'parse5';
+import { eventPath, type Event } from '../src/features/events/events.ts';
 import { startSiteServer } from './lib/netlify-local.ts';
 import { onShutdown, runMain } from './lib/main.ts';
 import { ROOT } from './lib/site.ts';
@@ -113,14 +115,36 @@ async function firstPage(dir: string, depth: number): Promise<string | null> {
 	return null;
 }
 
-async function pagesToBench(): Promise<BenchPage[]> {
+/** A built page's site path, or null when the build left it out (e.g. an area switched off). */
+async function builtPage(path: string): Promise<string | null> {
+	return (await exists(join(DIST, path, 'index.html'))) ? path : null;
+}
+
+/**
+ * An upcoming event's on-demand detail page: the first event /api/events answers from today on
+ * (the page is rendered by the SSR function, not in dist/), or null without one.
+ */
+async function eventDetailPage(origin: string): Promise<string | null> {
+	const day = new Date().toISOString().slice(0, 10);
+	const response = await fetch(`${origin}/api/events`);
+	if (!response.ok) return null;
+	const { Result } = (await response.json()) as { Result: Event[] };
+	const event = Result.find((e) => e.StartDate.slice(0, 10) >= day) ?? Result[0];
+	return event ? eventPath(event) : null;
+}
+
+async function pagesToBench(origin: string): Promise<BenchPage[]> {
 	const interactive: PageBudget = { maxJs: 80 * KB };
 	const staticOnly: PageBudget = { maxJs: 0 };
 	const candidates: [string, string | null, PageBudget][] = [
 		['Home', '/', interactive],
-		['Search', (await exists(join(DIST, 'search/index.html'))) ? '/search' : null, interactive],
+		['Search', await builtPage('/search'), interactive],
 		['Category', await firstPage('category', 1), staticOnly],
 		['Profile', await firstPage('business', 2), staticOnly],
+		['Events', await builtPage('/events'), interactive],
+		['Events list', await builtPage('/events-list'), interactive],
+		['Community events', await builtPage('/community-events'), interactive],
+		['Event detail', await eventDetailPage(origin), staticOnly],
 	];
 	const pages: BenchPage[] = [];
 	for (const [name, path, budget] of candidates) {
@@ -142,17 +166,20 @@ function walk(node: ParentNode, visit: (element: Element) => void): void {
 const attribute = (element: Element, name: string) =>
 	element.attrs.find((a) => a.name === name)?.value;
 
-async function htmlFile(path: string): Promise<string> {
+/** A page's HTML: the built file, else as the server renders it on demand. */
+async function htmlFile(path: string, origin: string): Promise<string> {
 	const clean = path.replace(/\/$/, '');
 	for (const file of [join(DIST, clean, 'index.html'), join(DIST, `${clean}.html`)]) {
 		if (await exists(file)) return readFile(file, 'utf8');
 	}
-	throw new Error(`No built page for ${path}`);
+	const response = await fetch(`${origin}${path}`);
+	if (response.ok) return response.text();
+	throw new Error(`No page for ${path}: HTTP ${response.status}`);
 }
 
 /** Sizes of a page and of the JavaScript it loads before any interaction. */
-async function weigh(path: string): Promise<Weights> {
-	const html = await htmlFile(path);
+async function weigh(path: string, origin: string): Promise<Weights> {
+	const html = await htmlFile(path, origin);
 	const entries = new Set<string>();
 	let inline = '';
 	walk(parseHtml(html), (element) => {
@@ -376,6 +403,8 @@ runMain(async () => {
 	const server = await startSiteServer({
 		distDir: DIST,
 		functionsDir: join(ROOT, 'netlify/functions'),
+		// The event detail page is rendered on demand, as on Netlify.
+		ssrDir: join(ROOT, '.netlify/v1/functions/ssr'),
 		port: await freePort(),
 	});
 	onShutdown(() => server.close());
@@ -396,10 +425,13 @@ runMain(async () => {
 
 	const rows: Row[] = [];
 	const only = values.page?.toLowerCase();
-	const pages = (await pagesToBench()).filter((p) => !only || p.name.toLowerCase() === only);
+	const names = only?.split(',').map((name) => name.trim());
+	const pages = (await pagesToBench(server.url)).filter(
+		(p) => !names || names.includes(p.name.toLowerCase()),
+	);
 	if (pages.length === 0) throw new Error(`No page named ${values.page} to bench`);
 	for (const page of pages) {
-		const weights = await weigh(page.path);
+		const weights = await weigh(page.path, server.url);
 		const scores = await audit(`${server.url}${page.path}`, chrome.port, runs, setup.cpu);
 		rows.push({ page, weights, scores, misses: misses(page, weights, scores) });
 		console.log(`  ${page.name} ${page.path}: ${weights.jsFiles.join(', ') || 'no JS files'}`);

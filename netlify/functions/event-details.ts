@@ -1,6 +1,7 @@
 import type { Config } from '@netlify/functions';
 import { z } from 'zod';
 import {
+	areaOffResponse,
 	cacheTags,
 	eventIdParam,
 	loadEvent,
@@ -27,6 +28,8 @@ const querySchema = z.object({
 });
 
 export default handleJson('event-details', ['GET'], async (req) => {
+	const off = await areaOffResponse('any');
+	if (off) return off;
 	const { eventId } = parseQuery(querySchema, req);
 	if (eventId === undefined) throw new BadRequest('Event ID is required');
 	const outcome = await loadEvent(eventId);

@@ -1,5 +1,6 @@
 import type { Config } from '@netlify/functions';
 import {
+	areaOffResponse,
 	cacheTags,
 	eventIdParam,
 	loadEvent,
@@ -15,6 +16,8 @@ import { getCurrentTenant } from '../../src/lib/tenant.server.ts';
 export const config: Config = { path: '/api/events/:eventId.ics', method: ['GET'] };
 
 export default handleJson('event-ics', ['GET'], async (req, context) => {
+	const off = await areaOffResponse('any');
+	if (off) return off;
 	const parsed = eventIdParam.safeParse(context.params.eventId);
 	if (!parsed.success) throw new BadRequest(parsed.error.issues[0]?.message ?? 'Bad event ID');
 	const eventId = parsed.data;

@@ -1,6 +1,7 @@
 import type { Config } from '@netlify/functions';
 import { z } from 'zod';
 import {
+	areaOffResponse,
 	cacheTags,
 	MAX_RANGE_DAYS,
 	outcomeHeaders,
@@ -27,6 +28,8 @@ const querySchema = z.object({
 export default handleJson('events-ics', ['GET'], async (req) => {
 	const { source } = parseQuery(querySchema, req);
 	const community = source === 'community';
+	const off = await areaOffResponse(community ? 'community' : 'events');
+	if (off) return off;
 	const start = new Date();
 	const end = new Date(start.getTime() + MAX_RANGE_DAYS * 86_400_000);
 	const outcome = await withLastGood<Event[]>(`ics:${source}`, listErrorMessage(community), () =>

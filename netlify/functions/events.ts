@@ -1,5 +1,6 @@
 import type { Config } from '@netlify/functions';
 import {
+	areaOffResponse,
 	listEventsResponse,
 	rangeQuerySchema,
 	resolveRange,
@@ -9,6 +10,8 @@ import { handleJson, parseQuery } from '../../src/lib/http.server.ts';
 export const config: Config = { path: '/api/events', method: ['GET'] };
 
 export default handleJson('events', ['GET'], async (req) => {
+	const off = await areaOffResponse('events');
+	if (off) return off;
 	const query = parseQuery(rangeQuerySchema, req);
 	return listEventsResponse({ community: false, range: resolveRange(query) });
 });

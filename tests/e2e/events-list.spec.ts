@@ -388,6 +388,18 @@ test.describe('/events-list with other feature settings', () => {
 		expect(community).toEqual([]);
 	});
 
+	test('offers only the community events when showEvents is off', async ({ page }) => {
+		const chamber = callsTo(page, '/api/events');
+		await openWith(page, { showEvents: false });
+		await expect(page.getByRole('tab')).toHaveText(['Community Events']);
+		await expect(tab(page, 'Community Events')).toHaveAttribute('aria-selected', 'true');
+		await expect(page.getByRole('link', { name: 'Subscribe to calendar' })).toHaveAttribute(
+			'href',
+			'/api/events.ics?source=community',
+		);
+		expect(chamber).toEqual([]);
+	});
+
 	test('shows no featured card when showFeaturedEvent is off, though an event id is set', async ({
 		page,
 	}) => {

@@ -12,6 +12,7 @@ import {
 	monthTitle,
 	today,
 } from './calendar-support.ts';
+import { holdIsland } from './island-support.ts';
 import { expectWithinScriptBudget } from './script-budget.ts';
 
 // /events, reading A: the List / Calendar page of the chamber's events (demo tenant).
@@ -236,7 +237,6 @@ test.describe('/events', () => {
 		const current = monthHeading(page);
 		await expect(current).toBeVisible();
 		await expect.poll(async () => (await current.boundingBox())?.y ?? -1).toBeLessThan(5);
-		await expect(monthHeading(page, -1)).toBeAttached();
 		await expect(monthHeading(page, 1)).toBeAttached();
 
 		// Scrolled further into the month, its heading stays on top.
@@ -264,6 +264,44 @@ test.describe('/events', () => {
 		await toggle(page, 'List').click();
 		await expect(current).toBeAttached();
 		expect(await page.evaluate(() => window.scrollY)).toBe(0);
+	});
+
+	test('on a phone the list shows two months at a time; Show more and Show earlier add months', async ({
+		page,
+	}) => {
+		// The months of the first load that have events, as the list groups them.
+		const events = await apiEvents(page, '/api/events', dayFromToday(-3), firstLoadEnd);
+		const titles = [...new Set(events.map((e) => e.StartDate.slice(0, 7)))]
+			.sort()
+			.map((month) => format(new Date(`${month}-15T12:00:00`), 'MMMM yyyy'));
+		const current = titles.indexOf(monthTitle(0));
+		expect(current).toBeGreaterThan(1);
+		expect(titles.length - current).toBeGreaterThan(3);
+
+		await open(page, MOBILE);
+		const headings = page.locator('.ev-list__month');
+		await expect(headings).toHaveText(titles.slice(current, current + 2));
+		expect(await page.locator('.ev-list').evaluate((el) => el.scrollHeight)).toBeLessThan(4000);
+
+		await page.getByRole('button', { name: 'Show more events' }).click();
+		await expect(headings).toHaveText(titles.slice(current, current + 4));
+		await expect(headings.nth(2)).toBeFocused();
+
+		await page.getByRole('button', { name: 'Show earlier events' }).click();
+		await expect(headings).toHaveText(titles.slice(current - 2, current + 4));
+		await expect(headings.first()).toBeFocused();
+	});
+
+	test('shows no control before the island runs, so no click can be lost', async ({ page }) => {
+		const island = await holdIsland(page, 'EventsCalendar');
+		await page.setViewportSize(MOBILE);
+		await page.goto('/events', { waitUntil: 'domcontentloaded' });
+		await island.requested;
+		await expect(page.getByRole('status')).toHaveText('Loading events...');
+		await expect(page.getByRole('main').getByRole('button')).toHaveCount(0);
+		island.release();
+		await toggle(page, 'Calendar').click();
+		await expect(grid(page)).toBeVisible();
 	});
 
 	test("says 'Loading events...' until the events arrive", async ({ page }) => {

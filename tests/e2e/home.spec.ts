@@ -263,6 +263,39 @@ test.describe('banner carousel', () => {
 		await expect(slide(page, 1)).toBeVisible();
 	});
 
+	test('a dot clicked before the carousel script runs is applied once it does', async ({
+		page,
+	}) => {
+		await page.clock.install();
+		// Serve the home page with the carousel's module held back (an inert script), as on a phone
+		// still parsing the page; the test runs it after the click.
+		await page.route('/', async (route) => {
+			const response = await route.fetch();
+			const html = (await response.text()).replace(
+				/<script type="module">((?:(?!<\/script>)[\s\S])*data-early-click)/,
+				'<script type="text/x-held">$1',
+			);
+			expect(html).toContain('<script type="text/x-held">');
+			await route.fulfill({ response, body: html });
+		});
+		await page.goto('/');
+		const dots = page.getByRole('region', { name: 'Banners' }).getByRole('button', {
+			name: /^Show banner/,
+		});
+		await dots.nth(2).click();
+		await expect(slide(page, 1)).toBeVisible();
+
+		await page.evaluate(() => {
+			const held = document.querySelector('script[type="text/x-held"]');
+			const script = document.createElement('script');
+			script.type = 'module';
+			script.textContent = held?.textContent ?? '';
+			document.body.append(script);
+		});
+		await expect(slide(page, 3)).toBeVisible();
+		await expect(dots.nth(2)).toHaveAttribute('aria-current', 'true');
+	});
+
 	test('does not rotate for visitors who prefer reduced motion', async ({ page }) => {
 		await page.emulateMedia({ reducedMotion: 'reduce' });
 		await page.clock.install();

@@ -3,6 +3,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { sortLabel } from '../../src/features/directory/rules.ts';
 import { RANDOM_SEED_KEY } from '../../src/features/search/search.ts';
 import { demoConfig, htmlText, listBusinesses } from './directory-helpers.ts';
+import { holdIsland } from './island-support.ts';
 import { expectWithinScriptBudget } from './script-budget.ts';
 
 const config = demoConfig();
@@ -55,6 +56,58 @@ test.describe('search page', () => {
 		expect(fetched).toEqual([]);
 	});
 
+	test('before the island runs, an address with other results shows skeletons, never the default listing', async ({
+		page,
+	}) => {
+		// Holds the island's module, so the page stays as the browser paints it from the HTML.
+		const island = await holdIsland(page, 'SearchDirectory');
+		const first = await listBusinesses(page.request);
+		const skeletons = page.locator('.search__grid[aria-busy="true"]');
+
+		await page.goto('/search', { waitUntil: 'domcontentloaded' });
+		await expect(cardNames(page)).toHaveText(first.businesses.map((b) => b.name));
+		await expect(skeletons).toBeHidden();
+
+		await page.goto('/search?page=2', { waitUntil: 'domcontentloaded' });
+		await expect(page.getByRole('main').locator('article')).toHaveCount(24);
+		await expect(cardNames(page)).toHaveCount(0);
+		await expect(page.getByText(first.businesses[0]!.name, { exact: true })).toBeHidden();
+		await expect(page.getByRole('navigation', { name: 'Pagination' })).toBeHidden();
+		await expect(page.getByRole('status').getByText('Searching…')).toBeVisible();
+		await expect(page.getByText(`${first.total} businesses found`)).toBeHidden();
+		await expect(skeletons).toBeVisible();
+
+		island.release();
+		await expectListing(page, { page: '2' });
+		await expect(skeletons).toBeHidden();
+	});
+
+	test('a search made before the island runs is a plain form: it loads its results', async ({
+		page,
+	}) => {
+		const island = await holdIsland(page, 'SearchDirectory');
+		await page.goto('/search', { waitUntil: 'domcontentloaded' });
+		await page.getByRole('searchbox', { name: 'Search businesses' }).fill('service');
+		await page.getByRole('button', { name: 'Search', exact: true }).click();
+		await page.waitForURL(/\/search\?q=service/);
+		await expect(page.getByRole('status').getByText('Searching…')).toBeVisible();
+		island.release();
+		await expectListing(page, { searchQuery: 'service' });
+		await expect(page.getByRole('searchbox', { name: 'Search businesses' })).toHaveValue('service');
+	});
+
+	test('a category chosen before the island runs is applied once it does', async ({ page }) => {
+		const island = await holdIsland(page, 'SearchDirectory');
+		await page.goto('/search', { waitUntil: 'domcontentloaded' });
+		await page.getByRole('combobox', { name: 'Category' }).selectOption(CATEGORY);
+		// The options that act on change wait for the island, visibly.
+		await expect(page.getByRole('combobox', { name: 'Sort by' })).toBeDisabled();
+		island.release();
+		await expectListing(page, { category: CATEGORY });
+		expect(query(page)).toEqual({ category: CATEGORY });
+		await expect(page.getByRole('combobox', { name: 'Category' })).toHaveValue(CATEGORY);
+	});
+
 	test('the search box searches and resets to page 1', async ({ page }) => {
 		await page.goto('/search?page=3');
 		await expect(page.getByRole('link', { name: 'Page 3', exact: true })).toHaveAttribute(
@@ -76,8 +129,9 @@ test.describe('search page', () => {
 		const category = page.getByRole('combobox', { name: 'Category' });
 		await expect(category).toHaveValue('');
 		await expect(category.getByRole('option').first()).toHaveText('All Categories');
+		// The field works from the first paint: chosen before the island runs, it is applied then.
 		await category.selectOption(CATEGORY);
-		expect(query(page)).toEqual({ category: CATEGORY });
+		await expect.poll(() => query(page)).toEqual({ category: CATEGORY });
 		await expectListing(page, { category: CATEGORY });
 		await expect(page.getByRole('heading', { level: 1 })).toHaveText(CATEGORY);
 		const crumbs = page.getByRole('navigation', { name: 'Breadcrumb' });

@@ -6,11 +6,13 @@ import {
 	chamberConfigSchema,
 	configFromRow,
 	configToRow,
+	calendarOn,
+	eventsLanding,
 	eventsPath,
 	parseConfig,
 	resolveUrl,
 } from './config.ts';
-import type { ChamberConfig, Urls } from './config.ts';
+import type { ChamberConfig, EventsCalendar, Urls } from './config.ts';
 import { PLACEHOLDER_CONFIG } from './placeholder.ts';
 import { themeCss } from './theme.ts';
 
@@ -503,6 +505,38 @@ describe('eventsPath', () => {
 		expect(eventsPath('events-list')).toBe('/events-list');
 		expect(eventsPath('other')).toBe('/events');
 		expect(eventsPath(undefined)).toBe('/events');
+	});
+});
+
+describe('events feature switches', () => {
+	const features = (showEvents: boolean, showCommunityEvents: boolean) => ({
+		showEvents,
+		showCommunityEvents,
+	});
+	const landing = (calendar: EventsCalendar, showEvents: boolean, showCommunity: boolean) =>
+		eventsLanding({
+			content: { ...minimal().content, defaultEventsCalendar: calendar },
+			features: { ...minimal().features, ...features(showEvents, showCommunity) },
+		});
+
+	it('builds /events-list while either area is on, the single-source pages with their own', () => {
+		expect(calendarOn('events', features(true, false))).toBe(true);
+		expect(calendarOn('events', features(false, true))).toBe(false);
+		expect(calendarOn('community-events', features(true, false))).toBe(false);
+		expect(calendarOn('community-events', features(false, true))).toBe(true);
+		expect(calendarOn('events-list', features(false, true))).toBe(true);
+		expect(calendarOn('events-list', features(true, false))).toBe(true);
+		expect(calendarOn('events-list', features(false, false))).toBe(false);
+	});
+
+	it('leads Events links to the default calendar, else to the area still on, else nowhere', () => {
+		expect(landing('events', true, true)).toBe('/events');
+		expect(landing('community-events', true, true)).toBe('/community-events');
+		expect(landing('events', false, true)).toBe('/community-events');
+		expect(landing('community-events', true, false)).toBe('/events');
+		expect(landing('events-list', false, true)).toBe('/events-list');
+		expect(landing('events-list', false, false)).toBeNull();
+		expect(landing('events', false, false)).toBeNull();
 	});
 });
 

@@ -812,6 +812,38 @@ export function resolveUrl(urlOrKey: string, urls: Urls): string {
 	return '';
 }
 
+type EventSwitches = Pick<ChamberConfig['features'], 'showEvents' | 'showCommunityEvents'>;
+
+/**
+ * Whether a calendar page exists: /events needs features.showEvents, /community-events
+ * features.showCommunityEvents, and /events-list (both sources in tabs) either of them. A page
+ * that is off is not built, so it answers 404.
+ */
+export function calendarOn(calendar: EventsCalendar, features: EventSwitches): boolean {
+	switch (calendar) {
+		case 'events':
+			return features.showEvents;
+		case 'community-events':
+			return features.showCommunityEvents;
+		case 'events-list':
+			return features.showEvents || features.showCommunityEvents;
+	}
+}
+
+/**
+ * Where the Events links lead: the configured default calendar while it is on; a single-source
+ * default whose area is switched off falls back to the other source's page; null when both areas
+ * are off (the site has no events links at all).
+ */
+export function eventsLanding(config: Pick<ChamberConfig, 'content' | 'features'>): string | null {
+	const { features } = config;
+	const chosen = config.content.defaultEventsCalendar;
+	if (calendarOn(chosen, features)) return eventsPath(chosen);
+	if (features.showEvents) return eventsPath('events');
+	if (features.showCommunityEvents) return eventsPath('community-events');
+	return null;
+}
+
 /** The events page a visitor lands on for the configured default calendar (spec 01 §2 Footer). */
 export function eventsPath(defaultEventsCalendar: string | null | undefined): string {
 	switch (defaultEventsCalendar) {

@@ -33,6 +33,8 @@ import './calendar.css';
 export interface AgendaProps {
 	eventsLabel: string;
 	communityLabel: string;
+	/** features.showEvents: the chamber tab (at least one of the two is on, else no page). */
+	showEvents: boolean;
 	showCommunity: boolean;
 	showFilters: boolean;
 	/** The featured event, when the featured card is switched on and an id is set. */
@@ -50,13 +52,13 @@ export default function EventsAgenda(props: AgendaProps) {
 		if (!today) return null;
 		const range = prefetchRange(today);
 		return {
-			view: createListView(today),
+			view: createListView(today, props.showEvents ? 'events' : 'community'),
 			feeds: {
 				events: createEventsFeed('events', range),
 				community: createEventsFeed('community', range),
 			},
 		};
-	}, [today]);
+	}, [today, props.showEvents]);
 	if (!today || !state) return <LoadingEvents reserve="agenda" />;
 	return <Agenda {...props} today={today} store={state.view} feeds={state.feeds} />;
 }
@@ -94,9 +96,8 @@ export function Agenda(props: AgendaProps & AgendaState) {
 	const rows = filtered.filter((event) => overlaps(event, period));
 	const types = useMemo(() => eventTypes(state.events), [state.events]);
 
-	const tabs: { source: EventSource; label: string }[] = [
-		{ source: 'events', label: props.eventsLabel },
-	];
+	const tabs: { source: EventSource; label: string }[] = [];
+	if (props.showEvents) tabs.push({ source: 'events', label: props.eventsLabel });
 	if (props.showCommunity) tabs.push({ source: 'community', label: props.communityLabel });
 
 	return (

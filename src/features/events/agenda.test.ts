@@ -36,16 +36,18 @@ function render(props: Partial<AgendaProps>, events: Event[]): string {
 	};
 	const loaded: FeedState = { status: 'loaded', events, range, error: null, loadingMore: false };
 	(feeds.events.$state as WritableAtom<FeedState>).set(loaded);
+	(feeds.community.$state as WritableAtom<FeedState>).set(loaded);
 	return renderToStaticMarkup(
 		createElement(Agenda, {
 			eventsLabel: 'Chamber Events',
 			communityLabel: 'Around Town',
+			showEvents: true,
 			showCommunity: true,
 			showFilters: true,
 			featuredEventId: null,
 			...props,
 			today: '2026-11-22',
-			store: createListView('2026-11-22'),
+			store: createListView('2026-11-22', props.showEvents === false ? 'community' : 'events'),
 			feeds,
 		}),
 	);
@@ -72,6 +74,14 @@ describe('the /events-list island', () => {
 		const html = render({ showCommunity: false }, events);
 		expect(html.match(/role="tab"/g)).toHaveLength(1);
 		expect(html).not.toContain('Around Town');
+	});
+
+	it('shows only the community tab, selected, when chamber events are switched off', () => {
+		const html = render({ showEvents: false }, events);
+		expect(html.match(/role="tab"/g)).toHaveLength(1);
+		expect(html).not.toContain('Chamber Events');
+		expect(html).toMatch(/aria-selected="true"[^>]*>Around Town<\/button>/);
+		expect(html).toContain('href="/api/events.ics?source=community"');
 	});
 
 	it('shows the type filters, uppercase, unless they are switched off', () => {

@@ -1,7 +1,9 @@
 import { LRUCache } from 'lru-cache';
 import { z } from 'zod';
 import { cacheHeaders, jsonError, versionParam, type CacheOptions } from '../../lib/http.server.ts';
-import { readClientEnv } from '../../lib/supabase.server.ts';
+import { getAnonClient, readClientEnv } from '../../lib/supabase.server.ts';
+import { getCurrentTenant } from '../../lib/tenant.server.ts';
+import { getCachedChamberConfig } from '../config/config.server.ts';
 import { defaultRange, publicEvent, rangeInstants, type DateRange, type Event } from './events.ts';
 import {
 	EVENT_DETAILS_ERROR,
@@ -206,4 +208,33 @@ export async function listEventsResponse(options: {
 			}),
 		},
 	);
+}
+
+// --- Feature switches --------------------------------------------------------------------------
+
+/** An events area: chamber events, community events, or either (an event's own page and file). */
+export type EventsArea = 'events' | 'community' | 'any';
+
+const AREA_OFF: Record<EventsArea, string> = {
+	events: 'Events are not available',
+	community: 'Community events are not available',
+	any: 'Events are not available',
+};
+
+/**
+ * The 404 a function answers when the chamber has switched its area off (features.showEvents,
+ * showCommunityEvents), as the area's pages answer 404; null while it is on. An event's details
+ * and its calendar file serve both calendars, so they are gone only when both areas are off.
+ */
+export async function areaOffResponse(area: EventsArea): Promise<Response | null> {
+	const client = getAnonClient();
+	const tenant = await getCurrentTenant(client);
+	const { features } = await getCachedChamberConfig(client, tenant.id);
+	const on =
+		area === 'events'
+			? features.showEvents
+			: area === 'community'
+				? features.showCommunityEvents
+				: features.showEvents || features.showCommunityEvents;
+	return on ? null : jsonError(404, AREA_OFF[area]);
 }

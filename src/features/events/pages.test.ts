@@ -62,6 +62,7 @@ describe('/events-list settings', () => {
 		expect(agendaProps(config())).toEqual({
 			eventsLabel: 'Events',
 			communityLabel: 'Community Events',
+			showEvents: true,
 			showCommunity: true,
 			showFilters: true,
 			featuredEventId: null,
@@ -83,6 +84,7 @@ describe('/events-list settings', () => {
 		expect(props).toEqual({
 			eventsLabel: 'Chamber Events',
 			communityLabel: 'Around Town',
+			showEvents: true,
 			showCommunity: false,
 			showFilters: false,
 			featuredEventId: 41036,

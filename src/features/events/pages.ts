@@ -61,6 +61,7 @@ export function agendaProps(config: Pick<ChamberConfig, 'content' | 'features'>)
 	return {
 		eventsLabel: content.eventsTabLabel,
 		communityLabel: content.communityEventsTabLabel,
+		showEvents: features.showEvents !== false,
 		showCommunity: features.showCommunityEvents !== false,
 		showFilters: features.showEventFilters !== false,
 		featuredEventId: features.showFeaturedEvent ? features.featuredEventId : null,

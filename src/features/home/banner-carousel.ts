@@ -56,6 +56,11 @@ function enhance(root: HTMLElement): void {
 	});
 	reducedMotion.addEventListener('change', update);
 	update();
+	root.setAttribute('data-enhanced', '');
+	// The last click made before this module ran (noted by BannerCarousel.astro's inline script).
+	const early = root.querySelector<HTMLButtonElement>('[data-early-click]');
+	early?.removeAttribute('data-early-click');
+	early?.click();
 }
 
 for (const root of document.querySelectorAll<HTMLElement>('[data-carousel]')) enhance(root);

@@ -46,6 +46,17 @@ export interface SearchDirectoryProps {
 
 type FilterOption = { name: string; count: number };
 
+/**
+ * Set on <html> by search.astro's inline script, before the first paint, when the address asks
+ * for results other than the pre-rendered default listing: the CSS then shows skeletons instead
+ * of those cards until the island has the address's own results.
+ */
+export const EARLY_ATTRIBUTE = 'data-search-early';
+
+const skeletons = Array.from({ length: 6 }, (_, i) => <BusinessCardSkeleton key={i} />);
+
+const countText = (total: number) => `${total} ${total === 1 ? 'business' : 'businesses'} found`;
+
 /** Options of the enabled panel filters, each fetched once, when the panel first opens. */
 function useFilterOptions(filters: PanelFilter[], open: boolean) {
 	const [options, setOptions] = useState<Partial<Record<PanelFilter, FilterOption[]>>>({});
@@ -197,7 +208,25 @@ export default function SearchDirectory(props: SearchDirectoryProps) {
 	const options = useFilterOptions(filters, panelOpen);
 	const resultsHeading = useRef<HTMLHeadingElement>(null);
 
-	useEffect(() => store.connect(), [store]);
+	const queryField = useRef<HTMLInputElement>(null);
+	const categoryField = useRef<HTMLSelectElement>(null);
+
+	useEffect(() => {
+		// Text typed or a category chosen before the island ran is in the fields, not in the state
+		// (hydration keeps what the visitor did): read it before the next render resets the fields.
+		const typed = queryField.current?.value ?? '';
+		const chosen = categoryField.current?.value ?? '';
+		const disconnect = store.connect();
+		const state = store.$state.get();
+		if (typed && typed !== state.q) setDraft({ for: state.q, text: typed });
+		if (chosen && chosen !== state.category) store.update({ category: chosen });
+		return disconnect;
+	}, [store]);
+	// search.astro's inline check hid the pre-rendered cards for an address with other results;
+	// once the island shows that address's own state, it takes over.
+	useEffect(() => {
+		if (ready) document.documentElement.removeAttribute(EARLY_ATTRIBUTE);
+	}, [ready]);
 
 	const goToPage = (page: number) => {
 		store.goToPage(page);
@@ -205,9 +234,14 @@ export default function SearchDirectory(props: SearchDirectoryProps) {
 		resultsHeading.current?.focus({ preventScroll: true });
 	};
 
-	const submit = (event: FormEvent) => {
+	// Read from the form, not the state: text typed or a category chosen before the island ran is
+	// in the fields but not in the state.
+	const submit = (event: FormEvent<HTMLFormElement>) => {
 		event.preventDefault();
-		store.update({ q: draft.text.trim() });
+		const form = new FormData(event.currentTarget);
+		const field = (name: string) => String(form.get(name) ?? '').trim();
+		setDraft({ for: state.q, text: field('q') });
+		store.update({ q: field('q'), category: field('category') });
 	};
 
 	const crumbs = state.category ? (
@@ -240,14 +274,26 @@ export default function SearchDirectory(props: SearchDirectoryProps) {
 				<ErrorScreen message={results.message} />
 			) : (
 				<>
-					{/* Disabled until the island runs: a choice made before would be lost on hydration. */}
-					<fieldset className="search__controls" disabled={!ready}>
-						<form className="search__bar" role="search" onSubmit={submit}>
+					<div className="search__controls">
+						{/*
+							A plain GET form before the island runs (a search then loads /search?q=…), which the
+							island takes over. The other controls act on change, which only the island can do:
+							they stay disabled until it runs, so no choice is silently lost.
+						*/}
+						<form
+							className="search__bar"
+							role="search"
+							action="/search"
+							method="get"
+							onSubmit={submit}
+						>
 							<label className="search__hidden" htmlFor="search-q">
 								Search businesses
 							</label>
 							<input
 								id="search-q"
+								ref={queryField}
+								name="q"
 								type="search"
 								className="search__input"
 								placeholder="Search for business name or keywords..."
@@ -259,6 +305,8 @@ export default function SearchDirectory(props: SearchDirectoryProps) {
 							</label>
 							<select
 								id="search-category"
+								ref={categoryField}
+								name="category"
 								className="search__select"
 								value={state.category}
 								onChange={(event) => store.update({ category: event.target.value })}
@@ -280,6 +328,7 @@ export default function SearchDirectory(props: SearchDirectoryProps) {
 								<button
 									type="button"
 									className="search__toggle"
+									disabled={!ready}
 									aria-expanded={panelOpen}
 									aria-controls="search-filters"
 									onClick={store.toggleFilters}
@@ -323,9 +372,16 @@ export default function SearchDirectory(props: SearchDirectoryProps) {
 
 						<div className="search__summary">
 							<p className="search__count" role="status">
-								{loading || !page
-									? 'Searching…'
-									: `${page.total} ${page.total === 1 ? 'business' : 'businesses'} found`}
+								{loading || !page ? (
+									'Searching…'
+								) : ready ? (
+									countText(page.total)
+								) : (
+									<>
+										<span className="search__count-static">{countText(page.total)}</span>
+										<span className="search__count-early">Searching…</span>
+									</>
+								)}
 							</p>
 							<Chips state={state} store={store} />
 							<div className="search__options">
@@ -333,6 +389,7 @@ export default function SearchDirectory(props: SearchDirectoryProps) {
 									<label className="search__check">
 										<input
 											type="checkbox"
+											disabled={!ready}
 											checked={state.newMembers}
 											onChange={(event) => store.update({ newMembers: event.target.checked })}
 										/>
@@ -345,6 +402,7 @@ export default function SearchDirectory(props: SearchDirectoryProps) {
 										<select
 											id="search-sort"
 											className="search__select"
+											disabled={!ready}
 											value={state.sort}
 											onChange={(event) => store.update({ sort: event.target.value as SortValue })}
 										>
@@ -358,19 +416,24 @@ export default function SearchDirectory(props: SearchDirectoryProps) {
 								)}
 							</div>
 						</div>
-					</fieldset>
+					</div>
 
 					<h2 className="search__hidden" tabIndex={-1} ref={resultsHeading}>
 						Results
 					</h2>
 					{loading || !page ? (
 						<div className="search__grid" aria-busy="true">
-							{Array.from({ length: 6 }, (_, i) => (
-								<BusinessCardSkeleton key={i} />
-							))}
+							{skeletons}
 						</div>
 					) : page.prerendered ? (
-						<div className="search__grid">{props.children}</div>
+						<>
+							<div className="search__grid search__grid--static">{props.children}</div>
+							{!ready && (
+								<div className="search__grid search__grid--early" aria-busy="true">
+									{skeletons}
+								</div>
+							)}
+						</>
 					) : page.businesses.length === 0 ? (
 						<div className="search__empty">
 							<p className="search__empty-title">No businesses found</p>

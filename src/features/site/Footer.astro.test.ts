@@ -41,6 +41,36 @@ describe('Footer', () => {
 		expect(links).toContainEqual(['Search Directory', '/search']);
 	});
 
+	it.each([
+		[false, true, '/community-events'],
+		[true, false, '/events'],
+	] as const)(
+		'Quick Links: with chamber events %s and community events %s, Events opens %s',
+		async (showEvents, showCommunityEvents, path) => {
+			const { getByRole } = await render(Footer, {
+				config: testConfig({
+					features: { showEvents, showCommunityEvents },
+					// The default calendar is the area that is off: the link follows the one that is on.
+					content: { defaultEventsCalendar: showEvents ? 'community-events' : 'events' },
+				}),
+			});
+			const quick = getByRole('navigation', { name: 'Quick Links' });
+			expect(getByRole('link', { name: 'Events' }).getAttribute('href')).toBe(path);
+			expect(quick.querySelectorAll('a')).toHaveLength(3);
+		},
+	);
+
+	it('Quick Links: no Events link when both events areas are off', async () => {
+		const { getByRole } = await render(Footer, {
+			config: testConfig({ features: { showEvents: false, showCommunityEvents: false } }),
+		});
+		const quick = getByRole('navigation', { name: 'Quick Links' });
+		expect([...quick.querySelectorAll('a')].map((a) => a.textContent?.trim())).toEqual([
+			'Directory Home',
+			'Search Directory',
+		]);
+	});
+
 	it('Resources: configured labels, external links in a new tab', async () => {
 		const { getByRole } = await render(Footer, {
 			config: testConfig({

@@ -66,6 +66,54 @@ describe('Header', () => {
 		]);
 	});
 
+	const menuLinks = (body: HTMLElement) =>
+		[...body.querySelectorAll('nav[aria-label="Main"] a, dialog#mobile-menu a')].map((a) =>
+			a.getAttribute('href'),
+		);
+
+	it.each([
+		// [showEvents, showCommunityEvents, defaultEventsCalendar, where Events leads]
+		[false, true, 'events', '/community-events'],
+		[true, false, 'community-events', '/events'],
+		[false, true, 'events-list', '/events-list'],
+		[true, false, 'events-list', '/events-list'],
+	] as const)(
+		'events %s, community events %s, default %s: the Events link opens %s',
+		async (showEvents, showCommunityEvents, calendar, path) => {
+			const { getByRole, body } = await render(Header, {
+				config: testConfig({
+					features: { showEvents, showCommunityEvents },
+					content: { defaultEventsCalendar: calendar },
+				}),
+			});
+			const nav = getByRole('navigation', { name: 'Main' });
+			expect(
+				nav.querySelector('a[href^="/events"], a[href^="/community"]')?.getAttribute('href'),
+			).toBe(path);
+			expect(menuLinks(body)).not.toContain(showEvents ? '/community-events' : '/events');
+		},
+	);
+
+	it('has no Events link at all, in the bar or the mobile menu, when both events areas are off', async () => {
+		const { getByRole, body } = await render(Header, {
+			config: testConfig({
+				features: { showEvents: false, showCommunityEvents: false },
+				navigation: {
+					menuItems: [
+						{ id: 'home', label: 'Home', url: '/', isInternal: true },
+						{ id: 'events', label: 'Events', url: '/events', isInternal: true },
+						{ id: 'town', label: 'Around Town', url: '/community-events', isInternal: true },
+						{ id: 'list', label: 'Calendar', url: '/events-list/', isInternal: true },
+					],
+				},
+			}),
+		});
+		expect(menuLinks(body)).toEqual(['/', '/']);
+		expect(getByRole('navigation', { name: 'Main' }).textContent).not.toMatch(
+			/Events|Calendar|Around Town/,
+		);
+	});
+
 	it('has a mobile menu button that opens the slide-out menu dialog', async () => {
 		const { getByRole, body } = await render(Header, { config: testConfig() });
 		const toggle = getByRole('button', { name: 'Open menu' });

@@ -1,4 +1,4 @@
-import { eventsPath, resolveUrl } from '../config/config.ts';
+import { calendarOn, EVENTS_CALENDARS, eventsLanding, resolveUrl } from '../config/config.ts';
 import type { ChamberConfig } from '../config/config.ts';
 import { socialLinks, type CardSettings, type SocialNetwork } from '../business/business.ts';
 
@@ -19,11 +19,25 @@ export type NavEntry =
 	| ({ type: 'link'; id: string } & SiteLink)
 	| { type: 'dropdown'; id: string; label: string; items: SiteLink[] };
 
-type NavSource = Pick<ChamberConfig, 'navigation' | 'urls' | 'content'>;
+type NavSource = Pick<ChamberConfig, 'navigation' | 'urls' | 'content' | 'features'>;
 
-/** The header menu: URL keys resolved, the Events link following the default calendar. */
+/**
+ * The calendar a same-site link opens, when it opens one (`/events`, `/events-list/?x` …). The
+ * default menu's `/events` is not here: it follows the default calendar.
+ */
+function calendarOf(url: string) {
+	const path = /^\/([\w-]+)\/?(?:[?#].*)?$/.exec(url)?.[1];
+	return EVENTS_CALENDARS.find((calendar) => calendar === path);
+}
+
+/**
+ * The header menu: URL keys resolved, the Events link following the default calendar, links to
+ * a calendar whose area is switched off left out (features.showEvents, showCommunityEvents).
+ */
 export function navigationEntries(config: NavSource): NavEntry[] {
 	const link = (label: string, url: string, isInternal: boolean): SiteLink | null => {
+		const calendar = calendarOf(url);
+		if (calendar && !calendarOn(calendar, config.features)) return null;
 		const href = resolveUrl(url, config.urls);
 		return href ? { label, href, external: !isInternal } : null;
 	};
@@ -39,8 +53,8 @@ export function navigationEntries(config: NavSource): NavEntry[] {
 			continue;
 		}
 		// The default menu's Events item says /events; the chamber's default calendar decides.
-		const url =
-			item.url === '/events' ? eventsPath(config.content.defaultEventsCalendar) : item.url;
+		const url = item.url === '/events' ? eventsLanding(config) : item.url;
+		if (url === null) continue;
 		const resolved = link(item.label, url, item.isInternal);
 		if (resolved) entries.push({ type: 'link', id: item.id, ...resolved });
 	}
@@ -61,13 +75,16 @@ export function chamberSocialLinks(config: Pick<ChamberConfig, 'social' | 'name'
 	}));
 }
 
-/** Footer Quick Links (spec 01 §2 Footer). */
-export function quickLinks(config: Pick<ChamberConfig, 'content' | 'urls'>): SiteLink[] {
+/** Footer Quick Links (spec 01 §2 Footer); no Events link when both events areas are off. */
+export function quickLinks(
+	config: Pick<ChamberConfig, 'content' | 'urls' | 'features'>,
+): SiteLink[] {
 	const join = resolveUrl(config.urls.joinUrl, config.urls);
+	const events = eventsLanding(config);
 	return [
 		{ label: 'Directory Home', href: '/', external: false },
 		{ label: 'Search Directory', href: '/search', external: false },
-		{ label: 'Events', href: eventsPath(config.content.defaultEventsCalendar), external: false },
+		...(events ? [{ label: 'Events', href: events, external: false }] : []),
 		...(join ? [{ label: 'Join the Chamber', href: join, external: true }] : []),
 	];
 }
