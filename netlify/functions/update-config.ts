@@ -2,10 +2,9 @@ import type { Config } from '@netlify/functions';
 import { authenticate } from '../../src/features/auth/auth.server.ts';
 import { ConfigChangeError, parseConfigChange } from '../../src/features/admin/update-config.ts';
 import { saveConfigWrite } from '../../src/features/admin/update-config.server.ts';
-import { requestPublish } from '../../src/features/publish/publish.server.ts';
+import { publishIfThisChamber } from '../../src/features/publish/publish.server.ts';
 import { getTenantBySlugOrNull } from '../../src/features/tenants/lookup.server.ts';
 import { BadRequest, handleJson, HttpError } from '../../src/lib/http.server.ts';
-import { getCurrentTenant } from '../../src/lib/tenant.server.ts';
 
 export const config: Config = { path: '/api/update-config', method: ['POST'] };
 
@@ -35,19 +34,11 @@ export default handleJson('update-config', ['POST'], async (req) => {
 	if (!tenant) throw new HttpError(404, `No chamber "${change.chamber}"`);
 	const updatedAt = await saveConfigWrite(session.client, tenant.id, change.write);
 
-	// Each deployment builds its own chamber; a super_admin's change to another chamber is
-	// published by that chamber's deployment (its next save or 'Publish now' there).
-	const current = await getCurrentTenant();
-	const publish =
-		current.id === tenant.id
-			? (
-					await requestPublish({
-						client: session.client,
-						tenantId: tenant.id,
-						reason: `${change.write.path} saved`,
-					})
-				).publish
-			: null;
+	const publish = await publishIfThisChamber(
+		session.client,
+		tenant.id,
+		`${change.write.path} saved`,
+	);
 	return Response.json(
 		{ success: true, path: change.write.path, updatedAt, publish },
 		{ headers: { 'Cache-Control': 'no-store' } },

@@ -11,10 +11,9 @@ import {
 	LOGO_TOO_LARGE,
 	LOGO_TYPES,
 } from '../../src/features/admin/logos/logos.ts';
-import { requestPublish } from '../../src/features/publish/publish.server.ts';
+import { publishIfThisChamber } from '../../src/features/publish/publish.server.ts';
 import { getTenantBySlugOrNull } from '../../src/features/tenants/tenants.server.ts';
 import { BadRequest, handleJson, HttpError } from '../../src/lib/http.server.ts';
-import { getCurrentTenant } from '../../src/lib/tenant.server.ts';
 
 export const config: Config = { path: '/api/upload-logo', method: ['POST'] };
 
@@ -64,18 +63,11 @@ export default handleJson('upload-logo', ['POST'], async (req) => {
 	const url = await storeLogo(session.client, tenant.id, logoType, logo);
 	await saveLogoUrl(session.client, tenant.id, logoType, url);
 
-	// Each deployment builds its own chamber (as update-config does).
-	const current = await getCurrentTenant();
-	const publish =
-		current.id === tenant.id
-			? (
-					await requestPublish({
-						client: session.client,
-						tenantId: tenant.id,
-						reason: `logo.${logoType} uploaded`,
-					})
-				).publish
-			: null;
+	const publish = await publishIfThisChamber(
+		session.client,
+		tenant.id,
+		`logo.${logoType} uploaded`,
+	);
 	return Response.json(
 		{ success: true, logoType, url, publish },
 		{ headers: { 'Cache-Control': 'no-store' } },

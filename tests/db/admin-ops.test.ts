@@ -1,6 +1,4 @@
-import { once } from 'node:events';
-import { createServer } from 'node:net';
-import { createClient, type SupabaseClient } from '@supabase/supabase-js';
+import { createClient } from '@supabase/supabase-js';
 import pg from 'pg';
 import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
 import { startSiteServer, type SiteServer } from '../../scripts/lib/netlify-local.ts';
@@ -9,6 +7,7 @@ import { importTenant } from '../../src/features/tenants/tenants.server.ts';
 import { parseTenantFile } from '../../src/features/tenants/tenant-file.ts';
 import { startNetlifyStandin, type NetlifyStandin } from '../support/netlify-api-standin.ts';
 import { randomSlug } from './fixtures.ts';
+import { freePort, signInAs, userClient as asUser } from '../support/db-clients.ts';
 
 // The admin panel's Logos, Cache and Users functions (spec 02 §7) over real HTTP in the local
 // Netlify server, signed in with the identity service, writing with the user's token to the real
@@ -53,21 +52,9 @@ async function call(
 
 const email = (key: string) => `${key.toLowerCase()}-${slug}${DOMAIN}`;
 
-async function signIn(address: string, password = PASSWORD): Promise<string> {
-	const client = createClient(stack.supabaseUrl, stack.anonKey, {
-		auth: { persistSession: false, autoRefreshToken: false },
-	});
-	const { data, error } = await client.auth.signInWithPassword({ email: address, password });
-	if (error || !data.session) throw new Error(`Sign-in of ${address} failed: ${error?.message}`);
-	return data.session.access_token;
-}
+const signIn = (address: string, password = PASSWORD) => signInAs(stack, address, password);
 
-function userClient(token: string): SupabaseClient {
-	return createClient(stack.supabaseUrl, stack.anonKey, {
-		global: { headers: { Authorization: `Bearer ${token}` } },
-		auth: { persistSession: false, autoRefreshToken: false },
-	});
-}
+const userClient = (token: string) => asUser(stack, token);
 
 async function config() {
 	const { data, error } = await service
@@ -77,14 +64,6 @@ async function config() {
 		.single();
 	if (error) throw error;
 	return configFromRow(data, 'test');
-}
-
-async function freePort(): Promise<number> {
-	const probe = createServer().listen(0, '127.0.0.1');
-	await once(probe, 'listening');
-	const { port } = probe.address() as { port: number };
-	probe.close();
-	return port;
 }
 
 beforeAll(async () => {

@@ -1,7 +1,5 @@
 import { request } from 'node:http';
-import { once } from 'node:events';
 import { readdir } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { createClient } from '@supabase/supabase-js';
 import { SignJWT } from 'jose';
@@ -11,6 +9,7 @@ import { startSiteServer } from '../../scripts/lib/netlify-local.ts';
 import { importTenant } from '../../src/features/tenants/tenants.server.ts';
 import { parseTenantFile } from '../../src/features/tenants/tenant-file.ts';
 import { randomSlug } from './fixtures.ts';
+import { freePort } from '../support/db-clients.ts';
 
 // The sign-in functions over real HTTP: the local Netlify server runs netlify/functions/* in this
 // process against the test stack and its identity service. Visitors are told apart by their
@@ -89,14 +88,6 @@ async function newUser(
 		{ only: ['users'], allowSuperAdmin: role === 'super_admin' },
 	);
 	return email;
-}
-
-async function freePort(): Promise<number> {
-	const probe = createServer().listen(0, '127.0.0.1');
-	await once(probe, 'listening');
-	const { port } = probe.address() as { port: number };
-	probe.close();
-	return port;
 }
 
 beforeAll(async () => {

@@ -1,6 +1,4 @@
-import { once } from 'node:events';
 import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -18,6 +16,7 @@ import { requestPublish } from '../../src/features/publish/publish.server.ts';
 import { importTenant } from '../../src/features/tenants/tenants.server.ts';
 import { parseTenantFile } from '../../src/features/tenants/tenant-file.ts';
 import { randomSlug } from './fixtures.ts';
+import { freePort } from '../support/db-clients.ts';
 
 // `npm start`'s publishing: its own build hook, a build into a fresh folder, and the swap. The
 // builds here are small stand-ins for `astro build` that write their files slowly, so requests
@@ -62,14 +61,6 @@ async function writeSite(dir: string, label: string, pace = 0): Promise<LocalBui
 		`export default async () => new Response('on demand, build ${label}', { headers: { 'content-type': 'text/plain' } });\n`,
 	);
 	return { distDir: dist, ssrDir: ssr };
-}
-
-async function freePort(): Promise<number> {
-	const probe = createServer().listen(0, '127.0.0.1');
-	await once(probe, 'listening');
-	const { port } = probe.address() as { port: number };
-	probe.close();
-	return port;
 }
 
 async function get(path: string): Promise<{ status: number; text: string }> {

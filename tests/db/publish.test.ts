@@ -1,8 +1,6 @@
-import { once } from 'node:events';
 import { createHash } from 'node:crypto';
-import { createServer } from 'node:net';
 import type { Context } from '@netlify/functions';
-import { createClient, type SupabaseClient } from '@supabase/supabase-js';
+import { createClient } from '@supabase/supabase-js';
 import { SignJWT } from 'jose';
 import pg from 'pg';
 import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
@@ -23,6 +21,7 @@ import {
 	type NetlifyStandin,
 } from '../support/netlify-api-standin.ts';
 import { randomSlug } from './fixtures.ts';
+import { freePort, signInAs, userClient as asUser } from '../support/db-clients.ts';
 
 // Publishing against the real stack: the functions run in the local Netlify server, sign-in is
 // the identity service's, and a stand-in of Netlify's API receives the build-hook, purge and
@@ -88,29 +87,9 @@ async function call(
 	};
 }
 
-async function signIn(email: string): Promise<string> {
-	const client = createClient(stack.supabaseUrl, stack.anonKey, {
-		auth: { persistSession: false, autoRefreshToken: false },
-	});
-	const { data, error } = await client.auth.signInWithPassword({ email, password: PASSWORD });
-	if (error || !data.session) throw new Error(`Sign-in of ${email} failed: ${error?.message}`);
-	return data.session.access_token;
-}
+const signIn = (email: string) => signInAs(stack, email, PASSWORD);
 
-function userClient(token: string): SupabaseClient {
-	return createClient(stack.supabaseUrl, stack.anonKey, {
-		global: { headers: { Authorization: `Bearer ${token}` } },
-		auth: { persistSession: false, autoRefreshToken: false },
-	});
-}
-
-async function freePort(): Promise<number> {
-	const probe = createServer().listen(0, '127.0.0.1');
-	await once(probe, 'listening');
-	const { port } = probe.address() as { port: number };
-	probe.close();
-	return port;
-}
+const userClient = (token: string) => asUser(stack, token);
 
 async function rows(): Promise<
 	{

@@ -3,6 +3,7 @@ import type { SupabaseClient } from '@supabase/supabase-js';
 import { z } from 'zod';
 import { HttpError } from '../../lib/http.server.ts';
 import { getServiceClient } from '../../lib/supabase.server.ts';
+import { getCurrentTenant } from '../../lib/tenant.server.ts';
 import type { AdminSession } from '../auth/auth.server.ts';
 import {
 	configFromRow,
@@ -219,6 +220,21 @@ export async function requestPublish(
 	const publish = await getPublish(service, id);
 	if (!publish) throw new Error(`Publish ${id} vanished`);
 	return { publish, created: row.created };
+}
+
+/**
+ * A change to `tenantId`'s configuration (a save, a logo) publishes when this deployment builds
+ * that chamber; a super_admin's change to another chamber is published by that chamber's own
+ * deployment. Answers the publish, or null when there is none here.
+ */
+export async function publishIfThisChamber(
+	client: SupabaseClient,
+	tenantId: string,
+	reason: string,
+): Promise<PublishView | null> {
+	const current = await getCurrentTenant();
+	if (current.id !== tenantId) return null;
+	return (await requestPublish({ client, tenantId, reason })).publish;
 }
 
 /** POSTs the build hook as Netlify documents it; answers the failure to show, or null. */
