@@ -5,7 +5,7 @@ import { createChamber } from '../../src/features/generator/generator.server.ts'
 import { handleJson, parseJsonBody } from '../../src/lib/http.server.ts';
 import { getServiceClient } from '../../src/lib/supabase.server.ts';
 
-export const config: Config = { path: '/api/admin/chambers', method: ['POST'] };
+export const config: Config = { path: '/api/admin/chambers' };
 
 const bodySchema = z.object({
 	/** The generator's tenant file; validated by the import's own parser. */

@@ -11,7 +11,7 @@ import { getTenantBySlugOrNull } from '../../src/features/tenants/tenants.server
 import { handleJson, HttpError, parseJsonBody } from '../../src/lib/http.server.ts';
 import { getCurrentTenant } from '../../src/lib/tenant.server.ts';
 
-export const config: Config = { path: '/api/admin/increment-cache-version', method: ['POST'] };
+export const config: Config = { path: '/api/admin/increment-cache-version' };
 
 /**
  * The Cache tab's refresh (spec 02 §7): `{resourceType}` (and optionally `chamber`, a slug) →

@@ -3,7 +3,7 @@ import { authenticate } from '../../src/features/auth/auth.server.ts';
 import { listTenants } from '../../src/features/admin/users/users.server.ts';
 import { handleJson } from '../../src/lib/http.server.ts';
 
-export const config: Config = { path: '/api/admin/tenants', method: ['GET'] };
+export const config: Config = { path: '/api/admin/tenants' };
 
 /** The chambers 'Create User' offers (spec 02 §7): `{tenants: [{id, name, tenant_key}]}`, super_admin only. */
 export default handleJson('admin-tenants', ['GET'], async (req) => {

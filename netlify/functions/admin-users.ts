@@ -12,7 +12,7 @@ import {
 import { handleJson, parseJsonBody } from '../../src/lib/http.server.ts';
 import { getServiceClient } from '../../src/lib/supabase.server.ts';
 
-export const config: Config = { path: '/api/admin/users', method: ['GET', 'POST', 'DELETE'] };
+export const config: Config = { path: '/api/admin/users' };
 
 const noStore = { 'Cache-Control': 'no-store' };
 

@@ -3,7 +3,7 @@ import { forgotPasswordBodySchema } from '../../src/features/auth/auth.ts';
 import { sendPasswordReset } from '../../src/features/auth/auth.server.ts';
 import { clientIp, handleJson, parseJsonBody } from '../../src/lib/http.server.ts';
 
-export const config: Config = { path: '/api/auth/forgot-password', method: ['POST'] };
+export const config: Config = { path: '/api/auth/forgot-password' };
 
 /**
  * 'Forgot password?': asks the identity service to e-mail a reset link to /reset-password. The

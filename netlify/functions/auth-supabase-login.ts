@@ -3,7 +3,7 @@ import { loginBodySchema } from '../../src/features/auth/auth.ts';
 import { signIn } from '../../src/features/auth/auth.server.ts';
 import { clientIp, handleJson, parseJsonBody } from '../../src/lib/http.server.ts';
 
-export const config: Config = { path: '/api/auth/supabase-login', method: ['POST'] };
+export const config: Config = { path: '/api/auth/supabase-login' };
 
 /** Sign-in of the admin portal (spec 02 §7): `{session, user}`, or `{error}` with 400/401/403/429. */
 export default handleJson('auth-supabase-login', ['POST'], async (req, context) => {

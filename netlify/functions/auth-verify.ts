@@ -2,7 +2,7 @@ import type { Config } from '@netlify/functions';
 import { authenticate } from '../../src/features/auth/auth.server.ts';
 import { handle, HttpError } from '../../src/lib/http.server.ts';
 
-export const config: Config = { path: '/api/auth/verify', method: ['GET'] };
+export const config: Config = { path: '/api/auth/verify' };
 
 const headers = { 'Cache-Control': 'no-store' };
 

@@ -8,7 +8,7 @@ import { handleJson, jsonError, parseQuery } from '../../src/lib/http.server.ts'
 import { getAnonClient } from '../../src/lib/supabase.server.ts';
 import { getCurrentTenant } from '../../src/lib/tenant.server.ts';
 
-export const config: Config = { path: '/api/banner-image', method: ['GET'] };
+export const config: Config = { path: '/api/banner-image' };
 
 /** Largest image passed through; banners are at most 970×90 px, so this is generous. */
 export const MAX_BANNER_BYTES = 2 * 1024 * 1024;

@@ -4,7 +4,7 @@ import { cachedJson, handleJson } from '../../src/lib/http.server.ts';
 import { getAnonClient } from '../../src/lib/supabase.server.ts';
 import { getCurrentTenant } from '../../src/lib/tenant.server.ts';
 
-export const config: Config = { path: '/api/banners', method: ['GET'] };
+export const config: Config = { path: '/api/banners' };
 
 export default handleJson('banners', ['GET'], async () => {
 	const tenant = await getCurrentTenant();

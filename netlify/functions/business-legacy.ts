@@ -21,7 +21,6 @@ import { getCurrentTenant } from '../../src/lib/tenant.server.ts';
  */
 export const config: Config = {
 	path: ['/business/:name', '/business/:name/*'],
-	method: ['GET'],
 	preferStatic: true,
 };
 

@@ -6,7 +6,7 @@ import { cachedJson, handleJson, jsonError, parseQuery } from '../../src/lib/htt
 import { getAnonClient } from '../../src/lib/supabase.server.ts';
 import { getCurrentTenant } from '../../src/lib/tenant.server.ts';
 
-export const config: Config = { path: '/api/business', method: ['GET'] };
+export const config: Config = { path: '/api/business' };
 
 const querySchema = z.object({
 	id: z

@@ -6,7 +6,7 @@ import { cachedJson, handleJson, parseQuery } from '../../src/lib/http.server.ts
 import { getAnonClient } from '../../src/lib/supabase.server.ts';
 import { getCurrentTenant } from '../../src/lib/tenant.server.ts';
 
-export const config: Config = { path: '/api/businesses', method: ['GET'] };
+export const config: Config = { path: '/api/businesses' };
 
 export default handleJson('businesses', ['GET'], async (req) => {
 	const query = parseQuery(businessListQuerySchema, req);

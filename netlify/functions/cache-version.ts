@@ -8,7 +8,7 @@ import { cachedJson, handleJson, parseQuery } from '../../src/lib/http.server.ts
 import { getAnonClient } from '../../src/lib/supabase.server.ts';
 import { getCurrentTenant } from '../../src/lib/tenant.server.ts';
 
-export const config: Config = { path: '/api/cache-version', method: ['GET'] };
+export const config: Config = { path: '/api/cache-version' };
 
 const querySchema = z.object({
 	type: z.enum(CACHE_VERSION_TYPES, {

@@ -5,7 +5,7 @@ import { cachedJson, handleJson, parseQuery, versionParam } from '../../src/lib/
 import { getAnonClient } from '../../src/lib/supabase.server.ts';
 import { getCurrentTenant } from '../../src/lib/tenant.server.ts';
 
-export const config: Config = { path: '/api/categories', method: ['GET'] };
+export const config: Config = { path: '/api/categories' };
 
 const querySchema = z.object({ v: versionParam });
 

@@ -7,7 +7,7 @@ import {
 } from '../../src/features/events/api.server.ts';
 import { handleJson, parseQuery } from '../../src/lib/http.server.ts';
 
-export const config: Config = { path: '/api/community-events', method: ['GET'] };
+export const config: Config = { path: '/api/community-events' };
 
 export default handleJson('community-events', ['GET'], async (req) => {
 	const off = await areaOffResponse('community');

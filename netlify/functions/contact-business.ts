@@ -25,7 +25,7 @@ import { takeRateLimit } from '../../src/lib/rate-limit.server.ts';
 import { getAnonClient, getServiceClient } from '../../src/lib/supabase.server.ts';
 import { getCurrentTenant } from '../../src/lib/tenant.server.ts';
 
-export const config: Config = { path: '/api/contact-business', method: ['POST'] };
+export const config: Config = { path: '/api/contact-business' };
 
 /** Per visitor address (IPv4, or IPv6 by /64), shared by every instance through the database. */
 export const CONTACT_RATE_LIMIT = { limit: 5, windowSeconds: 60 };

@@ -1,7 +1,7 @@
 import type { Config } from '@netlify/functions';
 import { deployNotificationsFunction } from '../../src/features/publish/deploy-events.server.ts';
 
-export const config: Config = { path: '/api/deploy-notifications', method: ['POST'] };
+export const config: Config = { path: '/api/deploy-notifications' };
 
 /**
  * Netlify's deploy notifications (Deploy started / succeeded / failed, "HTTP POST request" with a

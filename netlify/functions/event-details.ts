@@ -16,7 +16,7 @@ import {
 	versionParam,
 } from '../../src/lib/http.server.ts';
 
-export const config: Config = { path: '/api/event-details', method: ['GET'] };
+export const config: Config = { path: '/api/event-details' };
 
 const querySchema = z.object({
 	v: versionParam,

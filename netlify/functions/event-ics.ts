@@ -13,7 +13,7 @@ import { BadRequest, handleJson, jsonError } from '../../src/lib/http.server.ts'
 import { getCurrentTenant } from '../../src/lib/tenant.server.ts';
 
 /** 'Add to Calendar' on the event detail page: one event as an .ics download. */
-export const config: Config = { path: '/api/events/:eventId.ics', method: ['GET'] };
+export const config: Config = { path: '/api/events/:eventId.ics' };
 
 export default handleJson('event-ics', ['GET'], async (req, context) => {
 	const off = await areaOffResponse('any');

@@ -18,7 +18,7 @@ import { getCurrentTenant } from '../../src/lib/tenant.server.ts';
  * A calendar feed to subscribe to: every upcoming (or ongoing) chamber event, or with
  * ?source=community the community events.
  */
-export const config: Config = { path: '/api/events.ics', method: ['GET'] };
+export const config: Config = { path: '/api/events.ics' };
 
 const querySchema = z.object({
 	v: versionParam,

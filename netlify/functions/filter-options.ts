@@ -5,7 +5,7 @@ import { cachedJson, handleJson, parseQuery } from '../../src/lib/http.server.ts
 import { getAnonClient } from '../../src/lib/supabase.server.ts';
 import { getCurrentTenant } from '../../src/lib/tenant.server.ts';
 
-export const config: Config = { path: '/api/filter-options', method: ['GET'] };
+export const config: Config = { path: '/api/filter-options' };
 
 const optionalText = z
 	.string()

@@ -4,7 +4,7 @@ import { listPublishHistory } from '../../src/features/publish/publish.server.ts
 import { handleJson } from '../../src/lib/http.server.ts';
 import { getCurrentTenant } from '../../src/lib/tenant.server.ts';
 
-export const config: Config = { path: '/api/publish-history', method: ['GET'] };
+export const config: Config = { path: '/api/publish-history' };
 
 /**
  * The last 20 published configurations, each with what it changed (field by field, and who

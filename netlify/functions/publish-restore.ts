@@ -5,7 +5,7 @@ import { restorePublishedConfig } from '../../src/features/publish/publish.serve
 import { handleJson, parseJsonBody } from '../../src/lib/http.server.ts';
 import { getCurrentTenant } from '../../src/lib/tenant.server.ts';
 
-export const config: Config = { path: '/api/publish-restore', method: ['POST'] };
+export const config: Config = { path: '/api/publish-restore' };
 
 /**
  * 'Restore' of a kept configuration (admins and super_admins): written back as a save with the

@@ -9,7 +9,7 @@ import {
 import { handleJson, parseQuery } from '../../src/lib/http.server.ts';
 import { getCurrentTenant } from '../../src/lib/tenant.server.ts';
 
-export const config: Config = { path: '/api/publish-status', method: ['GET'] };
+export const config: Config = { path: '/api/publish-status' };
 
 /**
  * The panel's publish status (issue 8): the chamber's newest publishes, newest first, for its

@@ -5,7 +5,7 @@ import { requestPublish } from '../../src/features/publish/publish.server.ts';
 import { BadRequest, handleJson } from '../../src/lib/http.server.ts';
 import { getCurrentTenant } from '../../src/lib/tenant.server.ts';
 
-export const config: Config = { path: '/api/publish', method: ['POST'] };
+export const config: Config = { path: '/api/publish' };
 
 /**
  * 'Publish now' and 'Retry' (issue 8, Publishing): any of the chamber's staff asks for a build of

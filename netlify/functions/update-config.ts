@@ -6,7 +6,7 @@ import { publishIfThisChamber } from '../../src/features/publish/publish.server.
 import { getTenantBySlugOrNull } from '../../src/features/tenants/lookup.server.ts';
 import { BadRequest, handleJson, HttpError } from '../../src/lib/http.server.ts';
 
-export const config: Config = { path: '/api/update-config', method: ['POST'] };
+export const config: Config = { path: '/api/update-config' };
 
 /**
  * Saves one configuration change (spec 02 §7: `{chamber}` plus `{field, value}`,

@@ -15,7 +15,7 @@ import { publishIfThisChamber } from '../../src/features/publish/publish.server.
 import { getTenantBySlugOrNull } from '../../src/features/tenants/tenants.server.ts';
 import { BadRequest, handleJson, HttpError } from '../../src/lib/http.server.ts';
 
-export const config: Config = { path: '/api/upload-logo', method: ['POST'] };
+export const config: Config = { path: '/api/upload-logo' };
 
 const fieldsSchema = z.object({
 	/** standard, stacked or favicon. */

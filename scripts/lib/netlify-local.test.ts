@@ -83,4 +83,10 @@ describe('the local server', () => {
 		).catch(() => ({ status: 0, text: '' }));
 		expect(chunked.text).not.toBe(String(MAX_REQUEST_BODY_BYTES + 1024));
 	});
+
+	it('passes a function by for a method its config leaves out, as Netlify routes it', async () => {
+		const wrongMethod = await raw('GET', '/api/echo');
+		expect(wrongMethod.status).toBe(404);
+		expect(wrongMethod.text).not.toBe('0');
+	});
 });

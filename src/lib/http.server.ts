@@ -31,6 +31,10 @@ export function withSecurityHeaders(response: Response): Response {
 /**
  * Wraps a handler: 405 for other methods, a logged 500 for anything unexpected, and the security
  * headers on every answer.
+ *
+ * The methods live here, not in the function's `config.method`: Netlify routes a method that
+ * `config.method` leaves out past the function (to the site's 404 page), so a function that names
+ * only its path and refuses other methods here is the way to a JSON 405 with `Allow`.
  */
 export function handle(
 	name: string,
