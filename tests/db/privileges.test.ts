@@ -221,3 +221,46 @@ describe('function privileges of anon and authenticated', () => {
 		}
 	});
 });
+
+describe('PostgREST row cap (db-max-rows)', () => {
+	it('answers at most 1000 rows however many a visitor may read or asks for', async () => {
+		// 1,200 open events: rows anon may read, made in one statement.
+		await db.query(
+			`insert into public.events (tenant_id, source, event_id, start_utc, end_utc, data)
+			select $1, 'community', g, now(), now(), jsonb_build_object('EventId', g)
+			from generate_series(1, 1200) g`,
+			[fx.a.id],
+		);
+		try {
+			const all = await anon
+				.from('events')
+				.select('event_id', { count: 'exact' })
+				.eq('tenant_id', fx.a.id)
+				.eq('source', 'community');
+			expect(all.error).toBeNull();
+			expect(all.count).toBe(1200);
+			expect(all.data).toHaveLength(1000);
+			const asked = await anon
+				.from('events')
+				.select('event_id')
+				.eq('tenant_id', fx.a.id)
+				.eq('source', 'community')
+				.range(0, 1199);
+			expect(asked.error).toBeNull();
+			expect(asked.data).toHaveLength(1000);
+			// The rest is there, a page further on.
+			const next = await anon
+				.from('events')
+				.select('event_id')
+				.eq('tenant_id', fx.a.id)
+				.eq('source', 'community')
+				.order('event_id')
+				.range(1000, 1199);
+			expect(next.data).toHaveLength(200);
+		} finally {
+			await db.query(`delete from public.events where tenant_id = $1 and source = 'community'`, [
+				fx.a.id,
+			]);
+		}
+	});
+});
