@@ -83,19 +83,33 @@ describe('table privileges of anon and authenticated', () => {
 
 describe('directory reads anon can call', () => {
 	it('answer at most 100 rows a page, whatever p_limit asks', async () => {
-		const { data, error } = await anon.rpc('search_businesses', {
-			p_tenant_id: fx.a.id,
-			p_limit: 100_000,
-		});
-		expect(error).toBeNull();
-		const { rows } = await db.query(
-			'select count(*)::int as n from public.profiles where tenant_id = $1 and published',
+		// More published businesses than a page may hold, made in one statement.
+		await db.query(
+			`insert into public.profiles (tenant_id, report_name, weblink_profile_id)
+			select $1, 'Bulk Business ' || g, 'bulk-' || g from generate_series(1, 120) g`,
 			[fx.a.id],
 		);
-		expect((data as unknown[]).length).toBe(Math.min(100, rows[0].n as number));
-		const page = await anon.rpc('directory_page', { p_tenant_id: fx.a.id, p_limit: 5000 });
-		expect(page.error).toBeNull();
-		expect((page.data as unknown[]).length).toBeLessThanOrEqual(100);
+		try {
+			for (const [fn, args] of [
+				['search_businesses', {}],
+				['directory_page', {}],
+				['get_businesses_with_listing_position', { p_sort_direction: 'asc' }],
+				['get_businesses_with_listing_position_randomized', { p_seed: 0.3 }],
+			] as const) {
+				const { data, error } = await anon.rpc(fn, {
+					p_tenant_id: fx.a.id,
+					p_limit: 100_000,
+					...args,
+				});
+				expect(error, fn).toBeNull();
+				expect((data as unknown[]).length, fn).toBe(100);
+			}
+		} finally {
+			await db.query(
+				`delete from public.profiles where tenant_id = $1 and weblink_profile_id like 'bulk-%'`,
+				[fx.a.id],
+			);
+		}
 	});
 
 	it('cut a long query instead of running it, and keep the unbounded body from anon', async () => {
