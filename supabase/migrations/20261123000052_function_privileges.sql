@@ -100,6 +100,27 @@ grant execute on function public.bump_cache_version(uuid, text) to authenticated
 grant execute on function public.expire_publishes(uuid, timestamptz) to authenticated;
 grant execute on function public.request_publish(uuid, text) to authenticated;
 
+-- A database that applied migrations 20261123000090 and 20261123000095 before this one (they are
+-- numbered after it) gets back what those grant, so both orders end the same.
+do $$
+declare
+	v_grant record;
+begin
+	for v_grant in
+		select * from (values
+			('public.update_chamber_config(uuid, text, text, jsonb)', 'authenticated'),
+			('public.get_membership_levels(uuid)', 'anon, authenticated'),
+			('public.may_manage_logo(text, text)', 'authenticated'),
+			('public.set_chamber_logo(uuid, text, text)', 'authenticated')
+		) g(fn, roles)
+	loop
+		if to_regprocedure(v_grant.fn) is not null then
+			execute format('grant execute on function %s to %s', v_grant.fn, v_grant.roles);
+		end if;
+	end loop;
+end
+$$;
+
 /**
   ---------------------------------------------------------------------------
   Functions created later: nobody but the service role until granted

@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import { createClient } from '@supabase/supabase-js';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -195,6 +196,19 @@ describe('function privileges of anon and authenticated', () => {
 	});
 
 	it('let authenticated execute those and the admin panel’s, nothing else', async () => {
+		expect(await executableBy('authenticated')).toEqual(
+			[...SUPABASE_HELPERS, ...VISITOR_FUNCTIONS, ...STAFF_FUNCTIONS].sort(),
+		);
+	});
+
+	it('end the same when the migration runs after the later migrations that grant their own', async () => {
+		// A database made before it existed applies it after 20261123000090 and …095.
+		const sql = await readFile(
+			'supabase/migrations/20261123000052_function_privileges.sql',
+			'utf8',
+		);
+		await db.query(`begin; ${sql}; commit;`);
+		expect(await executableBy('anon')).toEqual([...SUPABASE_HELPERS, ...VISITOR_FUNCTIONS].sort());
 		expect(await executableBy('authenticated')).toEqual(
 			[...SUPABASE_HELPERS, ...VISITOR_FUNCTIONS, ...STAFF_FUNCTIONS].sort(),
 		);
