@@ -112,7 +112,7 @@ function checkTarget(url: URL, isAllowed: AddressPolicy): void {
 	if (url.protocol !== 'http:' && url.protocol !== 'https:') {
 		throw new PublicFetchRefused(`${url.protocol} addresses are not fetched`);
 	}
-	if (url.username || url.password) throw new PublicFetchRefused('addresses with credentials');
+	if (url.username || url.password) throw new PublicFetchRefused('an address with credentials is not fetched');
 	// The lookup never runs for an IP address written in the URL: check it here.
 	const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
 	if (isIP(host) && !isAllowed(host)) {
@@ -163,7 +163,7 @@ export function createPublicFetch(options: PublicFetchOptions = {}): PublicFetch
 			try {
 				url = new URL(location, url);
 			} catch {
-				throw new PublicFetchRefused(`a redirect to an invalid address`);
+				throw new PublicFetchRefused('a redirect to an invalid address');
 			}
 		}
 	};
