@@ -112,7 +112,9 @@ function checkTarget(url: URL, isAllowed: AddressPolicy): void {
 	if (url.protocol !== 'http:' && url.protocol !== 'https:') {
 		throw new PublicFetchRefused(`${url.protocol} addresses are not fetched`);
 	}
-	if (url.username || url.password) throw new PublicFetchRefused('an address with credentials is not fetched');
+	if (url.username || url.password) {
+		throw new PublicFetchRefused('an address with credentials is not fetched');
+	}
 	// The lookup never runs for an IP address written in the URL: check it here.
 	const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
 	if (isIP(host) && !isAllowed(host)) {
