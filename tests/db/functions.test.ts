@@ -14,7 +14,10 @@ import { join } from 'node:path';
 import { createClient } from '@supabase/supabase-js';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it, vi } from 'vitest';
+import type { Context } from '@netlify/functions';
+import { bannerImageHandler } from '../../netlify/functions/banner-image.ts';
 import { startSiteServer } from '../../scripts/lib/netlify-local.ts';
+import { createPublicFetch, isPublicAddress } from '../../src/lib/public-fetch.server.ts';
 import {
 	removeDirectoryTenants,
 	seedDirectoryTenants,
@@ -41,6 +44,10 @@ let fx: DirectoryFixture;
 let site: { url: string; close(): Promise<void> };
 let upstream: Server;
 let upstreamUrl: string;
+/** The upstream as the test fetch knows it: a test host name that resolves to 127.0.0.1. */
+let imagesUrl: string;
+/** Paths the banner image host was asked for. */
+const upstreamRequests: string[] = [];
 let siteverify: Server;
 let siteverifyUrl: string;
 let outbox: string;
@@ -61,8 +68,13 @@ async function freePort(): Promise<number> {
 	return Number(new URL(url).port);
 }
 
-/** The banner image host: a PNG, a web page posing as a PNG, a hanging request, a huge file. */
+/**
+ * The banner image host: a PNG, a web page posing as a PNG, a hanging request, a huge file,
+ * redirects. It listens on 127.0.0.1, which the proxy refuses: tests that need its images go
+ * through the proxy with a test fetch that knows the host as images.test (bannerImageHandler).
+ */
 function upstreamHandler(req: IncomingMessage, res: ServerResponse) {
+	upstreamRequests.push(req.url ?? '');
 	switch (req.url) {
 		case '/banner.png':
 		case '/members/images/relative.png':
@@ -79,6 +91,13 @@ function upstreamHandler(req: IncomingMessage, res: ServerResponse) {
 			return;
 		case '/hang.png':
 			// Never answers; the proxy must give up on its own.
+			return;
+		case '/moved.png':
+			res.writeHead(302, { location: '/banner.png' }).end();
+			return;
+		case '/to-internal.png':
+			// A banner host sending the proxy to this machine's other services.
+			res.writeHead(302, { location: `http://127.0.0.2:${req.socket.localPort}/banner.png` }).end();
 			return;
 		default:
 			res.writeHead(404).end();
@@ -109,23 +128,38 @@ beforeAll(async () => {
 	await db.connect();
 	upstream = createServer(upstreamHandler);
 	upstreamUrl = await listen(upstream);
+	imagesUrl = upstreamUrl.replace('127.0.0.1', 'images.test');
 	siteverify = createServer((req, res) => void siteverifyHandler(req, res));
 	siteverifyUrl = await listen(siteverify);
 	fx = await seedDirectoryTenants(service, {
 		prefix: 'fn',
 		config: {
-			urls: { eventRegistrationBaseUrl: `${upstreamUrl}/members` },
+			urls: { eventRegistrationBaseUrl: `${imagesUrl}/members` },
 			services: { emailDomain: 'cedarchamber.example' },
 		},
 		banners: [
 			{ banner_name: 'Demo banner', image_url: '/demo/banners/banner-1.svg', position: 1 },
-			{ banner_name: 'Sponsor', image_url: `${upstreamUrl}/banner.png`, position: 2 },
+			{ banner_name: 'Sponsor', image_url: `${imagesUrl}/banner.png`, position: 2 },
 			{ banner_name: 'Relative', image_url: 'images/relative.png', position: 3 },
-			{ banner_name: 'Fake', image_url: `${upstreamUrl}/fake.png`, position: 4 },
-			{ banner_name: 'Huge', image_url: `${upstreamUrl}/huge.png`, position: 5 },
-			{ banner_name: 'Hanging', image_url: `${upstreamUrl}/hang.png`, position: 6 },
-			{ banner_name: 'Gone', image_url: `${upstreamUrl}/gone.png`, position: 7 },
-			{ banner_name: 'Retired', image_url: `${upstreamUrl}/banner.png?retired`, active: false },
+			{ banner_name: 'Fake', image_url: `${imagesUrl}/fake.png`, position: 4 },
+			{ banner_name: 'Huge', image_url: `${imagesUrl}/huge.png`, position: 5 },
+			{ banner_name: 'Hanging', image_url: `${imagesUrl}/hang.png`, position: 6 },
+			{ banner_name: 'Gone', image_url: `${imagesUrl}/gone.png`, position: 7 },
+			{ banner_name: 'Moved', image_url: `${imagesUrl}/moved.png`, position: 8 },
+			{ banner_name: 'To internal', image_url: `${imagesUrl}/to-internal.png`, position: 9 },
+			{ banner_name: 'Loopback', image_url: `${upstreamUrl}/banner.png`, position: 10 },
+			{
+				banner_name: 'Localhost',
+				image_url: `${upstreamUrl.replace('127.0.0.1', 'localhost')}/banner.png`,
+				position: 11,
+			},
+			{
+				banner_name: 'Metadata',
+				image_url: 'http://169.254.169.254/latest/meta-data/',
+				position: 12,
+			},
+			{ banner_name: 'Escape', image_url: '/demo/../_headers', position: 13 },
+			{ banner_name: 'Retired', image_url: `${imagesUrl}/banner.png?retired`, active: false },
 		],
 	});
 	outbox = await mkdtemp(join(tmpdir(), 'chamber-outbox-'));
@@ -257,6 +291,12 @@ describe('GET /api/categories and /api/banners', () => {
 			'Huge',
 			'Hanging',
 			'Gone',
+			'Moved',
+			'To internal',
+			'Loopback',
+			'Localhost',
+			'Metadata',
+			'Escape',
 		]);
 		expect(Object.keys(body[0]).sort()).toEqual([
 			'alternate_text',
@@ -383,32 +423,101 @@ describe('GET /api/business', () => {
 
 describe('GET /api/banner-image', () => {
 	const image = (url: string) => get(`/api/banner-image?url=${encodeURIComponent(url)}`);
+	const FAILED = { error: 'The banner image could not be loaded' };
 
-	it('serves the site’s own banner (the demo’s, site-relative) as SVG with a sandboxing CSP', async () => {
-		const { status, headers, body } = await image('/demo/banners/banner-1.svg');
+	// The same proxy with a fetch that knows images.test as 127.0.0.1 (the seam for tests; the
+	// deployed function has only the public-address fetch), called in this process.
+	const testFetch = createPublicFetch({
+		resolve: async (hostname) => {
+			if (hostname !== 'images.test')
+				throw Object.assign(new Error(hostname), { code: 'ENOTFOUND' });
+			return [{ address: '127.0.0.1', family: 4 }];
+		},
+		isAllowed: (address) => address === '127.0.0.1' || isPublicAddress(address),
+	});
+	const viaTestFetch = async (url: string) => {
+		const response = await bannerImageHandler(testFetch)(
+			new Request(`${site.url}/api/banner-image?url=${encodeURIComponent(url)}`),
+			{} as Context,
+		);
+		const type = response.headers.get('content-type') ?? '';
+		const body = type.includes('json')
+			? await response.json()
+			: Buffer.from(await response.arrayBuffer());
+		return { status: response.status, headers: response.headers, body };
+	};
+
+	it('sends the site’s own banner (the demo’s) to its file on this site, never fetching itself', async () => {
+		const url = `/api/banner-image?url=${encodeURIComponent('/demo/banners/banner-1.svg')}`;
+		const answer = await fetch(`${site.url}${url}`, { redirect: 'manual' });
+		expect(answer.status).toBe(302);
+		expect(answer.headers.get('location')).toBe('/demo/banners/banner-1.svg');
+		expect(answer.headers.get('netlify-cdn-cache-control')).toMatch(/s-maxage=\d{6,}/);
+		expect(answer.headers.get('netlify-vary')).toBe('query=url');
+		const { status, headers, body } = await get(url);
 		expect(status).toBe(200);
 		expect(headers.get('content-type')).toBe('image/svg+xml');
-		expect(headers.get('content-security-policy')).toContain('sandbox');
-		expect(headers.get('netlify-cdn-cache-control')).toMatch(/s-maxage=\d{6,}/);
-		expect(headers.get('netlify-vary')).toBe('query=url');
 		expect(body).toEqual(await readFile('public/demo/banners/banner-1.svg'));
+		// A path that climbs out of the site's banner folder is refused like any failure.
+		expect(await image('/demo/../_headers')).toMatchObject({ status: 502, body: FAILED });
 	});
 
-	it('proxies a banner on another host, and a relative one from the registration site', async () => {
-		for (const url of [`${upstreamUrl}/banner.png`, 'images/relative.png']) {
-			const { status, headers, body } = await image(url);
+	it('refuses banner addresses on this machine or its network, with the one failure answer', async () => {
+		const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+		upstreamRequests.length = 0;
+		try {
+			for (const url of [
+				`${upstreamUrl}/banner.png`,
+				`${upstreamUrl.replace('127.0.0.1', 'localhost')}/banner.png`,
+				'http://169.254.169.254/latest/meta-data/',
+				// images.test resolves nowhere outside the tests; the relative one lives there too.
+				`${imagesUrl}/banner.png`,
+				'images/relative.png',
+			]) {
+				const { status, headers, body } = await image(url);
+				expect(status, url).toBe(502);
+				expect(body, url).toEqual(FAILED);
+				expect(headers.get('cache-control'), url).toBe('no-store');
+			}
+			// Nothing reached the image host, though it runs on 127.0.0.1.
+			expect(upstreamRequests).toEqual([]);
+			const logged = warn.mock.calls.map((call) => String(call[0]));
+			expect(logged).toEqual([
+				`[banner-image] ${upstreamUrl}/banner.png: 127.0.0.1 is not a public address`,
+				expect.stringMatching(
+					/^\[banner-image\] http:\/\/localhost:\d+\/banner\.png: localhost resolves to (127\.0\.0\.1|::1), which is not a public address$/,
+				),
+				'[banner-image] http://169.254.169.254/latest/meta-data/: 169.254.169.254 is not a public address',
+				`[banner-image] ${imagesUrl}/banner.png: images.test could not be resolved (ENOTFOUND)`,
+				'[banner-image] images/relative.png: images.test could not be resolved (ENOTFOUND)',
+			]);
+			// A reason, never a stack.
+			expect(logged.join('\n')).not.toMatch(/\n\s+at /);
+		} finally {
+			warn.mockRestore();
+		}
+	});
+
+	it('proxies a banner on another host, also through a redirect, and a relative one from the registration site', async () => {
+		for (const url of [
+			`${imagesUrl}/banner.png`,
+			`${imagesUrl}/moved.png`,
+			'images/relative.png',
+		]) {
+			const { status, headers, body } = await viaTestFetch(url);
 			expect(status, url).toBe(200);
 			expect(headers.get('content-type')).toBe('image/png');
 			expect(headers.get('x-content-type-options')).toBe('nosniff');
+			expect(headers.get('content-security-policy')).toContain("default-src 'none'");
 			expect(body).toEqual(PNG);
 		}
 	});
 
 	it('refuses images no active banner of this chamber references', async () => {
 		for (const url of [
-			`${upstreamUrl}/anything.png`,
+			`${imagesUrl}/anything.png`,
 			'https://other.example/banner.png',
-			`${upstreamUrl}/banner.png?retired`,
+			`${imagesUrl}/banner.png?retired`,
 		]) {
 			const { status, body } = await image(url);
 			expect(status, url).toBe(403);
@@ -418,24 +527,28 @@ describe('GET /api/banner-image', () => {
 		expect(missing.status).toBe(400);
 	});
 
-	it('refuses what is not an image, whatever its header says, and what is too large', async () => {
-		const fake = await image(`${upstreamUrl}/fake.png`);
-		expect(fake.status).toBe(502);
-		expect(fake.body).toEqual({ error: 'The banner address did not return an image' });
-		const huge = await image(`${upstreamUrl}/huge.png`);
-		expect(huge.status).toBe(502);
-		expect(huge.body).toEqual({ error: 'The banner image is too large' });
-		const gone = await image(`${upstreamUrl}/gone.png`);
-		expect(gone.status).toBe(404);
-		expect(gone.body).toEqual({ error: 'Banner image not found' });
-	});
-
-	it('gives up on a hanging image host with 504', async () => {
-		const started = Date.now();
-		const { status, body } = await image(`${upstreamUrl}/hang.png`);
-		expect(status).toBe(504);
-		expect(body).toEqual({ error: 'The banner image took too long to load' });
-		expect(Date.now() - started).toBeLessThan(15_000);
+	it('answers every upstream failure the same way and logs which it was', async () => {
+		const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+		try {
+			const started = Date.now();
+			for (const name of ['fake', 'huge', 'gone', 'to-internal', 'hang']) {
+				const { status, headers, body } = await viaTestFetch(`${imagesUrl}/${name}.png`);
+				expect(status, name).toBe(502);
+				expect(body, name).toEqual(FAILED);
+				expect(headers.get('cache-control'), name).toBe('no-store');
+			}
+			// The hanging host is given up after 5 s.
+			expect(Date.now() - started).toBeLessThan(15_000);
+			expect(warn.mock.calls.map((call) => String(call[0]))).toEqual([
+				`[banner-image] ${imagesUrl}/fake.png: not an image (application/xml)`,
+				`[banner-image] ${imagesUrl}/huge.png: larger than 2 MB`,
+				`[banner-image] ${imagesUrl}/gone.png: the image host answered 404`,
+				`[banner-image] ${imagesUrl}/to-internal.png: 127.0.0.2 is not a public address`,
+				`[banner-image] ${imagesUrl}/hang.png: no answer within 5000 ms`,
+			]);
+		} finally {
+			warn.mockRestore();
+		}
 	});
 });
 

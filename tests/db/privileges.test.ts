@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import { createClient } from '@supabase/supabase-js';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -7,8 +8,8 @@ import {
 	type DirectoryFixture,
 } from './directory-fixtures.ts';
 
-// Issue 10: the API roles hold only the table privileges PostgREST needs, and the directory
-// reads anon can call are bounded.
+// Issue 10: the API roles hold only the table and function privileges PostgREST needs, the
+// directory reads anon can call are bounded, and PostgREST answers at most 1000 rows.
 
 const stack = inject('stack');
 const db = new pg.Client({ connectionString: stack.databaseUrl });
@@ -83,19 +84,33 @@ describe('table privileges of anon and authenticated', () => {
 
 describe('directory reads anon can call', () => {
 	it('answer at most 100 rows a page, whatever p_limit asks', async () => {
-		const { data, error } = await anon.rpc('search_businesses', {
-			p_tenant_id: fx.a.id,
-			p_limit: 100_000,
-		});
-		expect(error).toBeNull();
-		const { rows } = await db.query(
-			'select count(*)::int as n from public.profiles where tenant_id = $1 and published',
+		// More published businesses than a page may hold, made in one statement.
+		await db.query(
+			`insert into public.profiles (tenant_id, report_name, weblink_profile_id)
+			select $1, 'Bulk Business ' || g, 'bulk-' || g from generate_series(1, 120) g`,
 			[fx.a.id],
 		);
-		expect((data as unknown[]).length).toBe(Math.min(100, rows[0].n as number));
-		const page = await anon.rpc('directory_page', { p_tenant_id: fx.a.id, p_limit: 5000 });
-		expect(page.error).toBeNull();
-		expect((page.data as unknown[]).length).toBeLessThanOrEqual(100);
+		try {
+			for (const [fn, args] of [
+				['search_businesses', {}],
+				['directory_page', {}],
+				['get_businesses_with_listing_position', { p_sort_direction: 'asc' }],
+				['get_businesses_with_listing_position_randomized', { p_seed: 0.3 }],
+			] as const) {
+				const { data, error } = await anon.rpc(fn, {
+					p_tenant_id: fx.a.id,
+					p_limit: 100_000,
+					...args,
+				});
+				expect(error, fn).toBeNull();
+				expect((data as unknown[]).length, fn).toBe(100);
+			}
+		} finally {
+			await db.query(
+				`delete from public.profiles where tenant_id = $1 and weblink_profile_id like 'bulk-%'`,
+				[fx.a.id],
+			);
+		}
 	});
 
 	it('cut a long query instead of running it, and keep the unbounded body from anon', async () => {
@@ -109,5 +124,171 @@ describe('directory reads anon can call', () => {
 			p_limit: 5000,
 		});
 		expect(direct.error?.message).toMatch(/permission denied/);
+	});
+});
+
+/** Functions a role may execute, outside Postgres's own schemas and extensions. */
+async function executableBy(role: string): Promise<string[]> {
+	const { rows } = await db.query<{ fn: string }>(
+		`select n.nspname || '.' || p.proname as fn
+		from pg_proc p
+		join pg_namespace n on n.oid = p.pronamespace
+		where n.nspname not in ('pg_catalog', 'information_schema')
+			and n.nspname not like 'pg\\_%'
+			and not exists (
+				select 1 from pg_depend d
+				where d.classid = 'pg_proc'::regclass and d.objid = p.oid and d.deptype = 'e'
+			)
+			and has_function_privilege($1, p.oid, 'EXECUTE')
+		order by 1`,
+		[role],
+	);
+	return rows.map((r) => r.fn);
+}
+
+// Supabase's own helpers (stand-ins locally): policies and PostgREST's pre-request call them.
+const SUPABASE_HELPERS = [
+	'auth.jwt',
+	'auth.role',
+	'auth.uid',
+	'auth_guard.check_session',
+	'storage.filename',
+	'storage.foldername',
+];
+
+// What the public site calls (spec 01 §7, directory.server.ts) and what those reach as invoker
+// functions: get_filter_options → matching_profiles → directory_match_sql, search_tsquery.
+const VISITOR_FUNCTIONS = [
+	'public.count_businesses_with_category',
+	'public.directory_match_sql',
+	'public.directory_page',
+	'public.featured_business_candidates',
+	'public.get_affiliation_counts',
+	'public.get_businesses_with_listing_position',
+	'public.get_businesses_with_listing_position_randomized',
+	'public.get_filter_options',
+	// Granted by migration 20261123000090 (numbered after the function privileges): the levels of
+	// published businesses under RLS, which the spec's direct profiles read shows visitors anyway.
+	'public.get_membership_levels',
+	'public.list_categories',
+	'public.matching_profiles',
+	'public.search_businesses',
+	'public.search_tsquery',
+];
+
+// The admin panel's calls, the staff policies' check and the configuration trigger's helpers.
+const STAFF_FUNCTIONS = [
+	'public.bump_cache_version',
+	'public.config_section_name',
+	'public.editor_feature_keys',
+	'public.expire_publishes',
+	'public.has_tenant_role',
+	'public.may_manage_logo',
+	'public.request_publish',
+	'public.set_chamber_logo',
+	'public.tenant_role',
+	'public.update_chamber_config',
+];
+
+describe('function privileges of anon and authenticated', () => {
+	it('let anon execute exactly the directory reads the public site needs', async () => {
+		expect(await executableBy('anon')).toEqual([...SUPABASE_HELPERS, ...VISITOR_FUNCTIONS].sort());
+	});
+
+	it('let authenticated execute those and the admin panel’s, nothing else', async () => {
+		expect(await executableBy('authenticated')).toEqual(
+			[...SUPABASE_HELPERS, ...VISITOR_FUNCTIONS, ...STAFF_FUNCTIONS].sort(),
+		);
+	});
+
+	it('end the same when the migration runs after the later migrations that grant their own', async () => {
+		// A database made before it existed applies it after 20261123000090 and …095.
+		const sql = await readFile(
+			'supabase/migrations/20261123000052_function_privileges.sql',
+			'utf8',
+		);
+		await db.query(`begin; ${sql}; commit;`);
+		expect(await executableBy('anon')).toEqual([...SUPABASE_HELPERS, ...VISITOR_FUNCTIONS].sort());
+		expect(await executableBy('authenticated')).toEqual(
+			[...SUPABASE_HELPERS, ...VISITOR_FUNCTIONS, ...STAFF_FUNCTIONS].sort(),
+		);
+	});
+
+	it('refuse a revoked function called through PostgREST with the anon key', async () => {
+		for (const [fn, args] of [
+			['has_tenant_role', { check_tenant_id: fx.a.id }],
+			['membership_rank', { p_level_name: 'Trustee', p_given_rank: null, p_hierarchy: [] }],
+			['editor_feature_keys', {}],
+		] as const) {
+			const { data, error } = await anon.rpc(fn, args);
+			expect(data, fn).toBeNull();
+			expect(error?.message, fn).toMatch(/permission denied for function/);
+		}
+		// The same call with the service key works: the function is there, anon may not run it.
+		const { data, error } = await service.rpc('membership_rank', {
+			p_level_name: 'Trustee',
+			p_given_rank: null,
+			p_hierarchy: [],
+		});
+		expect(error).toBeNull();
+		expect(data).toBe(4);
+	});
+
+	it('give functions created later to the service role only, until their migration grants more', async () => {
+		await db.query(
+			'create function public.privileges_probe() returns int language sql as $$ select 1 $$',
+		);
+		try {
+			const { rows } = await db.query(`
+				select has_function_privilege('anon', 'public.privileges_probe()', 'EXECUTE') as anon,
+					has_function_privilege('authenticated', 'public.privileges_probe()', 'EXECUTE') as authenticated,
+					has_function_privilege('service_role', 'public.privileges_probe()', 'EXECUTE') as service_role`);
+			expect(rows).toEqual([{ anon: false, authenticated: false, service_role: true }]);
+		} finally {
+			await db.query('drop function public.privileges_probe()');
+		}
+	});
+});
+
+describe('PostgREST row cap (db-max-rows)', () => {
+	it('answers at most 1000 rows however many a visitor may read or asks for', async () => {
+		// 1,200 open events: rows anon may read, made in one statement.
+		await db.query(
+			`insert into public.events (tenant_id, source, event_id, start_utc, end_utc, data)
+			select $1, 'community', g, now(), now(), jsonb_build_object('EventId', g)
+			from generate_series(1, 1200) g`,
+			[fx.a.id],
+		);
+		try {
+			const all = await anon
+				.from('events')
+				.select('event_id', { count: 'exact' })
+				.eq('tenant_id', fx.a.id)
+				.eq('source', 'community');
+			expect(all.error).toBeNull();
+			expect(all.count).toBe(1200);
+			expect(all.data).toHaveLength(1000);
+			const asked = await anon
+				.from('events')
+				.select('event_id')
+				.eq('tenant_id', fx.a.id)
+				.eq('source', 'community')
+				.range(0, 1199);
+			expect(asked.error).toBeNull();
+			expect(asked.data).toHaveLength(1000);
+			// The rest is there, a page further on.
+			const next = await anon
+				.from('events')
+				.select('event_id')
+				.eq('tenant_id', fx.a.id)
+				.eq('source', 'community')
+				.order('event_id')
+				.range(1000, 1199);
+			expect(next.data).toHaveLength(200);
+		} finally {
+			await db.query(`delete from public.events where tenant_id = $1 and source = 'community'`, [
+				fx.a.id,
+			]);
+		}
 	});
 });

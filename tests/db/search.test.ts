@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { createClient } from '@supabase/supabase-js';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { parseTenantFile, type BusinessInput } from '../../src/features/tenants/tenant-file.ts';
@@ -166,5 +167,112 @@ describe('search', () => {
 		};
 		expect(await order(0.25)).toEqual(await order(0.25));
 		expect((await order(0.25)).slice(0, 2)).toEqual((await order(0.75)).slice(0, 2));
+	});
+});
+
+describe('spelling suggestions (the search vocabulary)', () => {
+	const tenantC = randomSlug('search-words');
+	let idC = '';
+
+	/** The lexemes of search_tsquery's answer for some text, as a visitor can ask for it. */
+	async function lexemes(tenantId: string, text: string): Promise<string[]> {
+		const { data, error } = await anon.rpc('search_tsquery', {
+			p_tenant_id: tenantId,
+			p_search_query: text,
+		});
+		if (error) throw new Error(error.message);
+		return [...String(data ?? '').matchAll(/'([a-z0-9]+)'/g)].map((m) => m[1] ?? '');
+	}
+
+	/**
+	 * The close spellings (stemmed, as the query holds them) offered for a word: what the query
+	 * holds beyond the typed word itself, which is all it holds for a chamber without words.
+	 */
+	async function suggestions(word: string): Promise<string[]> {
+		const typed = await lexemes(randomUUID(), word);
+		return (await lexemes(idC, word)).filter((w) => !typed.includes(w)).sort();
+	}
+
+	async function setBusiness(name: string, change: Record<string, unknown>) {
+		const { error } = await service
+			.from('profiles')
+			.update(change)
+			.eq('tenant_id', idC)
+			.eq('report_name', name);
+		if (error) throw new Error(error.message);
+	}
+
+	beforeAll(async () => {
+		const c = await importTenant(
+			service,
+			parseTenantFile(
+				{
+					tenant: { slug: tenantC, name: 'Search words' },
+					businesses: [
+						business('Quokka Kennels', { categories: ['Pets'] }),
+						business('Marmalade Bakery', { categories: ['Food'] }),
+						business('Marmalade Preserves', { categories: ['Food'], published: false }),
+						business('Zeppelin Tours', { categories: ['Travel'], published: false }),
+						business('Walrus Repairs', { categories: ['Services'] }),
+						business('Lantern Studio', { categories: ['Arts'] }),
+					],
+				},
+				'search words fixture',
+			),
+		);
+		idC = c.tenant_id;
+	});
+
+	afterAll(async () => {
+		await service.from('tenants').delete().eq('slug', tenantC);
+	});
+
+	it('suggests words of published businesses only', async () => {
+		expect(await suggestions('quoka')).toEqual(['quokka']);
+		expect(await suggestions('zepelin')).toEqual([]);
+		expect(await search(idC, 'quoka')).toEqual(['Quokka Kennels']);
+	});
+
+	it('suggests a word once its business is published, and not after it is unpublished', async () => {
+		await setBusiness('Zeppelin Tours', { published: true });
+		expect(await suggestions('zepelin')).toEqual(['zeppelin']);
+		expect(await search(idC, 'zepelin')).toEqual(['Zeppelin Tours']);
+		await setBusiness('Zeppelin Tours', { published: false });
+		expect(await suggestions('zepelin')).toEqual([]);
+	});
+
+	it('keeps a word while another published business still uses it', async () => {
+		await setBusiness('Marmalade Preserves', { published: true });
+		await setBusiness('Marmalade Bakery', { published: false });
+		expect(await suggestions('marmalde')).toEqual(['marmalad']);
+		await setBusiness('Marmalade Preserves', { published: false });
+		expect(await suggestions('marmalde')).toEqual([]);
+	});
+
+	it('forgets the words of a deleted business and the old name of a renamed one', async () => {
+		const { error } = await service
+			.from('profiles')
+			.delete()
+			.eq('tenant_id', idC)
+			.eq('report_name', 'Walrus Repairs');
+		expect(error).toBeNull();
+		expect(await suggestions('walrs')).toEqual([]);
+		await setBusiness('Lantern Studio', { report_name: 'Beacon Studio' });
+		expect(await suggestions('lanterm')).toEqual([]);
+		expect(await suggestions('beacn')).toEqual(['beacon']);
+	});
+
+	it('reads at most the first 200 characters and 10 words of a query', async () => {
+		const { data } = await anon.rpc('search_tsquery', {
+			p_tenant_id: idC,
+			p_search_query: Array.from({ length: 30 }, (_, i) => `word${i}`).join(' '),
+		});
+		expect(String(data).split('&')).toHaveLength(10);
+		const { data: long, error } = await anon.rpc('search_tsquery', {
+			p_tenant_id: idC,
+			p_search_query: `${'x'.repeat(197)} quokka`,
+		});
+		expect(error).toBeNull();
+		expect(String(long)).not.toContain('quokka');
 	});
 });
