@@ -18,6 +18,11 @@ export function errorLogPrefix(errorId: string, where: string): string {
 }
 
 /** Logs a failure under its id: one entry starting with the prefix, the error (and stack) after. */
-export function logError(errorId: string, where: string, error: unknown, ...details: unknown[]): void {
+export function logError(
+	errorId: string,
+	where: string,
+	error: unknown,
+	...details: unknown[]
+): void {
 	console.error(errorLogPrefix(errorId, where), error, ...details);
 }
