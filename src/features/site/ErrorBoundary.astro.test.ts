@@ -2,7 +2,7 @@
 import { within } from '@testing-library/dom';
 import { act, createElement } from 'react';
 import { createRoot, type Root } from 'react-dom/client';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi, type MockInstance } from 'vitest';
 import { ErrorBoundary, withErrorBoundary } from './ErrorBoundary.tsx';
 import ErrorScreen from './ErrorScreen.tsx';
 import { render } from './render.test-helpers.ts';
@@ -22,7 +22,7 @@ function Fine() {
 
 let host: HTMLElement;
 let root: Root;
-let consoleError: ReturnType<typeof vi.spyOn>;
+let consoleError: MockInstance<typeof console.error>;
 
 beforeEach(() => {
 	host = document.createElement('div');
