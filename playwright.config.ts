@@ -35,7 +35,9 @@ export default defineConfig({
 	},
 	projects: [{ name: 'chromium', use: { ...devices['Desktop Chrome'], channel: undefined } }],
 	webServer: {
-		command: `rm -rf ${DATA_DIR} && node scripts/start.ts`,
+		// The server's log also goes to a file, where tests find the line of a failure by its error id.
+		// tee ignores the stop signal, so it keeps writing until the server has shut down cleanly.
+		command: `rm -rf ${DATA_DIR} && mkdir -p ${DATA_DIR} && node scripts/start.ts 2>&1 | (trap '' TERM; tee ${DATA_DIR}/server.log)`,
 		url: `http://localhost:${PORT}/`,
 		timeout: 300_000,
 		reuseExistingServer: false,

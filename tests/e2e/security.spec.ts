@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { expect, test, type APIRequestContext } from '@playwright/test';
 import { profilePath } from '../../src/features/business/business.ts';
 import { eventPath, type Event } from '../../src/features/events/events.ts';
+import { watchViolations } from './csp-support.ts';
 import { demoTenant, findBusiness } from './directory-helpers.ts';
 
 // Issue 10: the security headers and the Content-Security-Policy as a browser gets them, on every
@@ -85,23 +86,6 @@ test('static pages, on-demand pages and function answers carry the security head
 		"default-src 'none'; frame-ancestors 'none'; base-uri 'none'",
 	);
 });
-
-/** Records every CSP violation the page reports, from before its first script runs. */
-async function watchViolations(page: Page): Promise<string[]> {
-	const violations: string[] = [];
-	page.on('console', (message) => {
-		if (/Content Security Policy/i.test(message.text())) violations.push(message.text());
-	});
-	await page.exposeFunction('reportCspViolation', (text: string) => violations.push(text));
-	await page.addInitScript(() => {
-		document.addEventListener('securitypolicyviolation', (event) => {
-			(window as unknown as { reportCspViolation(text: string): void }).reportCspViolation(
-				`${event.violatedDirective} ${event.blockedURI} ${event.sourceFile}:${event.lineNumber}`,
-			);
-		});
-	});
-	return violations;
-}
 
 test('no page kind breaks its policy in Chromium', async ({ page, context, baseURL }) => {
 	test.slow();

@@ -8,6 +8,7 @@ import LogosTab from './logos/LogosTab.tsx';
 import UsersTab from './users/UsersTab.tsx';
 import PanelActions, { hasUnsavedChanges, LEAVE_QUESTION } from './PanelActions.tsx';
 import { configLoaded } from './store.ts';
+import { withErrorBoundary } from '../site/ErrorBoundary.tsx';
 
 interface Props {
 	supabase: PublicSupabase;
@@ -28,7 +29,7 @@ function requestedChamber(): string | null {
 }
 
 /** /chamber-config-v2: the guarded shell, the panel's header controls and the panel. */
-export default function AdminApp({ supabase, chamber }: Props) {
+function AdminApp({ supabase, chamber }: Props) {
 	const client = useMemo(() => browserClient(supabase), [supabase]);
 	const chamberFor = (role: Parameters<typeof can>[0]) => {
 		const requested = requestedChamber();
@@ -63,3 +64,5 @@ export default function AdminApp({ supabase, chamber }: Props) {
 		</AdminShell>
 	);
 }
+
+export default withErrorBoundary('AdminApp', AdminApp);

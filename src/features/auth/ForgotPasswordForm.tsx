@@ -1,5 +1,6 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { useHydrated } from './hydrated.ts';
+import { withErrorBoundary } from '../site/ErrorBoundary.tsx';
 import './auth.css';
 
 type Status =
@@ -9,7 +10,7 @@ type Status =
  * /forgot-password (spec 02 §2): the e-mail, then 'Check Your Email' — the same for known and
  * unknown addresses; 'Failed to send reset email' only when sending failed.
  */
-export default function ForgotPasswordForm() {
+function ForgotPasswordForm() {
 	const ids = useId();
 	const [email, setEmail] = useState('');
 	const [status, setStatus] = useState<Status>({ kind: 'idle' });
@@ -110,3 +111,5 @@ export default function ForgotPasswordForm() {
 		</form>
 	);
 }
+
+export default withErrorBoundary('ForgotPasswordForm', ForgotPasswordForm);

@@ -8,6 +8,7 @@ import {
 	type PublicSupabase,
 } from './browser.ts';
 import { useHydrated } from './hydrated.ts';
+import { withErrorBoundary } from '../site/ErrorBoundary.tsx';
 import './auth.css';
 
 interface Props {
@@ -23,7 +24,7 @@ interface LoginAnswer {
 }
 
 /** /chamber-login-v2 (spec 02 §2, §4 Login, §8 Login). */
-export default function LoginForm({ supabase }: Props) {
+function LoginForm({ supabase }: Props) {
 	const ids = useId();
 	const [email, setEmail] = useState('');
 	const [password, setPassword] = useState('');
@@ -147,3 +148,5 @@ export default function LoginForm({ supabase }: Props) {
 		</form>
 	);
 }
+
+export default withErrorBoundary('LoginForm', LoginForm);

@@ -2,6 +2,7 @@ import type { Session } from '@supabase/supabase-js';
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { newPasswordProblem } from './auth.ts';
 import { browserClient, clearSession, currentSession, type PublicSupabase } from './browser.ts';
+import { withErrorBoundary } from '../site/ErrorBoundary.tsx';
 import './auth.css';
 
 /** Spec 02 §4, §9: the recovery session is looked for 500 ms; success goes to login after 3 s. */
@@ -44,7 +45,7 @@ interface Props {
 }
 
 /** /reset-password: the e-mailed link lands here with the recovery session in the URL fragment. */
-export default function ResetPasswordForm({ supabase }: Props) {
+function ResetPasswordForm({ supabase }: Props) {
 	const ids = useId();
 	const [status, setStatus] = useState<Status>({ kind: 'checking' });
 	const [password, setPassword] = useState('');
@@ -195,3 +196,5 @@ export default function ResetPasswordForm({ supabase }: Props) {
 		</form>
 	);
 }
+
+export default withErrorBoundary('ResetPasswordForm', ResetPasswordForm);

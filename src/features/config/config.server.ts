@@ -55,8 +55,23 @@ export async function getCachedChamberConfig(
 	if (cached?.version === version) return cached.config;
 	const entry: CachedConfig = { version, config: getChamberConfig(client, tenantId) };
 	cachedConfigs.set(tenantId, entry);
-	entry.config.catch(() => {
-		if (cachedConfigs.get(tenantId) === entry) cachedConfigs.delete(tenantId);
-	});
+	entry.config.then(
+		(config) => void lastRead.set(tenantId, config),
+		() => {
+			if (cachedConfigs.get(tenantId) === entry) cachedConfigs.delete(tenantId);
+		},
+	);
 	return entry.config;
+}
+
+/** Per function instance: tenant id → the last configuration getCachedChamberConfig read. */
+const lastRead = new Map<string, ChamberConfig>();
+
+/**
+ * The last configuration this function instance read for the tenant, even if reading it again
+ * fails now: the fallback error page (src/pages/500.astro) keeps the chamber's header and footer
+ * when the failure is the configuration or the database itself. Undefined before the first read.
+ */
+export function lastReadChamberConfig(tenantId: string): ChamberConfig | undefined {
+	return lastRead.get(tenantId);
 }

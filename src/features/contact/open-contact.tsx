@@ -1,5 +1,6 @@
 import { useStore } from '@nanostores/react';
 import { createRoot, type Root } from 'react-dom/client';
+import { ErrorBoundary } from '../site/ErrorBoundary.tsx';
 import ContactDialog from './ContactDialog.tsx';
 import { $contactOpen } from './store.ts';
 
@@ -41,11 +42,13 @@ function openContact(opener: HTMLElement): void {
 	opener.focus();
 	root ??= createRoot(host);
 	root.render(
-		<Host
-			businessId={host.dataset.businessId ?? ''}
-			businessName={host.dataset.businessName ?? ''}
-			recaptchaSiteKey={host.dataset.recaptchaKey ?? ''}
-		/>,
+		<ErrorBoundary name="ContactDialog">
+			<Host
+				businessId={host.dataset.businessId ?? ''}
+				businessName={host.dataset.businessName ?? ''}
+				recaptchaSiteKey={host.dataset.recaptchaKey ?? ''}
+			/>
+		</ErrorBoundary>,
 	);
 	$contactOpen.set(true);
 }

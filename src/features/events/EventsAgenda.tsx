@@ -28,6 +28,7 @@ import {
 	type EventsFeed,
 	type ListViewStore,
 } from './store.ts';
+import { withErrorBoundary } from '../site/ErrorBoundary.tsx';
 import './calendar.css';
 
 export interface AgendaProps {
@@ -46,7 +47,7 @@ const MODE_LABELS = { day: 'Day', week: 'Week', month: 'Month' } as const;
 const ICS_FEEDS = { events: '/api/events.ics', community: '/api/events.ics?source=community' };
 
 /** /events-list (reading B): day/week/month lists beside a mini calendar, per event source. */
-export default function EventsAgenda(props: AgendaProps) {
+function EventsAgenda(props: AgendaProps) {
 	const today = useToday();
 	const state = useMemo(() => {
 		if (!today) return null;
@@ -253,3 +254,5 @@ function SourceTabs({ tabs, selected, onSelect }: SourceTabsProps) {
 		</div>
 	);
 }
+
+export default withErrorBoundary('EventsAgenda', EventsAgenda);

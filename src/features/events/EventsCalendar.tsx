@@ -14,6 +14,7 @@ import { MonthGrid } from './MonthGrid.tsx';
 import { MonthList } from './MonthList.tsx';
 import { createEventsFeed, type EventsFeed } from './store.ts';
 import { ViewToggle } from './ViewToggle.tsx';
+import { withErrorBoundary } from '../site/ErrorBoundary.tsx';
 import './calendar.css';
 
 interface Props {
@@ -38,7 +39,7 @@ const ERRORS = {
  * while embedding would add the same 9 KB to every page view and serve events as old as the last
  * build, ignoring cache purges.
  */
-export default function EventsCalendar({ source }: Props) {
+function EventsCalendar({ source }: Props) {
 	const today = useToday();
 	const feed = useMemo(
 		() => (today ? createEventsFeed(source, prefetchRange(today)) : null),
@@ -111,3 +112,5 @@ function Calendar({ source, today, feed }: Props & { today: DayKey; feed: Events
 		</div>
 	);
 }
+
+export default withErrorBoundary('EventsCalendar', EventsCalendar);

@@ -27,6 +27,7 @@ import type { AdminUser } from '../auth/auth.ts';
 import { browserClient, type PublicSupabase } from '../auth/browser.ts';
 import { accessToken, LOGIN_PATH, verifySession } from './session.ts';
 import { $form, $tab, editField } from './store.ts';
+import { withErrorBoundary } from '../site/ErrorBoundary.tsx';
 import './ConfigGenerator.css';
 
 /** Copy feedback lasts 2 seconds (spec 02 §9). */
@@ -49,7 +50,7 @@ function download(filename: string, text: string, type: string): void {
 	URL.revokeObjectURL(url);
 }
 
-export default function ConfigGenerator({ supabase: settings }: Props) {
+function ConfigGenerator({ supabase: settings }: Props) {
 	const [guard, setGuard] = useState<Guard>({ state: 'checking' });
 	const supabase = useMemo(() => browserClient(settings), [settings]);
 
@@ -417,3 +418,5 @@ function CreateChamber({
 		</button>
 	);
 }
+
+export default withErrorBoundary('ConfigGenerator', ConfigGenerator);

@@ -2,6 +2,7 @@ import { useSyncExternalStore } from 'react';
 import type { CardBusiness, CardSettings } from '../business/business.ts';
 import { BusinessCard, BusinessCardSkeleton } from '../business/BusinessCard.tsx';
 import { pickFeatured } from '../directory/rules.ts';
+import { withErrorBoundary } from '../site/ErrorBoundary.tsx';
 
 const picks = new Map<string, CardBusiness[]>();
 
@@ -32,7 +33,7 @@ interface Props {
  * candidates travel as a JSON block rather than as island props, which Astro would serialise
  * at about twice the size.
  */
-export default function FeaturedBusinesses({ count, settings, candidatesId }: Props) {
+function FeaturedBusinesses({ count, settings, candidatesId }: Props) {
 	// The server (and hydration) render the skeletons; the browser then renders its own pick.
 	const picked = useSyncExternalStore(
 		noUpdates,
@@ -56,3 +57,5 @@ export default function FeaturedBusinesses({ count, settings, candidatesId }: Pr
 		</div>
 	);
 }
+
+export default withErrorBoundary('FeaturedBusinesses', FeaturedBusinesses);

@@ -20,6 +20,7 @@ import {
 	type SortOption,
 } from './search.ts';
 import { createSearchStore, type ResultsPage, type SearchStore } from './store.ts';
+import { withErrorBoundary } from '../site/ErrorBoundary.tsx';
 import './SearchDirectory.css';
 
 export interface SearchDirectoryProps {
@@ -186,7 +187,7 @@ function Chips({ state, store }: { state: SearchState; store: SearchStore }) {
  * results and pagination. The first page of the default listing arrives pre-rendered; any
  * other state in the address bar is fetched from GET /api/businesses.
  */
-export default function SearchDirectory(props: SearchDirectoryProps) {
+function SearchDirectory(props: SearchDirectoryProps) {
 	const { title, categories, filters, sorts, settings, pageSize, defaultSort } = props;
 	const [store] = useState(() =>
 		createSearchStore({
@@ -465,3 +466,5 @@ export default function SearchDirectory(props: SearchDirectoryProps) {
 		</div>
 	);
 }
+
+export default withErrorBoundary('SearchDirectory', SearchDirectory);

@@ -1,0 +1,197 @@
+import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { profilePath } from '../../src/features/business/business.ts';
+import { getTenantBySlug } from '../../src/features/tenants/tenants.server.ts';
+import { DEMO_PASSWORD, serviceClient, signIn } from './admin-support.ts';
+import { watchViolations } from './csp-support.ts';
+import { findBusiness } from './directory-helpers.ts';
+
+// Analytics (spec 02 §7, spec 01 §3 services.googleAnalyticsId; issue 12) on the built site:
+// nothing without a measurement id; with one, set in the database and published by a real build,
+// public pages ask Google's host for gtag.js for that id only after the page has loaded, never
+// before interaction as a script file of the page, never on admin pages and never when the
+// visitor's browser sends Global Privacy Control. There is no internet here: Playwright answers
+// the request to Google's host, which is where the test sees it was made.
+
+const MEASUREMENT_ID = 'G-E2ETEST12';
+const GTAG = /^https:\/\/www\.googletagmanager\.com\/gtag\/js/;
+
+test.describe.configure({ mode: 'serial' });
+
+/** Every request for gtag.js the page makes (and when), answered here with an empty script. */
+async function gtagRequests(page: Page): Promise<{ url: string; at: number }[]> {
+	const seen: { url: string; at: number }[] = [];
+	await page.route(GTAG, async (route) => {
+		seen.push({ url: route.request().url(), at: Date.now() });
+		await route.fulfill({ contentType: 'text/javascript', body: '' });
+	});
+	return seen;
+}
+
+/** Resolves once the page has loaded and the browser has then been idle (the loader's moment). */
+async function loadedAndIdle(page: Page): Promise<void> {
+	await page.waitForLoadState('load');
+	await page.evaluate(
+		() => new Promise<void>((resolve) => requestIdleCallback(() => resolve(), { timeout: 10_000 })),
+	);
+}
+
+/** What the loader queued for gtag.js: undefined if it never ran. */
+function dataLayer(page: Page): Promise<unknown[][] | undefined> {
+	return page.evaluate(() => {
+		const layer = (window as { dataLayer?: IArguments[] }).dataLayer;
+		return layer?.map((entry) => [...entry].map((v) => (v instanceof Date ? 'date' : v)));
+	});
+}
+
+async function setMeasurementId(id: string): Promise<void> {
+	const service = await serviceClient();
+	const tenant = await getTenantBySlug(service, 'demo');
+	const { data, error } = await service
+		.from('chamber_config')
+		.select('services')
+		.eq('tenant_id', tenant.id)
+		.single<{ services: Record<string, unknown> }>();
+	if (error) throw new Error(`Failed to read the demo's services: ${error.message}`);
+	const update = await service
+		.from('chamber_config')
+		.update({ services: { ...data.services, googleAnalyticsId: id } })
+		.eq('tenant_id', tenant.id);
+	if (update.error) throw new Error(`Failed to set the measurement id: ${update.error.message}`);
+}
+
+/** Publishes as the demo's admin and waits until the new build is live. */
+async function publishAndWait(request: APIRequestContext): Promise<void> {
+	const login = await request.post('/api/auth/supabase-login', {
+		data: { email: 'admin@demo.test', password: DEMO_PASSWORD },
+	});
+	expect(login.status()).toBe(200);
+	const token = ((await login.json()) as { session: { access_token: string } }).session
+		.access_token;
+	const headers = { Authorization: `Bearer ${token}` };
+	const started = await request.post('/api/publish', {
+		headers,
+		data: { reason: 'Analytics measurement id changed' },
+	});
+	expect(started.status()).toBe(202);
+	const id = ((await started.json()) as { publish: { id: number } }).publish.id;
+	await expect
+		.poll(
+			async () => {
+				const status = await request.get('/api/publish-status?limit=20', { headers });
+				const { publishes } = (await status.json()) as {
+					publishes: { id: number; state: string }[];
+				};
+				return publishes.find((p) => p.id === id)?.state;
+			},
+			{ timeout: 200_000 },
+		)
+		.toBe('live');
+}
+
+test('without a measurement id, no page carries the loader or asks for gtag.js', async ({
+	page,
+}) => {
+	const requests = await gtagRequests(page);
+	for (const path of ['/', '/search/', '/events/']) {
+		const response = await page.goto(path);
+		expect(await response?.text()).not.toContain('googletagmanager');
+		await loadedAndIdle(page);
+		expect(await dataLayer(page), path).toBeUndefined();
+	}
+	expect(requests).toEqual([]);
+});
+
+test.describe('with a measurement id', () => {
+	test.setTimeout(240_000);
+
+	test.beforeAll(async ({ request }) => {
+		test.setTimeout(240_000);
+		await setMeasurementId(MEASUREMENT_ID);
+		await publishAndWait(request);
+	});
+
+	test.afterAll(async ({ request }) => {
+		test.setTimeout(240_000);
+		await setMeasurementId('');
+		await publishAndWait(request);
+	});
+
+	test('the home page asks for gtag.js for the id once it has loaded, within its policy', async ({
+		page,
+	}) => {
+		const violations = await watchViolations(page);
+		const requests = await gtagRequests(page);
+		await page.goto('/');
+		await expect.poll(() => requests.length).toBe(1);
+		expect(requests[0]?.url).toBe(`https://www.googletagmanager.com/gtag/js?id=${MEASUREMENT_ID}`);
+		// Asked for after the load event ended, not by the HTML: never render-blocking (an async
+		// script inserted before load would hold the load event back until it arrived).
+		const loadEnd = await page.evaluate(() => {
+			const [navigation] = performance.getEntriesByType(
+				'navigation',
+			) as PerformanceNavigationTiming[];
+			return navigation && navigation.loadEventEnd > 0
+				? performance.timeOrigin + navigation.loadEventEnd
+				: null;
+		});
+		expect(loadEnd).not.toBeNull();
+		expect(requests[0]?.at).toBeGreaterThanOrEqual(Math.floor(loadEnd ?? Infinity));
+		expect(await page.locator('script[src*="googletagmanager"]').count()).toBe(1);
+		expect(await dataLayer(page)).toEqual([
+			['js', 'date'],
+			[
+				'config',
+				MEASUREMENT_ID,
+				{ allow_google_signals: false, allow_ad_personalization_signals: false },
+			],
+		]);
+		expect(violations).toEqual([]);
+	});
+
+	test('a profile still ships no script of its own before interaction; gtag.js comes after load', async ({
+		page,
+	}) => {
+		const business = await findBusiness(page.request, 'any', () => true);
+		const own: string[] = [];
+		page.on('request', (request) => {
+			if (request.resourceType() === 'script' && !GTAG.test(request.url())) own.push(request.url());
+		});
+		const requests = await gtagRequests(page);
+		await page.goto(profilePath(business));
+		await expect.poll(() => requests.length).toBe(1);
+		await page.waitForLoadState('networkidle');
+		expect(own).toEqual([]);
+	});
+
+	test('nothing on the admin pages', async ({ page }) => {
+		const requests = await gtagRequests(page);
+		for (const path of ['/chamber-login-v2/', '/forgot-password/']) {
+			const response = await page.goto(path);
+			expect(await response?.text(), path).not.toContain('googletagmanager');
+			await loadedAndIdle(page);
+			expect(await dataLayer(page), path).toBeUndefined();
+		}
+		await page.goto('/chamber-login-v2?redirect=%2Fchamber-config%2Fgenerator');
+		await signIn(page, 'admin@demo.test');
+		await expect(page.getByRole('heading', { name: 'Configuration Generator' })).toBeVisible();
+		await loadedAndIdle(page);
+		expect(await dataLayer(page)).toBeUndefined();
+		expect(requests).toEqual([]);
+	});
+
+	test('nothing when the browser sends Global Privacy Control', async ({ page }) => {
+		await page.addInitScript(() => {
+			Object.defineProperty(Navigator.prototype, 'globalPrivacyControl', { get: () => true });
+		});
+		const requests = await gtagRequests(page);
+		const response = await page.goto('/');
+		// The page carries the loader; the browser's signal stops it.
+		expect(await response?.text()).toContain(MEASUREMENT_ID);
+		await loadedAndIdle(page);
+		expect(await dataLayer(page)).toBeUndefined();
+		await page.mouse.click(10, 10);
+		await page.keyboard.press('Tab');
+		expect(await dataLayer(page)).toBeUndefined();
+		expect(requests).toEqual([]);
+	});
+});
