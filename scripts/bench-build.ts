@@ -3,7 +3,9 @@
  * the time of each phase (from the build's own log lines, as they arrive) and the peak memory
  * (GNU time's maximum resident set size). A chamber `bench-{size}` is generated with
  * `tenant:demo` the first time (not counted); later runs reuse it. Builds go to a temporary
- * folder, so dist/ is left as it is.
+ * folder, so dist/ is left as it is. A chamber above PRERENDERED_PROFILES_MAX (default 10,000)
+ * gets no pre-rendered profiles (they are rendered on demand); set it higher, e.g.
+ * `PRERENDERED_PROFILES_MAX=50000 npm run bench:build`, to time pre-rendering every profile.
  */
 import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -11,6 +13,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
+import { prerenderedProfilesMax } from '../src/features/business/business.server.ts';
 import { listTenants } from '../src/features/tenants/lookup.server.ts';
 import { getServiceClient, readClientEnv } from '../src/lib/supabase.server.ts';
 import { runMain } from './lib/main.ts';
@@ -111,6 +114,7 @@ runMain(async () => {
 	if (sizes.some((n) => !Number.isInteger(n) || n <= 0)) {
 		throw new Error('--sizes takes positive whole numbers, e.g. 300,3000,50000');
 	}
+	const max = prerenderedProfilesMax();
 	const results: Result[] = [];
 	await withStack(async (stack) => {
 		for (const size of sizes) {
@@ -120,10 +124,22 @@ runMain(async () => {
 			results.push(await measure(stack, size, slug));
 		}
 	});
-	const header = ['Businesses', ...PHASES.map(([name]) => `${name} s`), 'Total s', 'Peak RSS MB'];
+	const header = [
+		'Businesses',
+		'Profiles',
+		...PHASES.map(([name]) => `${name} s`),
+		'Total s',
+		'Peak RSS MB',
+	];
 	console.log(`\n| ${header.join(' | ')} |\n|${header.map(() => '---:|').join('')}`);
 	for (const r of results) {
-		const cells = [r.size, ...r.phases.map((s) => s.toFixed(1)), r.total.toFixed(1), r.peakMb];
+		const cells = [
+			r.size,
+			r.size <= max ? 'pre-rendered' : 'on demand',
+			...r.phases.map((s) => s.toFixed(1)),
+			r.total.toFixed(1),
+			r.peakMb,
+		];
 		console.log(`| ${cells.join(' | ')} |`);
 	}
 	console.log(
