@@ -80,7 +80,8 @@ test.describe('profiles of a chamber above PRERENDERED_PROFILES_MAX', () => {
 		const business = await findBusiness(request, 'with every section', complete);
 		const onDemand = await playwrightRequest.newContext({ baseURL: site.url });
 		const sitemap = await (await onDemand.get('/sitemap.xml')).text();
-		expect(sitemap).toContain(`<loc>${new URL(profilePath(business), site.url).href}</loc>`);
+		// Absolute against the site's own address (SITE_URL), whichever server answers.
+		expect(sitemap).toContain(`${profilePath(business)}</loc>`);
 		expect(sitemap.match(/<loc>[^<]*\/business\//g)?.length).toBeGreaterThan(100);
 		await onDemand.dispose();
 	});
