@@ -21,6 +21,7 @@ import { findBusiness } from './directory-helpers.ts';
 
 let site: SiteServer;
 let buildDir: string;
+const savedEnv: Record<string, string | undefined> = {};
 
 /** Script files the page loads, as the profile tests count them. */
 function scriptRequests(page: Page): string[] {
@@ -59,7 +60,9 @@ test.describe('profiles of a chamber above PRERENDERED_PROFILES_MAX', () => {
 			{ env: { ...env, PRERENDERED_PROFILES_MAX: '0' } },
 			'demo',
 		)(buildDir, new AbortController().signal);
-		// The functions and the on-demand function run in this process, reading its environment.
+		// The functions and the on-demand function run in this process, reading its environment
+		// (put back afterwards: later specs spawn commands with this process's environment).
+		for (const name of Object.keys(env)) savedEnv[name] = process.env[name];
 		Object.assign(process.env, env);
 		site = await startSiteServer({
 			distDir: built.distDir,
@@ -72,6 +75,10 @@ test.describe('profiles of a chamber above PRERENDERED_PROFILES_MAX', () => {
 	test.afterAll(async () => {
 		await site?.close();
 		if (buildDir) await rm(buildDir, { recursive: true, force: true });
+		for (const [name, value] of Object.entries(savedEnv)) {
+			if (value === undefined) delete process.env[name];
+			else process.env[name] = value;
+		}
 	});
 
 	test('no profile is pre-rendered, and the sitemap still lists every one', async ({ request }) => {
