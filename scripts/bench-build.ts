@@ -1,9 +1,14 @@
 /**
  * npm run bench:build -- [--sizes 300,3000,50000]: `astro build` of a chamber of each size, with
- * the time of each phase (from the build's own log lines, as they arrive) and the peak memory
+ * the time of each phase (from the build's own log lines, as they arrive), the peak memory and
+ * the CPU time of the build (GNU time), and, when this command runs the embedded stack itself, the
+ * CPU time of the database meanwhile (it runs in this process). On a machine shared with other
+ * work the wall-clock times grow with the load; the CPU times hardly do.
  * (GNU time's maximum resident set size). A chamber `bench-{size}` is generated with
  * `tenant:demo` the first time (not counted); later runs reuse it. Builds go to a temporary
- * folder, so dist/ is left as it is.
+ * folder, so dist/ is left as it is. A chamber above PRERENDERED_PROFILES_MAX (default 10,000)
+ * gets no pre-rendered profiles (they are rendered on demand); set it higher, e.g.
+ * `PRERENDERED_PROFILES_MAX=50000 npm run bench:build`, to time pre-rendering every profile.
  */
 import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -11,6 +16,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
+import { prerenderedProfilesMax } from '../src/features/business/business.server.ts';
 import { listTenants } from '../src/features/tenants/lookup.server.ts';
 import { getServiceClient, readClientEnv } from '../src/lib/supabase.server.ts';
 import { runMain } from './lib/main.ts';
@@ -55,19 +61,24 @@ interface Result {
 	phases: number[];
 	total: number;
 	peakMb: number;
+	/** User + system CPU seconds of the build process. */
+	cpu: number;
+	/** CPU seconds of this process (the embedded database) during the build; null if not ours. */
+	dbCpu: number | null;
 }
 
 async function measure(stack: Stack, size: number, slug: string): Promise<Result> {
 	const outDir = await mkdtemp(join(tmpdir(), `chamber-bench-build-${size}-`));
 	try {
 		const started = performance.now();
+		const ownCpu = process.cpuUsage();
 		const marks: number[] = [0];
 		let finished = 0;
 		const child = spawn(
 			'/usr/bin/time',
 			[
 				'-f',
-				'peak-rss-kb %M',
+				'peak-rss-kb %M cpu-s %U %S',
 				process.execPath,
 				join(ROOT, 'node_modules/astro/bin/astro.mjs'),
 				'build',
@@ -81,6 +92,7 @@ async function measure(stack: Stack, size: number, slug: string): Promise<Result
 			},
 		);
 		let peakKb = 0;
+		let cpu = 0;
 		let tail = '';
 		const read = (stream: NodeJS.ReadableStream) =>
 			createInterface({ input: stream }).on('line', (line) => {
@@ -88,8 +100,11 @@ async function measure(stack: Stack, size: number, slug: string): Promise<Result
 				const next = PHASES[marks.length];
 				if (next && next[1].test(line)) marks.push(performance.now() - started);
 				if (DONE.test(line)) finished = performance.now() - started;
-				const rss = /^peak-rss-kb (\d+)/.exec(line);
-				if (rss) peakKb = Number(rss[1]);
+				const rss = /^peak-rss-kb (\d+) cpu-s ([\d.]+) ([\d.]+)/.exec(line);
+				if (rss) {
+					peakKb = Number(rss[1]);
+					cpu = Number(rss[2]) + Number(rss[3]);
+				}
 			});
 		read(child.stdout!);
 		read(child.stderr!);
@@ -97,7 +112,15 @@ async function measure(stack: Stack, size: number, slug: string): Promise<Result
 		if (code !== 0) throw new Error(`The build of ${slug} failed:${tail}`);
 		const total = finished || performance.now() - started;
 		const phases = PHASES.map((_, i) => ((marks[i + 1] ?? total) - (marks[i] ?? total)) / 1000);
-		return { size, phases, total: total / 1000, peakMb: Math.round(peakKb / 1024) };
+		const used = process.cpuUsage(ownCpu);
+		return {
+			size,
+			phases,
+			total: total / 1000,
+			peakMb: Math.round(peakKb / 1024),
+			cpu,
+			dbCpu: stack.owned ? (used.user + used.system) / 1e6 : null,
+		};
 	} finally {
 		await rm(outDir, { recursive: true, force: true });
 	}
@@ -111,6 +134,7 @@ runMain(async () => {
 	if (sizes.some((n) => !Number.isInteger(n) || n <= 0)) {
 		throw new Error('--sizes takes positive whole numbers, e.g. 300,3000,50000');
 	}
+	const max = prerenderedProfilesMax();
 	const results: Result[] = [];
 	await withStack(async (stack) => {
 		for (const size of sizes) {
@@ -120,10 +144,26 @@ runMain(async () => {
 			results.push(await measure(stack, size, slug));
 		}
 	});
-	const header = ['Businesses', ...PHASES.map(([name]) => `${name} s`), 'Total s', 'Peak RSS MB'];
+	const header = [
+		'Businesses',
+		'Profiles',
+		...PHASES.map(([name]) => `${name} s`),
+		'Total s',
+		'Build CPU s',
+		'DB CPU s',
+		'Peak RSS MB',
+	];
 	console.log(`\n| ${header.join(' | ')} |\n|${header.map(() => '---:|').join('')}`);
 	for (const r of results) {
-		const cells = [r.size, ...r.phases.map((s) => s.toFixed(1)), r.total.toFixed(1), r.peakMb];
+		const cells = [
+			r.size,
+			r.size <= max ? 'pre-rendered' : 'on demand',
+			...r.phases.map((s) => s.toFixed(1)),
+			r.total.toFixed(1),
+			r.cpu.toFixed(1),
+			r.dbCpu === null ? 'n/a' : r.dbCpu.toFixed(1),
+			r.peakMb,
+		];
 		console.log(`| ${cells.join(' | ')} |`);
 	}
 	console.log(

@@ -1,8 +1,13 @@
 import type { Config, Context } from '@netlify/functions';
 import { profilePath } from '../../src/features/business/business.ts';
-import { ERROR_PATH, NOT_FOUND_PATH } from '../../src/features/business/business.server.ts';
+import {
+	ERROR_PATH,
+	NOT_FOUND_PATH,
+	onDemandProfilePath,
+} from '../../src/features/business/business.server.ts';
 import { getCachedChamberConfig } from '../../src/features/config/config.server.ts';
 import { getBusiness } from '../../src/features/directory/directory.server.ts';
+import type { Business } from '../../src/features/directory/directory.ts';
 import { handle } from '../../src/lib/http.server.ts';
 import { getAnonClient } from '../../src/lib/supabase.server.ts';
 import { getCurrentTenant } from '../../src/lib/tenant.server.ts';
@@ -12,7 +17,11 @@ import { getCurrentTenant } from '../../src/lib/tenant.server.ts';
  * - the deprecated /business/{name} route (spec 01 §2), and /business/{id} without a slug: the
  *   first business whose name starts with the text (or with that internal or weblink id);
  * - /business/{id or weblink id}/{anything}: that business, whatever the slug says;
- * each answered with a 301 to its canonical profile, otherwise the 'Business Not Found' view, 404.
+ * each answered with a 301 to its canonical profile, otherwise the 'Business Not Found' view, 404;
+ * - the canonical /business/{id}/{slug} itself where no pre-rendered file answers it (a chamber
+ *   above PRERENDERED_PROFILES_MAX, or a business published since the last build): the profile
+ *   rendered on demand by the site (onDemandProfilePath), with its cache headers, so the CDN
+ *   keeps it.
  *
  * One function rather than a `_redirects` rule per business: on Netlify a function's path is
  * matched before `_redirects`, and the on-demand pages' function (Astro's, `/*`) claims every
@@ -36,6 +45,25 @@ async function staticView(req: Request, path: string, status: number): Promise<R
 	});
 }
 
+/** Hop-by-hop and body-framing headers of the fetched page, which this answer does not keep. */
+const NOT_PASSED_ON = ['connection', 'content-encoding', 'content-length', 'transfer-encoding'];
+
+/**
+ * The business's profile rendered on demand, fetched from the site's own on-demand route and
+ * answered with its status and headers (cache headers and tags, Content-Security-Policy).
+ */
+async function onDemandProfile(req: Request, id: string): Promise<Response> {
+	const page = await fetch(new URL(onDemandProfilePath(id), req.url)).catch((error: unknown) => {
+		console.error('[business-legacy]', error);
+		return null;
+	});
+	if (page?.status === 404) return staticView(req, NOT_FOUND_PATH, 404);
+	if (page?.status !== 200) return staticView(req, ERROR_PATH, 500);
+	const headers = new Headers(page.headers);
+	for (const name of NOT_PASSED_ON) headers.delete(name);
+	return new Response(page.body, { status: 200, headers });
+}
+
 function decode(segment: string): string {
 	try {
 		return decodeURIComponent(segment).trim();
@@ -52,18 +80,22 @@ export default handle('business-legacy', ['GET'], async (req: Request, context: 
 	if (name === '' || (byIdOnly && !UUID.test(name) && !/^\d+$/.test(name))) {
 		return staticView(req, NOT_FOUND_PATH, 404);
 	}
-	let target: string | null;
+	let business: Business | null;
 	try {
 		const client = getAnonClient();
 		const tenant = await getCurrentTenant();
 		const chamber = await getCachedChamberConfig(client, tenant.id);
-		const business = await getBusiness(client, tenant.id, name, chamber);
-		target = business && profilePath(business, url.searchParams.get('category') ?? '');
+		business = await getBusiness(client, tenant.id, name, chamber);
 	} catch (error) {
 		console.error('[business-legacy]', error);
 		return staticView(req, ERROR_PATH, 500);
 	}
-	if (!target) return staticView(req, NOT_FOUND_PATH, 404);
+	if (!business) return staticView(req, NOT_FOUND_PATH, 404);
+	// Its own address, and no file there: a redirect would lead back here.
+	if (url.pathname.replace(/\/+$/, '') === profilePath(business)) {
+		return onDemandProfile(req, business.id);
+	}
+	const target = profilePath(business, url.searchParams.get('category') ?? '');
 	return new Response(null, {
 		status: 301,
 		headers: { Location: target, 'Cache-Control': 'public, max-age=300' },

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { LRUCache } from 'lru-cache';
 
 /**
  * The site's security headers and Content-Security-Policy, built in one place (issue 10).
@@ -167,20 +168,38 @@ const SCRIPT = /<script\b([^>]*)>([\s\S]*?)<\/script\s*>/gi;
 /** Types a browser runs; anything else (application/ld+json, importmap aside) is data. */
 const EXECUTABLE = /^(|module|text\/javascript|application\/javascript|importmap)$/i;
 
-function attribute(attributes: string, name: string): string | undefined {
-	const match = new RegExp(`\\b${name}\\s*=\\s*("([^"]*)"|'([^']*)'|([^\\s>]+))`, 'i').exec(
-		attributes,
-	);
+const attributePattern = (name: string) =>
+	new RegExp(`\\b${name}\\s*=\\s*("([^"]*)"|'([^']*)'|([^\\s>]+))`, 'i');
+const SRC = attributePattern('src');
+const TYPE = attributePattern('type');
+
+function attribute(attributes: string, pattern: RegExp): string | undefined {
+	const match = pattern.exec(attributes);
 	return match ? (match[2] ?? match[3] ?? match[4] ?? '') : undefined;
+}
+
+/**
+ * The hash of each script text seen lately: a build's pages (50,000 profiles) carry the same few
+ * inline scripts, so each is hashed once instead of once per page.
+ */
+const scriptHashes = new LRUCache<string, string>({ max: 256 });
+
+function scriptHash(body: string): string {
+	let hash = scriptHashes.get(body);
+	if (hash === undefined) {
+		hash = `sha256-${createHash('sha256').update(body, 'utf8').digest('base64')}`;
+		scriptHashes.set(body, hash);
+	}
+	return hash;
 }
 
 /** `sha256-…` of every inline script a browser would run, in page order, without repeats. */
 export function inlineScriptHashes(html: string): string[] {
 	const hashes = new Set<string>();
 	for (const [, attributes = '', body = ''] of html.matchAll(SCRIPT)) {
-		if (attribute(attributes, 'src') !== undefined) continue;
-		if (!EXECUTABLE.test(attribute(attributes, 'type')?.trim() ?? '')) continue;
-		hashes.add(`sha256-${createHash('sha256').update(body, 'utf8').digest('base64')}`);
+		if (attribute(attributes, SRC) !== undefined) continue;
+		if (!EXECUTABLE.test(attribute(attributes, TYPE)?.trim() ?? '')) continue;
+		hashes.add(scriptHash(body));
 	}
 	return [...hashes];
 }

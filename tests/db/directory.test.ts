@@ -24,12 +24,16 @@ import {
 	listFilterOptions,
 } from '../../src/features/directory/directory.server.ts';
 import { MEMBERSHIP_RANK_CASES } from '../../src/features/directory/membership-rank.cases.ts';
+import { parseTenantFile } from '../../src/features/tenants/tenant-file.ts';
+import { importTenant } from '../../src/features/tenants/tenants.server.ts';
 import {
+	directoryConfig,
 	NAMES,
 	removeDirectoryTenants,
 	seedDirectoryTenants,
 	type DirectoryFixture,
 } from './directory-fixtures.ts';
+import { randomProfileNumber, randomSlug } from './fixtures.ts';
 
 const stack = inject('stack');
 const db = new pg.Client({ connectionString: stack.databaseUrl });
@@ -295,6 +299,62 @@ describe('listAllBusinesses', () => {
 	it('returns every published business of the tenant by name', async () => {
 		const all = await listAllBusinesses(anon, fx.a.id, config);
 		expect(all.map((b) => b.name)).toEqual([...NAMES]);
+	});
+
+	it('reads batch after batch, each after the last row of the one before, whatever the names', async () => {
+		// Names with PostgREST's reserved characters, and repeated names (ordered by id).
+		const names = [
+			'Ace, Bolt & Nut (Co.)',
+			'Quote "Q" Shop',
+			'Back\\slash Books',
+			'Same Name',
+			'Same Name',
+			'Same Name',
+			'dot.com Services',
+			'Zeta: Repairs',
+		];
+		const slug = randomSlug('dir-keyset');
+		const imported = await importTenant(
+			service,
+			parseTenantFile(
+				{
+					tenant: { slug, name: `Keyset Chamber ${slug}` },
+					config: { slug, ...directoryConfig(slug) },
+					businesses: names.map((name) => ({
+						report_name: name,
+						state: 'IA',
+						weblink_profile_id: randomProfileNumber(),
+						listings: [{ description: '', short_description: '', primary_listing: true }],
+					})),
+				},
+				'keyset fixture',
+			),
+		);
+		try {
+			const { data } = await service
+				.from('business_cards_view')
+				.select('id')
+				.eq('tenant_id', imported.tenant_id)
+				.order('report_name')
+				.order('id');
+			const ordered = (data as { id: string }[]).map((row) => row.id);
+			expect(ordered).toHaveLength(names.length);
+			for (const batchSize of [1, 2, 3, 1000]) {
+				const all = await listAllBusinesses(
+					anon,
+					imported.tenant_id,
+					config,
+					new Date(),
+					batchSize,
+				);
+				expect(
+					all.map((b) => b.id),
+					`batches of ${batchSize}`,
+				).toEqual(ordered);
+			}
+		} finally {
+			await db.query('delete from public.tenants where id = $1', [imported.tenant_id]);
+		}
 	});
 });
 

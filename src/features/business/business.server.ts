@@ -1,13 +1,91 @@
+import { z } from 'zod';
 import type { ChamberConfig } from '../config/config.ts';
+import { getCachedChamberConfig } from '../config/config.server.ts';
+import { getBusiness } from '../directory/directory.server.ts';
 import type { Business } from '../directory/directory.ts';
 import { getSite, getSiteBusinesses } from '../site/site.server.ts';
+import type { TenantRow } from '../tenants/lookup.server.ts';
+import { getAnonClient } from '../../lib/supabase.server.ts';
+import { getCurrentTenant } from '../../lib/tenant.server.ts';
 
-/** Every published business of the build's tenant (one profile page each) and the config. */
+/**
+ * Up to this many businesses a chamber's profiles are pre-rendered, one file each; above it they
+ * are rendered on demand and kept by the CDN (README Build time: pre-rendering costs about 3 ms
+ * of CPU per profile, so 50,000 profiles alone would take the build past 3 minutes).
+ * PRERENDERED_PROFILES_MAX, read at build time, overrides it.
+ */
+export const DEFAULT_PRERENDERED_PROFILES_MAX = 10_000;
+
+const prerenderedMaxSchema = z.coerce
+	.number({ error: 'PRERENDERED_PROFILES_MAX must be a whole number of businesses (0 or more)' })
+	.int('PRERENDERED_PROFILES_MAX must be a whole number of businesses (0 or more)')
+	.min(0, 'PRERENDERED_PROFILES_MAX must be a whole number of businesses (0 or more)');
+
+/** How many businesses a chamber may have and still get pre-rendered profiles. */
+export function prerenderedProfilesMax(env: NodeJS.ProcessEnv = process.env): number {
+	const value = env.PRERENDERED_PROFILES_MAX?.trim();
+	if (!value) return DEFAULT_PRERENDERED_PROFILES_MAX;
+	const parsed = prerenderedMaxSchema.safeParse(value);
+	if (!parsed.success) throw new Error(parsed.error.issues[0]!.message);
+	return parsed.data;
+}
+
+/**
+ * The profiles the build pre-renders, and the config: every published business of the build's
+ * tenant, or none when there are more than prerenderedProfilesMax().
+ */
 export async function listProfiles(): Promise<{ config: ChamberConfig; businesses: Business[] }> {
 	const [{ config }, businesses] = await Promise.all([getSite(), getSiteBusinesses()]);
-	return { config, businesses };
+	return { config, businesses: businesses.length <= prerenderedProfilesMax() ? businesses : [] };
 }
 
 /** Where the not-found view is pre-rendered; served with status 404 for unknown profiles. */
 export const NOT_FOUND_PATH = '/business-not-found/';
 export const ERROR_PATH = '/business-error/';
+
+/**
+ * The on-demand profile of a business (src/pages/business-page/[id].astro). Visitors do not see
+ * this address: the business-legacy function answers the profile's own address with it.
+ */
+export function onDemandProfilePath(id: string): string {
+	return `/business-page/${encodeURIComponent(id)}/`;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** What the on-demand profile shows: the business, or why there is none. */
+export type ProfileLookup =
+	{ kind: 'found'; business: Business } | { kind: 'not-found' } | { kind: 'failed' };
+
+/**
+ * Everything the on-demand profile needs, read as a visitor would (anon, so only published
+ * businesses): the tenant, its configuration and the business of an internal id (a uuid).
+ */
+export async function getProfilePageData(
+	id: string | undefined,
+): Promise<{ tenant: TenantRow; config: ChamberConfig; lookup: ProfileLookup }> {
+	const client = getAnonClient();
+	const tenant = await getCurrentTenant(client);
+	const config = await getCachedChamberConfig(client, tenant.id);
+	if (!id || !UUID.test(id)) return { tenant, config, lookup: { kind: 'not-found' } };
+	try {
+		const business = await getBusiness(client, tenant.id, id, config);
+		return {
+			tenant,
+			config,
+			lookup: business ? { kind: 'found', business } : { kind: 'not-found' },
+		};
+	} catch (error) {
+		console.error('[business-page]', error);
+		return { tenant, config, lookup: { kind: 'failed' } };
+	}
+}
+
+/**
+ * CDN cache tags of an on-demand profile: the tenant (every publish purges it), its businesses
+ * (as the business functions tag their answers) and the business itself, when there is one.
+ */
+export function profileCacheTags(tenantSlug: string, id?: string): string[] {
+	const tags = [tenantSlug, `${tenantSlug}:businesses`];
+	return id ? [...tags, `${tenantSlug}:business:${id}`] : tags;
+}

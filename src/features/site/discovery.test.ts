@@ -14,9 +14,10 @@ describe('sitemapXml', () => {
 });
 
 describe('robotsTxt', () => {
-	it('allows the site, keeps crawlers off the API and points at the sitemap', () => {
+	it('allows the site, keeps crawlers off the API and the on-demand profiles, points at the sitemap', () => {
 		expect(robotsTxt('https://demo.example/sitemap.xml')).toBe(
-			'User-agent: *\nAllow: /\nDisallow: /api/\n\nSitemap: https://demo.example/sitemap.xml\n',
+			'User-agent: *\nAllow: /\nDisallow: /api/\nDisallow: /business-page/\n\n' +
+				'Sitemap: https://demo.example/sitemap.xml\n',
 		);
 	});
 });

@@ -12,8 +12,19 @@ export function sitemapXml(urls: readonly string[]): string {
 	);
 }
 
+/**
+ * Crawlers stay off the API and off /business-page/, where the site renders big chambers'
+ * profiles on demand for the business-legacy function: the same pages live at their own
+ * addresses (/business/{id}/{slug}, in the sitemap).
+ */
 export function robotsTxt(sitemapUrl: string): string {
-	return ['User-agent: *', 'Allow: /', 'Disallow: /api/', '', `Sitemap: ${sitemapUrl}`, ''].join(
-		'\n',
-	);
+	return [
+		'User-agent: *',
+		'Allow: /',
+		'Disallow: /api/',
+		'Disallow: /business-page/',
+		'',
+		`Sitemap: ${sitemapUrl}`,
+		'',
+	].join('\n');
 }
