@@ -7,7 +7,7 @@ import {
 	refreshPublishes,
 } from '../../src/features/admin/cache/cache.ts';
 import { purgeTenantCache, requestPublish } from '../../src/features/publish/publish.server.ts';
-import { getTenantBySlugOrNull } from '../../src/features/tenants/tenants.server.ts';
+import { getTenantBySlugOrNull } from '../../src/features/tenants/lookup.server.ts';
 import { handleJson, HttpError, parseJsonBody } from '../../src/lib/http.server.ts';
 import { getCurrentTenant } from '../../src/lib/tenant.server.ts';
 

@@ -12,7 +12,7 @@ import {
 	LOGO_TYPES,
 } from '../../src/features/admin/logos/logos.ts';
 import { publishIfThisChamber } from '../../src/features/publish/publish.server.ts';
-import { getTenantBySlugOrNull } from '../../src/features/tenants/tenants.server.ts';
+import { getTenantBySlugOrNull } from '../../src/features/tenants/lookup.server.ts';
 import { BadRequest, handleJson, HttpError } from '../../src/lib/http.server.ts';
 
 export const config: Config = { path: '/api/upload-logo' };

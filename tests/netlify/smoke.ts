@@ -12,7 +12,7 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, readdir } from 'node:fs/promises';
+import { mkdir, readdir, stat } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -357,6 +357,22 @@ async function cases(): Promise<Case[]> {
 		},
 	];
 }
+
+/** The issue's targets for what Netlify's bundler zips (README, Deploying on Netlify). */
+const MAX_ZIP_BYTES = { ssr: 5_000_000, other: 2_500_000 };
+
+test('every function, zipped by Netlify, stays within its size', async () => {
+	const dir = join(ROOT, '.netlify/functions');
+	const zips = (await readdir(dir)).filter((name) => name.endsWith('.zip'));
+	assert.ok(zips.includes('ssr.zip') && zips.length > 20, `zips found: ${zips.join(', ')}`);
+	const over: string[] = [];
+	for (const zip of zips) {
+		const { size } = await stat(join(dir, zip));
+		const max = zip === 'ssr.zip' ? MAX_ZIP_BYTES.ssr : MAX_ZIP_BYTES.other;
+		if (size > max) over.push(`${zip} ${(size / 1e6).toFixed(2)} MB > ${max / 1e6} MB`);
+	}
+	assert.deepEqual(over, []);
+});
 
 describe('Netlify CLI build and runtime answer as npm start does', async () => {
 	// The list needs the build on disk and the stack: it is made once both are there.
