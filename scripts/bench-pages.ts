@@ -217,7 +217,10 @@ async function weigh(path: string, origin: string): Promise<Weights> {
 		js += gzipSize(code);
 		const [imports] = parseModule(code);
 		for (const entry of imports) {
-			if (entry.d === -1 && entry.n) queue.push(posix.join(posix.dirname(url), entry.n));
+			// Without the query a Netlify build adds to asset imports (`?dpl=`, its deploy id).
+			if (entry.d === -1 && entry.n) {
+				queue.push(posix.join(posix.dirname(url), entry.n.replace(/\?.*$/, '')));
+			}
 		}
 	}
 	return {
