@@ -4,7 +4,7 @@ import { expect, type Page } from '@playwright/test';
 import { createClient, type SupabaseClient } from '@supabase/supabase-js';
 import { simpleParser } from 'mailparser';
 import { loadOrCreateKeys } from '../../scripts/stack/keys.ts';
-import { importTenant } from '../../src/features/tenants/tenants.server.ts';
+import { getTenantBySlug, importTenant } from '../../src/features/tenants/tenants.server.ts';
 import { parseTenantFile, type UserRole } from '../../src/features/tenants/tenant-file.ts';
 
 /** Shared by the admin-portal specs: the e2e stack as a server-side script sees it. */
@@ -25,6 +25,33 @@ export async function serviceClient(): Promise<SupabaseClient> {
 }
 
 /** A user of a chamber that no other test signs in with, so a test may change its password. */
+/**
+ * Rewrites one section (a column of its chamber_config row) of the demo chamber's configuration
+ * with the service key, as a hand edit in the database would, and returns what it was, so a test
+ * can put it back. No build follows: publish or rebuild where the site must show it.
+ */
+export async function changeDemoConfig<T extends Record<string, unknown>>(
+	section: string,
+	change: (current: T) => T,
+): Promise<T> {
+	const service = await serviceClient();
+	const tenant = await getTenantBySlug(service, 'demo');
+	const { data, error } = await service
+		.from('chamber_config')
+		.select(section)
+		.eq('tenant_id', tenant.id)
+		.single<Record<string, T>>();
+	if (error) throw new Error(`Failed to read the demo's ${section}: ${error.message}`);
+	const current = data[section]!;
+	const update = await service
+		.from('chamber_config')
+		.update({ [section]: change(current) })
+		.eq('tenant_id', tenant.id);
+	if (update.error)
+		throw new Error(`Failed to write the demo's ${section}: ${update.error.message}`);
+	return current;
+}
+
 export async function createUser(
 	slug: string,
 	role: UserRole,

@@ -1,7 +1,6 @@
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { profilePath } from '../../src/features/business/business.ts';
-import { getTenantBySlug } from '../../src/features/tenants/tenants.server.ts';
-import { DEMO_PASSWORD, serviceClient, signIn } from './admin-support.ts';
+import { changeDemoConfig, DEMO_PASSWORD, signIn } from './admin-support.ts';
 import { watchViolations } from './csp-support.ts';
 import { findBusiness } from './directory-helpers.ts';
 
@@ -44,19 +43,7 @@ function dataLayer(page: Page): Promise<unknown[][] | undefined> {
 }
 
 async function setMeasurementId(id: string): Promise<void> {
-	const service = await serviceClient();
-	const tenant = await getTenantBySlug(service, 'demo');
-	const { data, error } = await service
-		.from('chamber_config')
-		.select('services')
-		.eq('tenant_id', tenant.id)
-		.single<{ services: Record<string, unknown> }>();
-	if (error) throw new Error(`Failed to read the demo's services: ${error.message}`);
-	const update = await service
-		.from('chamber_config')
-		.update({ services: { ...data.services, googleAnalyticsId: id } })
-		.eq('tenant_id', tenant.id);
-	if (update.error) throw new Error(`Failed to set the measurement id: ${update.error.message}`);
+	await changeDemoConfig('services', (services) => ({ ...services, googleAnalyticsId: id }));
 }
 
 /** Publishes as the demo's admin and waits until the new build is live. */

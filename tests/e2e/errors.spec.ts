@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { eventPath, type Event } from '../../src/features/events/events.ts';
 import { getTenantBySlug } from '../../src/features/tenants/tenants.server.ts';
-import { DATA_DIR, serviceClient, signIn } from './admin-support.ts';
+import { changeDemoConfig, DATA_DIR, serviceClient, signIn } from './admin-support.ts';
 
 // The fallback error screen (spec 02 §2, issue 12) in the built site: an island that throws while
 // rendering (public and admin) and a page rendered on demand that fails, each showing the screen
@@ -58,27 +58,14 @@ async function firstEvent(page: Page): Promise<Event> {
 
 /** The demo's configuration made unreadable (a colour the schema refuses) while `run` runs. */
 async function withUnreadableConfig(run: () => Promise<void>): Promise<void> {
-	const service = await serviceClient();
-	const tenant = await getTenantBySlug(service, 'demo');
-	const { data, error } = await service
-		.from('chamber_config')
-		.select('colors')
-		.eq('tenant_id', tenant.id)
-		.single<{ colors: Record<string, unknown> }>();
-	if (error) throw new Error(`Failed to read the demo's colours: ${error.message}`);
-	const set = async (colors: Record<string, unknown>) => {
-		const update = await service
-			.from('chamber_config')
-			.update({ colors })
-			.eq('tenant_id', tenant.id);
-		if (update.error)
-			throw new Error(`Failed to write the demo's colours: ${update.error.message}`);
-	};
-	await set({ ...data.colors, primary: 'not a colour' });
+	const colors = await changeDemoConfig('colors', (current) => ({
+		...current,
+		primary: 'not a colour',
+	}));
 	try {
 		await run();
 	} finally {
-		await set(data.colors);
+		await changeDemoConfig('colors', () => colors);
 	}
 }
 

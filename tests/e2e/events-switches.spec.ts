@@ -1,7 +1,6 @@
 import { expect, test, type APIRequestContext } from '@playwright/test';
 import { eventPath, type Event } from '../../src/features/events/events.ts';
-import { getTenantBySlug } from '../../src/features/tenants/tenants.server.ts';
-import { serviceClient } from './admin-support.ts';
+import { changeDemoConfig } from './admin-support.ts';
 
 // features.showEvents / showCommunityEvents off, as the running site sees them: the functions and
 // the on-demand event page read the configuration per request (by its cache version), so these
@@ -13,19 +12,7 @@ import { serviceClient } from './admin-support.ts';
 type Switches = { showEvents: boolean; showCommunityEvents: boolean };
 
 async function setSwitches(switches: Switches): Promise<void> {
-	const service = await serviceClient();
-	const tenant = await getTenantBySlug(service, 'demo');
-	const { data, error } = await service
-		.from('chamber_config')
-		.select('features')
-		.eq('tenant_id', tenant.id)
-		.single<{ features: Record<string, unknown> }>();
-	if (error) throw new Error(`Failed to read the demo's features: ${error.message}`);
-	const update = await service
-		.from('chamber_config')
-		.update({ features: { ...data.features, ...switches } })
-		.eq('tenant_id', tenant.id);
-	if (update.error) throw new Error(`Failed to switch: ${update.error.message}`);
+	await changeDemoConfig('features', (features) => ({ ...features, ...switches }));
 }
 
 async function firstEvent(request: APIRequestContext, path: string): Promise<Event> {
