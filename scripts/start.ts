@@ -12,7 +12,14 @@ import { getServiceClient, readClientEnv } from '../src/lib/supabase.server.ts';
 import { createLocalPublisher } from './lib/local-publisher.ts';
 import { startSiteServer } from './lib/netlify-local.ts';
 import { onShutdown, runMain } from './lib/main.ts';
-import { astroSiteBuilder, buildSite, checkTenant, ROOT, seedIfEmpty } from './lib/site.ts';
+import {
+	astroSiteBuilder,
+	buildSite,
+	checkTenant,
+	demoAccounts,
+	ROOT,
+	seedIfEmpty,
+} from './lib/site.ts';
 import { ensureStack } from './stack/index.ts';
 
 runMain(
@@ -53,10 +60,9 @@ runMain(
 		// The functions publish through this server's build hook, as through Netlify's.
 		process.env.NETLIFY_BUILD_HOOK_URL = `http://127.0.0.1:${port}${publisher.hookPath}`;
 		console.log(`\n  ${tenant} is running at ${server.url}`);
-		if (tenant === 'demo') {
-			console.log(
-				`  Demo sign-in: admin@demo.test / demo-password (also super@ and editor@demo.test)`,
-			);
+		const demo = await demoAccounts(service);
+		if (demo.length > 0) {
+			console.log(`  Demo sign-in (password demo-password): ${demo.join(', ')}`);
 		}
 		console.log(
 			'  Saves in the admin panel rebuild and publish the site (a build takes a few seconds).',

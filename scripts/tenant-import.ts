@@ -45,7 +45,7 @@ runMain(async () => {
 				`Imported ${file} as tenant "${data.tenant.slug}": ${summary.businesses} businesses, ` +
 					`${summary.events} events, ${summary.users} users (${Date.now() - started} ms)`,
 			);
-			const mail = await sendSetPasswordEmails(client, data, siteUrl, env);
+			const mail = await sendSetPasswordEmails(summary.createdWithoutPassword, siteUrl, env);
 			for (const email of mail.sent) {
 				console.log(`  ${email} has no password yet: sent the e-mail to set one.`);
 			}

@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { cp, readFile, rename, stat } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { SupabaseClient } from '@supabase/supabase-js';
 import { parseTenantFile } from '../../src/features/tenants/tenant-file.ts';
 import {
 	getTenantBySlug,
@@ -52,6 +53,20 @@ export async function seedIfEmpty(stack: Stack): Promise<boolean> {
 	await stack.vacuum();
 	console.log(`Imported in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 	return true;
+}
+
+/**
+ * The demo's accounts that this database has (the demo's password is public), for the start-up
+ * message: a database where the demo was imported without --allow-super-admin has no super@.
+ */
+export async function demoAccounts(client: SupabaseClient): Promise<string[]> {
+	const { data, error } = await client
+		.from('admin_users')
+		.select('email')
+		.like('email', '%@demo.test')
+		.order('email');
+	if (error) throw new Error(`Failed to read the admin users: ${error.message}`, { cause: error });
+	return data.map((row) => row.email as string);
 }
 
 /** Fails early, naming the tenants that exist, when TENANT is not one of them. */

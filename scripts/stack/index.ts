@@ -157,6 +157,11 @@ export async function ensureStack(options: { quiet?: boolean } = {}): Promise<St
 		} else {
 			databaseUrl = env.databaseUrl!;
 		}
+		const services = env.serviceDatabaseUrls ?? {
+			postgrest: databaseUrl,
+			auth: databaseUrl,
+			storage: databaseUrl,
+		};
 		const migrations = await runMigrations(databaseUrl);
 		if (migrations.applied.length) {
 			say(`applied ${migrations.applied.length} migration(s)`);
@@ -164,14 +169,14 @@ export async function ensureStack(options: { quiet?: boolean } = {}): Promise<St
 			if (env.mode === 'embedded') await vacuum(databaseUrl);
 		}
 		const postgrest = await startPostgrest({
-			databaseUrl,
+			databaseUrl: services.postgrest,
 			port: env.ports.postgrest,
 			jwtSecret: keys.jwtSecret,
 			pool: env.mode === 'embedded' ? 1 : 10,
 		});
 		stops.push(() => postgrest.stop());
 		const gatewayUrl = `http://127.0.0.1:${env.ports.gateway}`;
-		const authStore = new AuthStore(databaseUrl);
+		const authStore = new AuthStore(services.auth);
 		stops.push(() => authStore.close());
 		const auth = new AuthService(
 			readAuthConfig({
@@ -182,7 +187,11 @@ export async function ensureStack(options: { quiet?: boolean } = {}): Promise<St
 			}),
 			authStore,
 		);
-		const storage = new StorageService({ databaseUrl, dataDir, jwtSecret: keys.jwtSecret });
+		const storage = new StorageService({
+			databaseUrl: services.storage,
+			dataDir,
+			jwtSecret: keys.jwtSecret,
+		});
 		stops.push(() => storage.close());
 		const gateway = await startGateway({
 			port: env.ports.gateway,

@@ -3,10 +3,34 @@ import { join } from 'node:path';
 import pg from 'pg';
 
 export const MIGRATIONS_DIR = join(import.meta.dirname, '../../supabase/migrations');
+/** What Supabase provides before a project's migrations run (roles, auth, storage). */
+export const PLATFORM_FILES = ['roles.sql', 'auth.sql', 'storage.sql'].map((f) =>
+	join(import.meta.dirname, 'platform', f),
+);
 
 export interface MigrationResult {
 	applied: string[];
 	skipped: number;
+}
+
+/**
+ * The rights the stack needs of DATABASE_URL's user: a superuser on plain PostgreSQL (the stack
+ * creates Supabase's roles and its auth and storage schemas there, and sets PostgREST's
+ * pre-request check on the authenticator role), or a Supabase database's own `postgres` role
+ * (everything of the platform's is there already; supautils lets it set `pgrst.*`).
+ */
+export async function checkDatabaseRights(client: pg.Client): Promise<void> {
+	const { rows } = await client.query<{ user: string; superuser: boolean; supabase: boolean }>(
+		`select current_user as user, r.rolsuper as superuser,
+			exists (select 1 from pg_roles where rolname = 'supabase_admin') as supabase
+		from pg_roles r where r.rolname = current_user`,
+	);
+	const me = rows[0]!;
+	if (me.superuser || (me.supabase && me.user === 'postgres')) return;
+	throw new Error(
+		`The database user "${me.user}" may not set the database up: use a superuser on plain ` +
+			'PostgreSQL, or the postgres role on a Supabase database (docs/local-stack.md, Postgres mode).',
+	);
 }
 
 /**
@@ -18,6 +42,10 @@ export async function runMigrations(databaseUrl: string): Promise<MigrationResul
 	const client = new pg.Client({ connectionString: databaseUrl });
 	await client.connect();
 	try {
+		await checkDatabaseRights(client);
+		// The platform's part: each object only where it is missing, so on a Supabase-shaped
+		// database (postgres mode against one) nothing is created or altered.
+		for (const file of PLATFORM_FILES) await client.query(await readFile(file, 'utf8'));
 		await client.query(`
 			create schema if not exists supabase_migrations;
 			create table if not exists supabase_migrations.schema_migrations (

@@ -10,6 +10,14 @@ const envSchema = z
 	.object({
 		/** postgres://… of a real Postgres; switches the local stack off PGlite. */
 		DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }).optional(),
+		/**
+		 * Postgres mode: the login each local service uses, as on Supabase (PostgREST as
+		 * `authenticator`, the identity service as `supabase_auth_admin`, the file service as
+		 * `supabase_storage_admin`). Each defaults to DATABASE_URL.
+		 */
+		POSTGREST_DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }).optional(),
+		AUTH_DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }).optional(),
+		STORAGE_DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }).optional(),
 		/** A hosted Supabase project; with both keys the app starts no local stack. */
 		SUPABASE_URL: z.url().optional(),
 		/** The project's public anon key (a JWT). */
@@ -38,6 +46,8 @@ export type StackMode = 'embedded' | 'postgres' | 'hosted';
 export interface StackEnv {
 	mode: StackMode;
 	databaseUrl?: string;
+	/** Postgres mode: the logins of PostgREST, the identity and the file service. */
+	serviceDatabaseUrls?: { postgrest: string; auth: string; storage: string };
 	hosted?: { url: string; anonKey: string; serviceKey: string };
 	dataDir: string;
 	ports: { gateway: number; database: number; postgrest: number };
@@ -68,7 +78,18 @@ export function readStackEnv(env: NodeJS.ProcessEnv = process.env): StackEnv {
 			},
 		};
 	}
-	if (e.DATABASE_URL) return { ...common, mode: 'postgres', databaseUrl: e.DATABASE_URL };
+	if (e.DATABASE_URL) {
+		return {
+			...common,
+			mode: 'postgres',
+			databaseUrl: e.DATABASE_URL,
+			serviceDatabaseUrls: {
+				postgrest: e.POSTGREST_DATABASE_URL ?? e.DATABASE_URL,
+				auth: e.AUTH_DATABASE_URL ?? e.DATABASE_URL,
+				storage: e.STORAGE_DATABASE_URL ?? e.DATABASE_URL,
+			},
+		};
+	}
 	return { ...common, mode: 'embedded' };
 }
 

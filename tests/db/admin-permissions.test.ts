@@ -278,24 +278,21 @@ describe('the audit log: who changed what, written by the database', () => {
 	});
 });
 
-describe('admin_users mirrored into the identity service app_metadata', () => {
-	it("puts each admin's role and chamber in app_metadata and follows changes", async () => {
-		const meta = async (id: string) =>
-			(await db.query('select raw_app_meta_data as m from auth.users where id = $1', [id])).rows[0]
-				.m;
-		expect(await meta(fx.users.editorA.id)).toMatchObject({
-			role: 'editor',
-			tenant_id: fx.tenantA.id,
-			tenant_key: fx.tenantA.slug,
-			provider: 'email',
-		});
-		await db.query(`update public.admin_users set role = 'admin' where user_id = $1`, [
-			fx.users.editorA.id,
-		]);
-		expect(await meta(fx.users.editorA.id)).toMatchObject({ role: 'admin' });
-		await db.query(`update public.admin_users set role = 'editor' where user_id = $1`, [
-			fx.users.editorA.id,
-		]);
+describe("admins' identities carry their role and chamber in app_metadata", () => {
+	it('the import sets them through the Auth admin API', async () => {
+		for (const [user, slug] of [
+			[fx.users.editorA, fx.tenantA.slug],
+			[fx.users.adminB, fx.tenantB.slug],
+		] as const) {
+			const { data, error } = await service.auth.admin.getUserById(user.id);
+			expect(error).toBeNull();
+			expect(data.user?.app_metadata).toMatchObject({
+				role: user.role,
+				tenant_id: user.tenantId,
+				tenant_key: slug,
+				provider: 'email',
+			});
+		}
 	});
 });
 

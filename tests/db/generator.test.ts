@@ -72,8 +72,9 @@ describe('the downloaded tenant file', () => {
 			env: { ...process.env, CHAMBER_DATA_DIR: stack.dataDir, CHAMBER_STACK_PORT: stack.stackPort },
 		});
 		expect(stdout).toContain(`as tenant "${slug}": 0 businesses, 0 events, 1 users`);
+		expect(stdout).toContain(`first-${slug}@generated.test has no password yet: sent the e-mail`);
 		const { rows } = await db.query(
-			`select c.name, c.colors ->> 'primary' as primary, au.role, u.encrypted_password
+			`select c.name, c.colors ->> 'primary' as primary, au.role, u.email_confirmed_at is not null as confirmed
 			from public.chamber_config c
 			join public.tenants t on t.id = c.tenant_id
 			join public.admin_users au on au.tenant_id = t.id
@@ -86,7 +87,7 @@ describe('the downloaded tenant file', () => {
 				name: `Generated Chamber ${slug}`,
 				primary: '#225588',
 				role: 'admin',
-				encrypted_password: null,
+				confirmed: true,
 			},
 		]);
 	});

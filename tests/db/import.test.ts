@@ -10,6 +10,9 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 const run = promisify(execFile);
 const stack = inject('stack');
 const db = new pg.Client({ connectionString: stack.databaseUrl });
+const service = createClient(stack.supabaseUrl, stack.serviceKey, {
+	auth: { persistSession: false },
+});
 
 const TENANT_TABLES = [
 	'chamber_config',
@@ -129,9 +132,6 @@ describe('npm run tenant:import', () => {
 
 	it('rolls back everything when the database rejects a row half-way', async () => {
 		const before = await snapshot('example');
-		const service = createClient(stack.supabaseUrl, stack.serviceKey, {
-			auth: { persistSession: false },
-		});
 		// Passes nothing through zod on purpose: the second business breaks a NOT NULL constraint
 		// after the tenant, its configuration and the first business were already written.
 		const { error } = await service.rpc('import_tenant', {
@@ -235,15 +235,38 @@ describe("an import changes only its own chamber's users", () => {
 		expect(await chamberOf('root@own-users.test')).toBe(slugA);
 	});
 
-	it('takes a user without a password: none for a new user, an existing one keeps theirs', async () => {
-		await tenantImport(
+	it('a new user without a password is sent the e-mail to set one; an existing one keeps theirs', async () => {
+		const before = await hashOf('boss@own-users.test');
+		const result = await tenantImport(
 			await tempFile(
 				'nopw.json',
 				file(slugA, [user('fresh@own-users.test', 'editor'), user('boss@own-users.test', 'admin')]),
 			),
 		);
-		expect(await hashOf('fresh@own-users.test')).toBeNull();
-		expect(await hashOf('boss@own-users.test')).toMatch(/^\$argon2id\$/);
+		expect(result.stdout).toContain(
+			'fresh@own-users.test has no password yet: sent the e-mail to set one.',
+		);
+		expect(result.stdout).not.toContain('boss@own-users.test has no password');
+		expect(await hashOf('boss@own-users.test')).toBe(before);
+		// Created through the Auth admin API, as GoTrue does: a password nobody knows.
+		expect(await hashOf('fresh@own-users.test')).toMatch(/^\$argon2id\$/);
+	});
+
+	it("a changed role reaches the admin record and the identity's app_metadata; a changed password does not", async () => {
+		const before = await hashOf('boss@own-users.test');
+		await tenantImport(
+			await tempFile(
+				'role.json',
+				file(slugA, [user('boss@own-users.test', 'editor', 'another-password')]),
+			),
+		);
+		const { rows } = await db.query('select user_id, role from admin_users where email = $1', [
+			'boss@own-users.test',
+		]);
+		expect(rows[0]?.role).toBe('editor');
+		const { data } = await service.auth.admin.getUserById(rows[0]!.user_id);
+		expect(data.user?.app_metadata).toMatchObject({ role: 'editor', tenant_key: slugA });
+		expect(await hashOf('boss@own-users.test')).toBe(before);
 	});
 });
 

@@ -127,14 +127,16 @@ describe('directory reads anon can call', () => {
 	});
 });
 
-/** Functions a role may execute, outside Postgres's own schemas and extensions. */
+/**
+ * Functions of ours a role may execute: the project's schemas, not Postgres's own, the
+ * extensions' or Supabase's (auth, storage and the rest are the platform's, as it defines them).
+ */
 async function executableBy(role: string): Promise<string[]> {
 	const { rows } = await db.query<{ fn: string }>(
 		`select n.nspname || '.' || p.proname as fn
 		from pg_proc p
 		join pg_namespace n on n.oid = p.pronamespace
-		where n.nspname not in ('pg_catalog', 'information_schema')
-			and n.nspname not like 'pg\\_%'
+		where n.nspname in ('public', 'auth_guard')
 			and not exists (
 				select 1 from pg_depend d
 				where d.classid = 'pg_proc'::regclass and d.objid = p.oid and d.deptype = 'e'
@@ -146,15 +148,8 @@ async function executableBy(role: string): Promise<string[]> {
 	return rows.map((r) => r.fn);
 }
 
-// Supabase's own helpers (stand-ins locally): policies and PostgREST's pre-request call them.
-const SUPABASE_HELPERS = [
-	'auth.jwt',
-	'auth.role',
-	'auth.uid',
-	'auth_guard.check_session',
-	'storage.filename',
-	'storage.foldername',
-];
+// PostgREST's pre-request check, which runs as the request's role.
+const SUPABASE_HELPERS = ['auth_guard.check_session'];
 
 // What the public site calls (spec 01 §7, directory.server.ts) and what those reach as invoker
 // functions: get_filter_options → matching_profiles → directory_match_sql, search_tsquery.

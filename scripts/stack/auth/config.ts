@@ -54,7 +54,10 @@ export function readAuthConfig(
 		throw new Error(`Invalid identity service settings:\n${lines.join('\n')}`);
 	}
 	const e = parsed.data;
-	const mail = readContactEnv(env);
+	// The identity service is part of the local stack wherever it runs (embedded or postgres
+	// mode): it mails through SMTP_URL or into the outbox, and a deployed site's contact-form
+	// rule (SMTP_URL required) is the contact form's own.
+	const mail = readContactEnv(env, 'local');
 	const window = (limit: number): WindowLimit => ({ limit, windowSeconds: 300 });
 	return {
 		...base,

@@ -1,3 +1,4 @@
+import { UnreadableUserError } from './store.ts';
 /**
  * GoTrue's error answers (internal/api/errors.go, apierrors/): an HTTP status, an error code and a
  * message. A request that sends `X-Supabase-Api-Version: 2024-01-01` (supabase-js always does)
@@ -63,7 +64,9 @@ export function errorAnswer(
 	const known =
 		error instanceof AuthError
 			? error
-			: new AuthError(
+			: error instanceof UnreadableUserError
+				? new AuthError(500, 'unexpected_failure', 'Database error querying schema')
+				: new AuthError(
 					500,
 					'unexpected_failure',
 					'Unexpected failure, please check server logs for more information',

@@ -199,7 +199,11 @@ export function createAuthRoutes(service: AuthService): (route: RoutedRequest) =
 				};
 				const page = number('page', 1);
 				const perPage = number('per_page', 50);
-				const { users, aud, total } = await service.adminListUsers(page, perPage);
+				const { users, aud, total } = await service.adminListUsers(
+					page,
+					perPage,
+					query.get('filter') ?? '',
+				);
 				const link = paginationLink(query, page, perPage, total);
 				return send(
 					route,

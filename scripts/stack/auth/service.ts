@@ -39,6 +39,7 @@ import { hashToken, newOpaqueToken, signAccessToken, verifyAccessToken } from '.
 const INVALID_LOGIN = 'Invalid login credentials';
 const PASSWORD_MIN_LENGTH = 6;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const NIL_UUID = '00000000-0000-0000-0000-000000000000';
 
 export interface UserJson {
 	id: string;
@@ -150,8 +151,10 @@ const verifyPostSchema = z.object({
 	email: z.string().optional(),
 });
 const adminUserSchema = z.object({
+	id: z.string().optional(),
 	email: z.string().optional(),
 	password: z.string().optional(),
+	password_hash: z.string().optional(),
 	email_confirm: z.boolean().optional(),
 	user_metadata: z.record(z.string(), z.unknown()).optional(),
 	app_metadata: z.record(z.string(), z.unknown()).optional(),
@@ -646,8 +649,9 @@ export class AuthService {
 		}
 	}
 
-	async adminListUsers(page: number, perPage: number) {
-		const { users, total } = await listUsers(this.#store.db, page, perPage);
+	/** GET /admin/users (adminUsers): `filter` matches part of the address, as GoTrue's does. */
+	async adminListUsers(page: number, perPage: number, filter = '') {
+		const { users, total } = await listUsers(this.#store.db, page, perPage, filter);
 		return { users: users.map(userJson), aud: 'authenticated', total };
 	}
 
@@ -662,7 +666,11 @@ export class AuthService {
 		return userJson(await this.#adminFind(id));
 	}
 
-	/** POST /admin/users (adminUserCreate). */
+	/**
+	 * POST /admin/users (adminUserCreate): a password or an existing hash (argon2i/argon2id, as
+	 * GoTrue's crypto.ParseArgon2Hash accepts, or bcrypt), never both; without either, a random
+	 * password nobody knows (set through the recovery e-mail). The given id is kept.
+	 */
 	async adminCreateUser(body: unknown): Promise<UserJson> {
 		const params = parseBody(adminUserSchema, body);
 		if (!params.email) {
@@ -673,9 +681,31 @@ export class AuthService {
 			);
 		}
 		const email = checkEmail(params.email);
-		if (params.password !== undefined) checkPassword(params.password);
+		if (params.password !== undefined && params.password_hash) {
+			throw new AuthError(
+				400,
+				'validation_failed',
+				'Only a password or a password hash should be provided',
+			);
+		}
+		if (params.id !== undefined && !UUID.test(params.id)) {
+			throw new AuthError(400, 'validation_failed', 'ID must conform to the uuid v4 format');
+		}
+		if (params.id === NIL_UUID) {
+			throw new AuthError(400, 'validation_failed', 'ID cannot be a nil uuid');
+		}
+		let passwordHash: string;
+		if (params.password_hash) {
+			// GoTrue answers a hash it cannot parse with its generic 500.
+			if (!passwordHashKind(params.password_hash)) {
+				throw new AuthError(500, 'unexpected_failure', 'Error creating user');
+			}
+			passwordHash = params.password_hash;
+		} else {
+			if (params.password) checkPassword(params.password);
+			passwordHash = await argon2Hash(params.password || newOpaqueToken());
+		}
 		const now = this.#now();
-		const passwordHash = params.password ? await argon2Hash(params.password) : null;
 		return this.#store.transaction(async (db) => {
 			if (await findUserByEmail(db, email)) {
 				throw new AuthError(
@@ -684,7 +714,11 @@ export class AuthService {
 					'A user with this email address has already been registered',
 				);
 			}
+			if (params.id && (await findUserById(db, params.id))) {
+				throw new AuthError(500, 'unexpected_failure', 'Database error creating new user');
+			}
 			const user = await insertUser(db, {
+				id: params.id,
 				email,
 				passwordHash,
 				confirmed: params.email_confirm ?? false,

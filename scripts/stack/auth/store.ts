@@ -2,12 +2,21 @@ import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 
 /**
- * The identity service's rows: auth.users (which the tenant import writes too), auth.sessions,
- * auth.refresh_tokens and auth.one_time_tokens (migration 20261123000020). Every change that must
- * not half-happen runs in one transaction (`transaction`).
+ * The identity service's rows, in GoTrue's tables and shape (scripts/stack/platform/auth.sql):
+ * auth.users with their auth.identities, auth.sessions with auth.mfa_amr_claims (how each session
+ * began), auth.refresh_tokens and auth.one_time_tokens. Users are found the way GoTrue finds them
+ * (internal/models/user.go): by instance_id (always the nil uuid) and aud too, so a row GoTrue could
+ * not find is not found here either. Every change that must not half-happen runs in one
+ * transaction (`transaction`).
  */
 
+/** GoTrue's instance_id: one instance, the nil uuid (models.User.DONTUSEINSTANCEID). */
+export const INSTANCE_ID = '00000000-0000-0000-0000-000000000000';
+/** GoTrue's default audience (GOTRUE_JWT_AUD) and role (GOTRUE_JWT_DEFAULT_GROUP_NAME). */
+export const AUDIENCE = 'authenticated';
+
 export interface UserRow {
+	instance_id: string | null;
 	id: string;
 	email: string | null;
 	encrypted_password: string | null;
@@ -22,11 +31,23 @@ export interface UserRow {
 	phone: string | null;
 	created_at: Date;
 	updated_at: Date;
+	/** GoTrue scans these into Go strings and ints: NULL in any of them breaks every read. */
+	confirmation_token: string | null;
+	recovery_token: string | null;
+	email_change_token_new: string | null;
+	email_change_token_current: string | null;
+	email_change: string | null;
+	phone_change: string | null;
+	phone_change_token: string | null;
+	reauthentication_token: string | null;
+	email_change_confirm_status: number | null;
+	is_anonymous: boolean;
 }
 
 export interface SessionRow {
 	id: string;
 	user_id: string;
+	/** From auth.mfa_amr_claims: how the session began (password, otp …). */
 	authentication_method: string;
 	created_at: Date;
 	refreshed_at: Date | null;
@@ -44,9 +65,50 @@ export interface RefreshTokenRow {
 
 type Queryable = Pick<pg.PoolClient, 'query'>;
 
-const USER_COLUMNS = `id, email, encrypted_password, email_confirmed_at, last_sign_in_at,
-	recovery_sent_at, banned_until, raw_app_meta_data, raw_user_meta_data, aud, role, phone,
-	created_at, updated_at`;
+const USER_COLUMNS = `instance_id, id, email, encrypted_password, email_confirmed_at,
+	last_sign_in_at, recovery_sent_at, banned_until, raw_app_meta_data, raw_user_meta_data, aud, role,
+	phone, created_at, updated_at, confirmation_token, recovery_token, email_change_token_new,
+	email_change_token_current, email_change, phone_change, phone_change_token,
+	reauthentication_token, email_change_confirm_status, is_anonymous`;
+
+/** The columns GoTrue's models.User reads into non-nullable Go values. */
+const GO_NOT_NULL: (keyof UserRow)[] = [
+	'instance_id',
+	'aud',
+	'role',
+	'created_at',
+	'updated_at',
+	'confirmation_token',
+	'recovery_token',
+	'email_change_token_new',
+	'email_change_token_current',
+	'email_change',
+	'phone_change',
+	'phone_change_token',
+	'reauthentication_token',
+	'email_change_confirm_status',
+];
+
+/**
+ * A row GoTrue could not read fails here too: GoTrue's scan of a NULL into one of those columns
+ * errors, and every call that reads the user answers 500 "Database error querying schema" (a
+ * user row written by hand with only id, email and password is the classic cause).
+ */
+export class UnreadableUserError extends Error {
+	readonly column: string;
+	constructor(column: string) {
+		super(`auth.users row has NULL in ${column}, which GoTrue cannot read`);
+		this.column = column;
+	}
+}
+
+function readable(row: UserRow | undefined): UserRow | null {
+	if (!row) return null;
+	for (const column of GO_NOT_NULL) {
+		if (row[column] === null) throw new UnreadableUserError(column);
+	}
+	return row;
+}
 
 export class AuthStore {
 	readonly #pool: pg.Pool;
@@ -85,12 +147,14 @@ export class AuthStore {
 
 // --- Users -----------------------------------------------------------------------------------------
 
+/** FindUserByEmailAndAudience. */
 export async function findUserByEmail(db: Queryable, email: string): Promise<UserRow | null> {
 	const { rows } = await db.query<UserRow>(
-		`select ${USER_COLUMNS} from auth.users where lower(email) = lower($1)`,
-		[email],
+		`select ${USER_COLUMNS} from auth.users
+		where instance_id = $1 and lower(email) = lower($2) and aud = $3 and is_sso_user = false`,
+		[INSTANCE_ID, email, AUDIENCE],
 	);
-	return rows[0] ?? null;
+	return readable(rows[0]);
 }
 
 export async function findUserById(
@@ -99,43 +163,67 @@ export async function findUserById(
 	options: { forUpdate?: boolean } = {},
 ): Promise<UserRow | null> {
 	const { rows } = await db.query<UserRow>(
-		`select ${USER_COLUMNS} from auth.users where id = $1${options.forUpdate ? ' for update' : ''}`,
-		[id],
+		`select ${USER_COLUMNS} from auth.users
+		where instance_id = $1 and id = $2${options.forUpdate ? ' for update' : ''}`,
+		[INSTANCE_ID, id],
 	);
-	return rows[0] ?? null;
+	return readable(rows[0]);
 }
 
+/** FindUsersInAudience, newest first, with GoTrue's optional `filter` on the address. */
 export async function listUsers(
 	db: Queryable,
 	page: number,
 	perPage: number,
+	filter = '',
 ): Promise<{ users: UserRow[]; total: number }> {
+	const where = `instance_id = $1 and aud = $2 and ($3 = '' or email like '%' || $3 || '%')`;
 	const { rows } = await db.query<UserRow>(
-		`select ${USER_COLUMNS} from auth.users order by created_at desc, id limit $1 offset $2`,
-		[perPage, (page - 1) * perPage],
+		`select ${USER_COLUMNS} from auth.users where ${where}
+		order by created_at desc, id limit $4 offset $5`,
+		[INSTANCE_ID, AUDIENCE, filter, perPage, (page - 1) * perPage],
 	);
-	const count = await db.query<{ n: string }>('select count(*) as n from auth.users');
-	return { users: rows, total: Number(count.rows[0]?.n ?? 0) };
+	const count = await db.query<{ n: string }>(
+		`select count(*) as n from auth.users where ${where}`,
+		[INSTANCE_ID, AUDIENCE, filter],
+	);
+	return {
+		users: rows.map((row) => readable(row)!),
+		total: Number(count.rows[0]?.n ?? 0),
+	};
 }
 
+/**
+ * A new user and its e-mail identity, written as GoTrue's adminUserCreate writes them: the nil
+ * instance, the audience and role, empty strings in the token columns, an `email` identity whose
+ * provider_id is the user's id.
+ */
 export async function insertUser(
 	db: Queryable,
 	user: {
+		id?: string;
 		email: string;
-		passwordHash: string | null;
+		passwordHash: string;
 		confirmed: boolean;
 		appMetadata: Record<string, unknown>;
 		userMetadata: Record<string, unknown>;
 		now: Date;
 	},
 ): Promise<UserRow> {
+	const id = user.id ?? randomUUID();
 	const { rows } = await db.query<UserRow>(
-		`insert into auth.users (id, aud, role, email, encrypted_password, email_confirmed_at,
-			raw_app_meta_data, raw_user_meta_data, created_at, updated_at)
-		values ($1, 'authenticated', 'authenticated', lower($2), $3, $4, $5, $6, $7::timestamptz, $7::timestamptz)
+		`insert into auth.users (instance_id, id, aud, role, email, encrypted_password,
+			email_confirmed_at, confirmation_token, recovery_token, email_change_token_new,
+			email_change_token_current, email_change, phone_change, phone_change_token,
+			reauthentication_token, email_change_confirm_status, raw_app_meta_data, raw_user_meta_data,
+			created_at, updated_at, is_sso_user, is_anonymous)
+		values ($1, $2, $3, $3, lower($4), $5, $6, '', '', '', '', '', '', '', '', 0, $7, $8,
+			$9::timestamptz, $9::timestamptz, false, false)
 		returning ${USER_COLUMNS}`,
 		[
-			randomUUID(),
+			INSTANCE_ID,
+			id,
+			AUDIENCE,
 			user.email,
 			user.passwordHash,
 			user.confirmed ? user.now : null,
@@ -144,7 +232,17 @@ export async function insertUser(
 			user.now,
 		],
 	);
-	return rows[0]!;
+	const created = rows[0]!;
+	await db.query(
+		`insert into auth.identities (provider_id, user_id, identity_data, provider, created_at, updated_at)
+		values ($1::text, $1::uuid, $2, 'email', $3::timestamptz, $3::timestamptz)`,
+		[
+			id,
+			{ sub: id, email: created.email, email_verified: user.confirmed, phone_verified: false },
+			user.now,
+		],
+	);
+	return created;
 }
 
 export async function updateUser(
@@ -172,37 +270,47 @@ export async function updateUser(
 	return rows[0];
 }
 
+/** The user and, by the foreign keys' cascade, its identities, sessions and one-time tokens. */
 export async function deleteUser(db: Queryable, id: string): Promise<void> {
-	await db.query('delete from auth.users where id = $1', [id]);
+	await db.query('delete from auth.users where instance_id = $1 and id = $2', [INSTANCE_ID, id]);
 }
 
 // --- Sessions and refresh tokens ---------------------------------------------------------------------
 
+/** A session at aal1 and its amr claim (GoTrue's NewSession and AddClaimToSession). */
 export async function insertSession(
 	db: Queryable,
 	session: { userId: string; method: string; now: Date; userAgent?: string; ip?: string },
 ): Promise<SessionRow> {
-	const { rows } = await db.query<SessionRow>(
-		`insert into auth.sessions (id, user_id, authentication_method, created_at, updated_at,
-			refreshed_at, user_agent, ip)
-		values ($1, $2, $3, $4::timestamptz, $4::timestamptz, $4::timestamptz, $5, $6)
-		returning id, user_id, authentication_method, created_at, refreshed_at, not_after`,
+	const id = randomUUID();
+	await db.query(
+		`insert into auth.sessions (id, user_id, aal, created_at, updated_at, refreshed_at, user_agent, ip)
+		values ($1, $2, 'aal1', $3::timestamptz, $3::timestamptz, $3::timestamptz, $4, $5)`,
 		[
-			randomUUID(),
+			id,
 			session.userId,
-			session.method,
 			session.now,
 			session.userAgent ?? null,
 			session.ip && /^[0-9a-f.:]+$/i.test(session.ip) ? session.ip : null,
 		],
 	);
-	return rows[0]!;
+	await db.query(
+		`insert into auth.mfa_amr_claims (id, session_id, authentication_method, created_at, updated_at)
+		values ($1, $2, $3, $4::timestamptz, $4::timestamptz)`,
+		[randomUUID(), id, session.method, session.now],
+	);
+	return (await findSession(db, id))!;
 }
 
 export async function findSession(db: Queryable, id: string): Promise<SessionRow | null> {
 	const { rows } = await db.query<SessionRow>(
-		`select id, user_id, authentication_method, created_at, refreshed_at, not_after
-		from auth.sessions where id = $1`,
+		`select s.id, s.user_id, s.created_at, s.refreshed_at, s.not_after,
+			coalesce(
+				(select c.authentication_method from auth.mfa_amr_claims c
+				where c.session_id = s.id order by c.created_at limit 1),
+				'password'
+			) as authentication_method
+		from auth.sessions s where s.id = $1`,
 		[id],
 	);
 	return rows[0] ?? null;
@@ -235,9 +343,10 @@ export async function insertRefreshToken(
 	token: { hash: string; userId: string; sessionId: string; parent: string | null; now: Date },
 ): Promise<void> {
 	await db.query(
-		`insert into auth.refresh_tokens (token, user_id, session_id, parent, created_at, updated_at)
-		values ($1, $2, $3, $4, $5::timestamptz, $5::timestamptz)`,
-		[token.hash, token.userId, token.sessionId, token.parent, token.now],
+		`insert into auth.refresh_tokens (instance_id, token, user_id, session_id, parent, revoked,
+			created_at, updated_at)
+		values ($1, $2, $3, $4, $5, false, $6::timestamptz, $6::timestamptz)`,
+		[INSTANCE_ID, token.hash, token.userId, token.sessionId, token.parent, token.now],
 	);
 }
 

@@ -241,8 +241,9 @@ export class StorageService {
 		const owner = typeof caller.claims.sub === 'string' ? caller.claims.sub : null;
 		await this.#as(caller, (db) =>
 			db.query(
-				`insert into storage.buckets (id, name, owner, public, file_size_limit, allowed_mime_types)
-				values ($1, $2, $3, $4, $5, $6)`,
+				`insert into storage.buckets (id, name, owner, owner_id, public, file_size_limit,
+					allowed_mime_types)
+				values ($1, $2, $3::uuid, $3::text, $4, $5, $6)`,
 				[id, name, owner, body.public === true, fileSizeLimit, mimeTypes],
 			),
 		);
@@ -313,8 +314,8 @@ export class StorageService {
 				if (!rows[0]) throw errors.objectNotFound();
 			} else if (mode === 'upsert') {
 				({ rows } = await db.query<{ id: string }>(
-					`insert into storage.objects (bucket_id, name, owner, metadata, version)
-					values ($1, $2, $3, $4, $5)
+					`insert into storage.objects (bucket_id, name, owner, owner_id, metadata, version)
+					values ($1, $2, $3::uuid, $3::text, $4, $5)
 					on conflict (bucket_id, name) do update
 						set metadata = excluded.metadata, version = excluded.version, updated_at = now()
 					returning id`,
@@ -324,8 +325,8 @@ export class StorageService {
 				// No RETURNING: it would need a select policy too, and Supabase asks only for insert.
 				const objectId = randomUUID();
 				await db.query(
-					`insert into storage.objects (id, bucket_id, name, owner, metadata, version)
-					values ($1, $2, $3, $4, $5, $6)`,
+					`insert into storage.objects (id, bucket_id, name, owner, owner_id, metadata, version)
+					values ($1, $2, $3, $4::uuid, $4::text, $5, $6)`,
 					[objectId, bucketId, name, owner, metadata, version],
 				);
 				rows = [{ id: objectId }];

@@ -5,26 +5,18 @@ import { parseTenantFile, TenantFileError, type TenantFile } from '../tenants/te
 import { importTenant, listTenants, type ImportSummary } from '../tenants/tenants.server.ts';
 
 /**
- * Users the import left without a password (a tenant file may name a user without one, as the
+ * Users the import created without a password (a tenant file may name a user without one, as the
  * generator's first admin): each gets the identity service's password-reset e-mail, which for them
  * sets a first password. Returns who was sent one and who could not be.
  */
 export async function sendSetPasswordEmails(
-	service: SupabaseClient,
-	file: TenantFile,
+	emails: readonly string[],
 	siteUrl: string,
 	env: ClientEnv = readClientEnv(),
 ): Promise<{ sent: string[]; failed: { email: string; reason: string }[] }> {
-	const emails = file.users.filter((u) => u.password === undefined).map((u) => u.email);
 	const result = { sent: [] as string[], failed: [] as { email: string; reason: string }[] };
-	if (emails.length === 0) return result;
-	const { data, error } = await service.rpc('get_user_password_hashes', { emails });
-	if (error) throw new Error(`Failed to read the new users: ${error.message}`, { cause: error });
-	const withoutPassword = (data as { email: string; password_hash: string | null }[])
-		.filter((row) => !row.password_hash)
-		.map((row) => row.email);
 	const redirectTo = new URL('/reset-password', siteUrl).href;
-	for (const email of withoutPassword) {
+	for (const email of emails) {
 		// A client per call: supabase-js keeps per-client auth state.
 		const { error: sendError } = await createAuthClient(env).auth.resetPasswordForEmail(email, {
 			redirectTo,
@@ -50,7 +42,8 @@ export interface CreatedChamber {
 /**
  * 'Create chamber' (super_admin only; the caller checks): the generator's tenant file, validated by
  * the import's own parser, imported as a new chamber — never over an existing one — with the
- * service role (the import writes auth.users, which only it may), then the first admin invited.
+ * service role (the import creates identities through the Auth admin API), then the first admin
+ * invited.
  */
 export async function createChamber(
 	service: SupabaseClient,
@@ -77,7 +70,7 @@ export async function createChamber(
 		if (cause?.code === '42501' && cause.message) throw new HttpError(409, cause.message);
 		throw error;
 	}
-	const mail = await sendSetPasswordEmails(service, file, siteUrl);
+	const mail = await sendSetPasswordEmails(summary.createdWithoutPassword, siteUrl);
 	for (const failure of mail.failed) {
 		console.warn(`[chambers] set-password e-mail to ${failure.email} not sent: ${failure.reason}`);
 	}

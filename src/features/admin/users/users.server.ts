@@ -101,6 +101,8 @@ export async function createAdminUser(
 		email: body.email,
 		password: body.password,
 		email_confirm: true,
+		// What the user's tokens carry for the app's convenience; admin_users below decides.
+		app_metadata: { role: body.role, tenant_id: body.tenantId },
 	});
 	if (error || !data.user) {
 		const status = error?.status ?? 500;
@@ -128,6 +130,14 @@ export async function createAdminUser(
 		});
 	}
 	const row = await getAdminUserRow(client, userId);
+	if (row?.tenants?.slug) {
+		const { error: metadataError } = await service.auth.admin.updateUserById(userId, {
+			app_metadata: { role: body.role, tenant_id: body.tenantId, tenant_key: row.tenants.slug },
+		});
+		if (metadataError) {
+			console.error(`[admin-users] app_metadata of ${userId} not set: ${metadataError.message}`);
+		}
+	}
 	return {
 		userId,
 		id: userId,
