@@ -67,10 +67,10 @@ export function errorAnswer(
 			: error instanceof UnreadableUserError
 				? new AuthError(500, 'unexpected_failure', 'Database error querying schema')
 				: new AuthError(
-					500,
-					'unexpected_failure',
-					'Unexpected failure, please check server logs for more information',
-				);
+						500,
+						'unexpected_failure',
+						'Unexpected failure, please check server logs for more information',
+					);
 	headers['x-sb-error-code'] = known.code;
 	const body = version
 		? { code: known.code, message: known.message, ...known.extra }
