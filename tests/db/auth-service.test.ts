@@ -3,6 +3,8 @@ import { readdir, readFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { createClient, type SupabaseClient } from '@supabase/supabase-js';
+import { hash as argon2Hash } from '@node-rs/argon2';
+import { hash as bcryptHash } from '@node-rs/bcrypt';
 import { SignJWT } from 'jose';
 import { simpleParser } from 'mailparser';
 import pg from 'pg';
@@ -379,6 +381,134 @@ describe('admin users (service role)', () => {
 			status: 404,
 			code: 'user_not_found',
 		});
+	});
+});
+
+describe('users as GoTrue stores and finds them', () => {
+	it('creates a user from an argon2 or bcrypt hash and a given id, as adminUserCreate does', async () => {
+		const argon = `argon-${Date.now()}@auth-service.test`;
+		const id = crypto.randomUUID();
+		const { data, error } = await service.auth.admin.createUser({
+			id,
+			email: argon,
+			password_hash: await argon2Hash('from-a-hash'),
+			email_confirm: true,
+			app_metadata: { role: 'admin' },
+		});
+		expect(error).toBeNull();
+		expect(data.user).toMatchObject({ id, email: argon, app_metadata: { role: 'admin' } });
+		expect(
+			(await client().auth.signInWithPassword({ email: argon, password: 'from-a-hash' })).error,
+		).toBeNull();
+		const bcryptUser = `bcrypt-${Date.now()}@auth-service.test`;
+		expect(
+			(
+				await service.auth.admin.createUser({
+					email: bcryptUser,
+					password_hash: await bcryptHash('from-bcrypt', { cost: 4 }),
+					email_confirm: true,
+				})
+			).error,
+		).toBeNull();
+		expect(
+			(await client().auth.signInWithPassword({ email: bcryptUser, password: 'from-bcrypt' }))
+				.error,
+		).toBeNull();
+		// The row as GoTrue writes it: its instance, audience, empty token columns, an identity.
+		const { rows } = await db.query(
+			`select u.instance_id, u.aud, u.role, u.confirmation_token, u.recovery_token,
+				u.email_change, u.phone_change_token, u.reauthentication_token,
+				(select count(*)::int from auth.identities i where i.user_id = u.id and i.provider = 'email') as identities
+			from auth.users u where u.id = $1`,
+			[id],
+		);
+		expect(rows[0]).toEqual({
+			instance_id: '00000000-0000-0000-0000-000000000000',
+			aud: 'authenticated',
+			role: 'authenticated',
+			confirmation_token: '',
+			recovery_token: '',
+			email_change: '',
+			phone_change_token: '',
+			reauthentication_token: '',
+			identities: 1,
+		});
+	});
+
+	it('refuses a password with a hash, a hash it cannot read and a malformed id', async () => {
+		const email = `refused-${Date.now()}@auth-service.test`;
+		expect(
+			(
+				await service.auth.admin.createUser({
+					email,
+					password: 'a-password',
+					password_hash: await argon2Hash('a-password'),
+				})
+			).error,
+		).toMatchObject({
+			status: 400,
+			message: 'Only a password or a password hash should be provided',
+		});
+		// supabase-js reports any 500 as a retryable fetch error: GoTrue's own answer, as sent.
+		const unreadableHash = await fetch(`${stack.supabaseUrl}/auth/v1/admin/users`, {
+			method: 'POST',
+			headers: {
+				apikey: stack.serviceKey,
+				authorization: `Bearer ${stack.serviceKey}`,
+				'content-type': 'application/json',
+				'x-supabase-api-version': '2024-01-01',
+			},
+			body: JSON.stringify({ email, password_hash: 'plain-text' }),
+		});
+		expect(unreadableHash.status).toBe(500);
+		expect(await unreadableHash.json()).toEqual({
+			code: 'unexpected_failure',
+			message: 'Error creating user',
+		});
+		expect(
+			(await service.auth.admin.createUser({ email, id: 'not-a-uuid', password: 'a-password' }))
+				.error,
+		).toMatchObject({ status: 400, message: 'ID must conform to the uuid v4 format' });
+	});
+
+	it('a row GoTrue could not read fails here first, and one of another instance is not found', async () => {
+		// What a hand-written insert leaves: no instance, no audience, NULL token columns.
+		const email = `by-hand-${Date.now()}@auth-service.test`;
+		await db.query(
+			`insert into auth.users (id, email, encrypted_password, email_confirmed_at, instance_id, aud, role)
+			values (gen_random_uuid(), $1, $2, now(), '00000000-0000-0000-0000-000000000000', 'authenticated', 'authenticated')`,
+			[email, await argon2Hash(PASSWORD)],
+		);
+		const unreadable = await fetch(`${stack.supabaseUrl}/auth/v1/token?grant_type=password`, {
+			method: 'POST',
+			headers: {
+				apikey: stack.anonKey,
+				'content-type': 'application/json',
+				'x-supabase-api-version': '2024-01-01',
+			},
+			body: JSON.stringify({ email, password: PASSWORD }),
+		});
+		expect(unreadable.status).toBe(500);
+		expect(await unreadable.json()).toEqual({
+			code: 'unexpected_failure',
+			message: 'Database error querying schema',
+		});
+		await db.query(
+			`update auth.users set confirmation_token = '', recovery_token = '', email_change_token_new = '',
+				email_change = '', created_at = now(), updated_at = now(), instance_id = null where email = $1`,
+			[email],
+		);
+		// GoTrue looks users up in its own instance: a NULL instance_id is "no such user".
+		expect(
+			(await client().auth.signInWithPassword({ email, password: PASSWORD })).error,
+		).toMatchObject({ status: 400, code: 'invalid_credentials' });
+		await db.query(
+			`update auth.users set instance_id = '00000000-0000-0000-0000-000000000000' where email = $1`,
+			[email],
+		);
+		expect(
+			(await client().auth.signInWithPassword({ email, password: PASSWORD })).error,
+		).toBeNull();
 	});
 });
 
