@@ -32,7 +32,8 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
 export function runMain(body: () => Promise<void>, options: { keepAlive?: boolean } = {}): void {
 	body().then(
 		() => {
-			if (!options.keepAlive) void exit(0);
+			// A command may set process.exitCode to fail without a message of its own (doctor).
+			if (!options.keepAlive) void exit(Number(process.exitCode ?? 0));
 		},
 		(error: unknown) => {
 			const message = error instanceof Error ? error.message : String(error);
