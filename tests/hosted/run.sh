@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# npm run test:hosted: the product on a database shaped like a hosted Supabase project
+# (../shared/supabase-hosted, or HOSTED_SHAPE_DIR): the deploy guide followed as written, the
+# database suite in postgres mode with every service logging in as Supabase's do, and one
+# browser pass (sign in, change the hero title, see it published). Needs root: the hosted shape
+# installs Debian's PostgreSQL 15 and runs it as the postgres OS user.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+
+SHAPE=${HOSTED_SHAPE_DIR:-../shared/supabase-hosted}
+PORT=${HOSTED_PORT:-54329}
+[ -x "$SHAPE/start.sh" ] || { echo "No hosted shape at $SHAPE (set HOSTED_SHAPE_DIR)" >&2; exit 1; }
+
+# PostgreSQL runs as the postgres OS user: its folder must be readable by it.
+WORK=$(mktemp -d /var/tmp/chamber-hosted.XXXXXX)
+chmod 755 "$WORK"
+cleanup() {
+	"$SHAPE/stop.sh" "$WORK/db" >/dev/null 2>&1 || true
+	rm -rf "$WORK"
+}
+trap cleanup EXIT
+
+started=$SECONDS
+"$SHAPE/start.sh" "$WORK/db" "$PORT" >/dev/null
+echo "hosted shape ready on 127.0.0.1:$PORT in $((SECONDS - started)) s"
+
+url() { echo "postgres://$1:$1@127.0.0.1:$PORT/postgres"; }
+export HOSTED_DB_URL=$(url postgres)
+export HOSTED_ADMIN_DB_URL=$(url supabase_admin)
+# Hosted Supabase preloads pg-safeupdate for the authenticator role; Debian does not package it,
+# so the emulator's authenticator could not log in with the setting.
+psql "$HOSTED_ADMIN_DB_URL" -X -q -c 'alter role authenticator reset session_preload_libraries'
+
+# The local stack in postgres mode, each service with the login Supabase gives it.
+export DATABASE_URL=$HOSTED_DB_URL
+export POSTGREST_DATABASE_URL=$(url authenticator)
+export AUTH_DATABASE_URL=$(url supabase_auth_admin)
+export STORAGE_DATABASE_URL=$(url supabase_storage_admin)
+
+step() { echo; echo "== $1 ($((SECONDS - started)) s)"; }
+
+step 'the deploy guide'
+CHAMBER_DATA_DIR=.data-test/hosted-guide CHAMBER_STACK_PORT=57421 \
+	node --test --test-reporter=spec tests/hosted/deploy-guide.test.ts
+
+step 'the database suite'
+CHAMBER_TEST_DATA_DIR=.data-test/hosted-db CHAMBER_STACK_PORT=57431 npx vitest run --project db
+
+step 'a browser: sign in, change the hero title, see it published'
+npx playwright test --config playwright.hosted.config.ts
+
+echo; echo "hosted stage passed in $((SECONDS - started)) s"
