@@ -14,8 +14,11 @@ PORT=${HOSTED_PORT:-54329}
 # PostgreSQL runs as the postgres OS user: its folder must be readable by it.
 WORK=$(mktemp -d /var/tmp/chamber-hosted.XXXXXX)
 chmod 755 "$WORK"
+PGBIN=/usr/lib/postgresql/15/bin
+PLAIN_PORT=$((PORT + 1))
 cleanup() {
 	"$SHAPE/stop.sh" "$WORK/db" >/dev/null 2>&1 || true
+	[ -f "$WORK/plain/PG_VERSION" ] && runuser -u postgres -- "$PGBIN/pg_ctl" -D "$WORK/plain" -m fast stop >/dev/null 2>&1
 	rm -rf "$WORK"
 }
 trap cleanup EXIT
@@ -38,6 +41,22 @@ export AUTH_DATABASE_URL=$(url supabase_auth_admin)
 export STORAGE_DATABASE_URL=$(url supabase_storage_admin)
 
 step() { echo; echo "== $1 ($((SECONDS - started)) s)"; }
+
+# A plain PostgreSQL beside it (the hosted shape installed Debian's 15): a fresh cluster whose
+# superuser is postgres, and a login without rights.
+install -d -o postgres -g postgres "$WORK/plain"
+runuser -u postgres -- "$PGBIN/initdb" -D "$WORK/plain" -U postgres -A trust -E UTF8 --locale=C.UTF-8 >/dev/null
+runuser -u postgres -- "$PGBIN/pg_ctl" -D "$WORK/plain" -l "$WORK/plain/server.log" -w \
+	-o "-p $PLAIN_PORT -c listen_addresses=127.0.0.1 -c unix_socket_directories=$WORK/plain" start >/dev/null
+export PLAIN_DB_URL=postgres://postgres@127.0.0.1:$PLAIN_PORT/postgres
+export PLAIN_APP_DB_URL=postgres://app@127.0.0.1:$PLAIN_PORT/postgres
+psql "$PLAIN_DB_URL" -X -q -c 'create role app login'
+
+step 'postgres mode on a plain PostgreSQL, without mail settings'
+(
+	unset DATABASE_URL POSTGREST_DATABASE_URL AUTH_DATABASE_URL STORAGE_DATABASE_URL
+	node --test --test-reporter=spec tests/hosted/plain-postgres.test.ts
+)
 
 step 'the deploy guide'
 CHAMBER_DATA_DIR=.data-test/hosted-guide CHAMBER_STACK_PORT=57421 \
