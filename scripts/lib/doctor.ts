@@ -200,7 +200,8 @@ async function checkMail(target: DoctorTarget): Promise<Finding> {
 	}
 	const host = new URL(smtpUrl).host;
 	try {
-		const transport = nodemailer.createTransport(smtpUrl, {
+		const transport = nodemailer.createTransport({
+			url: smtpUrl,
 			connectionTimeout: TIMEOUT_MS,
 			greetingTimeout: TIMEOUT_MS,
 		});

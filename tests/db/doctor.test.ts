@@ -68,7 +68,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-	await new Promise((resolve) => smtp.close(resolve));
+	await new Promise<void>((resolve) => smtp.close(() => resolve()));
 	await db.query('delete from public.tenants where slug = $1', [slug]);
 	await db.query('delete from auth.users where email = $1', [`boss@${slug}.test`]);
 	await db.end();

@@ -59,7 +59,7 @@ before(async () => {
 after(async () => {
 	await stack?.stop();
 	await admin.end();
-	await new Promise((resolve) => smtp.close(resolve));
+	await new Promise<void>((resolve) => smtp.close(() => resolve()));
 });
 
 describe('docs/deploy.md on a hosted-shaped database', () => {
