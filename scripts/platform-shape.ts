@@ -18,7 +18,7 @@ runMain(async () => {
 	try {
 		const shape = await readPlatformShape(client);
 		const file = join(import.meta.dirname, 'stack/platform/hosted-shape.json');
-		await writeFile(file, `${JSON.stringify(shape, null, '\t')}\n`);
+		await writeFile(file, `${JSON.stringify(shape, null, 2)}\n`);
 		console.log(`Wrote ${file}`);
 	} finally {
 		await client.end();

@@ -183,7 +183,8 @@ export async function ensureStack(options: { quiet?: boolean } = {}): Promise<St
 				externalUrl: gatewayUrl,
 				jwtSecret: keys.jwtSecret,
 				apiKeys: [keys.anonKey, keys.serviceKey],
-				embedded: env.mode === 'embedded',
+				// The stack runs on this machine only (embedded or postgres mode).
+				embedded: true,
 			}),
 			authStore,
 		);

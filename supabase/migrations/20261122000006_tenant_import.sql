@@ -208,19 +208,3 @@ comment on function public.import_tenant is 'Upserts a whole tenant from a valid
 revoke all on function public.import_tenant(jsonb, boolean) from public, anon, authenticated;
 grant execute on function public.import_tenant(jsonb, boolean) to service_role;
 
-/**
-  Password hashes of existing users, so a re-import keeps a hash that still
-  matches instead of writing a fresh salt.
- */
-create or replace function public.get_user_password_hashes(emails text[])
-returns table (email text, password_hash text)
-language sql
-stable
-security definer
-set search_path = ''
-as $$
-	select u.email, u.encrypted_password from auth.users u where u.email = any (emails);
-$$;
-
-revoke all on function public.get_user_password_hashes(text[]) from public, anon, authenticated;
-grant execute on function public.get_user_password_hashes(text[]) to service_role;

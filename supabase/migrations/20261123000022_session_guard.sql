@@ -14,8 +14,9 @@
 
   The same works on hosted Supabase, where GoTrue deletes auth.sessions rows
   on sign-out: `alter role authenticator set pgrst.db_pre_request` is how
-  Supabase's docs install a pre-request check. Locally PostgREST connects as
-  the database owner, so scripts/stack/postgrest.ts names the function in
+  Supabase's docs install a pre-request check (supautils lets the postgres
+  role set pgrst.* there). The local stack's PostgREST may connect with
+  another login, so scripts/stack/postgrest.ts names the function in
   PGRST_DB_PRE_REQUEST as well. There is one pre-request function per
   PostgREST: add further checks to this one rather than replacing it.
  */
@@ -79,30 +80,3 @@ end
 $$;
 
 notify pgrst, 'reload config';
-
-/**
-  ---------------------------------------------------------------------------
-  The local identity service's tables: nobody but the service
-  ---------------------------------------------------------------------------
-  Migration 20261123000020 created auth.sessions, auth.refresh_tokens and
-  auth.one_time_tokens where GoTrue's were missing. Only the identity service
-  (and the check above, as their owner) reads them; the API roles get nothing,
-  and row-level security is on as on Supabase's own auth tables. Where the
-  tables are GoTrue's (a hosted project) this migration does not own them and
-  leaves them alone.
- */
-do $$
-declare
-	v_table text;
-begin
-	foreach v_table in array array['sessions', 'refresh_tokens', 'one_time_tokens'] loop
-		if exists (
-			select 1 from pg_tables
-			where schemaname = 'auth' and tablename = v_table and tableowner = current_user
-		) then
-			execute format('alter table auth.%I enable row level security', v_table);
-			execute format('revoke all on table auth.%I from anon, authenticated, service_role', v_table);
-		end if;
-	end loop;
-end
-$$;

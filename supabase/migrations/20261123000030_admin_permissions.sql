@@ -17,32 +17,8 @@
     View All Chambers        yes          -      -       tenant_role (below)
 
   This file also makes every admin write leave an audit trail written by the
-  database itself, mirrors each admin's role and chamber into the identity
-  service's app_metadata, and takes the fixed password off the authenticator
-  role that the bootstrap created on Postgres servers that lacked it.
+  database itself.
  */
-
-/**
-  ---------------------------------------------------------------------------
-  The authenticator role: no login with a known password
-  ---------------------------------------------------------------------------
-  The bootstrap created `authenticator` as LOGIN with the password
-  'authenticator' on any Postgres that lacked it. It holds service_role
-  (BYPASSRLS), so anyone who reached such a server could read and write every
-  chamber. The local stack never logs in as it (PostgREST connects with the
-  database URL's own user and switches roles), so it becomes NOLOGIN. On a
-  self-hosted Postgres whose PostgREST should connect as authenticator, give
-  it a password of your own (README, "Security"). Supabase's own authenticator
-  (every Supabase database has supabase_admin) is left alone.
- */
-do $$
-begin
-	if exists (select 1 from pg_roles where rolname = 'authenticator')
-		and not exists (select 1 from pg_roles where rolname = 'supabase_admin') then
-		alter role authenticator nologin password null;
-	end if;
-end
-$$;
 
 /**
   ---------------------------------------------------------------------------
@@ -83,55 +59,6 @@ set search_path = ''
 as $$
 	select coalesce(public.tenant_role(check_tenant_id) = any (allowed_roles), false);
 $$;
-
-/**
-  ---------------------------------------------------------------------------
-  app_metadata mirrors admin_users
-  ---------------------------------------------------------------------------
-  Access tokens carry app_metadata (role, tenant_id, tenant_key) for the app's
-  convenience; the record that decides stays admin_users. Only the server side
-  writes either: app_metadata is not editable by users (unlike user_metadata).
- */
-create or replace function public.admin_users_sync_app_metadata()
-returns trigger
-language plpgsql
-security definer
-set search_path = ''
-as $$
-begin
-	if tg_op = 'DELETE' then
-		update auth.users
-		set raw_app_meta_data = coalesce(raw_app_meta_data, '{}'::jsonb) - array['role', 'tenant_id', 'tenant_key']
-		where id = old.user_id;
-		return old;
-	end if;
-	update auth.users
-	set raw_app_meta_data = coalesce(raw_app_meta_data, '{}'::jsonb) || jsonb_build_object(
-		'role', new.role,
-		'tenant_id', new.tenant_id,
-		'tenant_key', (select t.slug from public.tenants t where t.id = new.tenant_id)
-	)
-	where id = new.user_id;
-	return new;
-end;
-$$;
-
-comment on function public.admin_users_sync_app_metadata is 'Trigger: copies an admin''s role and chamber into auth.users.raw_app_meta_data, so tokens carry them.';
-
-revoke all on function public.admin_users_sync_app_metadata() from public, anon, authenticated;
-
-drop trigger if exists admin_users_sync_app_metadata on public.admin_users;
-create trigger admin_users_sync_app_metadata after insert or update or delete on public.admin_users
-	for each row execute function public.admin_users_sync_app_metadata();
-
--- Admins that exist already.
-update auth.users u
-set raw_app_meta_data = coalesce(u.raw_app_meta_data, '{}'::jsonb) || jsonb_build_object(
-	'role', au.role, 'tenant_id', au.tenant_id, 'tenant_key', t.slug
-)
-from public.admin_users au
-join public.tenants t on t.id = au.tenant_id
-where au.user_id = u.id;
 
 /**
   ---------------------------------------------------------------------------
@@ -182,7 +109,10 @@ set search_path = ''
 as $$
 	select
 		auth.uid(),
-		(select u.email from auth.users u where u.id = auth.uid()),
+		coalesce(
+			nullif(auth.jwt() ->> 'email', ''),
+			(select au.email from public.admin_users au where au.user_id = auth.uid())
+		),
 		coalesce(public.tenant_role(p_tenant_id), nullif(auth.role(), ''), 'database');
 $$;
 

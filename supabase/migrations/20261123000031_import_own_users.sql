@@ -3,24 +3,28 @@
   Tenant import: users of the importing chamber only
   ---------------------------------------------------------------------------
   A tenant file could move an existing admin of another chamber into the
-  importing one (and overwrite their password) by naming their e-mail, and
-  could create super_admins, who administer every chamber. Now:
+  importing one by naming their e-mail, and could create super_admins, who
+  administer every chamber. So:
   - an import creates and updates users of its own chamber only; an e-mail
     that belongs to another chamber's admin stops the import, naming it;
   - a super_admin is created (or kept) only when the command was given
-    --allow-super-admin (payload.allow_super_admin);
-  - a user may come without a password (password_hash null): a new one gets
-    none (they set it through the reset e-mail), an existing one keeps theirs.
-  Banner ids may be the membership system's numbers as well as uuids.
-  The user rules live in import_tenant_users; import_tenant calls it.
+    --allow-super-admin (payload.allow_super_admin).
+  The users themselves are Supabase Auth's: the import
+  (src/features/tenants/tenants.server.ts) creates them through its admin API,
+  never by writing auth.users, after import_users_check has refused a file
+  that breaks the rules above; import_tenant then records them as this
+  chamber's admins (import_tenant_users) in the same transaction as the rest
+  of the chamber. Banner ids may be the membership system's numbers as well
+  as uuids.
  */
 
-create or replace function public.import_tenant_users(
+create or replace function public.import_users_conflicts(
 	p_tenant_id uuid,
 	p_users jsonb,
 	p_allow_super_admin boolean
-) returns integer
+) returns void
 language plpgsql
+stable
 security definer
 set search_path = ''
 as $$
@@ -30,10 +34,9 @@ begin
 	select string_agg(format('%s (%s)', au.email, t.slug), ', ' order by au.email)
 	into v_conflict
 	from jsonb_array_elements(p_users) u
-	join auth.users usr on usr.email = lower(u ->> 'email')
-	join public.admin_users au on au.user_id = usr.id
+	join public.admin_users au on au.email = lower(u ->> 'email')
 	join public.tenants t on t.id = au.tenant_id
-	where au.tenant_id <> p_tenant_id;
+	where au.tenant_id is distinct from p_tenant_id;
 	if v_conflict is not null then
 		raise exception 'These users belong to another chamber and an import changes only its own chamber''s users: %', v_conflict
 			using errcode = '42501';
@@ -49,21 +52,55 @@ begin
 				using errcode = '42501';
 		end if;
 	end if;
+end;
+$$;
 
-	insert into auth.users (id, email, encrypted_password, email_confirmed_at, raw_app_meta_data)
-	select
-		md5('user:' || lower(u ->> 'email'))::uuid, lower(u ->> 'email'), u ->> 'password_hash',
-		'2000-01-01T00:00:00Z'::timestamptz, jsonb_build_object('provider', 'email', 'providers', jsonb_build_array('email'))
-	from jsonb_array_elements(p_users) u
-	on conflict (email) do update
-		set encrypted_password = coalesce(excluded.encrypted_password, auth.users.encrypted_password)
-		where excluded.encrypted_password is not null
-			and auth.users.encrypted_password is distinct from excluded.encrypted_password;
+comment on function public.import_users_conflicts is 'Raises when a tenant file''s users include another chamber''s admin, or a super_admin without the flag.';
+revoke all on function public.import_users_conflicts(uuid, jsonb, boolean) from public, anon, authenticated;
+grant execute on function public.import_users_conflicts(uuid, jsonb, boolean) to service_role;
+
+create or replace function public.import_users_check(
+	p_slug text,
+	p_users jsonb,
+	p_allow_super_admin boolean
+) returns table (email text, user_id uuid)
+language plpgsql
+stable
+security definer
+set search_path = ''
+as $$
+begin
+	perform public.import_users_conflicts(
+		(select t.id from public.tenants t where t.slug = p_slug), p_users, p_allow_super_admin
+	);
+	return query
+	select au.email, au.user_id
+	from public.admin_users au
+	join public.tenants t on t.id = au.tenant_id
+	where t.slug = p_slug and au.email in (select lower(u ->> 'email') from jsonb_array_elements(p_users) u);
+end;
+$$;
+
+comment on function public.import_users_check is 'Before an import creates identities: refuses conflicting users (see import_users_conflicts) and answers which of the file''s users are already this chamber''s admins.';
+revoke all on function public.import_users_check(text, jsonb, boolean) from public, anon, authenticated;
+grant execute on function public.import_users_check(text, jsonb, boolean) to service_role;
+
+create or replace function public.import_tenant_users(
+	p_tenant_id uuid,
+	p_users jsonb,
+	p_allow_super_admin boolean
+) returns integer
+language plpgsql
+security definer
+set search_path = ''
+as $$
+begin
+	-- Again inside the import's transaction: another import may have run since the check.
+	perform public.import_users_conflicts(p_tenant_id, p_users, p_allow_super_admin);
 
 	insert into public.admin_users (user_id, tenant_id, email, role)
-	select usr.id, p_tenant_id, usr.email, u ->> 'role'
+	select (u ->> 'user_id')::uuid, p_tenant_id, lower(u ->> 'email'), u ->> 'role'
 	from jsonb_array_elements(p_users) u
-	join auth.users usr on usr.email = lower(u ->> 'email')
 	on conflict (user_id) do update set role = excluded.role
 		where public.admin_users.tenant_id = excluded.tenant_id
 			and public.admin_users.role is distinct from excluded.role;
@@ -72,10 +109,7 @@ begin
 end;
 $$;
 
-comment on function public.import_tenant_users is 'Creates and updates the importing chamber''s admin users; refuses other chambers'' users, and super_admins without the flag.';
-
-revoke all on function public.import_tenant_users(uuid, jsonb, boolean) from public, anon, authenticated;
-grant execute on function public.import_tenant_users(uuid, jsonb, boolean) to service_role;
+comment on function public.import_tenant_users is 'Records the importing chamber''s admin users (created beforehand through the Auth admin API) and their roles.';
 
 create or replace function public.import_tenant(payload jsonb, replace_businesses boolean default true)
 returns jsonb

@@ -166,7 +166,6 @@ language sql
 stable
 security definer
 set search_path = public, extensions, pg_temp
-set pg_trgm.similarity_threshold = 0.3
 as $$
 	with terms as (
 		select t.term, t.ord
@@ -185,7 +184,10 @@ as $$
 				from (
 					select w.word
 					from public.search_words w
-					where length(terms.term) >= 3 and w.tenant_id = p_tenant_id and w.word % terms.term
+					where length(terms.term) >= 3 and w.tenant_id = p_tenant_id
+						-- % finds candidates through the trigram index at the session's threshold
+						-- (pg_trgm's default, 0.3); the explicit test keeps 0.3 whatever a session set.
+						and w.word % terms.term and similarity(w.word, terms.term) >= 0.3
 					order by similarity(w.word, terms.term) desc
 					limit 5
 				) sw

@@ -374,10 +374,15 @@ describe('anon reads no admin data', () => {
 });
 
 describe('the authenticator role', () => {
-	it('cannot log in (it held a known password and BYPASSRLS through service_role)', async () => {
+	it('logs in only where Supabase made it: the stack creates it without login', async () => {
+		// It holds service_role (BYPASSRLS): a login with a password anyone could guess would open
+		// every chamber. On Supabase it has the project's own password; PostgREST logs in as it.
 		const { rows } = await db.query(
-			`select rolcanlogin from pg_roles where rolname = 'authenticator'`,
+			`select rolcanlogin as login,
+				exists (select 1 from pg_roles where rolname = 'supabase_admin') as supabase
+			from pg_roles where rolname = 'authenticator'`,
 		);
-		expect(rows).toEqual([{ rolcanlogin: false }]);
+		expect(rows).toHaveLength(1);
+		expect(rows[0].login).toBe(rows[0].supabase);
 	});
 });

@@ -25,6 +25,7 @@ describe("the platform's auth and storage tables", () => {
 			expect(here.tables[table]?.columns, `${table} columns`).toEqual(shape.columns);
 			expect(here.tables[table]?.indexes, `${table} indexes`).toEqual(shape.indexes);
 			expect(here.tables[table]?.constraints, `${table} constraints`).toEqual(shape.constraints);
+			expect(here.tables[table]?.triggers, `${table} triggers`).toEqual(shape.triggers);
 		}
 		expect(here.enums).toEqual(hosted.enums);
 	});

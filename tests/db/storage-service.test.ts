@@ -64,10 +64,14 @@ beforeAll(async () => {
 
 afterAll(async () => {
 	await db.query(`drop policy if exists "${policy}" on storage.objects`);
+	// Storage's tables refuse deletes but the Storage API's own (protect_delete): as it does.
+	await db.query('begin');
+	await db.query(`set local storage.allow_delete_query = 'true'`);
 	await db.query('delete from storage.objects where bucket_id = any($1)', [
 		[bucket, privateBucket],
 	]);
 	await db.query('delete from storage.buckets where id = any($1)', [[bucket, privateBucket]]);
+	await db.query('commit');
 	await db.query('delete from public.tenants where slug = $1', [slug]);
 	await db.query(`delete from auth.users where email like '%@storage-service.test'`);
 	await db.end();

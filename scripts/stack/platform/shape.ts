@@ -3,7 +3,7 @@ import type pg from 'pg';
 /**
  * The shape of the platform's tables that the identity and file services and the app rely on,
  * read from a database's catalog: columns (type, nullability, default, generated expression),
- * indexes, check and foreign-key constraints among these tables, and the enums they use. The
+ * indexes, check and foreign-key constraints among these tables, triggers, and the enums they use. The
  * committed `hosted-shape.json` is this, read from a hosted-shaped database; a test holds every
  * database the project runs on (embedded, plain Postgres, hosted) to it.
  */
@@ -25,6 +25,7 @@ export interface TableShape {
 	>;
 	indexes: Record<string, string>;
 	constraints: Record<string, string>;
+	triggers: Record<string, string>;
 }
 
 export interface PlatformShape {
@@ -65,6 +66,11 @@ export async function readPlatformShape(db: Pick<pg.Client, 'query'>): Promise<P
 			order by 1`,
 			[table],
 		);
+		const triggers = await db.query<{ name: string; def: string }>(
+			`select tgname as name, pg_get_triggerdef(oid) as def
+			from pg_trigger where tgrelid = $1::regclass and not tgisinternal order by 1`,
+			[table],
+		);
 		shape.tables[table] = {
 			columns: Object.fromEntries(
 				columns.rows.map((c) => [
@@ -84,6 +90,7 @@ export async function readPlatformShape(db: Pick<pg.Client, 'query'>): Promise<P
 					.filter((c) => c.ref === null || PLATFORM_TABLES.some((t) => t === c.ref))
 					.map((c) => [c.name, c.def]),
 			),
+			triggers: Object.fromEntries(triggers.rows.map((t) => [t.name, t.def])),
 		};
 	}
 	const enums = await db.query<{ name: string; labels: string[] }>(

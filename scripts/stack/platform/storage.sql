@@ -11,6 +11,9 @@
   access to objects is decided by row-level security on storage.objects,
   evaluated with the caller's token. Tables Storage has and nothing here uses
   (S3 multipart uploads, analytics and vector buckets, migrations) are left out.
+  Storage's triggers come too: rows are deleted only by the Storage API, which
+  sets storage.allow_delete_query for its own statement (protect_delete), so a
+  hand-written delete fails here as on a hosted project.
  */
 
 do $$
@@ -131,6 +134,54 @@ begin
 		end
 		$fn$;
 		alter function storage.extension(text) owner to supabase_storage_admin;
+	end if;
+
+	if to_regprocedure('storage.protect_delete()') is null then
+		create function storage.protect_delete() returns trigger
+		language plpgsql
+		as $fn$
+		begin
+			if coalesce(current_setting('storage.allow_delete_query', true), 'false') != 'true' then
+				raise exception 'Direct deletion from storage tables is not allowed. Use the Storage API instead.'
+					using hint = 'This prevents accidental data loss from orphaned objects.',
+						errcode = '42501';
+			end if;
+			return null;
+		end;
+		$fn$;
+		alter function storage.protect_delete() owner to supabase_storage_admin;
+		create trigger protect_buckets_delete before delete on storage.buckets
+			for each statement execute function storage.protect_delete();
+		create trigger protect_objects_delete before delete on storage.objects
+			for each statement execute function storage.protect_delete();
+	end if;
+	if to_regprocedure('storage.update_updated_at_column()') is null then
+		create function storage.update_updated_at_column() returns trigger
+		language plpgsql
+		as $fn$
+		begin
+			new.updated_at = now();
+			return new;
+		end;
+		$fn$;
+		alter function storage.update_updated_at_column() owner to supabase_storage_admin;
+		create trigger update_objects_updated_at before update on storage.objects
+			for each row execute function storage.update_updated_at_column();
+	end if;
+	if to_regprocedure('storage.enforce_bucket_name_length()') is null then
+		create function storage.enforce_bucket_name_length() returns trigger
+		language plpgsql
+		as $fn$
+		begin
+			if length(new.name) > 100 then
+				raise exception 'bucket name "%" is too long (% characters). Max is 100.', new.name, length(new.name);
+			end if;
+			return new;
+		end;
+		$fn$;
+		alter function storage.enforce_bucket_name_length() owner to supabase_storage_admin;
+		create trigger enforce_bucket_name_length_trigger before insert or update of name on storage.buckets
+			for each row execute function storage.enforce_bucket_name_length();
 	end if;
 end
 $$;

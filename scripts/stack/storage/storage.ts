@@ -172,10 +172,18 @@ export class StorageService {
 		const client = await this.#pool.connect();
 		try {
 			await client.query('begin');
-			await client.query(`select set_config('role', $1, true)`, [caller.role]);
-			await client.query(`select set_config('request.jwt.claims', $1, true)`, [
-				JSON.stringify(caller.claims),
-			]);
+			// Storage's request scope (src/internal/database/postgres/scope.ts): the caller's role and
+			// claims, and the setting its own statements carry past protect_delete.
+			await client.query(
+				`select set_config('role', $1, true), set_config('request.jwt.claim.role', $1, true),
+					set_config('request.jwt.claim.sub', $2, true), set_config('request.jwt.claims', $3, true),
+					set_config('storage.allow_delete_query', 'true', true)`,
+				[
+					caller.role,
+					typeof caller.claims.sub === 'string' ? caller.claims.sub : '',
+					JSON.stringify(caller.claims),
+				],
+			);
 			await client.query('select auth_guard.check_session()').catch(() => {
 				throw errors.denied('JWT session has ended');
 			});
