@@ -50,10 +50,13 @@ test.describe('login', () => {
 		await expect(page).toHaveURL(PANEL);
 	});
 
-	test('only this site’s paths are followed after signing in', async ({ page }) => {
-		await page.goto('/chamber-login-v2?redirect=https://evil.example/steal');
-		await signIn(page, 'admin@demo.test');
-		await expect(page).toHaveURL(PANEL);
+	test('only this site’s admin pages are followed after signing in', async ({ page }) => {
+		for (const redirect of ['https://evil.example/steal', '/..//evil.example/phish']) {
+			await page.goto(`/chamber-login-v2?redirect=${encodeURIComponent(redirect)}`);
+			await signIn(page, 'admin@demo.test');
+			await expect(page).toHaveURL(PANEL);
+			await page.evaluate(() => localStorage.clear());
+		}
 	});
 
 	test('says so when the network fails', async ({ page }) => {

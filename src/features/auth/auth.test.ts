@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ADMIN_ROLES, CAPABILITIES, can, mayAccessChamber } from './auth.ts';
+import { ADMIN_ROLES, CAPABILITIES, can, mayAccessChamber, safeRedirect } from './auth.ts';
 
 describe('the permission table of spec 02 §6', () => {
 	// Row by row as the spec prints it: super_admin, admin, editor.
@@ -27,5 +27,32 @@ describe('mayAccessChamber', () => {
 		expect(mayAccessChamber({ role: 'admin', tenantKey: 'riverside' }, 'demo')).toBe(false);
 		expect(mayAccessChamber({ role: 'editor', tenantKey: 'riverside' }, 'demo')).toBe(false);
 		expect(mayAccessChamber({ role: 'super_admin', tenantKey: 'riverside' }, 'demo')).toBe(true);
+	});
+});
+
+describe('safeRedirect', () => {
+	it('follows a redirect to an admin page of this site, with its query', () => {
+		expect(safeRedirect('/chamber-config-v2?chamber=riverside')).toBe(
+			'/chamber-config-v2?chamber=riverside',
+		);
+		expect(safeRedirect('/chamber-config/generator')).toBe('/chamber-config/generator');
+	});
+
+	it('sends every other address to the panel, however it is spelt', () => {
+		for (const value of [
+			'https://evil.example/steal',
+			'//evil.example/phish',
+			'/..//evil.example/phish',
+			'/./..//evil.example',
+			'/\\evil.example',
+			'/%2F%2Fevil.example',
+			'javascript:alert(1)',
+			'/search',
+			'/chamber-config-v2/../search',
+			'',
+			null,
+		]) {
+			expect(safeRedirect(value), String(value)).toBe('/chamber-config-v2');
+		}
 	});
 });

@@ -116,21 +116,29 @@ export function newPasswordProblem(password: string, confirm: string): PasswordP
 	return null;
 }
 
+/** The admin pages a sign-in may return to; any other `redirect` goes to the panel. */
+export const SIGN_IN_RETURN_PATHS: readonly string[] = [
+	'/chamber-config-v2',
+	'/chamber-config/generator',
+];
+
 /**
- * Where to go after signing in: a path of this site only (a `redirect` parameter could otherwise
- * send a freshly signed-in admin to another site), else the panel.
+ * Where to go after signing in. The `redirect` parameter is resolved as the browser would resolve
+ * it, against this site, and followed only to one of this site's admin pages: a `redirect` could
+ * otherwise send a freshly signed-in admin to another site (`//evil.example`, or
+ * `/..//evil.example`, which normalises to it).
  */
 export function safeRedirect(value: string | null | undefined, fallback = '/chamber-config-v2') {
-	if (!value || !value.startsWith('/') || value.startsWith('//') || /[\\\s]/.test(value)) {
-		return fallback;
-	}
+	if (!value) return fallback;
+	const base = 'https://site.invalid';
+	let url: URL;
 	try {
-		const url = new URL(value, 'https://site.invalid');
-		if (url.origin !== 'https://site.invalid') return fallback;
-		return `${url.pathname}${url.search}${url.hash}`;
+		url = new URL(value, base);
 	} catch {
 		return fallback;
 	}
+	if (url.origin !== base || !SIGN_IN_RETURN_PATHS.includes(url.pathname)) return fallback;
+	return `${url.pathname}${url.search}${url.hash}`;
 }
 
 /** The sign-in answer's user, kept in the browser as the spec's stored user-info (§3). */
