@@ -7,11 +7,12 @@ export const config: Config = { path: '/api/auth/forgot-password' };
 
 /**
  * 'Forgot password?': asks the identity service to e-mail a reset link to /reset-password. The
- * same answer for every address (none is revealed as known or unknown, or as rate-limited).
+ * same answer, in the same time, for every address (none is revealed as known or unknown, or as
+ * rate-limited): the identity service is asked after the answer.
  */
 export default handleJson('auth-forgot-password', ['POST'], async (req, context) => {
 	const { email } = await parseJsonBody(forgotPasswordBodySchema, req);
 	const site = process.env.SITE_URL || process.env.URL || new URL(req.url).origin;
-	await sendPasswordReset(email, clientIp(req, context), site);
+	await sendPasswordReset(email, clientIp(req, context), site, (work) => context.waitUntil(work));
 	return Response.json({ success: true }, { headers: { 'Cache-Control': 'no-store' } });
 });

@@ -15,6 +15,7 @@ beforeAll(async () => {
 		postgrestUrl: 'http://127.0.0.1:9',
 		mode: 'embedded',
 		apiKeys: ['anon-key', KEY],
+		secretKeys: [KEY],
 		reload: async () => {
 			reloads++;
 		},

@@ -68,6 +68,11 @@ export async function startGateway(options: {
 	postgrestUrl: string;
 	mode: StackMode;
 	apiKeys: readonly string[];
+	/**
+	 * The secret keys among them: only a request made with one may name the visitor it acts for
+	 * in `Sb-Forwarded-For` (Supabase's rule; the publishable/anon key may not).
+	 */
+	secretKeys: readonly string[];
 	auth?: ServiceRoutes;
 	storage?: ServiceRoutes;
 	reload: () => Promise<void>;
@@ -148,6 +153,11 @@ export async function startGateway(options: {
 				return;
 			}
 		}
+		// As Supabase's edge does: the client's address is the connection's, whatever the client
+		// wrote in X-Forwarded-For, and only a secret key's request may forward a visitor's.
+		req.headers['x-forwarded-for'] = req.socket.remoteAddress?.replace(/^::ffff:/, '') ?? '';
+		const key = apiKeyOf(req, url);
+		if (!key || !options.secretKeys.includes(key)) delete req.headers['sb-forwarded-for'];
 		await routes({
 			req,
 			res,

@@ -199,6 +199,7 @@ export async function ensureStack(options: { quiet?: boolean } = {}): Promise<St
 			postgrestUrl: postgrest.url,
 			mode: env.mode,
 			apiKeys: [keys.anonKey, keys.serviceKey],
+			secretKeys: [keys.serviceKey],
 			auth: createAuthRoutes(auth),
 			storage: createStorageRoutes(storage),
 			reload: () => postgrest.reload(),

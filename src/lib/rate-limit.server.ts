@@ -19,25 +19,6 @@ function fail(action: string, error: { message: string }): never {
 	throw new Error(`Rate limit ${action} failed: ${error.message}`, { cause: error });
 }
 
-/** Seconds until every given bucket allows another hit (0: all allow one now). Counts nothing. */
-export async function getRateLimitWait(
-	service: SupabaseClient,
-	limits: readonly RateLimit[],
-): Promise<number> {
-	const waits = await Promise.all(
-		limits.map(async (l) => {
-			const { data, error } = await service.rpc('rate_limit_status', {
-				p_bucket: l.bucket,
-				p_limit: l.limit,
-				p_window_seconds: l.windowSeconds,
-			});
-			if (error) fail('check', error);
-			return Number(data);
-		}),
-	);
-	return Math.max(0, ...waits);
-}
-
 /**
  * Counts a hit when the bucket allows it, atomically across instances. Returns 0 when counted,
  * else the seconds to wait (and counts nothing).
@@ -52,14 +33,26 @@ export async function takeRateLimit(service: SupabaseClient, limit: RateLimit): 
 	return Number(data);
 }
 
-/** Counts one hit on each bucket whatever its state (e.g. a failed sign-in). */
-export async function recordRateLimitHits(
+/**
+ * Counts one attempt in every given bucket when all of them have room, atomically across
+ * instances (a burst cannot pass the check before the first attempt is counted). Returns 0 when
+ * counted, else the seconds to wait (and counts nothing). A bucket may come with several windows.
+ */
+export async function takeRateLimits(
 	service: SupabaseClient,
-	buckets: readonly string[],
-): Promise<void> {
-	if (buckets.length === 0) return;
-	const { error } = await service.rpc('rate_limit_record', { p_buckets: buckets });
-	if (error) fail('record', error);
+	limits: readonly RateLimit[],
+): Promise<number> {
+	const { data, error } = await service.rpc('rate_limit_take', {
+		p_limits: limits.map((l) => ({ bucket: l.bucket, limit: l.limit, window: l.windowSeconds })),
+	});
+	if (error) fail('take', error);
+	return Number(data);
+}
+
+/** Forgets every hit of a bucket. */
+export async function clearRateLimit(service: SupabaseClient, bucket: string): Promise<void> {
+	const { error } = await service.rpc('rate_limit_clear', { p_bucket: bucket });
+	if (error) fail('clear', error);
 }
 
 /** A readable wait for a 429 message: '42 seconds', '5 minutes', '1 hour'. */

@@ -73,6 +73,26 @@ export function createAuthClient(
 	});
 }
 
+/**
+ * The identity service asked on behalf of a visitor, from a function: its per-address limits
+ * should count that visitor, not the function's own address (every sign-in comes from the same
+ * few servers). Supabase Auth takes the visitor's address in `Sb-Forwarded-For` on a request made
+ * with a secret key, once the project enables IP address forwarding (docs/deploy.md); with a
+ * legacy service_role key the header is ignored and Supabase counts the function's address.
+ */
+export function createForwardingAuthClient(
+	visitorIp: string,
+	env: ClientEnv = readClientEnv(),
+): SupabaseClient {
+	if (!env.SUPABASE_SERVICE_ROLE_KEY) {
+		throw new Error('SUPABASE_SERVICE_ROLE_KEY is not set; forwarding needs the secret key');
+	}
+	return createClient(env.SUPABASE_URL, env.SUPABASE_SERVICE_ROLE_KEY, {
+		global: { headers: { 'sb-forwarded-for': visitorIp } },
+		auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
+	});
+}
+
 /** Service-role access for the build, the import and server functions that write. */
 export function getServiceClient(env: ClientEnv = readClientEnv()): SupabaseClient {
 	if (!env.SUPABASE_SERVICE_ROLE_KEY) {

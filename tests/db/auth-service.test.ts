@@ -1,6 +1,6 @@
 import { once } from 'node:events';
 import { readdir, readFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
+import { createServer as createHttpServer, request as httpRequest } from 'node:http';
 import { join } from 'node:path';
 import { createClient, type SupabaseClient } from '@supabase/supabase-js';
 import { hash as argon2Hash } from '@node-rs/argon2';
@@ -25,6 +25,7 @@ import {
 	shapeOf,
 } from '../support/gotrue-fixtures.ts';
 import { randomSlug } from './fixtures.ts';
+import { freePort } from '../support/db-clients.ts';
 
 // The local identity service through supabase-js's own `auth` client, as the app uses it: on the
 // test stack's gateway, and on a second gateway in this process whose clock the tests move (token
@@ -573,14 +574,6 @@ describe('with a moving clock, an SMTP sink and low limits', () => {
 	let smtp: SMTPServer;
 	const received: { to: string; raw: Buffer }[] = [];
 
-	async function freePort(): Promise<number> {
-		const probe = createServer().listen(0, '127.0.0.1');
-		await once(probe, 'listening');
-		const { port } = probe.address() as { port: number };
-		probe.close();
-		return port;
-	}
-
 	/** What the in-process identity service logged. */
 	const logged: string[] = [];
 
@@ -622,6 +615,7 @@ describe('with a moving clock, an SMTP sink and low limits', () => {
 			postgrestUrl: `${stack.supabaseUrl}/rest/v1`,
 			mode: 'embedded',
 			apiKeys: [stack.anonKey, stack.serviceKey],
+			secretKeys: [stack.serviceKey],
 			auth: createAuthRoutes(auth),
 			reload: async () => {},
 		});
@@ -689,27 +683,44 @@ describe('with a moving clock, an SMTP sink and low limits', () => {
 		expect(fragmentOf(expired.headers.get('location')).get('error_code')).toBe('otp_expired');
 	});
 
-	it('limits token requests per client address (the first X-Forwarded-For)', async () => {
-		const attempt = (ip: string) =>
-			fetch(`${gateway.url}/auth/v1/token?grant_type=password`, {
-				method: 'POST',
-				headers: {
-					apikey: stack.anonKey,
-					'content-type': 'application/json',
-					'x-forwarded-for': ip,
-					'x-supabase-api-version': '2024-01-01',
-				},
-				body: JSON.stringify({ email: 'nobody@auth-service.test', password: 'x' }),
+	it('limits token requests per connection address, whatever X-Forwarded-For the client writes', async () => {
+		const attempt = (headers: Record<string, string>, from = '127.0.0.3') =>
+			new Promise<number>((resolve, reject) => {
+				const url = new URL(`${gateway.url}/auth/v1/token?grant_type=password`);
+				const req = httpRequest(
+					{
+						hostname: url.hostname,
+						port: url.port,
+						path: url.pathname + url.search,
+						method: 'POST',
+						localAddress: from,
+						headers: {
+							'content-type': 'application/json',
+							'x-supabase-api-version': '2024-01-01',
+							...headers,
+						},
+					},
+					(res) => {
+						res.resume();
+						res.on('end', () => resolve(res.statusCode ?? 0));
+					},
+				);
+				req.on('error', reject);
+				req.end(JSON.stringify({ email: 'nobody@auth-service.test', password: 'x' }));
 			});
+		const anonFrom = (ip: string) => ({ apikey: stack.anonKey, 'x-forwarded-for': ip });
 		const statuses = [];
-		for (let i = 0; i < 21; i++) statuses.push((await attempt('203.0.113.9')).status);
+		// A new spoofed address each time: all of them are one connection address (an address no
+		// other test here connects from).
+		for (let i = 0; i < 21; i++) statuses.push(await attempt(anonFrom(`203.0.113.${i}`)));
 		expect(statuses).toEqual([...Array<number>(20).fill(400), 429]);
-		const limited = await attempt('203.0.113.9');
-		expect(await limited.json()).toEqual({
-			code: 'over_request_rate_limit',
-			message: 'Request rate limit reached',
-		});
-		expect((await attempt('203.0.113.10')).status).toBe(400);
+		// Another connection address has its own window.
+		expect(await attempt(anonFrom('203.0.113.1'), '127.0.0.4')).toBe(400);
+		// Only a secret key's request may say which visitor it acts for (a function signing a
+		// visitor in), and then that visitor is counted, not the function's connection.
+		expect(await attempt({ apikey: stack.anonKey, 'sb-forwarded-for': '198.51.100.7' })).toBe(429);
+		const forwarded = { apikey: stack.serviceKey, 'sb-forwarded-for': '198.51.100.7' };
+		expect(await attempt(forwarded)).toBe(400);
 	});
 
 	it('logged no password, token or reset link', () => {
@@ -717,5 +728,101 @@ describe('with a moving clock, an SMTP sink and low limits', () => {
 		expect(text).not.toContain(PASSWORD);
 		expect(text).not.toMatch(/eyJ[\w-]+\.[\w-]+\.[\w-]+/);
 		expect(text).not.toMatch(/verify\?token=/);
+	});
+});
+
+// --- A third gateway: CAPTCHA protection on, against a stand-in siteverify -------------------------
+
+describe('CAPTCHA protection, as GoTrue has it', () => {
+	let gateway: Gateway;
+	let store: AuthStore;
+	let verifier: ReturnType<typeof createHttpServer>;
+	const asked: URLSearchParams[] = [];
+
+	beforeAll(async () => {
+		// hCaptcha's siteverify: a form in, {success, error-codes} out; 'good-token' passes.
+		verifier = createHttpServer((req, res) => {
+			let text = '';
+			req.on('data', (c: Buffer) => (text += c));
+			req.on('end', () => {
+				const form = new URLSearchParams(text);
+				asked.push(form);
+				const ok = form.get('secret') === 'captcha-secret' && form.get('response') === 'good-token';
+				res.writeHead(200, { 'content-type': 'application/json' });
+				res.end(
+					JSON.stringify(
+						ok ? { success: true } : { success: false, 'error-codes': ['invalid-input-response'] },
+					),
+				);
+			});
+		});
+		verifier.listen(0, '127.0.0.1');
+		await once(verifier, 'listening');
+		const port = await freePort();
+		store = new AuthStore(stack.databaseUrl);
+		const config = readAuthConfig(
+			{
+				externalUrl: `http://127.0.0.1:${port}`,
+				jwtSecret: stack.jwtSecret,
+				apiKeys: [stack.anonKey, stack.serviceKey],
+				embedded: true,
+			},
+			{
+				AUTH_CAPTCHA_ENABLED: 'true',
+				AUTH_CAPTCHA_SECRET: 'captcha-secret',
+				AUTH_CAPTCHA_VERIFY_URL: `http://127.0.0.1:${(verifier.address() as { port: number }).port}/siteverify`,
+			},
+		);
+		gateway = await startGateway({
+			port,
+			postgrestUrl: `${stack.supabaseUrl}/rest/v1`,
+			mode: 'embedded',
+			apiKeys: [stack.anonKey, stack.serviceKey],
+			secretKeys: [stack.serviceKey],
+			auth: createAuthRoutes(new AuthService(config, store)),
+			reload: async () => {},
+		});
+	});
+
+	afterAll(async () => {
+		await gateway.close();
+		await store.close();
+		verifier.close();
+	});
+
+	const signInWith = (key: string, captchaToken?: string) =>
+		createClient(gateway.url, key, {
+			auth: { persistSession: false, autoRefreshToken: false },
+		}).auth.signInWithPassword({
+			email: captchaUser,
+			password: PASSWORD,
+			...(captchaToken ? { options: { captchaToken } } : {}),
+		});
+	let captchaUser: string;
+
+	it('a visitor signs in or asks for a reset only with a token the provider accepts', async () => {
+		captchaUser = await newUser('captcha');
+		expect((await signInWith(stack.anonKey)).error).toMatchObject({
+			status: 400,
+			code: 'captcha_failed',
+			message: 'captcha protection: request disallowed (no captcha_token found)',
+		});
+		expect((await signInWith(stack.anonKey, 'bad-token')).error).toMatchObject({
+			status: 400,
+			code: 'captcha_failed',
+			message: 'captcha protection: request disallowed (invalid-input-response)',
+		});
+		expect((await signInWith(stack.anonKey, 'good-token')).error).toBeNull();
+		expect(asked.at(-1)?.get('remoteip')).toBe('127.0.0.1');
+		const reset = await createClient(gateway.url, stack.anonKey, {
+			auth: { persistSession: false },
+		}).auth.resetPasswordForEmail(captchaUser);
+		expect(reset.error).toMatchObject({ status: 400, code: 'captcha_failed' });
+	});
+
+	it('a server acting for a visitor with the service role needs none (the app’s sign-in)', async () => {
+		const before = asked.length;
+		expect((await signInWith(stack.serviceKey)).error).toBeNull();
+		expect(asked.length).toBe(before);
 	});
 });

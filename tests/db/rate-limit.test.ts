@@ -2,11 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { createClient } from '@supabase/supabase-js';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import {
-	getRateLimitWait,
-	recordRateLimitHits,
-	takeRateLimit,
-} from '../../src/lib/rate-limit.server.ts';
+import { clearRateLimit, takeRateLimit, takeRateLimits } from '../../src/lib/rate-limit.server.ts';
 
 // The database-backed rate limiter through supabase-js, as the functions use it: limits hold
 // across clients (function instances), windows slide, and nobody but the service role reaches it.
@@ -67,27 +63,55 @@ describe('rate limits kept in the database', () => {
 			`insert into public.rate_limit_hits (bucket, hit_at) values ($1, now() - interval '10 minutes'), ($1, now() - interval '6 minutes'), ($1, now() - interval '1 minute')`,
 			[name],
 		);
-		// Window 5 minutes: one recent hit counts.
-		expect(await getRateLimitWait(service, [{ bucket: name, limit: 2, windowSeconds: 300 }])).toBe(
-			0,
-		);
 		// Window 7 minutes: two count, and the older one leaves the window in about a minute.
-		const wait = await getRateLimitWait(service, [{ bucket: name, limit: 2, windowSeconds: 420 }]);
+		const wait = await takeRateLimits(service, [{ bucket: name, limit: 2, windowSeconds: 420 }]);
 		expect(wait).toBeGreaterThan(50);
 		expect(wait).toBeLessThanOrEqual(60);
+		// Window 5 minutes: one recent hit counts, so this one is taken.
+		expect(await takeRateLimits(service, [{ bucket: name, limit: 2, windowSeconds: 300 }])).toBe(0);
 	});
 
-	it('records hits unconditionally and reports the longest wait of several buckets', async () => {
+	it('takes every bucket or none, answering the longest wait; windows of one bucket grow the wait', async () => {
 		const ip = bucket('ip');
-		const account = bucket('account');
-		await recordRateLimitHits(service, [ip, account]);
-		await recordRateLimitHits(service, [ip]);
+		const pair = bucket('pair');
 		const limits = [
-			{ bucket: ip, limit: 2, windowSeconds: 300 },
-			{ bucket: account, limit: 20, windowSeconds: 3600 },
+			{ bucket: ip, limit: 3, windowSeconds: 300 },
+			{ bucket: pair, limit: 2, windowSeconds: 300 },
+			{ bucket: pair, limit: 3, windowSeconds: 3600 },
 		];
-		expect(await getRateLimitWait(service, limits)).toBeGreaterThan(290);
-		expect(await getRateLimitWait(service, [limits[1]!])).toBe(0);
+		expect(await takeRateLimits(service, limits)).toBe(0);
+		expect(await takeRateLimits(service, limits)).toBe(0);
+		const wait = await takeRateLimits(service, limits);
+		expect(wait).toBeGreaterThan(290);
+		expect(wait).toBeLessThanOrEqual(300);
+		const count = async (name: string) =>
+			(
+				await db.query('select count(*)::int as n from public.rate_limit_hits where bucket = $1', [
+					name,
+				])
+			).rows[0].n;
+		// Refused: neither bucket counted the third attempt.
+		expect([await count(ip), await count(pair)]).toEqual([2, 2]);
+		// Past the five-minute window the hour's still holds: the next wait is longer.
+		await db.query(
+			`update public.rate_limit_hits set hit_at = now() - interval '10 minutes' where bucket = $1`,
+			[pair],
+		);
+		expect(await takeRateLimits(service, limits.slice(1))).toBe(0);
+		expect(await takeRateLimits(service, limits.slice(1))).toBeGreaterThan(2900);
+		await clearRateLimit(service, pair);
+		expect(await count(pair)).toBe(0);
+	});
+
+	it('gives a concurrent burst on several buckets exactly `limit` attempts', async () => {
+		const limits = [
+			{ bucket: bucket('burst-ip'), limit: 20, windowSeconds: 300 },
+			{ bucket: bucket('burst-pair'), limit: 5, windowSeconds: 300 },
+		];
+		const results = await Promise.all(
+			Array.from({ length: 100 }, () => takeRateLimits(service, limits)),
+		);
+		expect(results.filter((wait) => wait === 0)).toHaveLength(5);
 	});
 
 	it('prunes hits older than a day', async () => {
@@ -111,8 +135,12 @@ describe('rate limits kept in the database', () => {
 			p_window_seconds: 3600,
 		});
 		expect(hit?.code).toBe('42501');
-		const { error: record } = await anon.rpc('rate_limit_record', { p_buckets: ['x'] });
-		expect(record?.code).toBe('42501');
+		const { error: take } = await anon.rpc('rate_limit_take', {
+			p_limits: [{ bucket: 'login-ip:203.0.113.7', limit: 1, window: 300 }],
+		});
+		expect(take?.code).toBe('42501');
+		const { error: clear } = await anon.rpc('rate_limit_clear', { p_bucket: 'x' });
+		expect(clear?.code).toBe('42501');
 		const { error: status } = await anon.rpc('rate_limit_status', {
 			p_bucket: 'x',
 			p_limit: 1,

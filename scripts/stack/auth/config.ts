@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { readContactEnv } from '../../../src/features/contact/contact.server.ts';
+import { CAPTCHA_VERIFY_URLS, type CaptchaConfig } from './captcha.ts';
 import type { WindowLimit } from './rate-limit.ts';
 
 /**
@@ -19,6 +20,28 @@ const authEnvSchema = z.object({
 	AUTH_RATE_LIMIT_RECOVER: z.coerce.number().int().min(1).default(30),
 	/** E-mailed link verifications per IP address per 5 minutes. */
 	AUTH_RATE_LIMIT_VERIFY: z.coerce.number().int().min(1).default(30),
+	/**
+	 * GoTrue's RATE_LIMIT_HEADER: the header whose first address the per-IP limits count, set by
+	 * the edge in front (the stack's gateway sets X-Forwarded-For to the connection's address).
+	 */
+	AUTH_RATE_LIMIT_HEADER: z.string().default('X-Forwarded-For'),
+	/**
+	 * GoTrue's SECURITY_SB_FORWARDED_FOR_ENABLED (Authentication → Rate Limits → IP Address
+	 * Forwarding on a hosted project): a secret key's request counts the visitor it names.
+	 */
+	/** GoTrue's SECURITY_CAPTCHA_ENABLED, _PROVIDER and _SECRET (Authentication → Attack Protection). */
+	AUTH_CAPTCHA_ENABLED: z
+		.enum(['true', 'false'])
+		.default('false')
+		.transform((v) => v === 'true'),
+	AUTH_CAPTCHA_PROVIDER: z.enum(['hcaptcha', 'turnstile']).default('hcaptcha'),
+	AUTH_CAPTCHA_SECRET: z.string().optional(),
+	/** The provider's siteverify address (tests point it at a local stand-in). */
+	AUTH_CAPTCHA_VERIFY_URL: z.url().optional(),
+	AUTH_SB_FORWARDED_FOR_ENABLED: z
+		.enum(['true', 'false'])
+		.default('true')
+		.transform((v) => v === 'true'),
 });
 
 export interface AuthConfig {
@@ -37,6 +60,12 @@ export interface AuthConfig {
 	/** GoTrue's SMTP_MAX_FREQUENCY: one e-mail per user per minute. */
 	emailMinIntervalSeconds: number;
 	limits: { token: WindowLimit; recover: WindowLimit; verify: WindowLimit };
+	/** The header the per-IP limits read the client's address from ('' = the connection). */
+	rateLimitHeader: string;
+	/** Whether a secret key's request may name the visitor in Sb-Forwarded-For. */
+	sbForwardedForEnabled: boolean;
+	/** CAPTCHA protection of sign-in and recovery, when on. */
+	captcha?: CaptchaConfig;
 	mail: { smtpUrl?: string; outboxDir: string; mailFrom?: string };
 	/** True on the embedded database: loopback addresses of any port are allowed redirects. */
 	allowLoopbackRedirects: boolean;
@@ -74,6 +103,15 @@ export function readAuthConfig(
 			recover: window(e.AUTH_RATE_LIMIT_RECOVER),
 			verify: window(e.AUTH_RATE_LIMIT_VERIFY),
 		},
+		rateLimitHeader: e.AUTH_RATE_LIMIT_HEADER,
+		sbForwardedForEnabled: e.AUTH_SB_FORWARDED_FOR_ENABLED,
+		captcha: e.AUTH_CAPTCHA_ENABLED
+			? {
+					provider: e.AUTH_CAPTCHA_PROVIDER,
+					secret: e.AUTH_CAPTCHA_SECRET ?? '',
+					verifyUrl: e.AUTH_CAPTCHA_VERIFY_URL ?? CAPTCHA_VERIFY_URLS[e.AUTH_CAPTCHA_PROVIDER],
+				}
+			: undefined,
 		mail: { smtpUrl: mail.smtpUrl, outboxDir: mail.outboxDir, mailFrom: mail.mailFrom },
 		allowLoopbackRedirects: base.embedded,
 	};

@@ -1,4 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { isIP } from 'node:net';
+import type { AuthConfig } from './config.ts';
+import { checkCaptcha } from './captcha.ts';
 import { AuthError, errorAnswer, OAuthError } from './errors.ts';
 import { RequestLimiter } from './rate-limit.ts';
 import type { AuthService, RequestInfo } from './service.ts';
@@ -68,13 +71,29 @@ function bearer(req: IncomingMessage): string | null {
 }
 
 /**
- * The client address GoTrue's limits count: the first X-Forwarded-For address (Supabase's gateway
- * sets it; the app's server-side sign-in forwards the visitor's address this way), else the socket.
+ * The client address GoTrue's limits count (internal/api/middleware.go performRateLimiting): the
+ * visitor's address in `Sb-Forwarded-For` when IP address forwarding is on (the gateway lets the
+ * header through only on a secret key's request: a function acting for a visitor), else the first
+ * address of the header the edge sets (`rateLimitHeader`, X-Forwarded-For as our gateway
+ * overwrites it with the connection's address), else the connection's own.
  */
-export function clientAddress(req: IncomingMessage): string {
-	const forwarded = req.headers['x-forwarded-for'];
-	const first = (Array.isArray(forwarded) ? forwarded[0] : forwarded)?.split(',')[0]?.trim();
-	return first || req.socket.remoteAddress?.replace(/^::ffff:/, '') || 'unknown';
+export function clientAddress(
+	req: IncomingMessage,
+	config: Pick<AuthConfig, 'rateLimitHeader' | 'sbForwardedForEnabled'>,
+): string {
+	const first = (name: string) => {
+		const value = req.headers[name];
+		return (Array.isArray(value) ? value[0] : value)?.split(',')[0]?.trim() || null;
+	};
+	if (config.sbForwardedForEnabled) {
+		const forwarded = first('sb-forwarded-for');
+		if (forwarded && isIP(forwarded)) return forwarded;
+	}
+	return (
+		(config.rateLimitHeader && first(config.rateLimitHeader.toLowerCase())) ||
+		req.socket.remoteAddress?.replace(/^::ffff:/, '') ||
+		'unknown'
+	);
 }
 
 /**
@@ -98,10 +117,6 @@ export function paginationLink(
 	return `${pages > page ? `${to(page + 1)}; rel="next", ` : ''}${to(pages)}; rel="last"`;
 }
 
-function info(req: IncomingMessage): RequestInfo {
-	return { ip: clientAddress(req), userAgent: req.headers['user-agent'] };
-}
-
 export function createAuthRoutes(service: AuthService): (route: RoutedRequest) => Promise<void> {
 	const limiters = {
 		token: new RequestLimiter(service.config.limits.token),
@@ -109,8 +124,23 @@ export function createAuthRoutes(service: AuthService): (route: RoutedRequest) =
 		verify: new RequestLimiter(service.config.limits.verify),
 	};
 
+	const info = (req: IncomingMessage): RequestInfo => ({
+		ip: clientAddress(req, service.config),
+		userAgent: req.headers['user-agent'],
+	});
+
+	/** GoTrue's verifyCaptcha, which admin credentials (the service role) pass. */
+	async function captcha(req: IncomingMessage, body: unknown): Promise<void> {
+		if (!service.config.captcha) return;
+		const isAdmin = await service.requireAdmin(bearer(req)).then(
+			() => true,
+			() => false,
+		);
+		if (!isAdmin) await checkCaptcha(service.config, body, clientAddress(req, service.config));
+	}
+
 	function limit(which: keyof typeof limiters, req: IncomingMessage): void {
-		if (!limiters[which].take(clientAddress(req))) {
+		if (!limiters[which].take(clientAddress(req, service.config))) {
 			throw new AuthError(429, 'over_request_rate_limit', 'Request rate limit reached');
 		}
 	}
@@ -144,6 +174,7 @@ export function createAuthRoutes(service: AuthService): (route: RoutedRequest) =
 			}
 			limit('token', req);
 			const body = await readBody(req);
+			if (grant === 'password') await captcha(req, body);
 			const session =
 				grant === 'password'
 					? await service.passwordGrant(body, info(req))
@@ -164,6 +195,7 @@ export function createAuthRoutes(service: AuthService): (route: RoutedRequest) =
 		if (path === '/recover' && method === 'POST') {
 			limit('recover', req);
 			const body = await readBody(req);
+			await captcha(req, body);
 			return send(route, 200, await service.recover(body, query.get('redirect_to')));
 		}
 		if (path === '/verify' && method === 'GET') {

@@ -8,7 +8,7 @@ type Status =
 
 /**
  * /forgot-password (spec 02 §2): the e-mail, then 'Check Your Email' — the same for known and
- * unknown addresses; 'Failed to send reset email' only when sending failed.
+ * unknown addresses; 'Failed to send reset email' only when the site could not take the request.
  */
 function ForgotPasswordForm() {
 	const ids = useId();

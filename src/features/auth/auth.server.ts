@@ -1,13 +1,15 @@
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { HttpError, ipRateKey } from '../../lib/http.server.ts';
 import {
+	clearRateLimit,
 	describeWait,
-	getRateLimitWait,
-	recordRateLimitHits,
 	takeRateLimit,
+	takeRateLimits,
+	type RateLimit,
 } from '../../lib/rate-limit.server.ts';
 import {
 	createAuthClient,
+	createForwardingAuthClient,
 	getServiceClient,
 	getUserClient,
 	readClientEnv,
@@ -114,10 +116,24 @@ export async function authenticate(
 
 // --- Sign-in ------------------------------------------------------------------------------------
 
-/** Failed sign-ins allowed per client address (IPv4, or IPv6 /64) per 5 minutes … */
-export const LOGIN_IP_LIMIT = { limit: 10, windowSeconds: 300 } as const;
-/** … and per account per hour, whichever address they come from. */
-export const LOGIN_ACCOUNT_LIMIT = { limit: 20, windowSeconds: 3600 } as const;
+/**
+ * Sign-in attempts, counted before the password is checked: per client address (IPv4, or IPv6
+ * /64), whatever the account …
+ */
+export const LOGIN_ADDRESS_LIMITS = [
+	{ limit: 20, windowSeconds: 300 },
+	{ limit: 100, windowSeconds: 86_400 },
+] as const;
+/**
+ * … and per address and account, in windows that make the waits grow: 5 in 5 minutes, then 10 in
+ * an hour, then 20 in a day. No limit is per account alone: an attacker elsewhere must not be able
+ * to lock its owner out.
+ */
+export const LOGIN_ADDRESS_ACCOUNT_LIMITS = [
+	{ limit: 5, windowSeconds: 300 },
+	{ limit: 10, windowSeconds: 3600 },
+	{ limit: 20, windowSeconds: 86_400 },
+] as const;
 /** Reset e-mails per address per hour; past it the answer looks the same and nothing is sent. */
 export const RESET_EMAIL_LIMIT = { limit: 3, windowSeconds: 3600 } as const;
 
@@ -132,10 +148,17 @@ export interface SignInResult {
 	user: AdminUser;
 }
 
-const loginBuckets = (ipKey: string, email: string) => ({
-	ip: { bucket: `login-ip:${ipKey}`, ...LOGIN_IP_LIMIT },
-	account: { bucket: `login-account:${email.trim().toLowerCase()}`, ...LOGIN_ACCOUNT_LIMIT },
-});
+function loginLimits(ipKey: string, email: string): { limits: RateLimit[]; pair: string } {
+	const address = `login-ip:${ipKey}`;
+	const pair = `login-ip-account:${ipKey}:${email.trim().toLowerCase()}`;
+	return {
+		limits: [
+			...LOGIN_ADDRESS_LIMITS.map((l) => ({ bucket: address, ...l })),
+			...LOGIN_ADDRESS_ACCOUNT_LIMITS.map((l) => ({ bucket: pair, ...l })),
+		],
+		pair,
+	};
+}
 
 function tooMany(wait: number): HttpError {
 	return new HttpError(
@@ -146,9 +169,10 @@ function tooMany(wait: number): HttpError {
 }
 
 /**
- * Signs an admin in with the identity service, within the sign-in limits kept in the database
- * (so they hold across function instances): a wrong e-mail and a wrong password look the same,
- * and both count against the client's address and the account.
+ * Signs an admin in with the identity service, within the sign-in limits kept in the database (so
+ * they hold across function instances): the attempt is counted before the password is checked, so
+ * no burst checks more passwords than the limits allow; a wrong e-mail and a wrong password look
+ * the same. A sign-in that succeeds forgets its address's failures on that account.
  */
 export async function signIn(
 	credentials: { email: string; password: string },
@@ -156,13 +180,11 @@ export async function signIn(
 	env: ClientEnv = readClientEnv(),
 ): Promise<SignInResult> {
 	const service = getServiceClient(env);
-	const limits = loginBuckets(ipRateKey(clientIp), credentials.email);
-	const wait = await getRateLimitWait(service, [limits.ip, limits.account]);
+	const { limits, pair } = loginLimits(ipRateKey(clientIp), credentials.email);
+	const wait = await takeRateLimits(service, limits);
 	if (wait > 0) throw tooMany(wait);
 
-	// The visitor's address goes to the identity service as Supabase's gateway would pass it, so
-	// its own per-address limits count visitors, not this function.
-	const auth = createAuthClient(env, { 'X-Forwarded-For': clientIp }).auth;
+	const auth = createForwardingAuthClient(clientIp, env).auth;
 	const { data, error } = await auth.signInWithPassword(credentials);
 	if (error || !data.session) {
 		if (error?.status === 429) throw tooMany(60);
@@ -171,9 +193,9 @@ export async function signIn(
 				cause: error,
 			});
 		}
-		await recordRateLimitHits(service, [limits.ip.bucket, limits.account.bucket]);
 		throw new HttpError(401, INVALID_LOGIN_MESSAGE);
 	}
+	await clearRateLimit(service, pair);
 	const session = data.session;
 	const user = await getAdminUser(getUserClient(session.access_token, env), session.user.id);
 	if (!user) {
@@ -196,14 +218,17 @@ export async function signIn(
 }
 
 /**
- * Asks the identity service to e-mail a password-reset link. The answer never says whether the
- * address is known, nor whether this address's hourly limit was reached (then nothing is sent);
- * only a failure to send is reported, as 'Failed to send reset email'.
+ * Asks the identity service to e-mail a password-reset link. The answer is the same whatever the
+ * address, and so is its time: only this address's hourly limit is checked before answering, and
+ * the identity service is asked afterwards (`later`, Netlify's waitUntil), since a known address
+ * takes it longer (it writes a token and sends mail) and answers a second request within a minute
+ * with 429. Nothing is sent past the limit; a failure to send is logged, never shown.
  */
 export async function sendPasswordReset(
 	email: string,
 	clientIp: string,
 	siteUrl: string,
+	later: (work: Promise<unknown>) => void,
 	env: ClientEnv = readClientEnv(),
 ): Promise<void> {
 	const service = getServiceClient(env);
@@ -212,13 +237,15 @@ export async function sendPasswordReset(
 		...RESET_EMAIL_LIMIT,
 	});
 	if (wait > 0) return;
-	const { error } = await createAuthClient(env, {
-		'X-Forwarded-For': clientIp,
-	}).auth.resetPasswordForEmail(email, { redirectTo: new URL('/reset-password', siteUrl).href });
-	// GoTrue's own one-per-minute limit says the same as ours: the e-mail is on its way already.
-	if (!error || error.status === 429) return;
-	if ((error.status ?? 0) >= 500 || error.status === 0) {
-		throw new HttpError(502, 'Failed to send reset email');
-	}
-	throw new HttpError(400, error.message);
+	const redirectTo = new URL('/reset-password', siteUrl).href;
+	later(
+		createForwardingAuthClient(clientIp, env)
+			.auth.resetPasswordForEmail(email, { redirectTo })
+			.then(({ error }) => {
+				// GoTrue's own one-per-minute limit: the e-mail is on its way already.
+				if (error && error.status !== 429) {
+					console.error(`[auth] the reset e-mail was not sent: ${error.message}`);
+				}
+			}),
+	);
 }
