@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { expect, type Page } from '@playwright/test';
 import { createClient, type SupabaseClient } from '@supabase/supabase-js';
 import { simpleParser } from 'mailparser';
+import pg from 'pg';
 import { loadOrCreateKeys } from '../../scripts/stack/keys.ts';
 import { getTenantBySlug, importTenant } from '../../src/features/tenants/tenants.server.ts';
 import { parseTenantFile, type UserRole } from '../../src/features/tenants/tenant-file.ts';
@@ -22,6 +23,23 @@ export async function serviceClient(): Promise<SupabaseClient> {
 		service = createClient(STACK_URL, keys.serviceKey, { auth: { persistSession: false } });
 	}
 	return service;
+}
+
+/**
+ * Runs SQL on the e2e stack's database as its owner (the address is in the stack's state file):
+ * for what only a hand edit in the database can do, such as a value its own checks refuse.
+ */
+export async function withDatabase<T>(fn: (db: pg.Client) => Promise<T>): Promise<T> {
+	const state = JSON.parse(await readFile(join(DATA_DIR, 'stack.json'), 'utf8')) as {
+		databaseUrl: string;
+	};
+	const db = new pg.Client({ connectionString: state.databaseUrl });
+	await db.connect();
+	try {
+		return await fn(db);
+	} finally {
+		await db.end();
+	}
 }
 
 /** A user of a chamber that no other test signs in with, so a test may change its password. */

@@ -3,7 +3,7 @@ import { expect, test, type APIRequestContext, type Page } from '@playwright/tes
 import { configFromRow, type ChamberConfig } from '../../src/features/config/config.ts';
 import { importTenant } from '../../src/features/tenants/tenants.server.ts';
 import { parseTenantFile } from '../../src/features/tenants/tenant-file.ts';
-import { createUser, DEMO_PASSWORD, serviceClient, signIn } from './admin-support.ts';
+import { createUser, DEMO_PASSWORD, serviceClient, signIn, withDatabase } from './admin-support.ts';
 
 // The admin panel (issue 8) in Chromium. Most tests edit a chamber of their own, opened by a
 // super_admin with ?chamber= (its saves do not publish this deployment's site); the last one
@@ -198,6 +198,37 @@ test('what the server refuses is named in the red banner and stays unsaved', asy
 	);
 	await expect(page.getByRole('button', { name: 'Save Changes (1 change)' })).toBeVisible();
 	expect((await savedConfig(slug)).content.footerTagline).toBe('Kept');
+});
+
+test('a stored value that is not valid is named, shown with its default, and fixed by a save', async ({
+	page,
+}) => {
+	// Written past the database's own check, as only a hand edit in the database could.
+	await withDatabase(async (db) => {
+		await db.query('alter table public.chamber_config disable trigger chamber_config_validate');
+		try {
+			await db.query(
+				`update public.chamber_config set content = content || '{"heroTitle": {"x": 1}}' where slug = $1`,
+				[slug],
+			);
+		} finally {
+			await db.query('alter table public.chamber_config enable trigger chamber_config_validate');
+		}
+	});
+	await openPanel(page, superAdmin, slug);
+	const alert = page.getByRole('alert').filter({ hasText: 'Some saved values are not valid' });
+	await expect(alert).toContainText(
+		'content.heroTitle: Expected string, received a value of type object',
+	);
+	await expect(page.getByRole('button', { name: 'Save Changes (1 change)' })).toBeVisible();
+	const content = await tab(page, 'Content');
+	await expect(content.getByRole('textbox', { name: 'Hero title' })).toHaveValue(
+		'Discover Local Businesses',
+	);
+	await content.getByRole('textbox', { name: 'Hero title' }).fill('Welcome back');
+	await save(page);
+	await expect(alert).toHaveCount(0);
+	expect((await savedConfig(slug)).content.heroTitle).toBe('Welcome back');
 });
 
 test('leaving with unsaved changes asks first', async ({ page }) => {

@@ -48,7 +48,10 @@ function AdminApp({ supabase, chamber }: Props) {
 						chamber={key}
 						ownChamber={key === chamber.key}
 						getAccessToken={getAccessToken}
-						reload={async () => configLoaded((await loadChamber(client, key)).config)}
+						reload={async () => {
+							const loaded = await loadChamber(client, key);
+							configLoaded(loaded.config, loaded.stored);
+						}}
 					/>
 				);
 			}}

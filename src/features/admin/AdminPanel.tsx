@@ -11,7 +11,13 @@ import {
 } from 'react';
 import type { AdminContext } from '../auth/AdminShell.tsx';
 import { can } from '../auth/auth.ts';
-import { configFromRow, type ChamberConfig } from '../config/config.ts';
+import {
+	ConfigError,
+	repairConfig,
+	rowToConfigInput,
+	type ChamberConfig,
+	type ConfigIssue,
+} from '../config/config.ts';
 import PublishHistory from '../publish/PublishHistory.tsx';
 import { tabsFor, type AdminTabProps, type PanelChamber, type TabName } from './admin.ts';
 import { NavTab } from './config/NavTab.tsx';
@@ -26,14 +32,23 @@ import {
 	UrlsTab,
 	type ConfigTabProps,
 } from './config/SiteTabs.tsx';
-import { $banner, $draft, $saved, configLoaded } from './store.ts';
+import { $banner, $changes, $draft, $saved, configLoaded } from './store.ts';
 import './admin.css';
 
+interface LoadedChamber {
+	chamber: PanelChamber;
+	config: ChamberConfig;
+	/**
+	 * Values stored that do not validate (written before the database checked them, or by hand):
+	 * `config` holds their defaults, and `stored` the configuration as saved with those values
+	 * in it, so each shows as an unsaved change that 'Save Changes' replaces.
+	 */
+	invalid: readonly ConfigIssue[];
+	stored: ChamberConfig;
+}
+
 /** Reads the chamber and its configuration as the signed-in user (RLS applies). */
-export async function loadChamber(
-	client: SupabaseClient,
-	key: string,
-): Promise<{ chamber: PanelChamber; config: ChamberConfig }> {
+export async function loadChamber(client: SupabaseClient, key: string): Promise<LoadedChamber> {
 	const { data: tenant, error } = await client
 		.from('tenants')
 		.select('id, slug, name')
@@ -47,10 +62,20 @@ export async function loadChamber(
 		.eq('tenant_id', tenant.id)
 		.single();
 	if (configError) throw new Error('Failed to load the configuration', { cause: configError });
-	return {
-		chamber: { id: tenant.id, key: tenant.slug, name: tenant.name },
-		config: configFromRow(row, `the configuration of ${tenant.slug}`),
-	};
+	const chamber = { id: tenant.id, key: tenant.slug, name: tenant.name };
+	const input = rowToConfigInput(row);
+	const { config, issues } = repairConfig(input, `the configuration of ${tenant.slug}`);
+	const stored = structuredClone(config);
+	for (const issue of issues) {
+		// The section's field (or the top-level field) as stored: the unit update-config saves.
+		const [section, field] = issue.path.split(/[.[]/);
+		const target = stored as unknown as Record<string, Record<string, unknown>>;
+		const source = input as Record<string, Record<string, unknown> | undefined>;
+		if (field !== undefined && target[section!] && typeof target[section!] === 'object') {
+			target[section!]![field] = source[section!]?.[field];
+		} else (target as Record<string, unknown>)[section!] = source[section!];
+	}
+	return { chamber, config, invalid: issues, stored };
 }
 
 /** The Logos, Cache and Users tabs act at once (no pending changes); they plug in here. */
@@ -65,9 +90,7 @@ interface Props {
 }
 
 type Load =
-	| { kind: 'loading' }
-	| { kind: 'failed'; error: string }
-	| { kind: 'ready'; chamber: PanelChamber; config: ChamberConfig };
+	{ kind: 'loading' } | { kind: 'failed'; error: string } | ({ kind: 'ready' } & LoadedChamber);
 
 /**
  * The admin panel (spec 02 §2): the tabs the signed-in role may use, editing one draft of the
@@ -78,12 +101,13 @@ export default function AdminPanel({ context, client, chamberKey, actionTabs = {
 	const [load, setLoad] = useState<Load>({ kind: 'loading' });
 	const draft = useStore($draft);
 	const saved = useStore($saved);
+	const changes = useStore($changes);
 	const banner = useStore($banner);
 	const ids = useId();
 
 	const reload = useCallback(async () => {
 		const loaded = await loadChamber(client, chamberKey);
-		configLoaded(loaded.config);
+		configLoaded(loaded.config, loaded.stored);
 		setLoad({ kind: 'ready', ...loaded });
 	}, [client, chamberKey]);
 
@@ -92,14 +116,19 @@ export default function AdminPanel({ context, client, chamberKey, actionTabs = {
 		loadChamber(client, chamberKey).then(
 			(loaded) => {
 				if (!live) return;
-				configLoaded(loaded.config);
+				configLoaded(loaded.config, loaded.stored);
 				setLoad({ kind: 'ready', ...loaded });
 			},
 			(error: unknown) => {
 				if (!live) return;
 				setLoad({
 					kind: 'failed',
-					error: error instanceof Error ? error.message : 'Failed to load the configuration',
+					error:
+						error instanceof ConfigError
+							? `The configuration cannot be opened: ${error.issues.map((i) => `${i.path || 'the configuration'}: ${i.message}`).join('; ')}. Restore a published one from the History tab of another session, or ask a super admin.`
+							: error instanceof Error
+								? error.message
+								: 'Failed to load the configuration',
 				});
 			},
 		);
@@ -152,6 +181,15 @@ export default function AdminPanel({ context, client, chamberKey, actionTabs = {
 		);
 	}
 
+	// Invalid values still stored: those whose field is still an unsaved change.
+	const invalid = load.invalid.filter((issue) =>
+		changes.some(
+			(change) =>
+				issue.path === change.path ||
+				issue.path.startsWith(`${change.path}.`) ||
+				issue.path.startsWith(`${change.path}[`),
+		),
+	);
 	const props: ConfigTabProps = { draft: draft!, role: user.role };
 	const tabProps: AdminTabProps = {
 		user,
@@ -188,6 +226,21 @@ export default function AdminPanel({ context, client, chamberKey, actionTabs = {
 				<p className="admin-banner admin-banner--info">
 					You are editing {load.chamber.name}. Its site publishes from its own deployment.
 				</p>
+			)}
+			{invalid.length > 0 && (
+				<div className="admin-banner admin-banner--error" role="alert">
+					<p>
+						Some saved values are not valid. They are shown with their defaults: save to replace
+						them, or restore a published configuration in History.
+					</p>
+					<ul>
+						{invalid.map((issue) => (
+							<li key={issue.path}>
+								{issue.path}: {issue.message}
+							</li>
+						))}
+					</ul>
+				</div>
 			)}
 			{banner?.kind === 'error' && (
 				<div className="admin-banner admin-banner--error" role="alert">

@@ -25,10 +25,14 @@ export const $saveState = atom<SaveState>('idle');
 export type Banner = { kind: 'error'; lines: string[] } | { kind: 'success'; text: string } | null;
 export const $banner = atom<Banner>(null);
 
-/** Takes a freshly loaded configuration; edits not yet saved survive it. */
-export function configLoaded(config: ChamberConfig): void {
+/**
+ * Takes a freshly loaded configuration; edits not yet saved survive it. `stored` is what the
+ * database holds when it differs from `config` (values that did not validate, which `config`
+ * replaced with defaults): the differences then show as unsaved changes.
+ */
+export function configLoaded(config: ChamberConfig, stored: ChamberConfig = config): void {
 	const unsaved = $changes.get().length > 0;
-	$saved.set(config);
+	$saved.set(stored);
 	if (!unsaved || !$draft.get()) $draft.set(structuredClone(config));
 }
 

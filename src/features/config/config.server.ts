@@ -1,6 +1,12 @@
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { getCacheVersion } from '../directory/directory.server.ts';
-import { configFromRow, type ChamberConfig } from './config.ts';
+import { getServiceClient, readClientEnv } from '../../lib/supabase.server.ts';
+import {
+	ConfigError,
+	configFromRow,
+	type ChamberConfig,
+	type StoredChamberConfigRow,
+} from './config.ts';
 import { PLACEHOLDER_CONFIG } from './placeholder.ts';
 
 /**
@@ -53,7 +59,12 @@ export async function getCachedChamberConfig(
 	const version = await getCacheVersion(client, tenantId, 'config');
 	const cached = cachedConfigs.get(tenantId);
 	if (cached?.version === version) return cached.config;
-	const entry: CachedConfig = { version, config: getChamberConfig(client, tenantId) };
+	const entry: CachedConfig = {
+		version,
+		config: getChamberConfig(client, tenantId).catch((error: unknown) =>
+			error instanceof ConfigError ? lastValidConfig(tenantId, error) : Promise.reject(error),
+		),
+	};
 	cachedConfigs.set(tenantId, entry);
 	entry.config.then(
 		(config) => void lastRead.set(tenantId, config),
@@ -62,6 +73,47 @@ export async function getCachedChamberConfig(
 		},
 	);
 	return entry.config;
+}
+
+/**
+ * A stored configuration that does not validate never takes the site down: the functions keep
+ * serving the last valid one (this instance's last read, else the newest live publish's
+ * snapshot) and log what is wrong; the admin panel shows the fields and lets an admin fix them.
+ * The database refuses such values, so this takes one written past it (by hand, or before it
+ * checked them).
+ */
+async function lastValidConfig(tenantId: string, problem: ConfigError): Promise<ChamberConfig> {
+	const where = problem.issues.map((i) => `${i.path}: ${i.message}`).join('; ');
+	const remembered = lastRead.get(tenantId);
+	if (remembered) {
+		console.error(
+			`[config] tenant ${tenantId}: invalid configuration (${where}); serving the last valid one`,
+		);
+		return remembered;
+	}
+	const { data } = await getServiceClient(readClientEnv())
+		.from('publishes')
+		.select('config_snapshot')
+		.eq('tenant_id', tenantId)
+		.eq('state', 'live')
+		.not('config_snapshot', 'is', null)
+		.order('finished_at', { ascending: false })
+		.limit(20);
+	for (const row of (data ?? []) as { config_snapshot: StoredChamberConfigRow }[]) {
+		try {
+			const config = configFromRow(
+				row.config_snapshot,
+				`the last published configuration of tenant ${tenantId}`,
+			);
+			console.error(
+				`[config] tenant ${tenantId}: invalid configuration (${where}); serving the last published one`,
+			);
+			return config;
+		} catch {
+			// An older snapshot may be valid where a newer one is not.
+		}
+	}
+	throw problem;
 }
 
 /** Per function instance: tenant id → the last configuration getCachedChamberConfig read. */

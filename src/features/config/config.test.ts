@@ -10,6 +10,7 @@ import {
 	eventsLanding,
 	eventsPath,
 	parseConfig,
+	repairConfig,
 	resolveUrl,
 } from './config.ts';
 import type { ChamberConfig, EventsCalendar, Urls } from './config.ts';
@@ -580,5 +581,39 @@ describe('theme', () => {
 		expect(() => themeCss({ ...c, fonts: { ...c.fonts, body: "x'; }" as 'Inter' } })).toThrow(
 			/fonts\.body/,
 		);
+	});
+});
+
+describe('repairConfig', () => {
+	it('drops each invalid value for its default and names it', () => {
+		const { config, issues } = repairConfig(
+			{
+				name: 'Cedar Valley',
+				slug: 'demo',
+				content: { heroTitle: { x: 1 }, heroSubtitle: 'Kept' },
+				colors: { primary: 'red' },
+				navigation: {
+					menuItems: [
+						{ id: 'a', label: 'A' },
+						{ id: 'b', label: 42 },
+					],
+				},
+			},
+			'test',
+		);
+		expect(config.content.heroTitle).toBe('Discover Local Businesses');
+		expect(config.content.heroSubtitle).toBe('Kept');
+		expect(config.colors.primary).toBe('#0d3e63');
+		// A menu item cannot go without its label: it goes whole.
+		expect(config.navigation.menuItems.map((i) => i.id)).toEqual(['a']);
+		expect(issues.map((i) => i.path)).toEqual([
+			'colors.primary',
+			'content.heroTitle',
+			'navigation.menuItems[1].label',
+		]);
+	});
+
+	it('cannot repair a configuration without a name', () => {
+		expect(() => repairConfig({ slug: 'demo', name: 7 }, 'test')).toThrow(ConfigError);
 	});
 });

@@ -67,6 +67,21 @@ export const URL_KEYS = [
 ] as const;
 export type UrlKey = (typeof URL_KEYS)[number];
 
+/**
+ * The longest values a configuration takes: every page carries the chamber's texts, so a 3 MB
+ * tagline would make every page 3 MB. The database refuses longer ones too (config_rules).
+ */
+export const MAX_LENGTH = {
+	/** Names, labels, titles and other one-line texts. */
+	short: 200,
+	/** Paragraphs: taglines, the why-join text, meta descriptions. */
+	long: 1000,
+	/** URLs and paths. */
+	url: 2000,
+	/** Menu items, sub-items and level lists. */
+	items: 50,
+} as const;
+
 export const FEATURED_COUNT = { min: 1, max: 6, fallback: 2 } as const;
 export const CATEGORY_COUNT = { min: 4, max: 40, fallback: 8 } as const;
 
@@ -96,7 +111,19 @@ export function describeValue(value: unknown): string {
 	return Array.isArray(value) ? 'a list' : `a value of type ${typeof value}`;
 }
 
-const text = (fallback: string) => z.string().trim().default(fallback);
+// abort: a value that is too long gets this one message, not the pattern's too.
+const tooLong = (max: number) => ({
+	error: (iss: { input?: unknown }) =>
+		`Expected at most ${max} characters, received ${typeof iss.input === 'string' ? iss.input.length : 'more'}`,
+	abort: true,
+});
+
+const text = (fallback: string, max: number = MAX_LENGTH.short) =>
+	z.string().trim().max(max, tooLong(max)).default(fallback);
+
+/** A required one-line text: a name or a label. */
+const label = (error: string) =>
+	z.string().trim().min(1, { error }).max(MAX_LENGTH.short, tooLong(MAX_LENGTH.short));
 
 const hexColour = (fallback: string) =>
 	z
@@ -104,6 +131,7 @@ const hexColour = (fallback: string) =>
 			error: (iss) => `Expected a hex colour like #0d3e63, received ${describeValue(iss.input)}`,
 		})
 		.trim()
+		.max(7, tooLong(7))
 		.regex(HEX_COLOUR, {
 			error: (iss) => `Expected a hex colour like #0d3e63, received ${describeValue(iss.input)}`,
 		})
@@ -113,6 +141,7 @@ const safeUrl = () =>
 	z
 		.string()
 		.trim()
+		.max(MAX_LENGTH.url, tooLong(MAX_LENGTH.url))
 		.regex(SAFE_URL, {
 			error: (iss) =>
 				`Expected a URL, URL key or path without a script or data scheme, received ${describeValue(iss.input)}`,
@@ -123,6 +152,7 @@ const stateCode = () =>
 	z
 		.string()
 		.trim()
+		.max(2, tooLong(2))
 		.regex(STATE, {
 			error: (iss) => `Expected a 2-letter state code, received ${describeValue(iss.input)}`,
 		})
@@ -131,7 +161,8 @@ const stateCode = () =>
 
 const levelNames = (fallback: readonly string[]) =>
 	z
-		.array(z.string().trim().min(1, { error: 'Expected a membership level name' }))
+		.array(label('Expected a membership level name'))
+		.max(MAX_LENGTH.items)
 		// Level names are compared case-insensitively, so they are kept lowercase.
 		.transform((names) => [...new Set(names.map((n) => n.toLowerCase()))])
 		.default(() => [...fallback]);
@@ -142,7 +173,7 @@ const levelNames = (fallback: readonly string[]) =>
  */
 const countWithFallback = (range: { min: number; max: number; fallback: number }) =>
 	z
-		.union([z.number(), z.string(), z.null()])
+		.union([z.number(), z.string().max(20), z.null()])
 		.optional()
 		.transform((value) => {
 			const n = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
@@ -160,7 +191,7 @@ const optionalInteger = (what: string) => {
 		.union(
 			[
 				z.number({ error }).int({ error }).nonnegative({ error }),
-				z.string({ error }).trim().regex(/^\d*$/, { error }),
+				z.string({ error }).trim().max(20, { error }).regex(/^\d*$/, { error }),
 				z.null({ error }),
 			],
 			{ error },
@@ -172,6 +203,7 @@ const optionalInteger = (what: string) => {
 const uniqueList = <T extends string>(values: readonly [T, ...T[]], fallback: readonly T[]) =>
 	z
 		.array(z.enum(values))
+		.max(MAX_LENGTH.items)
 		.transform((list) => [...new Set(list)])
 		.default(() => [...fallback]);
 
@@ -249,9 +281,11 @@ export const contactSchema = z.object({
 	email: z
 		.union([
 			z.literal(''),
-			z.email({
-				error: (iss) => `Expected an e-mail address, received ${describeValue(iss.input)}`,
-			}),
+			z
+				.email({
+					error: (iss) => `Expected an e-mail address, received ${describeValue(iss.input)}`,
+				})
+				.max(254, tooLong(254)),
 		])
 		.default(''),
 });
@@ -329,9 +363,9 @@ export const contentSchema = z.object({
 	/** Home hero title; default 'Discover Local Businesses' (chosen). */
 	heroTitle: text('Discover Local Businesses'),
 	/** Home hero subtitle; default 'Search our directory of chamber member businesses' (chosen). */
-	heroSubtitle: text('Search our directory of chamber member businesses'),
+	heroSubtitle: text('Search our directory of chamber member businesses', MAX_LENGTH.long),
 	/** Footer tagline under the chamber name; default 'Supporting local business and our community' (chosen). */
-	footerTagline: text('Supporting local business and our community'),
+	footerTagline: text('Supporting local business and our community', MAX_LENGTH.long),
 	/** Text after the copyright year and name; default 'All rights reserved.' (chosen). */
 	copyrightText: text('All rights reserved.'),
 	/** Home featured-businesses heading; default 'Featured Businesses' (chosen). */
@@ -343,6 +377,7 @@ export const contentSchema = z.object({
 	/** Why-join block text; default: a short generic membership pitch (chosen). */
 	whyJoinText: text(
 		'Membership connects your business with local customers, partners and community leaders, and gives you a voice in the issues that shape our local economy.',
+		MAX_LENGTH.long,
 	),
 	/** Why-join button label; default 'Join Today' (chosen, matches the header button). */
 	whyJoinButtonText: text('Join Today'),
@@ -351,7 +386,10 @@ export const contentSchema = z.object({
 	/** Business profile promo box title; default 'Grow Your Business' (chosen). */
 	sidebarTitle: text('Grow Your Business'),
 	/** Business profile promo box tagline; default 'Join the chamber and connect with the local business community' (chosen). */
-	sidebarTagline: text('Join the chamber and connect with the local business community'),
+	sidebarTagline: text(
+		'Join the chamber and connect with the local business community',
+		MAX_LENGTH.long,
+	),
 	/** Business profile promo box button label; default 'Become a Member' (chosen). */
 	sidebarButtonText: text('Become a Member'),
 	/** Label of the chamber events tab; default 'Events'. */
@@ -361,25 +399,31 @@ export const contentSchema = z.object({
 	/** Which calendar the Events links open: events | community-events | events-list; default 'events'. */
 	defaultEventsCalendar: z.enum(EVENTS_CALENDARS).default('events'),
 	/** Meta description for pages without their own; default ''. */
-	metaDescription: text(''),
+	metaDescription: text('', MAX_LENGTH.long),
 	/** Meta keywords; default ''. */
-	metaKeywords: text(''),
+	metaKeywords: text('', MAX_LENGTH.long),
 });
 
 export const servicesSchema = z.object({
-	/** Analytics measurement id (e.g. G-XXXX); the script loads only when set; default ''. */
+	/**
+	 * Google Analytics 4 measurement id (G-XXXXXXX); the script loads only when set; default ''.
+	 * Only G- ids: a tag-manager container (GTM-) would run whatever its owner adds, site-wide, on
+	 * the origin where staff sessions live.
+	 */
 	googleAnalyticsId: z
 		.string()
 		.trim()
-		.regex(TOKEN, {
+		.max(30, tooLong(30))
+		.regex(/^(?:G-[A-Z0-9]{4,20})?$/, {
 			error: (iss) =>
-				`Expected a measurement id like G-ABC123, received ${describeValue(iss.input)}`,
+				`Expected a Google Analytics measurement id like G-ABC123, received ${describeValue(iss.input)}`,
 		})
 		.default(''),
 	/** reCAPTCHA site key used by the contact form; default ''. */
 	recaptchaSiteKey: z
 		.string()
 		.trim()
+		.max(100, tooLong(100))
 		.regex(TOKEN, {
 			error: (iss) => `Expected a reCAPTCHA site key, received ${describeValue(iss.input)}`,
 		})
@@ -388,6 +432,7 @@ export const servicesSchema = z.object({
 	emailDomain: z
 		.string()
 		.trim()
+		.max(253, tooLong(253))
 		.regex(DOMAIN, {
 			error: (iss) => `Expected a domain like example.org, received ${describeValue(iss.input)}`,
 		})
@@ -460,6 +505,7 @@ export const featuredBusinessesSchema = z.object({
 	affiliation: z
 		.string()
 		.trim()
+		.max(MAX_LENGTH.short, tooLong(MAX_LENGTH.short))
 		.optional()
 		.transform((v) => (v ? v : undefined)),
 	/** Only pick businesses with a phone or website plus an address; default true. */
@@ -477,7 +523,7 @@ export const categoryDisplaySchema = z.object({
 
 export const membershipTierSchema = z.object({
 	/** Membership level name as stored on profiles, e.g. 'Trustee'. */
-	name: z.string().trim().min(1, { error: 'Expected a membership level name' }),
+	name: label('Expected a membership level name'),
 	/** Sort rank, higher ranks first. */
 	rank: z.number().int().nonnegative(),
 });
@@ -504,21 +550,24 @@ export const searchPageSchema = z.object({
 	/** Filters in the panel, subset of city | county | zip | affiliation; default city, county, zip. */
 	availableFilters: uniqueList(FILTER_VALUES, ['city', 'county', 'zip']),
 	/** Level ranking for sorting; default Trustee 10, Chairman 9, Executive Partner 8, Executive 7, Corporate Partner 6, Corporate 5, Business Partner 4, Member 3. */
-	membershipHierarchy: z.array(membershipTierSchema).default(() => [
-		{ name: 'Trustee', rank: 10 },
-		{ name: 'Chairman', rank: 9 },
-		{ name: 'Executive Partner', rank: 8 },
-		{ name: 'Executive', rank: 7 },
-		{ name: 'Corporate Partner', rank: 6 },
-		{ name: 'Corporate', rank: 5 },
-		{ name: 'Business Partner', rank: 4 },
-		{ name: 'Member', rank: 3 },
-	]),
+	membershipHierarchy: z
+		.array(membershipTierSchema)
+		.max(MAX_LENGTH.items)
+		.default(() => [
+			{ name: 'Trustee', rank: 10 },
+			{ name: 'Chairman', rank: 9 },
+			{ name: 'Executive Partner', rank: 8 },
+			{ name: 'Executive', rank: 7 },
+			{ name: 'Corporate Partner', rank: 6 },
+			{ name: 'Corporate', rank: 5 },
+			{ name: 'Business Partner', rank: 4 },
+			{ name: 'Member', rank: 3 },
+		]),
 });
 
 export const menuSubItemSchema = z.object({
 	/** Link text. */
-	label: z.string().trim().min(1, { error: 'Expected a menu label' }),
+	label: label('Expected a menu label'),
 	/** URL key (e.g. 'aboutUrl'), internal path or full URL; default ''. */
 	url: safeUrl(),
 	/** Internal (same-site) link rather than a new-tab external one; default false. */
@@ -527,9 +576,9 @@ export const menuSubItemSchema = z.object({
 
 export const menuItemSchema = z.object({
 	/** Stable id used as the React key and by the menu editor. */
-	id: z.string().trim().min(1, { error: 'Expected a menu item id' }),
+	id: label('Expected a menu item id'),
 	/** Menu text. */
-	label: z.string().trim().min(1, { error: 'Expected a menu label' }),
+	label: label('Expected a menu label'),
 	/** link | dropdown; default 'link'. */
 	type: z.enum(['link', 'dropdown']).default('link'),
 	/** URL key, internal path or full URL; '' for dropdowns; default ''. */
@@ -537,34 +586,37 @@ export const menuItemSchema = z.object({
 	/** Internal (same-site) link rather than a new-tab external one; default false. */
 	isInternal: z.boolean().default(false),
 	/** Sub-items of a dropdown; absent for links. */
-	items: z.array(menuSubItemSchema).optional(),
+	items: z.array(menuSubItemSchema).max(MAX_LENGTH.items).optional(),
 });
 
 export const navigationSchema = z.object({
 	/** Header menu; default Home, Directory, Events and an About dropdown (aboutUrl, teamUrl, boardUrl). */
-	menuItems: z.array(menuItemSchema).prefault(() => [
-		{ id: 'home', label: 'Home', type: 'link', url: '/', isInternal: true },
-		{ id: 'directory', label: 'Directory', type: 'link', url: '/search', isInternal: true },
-		// The real events path follows content.defaultEventsCalendar and is resolved at render time.
-		{ id: 'events', label: 'Events', type: 'link', url: '/events', isInternal: true },
-		{
-			id: 'about',
-			label: 'About',
-			type: 'dropdown',
-			url: '',
-			isInternal: false,
-			items: [
-				{ label: 'About Us', url: 'aboutUrl', isInternal: false },
-				{ label: 'Our Team', url: 'teamUrl', isInternal: false },
-				{ label: 'Board of Directors', url: 'boardUrl', isInternal: false },
-			],
-		},
-	]),
+	menuItems: z
+		.array(menuItemSchema)
+		.max(MAX_LENGTH.items)
+		.prefault(() => [
+			{ id: 'home', label: 'Home', type: 'link', url: '/', isInternal: true },
+			{ id: 'directory', label: 'Directory', type: 'link', url: '/search', isInternal: true },
+			// The real events path follows content.defaultEventsCalendar and is resolved at render time.
+			{ id: 'events', label: 'Events', type: 'link', url: '/events', isInternal: true },
+			{
+				id: 'about',
+				label: 'About',
+				type: 'dropdown',
+				url: '',
+				isInternal: false,
+				items: [
+					{ label: 'About Us', url: 'aboutUrl', isInternal: false },
+					{ label: 'Our Team', url: 'teamUrl', isInternal: false },
+					{ label: 'Board of Directors', url: 'boardUrl', isInternal: false },
+				],
+			},
+		]),
 });
 
 export const chamberConfigSchema = z.object({
 	/** Chamber name shown in the header, footer and page titles; required. */
-	name: z.string().trim().min(1, { error: 'Expected the chamber name' }),
+	name: label('Expected the chamber name'),
 	/** Tenant slug (lowercase letters, digits, hyphens), also used in logo paths; required. */
 	slug: z
 		.string()
@@ -692,6 +744,53 @@ export function parseConfig(input: unknown, source: string): ChamberConfig {
 	);
 }
 
+/**
+ * A configuration that does not validate, made usable again: each invalid value is dropped, so
+ * its default takes its place (a required item that cannot do without it goes whole). `issues`
+ * names what was wrong. Throws the ConfigError when nothing can be repaired (no name or slug).
+ */
+export function repairConfig(
+	input: Record<string, unknown>,
+	source: string,
+): { config: ChamberConfig; issues: readonly ConfigIssue[] } {
+	const draft = structuredClone(input);
+	const dropped = new Set<string>();
+	let first: ConfigError | undefined;
+	for (let round = 0; round < 100; round++) {
+		try {
+			return { config: parseConfig(draft, source), issues: first?.issues ?? [] };
+		} catch (error) {
+			if (!(error instanceof ConfigError)) throw error;
+			first ??= error;
+			const result = chamberConfigSchema.safeParse(draft);
+			if (result.success) continue;
+			for (const issue of result.error.issues) {
+				let path = issue.path;
+				// A value already dropped that is still missing: its container goes instead.
+				while (path.length > 0 && dropped.has(JSON.stringify(path))) path = path.slice(0, -1);
+				// Without a name and a slug there is no chamber to show.
+				const fatal =
+					path.length === 0 || (path.length === 1 && ['name', 'slug'].includes(String(path[0])));
+				if (fatal) throw first;
+				dropped.add(JSON.stringify(path));
+				removeAt(draft, path);
+			}
+		}
+	}
+	throw first ?? new ConfigError(source, [{ path: '', message: 'Could not be repaired' }]);
+}
+
+function removeAt(target: unknown, path: readonly PropertyKey[]): void {
+	let node = target as Record<PropertyKey, unknown> | unknown[];
+	for (const key of path.slice(0, -1)) {
+		node = (node as Record<PropertyKey, unknown>)[key] as typeof node;
+		if (node === null || typeof node !== 'object') return;
+	}
+	const last = path.at(-1)!;
+	if (Array.isArray(node) && typeof last === 'number') node.splice(last, 1);
+	else delete (node as Record<PropertyKey, unknown>)[last];
+}
+
 // --- Database row mapping ----------------------------------------------------------------------
 
 /** A row of table chamber_config: snake_case columns, jsonb contents keep camelCase keys. */
@@ -723,62 +822,53 @@ export interface ChamberConfigRow {
 /** A row as read from the database: any column may be missing, NULL or of an unexpected shape. */
 export type StoredChamberConfigRow = { [K in keyof ChamberConfigRow]?: unknown };
 
+/** Each configuration key's chamber_config column: the one home of the camelCase↔snake_case map. */
+export const CONFIG_COLUMNS = {
+	name: 'name',
+	slug: 'slug',
+	city: 'city',
+	state: 'state',
+	foundedYear: 'founded_year',
+	colors: 'colors',
+	logo: 'logo',
+	fonts: 'fonts',
+	textColors: 'text_colors',
+	contact: 'contact',
+	social: 'social',
+	urls: 'urls',
+	footerLabels: 'footer_labels',
+	content: 'content',
+	services: 'services',
+	features: 'features',
+	membershipLevels: 'membership_levels',
+	featuredBusinesses: 'featured_businesses',
+	categoryDisplay: 'category_display',
+	searchPage: 'search_page',
+	navigation: 'navigation',
+} as const satisfies { [K in keyof ChamberConfig]: keyof ChamberConfigRow };
+
+const CONFIG_ENTRIES = Object.entries(CONFIG_COLUMNS) as [
+	keyof ChamberConfig,
+	(typeof CONFIG_COLUMNS)[keyof ChamberConfig],
+][];
+
 export function configToRow(config: ChamberConfig): Omit<ChamberConfigRow, 'tenant_id'> {
-	return {
-		name: config.name,
-		slug: config.slug,
-		city: config.city,
-		state: config.state,
-		founded_year: config.foundedYear,
-		colors: config.colors,
-		logo: config.logo,
-		fonts: config.fonts,
-		text_colors: config.textColors,
-		contact: config.contact,
-		social: config.social,
-		urls: config.urls,
-		footer_labels: config.footerLabels,
-		content: config.content,
-		services: config.services,
-		features: config.features,
-		membership_levels: config.membershipLevels,
-		featured_businesses: config.featuredBusinesses,
-		category_display: config.categoryDisplay,
-		search_page: config.searchPage,
-		navigation: config.navigation,
-	};
+	return Object.fromEntries(CONFIG_ENTRIES.map(([key, column]) => [column, config[key]])) as Omit<
+		ChamberConfigRow,
+		'tenant_id'
+	>;
+}
+
+/** The configuration keys of a chamber_config row; a NULL column means "not configured". */
+export function rowToConfigInput(row: StoredChamberConfigRow): Record<string, unknown> {
+	return Object.fromEntries(
+		CONFIG_ENTRIES.map(([key, column]) => [key, row[column] === null ? undefined : row[column]]),
+	);
 }
 
 /** Maps a chamber_config row back to a validated config; NULL columns take their defaults. */
 export function configFromRow(row: StoredChamberConfigRow, source: string): ChamberConfig {
-	// A NULL column (e.g. a section added after the row was written) means "not configured".
-	const col = (value: unknown): unknown => (value === null ? undefined : value);
-	return parseConfig(
-		{
-			name: col(row.name),
-			slug: col(row.slug),
-			city: col(row.city),
-			state: col(row.state),
-			foundedYear: col(row.founded_year),
-			colors: col(row.colors),
-			logo: col(row.logo),
-			fonts: col(row.fonts),
-			textColors: col(row.text_colors),
-			contact: col(row.contact),
-			social: col(row.social),
-			urls: col(row.urls),
-			footerLabels: col(row.footer_labels),
-			content: col(row.content),
-			services: col(row.services),
-			features: col(row.features),
-			membershipLevels: col(row.membership_levels),
-			featuredBusinesses: col(row.featured_businesses),
-			categoryDisplay: col(row.category_display),
-			searchPage: col(row.search_page),
-			navigation: col(row.navigation),
-		},
-		source,
-	);
+	return parseConfig(rowToConfigInput(row), source);
 }
 
 // --- URL helpers -------------------------------------------------------------------------------
