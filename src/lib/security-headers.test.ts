@@ -25,6 +25,25 @@ describe('inlineScriptHashes', () => {
 		].join('\n');
 		expect(inlineScriptHashes(html)).toEqual([sha('one()'), sha('two()'), sha('three()')]);
 	});
+
+	it('never hashes a script written inside an attribute or as text, as configuration text is', () => {
+		const injected = 'alert(document.cookie)';
+		const html = [
+			`<meta name="description" content="<script>${injected}</script>">`,
+			`<a title='<script>${injected}</script>' href="/">x</a>`,
+			`<p>&lt;script&gt;${injected}&lt;/script&gt;</p>`,
+			`<textarea><script>${injected}</script></textarea>`,
+			`<title><script>${injected}</script></title>`,
+			'<script>real()</script>',
+		].join('\n');
+		expect(inlineScriptHashes(html)).toEqual([sha('real()')]);
+	});
+
+	it('hashes a script body as written, entities and all', () => {
+		expect(inlineScriptHashes('<script>if (a &amp;&amp; b) go()</script>')).toEqual([
+			sha('if (a &amp;&amp; b) go()'),
+		]);
+	});
 });
 
 describe('the Content-Security-Policy', () => {

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { Parser } from 'htmlparser2';
 import { LRUCache } from 'lru-cache';
 
 /**
@@ -164,19 +165,8 @@ export function pageKind(pathname: string): PageKind {
 	return ADMIN_PATHS.some((p) => path === p || path.startsWith(`${p}/`)) ? 'admin' : 'public';
 }
 
-const SCRIPT = /<script\b([^>]*)>([\s\S]*?)<\/script\s*>/gi;
 /** Types a browser runs; anything else (application/ld+json, importmap aside) is data. */
 const EXECUTABLE = /^(|module|text\/javascript|application\/javascript|importmap)$/i;
-
-const attributePattern = (name: string) =>
-	new RegExp(`\\b${name}\\s*=\\s*("([^"]*)"|'([^']*)'|([^\\s>]+))`, 'i');
-const SRC = attributePattern('src');
-const TYPE = attributePattern('type');
-
-function attribute(attributes: string, pattern: RegExp): string | undefined {
-	const match = pattern.exec(attributes);
-	return match ? (match[2] ?? match[3] ?? match[4] ?? '') : undefined;
-}
 
 /**
  * The hash of each script text seen lately: a build's pages (50,000 profiles) carry the same few
@@ -193,14 +183,36 @@ function scriptHash(body: string): string {
 	return hash;
 }
 
-/** `sha256-…` of every inline script a browser would run, in page order, without repeats. */
+/**
+ * `sha256-…` of every inline script element a browser would run, in page order, without repeats.
+ * The page is read by an HTML tokenizer, as a browser reads it: `<script>` written inside an
+ * attribute value (a meta description, say) or as escaped text is no element and gets no hash,
+ * so text from the configuration can never approve a script of its own. Every script element
+ * on a page is the code's: texts are escaped, and descriptions pass the sanitiser.
+ */
 export function inlineScriptHashes(html: string): string[] {
 	const hashes = new Set<string>();
-	for (const [, attributes = '', body = ''] of html.matchAll(SCRIPT)) {
-		if (attribute(attributes, SRC) !== undefined) continue;
-		if (!EXECUTABLE.test(attribute(attributes, TYPE)?.trim() ?? '')) continue;
-		hashes.add(scriptHash(body));
-	}
+	let body: string | null = null;
+	const parser = new Parser(
+		{
+			onopentag(name, attributes) {
+				if (name !== 'script') return;
+				const runs = attributes.src === undefined && EXECUTABLE.test(attributes.type?.trim() ?? '');
+				body = runs ? '' : null;
+			},
+			ontext(text) {
+				if (body !== null) body += text;
+			},
+			onclosetag(name) {
+				if (name !== 'script' || body === null) return;
+				hashes.add(scriptHash(body));
+				body = null;
+			},
+		},
+		// Script text is taken as written (no entity decoding), as the browser hashes it.
+		{ decodeEntities: false },
+	);
+	parser.end(html);
 	return [...hashes];
 }
 

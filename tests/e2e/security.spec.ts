@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { expect, test, type APIRequestContext } from '@playwright/test';
 import { profilePath } from '../../src/features/business/business.ts';
 import { eventPath, type Event } from '../../src/features/events/events.ts';
+import { changeDemoConfig } from './admin-support.ts';
 import { watchViolations } from './csp-support.ts';
 import { demoTenant, findBusiness } from './directory-helpers.ts';
 
@@ -85,6 +86,31 @@ test('static pages, on-demand pages and function answers carry the security head
 	expect((await request.get('/api/businesses')).headers()['content-security-policy']).toBe(
 		"default-src 'none'; frame-ancestors 'none'; base-uri 'none'",
 	);
+});
+
+test('a script written into the configuration’s texts never gets a hash in the policy', async ({
+	request,
+}) => {
+	const injected = 'alert(document.cookie)';
+	const script = `<script>${injected}</script>`;
+	const hash = `'sha256-${createHash('sha256').update(injected).digest('base64')}'`;
+	const before = await changeDemoConfig<Record<string, unknown>>('content', (content) => ({
+		...content,
+		// An attribute value on every page, and text in every footer.
+		metaKeywords: script,
+		footerTagline: `"><script>${injected}</script>`,
+	}));
+	try {
+		const events = (await (await request.get('/api/events')).json()) as { Result: Event[] };
+		// An on-demand page reads the configuration as it is now.
+		const detail = await request.get(eventPath(events.Result[0]!));
+		const html = await detail.text();
+		expect(html).toContain(`<meta name="keywords" content="${script}">`);
+		expect(detail.headers()['content-security-policy']).toMatch(/script-src 'self' 'sha256-/);
+		expect(detail.headers()['content-security-policy']).not.toContain(hash);
+	} finally {
+		await changeDemoConfig('content', () => before);
+	}
 });
 
 test('no page kind breaks its policy in Chromium', async ({ page, context, baseURL }) => {
