@@ -14,6 +14,7 @@ import {
 import { publishIfThisChamber } from '../../src/features/publish/publish.server.ts';
 import { getTenantBySlugOrNull } from '../../src/features/tenants/lookup.server.ts';
 import { BadRequest, handleJson, HttpError } from '../../src/lib/http.server.ts';
+import { getServiceClient } from '../../src/lib/supabase.server.ts';
 
 export const config: Config = { path: '/api/upload-logo' };
 
@@ -33,7 +34,7 @@ const MAX_BODY_BYTES = LOGO_MAX_BYTES + 256 * 1024;
 /**
  * Uploads a logo (spec 02 §7): multipart `logo` (the file), `logoType`, `chamber`; bearer, admin
  * or super_admin. The type comes from the file's bytes, SVGs are sanitised, the file goes to the
- * public `logos` bucket with the user's token, the configuration's logo field points at it, and
+ * public `logos` bucket (written by this function alone), the configuration's logo field points at it, and
  * the site is published. Answers `{success: true, logoType, url, publish}`, errors `{error}`.
  */
 export default handleJson('upload-logo', ['POST'], async (req) => {
@@ -60,7 +61,7 @@ export default handleJson('upload-logo', ['POST'], async (req) => {
 	const tenant = await getTenantBySlugOrNull(session.client, chamber);
 	if (!tenant) throw new HttpError(404, `No chamber "${chamber}"`);
 	const logo = await prepareLogo(logoType, new Uint8Array(await file.arrayBuffer()));
-	const url = await storeLogo(session.client, tenant.id, logoType, logo);
+	const url = await storeLogo(session.client, getServiceClient(), tenant.id, logoType, logo);
 	await saveLogoUrl(session.client, tenant.id, logoType, url);
 
 	const publish = await publishIfThisChamber(

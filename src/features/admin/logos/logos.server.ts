@@ -48,29 +48,36 @@ export async function prepareLogo(
 }
 
 /**
- * Stores a prepared logo under the chamber's folder with a new name, with the user's own client:
- * Storage's policies on storage.objects decide (a chamber's admins and super_admins only).
- * Answers its public URL.
+ * Stores a prepared logo under the chamber's folder with a new name. The database says, asked
+ * with the user's own client, whether they may manage the chamber's logos (may_manage_logo:
+ * its admins and super_admins); the file is then written with the service role, the only one
+ * Storage's policies let write the bucket, so no file reaches it without passing the checks
+ * above. Answers its public URL.
  */
 export async function storeLogo(
 	client: SupabaseClient,
+	service: SupabaseClient,
 	tenantId: string,
 	type: LogoType,
 	logo: { format: LogoFormat; body: Uint8Array },
 ): Promise<string> {
 	const name = logoObjectName(tenantId, type, logo.format, randomUUID());
-	const bucket = client.storage.from(LOGOS_BUCKET);
+	const { data: allowed, error: checkError } = await client.rpc('may_manage_logo', {
+		p_bucket_id: LOGOS_BUCKET,
+		p_name: name,
+	});
+	if (checkError) {
+		throw new Error(`Failed to check logo rights: ${checkError.message}`, { cause: checkError });
+	}
+	if (allowed !== true) throw new HttpError(403, 'You cannot upload logos for this chamber.');
+	const bucket = service.storage.from(LOGOS_BUCKET);
 	const { error } = await bucket.upload(name, logo.body, {
 		contentType: LOGO_MIME_TYPES[logo.format],
 		// A name is never reused, so browsers and CDNs may keep it for good.
 		cacheControl: '31536000',
 		upsert: false,
 	});
-	if (error) {
-		const status = Number((error as { statusCode?: string }).statusCode ?? 0);
-		if (status === 403) throw new HttpError(403, 'You cannot upload logos for this chamber.');
-		throw new Error(`Failed to store the logo: ${error.message}`, { cause: error });
-	}
+	if (error) throw new Error(`Failed to store the logo: ${error.message}`, { cause: error });
 	return bucket.getPublicUrl(name).data.publicUrl;
 }
 
