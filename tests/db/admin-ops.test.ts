@@ -486,6 +486,22 @@ describe('POST /api/upload-logo', () => {
 		expect((await config()).logo.stacked).toBe(svg.body.url);
 	});
 
+	it('a logo that is not well-formed XML is refused with the reason, not a failure of ours', async () => {
+		const answer = await upload(
+			logoForm(
+				'standard',
+				'<svg xmlns="http://www.w3.org/2000/svg"><a><b></a></svg>',
+				'broken.svg',
+				'image/svg+xml',
+			),
+			tokens.admin,
+		);
+		expect(answer.status).toBe(400);
+		expect(answer.body.error).toMatch(
+			/^The file is not a well-formed SVG \(Unexpected close tag\)\./,
+		);
+	});
+
 	it('a hostile SVG is stored sanitised: no script, handlers, foreignObject, javascript: or outside references', async () => {
 		const answer = await upload(
 			logoForm('standard', HOSTILE_SVG, 'evil.svg', 'image/svg+xml'),

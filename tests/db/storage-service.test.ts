@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { request as httpRequest } from 'node:http';
 import { createClient, type SupabaseClient } from '@supabase/supabase-js';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -130,6 +131,66 @@ describe('buckets and public files', () => {
 			.from(bucket)
 			.upload('../escape.png', PNG, { contentType: 'image/png' });
 		expect(traversal.error).not.toBeNull();
+	});
+
+	it('reads a content type as a MIME type: one that is none is refused, not served as another', async () => {
+		const odd = await service.storage
+			.from(bucket)
+			.upload('shared/odd.svg', '<svg xmlns="http://www.w3.org/2000/svg"/>', {
+				contentType: 'image/svg+xml/x',
+			});
+		expect(odd.error).toMatchObject({ message: 'mime type image/svg+xml/x is not supported' });
+		const withParameters = await service.storage
+			.from(bucket)
+			.upload('shared/plain.svg', '<svg xmlns="http://www.w3.org/2000/svg"/>', {
+				contentType: 'Image/SVG+XML; charset=utf-8',
+			});
+		expect(withParameters.error).toBeNull();
+		const served = await fetch(
+			service.storage.from(bucket).getPublicUrl('shared/plain.svg').data.publicUrl,
+		);
+		expect(served.headers.get('content-type')).toBe('image/svg+xml');
+		expect(served.headers.get('content-security-policy')).toContain('sandbox');
+	});
+
+	it('answers a bad escape in a path with 400, and refuses a body over the bucket’s limit before reading it', async () => {
+		const bad = await fetch(
+			`${stack.supabaseUrl}/storage/v1/object/${bucket}/shared/%E0%A4%A.png`,
+			{
+				method: 'POST',
+				headers: { apikey: stack.serviceKey, authorization: `Bearer ${stack.serviceKey}` },
+				body: PNG,
+			},
+		);
+		expect(bad.status).toBe(400);
+		expect(await bad.json()).toMatchObject({ statusCode: '400', code: 'InvalidRequest' });
+		// Headers announcing 6 MB, and not a byte of the body sent: the answer comes anyway.
+		const answer = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+			const url = new URL(`${stack.supabaseUrl}/storage/v1/object/${bucket}/shared/huge.png`);
+			const req = httpRequest(
+				{
+					hostname: url.hostname,
+					port: url.port,
+					path: url.pathname,
+					method: 'POST',
+					headers: {
+						apikey: stack.serviceKey,
+						authorization: `Bearer ${stack.serviceKey}`,
+						'content-type': 'image/png',
+						'content-length': String(6 * 1024 * 1024),
+					},
+				},
+				(res) => {
+					let body = '';
+					res.on('data', (c: Buffer) => (body += c));
+					res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+				},
+			);
+			req.on('error', reject);
+			req.flushHeaders();
+		});
+		expect(answer.status).toBe(400);
+		expect(JSON.parse(answer.body)).toMatchObject({ statusCode: '413', code: 'EntityTooLarge' });
 	});
 
 	it('a private bucket serves nothing publicly, and its files to the service role', async () => {

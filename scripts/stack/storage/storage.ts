@@ -1,4 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
+import { MIMEType } from 'node:util';
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import type { IncomingMessage } from 'node:http';
 import { dirname, resolve, sep } from 'node:path';
@@ -88,6 +89,19 @@ export function parseFileSizeLimit(value: unknown): number | null {
 	const amount = Number(parseFloat(match[1]!).toPrecision(3));
 	const unit = { GB: 1e9, MB: 1e6, KB: 1000, B: 1 }[match[2]!.toUpperCase() as 'GB'];
 	return Math.round(amount * unit);
+}
+
+/**
+ * An upload's content type as a MIME type's essence (`type/subtype`, lowercase, parameters
+ * dropped), or null when it is none: `image/svg+xml/x` is no MIME type, and would otherwise pass
+ * as an SVG and be served as something else.
+ */
+export function mimeEssence(contentType: string): string | null {
+	try {
+		return new MIMEType(contentType.trim()).essence;
+	} catch {
+		return null;
+	}
 }
 
 /** Storage's validateMimeType (src/storage/uploader.ts): exact types or `type/*`. */
@@ -210,6 +224,26 @@ export class StorageService {
 	}
 
 	/** A bucket as the service sees it (Storage reads buckets as superuser for uploads and public files). */
+	/** The largest file a bucket takes. */
+	fileSizeLimit(bucket: Pick<Bucket, 'file_size_limit'>): number {
+		// A bigint column: pg hands it over as text.
+		return bucket.file_size_limit === null
+			? GLOBAL_FILE_SIZE_LIMIT
+			: Number(bucket.file_size_limit);
+	}
+
+	/**
+	 * The bucket an upload goes to, before its body is read: an unknown bucket, or a body its
+	 * Content-Length says is over the bucket's limit, is refused without reading a byte of it.
+	 */
+	async uploadTarget(bucketId: string, contentLength: number | undefined): Promise<number> {
+		const limit = this.fileSizeLimit(await this.#bucket(bucketId));
+		// A multipart form carries some bytes of its own around the file.
+		const allowed = limit + MULTIPART_OVERHEAD;
+		if (contentLength !== undefined && contentLength > allowed) throw errors.tooLarge();
+		return allowed;
+	}
+
 	async #bucket(id: string): Promise<Bucket> {
 		const { rows } = await this.#pool.query<Bucket>(
 			`select id, name, public, file_size_limit, allowed_mime_types, created_at, updated_at
@@ -294,9 +328,9 @@ export class StorageService {
 	) {
 		const bucket = await this.#bucket(bucketId);
 		const path = this.#file(bucketId, name);
-		const limit = bucket.file_size_limit ?? GLOBAL_FILE_SIZE_LIMIT;
-		if (file.body.length > limit) throw errors.tooLarge();
-		const type = file.contentType.split(';')[0]!.trim().toLowerCase();
+		if (file.body.length > this.fileSizeLimit(bucket)) throw errors.tooLarge();
+		const type = mimeEssence(file.contentType);
+		if (!type) throw errors.mime(file.contentType);
 		if (bucket.allowed_mime_types?.length && !mimeTypeAllowed(type, bucket.allowed_mime_types)) {
 			throw errors.mime(type);
 		}
@@ -473,10 +507,16 @@ async function readJson(req: IncomingMessage): Promise<Record<string, unknown>> 
 	}
 }
 
-/** The file of an upload: the raw body, or the file part of a multipart form (browsers' Blobs). */
-async function readUpload(req: IncomingMessage) {
+/** Room for a multipart form's own parts around its file. */
+const MULTIPART_OVERHEAD = 64 * 1024;
+
+/**
+ * The file of an upload: the raw body, or the file part of a multipart form (browsers' Blobs),
+ * read only up to `limit` bytes (the bucket's): past it the upload is refused without reading on.
+ */
+async function readUpload(req: IncomingMessage, limit: number) {
 	const contentType = req.headers['content-type'] ?? 'application/octet-stream';
-	const raw = await readRaw(req, GLOBAL_FILE_SIZE_LIMIT + 1024 * 1024);
+	const raw = await readRaw(req, limit);
 	const cacheHeader = req.headers['cache-control'];
 	let cacheControl = typeof cacheHeader === 'string' ? cacheHeader : 'max-age=3600';
 	if (/^multipart\/form-data/i.test(contentType)) {
@@ -531,7 +571,12 @@ export function createStorageRoutes(
 	async function handle(route: RoutedRequest): Promise<void> {
 		const { req, path } = route;
 		const method = req.method ?? 'GET';
-		const segments = path.split('/').filter(Boolean).map(decodeURIComponent);
+		let segments: string[];
+		try {
+			segments = path.split('/').filter(Boolean).map(decodeURIComponent);
+		} catch {
+			throw errors.invalid(`Invalid path: ${path} is not a valid URL-encoded path`);
+		}
 		const [area, ...rest] = segments;
 
 		if (area === 'bucket') {
@@ -568,7 +613,13 @@ export function createStorageRoutes(
 				);
 			}
 			if ((method === 'POST' || method === 'PUT') && rest.length >= 2) {
-				const upload = await readUpload(req);
+				// The caller's token is checked above and the bucket's limit here, before the body.
+				const length = Number(req.headers['content-length']);
+				const limit = await storage.uploadTarget(
+					rest[0]!,
+					Number.isFinite(length) ? length : undefined,
+				);
+				const upload = await readUpload(req, limit);
 				const mode =
 					method === 'PUT' ? 'update' : req.headers['x-upsert'] === 'true' ? 'upsert' : 'create';
 				return json(

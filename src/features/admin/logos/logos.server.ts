@@ -18,9 +18,18 @@ export const LOGOS_BUCKET = 'logos';
 
 const parser = new FileTypeParser({ customDetectors: [detectXml] });
 
-/** The file's format read from its bytes (magic numbers; XML text for SVG), or null. */
+/**
+ * The file's format read from its bytes (magic numbers; XML text for SVG), or null. XML that is
+ * not well-formed is a bad file, said with the XML parser's reason, never a failure of ours.
+ */
 export async function detectLogoFormat(bytes: Uint8Array): Promise<LogoFormat | null> {
-	const found = await parser.fromBuffer(bytes);
+	let found: Awaited<ReturnType<typeof parser.fromBuffer>>;
+	try {
+		found = await parser.fromBuffer(bytes);
+	} catch (error) {
+		const reason = (error as Error).message.split('\n')[0];
+		throw new BadRequest(`The file is not a well-formed SVG (${reason}). ${LOGO_WRONG_TYPE}`);
+	}
 	if (!found) return null;
 	const format = (Object.keys(LOGO_MIME_TYPES) as LogoFormat[]).find(
 		(key) => key === found.ext || LOGO_MIME_TYPES[key] === found.mime,
