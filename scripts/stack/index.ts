@@ -183,8 +183,6 @@ export async function ensureStack(options: { quiet?: boolean } = {}): Promise<St
 				externalUrl: gatewayUrl,
 				jwtSecret: keys.jwtSecret,
 				apiKeys: [keys.anonKey, keys.serviceKey],
-				// The stack runs on this machine only (embedded or postgres mode).
-				embedded: true,
 			}),
 			authStore,
 		);

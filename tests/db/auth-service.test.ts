@@ -1,5 +1,5 @@
 import { once } from 'node:events';
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir, readFile, stat } from 'node:fs/promises';
 import { createServer as createHttpServer, request as httpRequest } from 'node:http';
 import { join } from 'node:path';
 import { createClient, type SupabaseClient } from '@supabase/supabase-js';
@@ -84,6 +84,8 @@ async function rest(path: string, token: string) {
 /** The newest recovery e-mail for an address in the outbox folder, parsed. */
 async function recoveryLinkFromOutbox(email: string): Promise<string> {
 	const files = (await readdir(outbox)).filter((f) => f.includes(email)).sort();
+	// The e-mail holds a live link: readable by its owner only.
+	expect((await stat(join(outbox, files.at(-1)!))).mode & 0o777).toBe(0o600);
 	const mail = await simpleParser(await readFile(join(outbox, files.at(-1)!)));
 	expect(mail.subject).toBe('Reset your password');
 	return /https?:\/\/\S+\/auth\/v1\/verify\?\S+/.exec(mail.text ?? '')![0];
@@ -279,7 +281,8 @@ describe('password recovery through the outbox', () => {
 			data: {},
 			error: null,
 		});
-		const redirectTo = 'http://localhost:8899/reset-password';
+		// The site this stack serves (PORT unset: 8888).
+		const redirectTo = 'http://localhost:8888/reset-password';
 		expect(await client().auth.resetPasswordForEmail(email, { redirectTo })).toEqual({
 			data: {},
 			error: null,
@@ -605,7 +608,6 @@ describe('with a moving clock, an SMTP sink and low limits', () => {
 				externalUrl: `http://127.0.0.1:${port}`,
 				jwtSecret: stack.jwtSecret,
 				apiKeys: [stack.anonKey, stack.serviceKey],
-				embedded: true,
 			},
 			{ SMTP_URL: `smtp://127.0.0.1:${smtpPort}`, AUTH_RATE_LIMIT_TOKEN: '20' },
 		);
@@ -765,7 +767,6 @@ describe('CAPTCHA protection, as GoTrue has it', () => {
 				externalUrl: `http://127.0.0.1:${port}`,
 				jwtSecret: stack.jwtSecret,
 				apiKeys: [stack.anonKey, stack.serviceKey],
-				embedded: true,
 			},
 			{
 				AUTH_CAPTCHA_ENABLED: 'true',

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
 import {
 	createServer,
 	request,
@@ -607,6 +607,8 @@ describe('POST /api/contact-business', () => {
 		]);
 		const added = (await outboxFiles()).filter((f) => !before.includes(f));
 		expect(added).toHaveLength(1);
+		// A visitor's message and address: readable by the owner only.
+		expect((await stat(join(outbox, added[0]!))).mode & 0o777).toBe(0o600);
 		const eml = await readFile(join(outbox, added[0]!), 'utf8');
 		expect(eml).toMatch(/^To: .*hello@bellas\.example/m);
 		expect(eml).toMatch(/^Reply-To: .*ada@example\.com/m);

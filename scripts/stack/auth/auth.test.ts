@@ -118,7 +118,7 @@ describe('per-IP request limits', () => {
 describe('redirects of e-mailed links', () => {
 	const config = (over: Partial<AuthConfig> = {}): AuthConfig => ({
 		...readAuthConfig(
-			{ externalUrl: 'http://127.0.0.1:54321', jwtSecret: SECRET, apiKeys: [], embedded: false },
+			{ externalUrl: 'http://127.0.0.1:54321', jwtSecret: SECRET, apiKeys: [] },
 			{
 				AUTH_SITE_URL: 'https://chamber.example.org',
 				AUTH_REDIRECT_ALLOW_LIST: 'https://*.preview.example.org/**',
@@ -147,11 +147,16 @@ describe('redirects of e-mailed links', () => {
 		);
 	});
 
-	it('on the embedded stack, any loopback port too (tests and npm start use several)', () => {
-		const embedded = config({ allowLoopbackRedirects: true });
-		expect(allowedRedirect(embedded, 'http://localhost:8899/reset-password')).toBe(
+	it('locally the site is the one this stack serves, on PORT; another local port is not it', () => {
+		const local = readAuthConfig(
+			{ externalUrl: 'http://127.0.0.1:54321', jwtSecret: SECRET, apiKeys: [] },
+			{ PORT: '8899' },
+		);
+		expect(local.siteUrl).toBe('http://localhost:8899');
+		expect(allowedRedirect(local, 'http://localhost:8899/reset-password')).toBe(
 			'http://localhost:8899/reset-password',
 		);
-		expect(allowedRedirect(embedded, 'http://127.0.0.1:8888/x')).toBe('http://127.0.0.1:8888/x');
+		expect(allowedRedirect(local, 'http://localhost:8898/steal')).toBe('http://localhost:8899');
+		expect(allowedRedirect(local, 'http://127.0.0.1:8899/x')).toBe('http://localhost:8899');
 	});
 });

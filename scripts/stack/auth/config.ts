@@ -8,8 +8,12 @@ import type { WindowLimit } from './rate-limit.ts';
  * setting). Names follow what they mean; GoTrue's own names are given where one exists.
  */
 const authEnvSchema = z.object({
-	/** GoTrue's SITE_URL: where links lead when a redirect_to is not allowed. */
-	AUTH_SITE_URL: z.url().default('http://localhost:8888'),
+	/**
+	 * GoTrue's SITE_URL: where links lead when a redirect_to is not allowed; default the local
+	 * site this stack serves, http://localhost:{PORT, 8888}.
+	 */
+	AUTH_SITE_URL: z.url().optional(),
+	PORT: z.coerce.number().int().min(1).max(65535).default(8888),
 	/** GoTrue's URI_ALLOW_LIST: comma-separated URL globs a redirect_to may match. */
 	AUTH_REDIRECT_ALLOW_LIST: z.string().default(''),
 	/** GoTrue's JWT_EXP: access token lifetime in seconds (default one hour). */
@@ -67,12 +71,10 @@ export interface AuthConfig {
 	/** CAPTCHA protection of sign-in and recovery, when on. */
 	captcha?: CaptchaConfig;
 	mail: { smtpUrl?: string; outboxDir: string; mailFrom?: string };
-	/** True on the embedded database: loopback addresses of any port are allowed redirects. */
-	allowLoopbackRedirects: boolean;
 }
 
 export function readAuthConfig(
-	base: { externalUrl: string; jwtSecret: string; apiKeys: readonly string[]; embedded: boolean },
+	base: { externalUrl: string; jwtSecret: string; apiKeys: readonly string[] },
 	env: NodeJS.ProcessEnv = process.env,
 ): AuthConfig {
 	const parsed = authEnvSchema.safeParse(
@@ -91,7 +93,7 @@ export function readAuthConfig(
 	return {
 		...base,
 		jwtExpirySeconds: e.AUTH_JWT_EXPIRY,
-		siteUrl: e.AUTH_SITE_URL,
+		siteUrl: e.AUTH_SITE_URL ?? `http://localhost:${e.PORT}`,
 		redirectAllowList: e.AUTH_REDIRECT_ALLOW_LIST.split(',')
 			.map((s) => s.trim())
 			.filter(Boolean),
@@ -113,7 +115,6 @@ export function readAuthConfig(
 				}
 			: undefined,
 		mail: { smtpUrl: mail.smtpUrl, outboxDir: mail.outboxDir, mailFrom: mail.mailFrom },
-		allowLoopbackRedirects: base.embedded,
 	};
 }
 
@@ -132,8 +133,9 @@ function globToRegExp(glob: string): RegExp {
 }
 
 /**
- * Where a link may send the browser back to: the site URL (and anything under it), an allow-list
- * glob, or on the embedded stack any loopback address; otherwise GoTrue falls back to the site URL.
+ * Where a link may send the browser back to: the site URL's origin or an allow-list glob;
+ * otherwise GoTrue falls back to the site URL. Another local port is another site: a page there
+ * must not receive a session meant for this one.
  */
 export function allowedRedirect(config: AuthConfig, redirectTo: string | null | undefined): string {
 	if (!redirectTo) return config.siteUrl;
@@ -147,12 +149,5 @@ export function allowedRedirect(config: AuthConfig, redirectTo: string | null | 
 	const site = new URL(config.siteUrl);
 	if (url.origin === site.origin) return url.href;
 	if (config.redirectAllowList.some((glob) => globToRegExp(glob).test(url.href))) return url.href;
-	if (
-		config.allowLoopbackRedirects &&
-		url.protocol === 'http:' &&
-		['localhost', '127.0.0.1', '[::1]'].includes(url.hostname)
-	) {
-		return url.href;
-	}
 	return config.siteUrl;
 }

@@ -40,11 +40,13 @@ export async function sendRecoveryMail(
 	const info = await nodemailer
 		.createTransport({ streamTransport: true, buffer: true, newline: 'unix' })
 		.sendMail(mail);
-	await mkdir(config.mail.outboxDir, { recursive: true });
+	// The e-mail holds a live sign-in link: only this user may read it.
+	await mkdir(config.mail.outboxDir, { recursive: true, mode: 0o700 });
 	const stamp = now.toISOString().replace(/[:.]/g, '-');
 	const safe = to.replace(/[^a-z0-9@._-]/gi, '_');
 	await writeFile(
 		join(config.mail.outboxDir, `${stamp}-reset-password-${safe}.eml`),
 		info.message as Buffer,
+		{ mode: 0o600 },
 	);
 }

@@ -212,12 +212,13 @@ export async function deliverContactMessage(
 	const info = await nodemailer
 		.createTransport({ streamTransport: true, buffer: true, newline: 'unix' })
 		.sendMail(mail);
-	await mkdir(env.outboxDir, { recursive: true });
+	// A visitor's message and address: only this user may read it.
+	await mkdir(env.outboxDir, { recursive: true, mode: 0o700 });
 	const file = join(
 		env.outboxDir,
 		`${new Date().toISOString().replace(/[:.]/g, '-')}-${chamber.messageId}.eml`,
 	);
-	await writeFile(file, info.message as Buffer);
+	await writeFile(file, info.message as Buffer, { mode: 0o600 });
 	return { outboxFile: file };
 }
 
