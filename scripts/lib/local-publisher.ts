@@ -3,7 +3,7 @@ import { mkdir, readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { finishPublish, startPublish } from '../../src/features/publish/publish.server.ts';
-import { publishIdFromTitle } from '../../src/features/publish/publish.ts';
+import { publishFromTitle } from '../../src/features/publish/publish.ts';
 import type { ServerRoute } from './netlify-local.ts';
 
 /**
@@ -151,7 +151,7 @@ export function createLocalPublisher(options: {
 				if (stop.signal.aborted) return new Response(null, { status: 503 });
 				const title = new URL(req.url).searchParams.get('trigger_title') ?? 'Build hook';
 				await req.body?.cancel();
-				queue.push({ publishId: publishIdFromTitle(title), title });
+				queue.push({ publishId: publishFromTitle(title)?.id ?? null, title });
 				kick();
 				return new Response(null, { status: 200 });
 			},

@@ -113,7 +113,7 @@ async function rows(): Promise<
 
 /** The id a build hook's title names. */
 function idOf(title: string | null): number {
-	const match = /\[publish (\d+)\]$/.exec(title ?? '');
+	const match = /\[publish (\d+) of [a-z0-9-]+\]$/.exec(title ?? '');
 	if (!match) throw new Error(`No publish in ${title}`);
 	return Number(match[1]);
 }
@@ -154,7 +154,7 @@ const deployFor = (
 ) =>
 	netlifyDeploy(netlify.siteId, {
 		state,
-		title: `${tenantName}: Content saved by ${emails.admin} [publish ${publishId}]`,
+		title: `${tenantName}: Content saved by ${emails.admin} [publish ${publishId} of ${slug}]`,
 		...extra,
 	});
 
@@ -257,7 +257,7 @@ describe('POST /api/publish', () => {
 		expect(netlify.buildHooks).toHaveLength(1);
 		const hook = netlify.buildHooks[0]!;
 		expect(hook.triggerTitle).toBe(
-			`${tenantName}: Content saved by ${emails.editor} [publish ${res.body.publish.id}]`,
+			`${tenantName}: Content saved by ${emails.editor} [publish ${res.body.publish.id} of ${slug}]`,
 		);
 		expect(hook.triggerBranch).toBeNull();
 
@@ -451,12 +451,38 @@ describe("Netlify's deploy events", () => {
 		expect((await rows())[0]).toMatchObject({ id, state: 'queued' });
 	});
 
+	it('leave another chamber’s publishes alone, whatever the deploy’s title says', async () => {
+		const id = await queued();
+		// Another chamber's deployment (same database, another site): its publish numbers are
+		// this database's too, so a deploy there naming this publish must not move it.
+		const { rows: other } = await db.query(
+			`insert into public.publishes (tenant_id, state, reason) values ((select id from public.tenants where slug = $1), 'queued', 'Content saved') returning id::int`,
+			[otherSlug],
+		);
+		const theirs = other[0].id as number;
+		for (const title of [
+			`Other: Content saved [publish ${id} of ${otherSlug}]`,
+			`Other: Content saved [publish ${theirs} of ${slug}]`,
+		]) {
+			const answer = await deployEvent(
+				deploySucceeded,
+				netlifyDeploy(netlify.siteId, { state: 'ready', title }),
+			);
+			expect(answer.body, title).toEqual({ applied: false, reason: 'a deploy of another chamber' });
+		}
+		expect((await rows())[0]).toMatchObject({ id, state: 'queued' });
+		const { rows: still } = await db.query('select state from public.publishes where id = $1', [
+			theirs,
+		]);
+		expect(still[0].state).toBe('queued');
+	});
+
 	it('refuse a payload that is not a deploy event (400, nothing changes)', async () => {
 		const id = await queued();
 		const response = await deployBuilding(
 			new Request('https://x/.netlify/functions/deploy-building', {
 				method: 'POST',
-				body: JSON.stringify({ payload: { title: `[publish ${id}]` } }),
+				body: JSON.stringify({ payload: { title: `[publish ${id} of ${slug}]` } }),
 			}),
 			{} as Context,
 		);

@@ -2,7 +2,7 @@ import { purgeCache } from '@netlify/functions';
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { z } from 'zod';
 import { HttpError } from '../../lib/http.server.ts';
-import { getServiceClient } from '../../lib/supabase.server.ts';
+import { getServiceClient, readClientEnv } from '../../lib/supabase.server.ts';
 import { getCurrentTenant } from '../../lib/tenant.server.ts';
 import type { AdminSession } from '../auth/auth.server.ts';
 import {
@@ -19,7 +19,7 @@ import {
 	isActive,
 	netlifyDeploySchema,
 	PUBLISH_COLUMNS,
-	publishIdFromTitle,
+	publishFromTitle,
 	toPublishView,
 	type DeployEvent,
 	type HistoryEntry,
@@ -209,6 +209,7 @@ export async function requestPublish(
 	if (row.created) {
 		const title = buildTitle({
 			tenantName: row.tenant_name,
+			tenantSlug: row.tenant_slug,
 			reason: request.reason,
 			requestedBy: row.requested_by_email,
 			publishId: id,
@@ -287,20 +288,27 @@ export type DeployEventOutcome =
 
 /**
  * A deploy notification moves its publish along: deploy-building → building, deploy-succeeded →
- * live, deploy-failed → failed. The publish is the one the deploy's title names (buildTitle);
- * deploys of another site, or that no publish started (a git push), are left alone.
+ * live, deploy-failed → failed. The publish is the one the deploy's title names (buildTitle), and
+ * only when it is this deployment's chamber's (TENANT), as the title says and the publish's own
+ * row confirms: a deploy of another chamber's site never moves this chamber's publishes. Deploys
+ * of another site, or that no publish started (a git push), are left alone.
  */
 export async function applyDeployEvent(
 	event: DeployEvent,
 	deploy: NetlifyDeploy,
 	env: PublishEnv = readPublishEnv(),
 	service: SupabaseClient = getServiceClient(),
+	chamber: string = readClientEnv().TENANT,
 ): Promise<DeployEventOutcome> {
 	if (env.SITE_ID && deploy.site_id !== env.SITE_ID) {
 		return { applied: false, reason: 'a deploy of another site' };
 	}
-	const id = publishIdFromTitle(deploy.title);
-	if (id === null) return { applied: false, reason: 'a deploy no publish started' };
+	const named = publishFromTitle(deploy.title);
+	if (named === null) return { applied: false, reason: 'a deploy no publish started' };
+	if (named.chamber !== chamber || (await publishChamber(service, named.id)) !== chamber) {
+		return { applied: false, reason: 'a deploy of another chamber' };
+	}
+	const id = named.id;
 	if (event === 'deploy-failed') {
 		const error = deploy.error_message?.trim() || 'The deploy failed on Netlify.';
 		const publish = await finishPublish(service, id, { state: 'failed', error }, deploy.id);
@@ -312,6 +320,17 @@ export async function applyDeployEvent(
 		publish = await finishPublish(service, id, { state: 'live' }, deploy.id);
 	}
 	return publish ? { applied: true, publish } : { applied: false, reason: 'an unknown publish' };
+}
+
+/** The slug of the chamber a publish belongs to, or null for no such publish. */
+async function publishChamber(service: SupabaseClient, id: number): Promise<string | null> {
+	const { data, error } = await service
+		.from('publishes')
+		.select('tenants(slug)')
+		.eq('id', id)
+		.maybeSingle<{ tenants: { slug: string } | null }>();
+	if (error) throw new Error(`Failed to read publish ${id}: ${error.message}`, { cause: error });
+	return data?.tenants?.slug ?? null;
 }
 
 const lastReconcile = new Map<string, number>();
@@ -361,7 +380,7 @@ export async function reconcileWithNetlify(
 	let changed = false;
 	for (const publish of waiting) {
 		// Newest first, as Netlify lists them: a retried build's latest deploy decides.
-		const deploy = deploys.find((d) => publishIdFromTitle(d.title) === publish.id);
+		const deploy = deploys.find((d) => publishFromTitle(d.title)?.id === publish.id);
 		if (!deploy) continue;
 		const phase = deployPhase(deploy.state);
 		if (phase === 'queued') continue;

@@ -5,7 +5,7 @@ import {
 	deployPhase,
 	describeChangeValue,
 	diffConfigs,
-	publishIdFromTitle,
+	publishFromTitle,
 	publishStatus,
 	type PublishView,
 } from './publish.ts';
@@ -61,18 +61,22 @@ describe('build titles', () => {
 	it('name the chamber, the reason, the user and the publish, and find the publish again', () => {
 		const title = buildTitle({
 			tenantName: 'Cedar Valley Chamber',
+			tenantSlug: 'demo',
 			reason: 'Content saved',
 			requestedBy: 'admin@demo.test',
 			publishId: 42,
 		});
-		expect(title).toBe('Cedar Valley Chamber: Content saved by admin@demo.test [publish 42]');
-		expect(publishIdFromTitle(title)).toBe(42);
+		expect(title).toBe(
+			'Cedar Valley Chamber: Content saved by admin@demo.test [publish 42 of demo]',
+		);
+		expect(publishFromTitle(title)).toEqual({ id: 42, chamber: 'demo' });
 	});
 
 	it('find no publish in a deploy someone else started', () => {
-		expect(publishIdFromTitle('Merge pull request #12 from main')).toBeNull();
-		expect(publishIdFromTitle(null)).toBeNull();
-		expect(publishIdFromTitle('[publish 42] then more')).toBeNull();
+		expect(publishFromTitle('Merge pull request #12 from main')).toBeNull();
+		expect(publishFromTitle(null)).toBeNull();
+		expect(publishFromTitle('[publish 42 of demo] then more')).toBeNull();
+		expect(publishFromTitle('[publish 42]')).toBeNull();
 	});
 });
 

@@ -112,7 +112,7 @@ export function publishStatus(publishes: readonly PublishView[], now: Date): Pub
 
 // --- Build titles: how a Netlify deploy names its publish -------------------------------------
 
-const TITLE_MARKER = /\[publish (\d{1,18})\]\s*$/;
+const TITLE_MARKER = /\[publish (\d{1,18}) of ([a-z0-9][a-z0-9-]{0,99})\]\s*$/;
 
 /**
  * The build hook's `trigger_title`, which Netlify shows as the deploy's title and sends back in
@@ -121,19 +121,25 @@ const TITLE_MARKER = /\[publish (\d{1,18})\]\s*$/;
  */
 export function buildTitle(options: {
 	tenantName: string;
+	tenantSlug: string;
 	reason: string;
 	requestedBy: string | null;
 	publishId: number;
 }): string {
 	const reason = options.reason.trim() || 'Publish';
 	const by = options.requestedBy ? ` by ${options.requestedBy}` : '';
-	return `${options.tenantName.slice(0, 80)}: ${reason.slice(0, 80)}${by} [publish ${options.publishId}]`;
+	return `${options.tenantName.slice(0, 80)}: ${reason.slice(0, 80)}${by} [publish ${options.publishId} of ${options.tenantSlug}]`;
 }
 
-/** The publish a deploy title names, or null (a deploy someone else started). */
-export function publishIdFromTitle(title: string | null | undefined): number | null {
+/**
+ * The publish a deploy title names, and its chamber's slug, or null (a deploy someone else
+ * started). Publish ids are per database, which many chambers share: the chamber tells whose.
+ */
+export function publishFromTitle(
+	title: string | null | undefined,
+): { id: number; chamber: string } | null {
 	const match = title ? TITLE_MARKER.exec(title) : null;
-	return match?.[1] ? Number(match[1]) : null;
+	return match?.[1] && match[2] ? { id: Number(match[1]), chamber: match[2] } : null;
 }
 
 /**
