@@ -49,6 +49,12 @@ export async function takeRateLimits(
 	return Number(data);
 }
 
+/** Takes back the newest hit of a bucket (an attempt that turned out fine). */
+export async function refundRateLimit(service: SupabaseClient, bucket: string): Promise<void> {
+	const { error } = await service.rpc('rate_limit_refund', { p_bucket: bucket });
+	if (error) fail('refund', error);
+}
+
 /** Forgets every hit of a bucket. */
 export async function clearRateLimit(service: SupabaseClient, bucket: string): Promise<void> {
 	const { error } = await service.rpc('rate_limit_clear', { p_bucket: bucket });

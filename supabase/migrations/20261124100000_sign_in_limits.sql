@@ -10,7 +10,9 @@
   the password check. A bucket may be named with several windows (5 in 5
   minutes, 10 in an hour, 20 in a day): the waits grow as failures go on.
   rate_limit_clear forgets a bucket (a sign-in that succeeded clears its
-  address-and-account bucket). Nothing counts a hit unconditionally any more:
+  address-and-account bucket) and rate_limit_refund takes back the newest hit
+  of one (a sign-in that succeeded does not count against its address: an
+  office where the whole staff signs in is not a burst). Nothing counts a hit unconditionally any more:
   rate_limit_record goes.
  */
 
@@ -62,7 +64,24 @@ $$;
 
 comment on function public.rate_limit_clear is 'Forgets every hit of a bucket.';
 
+create or replace function public.rate_limit_refund(p_bucket text)
+returns void
+language sql
+volatile
+security definer
+set search_path = ''
+as $$
+	delete from public.rate_limit_hits
+	where id = (
+		select id from public.rate_limit_hits where bucket = p_bucket order by hit_at desc, id desc limit 1
+	);
+$$;
+
+comment on function public.rate_limit_refund is 'Takes back the newest hit of a bucket.';
+
 revoke all on function public.rate_limit_take(jsonb) from public, anon, authenticated;
+revoke all on function public.rate_limit_refund(text) from public, anon, authenticated;
+grant execute on function public.rate_limit_refund(text) to service_role;
 revoke all on function public.rate_limit_clear(text) from public, anon, authenticated;
 grant execute on function public.rate_limit_take(jsonb) to service_role;
 grant execute on function public.rate_limit_clear(text) to service_role;

@@ -238,6 +238,12 @@ describe('POST /api/auth/supabase-login', () => {
 		expect(statuses.filter((s) => s === 429)).toHaveLength(95);
 	});
 
+	it('sign-ins that succeed do not count against their address: a whole office signs in', async () => {
+		const email = await newUser(slugA, 'editor', 'office');
+		const from = freshAddress();
+		for (let i = 0; i < 25; i++) expect((await login(email, PASSWORD, from)).status).toBe(200);
+	});
+
 	it('a sign-in that succeeds forgets its address’s failures on that account', async () => {
 		const target = await newUser(slugA, 'editor', 'forgets');
 		const from = freshAddress();

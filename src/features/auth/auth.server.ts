@@ -3,6 +3,7 @@ import { HttpError, ipRateKey } from '../../lib/http.server.ts';
 import {
 	clearRateLimit,
 	describeWait,
+	refundRateLimit,
 	takeRateLimit,
 	takeRateLimits,
 	type RateLimit,
@@ -148,7 +149,10 @@ export interface SignInResult {
 	user: AdminUser;
 }
 
-function loginLimits(ipKey: string, email: string): { limits: RateLimit[]; pair: string } {
+function loginLimits(
+	ipKey: string,
+	email: string,
+): { limits: RateLimit[]; address: string; pair: string } {
 	const address = `login-ip:${ipKey}`;
 	const pair = `login-ip-account:${ipKey}:${email.trim().toLowerCase()}`;
 	return {
@@ -156,6 +160,7 @@ function loginLimits(ipKey: string, email: string): { limits: RateLimit[]; pair:
 			...LOGIN_ADDRESS_LIMITS.map((l) => ({ bucket: address, ...l })),
 			...LOGIN_ADDRESS_ACCOUNT_LIMITS.map((l) => ({ bucket: pair, ...l })),
 		],
+		address,
 		pair,
 	};
 }
@@ -172,7 +177,8 @@ function tooMany(wait: number): HttpError {
  * Signs an admin in with the identity service, within the sign-in limits kept in the database (so
  * they hold across function instances): the attempt is counted before the password is checked, so
  * no burst checks more passwords than the limits allow; a wrong e-mail and a wrong password look
- * the same. A sign-in that succeeds forgets its address's failures on that account.
+ * the same. A sign-in that succeeds forgets its address's failures on that account and does not
+ * count against the address.
  */
 export async function signIn(
 	credentials: { email: string; password: string },
@@ -180,7 +186,7 @@ export async function signIn(
 	env: ClientEnv = readClientEnv(),
 ): Promise<SignInResult> {
 	const service = getServiceClient(env);
-	const { limits, pair } = loginLimits(ipRateKey(clientIp), credentials.email);
+	const { limits, address, pair } = loginLimits(ipRateKey(clientIp), credentials.email);
 	const wait = await takeRateLimits(service, limits);
 	if (wait > 0) throw tooMany(wait);
 
@@ -195,7 +201,10 @@ export async function signIn(
 		}
 		throw new HttpError(401, INVALID_LOGIN_MESSAGE);
 	}
+	// A sign-in that worked counts against nothing: its address's failures on the account are
+	// forgotten, and its own attempt given back.
 	await clearRateLimit(service, pair);
+	await refundRateLimit(service, address);
 	const session = data.session;
 	const user = await getAdminUser(getUserClient(session.access_token, env), session.user.id);
 	if (!user) {
