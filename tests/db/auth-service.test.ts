@@ -229,19 +229,26 @@ describe('the signed-in user', () => {
 		expect(count).toBe(0);
 	});
 
-	it('a new password must be 6 characters and new; it signs out the other sessions', async () => {
+	it('a new password needs the current one, 6 characters and a change; it signs out the other sessions', async () => {
 		const email = await newUser('password');
 		const kept = await signedIn(email);
 		const other = await signedIn(email);
-		expect((await kept.client.auth.updateUser({ password: '12345' })).error).toMatchObject({
-			status: 422,
-			code: 'weak_password',
-		});
-		expect((await kept.client.auth.updateUser({ password: PASSWORD })).error).toMatchObject({
-			status: 422,
-			code: 'same_password',
-		});
-		expect((await kept.client.auth.updateUser({ password: 'a-new-password' })).error).toBeNull();
+		// A signed-in session (not an e-mailed link's) must prove it knows the password.
+		expect((await kept.client.auth.updateUser({ password: 'a-new-password' })).error).toMatchObject(
+			{
+				status: 400,
+				code: 'current_password_required',
+			},
+		);
+		expect(
+			(await kept.client.auth.updateUser({ password: 'a-new-password', current_password: 'wrong' }))
+				.error,
+		).toMatchObject({ status: 400, code: 'current_password_mismatch' });
+		const change = (password: string) =>
+			kept.client.auth.updateUser({ password, current_password: PASSWORD });
+		expect((await change('12345')).error).toMatchObject({ status: 422, code: 'weak_password' });
+		expect((await change(PASSWORD)).error).toMatchObject({ status: 422, code: 'same_password' });
+		expect((await change('a-new-password')).error).toBeNull();
 		expect((await client().auth.getUser(kept.session.access_token)).error).toBeNull();
 		expect((await client().auth.getUser(other.session.access_token)).error?.name).toBe(
 			'AuthSessionMissingError',

@@ -50,12 +50,15 @@ test.describe('login', () => {
 		await expect(page).toHaveURL(PANEL);
 	});
 
-	test('only this site’s admin pages are followed after signing in', async ({ page }) => {
+	test('only this site’s admin pages are followed after signing in', async ({ browser }) => {
 		for (const redirect of ['https://evil.example/steal', '/..//evil.example/phish']) {
+			// A browser of its own each time: no session carried over from the last sign-in.
+			const context = await browser.newContext();
+			const page = await context.newPage();
 			await page.goto(`/chamber-login-v2?redirect=${encodeURIComponent(redirect)}`);
 			await signIn(page, 'admin@demo.test');
 			await expect(page).toHaveURL(PANEL);
-			await page.evaluate(() => localStorage.clear());
+			await context.close();
 		}
 	});
 
@@ -231,5 +234,30 @@ test.describe('the panel shell', () => {
 		expect(error).toBeNull();
 		await page.reload();
 		await expect(page).toHaveURL(/\/chamber-login-v2\?redirect=/);
+	});
+	test('Change password asks for the current one, then the new one takes over', async ({
+		page,
+	}) => {
+		const email = await createUser('demo', 'editor');
+		await page.goto('/chamber-login-v2');
+		await signIn(page, email);
+		await page.getByRole('button', { name: 'Change password' }).click();
+		const dialog = page.getByRole('dialog', { name: 'Change password' });
+		await dialog.getByLabel('Current password').fill('not-my-password');
+		await dialog.getByLabel('New password', { exact: true }).fill('a-brand-new-one');
+		await dialog.getByLabel('Confirm new password').fill('a-brand-new-one');
+		await dialog.getByRole('button', { name: 'Change password' }).click();
+		await expect(dialog.getByRole('alert')).toHaveText('Your current password is not right.');
+		await dialog.getByLabel('Current password').fill(DEMO_PASSWORD);
+		await dialog.getByRole('button', { name: 'Change password' }).click();
+		await expect(dialog.getByRole('status')).toHaveText(
+			'Your password has been changed. Your other sessions were signed out.',
+		);
+		await dialog.getByRole('button', { name: 'Close' }).click();
+		await page.getByRole('button', { name: 'Logout' }).click();
+		await signIn(page, email, DEMO_PASSWORD);
+		await expect(page.getByRole('alert')).toHaveText('Invalid email or password');
+		await signIn(page, email, 'a-brand-new-one');
+		await expect(page).toHaveURL(PANEL);
 	});
 });

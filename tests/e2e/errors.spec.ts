@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { eventPath, type Event } from '../../src/features/events/events.ts';
 import { getTenantBySlug } from '../../src/features/tenants/tenants.server.ts';
-import { changeDemoConfig, DATA_DIR, serviceClient, signIn } from './admin-support.ts';
+import { DATA_DIR, serviceClient, signIn, withDatabase } from './admin-support.ts';
 
 // The fallback error screen (spec 02 §2, issue 12) in the built site: an island that throws while
 // rendering (public and admin) and a page rendered on demand that fails, each showing the screen
@@ -56,16 +56,18 @@ async function firstEvent(page: Page): Promise<Event> {
 	return event;
 }
 
-/** The demo's configuration made unreadable (a colour the schema refuses) while `run` runs. */
-async function withUnreadableConfig(run: () => Promise<void>): Promise<void> {
-	const colors = await changeDemoConfig('colors', (current) => ({
-		...current,
-		primary: 'not a colour',
-	}));
+/**
+ * The database refusing the site a read while `run` runs: visitors' access to the cache
+ * versions, which every configuration read starts with, is taken away, as only a hand change in
+ * the database could. (A configuration that does not validate no longer fails a page: the last
+ * valid one is served.)
+ */
+async function withUnreadableDatabase(run: () => Promise<void>): Promise<void> {
+	await withDatabase((db) => db.query('revoke select on public.cache_versions from anon'));
 	try {
 		await run();
 	} finally {
-		await changeDemoConfig('colors', () => colors);
+		await withDatabase((db) => db.query('grant select on public.cache_versions to anon'));
 	}
 }
 
@@ -157,7 +159,7 @@ test.describe('a page rendered on demand that fails', () => {
 			.eq('tenant_id', tenant.id)
 			.single<{ name: string }>();
 
-		await withUnreadableConfig(async () => {
+		await withUnreadableDatabase(async () => {
 			const response = await page.goto(path);
 			expect(response?.status()).toBe(500);
 			expect(response?.headers()['cache-control']).toBe('no-store');
@@ -173,7 +175,7 @@ test.describe('a page rendered on demand that fails', () => {
 			await expect
 				.poll(async () => (await serverLogLine(id))?.slice(0, prefix.length))
 				.toBe(prefix);
-			expect(await serverLogLine(id)).toContain('ConfigError: Invalid chamber configuration');
+			expect(await serverLogLine(id)).toContain('Failed to fetch cache version');
 
 			const reloaded = page.waitForResponse((r) => new URL(r.url()).pathname === path);
 			await page.getByRole('button', { name: 'Refresh Page' }).click();

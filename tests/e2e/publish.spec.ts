@@ -130,10 +130,11 @@ test('a build that fails leaves the live site as it was, and says why', async ({
 	await page.goto('/');
 	const liveTitle = await page.getByRole('heading', { level: 1 }).textContent();
 	try {
-		// A value no save would let through (the server's own write): the build refuses it.
+		// A value the database takes (a string of a colour's length) but no save would let
+		// through, written with the server's own key: the build refuses it.
 		const broken = await service
 			.from('chamber_config')
-			.update({ colors: { ...before?.colors, primary: 'not-a-colour' } })
+			.update({ colors: { ...before?.colors, primary: 'nocolor' } })
 			.eq('tenant_id', admin.tenantId);
 		expect(broken.error).toBeNull();
 		const id = await publish(request, admin);

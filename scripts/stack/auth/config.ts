@@ -42,6 +42,14 @@ const authEnvSchema = z.object({
 	AUTH_CAPTCHA_SECRET: z.string().optional(),
 	/** The provider's siteverify address (tests point it at a local stand-in). */
 	AUTH_CAPTCHA_VERIFY_URL: z.url().optional(),
+	/**
+	 * GoTrue's SECURITY_UPDATE_PASSWORD_REQUIRE_CURRENT_PASSWORD (Authentication → Providers →
+	 * Email → Require current password when updating): on, as the deploy guide sets a project.
+	 */
+	AUTH_UPDATE_PASSWORD_REQUIRE_CURRENT_PASSWORD: z
+		.enum(['true', 'false'])
+		.default('true')
+		.transform((v) => v === 'true'),
 	AUTH_SB_FORWARDED_FOR_ENABLED: z
 		.enum(['true', 'false'])
 		.default('true')
@@ -68,6 +76,8 @@ export interface AuthConfig {
 	rateLimitHeader: string;
 	/** Whether a secret key's request may name the visitor in Sb-Forwarded-For. */
 	sbForwardedForEnabled: boolean;
+	/** A password change outside an e-mailed link's session must name the current password. */
+	requireCurrentPassword: boolean;
 	/** CAPTCHA protection of sign-in and recovery, when on. */
 	captcha?: CaptchaConfig;
 	mail: { smtpUrl?: string; outboxDir: string; mailFrom?: string };
@@ -107,6 +117,7 @@ export function readAuthConfig(
 		},
 		rateLimitHeader: e.AUTH_RATE_LIMIT_HEADER,
 		sbForwardedForEnabled: e.AUTH_SB_FORWARDED_FOR_ENABLED,
+		requireCurrentPassword: e.AUTH_UPDATE_PASSWORD_REQUIRE_CURRENT_PASSWORD,
 		captcha: e.AUTH_CAPTCHA_ENABLED
 			? {
 					provider: e.AUTH_CAPTCHA_PROVIDER,

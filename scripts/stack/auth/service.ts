@@ -40,6 +40,8 @@ const INVALID_LOGIN = 'Invalid login credentials';
 const PASSWORD_MIN_LENGTH = 6;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const NIL_UUID = '00000000-0000-0000-0000-000000000000';
+/** Sessions that began from an e-mailed link (GoTrue's AuthenticationMethod.IsRecovery). */
+const RECOVERY_METHODS: ReadonlySet<string> = new Set(['otp', 'magiclink', 'recovery']);
 
 export interface UserJson {
 	id: string;
@@ -140,6 +142,7 @@ const refreshGrantSchema = z.object({ refresh_token: z.string().default('') });
 const updateUserSchema = z.object({
 	email: optionalString,
 	password: z.string().optional(),
+	current_password: z.string().optional(),
 	data: z.record(z.string(), z.unknown()).optional(),
 	app_metadata: z.record(z.string(), z.unknown()).optional(),
 });
@@ -482,6 +485,27 @@ export class AuthService {
 		const now = this.#now();
 		const changes: Parameters<typeof updateUser>[2] = {};
 		if (params.password !== undefined && params.password !== '') {
+			// GoTrue's SECURITY_UPDATE_PASSWORD_REQUIRE_CURRENT_PASSWORD (user.go UserUpdate): a
+			// session that came from an e-mailed link may set a new password; any other must know
+			// the current one, so a stolen access token cannot take the account over.
+			const recovery = session !== null && RECOVERY_METHODS.has(session.authentication_method);
+			if (this.#config.requireCurrentPassword && !recovery) {
+				const current = params.current_password ?? '';
+				if (!current) {
+					throw new AuthError(
+						400,
+						'current_password_required',
+						'Current password required when setting new password.',
+					);
+				}
+				if (!(await passwordMatches(user.encrypted_password, current))) {
+					throw new AuthError(
+						400,
+						'current_password_mismatch',
+						'Current password required when setting new password.',
+					);
+				}
+			}
 			checkPassword(params.password);
 			if (await passwordMatches(user.encrypted_password, params.password)) {
 				throw new AuthError(

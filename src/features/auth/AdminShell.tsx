@@ -16,6 +16,7 @@ import {
 	verifyWithServer,
 	type PublicSupabase,
 } from './browser.ts';
+import ChangePassword from './ChangePassword.tsx';
 import './auth.css';
 
 /** Spec 02 §4, §9: 'Access Denied' shows 5 s before the credentials go and login follows. */
@@ -160,6 +161,7 @@ export default function AdminShell({
 					<span className="admin-shell__role" title={ROLE_LABELS[state.user.role]}>
 						{ROLE_NAMES[state.user.role]}
 					</span>
+					<ChangePassword client={client} />
 					<button
 						type="button"
 						className="auth-button auth-button--small"

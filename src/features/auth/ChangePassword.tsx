@@ -1,0 +1,132 @@
+import type { SupabaseClient } from '@supabase/supabase-js';
+import { useId, useRef, useState, type FormEvent } from 'react';
+import { newPasswordProblem } from './auth.ts';
+
+type Status =
+	{ kind: 'idle' } | { kind: 'saving' } | { kind: 'error'; message: string } | { kind: 'done' };
+
+/** What the identity service's refusals mean to the person changing their password. */
+function explain(error: { code?: string; message: string }): string {
+	if (error.code === 'current_password_required' || error.code === 'current_password_mismatch') {
+		return 'Your current password is not right.';
+	}
+	if (error.code === 'same_password' || error.code === 'weak_password') return error.message;
+	return 'Failed to change the password. Please try again.';
+}
+
+/**
+ * 'Change password' in the admin header: the current password, then the new one twice. The
+ * identity service asks for the current one (Supabase Auth's "require current password"), so a
+ * session someone else got hold of cannot take the account over; a change signs out the user's
+ * other sessions.
+ */
+export default function ChangePassword({ client }: { client: SupabaseClient }) {
+	const ids = useId();
+	const dialog = useRef<HTMLDialogElement>(null);
+	const [current, setCurrent] = useState('');
+	const [password, setPassword] = useState('');
+	const [confirm, setConfirm] = useState('');
+	const [status, setStatus] = useState<Status>({ kind: 'idle' });
+
+	const problem = newPasswordProblem(password, confirm);
+	const shownProblem = password && confirm ? problem : null;
+
+	function open() {
+		setCurrent('');
+		setPassword('');
+		setConfirm('');
+		setStatus({ kind: 'idle' });
+		dialog.current?.showModal();
+	}
+
+	async function onSubmit(event: FormEvent<HTMLFormElement>) {
+		event.preventDefault();
+		if (!current) {
+			setStatus({ kind: 'error', message: 'Please enter your current password.' });
+			return;
+		}
+		if (problem) {
+			setStatus({ kind: 'error', message: problem });
+			return;
+		}
+		setStatus({ kind: 'saving' });
+		const { error } = await client.auth.updateUser({ password, current_password: current });
+		setStatus(error ? { kind: 'error', message: explain(error) } : { kind: 'done' });
+	}
+
+	return (
+		<>
+			<button type="button" className="auth-button auth-button--small" onClick={open}>
+				Change password
+			</button>
+			<dialog ref={dialog} className="auth-dialog" aria-labelledby={`${ids}-title`}>
+				<form className="auth-card" method="dialog" onSubmit={onSubmit} noValidate>
+					<h2 id={`${ids}-title`}>Change password</h2>
+					{status.kind === 'error' && (
+						<p className="auth-alert auth-alert--error" role="alert">
+							{status.message}
+						</p>
+					)}
+					{status.kind === 'done' ? (
+						<p className="auth-alert auth-alert--success" role="status">
+							Your password has been changed. Your other sessions were signed out.
+						</p>
+					) : (
+						<>
+							<div className="auth-field">
+								<label htmlFor={`${ids}-current`}>Current password</label>
+								<input
+									id={`${ids}-current`}
+									type="password"
+									autoComplete="current-password"
+									required
+									value={current}
+									onChange={(e) => setCurrent(e.target.value)}
+								/>
+							</div>
+							<div className="auth-field">
+								<label htmlFor={`${ids}-new`}>New password</label>
+								<input
+									id={`${ids}-new`}
+									type="password"
+									autoComplete="new-password"
+									required
+									minLength={6}
+									value={password}
+									onChange={(e) => setPassword(e.target.value)}
+								/>
+							</div>
+							<div className="auth-field">
+								<label htmlFor={`${ids}-confirm`}>Confirm new password</label>
+								<input
+									id={`${ids}-confirm`}
+									type="password"
+									autoComplete="new-password"
+									required
+									value={confirm}
+									aria-describedby={shownProblem ? `${ids}-problem` : undefined}
+									onChange={(e) => setConfirm(e.target.value)}
+								/>
+								{shownProblem && (
+									<p id={`${ids}-problem`} className="auth-field-error">
+										{shownProblem}
+									</p>
+								)}
+							</div>
+							<button type="submit" className="auth-button" disabled={status.kind === 'saving'}>
+								{status.kind === 'saving' ? 'Changing...' : 'Change password'}
+							</button>
+						</>
+					)}
+					<button
+						type="button"
+						className="auth-button auth-button--outline"
+						onClick={() => dialog.current?.close()}
+					>
+						{status.kind === 'done' ? 'Close' : 'Cancel'}
+					</button>
+				</form>
+			</dialog>
+		</>
+	);
+}
