@@ -256,6 +256,21 @@ describe('bad input: 400 naming the field, nothing saved', () => {
 		['two changes in one body', { field: 'name', value: 'A', colors: {} }, /^Expected one change/],
 		['no value', { section: 'content', field: 'heroTitle' }, /^Expected value$/],
 		[
+			'a three-megabyte tagline',
+			{ section: 'content', field: 'footerTagline', value: 'x'.repeat(3_000_000) },
+			/^content\.footerTagline: Expected at most 1000 characters, received 3000000$/,
+		],
+		[
+			'a hero title of 201 characters',
+			{ section: 'content', field: 'heroTitle', value: 'x'.repeat(201) },
+			/^content\.heroTitle: Expected at most 200 characters, received 201$/,
+		],
+		[
+			'an object where a title belongs',
+			{ section: 'content', field: 'heroTitle', value: { x: 1 } },
+			/^content\.heroTitle: /,
+		],
+		[
 			'a script URL in the menu',
 			{ navigation: { menuItems: [{ id: 'x', label: 'X', url: 'javascript:alert(1)' }] } },
 			/^navigation\.menuItems\.0\.url: /,

@@ -617,3 +617,16 @@ describe('repairConfig', () => {
 		expect(() => repairConfig({ slug: 'demo', name: 7 }, 'test')).toThrow(ConfigError);
 	});
 });
+
+describe('services', () => {
+	it('takes a Google Analytics measurement id, not a tag-manager container', () => {
+		const parse = (googleAnalyticsId: string) =>
+			chamberConfigSchema.safeParse({ name: 'X', slug: 'x', services: { googleAnalyticsId } })
+				.success;
+		expect(parse('G-ABC1234')).toBe(true);
+		expect(parse('')).toBe(true);
+		for (const id of ['GTM-ABC1234', 'UA-1234-1', 'G-', 'g-abc1234', 'G-ABC"><script>']) {
+			expect(parse(id), id).toBe(false);
+		}
+	});
+});
