@@ -1,6 +1,6 @@
 /**
  * npm run bench:pages: what the built site (dist/) costs a visitor, page by page, against the
- * budgets in README.md.
+ * budgets in docs/performance.md.
  *
  * For the home page, the search page, one category page, one business profile, the three calendar
  * pages and an upcoming event's detail page (rendered on demand by the SSR function): the HTML
@@ -8,7 +8,8 @@
  * modulepreload and Astro island component/renderer, plus their static imports, each file once);
  * the inline scripts, gzipped (already counted in the HTML); and a Lighthouse run with its mobile
  * preset (simulated slow 4G, mid-range phone) in Debian's Chromium against the built site served
- * with its functions on a free port. Prints a table, writes it into README.md's Budgets section
+ * with its functions on a free port. Prints a table, writes it with the machine's load average into
+ * docs/performance.md (its bench:pages section)
  * and exits with 1 when a page misses a target.
  *
  * Lighthouse slows the CPU down 4 times, assuming a host about 4 times faster than the phone it
@@ -18,10 +19,11 @@
  *
  * Options: --runs N (Lighthouse runs per page, the median is kept; default 3), --cpu N (a fixed
  * CPU slowdown instead of the calibrated one, e.g. 4 for Lighthouse's own), --page NAME (one
- * page only, e.g. Search, or several, comma-separated: --page 'Events,Event detail'), --no-readme.
+ * page only, e.g. Search, or several, comma-separated: --page 'Events,Event detail'), --no-docs.
  */
 import { readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
+import { loadavg } from 'node:os';
 import { join, posix } from 'node:path';
 import { parseArgs } from 'node:util';
 import { gzipSync } from 'node:zlib';
@@ -41,7 +43,7 @@ type Element = DefaultTreeAdapterMap['element'];
 type ParentNode = DefaultTreeAdapterMap['parentNode'];
 
 const DIST = join(ROOT, 'dist');
-const README = join(ROOT, 'README.md');
+const DOC = join(ROOT, 'docs/performance.md');
 const KB = 1024;
 
 interface PageBudget {
@@ -364,13 +366,15 @@ interface Setup {
 	cpu: number;
 	/** The host's benchmark index, when the slowdown was calibrated. */
 	index?: number;
+	/** The 1-minute load average when the bench started. */
+	loadAtStart: number;
 }
 
-async function writeReadme(rows: Row[], setup: Setup): Promise<void> {
-	const readme = await readFile(README, 'utf8');
+async function writeDoc(rows: Row[], setup: Setup): Promise<void> {
+	const readme = await readFile(DOC, 'utf8');
 	const at = readme.indexOf(START);
 	const to = readme.indexOf(END);
-	if (at === -1 || to === -1) throw new Error(`README.md has no ${START} … ${END} block`);
+	if (at === -1 || to === -1) throw new Error(`docs/performance.md has no ${START} … ${END} block`);
 	const when = new Date().toISOString().slice(0, 10);
 	const block = [
 		START,
@@ -381,9 +385,11 @@ async function writeReadme(rows: Row[], setup: Setup): Promise<void> {
 		'',
 		table(rows),
 		'',
+		`Load average (1 minute) ${setup.loadAtStart.toFixed(1)} at the start, ${loadavg()[0]!.toFixed(1)} at the end.`,
+		'',
 		END,
 	].join('\n');
-	await writeFile(README, readme.slice(0, at) + block + readme.slice(to + END.length));
+	await writeFile(DOC, readme.slice(0, at) + block + readme.slice(to + END.length));
 }
 
 runMain(async () => {
@@ -391,7 +397,7 @@ runMain(async () => {
 		options: {
 			runs: { type: 'string', default: '3' },
 			cpu: { type: 'string' },
-			'no-readme': { type: 'boolean' },
+			'no-docs': { type: 'boolean' },
 			page: { type: 'string' },
 		},
 	});
@@ -418,10 +424,11 @@ runMain(async () => {
 	onShutdown(async () => chrome.kill());
 
 	const fixed = Number(values.cpu);
+	const loadAtStart = loadavg()[0]!;
 	const setup: Setup =
 		values.cpu && fixed > 0
-			? { runs, cpu: fixed }
-			: { runs, ...(await calibrate(`${server.url}/`, chrome.port)) };
+			? { runs, cpu: fixed, loadAtStart }
+			: { runs, loadAtStart, ...(await calibrate(`${server.url}/`, chrome.port)) };
 	console.log(
 		`  CPU slowdown ${setup.cpu}×${setup.index ? ` (host benchmark index ${setup.index})` : ''}`,
 	);
@@ -442,9 +449,9 @@ runMain(async () => {
 	}
 	console.log(`\n${table(rows)}\n`);
 	// A one-page run would replace the whole table with one row.
-	if (!values['no-readme'] && !only) {
-		await writeReadme(rows, setup);
-		console.log('README.md: Budgets section updated');
+	if (!values['no-docs'] && !only) {
+		await writeDoc(rows, setup);
+		console.log('docs/performance.md: bench:pages section updated');
 	}
 	if (rows.some((r) => r.misses.length > 0)) throw new Error('Some pages miss their budget');
 });
