@@ -10,7 +10,7 @@ runMain(
 		console.log(`SUPABASE_URL=${stack.supabaseUrl}`);
 		console.log(`SUPABASE_ANON_KEY=${stack.anonKey}`);
 		if (stack.databaseUrl) console.log(`DATABASE_URL=${stack.databaseUrl}`);
-		// What supabase-js reaches under SUPABASE_URL (README: Identity and file storage).
+		// What supabase-js reaches under SUPABASE_URL (docs/local-stack.md).
 		console.log(`Data:    ${stack.supabaseUrl}/rest/v1`);
 		console.log(`Auth:    ${stack.supabaseUrl}/auth/v1 (identity service)`);
 		console.log(`Storage: ${stack.supabaseUrl}/storage/v1 (file service)`);

@@ -4,7 +4,7 @@ import { expect, type Page, type Response } from '@playwright/test';
 // The script budget of the interactive pages (home, search, the calendar pages): what a visitor's
 // browser downloads as JavaScript before any interaction, React included.
 
-/** At most this much gzipped script before interaction (README, Budgets). */
+/** At most this much gzipped script before interaction (docs/performance.md). */
 export const SCRIPT_BUDGET_BYTES = 80 * 1024;
 
 export interface ScriptWeight {

@@ -358,7 +358,7 @@ async function cases(): Promise<Case[]> {
 	];
 }
 
-/** The targets for what Netlify's bundler zips (README, Deploying on Netlify). */
+/** The targets for what Netlify's bundler zips (docs/performance.md#function-sizes). */
 const MAX_ZIP_BYTES = { ssr: 5_000_000, other: 2_500_000 };
 
 test('every function, zipped by Netlify, stays within its size', async () => {

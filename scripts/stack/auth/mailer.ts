@@ -5,7 +5,7 @@ import type { AuthConfig } from './config.ts';
 
 /**
  * The recovery e-mail: over SMTP when SMTP_URL is set, else an .eml file in the local outbox folder
- * the contact form uses too (README: where to find the link). The link is the only secret in it
+ * the contact form uses too (docs/local-stack.md#where-e-mails-go). The link is the only secret in it
  * and is never logged.
  */
 export async function sendRecoveryMail(

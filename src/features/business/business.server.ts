@@ -10,7 +10,7 @@ import { getCurrentTenant } from '../../lib/tenant.server.ts';
 
 /**
  * Up to this many businesses a chamber's profiles are pre-rendered, one file each; above it they
- * are rendered on demand and kept by the CDN (README Build time: pre-rendering costs about 3 ms
+ * are rendered on demand and kept by the CDN (docs/performance.md#benchbuild: pre-rendering costs about 3 ms
  * of CPU per profile, so 50,000 profiles alone would take the build past 3 minutes).
  * PRERENDERED_PROFILES_MAX, read at build time, overrides it.
  */

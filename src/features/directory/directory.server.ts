@@ -122,7 +122,7 @@ function filterValue(value: string): string {
  * Every business of a tenant, by name, read in batches of 1000 (profile pages, sitemap). Each
  * batch starts after the last row of the one before (name, then id) rather than at an offset:
  * the database builds every skipped card record again for an offset, which made reading 50,000
- * businesses take minutes (README Build time).
+ * businesses take minutes (docs/performance.md#benchbuild).
  */
 export async function listAllBusinesses(
 	client: SupabaseClient,

@@ -2,7 +2,7 @@ import { detectXml } from '@file-type/xml';
 import { FileTypeParser } from 'file-type';
 import { PublicFetchRefused, type PublicFetch } from '../../lib/public-fetch.server.ts';
 
-/** The banner image proxy's rules (spec 01 §7 GET /api/banner-image; README: the banner proxy). */
+/** The banner image proxy's rules (spec 01 §7 GET /api/banner-image; docs/security.md#the-banner-image-proxy). */
 
 /** Largest image passed through; banners are at most 970×90 px, so this is generous. */
 export const MAX_BANNER_BYTES = 2 * 1024 * 1024;
