@@ -277,6 +277,7 @@ export function FontsTab({ draft }: ConfigTabProps) {
 const TEXTS: (keyof ChamberConfig['content'])[] = [
 	'heroTitle',
 	'heroSubtitle',
+	'searchPlaceholder',
 	'directoryTitle',
 	'featuredTitle',
 	'categoriesTitle',
