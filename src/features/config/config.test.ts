@@ -112,12 +112,10 @@ describe('defaults', () => {
 		expect(content.communityEventsTabLabel).toBe('Community Events');
 		expect(content.defaultEventsCalendar).toBe('events');
 		expect(content.directoryTitle).toBe('Business Directory');
-		expect(content.searchPlaceholder).toBe('Search for business name or keywords...');
 		expect(Object.keys(content).sort()).toEqual(
 			[
 				'heroTitle',
 				'heroSubtitle',
-				'searchPlaceholder',
 				'footerTagline',
 				'copyrightText',
 				'featuredTitle',

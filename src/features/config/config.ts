@@ -362,8 +362,6 @@ export const footerLabelsSchema = z.object({
 export const contentSchema = z.object({
 	/** Home hero title; default 'Discover Local Businesses' (chosen). */
 	heroTitle: text('Discover Local Businesses'),
-	/** Placeholder of the hero's search box; default 'Search for business name or keywords...'. */
-	searchPlaceholder: text('Search for business name or keywords...'),
 	/** Home hero subtitle; default 'Search our directory of chamber member businesses' (chosen). */
 	heroSubtitle: text('Search our directory of chamber member businesses', MAX_LENGTH.long),
 	/** Footer tagline under the chamber name; default 'Supporting local business and our community' (chosen). */

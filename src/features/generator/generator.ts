@@ -209,7 +209,6 @@ export const GENERATOR_TABS: readonly GeneratorTab[] = [
 				fields: [
 					{ path: 'content.heroTitle', label: 'Hero title', kind: 'text' },
 					{ path: 'content.heroSubtitle', label: 'Hero subtitle', kind: 'text' },
-					{ path: 'content.searchPlaceholder', label: 'Search box placeholder', kind: 'text' },
 					{ path: 'content.featuredTitle', label: 'Featured businesses title', kind: 'text' },
 					{ path: 'content.categoriesTitle', label: 'Categories title', kind: 'text' },
 					{ path: 'content.whyJoinTitle', label: 'Why join title', kind: 'text' },

@@ -277,7 +277,6 @@ export function FontsTab({ draft }: ConfigTabProps) {
 const TEXTS: (keyof ChamberConfig['content'])[] = [
 	'heroTitle',
 	'heroSubtitle',
-	'searchPlaceholder',
 	'directoryTitle',
 	'featuredTitle',
 	'categoriesTitle',

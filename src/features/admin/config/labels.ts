@@ -91,7 +91,6 @@ export const TEXT_COLOR_LABELS: Record<keyof TextColors, string> = {
 export const CONTENT_LABELS: Record<keyof Content, string> = {
 	heroTitle: 'Hero title',
 	heroSubtitle: 'Hero subtitle',
-	searchPlaceholder: 'Search box placeholder',
 	directoryTitle: 'Directory title',
 	featuredTitle: 'Featured businesses title',
 	categoriesTitle: 'Categories title',
