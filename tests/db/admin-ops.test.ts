@@ -1,13 +1,15 @@
 import { createClient } from '@supabase/supabase-js';
 import pg from 'pg';
 import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
-import { startSiteServer, type SiteServer } from '../../scripts/lib/netlify-local.ts';
-import { configFromRow } from '../../src/features/config/config.ts';
-import { importTenant } from '../../src/features/tenants/tenants.server.ts';
-import { parseTenantFile } from '../../src/features/tenants/tenant-file.ts';
 import { startNetlifyStandin, type NetlifyStandin } from '../support/netlify-api-standin.ts';
-import { randomSlug } from './fixtures.ts';
-import { freePort, signInAs, userClient as asUser } from '../support/db-clients.ts';
+import {
+	importStaffChambers,
+	removeStaffChambers,
+	storedConfig,
+	type StaffChambers,
+} from './fixtures.ts';
+import { signInAs, userClient as asUser } from '../support/db-clients.ts';
+import { startFunctionServer, type FunctionServer } from '../support/function-server.ts';
 
 // The admin panel's Logos, Cache and Users functions (spec 02 §7) over real HTTP in the local
 // Netlify server, signed in with the identity service, writing with the user's token to the real
@@ -19,114 +21,44 @@ const service = createClient(stack.supabaseUrl, stack.serviceKey, {
 	auth: { persistSession: false },
 });
 const PASSWORD = 'admin-ops-password';
-const DOMAIN = '@admin-ops.test';
-const savedEnv = { ...process.env };
+const DOMAIN = 'admin-ops.test';
 
 let netlify: NetlifyStandin;
-let site: SiteServer;
+let server: FunctionServer;
+let chambers: StaffChambers;
 let slug: string;
-let otherSlug: string;
 let tenantId: string;
 let otherTenantId: string;
-const tokens = { admin: '', editor: '', super: '', otherAdmin: '' };
-const ids = { admin: '', editor: '', super: '', otherAdmin: '' };
+let tokens: StaffChambers['tokens'];
+let ids: StaffChambers['ids'];
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON answers of every shape
-type Answer = { status: number; body: any };
+const call: FunctionServer['call'] = (path, options) => server.call(path, options);
 
-async function call(
-	path: string,
-	options: { method?: string; token?: string; json?: unknown; form?: FormData } = {},
-): Promise<Answer> {
-	const response = await fetch(new URL(path, site.url.replace('localhost', '127.0.0.1')), {
-		method: options.method ?? (options.json || options.form ? 'POST' : 'GET'),
-		headers: {
-			...(options.json !== undefined ? { 'content-type': 'application/json' } : {}),
-			...(options.token ? { authorization: `Bearer ${options.token}` } : {}),
-		},
-		body: options.form ?? (options.json !== undefined ? JSON.stringify(options.json) : undefined),
-	});
-	const text = await response.text();
-	return { status: response.status, body: text ? JSON.parse(text) : null };
-}
-
-const email = (key: string) => `${key.toLowerCase()}-${slug}${DOMAIN}`;
+/** The address of a user `key` of this test's chamber (the staff's, or a new one). */
+const email = (key: string) => `${key.toLowerCase()}-${slug}@${DOMAIN}`;
 
 const signIn = (address: string, password = PASSWORD) => signInAs(stack, address, password);
 
 const userClient = (token: string) => asUser(stack, token);
 
-async function config() {
-	const { data, error } = await service
-		.from('chamber_config')
-		.select('*')
-		.eq('tenant_id', tenantId)
-		.single();
-	if (error) throw error;
-	return configFromRow(data, 'test');
-}
+const config = () => storedConfig(service, tenantId);
 
 beforeAll(async () => {
 	await db.connect();
 	netlify = await startNetlifyStandin();
-	slug = randomSlug('ops');
-	otherSlug = randomSlug('ops-b');
-	const file = (s: string, users: { email: string; role: 'super_admin' | 'admin' | 'editor' }[]) =>
-		parseTenantFile(
-			{
-				tenant: { slug: s, name: `Ops ${s}` },
-				users: users.map((u) => ({ ...u, password: PASSWORD })),
-			},
-			'fixture',
-		);
-	tenantId = (
-		await importTenant(
-			service,
-			file(slug, [
-				{ email: email('admin'), role: 'admin' },
-				{ email: email('editor'), role: 'editor' },
-			]),
-		)
-	).tenant_id;
-	otherTenantId = (
-		await importTenant(
-			service,
-			file(otherSlug, [
-				{ email: email('otherAdmin'), role: 'admin' },
-				{ email: email('super'), role: 'super_admin' },
-			]),
-			{ allowSuperAdmin: true },
-		)
-	).tenant_id;
-	for (const key of Object.keys(tokens) as (keyof typeof tokens)[]) {
-		tokens[key] = await signIn(email(key));
-		const { rows } = await db.query<{ user_id: string }>(
-			'select user_id from public.admin_users where email = $1',
-			[email(key)],
-		);
-		ids[key] = rows[0]!.user_id;
-	}
-	Object.assign(process.env, {
-		SUPABASE_URL: stack.supabaseUrl,
-		SUPABASE_ANON_KEY: stack.anonKey,
-		SUPABASE_SERVICE_ROLE_KEY: stack.serviceKey,
-		TENANT: slug,
-		NETLIFY_BUILD_HOOK_URL: netlify.buildHookUrl,
-		NETLIFY_PURGE_API_TOKEN: netlify.token,
-		SITE_ID: netlify.siteId,
-		NETLIFY_API_URL: netlify.url,
+	chambers = await importStaffChambers(stack, service, {
+		prefix: 'ops',
+		domain: DOMAIN,
+		name: 'Ops',
+		password: PASSWORD,
 	});
-	site = await startSiteServer({
-		distDir: 'public',
-		functionsDir: 'netlify/functions',
-		port: await freePort(),
-	});
+	({ slug, tenantId, otherTenantId, tokens, ids } = chambers);
+	server = await startFunctionServer(stack, { tenant: slug, env: netlify.env });
 });
 
 afterAll(async () => {
-	await site?.close();
+	await server?.close();
 	await netlify?.close();
-	process.env = savedEnv;
 	// Storage's tables refuse deletes but the Storage API's own (protect_delete): as it does.
 	await db.query('begin');
 	await db.query(`set local storage.allow_delete_query = 'true'`);
@@ -134,8 +66,7 @@ afterAll(async () => {
 		[`${tenantId}/%`, `${otherTenantId}/%`],
 	]);
 	await db.query('commit');
-	await db.query('delete from public.tenants where slug = any($1)', [[slug, otherSlug]]);
-	await db.query(`delete from auth.users where email like $1`, [`%${DOMAIN}`]);
+	await removeStaffChambers(db, chambers, DOMAIN);
 	await db.end();
 });
 
@@ -148,7 +79,7 @@ beforeEach(async () => {
 
 describe('POST /api/admin/increment-cache-version', () => {
 	const bump = (resourceType: unknown, token?: string) =>
-		call('/api/admin/increment-cache-version', { token, json: { resourceType } });
+		call('/api/admin/increment-cache-version', { token, body: { resourceType } });
 
 	async function version(type: string): Promise<number> {
 		const { rows } = await db.query<{ version: number }>(
@@ -197,7 +128,7 @@ describe('POST /api/admin/increment-cache-version', () => {
 		expect(bad.status).toBe(400);
 		expect(bad.body.error).toMatch(/^resourceType: resourceType must be one of events/);
 		expect(
-			(await call('/api/admin/increment-cache-version', { token: tokens.admin, json: {} })).status,
+			(await call('/api/admin/increment-cache-version', { token: tokens.admin, body: {} })).status,
 		).toBe(400);
 		expect(await version('config')).toBe(before);
 	});
@@ -265,13 +196,13 @@ describe('/api/admin/users and /api/admin/tenants', () => {
 			expect((await call('/api/admin/tenants', { token })).status).toBe(403);
 			const create = await call('/api/admin/users', {
 				token,
-				json: { email: email('nope'), password: 'secret1', tenantId, role: 'admin' },
+				body: { email: email('nope'), password: 'secret1', tenantId, role: 'admin' },
 			});
 			expect(create.status).toBe(403);
 			const remove = await call('/api/admin/users', {
 				token,
 				method: 'DELETE',
-				json: { userId: ids.editor },
+				body: { userId: ids.editor },
 			});
 			expect(remove.status).toBe(403);
 		}
@@ -292,7 +223,7 @@ describe('/api/admin/users and /api/admin/tenants', () => {
 		const address = email('Created');
 		const answer = await call('/api/admin/users', {
 			token: tokens.super,
-			json: { email: ` ${address.toUpperCase()} `, password: 'secret1', tenantId },
+			body: { email: ` ${address.toUpperCase()} `, password: 'secret1', tenantId },
 		});
 		expect(answer.status).toBe(201);
 		expect(answer.body.user).toMatchObject({
@@ -324,7 +255,7 @@ describe('/api/admin/users and /api/admin/tenants', () => {
 			],
 		];
 		for (const [json, message] of cases) {
-			const answer = await call('/api/admin/users', { token: tokens.super, json });
+			const answer = await call('/api/admin/users', { token: tokens.super, body: json });
 			expect(answer.status).toBe(400);
 			expect(answer.body.error).toMatch(message);
 		}
@@ -336,7 +267,7 @@ describe('/api/admin/users and /api/admin/tenants', () => {
 		const address = email('Orphan');
 		const answer = await call('/api/admin/users', {
 			token: tokens.super,
-			json: {
+			body: {
 				email: address,
 				password: 'secret1',
 				tenantId: '00000000-0000-4000-8000-000000000000',
@@ -350,7 +281,7 @@ describe('/api/admin/users and /api/admin/tenants', () => {
 	it('an e-mail that exists already is refused (409) and the existing user is untouched', async () => {
 		const answer = await call('/api/admin/users', {
 			token: tokens.super,
-			json: { email: email('editor'), password: 'secret1', tenantId, role: 'admin' },
+			body: { email: email('editor'), password: 'secret1', tenantId, role: 'admin' },
 		});
 		expect(answer.status).toBe(409);
 		const { rows } = await db.query('select role from public.admin_users where email = $1', [
@@ -364,13 +295,13 @@ describe('/api/admin/users and /api/admin/tenants', () => {
 		const address = email('Doomed');
 		const created = await call('/api/admin/users', {
 			token: tokens.super,
-			json: { email: address, password: 'secret1', tenantId, role: 'editor' },
+			body: { email: address, password: 'secret1', tenantId, role: 'editor' },
 		});
 		const userId = created.body.user.userId as string;
 		const removed = await call('/api/admin/users', {
 			token: tokens.super,
 			method: 'DELETE',
-			json: { userId },
+			body: { userId },
 		});
 		expect(removed).toEqual({ status: 200, body: { success: true } });
 		const left = await db.query(
@@ -383,19 +314,19 @@ describe('/api/admin/users and /api/admin/tenants', () => {
 		const self = await call('/api/admin/users', {
 			token: tokens.super,
 			method: 'DELETE',
-			json: { userId: ids.super },
+			body: { userId: ids.super },
 		});
 		expect(self).toEqual({ status: 400, body: { error: 'You cannot delete your own account.' } });
 		const again = await call('/api/admin/users', {
 			token: tokens.super,
 			method: 'DELETE',
-			json: { userId },
+			body: { userId },
 		});
 		expect(again.status).toBe(404);
 		const bad = await call('/api/admin/users', {
 			token: tokens.super,
 			method: 'DELETE',
-			json: { userId: 'x' },
+			body: { userId: 'x' },
 		});
 		expect(bad.status).toBe(400);
 	});
@@ -578,7 +509,7 @@ describe('POST /api/upload-logo', () => {
 		});
 		const json = await call('/api/upload-logo', {
 			token: tokens.admin,
-			json: { logoType: 'standard' },
+			body: { logoType: 'standard' },
 		});
 		expect(json.status).toBe(400);
 	});

@@ -6,11 +6,10 @@ import { createClient } from '@supabase/supabase-js';
 import { SignJWT } from 'jose';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
-import { startSiteServer } from '../../scripts/lib/netlify-local.ts';
 import { importTenant } from '../../src/features/tenants/tenants.server.ts';
 import { parseTenantFile } from '../../src/features/tenants/tenant-file.ts';
 import { randomSlug } from './fixtures.ts';
-import { freePort } from '../support/db-clients.ts';
+import { startFunctionServer, type FunctionServer } from '../support/function-server.ts';
 
 // The sign-in functions over real HTTP: the local Netlify server runs netlify/functions/* in this
 // process against the test stack and its identity service. Visitors are told apart by their
@@ -23,53 +22,17 @@ const service = createClient(stack.supabaseUrl, stack.serviceKey, {
 	auth: { persistSession: false },
 });
 const PASSWORD = 'function-password';
-let site: { url: string; close(): Promise<void> };
+let server: FunctionServer;
 let slugA: string;
 let slugB: string;
 let nextAddress = 10;
-const savedEnv = { ...process.env };
 /** Everything the functions wrote to the console during the tests. */
 const logged: string[] = [];
 
 /** A loopback address no other test uses: its own rate-limit bucket. */
 const freshAddress = () => `127.0.0.${nextAddress++}`;
 
-async function call(
-	path: string,
-	options: { method?: string; body?: unknown; token?: string; from?: string } = {},
-	// eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON answers of every shape
-): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: any }> {
-	const url = new URL(path, site.url);
-	const payload = options.body === undefined ? undefined : JSON.stringify(options.body);
-	return new Promise((resolve, reject) => {
-		const req = request(
-			{
-				hostname: url.hostname,
-				port: url.port,
-				path: url.pathname + url.search,
-				method: options.method ?? (payload ? 'POST' : 'GET'),
-				localAddress: options.from ?? '127.0.0.1',
-				headers: {
-					...(payload ? { 'content-type': 'application/json' } : {}),
-					...(options.token ? { authorization: `Bearer ${options.token}` } : {}),
-				},
-			},
-			(res) => {
-				let text = '';
-				res.on('data', (chunk) => (text += chunk));
-				res.on('end', () =>
-					resolve({
-						status: res.statusCode ?? 0,
-						headers: res.headers,
-						body: text ? JSON.parse(text) : null,
-					}),
-				);
-			},
-		);
-		req.on('error', reject);
-		req.end(payload);
-	});
-}
+const call: FunctionServer['call'] = (path, options) => server.call(path, options);
 
 const login = (email: string, password: string, from?: string) =>
 	call('/api/auth/supabase-login', { body: { email, password }, from });
@@ -101,12 +64,6 @@ beforeAll(async () => {
 			parseTenantFile({ tenant: { slug, name: `Chamber ${slug}` } }, 'fixture'),
 		);
 	}
-	Object.assign(process.env, {
-		SUPABASE_URL: stack.supabaseUrl,
-		SUPABASE_ANON_KEY: stack.anonKey,
-		SUPABASE_SERVICE_ROLE_KEY: stack.serviceKey,
-		TENANT: slugA,
-	});
 	for (const method of ['log', 'info', 'warn', 'error'] as const) {
 		const original = console[method].bind(console);
 		vi.spyOn(console, method).mockImplementation((...args: unknown[]) => {
@@ -114,17 +71,12 @@ beforeAll(async () => {
 			original(...args);
 		});
 	}
-	site = await startSiteServer({
-		distDir: 'public',
-		functionsDir: 'netlify/functions',
-		port: await freePort(),
-	});
+	server = await startFunctionServer(stack, { tenant: slugA });
 });
 
 afterAll(async () => {
-	await site?.close();
+	await server?.close();
 	vi.restoreAllMocks();
-	process.env = savedEnv;
 	await db.query('delete from public.tenants where slug = any($1)', [[slugA, slugB]]);
 	await db.query(`delete from auth.users where email like '%@auth-functions.test'`);
 	await db.end();
@@ -135,7 +87,7 @@ describe('POST /api/auth/supabase-login', () => {
 		const email = await newUser(slugA, 'admin');
 		const { status, headers, body } = await login(email, PASSWORD, freshAddress());
 		expect(status).toBe(200);
-		expect(headers['cache-control']).toBe('no-store');
+		expect(headers.get('cache-control')).toBe('no-store');
 		expect(Object.keys(body.session).sort()).toEqual(
 			['access_token', 'expires_at', 'expires_in', 'refresh_token', 'token_type'].sort(),
 		);
@@ -196,7 +148,7 @@ describe('POST /api/auth/supabase-login', () => {
 		expect(last?.body.error).toMatch(
 			/^Too many sign-in attempts\. Please try again in \d+ minutes?\.$/,
 		);
-		const retry = Number(last?.headers['retry-after']);
+		const retry = Number(last?.headers.get('retry-after'));
 		expect(retry).toBeGreaterThan(0);
 		expect(retry).toBeLessThanOrEqual(300);
 		// Even the right password waits, from that address and for that account …
@@ -213,7 +165,7 @@ describe('POST /api/auth/supabase-login', () => {
 		for (let i = 0; i < 5; i++) expect((await login(target, `wrong-${i}`, from)).status).toBe(401);
 		const first = await login(target, PASSWORD, from);
 		expect(first.status).toBe(429);
-		expect(Number(first.headers['retry-after'])).toBeLessThanOrEqual(300);
+		expect(Number(first.headers.get('retry-after'))).toBeLessThanOrEqual(300);
 		// Five minutes on, five more tries; then the hour's window holds them back much longer.
 		await db.query(
 			`update public.rate_limit_hits set hit_at = hit_at - interval '6 minutes' where bucket like $1`,
@@ -224,7 +176,7 @@ describe('POST /api/auth/supabase-login', () => {
 		}
 		const second = await login(target, PASSWORD, from);
 		expect(second.status).toBe(429);
-		expect(Number(second.headers['retry-after'])).toBeGreaterThan(3000);
+		expect(Number(second.headers.get('retry-after'))).toBeGreaterThan(3000);
 	});
 
 	it('a burst of 100 concurrent wrong passwords from one address checks at most 5 of them', async () => {

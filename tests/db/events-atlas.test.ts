@@ -1,6 +1,7 @@
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import type { Event } from '../../src/features/events/events.ts';
+import type { FunctionServer } from '../support/function-server.ts';
 import { startAtlasStandin, type AtlasStandin } from '../support/atlas-standin.ts';
 import {
 	eventsTenantFile,
@@ -17,21 +18,20 @@ const stack = inject('stack');
 const db = new pg.Client({ connectionString: stack.databaseUrl });
 let tenant: { slug: string; id: string };
 let atlas: AtlasStandin;
-let server: Awaited<ReturnType<typeof startFunctions>>;
+let server: FunctionServer;
 
 beforeAll(async () => {
 	await db.connect();
 	// The chamber itself (name, configuration) still lives in the database.
 	tenant = await seedEventsTenant('events-atlas');
 	atlas = await startAtlasStandin({ file: eventsTenantFile(tenant.slug), tenant: 'cedar-atlas' });
-	process.env.ATLAS_BASE_URL = atlas.url;
-	process.env.ATLAS_TENANT = 'cedar-atlas';
-	server = await startFunctions();
+	server = await startFunctions(tenant.slug, {
+		ATLAS_BASE_URL: atlas.url,
+		ATLAS_TENANT: 'cedar-atlas',
+	});
 });
 
 afterAll(async () => {
-	delete process.env.ATLAS_BASE_URL;
-	delete process.env.ATLAS_TENANT;
 	await server?.close();
 	await atlas?.close();
 	await db.query('delete from public.tenants where id = $1', [tenant.id]);

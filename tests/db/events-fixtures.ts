@@ -1,13 +1,6 @@
-import { once } from 'node:events';
-import { mkdtemp } from 'node:fs/promises';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { TZDate } from '@date-fns/tz';
 import { createClient } from '@supabase/supabase-js';
 import { inject } from 'vitest';
-import { startSiteServer } from '../../scripts/lib/netlify-local.ts';
 import { importTenant } from '../../src/features/tenants/tenants.server.ts';
 import {
 	localDateTime,
@@ -15,6 +8,7 @@ import {
 	type EventInput,
 	type TenantFileInput,
 } from '../../src/features/tenants/tenant-file.ts';
+import { startFunctionServer } from '../support/function-server.ts';
 import { randomSlug } from './fixtures.ts';
 
 // A small chamber whose events sit at known places around today, and the site server running the
@@ -97,7 +91,7 @@ export function eventsTenantFile(slug: string): TenantFileInput {
 	};
 }
 
-/** Imports the events chamber and points this process's functions at it. */
+/** Imports the events chamber. */
 export async function seedEventsTenant(prefix: string): Promise<{ slug: string; id: string }> {
 	const stack = inject('stack');
 	const slug = randomSlug(prefix);
@@ -105,28 +99,10 @@ export async function seedEventsTenant(prefix: string): Promise<{ slug: string; 
 		auth: { persistSession: false },
 	});
 	const summary = await importTenant(service, parseTenantFile(eventsTenantFile(slug), 'fixture'));
-	Object.assign(process.env, {
-		SUPABASE_URL: stack.supabaseUrl,
-		SUPABASE_ANON_KEY: stack.anonKey,
-		TENANT: slug,
-	});
 	return { slug, id: summary.tenant_id };
 }
 
-async function freePort(): Promise<number> {
-	const probe = createServer();
-	probe.listen(0, '127.0.0.1');
-	await once(probe, 'listening');
-	const { port } = probe.address() as AddressInfo;
-	await new Promise((resolve) => probe.close(resolve));
-	return port;
-}
-
-/** The functions over real HTTP on a free port (no site, no on-demand pages). */
-export async function startFunctions() {
-	return startSiteServer({
-		distDir: await mkdtemp(join(tmpdir(), 'events-site-')),
-		functionsDir: join(import.meta.dirname, '../../netlify/functions'),
-		port: await freePort(),
-	});
+/** The functions over real HTTP on a free port, serving the chamber `slug`. */
+export function startFunctions(slug: string, env: Record<string, string | undefined> = {}) {
+	return startFunctionServer(inject('stack'), { tenant: slug, env });
 }

@@ -2,6 +2,7 @@ import ICAL from 'ical.js';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Event } from '../../src/features/events/events.ts';
+import type { FunctionServer } from '../support/function-server.ts';
 import { IDS, seedEventsTenant, startFunctions, utcDay } from './events-fixtures.ts';
 
 // The events functions over real HTTP, reading the local events table of a fixture chamber
@@ -10,12 +11,12 @@ import { IDS, seedEventsTenant, startFunctions, utcDay } from './events-fixtures
 const stack = inject('stack');
 const db = new pg.Client({ connectionString: stack.databaseUrl });
 let tenant: { slug: string; id: string };
-let server: Awaited<ReturnType<typeof startFunctions>>;
+let server: FunctionServer;
 
 beforeAll(async () => {
 	await db.connect();
 	tenant = await seedEventsTenant('events-local');
-	server = await startFunctions();
+	server = await startFunctions(tenant.slug);
 });
 
 afterAll(async () => {

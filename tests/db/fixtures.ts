@@ -1,6 +1,8 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { SupabaseClient } from '@supabase/supabase-js';
+import { decodeJwt } from 'jose';
 import type { Client } from 'pg';
+import { configFromRow, type ChamberConfig } from '../../src/features/config/config.ts';
 import { importTenant } from '../../src/features/tenants/tenants.server.ts';
 import {
 	parseTenantFile,
@@ -11,6 +13,7 @@ import {
 	type TenantUserInput,
 	type UserRole,
 } from '../../src/features/tenants/tenant-file.ts';
+import { signInAs } from '../support/db-clients.ts';
 
 // Test data for the database tests: two small chambers imported through the real import path
 // (importTenant → import_tenant), plus the rows only the server writes (contact messages, the
@@ -259,4 +262,122 @@ export async function removeRlsFixtures(db: Client, fixtures: RlsFixtures): Prom
 	await db.query('delete from auth.users where id = any($1::uuid[])', [
 		Object.values(fixtures.users).map((u) => u.id),
 	]);
+}
+
+// --- Two chambers with their staff, signed in -----------------------------------------------------
+
+export const STAFF = ['admin', 'editor', 'otherAdmin', 'super'] as const;
+export type StaffKey = (typeof STAFF)[number];
+
+/**
+ * Chamber A (`slug`) with an admin and an editor, chamber B (`otherSlug`) with an admin
+ * (`otherAdmin`) and a super_admin (`super`), each signed in through the identity service.
+ */
+export interface StaffChambers {
+	slug: string;
+	otherSlug: string;
+	tenantId: string;
+	otherTenantId: string;
+	tenantName: string;
+	emails: Record<StaffKey, string>;
+	/** Access tokens. */
+	tokens: Record<StaffKey, string>;
+	/** Auth user ids. */
+	ids: Record<StaffKey, string>;
+}
+
+const STAFF_ROLES: Record<StaffKey, UserRole> = {
+	admin: 'admin',
+	editor: 'editor',
+	otherAdmin: 'admin',
+	super: 'super_admin',
+};
+
+/**
+ * Imports the two chambers through the real import and signs their staff in. E-mails are
+ * `{key}-{slug}@{domain}`, so removeStaffChambers finds them again.
+ */
+export async function importStaffChambers(
+	stack: { supabaseUrl: string; anonKey: string },
+	service: SupabaseClient,
+	options: {
+		prefix: string;
+		domain: string;
+		password: string;
+		/** Chamber A is named `{name} {slug}`; default 'Chamber'. */
+		name?: string;
+		config?: TenantFileInput['config'];
+	},
+): Promise<StaffChambers> {
+	const slug = randomSlug(options.prefix);
+	const otherSlug = randomSlug(`${options.prefix}-b`);
+	const tenantName = `${options.name ?? 'Chamber'} ${slug}`;
+	const emails = Object.fromEntries(
+		STAFF.map((key) => [key, `${key.toLowerCase()}-${slug}@${options.domain}`]),
+	) as Record<StaffKey, string>;
+	const file = (s: string, name: string, keys: StaffKey[]) =>
+		parseTenantFile(
+			{
+				tenant: { slug: s, name },
+				config: options.config,
+				users: keys.map((key) => ({
+					email: emails[key],
+					password: options.password,
+					role: STAFF_ROLES[key],
+				})),
+			},
+			'fixture',
+		);
+	const a = await importTenant(service, file(slug, tenantName, ['admin', 'editor']));
+	const b = await importTenant(
+		service,
+		file(otherSlug, `Other ${otherSlug}`, ['otherAdmin', 'super']),
+		{
+			allowSuperAdmin: true,
+		},
+	);
+	const tokens = {} as Record<StaffKey, string>;
+	const ids = {} as Record<StaffKey, string>;
+	for (const key of STAFF) {
+		tokens[key] = await signInAs(stack, emails[key], options.password);
+		ids[key] = decodeJwt(tokens[key]).sub!;
+	}
+	return {
+		slug,
+		otherSlug,
+		tenantId: a.tenant_id,
+		otherTenantId: b.tenant_id,
+		tenantName,
+		emails,
+		tokens,
+		ids,
+	};
+}
+
+/** Removes the two chambers and every identity of `domain`. */
+export async function removeStaffChambers(
+	db: Client,
+	chambers: StaffChambers | undefined,
+	domain: string,
+): Promise<void> {
+	if (chambers) {
+		await db.query('delete from public.tenants where slug = any($1)', [
+			[chambers.slug, chambers.otherSlug],
+		]);
+	}
+	await db.query('delete from auth.users where email like $1', [`%@${domain}`]);
+}
+
+/** A chamber's stored configuration, read with the service key and validated as the site reads it. */
+export async function storedConfig(
+	service: SupabaseClient,
+	tenantId: string,
+): Promise<ChamberConfig> {
+	const { data, error } = await service
+		.from('chamber_config')
+		.select('*')
+		.eq('tenant_id', tenantId)
+		.single();
+	if (error) throw error;
+	return configFromRow(data, 'test');
 }

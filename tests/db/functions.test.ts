@@ -16,8 +16,9 @@ import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import type { Context } from '@netlify/functions';
 import { bannerImageHandler } from '../../netlify/functions/banner-image.ts';
-import { startSiteServer } from '../../scripts/lib/netlify-local.ts';
 import { createPublicFetch, isPublicAddress } from '../../src/lib/public-fetch.server.ts';
+import { freePort } from '../support/db-clients.ts';
+import { startFunctionServer, type FunctionServer } from '../support/function-server.ts';
 import {
 	removeDirectoryTenants,
 	seedDirectoryTenants,
@@ -41,7 +42,7 @@ const PNG = Buffer.from(
 );
 
 let fx: DirectoryFixture;
-let site: { url: string; close(): Promise<void> };
+let site: FunctionServer;
 let upstream: Server;
 let upstreamUrl: string;
 /** The upstream as the test fetch knows it: a test host name that resolves to 127.0.0.1. */
@@ -53,19 +54,11 @@ let siteverifyUrl: string;
 let outbox: string;
 /** What the siteverify stand-in received, newest last. */
 const verifications: { contentType: string; form: URLSearchParams }[] = [];
-const savedEnv = { ...process.env };
 
 async function listen(server: Server): Promise<string> {
 	server.listen(0, '127.0.0.1');
 	await once(server, 'listening');
 	return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-}
-
-async function freePort(): Promise<number> {
-	const probe = createServer();
-	const url = await listen(probe);
-	probe.close();
-	return Number(new URL(url).port);
 }
 
 /**
@@ -163,20 +156,10 @@ beforeAll(async () => {
 		],
 	});
 	outbox = await mkdtemp(join(tmpdir(), 'chamber-outbox-'));
-	Object.assign(process.env, {
-		SUPABASE_URL: stack.supabaseUrl,
-		SUPABASE_ANON_KEY: stack.anonKey,
-		SUPABASE_SERVICE_ROLE_KEY: stack.serviceKey,
-		TENANT: fx.a.slug,
-		OUTBOX_DIR: outbox,
-	});
-	delete process.env.SMTP_URL;
-	delete process.env.RECAPTCHA_SECRET;
 	// public/ stands in for the built site: the demo banner is one of its files.
-	site = await startSiteServer({
-		distDir: 'public',
-		functionsDir: 'netlify/functions',
-		port: await freePort(),
+	site = await startFunctionServer(stack, {
+		tenant: fx.a.slug,
+		env: { OUTBOX_DIR: outbox, SMTP_URL: undefined, RECAPTCHA_SECRET: undefined },
 	});
 });
 
@@ -188,7 +171,6 @@ afterAll(async () => {
 	if (fx) await removeDirectoryTenants(db, fx);
 	await db.end();
 	if (outbox) await rm(outbox, { recursive: true, force: true });
-	process.env = savedEnv;
 });
 
 async function get(path: string) {

@@ -7,21 +7,23 @@ import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'v
 import deployBuilding from '../../netlify/functions/deploy-building.ts';
 import deployFailed from '../../netlify/functions/deploy-failed.ts';
 import deploySucceeded from '../../netlify/functions/deploy-succeeded.ts';
-import { startSiteServer, type SiteServer } from '../../scripts/lib/netlify-local.ts';
 import {
 	expirePublishes,
 	readPublishEnv,
 	requestPublish,
 } from '../../src/features/publish/publish.server.ts';
-import { importTenant } from '../../src/features/tenants/tenants.server.ts';
-import { parseTenantFile } from '../../src/features/tenants/tenant-file.ts';
 import {
 	netlifyDeploy,
 	startNetlifyStandin,
 	type NetlifyStandin,
 } from '../support/netlify-api-standin.ts';
-import { randomSlug } from './fixtures.ts';
-import { freePort, signInAs, userClient as asUser } from '../support/db-clients.ts';
+import { importStaffChambers, removeStaffChambers, type StaffChambers } from './fixtures.ts';
+import { userClient as asUser } from '../support/db-clients.ts';
+import {
+	startFunctionServer,
+	type Answer as FunctionAnswer,
+	type FunctionServer,
+} from '../support/function-server.ts';
 
 // Publishing against the real stack: the functions run in the local Netlify server, sign-in is
 // the identity service's, and a stand-in of Netlify's API receives the build-hook, purge and
@@ -34,60 +36,21 @@ const service = createClient(stack.supabaseUrl, stack.serviceKey, {
 });
 const PASSWORD = 'publish-password';
 const NOTIFICATION_SECRET = 'deploy-notification-secret-0123456789';
-const savedEnv = { ...process.env };
+const DOMAIN = 'publish.test';
 
 let netlify: NetlifyStandin;
-let site: SiteServer;
+let server: FunctionServer;
+let chambers: StaffChambers;
 let slug: string;
 let otherSlug: string;
 let tenantId: string;
 let tenantName: string;
-const tokens: Record<'admin' | 'editor' | 'super' | 'otherAdmin', string> = {
-	admin: '',
-	editor: '',
-	super: '',
-	otherAdmin: '',
-};
-const emails: Record<keyof typeof tokens, string> = {
-	admin: '',
-	editor: '',
-	super: '',
-	otherAdmin: '',
-};
+let tokens: StaffChambers['tokens'];
+let emails: StaffChambers['emails'];
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON answers of every shape
-type Answer = { status: number; body: any; headers: Headers };
+type Answer = FunctionAnswer;
 
-async function call(
-	path: string,
-	options: {
-		method?: string;
-		body?: unknown;
-		token?: string;
-		raw?: string;
-		headers?: Record<string, string>;
-	} = {},
-): Promise<Answer> {
-	const payload =
-		options.raw ?? (options.body === undefined ? undefined : JSON.stringify(options.body));
-	const response = await fetch(new URL(path, site.url.replace('localhost', '127.0.0.1')), {
-		method: options.method ?? (payload === undefined ? 'GET' : 'POST'),
-		headers: {
-			...(payload === undefined ? {} : { 'content-type': 'application/json' }),
-			...(options.token ? { authorization: `Bearer ${options.token}` } : {}),
-			...options.headers,
-		},
-		body: payload,
-	});
-	const text = await response.text();
-	return {
-		status: response.status,
-		body: text ? JSON.parse(text) : null,
-		headers: response.headers,
-	};
-}
-
-const signIn = (email: string) => signInAs(stack, email, PASSWORD);
+const call: FunctionServer['call'] = (path, options) => server.call(path, options);
 
 const userClient = (token: string) => asUser(stack, token);
 
@@ -166,69 +129,28 @@ async function clearPublishes() {
 beforeAll(async () => {
 	await db.connect();
 	netlify = await startNetlifyStandin();
-	slug = randomSlug('publish');
-	otherSlug = randomSlug('publish-b');
-	tenantName = `Publish Chamber ${slug}`;
-	const file = (
-		s: string,
-		name: string,
-		users: { email: string; role: 'super_admin' | 'admin' | 'editor' }[],
-	) =>
-		parseTenantFile(
-			{
-				tenant: { slug: s, name },
-				config: { content: { heroTitle: 'First title' } },
-				users: users.map((u) => ({ ...u, password: PASSWORD })),
-			},
-			'fixture',
-		);
-	for (const key of Object.keys(emails) as (keyof typeof emails)[]) {
-		emails[key] = `${key.toLowerCase()}-${slug}@publish.test`;
-	}
-	const imported = await importTenant(
-		service,
-		file(slug, tenantName, [
-			{ email: emails.admin, role: 'admin' },
-			{ email: emails.editor, role: 'editor' },
-		]),
-	);
-	tenantId = imported.tenant_id;
-	await importTenant(
-		service,
-		file(otherSlug, `Other ${otherSlug}`, [
-			{ email: emails.otherAdmin, role: 'admin' },
-			{ email: emails.super, role: 'super_admin' },
-		]),
-		{ allowSuperAdmin: true },
-	);
-	for (const key of Object.keys(tokens) as (keyof typeof tokens)[])
-		tokens[key] = await signIn(emails[key]);
-
-	Object.assign(process.env, {
-		SUPABASE_URL: stack.supabaseUrl,
-		SUPABASE_ANON_KEY: stack.anonKey,
-		SUPABASE_SERVICE_ROLE_KEY: stack.serviceKey,
-		TENANT: slug,
-		NETLIFY_BUILD_HOOK_URL: netlify.buildHookUrl,
-		NETLIFY_PURGE_API_TOKEN: netlify.token,
-		SITE_ID: netlify.siteId,
-		NETLIFY_API_URL: netlify.url,
-		NETLIFY_DEPLOY_NOTIFICATION_SECRET: NOTIFICATION_SECRET,
+	chambers = await importStaffChambers(stack, service, {
+		prefix: 'publish',
+		domain: DOMAIN,
+		password: PASSWORD,
+		name: 'Publish Chamber',
+		config: { content: { heroTitle: 'First title' } },
 	});
-	delete process.env.NETLIFY_AUTH_TOKEN;
-	site = await startSiteServer({
-		distDir: 'public',
-		functionsDir: 'netlify/functions',
-		port: await freePort(),
+	({ slug, otherSlug, tenantId, tenantName, tokens, emails } = chambers);
+	server = await startFunctionServer(stack, {
+		tenant: slug,
+		env: {
+			...netlify.env,
+			NETLIFY_DEPLOY_NOTIFICATION_SECRET: NOTIFICATION_SECRET,
+			NETLIFY_AUTH_TOKEN: undefined,
+		},
 	});
 });
 
 afterAll(async () => {
-	await site?.close();
+	await server?.close();
 	await netlify?.close();
-	process.env = savedEnv;
-	await db.query('delete from public.tenants where slug = any($1)', [[slug, otherSlug]]);
-	await db.query(`delete from auth.users where email like '%@publish.test'`);
+	await removeStaffChambers(db, chambers, DOMAIN);
 	await db.end();
 });
 

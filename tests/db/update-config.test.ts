@@ -1,13 +1,15 @@
 import { createClient } from '@supabase/supabase-js';
 import pg from 'pg';
 import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
-import { startSiteServer, type SiteServer } from '../../scripts/lib/netlify-local.ts';
-import { configFromRow } from '../../src/features/config/config.ts';
-import { importTenant } from '../../src/features/tenants/tenants.server.ts';
-import { parseTenantFile } from '../../src/features/tenants/tenant-file.ts';
 import { startNetlifyStandin, type NetlifyStandin } from '../support/netlify-api-standin.ts';
-import { randomSlug } from './fixtures.ts';
-import { freePort, signInAs, userClient as asUser } from '../support/db-clients.ts';
+import {
+	importStaffChambers,
+	removeStaffChambers,
+	storedConfig,
+	type StaffChambers,
+} from './fixtures.ts';
+import { userClient as asUser } from '../support/db-clients.ts';
+import { startFunctionServer, type FunctionServer } from '../support/function-server.ts';
 
 // POST /api/update-config (spec 02 §7) over real HTTP in the local Netlify server, signed in with
 // the identity service, writing to the real database with the user's token; a stand-in of
@@ -18,107 +20,41 @@ const db = new pg.Client({ connectionString: stack.databaseUrl });
 const service = createClient(stack.supabaseUrl, stack.serviceKey, {
 	auth: { persistSession: false },
 });
-const PASSWORD = 'update-config-password';
-const savedEnv = { ...process.env };
+const DOMAIN = 'update.test';
 
 let netlify: NetlifyStandin;
-let site: SiteServer;
+let server: FunctionServer;
+let chambers: StaffChambers;
 let slug: string;
 let otherSlug: string;
 let tenantId: string;
-const tokens = { admin: '', editor: '', super: '', otherAdmin: '' };
+let tokens: StaffChambers['tokens'];
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON answers of every shape
-type Answer = { status: number; body: any };
-
-async function save(body: unknown, token?: string, raw?: string): Promise<Answer> {
-	const response = await fetch(
-		new URL('/api/update-config', site.url.replace('localhost', '127.0.0.1')),
-		{
-			method: 'POST',
-			headers: {
-				'content-type': 'application/json',
-				...(token ? { authorization: `Bearer ${token}` } : {}),
-			},
-			body: raw ?? JSON.stringify(body),
-		},
-	);
-	const text = await response.text();
-	return { status: response.status, body: text ? JSON.parse(text) : null };
-}
-
-const signIn = (email: string) => signInAs(stack, email, PASSWORD);
+const save = (body: unknown, token?: string, raw?: string) =>
+	server.call('/api/update-config', { method: 'POST', body, token, raw });
 
 const userClient = (token: string) => asUser(stack, token);
 
-async function config(tenant = tenantId) {
-	const { data, error } = await service
-		.from('chamber_config')
-		.select('*')
-		.eq('tenant_id', tenant)
-		.single();
-	if (error) throw error;
-	return configFromRow(data, 'test');
-}
+const config = (tenant = tenantId) => storedConfig(service, tenant);
 
 beforeAll(async () => {
 	await db.connect();
 	netlify = await startNetlifyStandin();
-	slug = randomSlug('update');
-	otherSlug = randomSlug('update-b');
-	const file = (s: string, users: { email: string; role: 'super_admin' | 'admin' | 'editor' }[]) =>
-		parseTenantFile(
-			{
-				tenant: { slug: s, name: `Update ${s}` },
-				config: { content: { heroTitle: 'First title' } },
-				users: users.map((u) => ({ ...u, password: PASSWORD })),
-			},
-			'fixture',
-		);
-	const email = (key: string) => `${key.toLowerCase()}-${slug}@update.test`;
-	tenantId = (
-		await importTenant(
-			service,
-			file(slug, [
-				{ email: email('admin'), role: 'admin' },
-				{ email: email('editor'), role: 'editor' },
-			]),
-		)
-	).tenant_id;
-	await importTenant(
-		service,
-		file(otherSlug, [
-			{ email: email('otherAdmin'), role: 'admin' },
-			{ email: email('super'), role: 'super_admin' },
-		]),
-		{ allowSuperAdmin: true },
-	);
-	for (const key of Object.keys(tokens) as (keyof typeof tokens)[]) {
-		tokens[key] = await signIn(email(key));
-	}
-	Object.assign(process.env, {
-		SUPABASE_URL: stack.supabaseUrl,
-		SUPABASE_ANON_KEY: stack.anonKey,
-		SUPABASE_SERVICE_ROLE_KEY: stack.serviceKey,
-		TENANT: slug,
-		NETLIFY_BUILD_HOOK_URL: netlify.buildHookUrl,
-		NETLIFY_PURGE_API_TOKEN: netlify.token,
-		SITE_ID: netlify.siteId,
-		NETLIFY_API_URL: netlify.url,
+	chambers = await importStaffChambers(stack, service, {
+		prefix: 'update',
+		domain: DOMAIN,
+		name: 'Update',
+		password: 'update-config-password',
+		config: { content: { heroTitle: 'First title' } },
 	});
-	site = await startSiteServer({
-		distDir: 'public',
-		functionsDir: 'netlify/functions',
-		port: await freePort(),
-	});
+	({ slug, otherSlug, tenantId, tokens } = chambers);
+	server = await startFunctionServer(stack, { tenant: slug, env: netlify.env });
 });
 
 afterAll(async () => {
-	await site?.close();
+	await server?.close();
 	await netlify?.close();
-	process.env = savedEnv;
-	await db.query('delete from public.tenants where slug = any($1)', [[slug, otherSlug]]);
-	await db.query(`delete from auth.users where email like '%@update.test'`);
+	await removeStaffChambers(db, chambers, DOMAIN);
 	await db.end();
 });
 

@@ -36,6 +36,8 @@ export interface NetlifyStandin {
 	siteId: string;
 	/** The token the API accepts (purge, deploys). */
 	token: string;
+	/** The variables that point the publishing code at this stand-in. */
+	env: Record<string, string>;
 	buildHooks: BuildHookCall[];
 	purges: PurgeCall[];
 	deployListCalls: { authorization: string | undefined; query: string }[];
@@ -142,6 +144,12 @@ export async function startNetlifyStandin(
 		buildHookUrl: `${url}/build_hooks/${hookId}`,
 		siteId,
 		token,
+		env: {
+			NETLIFY_BUILD_HOOK_URL: `${url}/build_hooks/${hookId}`,
+			NETLIFY_PURGE_API_TOKEN: token,
+			SITE_ID: siteId,
+			NETLIFY_API_URL: url,
+		},
 		get buildHooks() {
 			return state.buildHooks;
 		},
