@@ -4,8 +4,8 @@ import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createClient } from '@supabase/supabase-js';
 import { SignJWT } from 'jose';
-import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { db, service, stack } from './clients.ts';
 import { importTenant } from '../../src/features/tenants/tenants.server.ts';
 import { parseTenantFile } from '../../src/features/tenants/tenant-file.ts';
 import { randomSlug } from './fixtures.ts';
@@ -16,11 +16,6 @@ import { startFunctionServer, type FunctionServer } from '../support/function-se
 // address: requests leave from different loopback addresses (127.0.0.x), which the server reports
 // as Netlify's x-nf-client-connection-ip, as Netlify's edge does.
 
-const stack = inject('stack');
-const db = new pg.Client({ connectionString: stack.databaseUrl });
-const service = createClient(stack.supabaseUrl, stack.serviceKey, {
-	auth: { persistSession: false },
-});
 const PASSWORD = 'function-password';
 let server: FunctionServer;
 let slugA: string;

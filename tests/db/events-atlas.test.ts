@@ -1,5 +1,5 @@
-import pg from 'pg';
-import { afterAll, afterEach, beforeAll, describe, expect, inject, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { db } from './clients.ts';
 import type { Event } from '../../src/features/events/events.ts';
 import type { FunctionServer } from '../support/function-server.ts';
 import { startAtlasStandin, type AtlasStandin } from '../support/atlas-standin.ts';
@@ -14,8 +14,6 @@ import {
 // The same functions with ATLAS_BASE_URL pointed at the Atlas stand-in: the answers come from
 // Atlas, and when Atlas starts failing each function serves its last good answer, else a 502.
 
-const stack = inject('stack');
-const db = new pg.Client({ connectionString: stack.databaseUrl });
 let tenant: { slug: string; id: string };
 let atlas: AtlasStandin;
 let server: FunctionServer;

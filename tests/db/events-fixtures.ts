@@ -1,6 +1,5 @@
 import { TZDate } from '@date-fns/tz';
-import { createClient } from '@supabase/supabase-js';
-import { inject } from 'vitest';
+import { service, stack } from './clients.ts';
 import { importTenant } from '../../src/features/tenants/tenants.server.ts';
 import {
 	localDateTime,
@@ -93,16 +92,12 @@ export function eventsTenantFile(slug: string): TenantFileInput {
 
 /** Imports the events chamber. */
 export async function seedEventsTenant(prefix: string): Promise<{ slug: string; id: string }> {
-	const stack = inject('stack');
 	const slug = randomSlug(prefix);
-	const service = createClient(stack.supabaseUrl, stack.serviceKey, {
-		auth: { persistSession: false },
-	});
 	const summary = await importTenant(service, parseTenantFile(eventsTenantFile(slug), 'fixture'));
 	return { slug, id: summary.tenant_id };
 }
 
 /** The functions over real HTTP on a free port, serving the chamber `slug`. */
 export function startFunctions(slug: string, env: Record<string, string | undefined> = {}) {
-	return startFunctionServer(inject('stack'), { tenant: slug, env });
+	return startFunctionServer(stack, { tenant: slug, env });
 }

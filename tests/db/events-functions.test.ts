@@ -1,6 +1,6 @@
 import ICAL from 'ical.js';
-import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { db } from './clients.ts';
 import type { Event } from '../../src/features/events/events.ts';
 import type { FunctionServer } from '../support/function-server.ts';
 import { IDS, seedEventsTenant, startFunctions, utcDay } from './events-fixtures.ts';
@@ -8,8 +8,6 @@ import { IDS, seedEventsTenant, startFunctions, utcDay } from './events-fixtures
 // The events functions over real HTTP, reading the local events table of a fixture chamber
 // through PostgREST as a visitor would.
 
-const stack = inject('stack');
-const db = new pg.Client({ connectionString: stack.databaseUrl });
 let tenant: { slug: string; id: string };
 let server: FunctionServer;
 

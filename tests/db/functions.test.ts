@@ -12,8 +12,8 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createClient } from '@supabase/supabase-js';
-import pg from 'pg';
-import { afterAll, afterEach, beforeAll, describe, expect, inject, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { db, service, stack } from './clients.ts';
 import type { Context } from '@netlify/functions';
 import { bannerImageHandler } from '../../netlify/functions/banner-image.ts';
 import { createPublicFetch, isPublicAddress } from '../../src/lib/public-fetch.server.ts';
@@ -28,12 +28,6 @@ import {
 // Every directory function over real HTTP: the local Netlify server runs netlify/functions/* in
 // this process against the test stack, with stand-in servers on 127.0.0.1 for the banner image
 // host and for reCAPTCHA's siteverify.
-
-const stack = inject('stack');
-const db = new pg.Client({ connectionString: stack.databaseUrl });
-const service = createClient(stack.supabaseUrl, stack.serviceKey, {
-	auth: { persistSession: false },
-});
 
 // A 1×1 PNG.
 const PNG = Buffer.from(

@@ -1,9 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { Context } from '@netlify/functions';
-import { createClient } from '@supabase/supabase-js';
 import { SignJWT } from 'jose';
-import pg from 'pg';
-import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { db, service, stack } from './clients.ts';
 import deployBuilding from '../../netlify/functions/deploy-building.ts';
 import deployFailed from '../../netlify/functions/deploy-failed.ts';
 import deploySucceeded from '../../netlify/functions/deploy-succeeded.ts';
@@ -29,11 +28,6 @@ import {
 // the identity service's, and a stand-in of Netlify's API receives the build-hook, purge and
 // deploys calls. Netlify's deploy events are sent to the event functions as Netlify sends them.
 
-const stack = inject('stack');
-const db = new pg.Client({ connectionString: stack.databaseUrl });
-const service = createClient(stack.supabaseUrl, stack.serviceKey, {
-	auth: { persistSession: false },
-});
 const PASSWORD = 'publish-password';
 const NOTIFICATION_SECRET = 'deploy-notification-secret-0123456789';
 const DOMAIN = 'publish.test';

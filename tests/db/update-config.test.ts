@@ -1,6 +1,5 @@
-import { createClient } from '@supabase/supabase-js';
-import pg from 'pg';
-import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { db, service, stack } from './clients.ts';
 import { startNetlifyStandin, type NetlifyStandin } from '../support/netlify-api-standin.ts';
 import {
 	importStaffChambers,
@@ -15,11 +14,6 @@ import { startFunctionServer, type FunctionServer } from '../support/function-se
 // the identity service, writing to the real database with the user's token; a stand-in of
 // Netlify's API receives the build hook the save triggers.
 
-const stack = inject('stack');
-const db = new pg.Client({ connectionString: stack.databaseUrl });
-const service = createClient(stack.supabaseUrl, stack.serviceKey, {
-	auth: { persistSession: false },
-});
 const DOMAIN = 'update.test';
 
 let netlify: NetlifyStandin;
