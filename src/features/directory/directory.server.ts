@@ -256,11 +256,3 @@ export async function getCacheVersion(
 	}
 	return data ? Number(data.version) : 1;
 }
-
-/** The levels of the chamber's published businesses, with how many hold each. */
-export async function listMembershipLevels(client: SupabaseClient, tenantId: string) {
-	const { data, error } = await client.rpc('get_membership_levels', { p_tenant_id: tenantId });
-	if (error)
-		throw new Error(`Failed to fetch membership levels: ${error.message}`, { cause: error });
-	return dropBlankNames((data ?? []) as FilterOption[]);
-}
