@@ -235,12 +235,6 @@ export async function seedRlsFixtures(service: SupabaseClient, db: Client): Prom
 		[importedA.tenant_id, adminA.email.toLowerCase()],
 	);
 
-	// A published and an unpublished announcement of tenant A.
-	await db.query(
-		`insert into public.announcements (tenant_id, title, published) values ($1, 'Open', true), ($1, 'Draft', false)`,
-		[importedA.tenant_id],
-	);
-
 	// One configuration change, so tenant A has an audit_log row.
 	await db.query('update public.chamber_config set founded_year = 1901 where tenant_id = $1', [
 		importedA.tenant_id,

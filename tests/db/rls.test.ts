@@ -318,22 +318,6 @@ const TABLES: readonly TableCase[] = [
 		deleteBy: CHAMBER_ADMINS,
 	},
 	{
-		table: 'announcements',
-		tenantColumn: 'tenant_id',
-		updateColumn: 'title',
-		publicRows: 'published',
-		insert: (fx) => ({
-			statement: {
-				text: `insert into public.announcements (tenant_id, title) values ($1, 'Hello')`,
-				values: [fx.tenantA.id],
-			},
-		}),
-		select: STAFF_READ_ALL,
-		insertBy: CHAMBER_ADMINS,
-		updateBy: SERVICE_ONLY,
-		deleteBy: SERVICE_ONLY,
-	},
-	{
 		table: 'events',
 		tenantColumn: 'tenant_id',
 		updateColumn: 'data',
