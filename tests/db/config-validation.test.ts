@@ -7,6 +7,7 @@ import {
 	parseConfig,
 	type ChamberConfig,
 } from '../../src/features/config/config.ts';
+import { TOP_LEVEL_FIELDS } from '../../src/features/admin/update-config.ts';
 import { configDatabaseRules, type ValueRule } from '../../src/features/config/database-rules.ts';
 import { importTenant } from '../../src/features/tenants/tenants.server.ts';
 import { parseTenantFile } from '../../src/features/tenants/tenant-file.ts';
@@ -79,6 +80,25 @@ describe('the database’s rules', () => {
 	it('are the zod schema’s (a schema change needs a migration: node scripts/config-rules.ts)', async () => {
 		const { rows } = await db.query('select public.config_rules() as rules');
 		expect(rows[0].rules).toEqual(configDatabaseRules());
+	});
+
+	it('name the columns as the app does: each configuration key its chamber_config column, each column its section', async () => {
+		const { rows: columns } = await db.query<{ column_name: string }>(
+			`select column_name from information_schema.columns
+			where table_schema = 'public' and table_name = 'chamber_config'`,
+		);
+		expect(columns.map((c) => c.column_name)).toEqual(
+			expect.arrayContaining(Object.values(CONFIG_COLUMNS)),
+		);
+		// The audit log and the editors' refusals name a column by its section (config_section_name).
+		const { rows } = await db.query<{ section: string }>(
+			'select public.config_section_name(c) as section from unnest($1::text[]) c',
+			[Object.values(CONFIG_COLUMNS)],
+		);
+		const identity: string[] = [...TOP_LEVEL_FIELDS, 'slug'];
+		expect(rows.map((r) => r.section)).toEqual(
+			Object.keys(CONFIG_COLUMNS).map((key) => (identity.includes(key) ? 'identity' : key)),
+		);
 	});
 
 	it('bound every text and every list', () => {

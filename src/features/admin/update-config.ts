@@ -3,6 +3,7 @@ import {
 	categoryDisplaySchema,
 	chamberConfigSchema,
 	colorsSchema,
+	CONFIG_COLUMNS,
 	contactSchema,
 	contentSchema,
 	featuredBusinessesSchema,
@@ -47,27 +48,6 @@ export const WHOLE_SECTIONS = {
 	searchPage: searchPageSchema,
 } as const;
 export type WholeSection = keyof typeof WHOLE_SECTIONS;
-
-/** chamber_config's column for each configuration key the panel saves. */
-const COLUMNS: Record<TopLevelField | FieldSection | WholeSection, string> = {
-	name: 'name',
-	city: 'city',
-	state: 'state',
-	foundedYear: 'founded_year',
-	fonts: 'fonts',
-	textColors: 'text_colors',
-	contact: 'contact',
-	social: 'social',
-	urls: 'urls',
-	content: 'content',
-	footerLabels: 'footer_labels',
-	features: 'features',
-	colors: 'colors',
-	navigation: 'navigation',
-	featuredBusinesses: 'featured_businesses',
-	categoryDisplay: 'category_display',
-	searchPage: 'search_page',
-};
 
 /** One save call's body without `chamber`: what the panel sends for one change. */
 export type ConfigChange =
@@ -136,7 +116,7 @@ export function parseConfigChange(input: unknown): { chamber: string; write: Con
 		const value = validate(WHOLE_SECTIONS[section], body[section], section);
 		return {
 			chamber: chamber.data,
-			write: { column: COLUMNS[section], field: null, value, path: section },
+			write: { column: CONFIG_COLUMNS[section], field: null, value, path: section },
 		};
 	}
 	if (!has(body, 'value')) throw new ConfigChangeError('Expected value');
@@ -156,7 +136,7 @@ export function parseConfigChange(input: unknown): { chamber: string; write: Con
 		const value = validate(shape[field]!, body.value, path);
 		return {
 			chamber: chamber.data,
-			write: { column: COLUMNS[section as FieldSection], field, value: value ?? null, path },
+			write: { column: CONFIG_COLUMNS[section as FieldSection], field, value: value ?? null, path },
 		};
 	}
 	if (!(TOP_LEVEL_FIELDS as readonly string[]).includes(field)) {
@@ -169,7 +149,7 @@ export function parseConfigChange(input: unknown): { chamber: string; write: Con
 	return {
 		chamber: chamber.data,
 		write: {
-			column: COLUMNS[field as TopLevelField],
+			column: CONFIG_COLUMNS[field as TopLevelField],
 			field: null,
 			value: value ?? null,
 			path: field,
