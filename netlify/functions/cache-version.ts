@@ -1,9 +1,7 @@
 import type { Config } from '@netlify/functions';
 import { z } from 'zod';
-import {
-	CACHE_VERSION_TYPES,
-	getCacheVersion,
-} from '../../src/features/directory/directory.server.ts';
+import { getCacheVersion } from '../../src/features/directory/directory.server.ts';
+import { CACHE_VERSION_TYPES } from '../../src/lib/cache-versions.ts';
 import { cachedJson, handleJson, parseQuery } from '../../src/lib/http.server.ts';
 import { getAnonClient } from '../../src/lib/supabase.server.ts';
 import { getCurrentTenant } from '../../src/lib/tenant.server.ts';

@@ -3,6 +3,7 @@ import { SignJWT } from 'jose';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { EDITOR_FEATURE_KEYS } from '../../src/features/config/config.ts';
+import { CACHE_VERSION_TYPES, REFRESHABLE_CACHE_TYPES } from '../../src/lib/cache-versions.ts';
 import {
 	removeRlsFixtures,
 	seedRlsFixtures,
@@ -350,6 +351,28 @@ describe('cache versions: up by one, through bump_cache_version, by admins', () 
 			.eq('type', 'events');
 		expect(serviceError?.message).toContain('only goes up by one');
 		expect(await version(fx.tenantA.id, 'events')).toBe(before);
+	});
+
+	it('keeps a version of exactly the types the app reads, and lets admins bump exactly the refreshable ones', async () => {
+		const { rows } = await db.query<{ type: string }>(
+			'select type from public.cache_versions where tenant_id = $1 order by type',
+			[fx.tenantA.id],
+		);
+		expect(rows.map((r) => r.type)).toEqual([...CACHE_VERSION_TYPES].sort());
+		const insert = await db
+			.query(`insert into public.cache_versions (tenant_id, type) values ($1, 'no_such_cache')`, [
+				fx.tenantA.id,
+			])
+			.catch((error: { code?: string }) => error);
+		expect((insert as { code?: string }).code).toBe('23514');
+		const admin = await as(fx.users.adminA);
+		for (const type of REFRESHABLE_CACHE_TYPES) {
+			const { error } = await admin.rpc('bump_cache_version', {
+				p_tenant_id: fx.tenantA.id,
+				p_type: type,
+			});
+			expect(error, type).toBeNull();
+		}
 	});
 
 	it('refuses a type that is no cache, and the config version (the configuration bumps it)', async () => {

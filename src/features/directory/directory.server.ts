@@ -1,4 +1,5 @@
 import type { SupabaseClient } from '@supabase/supabase-js';
+import type { CacheVersionType } from '../../lib/cache-versions.ts';
 import type { ChamberConfig } from '../config/config.ts';
 import {
 	toBusiness,
@@ -36,15 +37,6 @@ export interface Banner {
 	target: string;
 	alternate_text: string;
 }
-
-export const CACHE_VERSION_TYPES = [
-	'config',
-	'categories',
-	'events',
-	'community_events',
-	'event_details',
-] as const;
-export type CacheVersionType = (typeof CACHE_VERSION_TYPES)[number];
 
 /** Bulk reads go in batches of this many rows (spec 01 §9). */
 export const BATCH_SIZE = 1000;

@@ -1,5 +1,6 @@
 import { LRUCache } from 'lru-cache';
 import { z } from 'zod';
+import type { CacheVersionType } from '../../lib/cache-versions.ts';
 import { cacheHeaders, jsonError, versionParam, type CacheOptions } from '../../lib/http.server.ts';
 import { getAnonClient, readClientEnv } from '../../lib/supabase.server.ts';
 import { getCurrentTenant } from '../../lib/tenant.server.ts';
@@ -108,7 +109,10 @@ export function resolveRange(query: RangeQuery, now: Date = new Date()): DateRan
 	return defaultRange(now.toISOString().slice(0, 10));
 }
 
-export type EventsResource = 'events' | 'community_events' | 'event_details';
+export type EventsResource = Extract<
+	CacheVersionType,
+	'events' | 'community_events' | 'event_details'
+>;
 
 /** Cache tags: the tenant, and the tenant's resource (the cache versions' resource types). */
 export function cacheTags(resource: EventsResource, ...more: string[]): string[] {

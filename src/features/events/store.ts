@@ -1,4 +1,5 @@
 import { atom, type ReadableAtom } from 'nanostores';
+import type { CacheVersionType } from '../../lib/cache-versions.ts';
 import {
 	clearTypes,
 	initialView,
@@ -49,7 +50,7 @@ const SOURCES = {
 		version: 'community_events',
 		failure: 'Failed to fetch community events',
 	},
-} as const;
+} as const satisfies Record<string, { path: string; version: CacheVersionType; failure: string }>;
 
 // Spec 02 §7: the events responses are kept for five minutes, so going back from an event to the
 // calendar shows it at once. Keyed by URL, which carries ?v=: a cache purge is never hidden.
@@ -89,7 +90,7 @@ const versions = new Map<string, Promise<number | undefined>>();
  * The current cache version of a resource type, passed as ?v= so the CDN's copy is replaced the
  * moment an admin refreshes the cache. Without an answer the calls go without v.
  */
-function cacheVersion(type: string, base = ''): Promise<number | undefined> {
+function cacheVersion(type: CacheVersionType, base = ''): Promise<number | undefined> {
 	const key = `${base}|${type}`;
 	let version = versions.get(key);
 	if (!version) {

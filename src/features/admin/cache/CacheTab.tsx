@@ -12,14 +12,13 @@ import {
 	CACHE_HISTORY_SIZE,
 	CACHE_LABELS,
 	CACHE_REFRESH_FAILED,
-	CACHE_RESOURCE_TYPES,
 	CACHE_SUCCESS_MS,
 	purgeTypeLabel,
 	type CachePurgeLogRow,
-	type CacheResourceType,
 } from './cache.ts';
+import { REFRESHABLE_CACHE_TYPES, type RefreshableCacheType } from '../../../lib/cache-versions.ts';
 
-type Versions = Partial<Record<CacheResourceType, number>>;
+type Versions = Partial<Record<RefreshableCacheType, number>>;
 type Message = { kind: 'success' | 'error'; text: string };
 type History =
 	{ kind: 'loading' } | { kind: 'failed' } | { kind: 'ready'; rows: CachePurgeLogRow[] };
@@ -33,8 +32,8 @@ async function readVersions(client: SupabaseClient, tenantId: string): Promise<V
 		.overrideTypes<{ type: string; version: number }[], { merge: false }>();
 	const versions: Versions = {};
 	for (const row of data ?? []) {
-		if ((CACHE_RESOURCE_TYPES as readonly string[]).includes(row.type)) {
-			versions[row.type as CacheResourceType] = row.version;
+		if ((REFRESHABLE_CACHE_TYPES as readonly string[]).includes(row.type)) {
+			versions[row.type as RefreshableCacheType] = row.version;
 		}
 	}
 	return versions;
@@ -62,7 +61,7 @@ const timeFormat = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeS
  */
 export default function CacheTab({ user, chamber, client, getAccessToken }: AdminTabProps) {
 	const [versions, setVersions] = useState<Versions>({});
-	const [refreshing, setRefreshing] = useState<CacheResourceType | null>(null);
+	const [refreshing, setRefreshing] = useState<RefreshableCacheType | null>(null);
 	const [message, setMessage] = useState<Message | null>(null);
 	const [history, setHistory] = useState<History>({ kind: 'loading' });
 	const showHistory = user.role === 'super_admin';
@@ -90,7 +89,7 @@ export default function CacheTab({ user, chamber, client, getAccessToken }: Admi
 		);
 	}, [message]);
 
-	async function refresh(type: CacheResourceType) {
+	async function refresh(type: RefreshableCacheType) {
 		setRefreshing(type);
 		setMessage(null);
 		const result = await callApi<{ newVersion: number; publish: unknown }>(
@@ -132,7 +131,7 @@ export default function CacheTab({ user, chamber, client, getAccessToken }: Admi
 				)}
 			</div>
 			<div className="ops-cards">
-				{CACHE_RESOURCE_TYPES.map((type) => (
+				{REFRESHABLE_CACHE_TYPES.map((type) => (
 					<section key={type} className="ops-card" aria-labelledby={`cache-${type}`}>
 						<h4 id={`cache-${type}`}>{CACHE_LABELS[type]}</h4>
 						<p>Current version: {versions[type] ?? '—'}</p>

@@ -1,6 +1,6 @@
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { BadRequest, HttpError } from '../../../lib/http.server.ts';
-import type { CacheResourceType } from './cache.ts';
+import type { RefreshableCacheType } from '../../../lib/cache-versions.ts';
 
 /**
  * Bumps one cache version of a chamber with the user's own client: bump_cache_version (migration
@@ -10,7 +10,7 @@ import type { CacheResourceType } from './cache.ts';
 export async function bumpCacheVersion(
 	client: SupabaseClient,
 	tenantId: string,
-	type: CacheResourceType,
+	type: RefreshableCacheType,
 ): Promise<number> {
 	const { data, error } = await client.rpc('bump_cache_version', {
 		p_tenant_id: tenantId,

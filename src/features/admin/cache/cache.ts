@@ -1,19 +1,11 @@
 import { z } from 'zod';
+import { REFRESHABLE_CACHE_TYPES, type RefreshableCacheType } from '../../../lib/cache-versions.ts';
 
 // The Cache tab (spec 02 §2, §4, §7, §9): the four resource types an admin may refresh, how the
 // tab names them, and what a refresh purges. Pure logic: the function, the tab and the tests share it.
 
-/** The resource types of `POST /api/admin/increment-cache-version`, in the tab's order. */
-export const CACHE_RESOURCE_TYPES = [
-	'events',
-	'community_events',
-	'event_details',
-	'categories',
-] as const;
-export type CacheResourceType = (typeof CACHE_RESOURCE_TYPES)[number];
-
 /** The cards' titles (spec 02 §2). */
-export const CACHE_LABELS: Readonly<Record<CacheResourceType, string>> = {
+export const CACHE_LABELS: Readonly<Record<RefreshableCacheType, string>> = {
 	events: 'Chamber Events',
 	community_events: 'Community Events',
 	event_details: 'Event Details',
@@ -33,9 +25,9 @@ export const CACHE_REFRESH_FAILED = 'Failed to refresh cache';
 
 /** POST /api/admin/increment-cache-version's body. */
 export const incrementCacheVersionBodySchema = z.object({
-	/** One of CACHE_RESOURCE_TYPES. */
-	resourceType: z.enum(CACHE_RESOURCE_TYPES, {
-		error: `resourceType must be one of ${CACHE_RESOURCE_TYPES.join(', ')}`,
+	/** One of REFRESHABLE_CACHE_TYPES. */
+	resourceType: z.enum(REFRESHABLE_CACHE_TYPES, {
+		error: `resourceType must be one of ${REFRESHABLE_CACHE_TYPES.join(', ')}`,
 	}),
 	/** The chamber's slug (a super_admin's panel of another chamber); default this deployment's. */
 	chamber: z.string({ error: 'chamber must be a chamber slug' }).trim().min(1).optional(),
@@ -45,7 +37,7 @@ export const incrementCacheVersionBodySchema = z.object({
  * The CDN cache tags a bump purges: the resource's own answers (the functions tag them
  * `{tenant}:{type}`) and the short-lived version lookup, so visitors get the new version at once.
  */
-export function cachePurgeTags(tenantSlug: string, type: CacheResourceType): string[] {
+export function cachePurgeTags(tenantSlug: string, type: RefreshableCacheType): string[] {
 	return [`${tenantSlug}:${type}`, `${tenantSlug}:cache-version`];
 }
 
@@ -53,7 +45,7 @@ export function cachePurgeTags(tenantSlug: string, type: CacheResourceType): str
  * Categories are pre-rendered into the pages (the home page's cards, /category/…), so refreshing
  * them also publishes the site; events are read by the browser from the functions.
  */
-export function refreshPublishes(type: CacheResourceType): boolean {
+export function refreshPublishes(type: RefreshableCacheType): boolean {
 	return type === 'categories';
 }
 
