@@ -1,5 +1,6 @@
 import type { Config } from '@netlify/functions';
 import { z } from 'zod';
+import { ROLE_SETS } from '../../src/features/auth/auth.ts';
 import { authenticate } from '../../src/features/auth/auth.server.ts';
 import { createChamber } from '../../src/features/generator/generator.server.ts';
 import { handleJson, parseJsonBody } from '../../src/lib/http.server.ts';
@@ -16,7 +17,7 @@ const bodySchema = z.object({
 
 /** 'Create chamber' of the configuration generator: super_admin only. */
 export default handleJson('admin-chambers', ['POST'], async (req) => {
-	await authenticate(req, { roles: ['super_admin'] });
+	await authenticate(req, { roles: ROLE_SETS.superAdmins });
 	const { tenantFile } = await parseJsonBody(bodySchema, req);
 	const created = await createChamber(getServiceClient(), tenantFile, new URL(req.url).origin);
 	return Response.json(created, { status: 201, headers: { 'Cache-Control': 'no-store' } });

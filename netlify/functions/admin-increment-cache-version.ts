@@ -1,4 +1,5 @@
 import type { Config } from '@netlify/functions';
+import { ROLE_SETS } from '../../src/features/auth/auth.ts';
 import { authenticate } from '../../src/features/auth/auth.server.ts';
 import { bumpCacheVersion } from '../../src/features/admin/cache/cache.server.ts';
 import {
@@ -20,7 +21,7 @@ export const config: Config = { path: '/api/admin/increment-cache-version' };
  * and a `categories` refresh also publishes the site, whose pages carry the categories.
  */
 export default handleJson('admin-increment-cache-version', ['POST'], async (req) => {
-	const session = await authenticate(req, { roles: ['super_admin', 'admin'] });
+	const session = await authenticate(req, { roles: ROLE_SETS.admins });
 	const body = await parseJsonBody(incrementCacheVersionBodySchema, req);
 	const current = await getCurrentTenant();
 	const tenant =

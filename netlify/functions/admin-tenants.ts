@@ -1,4 +1,5 @@
 import type { Config } from '@netlify/functions';
+import { ROLE_SETS } from '../../src/features/auth/auth.ts';
 import { authenticate } from '../../src/features/auth/auth.server.ts';
 import { listTenants } from '../../src/features/admin/users/users.server.ts';
 import { handleJson } from '../../src/lib/http.server.ts';
@@ -7,7 +8,7 @@ export const config: Config = { path: '/api/admin/tenants' };
 
 /** The chambers 'Create User' offers (spec 02 §7): `{tenants: [{id, name, tenant_key}]}`, super_admin only. */
 export default handleJson('admin-tenants', ['GET'], async (req) => {
-	const session = await authenticate(req, { roles: ['super_admin'] });
+	const session = await authenticate(req, { roles: ROLE_SETS.superAdmins });
 	return Response.json(
 		{ tenants: await listTenants(session.client) },
 		{ headers: { 'Cache-Control': 'no-store' } },

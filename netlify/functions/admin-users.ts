@@ -1,4 +1,5 @@
 import type { Config } from '@netlify/functions';
+import { ROLE_SETS } from '../../src/features/auth/auth.ts';
 import { authenticate } from '../../src/features/auth/auth.server.ts';
 import {
 	createAdminUser,
@@ -21,7 +22,7 @@ const noStore = { 'Cache-Control': 'no-store' };
  * role}` → 201 `{user}`; DELETE `{userId}` → `{success: true}`. Errors `{error}`.
  */
 export default handleJson('admin-users', ['GET', 'POST', 'DELETE'], async (req) => {
-	const session = await authenticate(req, { roles: ['super_admin'] });
+	const session = await authenticate(req, { roles: ROLE_SETS.superAdmins });
 	const service = getServiceClient();
 	if (req.method === 'GET') {
 		return Response.json(

@@ -1,4 +1,5 @@
 import type { Config } from '@netlify/functions';
+import { ROLE_SETS } from '../../src/features/auth/auth.ts';
 import { authenticate } from '../../src/features/auth/auth.server.ts';
 import { handle, HttpError } from '../../src/lib/http.server.ts';
 
@@ -13,7 +14,7 @@ const headers = { 'Cache-Control': 'no-store' };
 export default handle('auth-verify', ['GET'], async (req) => {
 	try {
 		const { user } = await authenticate(req, {
-			roles: ['super_admin', 'admin'],
+			roles: ROLE_SETS.admins,
 			deploymentTenant: false,
 		});
 		return Response.json({ authenticated: true, user }, { headers });

@@ -1,4 +1,5 @@
 import type { Config } from '@netlify/functions';
+import { ROLE_SETS } from '../../src/features/auth/auth.ts';
 import { authenticate } from '../../src/features/auth/auth.server.ts';
 import { listPublishHistory } from '../../src/features/publish/publish.server.ts';
 import { handleJson } from '../../src/lib/http.server.ts';
@@ -11,7 +12,7 @@ export const config: Config = { path: '/api/publish-history' };
  * according to the audit log): admins and super_admins (issue 8, "Beyond the peers").
  */
 export default handleJson('publish-history', ['GET'], async (req) => {
-	const session = await authenticate(req, { roles: ['super_admin', 'admin'] });
+	const session = await authenticate(req, { roles: ROLE_SETS.admins });
 	const tenant = await getCurrentTenant();
 	const entries = await listPublishHistory(session.client, tenant.id);
 	return Response.json({ entries }, { headers: { 'Cache-Control': 'no-store' } });

@@ -1,4 +1,5 @@
 import type { Config } from '@netlify/functions';
+import { ROLE_SETS } from '../../src/features/auth/auth.ts';
 import { authenticate } from '../../src/features/auth/auth.server.ts';
 import { restoreBodySchema } from '../../src/features/publish/publish.ts';
 import { restorePublishedConfig } from '../../src/features/publish/publish.server.ts';
@@ -13,7 +14,7 @@ export const config: Config = { path: '/api/publish-restore' };
  * `{publish, created}`.
  */
 export default handleJson('publish-restore', ['POST'], async (req) => {
-	const session = await authenticate(req, { roles: ['super_admin', 'admin'] });
+	const session = await authenticate(req, { roles: ROLE_SETS.admins });
 	const { publishId } = await parseJsonBody(restoreBodySchema, req);
 	const tenant = await getCurrentTenant();
 	const result = await restorePublishedConfig(session, tenant.id, publishId);

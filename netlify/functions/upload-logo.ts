@@ -1,5 +1,6 @@
 import type { Config } from '@netlify/functions';
 import { z } from 'zod';
+import { ROLE_SETS } from '../../src/features/auth/auth.ts';
 import { authenticate } from '../../src/features/auth/auth.server.ts';
 import {
 	prepareLogo,
@@ -38,7 +39,7 @@ const MAX_BODY_BYTES = LOGO_MAX_BYTES + 256 * 1024;
  * the site is published. Answers `{success: true, logoType, url, publish}`, errors `{error}`.
  */
 export default handleJson('upload-logo', ['POST'], async (req) => {
-	const session = await authenticate(req, { roles: ['super_admin', 'admin'] });
+	const session = await authenticate(req, { roles: ROLE_SETS.admins });
 	if (Number(req.headers.get('content-length') ?? 0) > MAX_BODY_BYTES) {
 		throw new HttpError(413, LOGO_TOO_LARGE);
 	}

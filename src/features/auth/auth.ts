@@ -36,21 +36,33 @@ export const CAPABILITIES = [
 ] as const;
 export type Capability = (typeof CAPABILITIES)[number];
 
-const PERMISSIONS: Record<AdminRole, ReadonlySet<Capability>> = {
-	super_admin: new Set(CAPABILITIES),
-	admin: new Set<Capability>([
-		'Edit Colors & Branding',
-		'Upload Logos',
-		'Edit Contact Info',
-		'Manage Navigation',
-		'Purge Cache',
-		'Edit Content & Text',
-	]),
-	editor: new Set<Capability>(['Edit Content & Text']),
+/**
+ * The three sets of roles that calls are allowed to, as the database's policies name them
+ * (`has_tenant_role(tenant)`, `…, array['super_admin', 'admin']`, `…, array['super_admin']`).
+ */
+export const ROLE_SETS = {
+	/** Everyone with a role in the chamber. */
+	staff: ADMIN_ROLES,
+	/** Who administers the chamber. */
+	admins: ['super_admin', 'admin'],
+	/** Who administers every chamber. */
+	superAdmins: ['super_admin'],
+} as const satisfies Record<string, readonly AdminRole[]>;
+
+/** Who holds each capability. */
+const CAPABILITY_ROLES: Record<Capability, readonly AdminRole[]> = {
+	'Manage Users': ROLE_SETS.superAdmins,
+	'Edit Colors & Branding': ROLE_SETS.admins,
+	'Upload Logos': ROLE_SETS.admins,
+	'Edit Contact Info': ROLE_SETS.admins,
+	'Manage Navigation': ROLE_SETS.admins,
+	'Purge Cache': ROLE_SETS.admins,
+	'Edit Content & Text': ROLE_SETS.staff,
+	'View All Chambers': ROLE_SETS.superAdmins,
 };
 
 export function can(role: AdminRole, capability: Capability): boolean {
-	return PERMISSIONS[role].has(capability);
+	return CAPABILITY_ROLES[capability].includes(role);
 }
 
 /** The signed-in admin as the functions answer it (spec 02 §3 Admin user). */

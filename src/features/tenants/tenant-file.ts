@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { TZDate } from '@date-fns/tz';
 import { format } from 'date-fns';
+import { ADMIN_ROLES, PASSWORD_MIN_LENGTH, type AdminRole } from '../auth/auth.ts';
 import { chamberConfigSchema, type ChamberConfig } from '../config/config.ts';
 
 // One tenant import file (tenants/*.json, tenants/demo/generate.ts): the chamber configuration
@@ -366,8 +367,7 @@ const eventListSchema = (list: string) =>
 
 // --- Users and the whole file ------------------------------------------------------------------
 
-export const USER_ROLES = ['super_admin', 'admin', 'editor'] as const;
-export type UserRole = (typeof USER_ROLES)[number];
+export type UserRole = AdminRole;
 
 export const tenantUserSchema = z.object({
 	email: z
@@ -379,8 +379,13 @@ export const tenantUserSchema = z.object({
 	 * Left out for a new user who sets their own through the password-reset e-mail (the generator's
 	 * first admin); an existing user keeps theirs.
 	 */
-	password: z.string().min(6, { error: 'Password must be at least 6 characters' }).optional(),
-	role: z.enum(USER_ROLES),
+	password: z
+		.string()
+		.min(PASSWORD_MIN_LENGTH, {
+			error: `Password must be at least ${PASSWORD_MIN_LENGTH} characters`,
+		})
+		.optional(),
+	role: z.enum(ADMIN_ROLES),
 });
 
 export const tenantSchema = z.object({
