@@ -6,6 +6,7 @@ import {
 	type ChamberConfig,
 	type ChamberConfigInput,
 } from '../config/config.ts';
+import { fieldLabel } from '../admin/config/labels.ts';
 import { themeCss } from '../config/theme.ts';
 import { slugify } from '../directory/rules.ts';
 import { parseTenantFile, type TenantFileInput } from '../tenants/tenant-file.ts';
@@ -41,13 +42,15 @@ export interface GeneratorTab {
 	groups: readonly FieldGroup[];
 }
 
-const colour = (path: string, label: string): FieldSpec => ({ path, label, kind: 'color' });
-const url = (path: string, label: string, required = false): FieldSpec => ({
+/** A configuration field, called what the admin panel calls it (labels.ts). */
+const field = (path: string, kind: FieldKind, more: Partial<FieldSpec> = {}): FieldSpec => ({
 	path,
-	label,
-	kind: 'url',
-	required,
+	label: fieldLabel(path),
+	kind,
+	...more,
 });
+const colour = (path: string) => field(path, 'color');
+const url = (path: string, required = false) => field(path, 'url', { required });
 
 export const GENERATOR_TABS: readonly GeneratorTab[] = [
 	{
@@ -57,17 +60,14 @@ export const GENERATOR_TABS: readonly GeneratorTab[] = [
 			{
 				title: 'Chamber',
 				fields: [
-					{ path: 'name', label: 'Chamber name', kind: 'text', required: true },
-					{
-						path: 'slug',
-						label: 'Slug',
-						kind: 'text',
+					field('name', 'text', { required: true }),
+					field('slug', 'text', {
 						required: true,
 						hint: 'Lowercase letters, digits and hyphens; the TENANT of its deployment.',
-					},
-					{ path: 'city', label: 'City', kind: 'text', required: true },
-					{ path: 'state', label: 'State', kind: 'text', required: true, hint: '2 letters' },
-					{ path: 'foundedYear', label: 'Founded year', kind: 'year' },
+					}),
+					field('city', 'text', { required: true }),
+					field('state', 'text', { required: true, hint: '2 letters' }),
+					field('foundedYear', 'year'),
 				],
 			},
 			{
@@ -90,33 +90,34 @@ export const GENERATOR_TABS: readonly GeneratorTab[] = [
 			{
 				title: 'Colors',
 				fields: [
-					colour('colors.primary', 'Primary'),
-					colour('colors.primaryLight', 'Primary light'),
-					colour('colors.primaryDark', 'Primary dark'),
-					colour('colors.secondary', 'Secondary'),
-					colour('colors.secondaryLight', 'Secondary light'),
-					colour('colors.secondaryDark', 'Secondary dark'),
+					colour('colors.primary'),
+					colour('colors.primaryLight'),
+					colour('colors.primaryDark'),
+					colour('colors.secondary'),
+					colour('colors.secondaryLight'),
+					colour('colors.secondaryDark'),
 				],
 			},
 			{
 				title: 'Text colors',
 				fields: [
-					colour('textColors.heading', 'Heading'),
-					colour('textColors.body', 'Body'),
-					colour('textColors.link', 'Link'),
-					colour('textColors.linkHover', 'Link hover'),
-					colour('textColors.onDarkHeading', 'Heading on dark'),
-					colour('textColors.onDarkBody', 'Body on dark'),
+					colour('textColors.heading'),
+					colour('textColors.body'),
+					colour('textColors.link'),
+					colour('textColors.linkHover'),
+					colour('textColors.onDarkHeading'),
+					colour('textColors.onDarkBody'),
 				],
 			},
 			{
 				title: 'Fonts',
 				fields: [
-					{ path: 'fonts.heading', label: 'Heading font', kind: 'select', options: FONT_CHOICES },
-					{ path: 'fonts.body', label: 'Body font', kind: 'select', options: FONT_CHOICES },
+					field('fonts.heading', 'select', { options: FONT_CHOICES }),
+					field('fonts.body', 'select', { options: FONT_CHOICES }),
 				],
 			},
 			{
+				// Paths of files a deployment ships; the panel uploads logos instead.
 				title: 'Logos',
 				fields: [
 					{ path: 'logo.standard', label: 'Standard logo path', kind: 'text' },
@@ -133,23 +134,23 @@ export const GENERATOR_TABS: readonly GeneratorTab[] = [
 			{
 				title: 'Contact information',
 				fields: [
-					{ path: 'contact.address', label: 'Address', kind: 'text', required: true },
-					{ path: 'contact.addressLine2', label: 'Address line 2', kind: 'text' },
-					{ path: 'contact.city', label: 'City', kind: 'text' },
-					{ path: 'contact.state', label: 'State', kind: 'text', hint: '2 letters' },
-					{ path: 'contact.zip', label: 'ZIP code', kind: 'text' },
-					{ path: 'contact.phone', label: 'Phone', kind: 'tel', required: true },
-					{ path: 'contact.email', label: 'Email', kind: 'email', required: true },
+					field('contact.address', 'text', { required: true }),
+					field('contact.addressLine2', 'text'),
+					field('contact.city', 'text'),
+					field('contact.state', 'text', { hint: '2 letters' }),
+					field('contact.zip', 'text'),
+					field('contact.phone', 'tel', { required: true }),
+					field('contact.email', 'email', { required: true }),
 				],
 			},
 			{
 				title: 'Social media',
 				fields: [
-					url('social.facebook', 'Facebook'),
-					url('social.twitter', 'Twitter / X'),
-					url('social.linkedin', 'LinkedIn'),
-					url('social.instagram', 'Instagram'),
-					url('social.youtube', 'YouTube'),
+					url('social.facebook'),
+					url('social.twitter'),
+					url('social.linkedin'),
+					url('social.instagram'),
+					url('social.youtube'),
 				],
 			},
 		],
@@ -161,41 +162,41 @@ export const GENERATOR_TABS: readonly GeneratorTab[] = [
 			{
 				title: 'Core URLs',
 				fields: [
-					url('urls.mainWebsite', 'Main website', true),
-					url('urls.joinUrl', 'Join / membership application'),
-					url('urls.eventRegistrationBaseUrl', 'Event registration site'),
-					url('urls.privacyUrl', 'Privacy policy'),
-					url('urls.contactUrl', 'Contact page'),
+					url('urls.mainWebsite', true),
+					url('urls.joinUrl'),
+					url('urls.eventRegistrationBaseUrl'),
+					url('urls.privacyUrl'),
+					url('urls.contactUrl'),
 				],
 			},
 			{
 				title: 'About the chamber',
 				fields: [
-					url('urls.aboutUrl', 'About'),
-					url('urls.teamUrl', 'Team'),
-					url('urls.presidentUrl', 'President'),
-					url('urls.boardUrl', 'Board of directors'),
-					url('urls.committeesUrl', 'Committees'),
-					url('urls.annualReportUrl', 'Annual report'),
+					url('urls.aboutUrl'),
+					url('urls.teamUrl'),
+					url('urls.presidentUrl'),
+					url('urls.boardUrl'),
+					url('urls.committeesUrl'),
+					url('urls.annualReportUrl'),
 				],
 			},
 			{
 				title: 'News, events and advocacy',
 				fields: [
-					url('urls.eventsUrl', 'Events'),
-					url('urls.networkingUrl', 'Networking'),
-					url('urls.newsUrl', 'News'),
-					url('urls.advocacyUrl', 'Advocacy'),
+					url('urls.eventsUrl'),
+					url('urls.networkingUrl'),
+					url('urls.newsUrl'),
+					url('urls.advocacyUrl'),
 				],
 			},
 			{
 				title: 'Footer resources',
 				fields: [
-					url('urls.businessResourcesUrl', 'Small business resources'),
-					url('urls.workforceUrl', 'Workforce resources'),
-					url('urls.communityGuideUrl', 'Community guide'),
-					url('urls.communityMapUrl', 'Community map'),
-					url('urls.jobBoardUrl', 'Job board'),
+					url('urls.businessResourcesUrl'),
+					url('urls.workforceUrl'),
+					url('urls.communityGuideUrl'),
+					url('urls.communityMapUrl'),
+					url('urls.jobBoardUrl'),
 				],
 			},
 		],
@@ -207,53 +208,39 @@ export const GENERATOR_TABS: readonly GeneratorTab[] = [
 			{
 				title: 'Home page',
 				fields: [
-					{ path: 'content.heroTitle', label: 'Hero title', kind: 'text' },
-					{ path: 'content.heroSubtitle', label: 'Hero subtitle', kind: 'text' },
-					{ path: 'content.featuredTitle', label: 'Featured businesses title', kind: 'text' },
-					{ path: 'content.categoriesTitle', label: 'Categories title', kind: 'text' },
-					{ path: 'content.whyJoinTitle', label: 'Why join title', kind: 'text' },
-					{ path: 'content.whyJoinText', label: 'Why join text', kind: 'textarea' },
-					{ path: 'content.whyJoinButtonText', label: 'Why join button', kind: 'text' },
+					field('content.heroTitle', 'text'),
+					field('content.heroSubtitle', 'text'),
+					field('content.featuredTitle', 'text'),
+					field('content.categoriesTitle', 'text'),
+					field('content.whyJoinTitle', 'text'),
+					field('content.whyJoinText', 'textarea'),
+					field('content.whyJoinButtonText', 'text'),
 				],
 			},
 			{
 				title: 'Directory and profiles',
 				fields: [
-					{ path: 'content.directoryTitle', label: 'Directory title', kind: 'text' },
-					{ path: 'content.sidebarTitle', label: 'Profile sidebar title', kind: 'text' },
-					{ path: 'content.sidebarTagline', label: 'Profile sidebar tagline', kind: 'text' },
-					{ path: 'content.sidebarButtonText', label: 'Profile sidebar button', kind: 'text' },
+					field('content.directoryTitle', 'text'),
+					field('content.sidebarTitle', 'text'),
+					field('content.sidebarTagline', 'text'),
+					field('content.sidebarButtonText', 'text'),
 				],
 			},
 			{
 				title: 'Events',
 				fields: [
-					{ path: 'content.eventsTabLabel', label: 'Events tab label', kind: 'text' },
-					{
-						path: 'content.communityEventsTabLabel',
-						label: 'Community events tab label',
-						kind: 'text',
-					},
-					{
-						path: 'content.defaultEventsCalendar',
-						label: 'Default events calendar',
-						kind: 'select',
-						options: EVENTS_CALENDARS,
-					},
+					field('content.eventsTabLabel', 'text'),
+					field('content.communityEventsTabLabel', 'text'),
+					field('content.defaultEventsCalendar', 'select', { options: EVENTS_CALENDARS }),
 				],
 			},
 			{
 				title: 'Footer and search engines',
 				fields: [
-					{ path: 'content.footerTagline', label: 'Footer tagline', kind: 'text' },
-					{ path: 'content.copyrightText', label: 'Copyright text', kind: 'text' },
-					{
-						path: 'content.metaDescription',
-						label: 'Meta description',
-						kind: 'textarea',
-						hint: 'At most 160 characters.',
-					},
-					{ path: 'content.metaKeywords', label: 'Meta keywords', kind: 'text' },
+					field('content.footerTagline', 'text'),
+					field('content.copyrightText', 'text'),
+					field('content.metaDescription', 'textarea', { hint: 'At most 160 characters.' }),
+					field('content.metaKeywords', 'text'),
 				],
 			},
 		],
@@ -403,14 +390,14 @@ export function buildConfig(form: GeneratorForm): ConfigResult {
 	if (email && !z.email().safeParse(email).success) {
 		errors.push({
 			path: 'adminEmail',
-			label: 'Administrator e-mail',
+			label: FIELD_BY_PATH.get('adminEmail')!.label,
 			message: 'Expected an e-mail address',
 		});
 	}
 	if ((form['content.metaDescription'] ?? '').trim().length > 160) {
 		errors.push({
 			path: 'content.metaDescription',
-			label: 'Meta description',
+			label: fieldLabel('content.metaDescription'),
 			message: 'At most 160 characters',
 		});
 	}

@@ -30,11 +30,14 @@ import {
 } from '../fields.tsx';
 import { edit, setField } from '../store.ts';
 import {
+	COLOR_LABELS,
 	CONTACT_LABELS,
 	CONTENT_LABELS,
 	CORE_URLS,
 	FEATURE_LABELS,
+	FONT_LABELS,
 	FOOTER_RESOURCES,
+	IDENTITY_LABELS,
 	LIBRARY_URLS,
 	OTHER_FOOTER_URLS,
 	SOCIAL_LABELS,
@@ -60,20 +63,24 @@ export function IdentityTab({ draft }: ConfigTabProps) {
 	return (
 		<Section title="Chamber identity">
 			<TextField
-				label="Chamber name"
+				label={IDENTITY_LABELS.name}
 				value={draft.name}
 				onChange={(v) => edit((d) => void (d.name = v))}
 			/>
 			<TextField
-				label="Slug"
+				label={IDENTITY_LABELS.slug}
 				value={draft.slug}
 				disabled
 				hint="Set when the chamber was created; the site's addresses depend on it."
 				onChange={() => {}}
 			/>
-			<TextField label="City" value={draft.city} onChange={(v) => edit((d) => void (d.city = v))} />
 			<TextField
-				label="State"
+				label={IDENTITY_LABELS.city}
+				value={draft.city}
+				onChange={(v) => edit((d) => void (d.city = v))}
+			/>
+			<TextField
+				label={IDENTITY_LABELS.state}
 				value={draft.state}
 				maxLength={2}
 				transform={upper2}
@@ -81,7 +88,7 @@ export function IdentityTab({ draft }: ConfigTabProps) {
 				onChange={(v) => edit((d) => void (d.state = v))}
 			/>
 			<TextField
-				label="Founded year"
+				label={IDENTITY_LABELS.foundedYear}
 				value={draft.foundedYear === null ? '' : String(draft.foundedYear)}
 				maxLength={4}
 				hint="Leave empty if unknown"
@@ -162,15 +169,6 @@ export function UrlsTab({ draft }: ConfigTabProps) {
 	);
 }
 
-const COLOR_LABELS: Record<keyof Colors, string> = {
-	primary: 'Primary',
-	primaryLight: 'Primary light',
-	primaryDark: 'Primary dark',
-	secondary: 'Secondary',
-	secondaryLight: 'Secondary light',
-	secondaryDark: 'Secondary dark',
-};
-
 export function ColorsTab({ draft }: ConfigTabProps) {
 	const c = draft.colors;
 	return (
@@ -214,13 +212,13 @@ export function FontsTab({ draft }: ConfigTabProps) {
 		<>
 			<Section title="Fonts">
 				<SelectField
-					label="Heading font"
+					label={FONT_LABELS.heading}
 					value={draft.fonts.heading}
 					options={fontOptions}
 					onChange={(v) => setField('fonts', 'heading', v)}
 				/>
 				<SelectField
-					label="Body font"
+					label={FONT_LABELS.body}
 					value={draft.fonts.body}
 					options={fontOptions}
 					onChange={(v) => setField('fonts', 'body', v)}

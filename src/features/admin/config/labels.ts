@@ -1,14 +1,43 @@
 import type {
+	ChamberConfig,
+	Colors,
 	Content,
 	Contact,
 	Features,
+	Fonts,
 	FooterLabels,
 	Social,
 	TextColors,
 	Urls,
 } from '../../config/config.ts';
 
-// The panel's names for configuration fields, in the words a chamber's staff use.
+// The names of configuration fields, in the words a chamber's staff use: the panel's, and the
+// generator's (fieldLabel), so a field is called the same in both.
+
+export const IDENTITY_LABELS: Record<
+	keyof Pick<ChamberConfig, 'name' | 'slug' | 'city' | 'state' | 'foundedYear'>,
+	string
+> = {
+	name: 'Chamber name',
+	slug: 'Slug',
+	city: 'City',
+	state: 'State',
+	foundedYear: 'Founded year',
+};
+
+export const COLOR_LABELS: Record<keyof Colors, string> = {
+	primary: 'Primary',
+	primaryLight: 'Primary light',
+	primaryDark: 'Primary dark',
+	secondary: 'Secondary',
+	secondaryLight: 'Secondary light',
+	secondaryDark: 'Secondary dark',
+};
+
+export const FONT_LABELS: Record<keyof Fonts, string> = {
+	heading: 'Heading font',
+	body: 'Body font',
+};
 
 export const CONTACT_LABELS: Record<keyof Contact, string> = {
 	address: 'Address',
@@ -124,3 +153,24 @@ export const FEATURE_LABELS: Record<keyof Features, string> = {
 	businessDetailLayout: 'Business page layout',
 	showMainContact: "Show the business's main contact",
 };
+
+const SECTION_LABELS: Readonly<Record<string, Readonly<Record<string, string>>>> = {
+	colors: COLOR_LABELS,
+	fonts: FONT_LABELS,
+	textColors: TEXT_COLOR_LABELS,
+	contact: CONTACT_LABELS,
+	social: SOCIAL_LABELS,
+	urls: URL_LABELS,
+	content: CONTENT_LABELS,
+	features: FEATURE_LABELS,
+};
+
+/** The label of a configuration field by its path ('name', 'content.heroTitle'). */
+export function fieldLabel(path: string): string {
+	const [section, field] = path.split('.');
+	const label = field
+		? SECTION_LABELS[section!]?.[field]
+		: (IDENTITY_LABELS as Record<string, string>)[section!];
+	if (!label) throw new Error(`No label for the configuration field ${path}`);
+	return label;
+}
