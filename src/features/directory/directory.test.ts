@@ -4,10 +4,10 @@ import {
 	affiliationLabel,
 	businessListQuerySchema,
 	categoryIcon,
-	plainText,
 	toBusiness,
 	type BusinessCardRecord,
 } from './directory.ts';
+import { plainText } from './text.ts';
 
 const config = chamberConfigSchema.parse({
 	name: 'Cedar Chamber',

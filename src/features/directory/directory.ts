@@ -1,4 +1,3 @@
-import { decodeHTML } from 'entities';
 import { z } from 'zod';
 import type { ChamberConfig } from '../config/config.ts';
 import {
@@ -12,6 +11,7 @@ import {
 	usableRandomSeed,
 	withHttps,
 } from './rules.ts';
+import { plainText } from './text.ts';
 
 /**
  * The public directory's records and display model (spec 01 §3), and the query of its list call.
@@ -163,15 +163,6 @@ export interface BusinessListResult {
 }
 
 // --- Descriptions -----------------------------------------------------------------------------------
-
-/** HTML (a listing description) as plain text: tags dropped, entities decoded, spaces collapsed. */
-export function plainText(html: string): string {
-	const withoutTags = html
-		.replace(/<(script|style)[\s\S]*?<\/\1\s*>/gi, ' ')
-		.replace(/<!--[\s\S]*?-->/g, ' ')
-		.replace(/<[^>]*>/g, ' ');
-	return decodeHTML(withoutTags).replace(/\s+/g, ' ').trim();
-}
 
 // --- Category icons -----------------------------------------------------------------------------------
 

@@ -1,4 +1,5 @@
 import sanitizeHtml from 'sanitize-html';
+import { NON_TEXT_TAGS } from './text.ts';
 
 /**
  * Sanitises a business or event description (spec 01 §5, spec 02 §5) to the allow-list below.
@@ -59,22 +60,7 @@ const OPTIONS: sanitizeHtml.IOptions = {
 	allowedSchemesAppliedToAttributes: ['href', 'src'],
 	// Elements whose content is code or another document go with their content; any other tag
 	// outside the list goes and leaves its text.
-	nonTextTags: [
-		'script',
-		'style',
-		'textarea',
-		'option',
-		'noscript',
-		'template',
-		'title',
-		'iframe',
-		'object',
-		'noembed',
-		'noframes',
-		'xmp',
-		'svg',
-		'math',
-	],
+	nonTextTags: NON_TEXT_TAGS,
 	// Links open in a new tab without handing the opened page a reference to ours.
 	transformTags: {
 		a: (tagName, attribs) => ({

@@ -1,7 +1,8 @@
 import { createEvents, type DateArray, type EventAttributes } from 'ics';
 import { addDays } from 'date-fns';
 import { eventPath, eventTimeZone, isAllDay, localDay, type Event } from './events.ts';
-import { htmlToText, truncate } from './text.ts';
+import { htmlToText } from '../directory/text.ts';
+import { truncate } from './text.ts';
 
 // Calendar files (RFC 5545) for 'Add to Calendar' and the subscribable feeds, made with the `ics`
 // package. Timed events are written in UTC, so every calendar app places them right whatever its

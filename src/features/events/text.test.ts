@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { htmlToText, summaryText, truncate } from './text.ts';
+import { htmlToText } from '../directory/text.ts';
+import { summaryText, truncate } from './text.ts';
 
 describe('htmlToText', () => {
 	it('turns blocks, breaks and list items into lines and decodes entities', () => {
