@@ -4,6 +4,53 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
+const ISLAND_SERVER = {
+	group: ['*.server', '*.server.ts'],
+	allowTypeImports: true,
+	message: 'Server code does not run in the browser: pass the data in as props.',
+};
+const ISLAND_ZOD = {
+	group: ['zod', 'zod/*'],
+	message: "Validate in a feature's module (<feature>.ts), or on the server.",
+};
+const ZOD_MODULES = {
+	group: [
+		'**/admin/**',
+		'**/auth/auth.ts',
+		'**/config/config.ts',
+		'**/config/database-rules.ts',
+		'**/contact/contact.ts',
+		'**/directory/directory.ts',
+		'**/events/source-schema.ts',
+		'**/generator/generator.ts',
+		'**/publish/publish.ts',
+		'**/tenants/tenant-file.ts',
+		'**/lib/zod-csp.ts',
+	],
+	allowTypeImports: true,
+	message:
+		'This module builds zod schemas, which a public island cannot afford (its script budget): take types only, or move the code to a zod-free module such as directory/rules.ts.',
+};
+const ARGON2 = {
+	group: ['@node-rs/*', '**/tenants/tenants.server.ts', '**/generator/generator.server.ts'],
+	allowTypeImports: true,
+	message:
+		"This pulls argon2's native module into the function's zip: read tenants with tenants/lookup.server.ts.",
+};
+
+/** The public pages' islands and every module they load (tests/unit/import-rules.test.ts). */
+const PUBLIC_ISLAND_FILES = [
+	'src/features/{business,contact,events,home,search,site}/**/*.tsx',
+	'src/features/business/business.ts',
+	'src/features/contact/{limits,recaptcha,store}.ts',
+	'src/features/directory/rules.ts',
+	'src/features/events/{calendar,events,hooks,store,useDayGrid}.ts',
+	'src/features/home/banner-carousel.ts',
+	'src/features/search/{search,store}.ts',
+	'src/features/site/{errors,header-menu}.ts',
+	'src/lib/url.ts',
+];
+
 export default tseslint.config(
 	{
 		ignores: [
@@ -32,5 +79,37 @@ export default tseslint.config(
 		files: ['**/*.tsx'],
 		plugins: { 'react-hooks': reactHooks },
 		rules: reactHooks.configs.recommended.rules,
+	},
+	// What a file may import, by where it runs (docs/architecture.md#where-the-code-goes).
+	// tests/unit/import-rules.test.ts follows the same rules through every import.
+	{
+		// Components render in the browser: no server code, and zod only through a feature's module.
+		files: ['src/**/*.tsx'],
+		rules: {
+			'@typescript-eslint/no-restricted-imports': [
+				'error',
+				{ patterns: [ISLAND_SERVER, ISLAND_ZOD] },
+			],
+		},
+	},
+	{
+		// The public pages' islands and the modules they load: every byte counts against the page's
+		// script budget, so no zod at all, not even through a feature's schema module.
+		files: PUBLIC_ISLAND_FILES,
+		rules: {
+			'@typescript-eslint/no-restricted-imports': [
+				'error',
+				{ patterns: [ISLAND_SERVER, ISLAND_ZOD, ZOD_MODULES] },
+			],
+		},
+	},
+	{
+		// argon2's native module (the import's password hashes) would grow a function past its zip
+		// budget; only 'Create chamber' runs the import.
+		files: ['netlify/functions/*.ts'],
+		ignores: ['netlify/functions/admin-chambers.ts'],
+		rules: {
+			'@typescript-eslint/no-restricted-imports': ['error', { patterns: [ARGON2] }],
+		},
 	},
 );

@@ -1,0 +1,112 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import ts from 'typescript';
+import { describe, expect, it } from 'vitest';
+
+/**
+ * What lint checks file by file (eslint.config.js: no-restricted-imports), followed through every
+ * import: what a public page's island loads must not bring zod or server code, and a function must
+ * not bring argon2's native module unless it is the import itself. Type-only imports are erased by
+ * the build and do not count.
+ */
+
+const ROOT = resolve(import.meta.dirname, '../..');
+
+/** The islands of the public pages: components hydrated in a visitor's browser, and the
+ * scripts those pages load on the first interaction. */
+const PUBLIC_ISLANDS = [
+	'src/features/home/FeaturedBusinesses.tsx',
+	'src/features/search/SearchDirectory.tsx',
+	'src/features/events/EventsCalendar.tsx',
+	'src/features/events/EventsAgenda.tsx',
+	'src/features/contact/open-contact.tsx',
+	'src/features/site/header-menu.ts',
+	'src/features/home/banner-carousel.ts',
+];
+
+/** Value imports of a module: relative files resolved, packages as they are named. */
+function valueImports(file: string): string[] {
+	const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest);
+	const found: string[] = [];
+	for (const statement of source.statements) {
+		if (
+			!(ts.isImportDeclaration(statement) || ts.isExportDeclaration(statement)) ||
+			!statement.moduleSpecifier ||
+			!ts.isStringLiteral(statement.moduleSpecifier)
+		) {
+			continue;
+		}
+		if (ts.isImportDeclaration(statement)) {
+			const clause = statement.importClause;
+			if (clause?.isTypeOnly) continue;
+			const named = clause?.namedBindings;
+			// `import { type A, type B } from …` with no default is erased too.
+			if (
+				clause &&
+				!clause.name &&
+				named &&
+				ts.isNamedImports(named) &&
+				named.elements.length > 0 &&
+				named.elements.every((element) => element.isTypeOnly)
+			) {
+				continue;
+			}
+		} else if (statement.isTypeOnly) {
+			continue;
+		}
+		found.push(statement.moduleSpecifier.text);
+	}
+	return found;
+}
+
+function resolveImport(from: string, specifier: string): string | null {
+	if (!specifier.startsWith('.')) return null;
+	const path = resolve(dirname(from), specifier.replace(/\?.*$/, ''));
+	return existsSync(path) ? path : null;
+}
+
+/** Every module and package an entry loads, with the chain that brings each. */
+function loads(entry: string): Map<string, string[]> {
+	const seen = new Map<string, string[]>();
+	const queue: [string, string[]][] = [[resolve(ROOT, entry), [entry]]];
+	while (queue.length > 0) {
+		const [file, chain] = queue.shift()!;
+		if (!/\.(ts|tsx)$/.test(file)) continue;
+		for (const specifier of valueImports(file)) {
+			const target = resolveImport(file, specifier);
+			const name = target ? relative(ROOT, target) : specifier;
+			if (seen.has(name)) continue;
+			seen.set(name, [...chain, name]);
+			if (target) queue.push([target, [...chain, name]]);
+		}
+	}
+	return seen;
+}
+
+function offending(entry: string, bad: (name: string) => boolean): string[] {
+	return [...loads(entry)].filter(([name]) => bad(name)).map(([, chain]) => chain.join(' → '));
+}
+
+describe("a public page's islands", () => {
+	for (const island of PUBLIC_ISLANDS) {
+		it(`${island} loads no zod and no server module`, () => {
+			expect(offending(island, (name) => name === 'zod' || name.endsWith('.server.ts'))).toEqual(
+				[],
+			);
+		});
+	}
+});
+
+describe('the functions', () => {
+	const functions = readdirSync(join(ROOT, 'netlify/functions')).filter((f) => f.endsWith('.ts'));
+	// The import creates identities with argon2 hashes: the generator's 'Create chamber' runs it.
+	const argon2Allowed = ['admin-chambers.ts'];
+
+	for (const name of functions) {
+		it(`${name} ${argon2Allowed.includes(name) ? 'may' : 'does not'} load argon2`, () => {
+			const found = offending(`netlify/functions/${name}`, (m) => m.startsWith('@node-rs/'));
+			if (argon2Allowed.includes(name)) expect(found).not.toEqual([]);
+			else expect(found).toEqual([]);
+		});
+	}
+});
