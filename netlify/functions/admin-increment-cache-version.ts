@@ -15,7 +15,7 @@ import { getCurrentTenant } from '../../src/lib/tenant.server.ts';
 export const config: Config = { path: '/api/admin/increment-cache-version' };
 
 /**
- * The Cache tab's refresh (spec 02 §7): `{resourceType}` (and optionally `chamber`, a slug) →
+ * The Cache tab's refresh: `{resourceType}` (and optionally `chamber`, a slug) →
  * `{newVersion}`, admin and super_admin (an editor gets 403, from here and from the database).
  * The bump runs with the user's token; this deployment's CDN entries of that resource are purged,
  * and a `categories` refresh also publishes the site, whose pages carry the categories.

@@ -6,7 +6,7 @@ import { handleJson } from '../../src/lib/http.server.ts';
 
 export const config: Config = { path: '/api/admin/tenants' };
 
-/** The chambers 'Create User' offers (spec 02 §7): `{tenants: [{id, name, tenant_key}]}`, super_admin only. */
+/** The chambers 'Create User' offers: `{tenants: [{id, name, tenant_key}]}`, super_admin only. */
 export default handleJson('admin-tenants', ['GET'], async (req) => {
 	const session = await authenticate(req, { roles: ROLE_SETS.superAdmins });
 	return Response.json(

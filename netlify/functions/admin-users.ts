@@ -18,7 +18,7 @@ export const config: Config = { path: '/api/admin/users' };
 const noStore = { 'Cache-Control': 'no-store' };
 
 /**
- * The Users tab (spec 02 §7), super_admin only: GET → `{users}`; POST `{email, password, tenantId,
+ * The Users tab, super_admin only: GET → `{users}`; POST `{email, password, tenantId,
  * role}` → 201 `{user}`; DELETE `{userId}` → `{success: true}`. Errors `{error}`.
  */
 export default handleJson('admin-users', ['GET', 'POST', 'DELETE'], async (req) => {

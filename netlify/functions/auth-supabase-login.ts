@@ -5,7 +5,7 @@ import { clientIp, handleJson, parseJsonBody } from '../../src/lib/http.server.t
 
 export const config: Config = { path: '/api/auth/supabase-login' };
 
-/** Sign-in of the admin portal (spec 02 §7): `{session, user}`, or `{error}` with 400/401/403/429. */
+/** Sign-in of the admin portal: `{session, user}`, or `{error}` with 400/401/403/429. */
 export default handleJson('auth-supabase-login', ['POST'], async (req, context) => {
 	const credentials = await parseJsonBody(loginBodySchema, req);
 	const result = await signIn(credentials, clientIp(req, context));

@@ -7,7 +7,7 @@ export const config: Config = { path: '/api/auth/supabase-verify' };
 const headers = { 'Cache-Control': 'no-store' };
 
 /**
- * The panel's session check (spec 02 §7): `{authenticated: true, user}` for a valid session of an
+ * The panel's session check: `{authenticated: true, user}` for a valid session of an
  * admin-portal user of any chamber (the panel itself says 'Access Denied' for another chamber's),
  * else 401 `{authenticated: false, error}`.
  */

@@ -8,7 +8,7 @@ export const config: Config = { path: '/api/auth/verify' };
 const headers = { 'Cache-Control': 'no-store' };
 
 /**
- * The generator's check (spec 02 §7 "legacy"): a valid admin-portal session of an admin or a
+ * The generator's check: a valid admin-portal session of an admin or a
  * super_admin — the same session as the panel's, no separate secret. An editor is refused (403).
  */
 export default handle('auth-verify', ['GET'], async (req) => {

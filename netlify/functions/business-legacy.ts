@@ -14,7 +14,7 @@ import { getCurrentTenant } from '../../src/lib/tenant.server.ts';
 
 /**
  * Every /business/ address that is not a pre-rendered profile page:
- * - the deprecated /business/{name} route (spec 01 §2), and /business/{id} without a slug: the
+ * - the deprecated /business/{name} route, and /business/{id} without a slug: the
  *   first business whose name starts with the text (or with that internal or weblink id);
  * - /business/{id or weblink id}/{anything}: that business, whatever the slug says;
  * each answered with a 301 to its canonical profile, otherwise the 'Business Not Found' view, 404;

@@ -18,7 +18,7 @@ export default handleJson('cache-version', ['GET'], async (req) => {
 	const { type } = parseQuery(querySchema, req);
 	const tenant = await getCurrentTenant();
 	const version = await getCacheVersion(getAnonClient(), tenant.id, type);
-	// Short-lived: a bumped version must reach visitors within a minute (spec 01 §9).
+	// Short-lived: a bumped version must reach visitors within a minute.
 	return cachedJson(
 		{ version },
 		{ tags: [tenant.slug, `${tenant.slug}:cache-version`], fresh: 60, stale: 60, vary: ['type'] },

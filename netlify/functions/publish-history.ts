@@ -9,7 +9,7 @@ export const config: Config = { path: '/api/publish-history' };
 
 /**
  * The last 20 published configurations, each with what it changed (field by field, and who
- * according to the audit log): admins and super_admins (issue 8, "Beyond the peers").
+ * according to the audit log): admins and super_admins.
  */
 export default handleJson('publish-history', ['GET'], async (req) => {
 	const session = await authenticate(req, { roles: ROLE_SETS.admins });

@@ -12,7 +12,7 @@ import { getCurrentTenant } from '../../src/lib/tenant.server.ts';
 export const config: Config = { path: '/api/publish-status' };
 
 /**
- * The panel's publish status (issue 8): the chamber's newest publishes, newest first, for its
+ * The panel's publish status: the chamber's newest publishes, newest first, for its
  * staff. Publishes silent for 15 minutes are failed first; when Netlify's notifications are late
  * and a token is configured, Netlify's deploys list is read instead.
  */

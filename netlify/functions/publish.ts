@@ -8,7 +8,7 @@ import { getCurrentTenant } from '../../src/lib/tenant.server.ts';
 export const config: Config = { path: '/api/publish' };
 
 /**
- * 'Publish now' and 'Retry' (issue 8, Publishing): any of the chamber's staff asks for a build of
+ * 'Publish now' and 'Retry': any of the chamber's staff asks for a build of
  * the site, which joins a build already queued. Body optional: `{reason?}`. Answers 202
  * `{publish, created}`; the requester is the token's user.
  */

@@ -9,7 +9,7 @@ import { BadRequest, handleJson, HttpError } from '../../src/lib/http.server.ts'
 export const config: Config = { path: '/api/update-config' };
 
 /**
- * Saves one configuration change (spec 02 §7: `{chamber}` plus `{field, value}`,
+ * Saves one configuration change (`{chamber}` plus `{field, value}`,
  * `{section, field, value}` or a whole `colors` / `navigation` / `featuredBusinesses` /
  * `categoryDisplay` / `searchPage`), validated with the configuration's section schemas, written
  * with the user's token, then publishes this deployment's site. Answers

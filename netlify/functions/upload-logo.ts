@@ -33,7 +33,7 @@ const fieldsSchema = z.object({
 const MAX_BODY_BYTES = LOGO_MAX_BYTES + 256 * 1024;
 
 /**
- * Uploads a logo (spec 02 §7): multipart `logo` (the file), `logoType`, `chamber`; bearer, admin
+ * Uploads a logo: multipart `logo` (the file), `logoType`, `chamber`; bearer, admin
  * or super_admin. The type comes from the file's bytes, SVGs are sanitised, the file goes to the
  * public `logos` bucket (written by this function alone), the configuration's logo field points at it, and
  * the site is published. Answers `{success: true, logoType, url, publish}`, errors `{error}`.

@@ -5,8 +5,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_REQUEST_BODY_BYTES, startSiteServer, type SiteServer } from './netlify-local.ts';
 
-// Issue 10, the local server's hygiene: files only from inside the build folder, request bodies
-// bounded as on Netlify. Port from the hardening helper's spare range.
+// The local server's hygiene: files only from inside the build folder, request bodies bounded as
+// on Netlify. Port from the hardening helper's spare range.
 const PORT = Number(process.env.LOCAL_SERVER_TEST_PORT || 8912);
 
 let dir: string;

@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startGateway, type Gateway } from './gateway.ts';
 
-// Issue 10: the gateway's /_stack/reload made PostgREST reload for anyone who asked (any local
-// process, or a web page through the visitor's browser). Port from the hardening spare range.
+// The gateway's /_stack/reload makes PostgREST reload only for the service key, not for anyone
+// who asks (any local process, or a web page through the visitor's browser). Port from the
+// hardening spare range.
 const PORT = Number(process.env.GATEWAY_TEST_PORT || 8913);
 const KEY = 'service-key-for-the-test';
 

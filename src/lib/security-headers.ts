@@ -3,7 +3,7 @@ import { Parser } from 'htmlparser2';
 import { LRUCache } from 'lru-cache';
 
 /**
- * The site's security headers and Content-Security-Policy, built in one place (issue 10).
+ * The site's security headers and Content-Security-Policy, built in one place.
  *
  * - Static pages get the policy as a `<meta http-equiv>` tag written into the built HTML (their
  *   inline scripts differ per page, and `_headers` cannot say which hashes belong to which of

@@ -18,7 +18,7 @@ export function safeHttpUrl(url: string | null | undefined): string {
 
 /**
  * A link the source may give without a scheme ('www.example.org', '//cdn.example.org/logo.png'):
- * http:// is added first (spec 02 §5), then the result must be an http(s) URL like any other.
+ * http:// is added first, then the result must be an http(s) URL like any other.
  */
 export function safeLinkWithHttp(url: string | null | undefined): string {
 	const value = url?.trim() ?? '';

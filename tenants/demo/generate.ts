@@ -106,7 +106,7 @@ const NAME_WORDS = [
 ] as const;
 
 /**
- * ~40 categories: one per category-icon keyword of spec 01 §2, the four exact-name categories,
+ * ~40 categories: one per category-icon keyword, the four exact-name categories,
  * and two that match no keyword. Weights make popularity uneven. Name templates use {last},
  * {town} and {word}; services feed descriptions and keywords.
  */
@@ -166,7 +166,7 @@ const CATEGORIES: readonly CategorySpec[] = [
 	category('Miscellaneous', 2, '{word} Services; {last} Enterprises; {word} & Co.', 'custom orders; consulting; seasonal services; special requests'),
 ];
 
-/** The default membership hierarchy of spec 02 §9, highest first; weights favour Member. */
+/** The default membership hierarchy, highest first; weights favour Member. */
 const LEVELS = [
 	{ name: 'Trustee', rank: 10, weight: 2 },
 	{ name: 'Chairman', rank: 9, weight: 2 },
@@ -187,7 +187,7 @@ interface AffiliationSpec {
 	weight: number;
 }
 
-// The last four are the kinds of names the directory must drop (spec 01 §5): a blank name and
+// The last four are the kinds of names the directory must drop: a blank name and
 // administrative groups exported by the membership system.
 const AFFILIATIONS: readonly AffiliationSpec[] = [
 	{
@@ -543,7 +543,7 @@ function generateBusinesses(
 			published: chance(faker, 0.99),
 			listings,
 		};
-		// Most businesses leave the rank to the directory's fallback (spec 01 §9).
+		// Most businesses leave the rank to the directory's fallback.
 		if (chance(faker, 0.15)) business.membership_rank = level.rank;
 		if (level.rank >= 8) business.listing_position = 11 - level.rank;
 		else if (chance(faker, 0.1)) business.listing_position = faker.number.int({ min: 4, max: 12 });
@@ -852,7 +852,7 @@ class EventBuilder {
 		return Array.from({ length: count }, (_, k) => {
 			const org = this.org();
 			const style = this.faker.number.int({ min: 0, max: 3 });
-			// Some logos and websites lack the scheme on purpose (spec 02 §5 adds http://).
+			// Some logos and websites lack the scheme on purpose (the events pages add http://).
 			return {
 				SponserId: ++this.sponsorId,
 				SponsorName: org.name,

@@ -93,7 +93,7 @@ type Load =
 	{ kind: 'loading' } | { kind: 'failed'; error: string } | ({ kind: 'ready' } & LoadedChamber);
 
 /**
- * The admin panel (spec 02 §2): the tabs the signed-in role may use, editing one draft of the
+ * The admin panel: the tabs the signed-in role may use, editing one draft of the
  * configuration that the header's 'Save Changes' writes.
  */
 export default function AdminPanel({ context, client, chamberKey, actionTabs = {} }: Props) {

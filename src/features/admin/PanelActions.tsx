@@ -9,7 +9,7 @@ interface Props extends Omit<SaveDeps, 'fetch' | 'setTimeout'> {
 	ownChamber: boolean;
 }
 
-/** Leaving the page with unsaved changes asks first (spec 02 §4). */
+/** Leaving the page with unsaved changes asks first (docs/behaviour.md#admin-panel). */
 export function hasUnsavedChanges(): boolean {
 	return $changes.get().length > 0;
 }
@@ -17,7 +17,7 @@ export function hasUnsavedChanges(): boolean {
 export const LEAVE_QUESTION = 'You have unsaved changes. Leave without saving them?';
 
 /**
- * The header's side of the panel (spec 02 §2): 'Save Changes' only while something is unsaved,
+ * The header's side of the panel: 'Save Changes' only while something is unsaved,
  * 'Saving...' then 'Saved!', the publish status, and Preview.
  */
 export default function PanelActions({ ownChamber, ...deps }: Props) {

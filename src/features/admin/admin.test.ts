@@ -9,7 +9,7 @@ import {
 	tabsFor,
 } from './admin.ts';
 
-describe('tabsFor: what each role sees (spec 02 §2, §6)', () => {
+describe('tabsFor: what each role sees (docs/behaviour.md#admin-panel)', () => {
 	it('an editor sees only Content; an admin all but Users; a super_admin everything', () => {
 		expect(tabsFor('editor')).toEqual(['Content']);
 		expect(tabsFor('admin')).not.toContain('Users');
@@ -32,7 +32,7 @@ describe('tabsFor: what each role sees (spec 02 §2, §6)', () => {
 	});
 });
 
-describe('move: reorder within bounds (spec 02 §5)', () => {
+describe('move: reorder within bounds', () => {
 	it('moves up and down, never past the first or last', () => {
 		expect(move(['a', 'b', 'c'], 1, -1)).toEqual(['b', 'a', 'c']);
 		expect(move(['a', 'b', 'c'], 1, 1)).toEqual(['a', 'c', 'b']);
@@ -41,7 +41,7 @@ describe('move: reorder within bounds (spec 02 §5)', () => {
 	});
 });
 
-describe('changeMenuItemType (spec 02 §4)', () => {
+describe('changeMenuItemType', () => {
 	const link: MenuItem = { id: 'a', label: 'A', type: 'link', url: '/search', isInternal: true };
 	it('to dropdown clears the url and starts an empty items list', () => {
 		expect(changeMenuItemType(link, 'dropdown')).toEqual({
@@ -88,7 +88,7 @@ describe('newMenuItem', () => {
 	});
 });
 
-describe('rerank (spec 02 §4)', () => {
+describe('rerank', () => {
 	it('ranks run from the list length at the top down to 1', () => {
 		expect(
 			rerank([
@@ -104,7 +104,7 @@ describe('rerank (spec 02 §4)', () => {
 	});
 });
 
-describe('countOrFallback (spec 02 §5)', () => {
+describe('countOrFallback', () => {
 	it('featured 1-6 else 2; categories 4-40 else 8', () => {
 		expect(countOrFallback('6', FEATURED_COUNT)).toBe(6);
 		expect(countOrFallback('7', FEATURED_COUNT)).toBe(2);

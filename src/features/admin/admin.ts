@@ -6,7 +6,7 @@ import type { ChamberConfig, MembershipTier, MenuItem } from '../config/config.t
 export interface PanelChamber {
 	/** tenants.id */
 	id: string;
-	/** tenants.slug (the spec's tenant_key and update-config's `chamber`). */
+	/** tenants.slug (the admin user's tenantKey and update-config's `chamber`). */
 	key: string;
 	name: string;
 }
@@ -29,7 +29,7 @@ export interface AdminTabProps {
 	reloadConfig(): Promise<void>;
 }
 
-// --- Tabs: who sees which (spec 02 §2, §6) ------------------------------------------------------
+// --- Tabs: who sees which ------------------------------------------------------------------------
 
 export const TABS = [
 	'Identity',
@@ -49,9 +49,9 @@ export const TABS = [
 export type TabName = (typeof TABS)[number];
 
 /**
- * The capability of §6 each tab needs. Identity, Contact and URLs are the chamber's contact
- * details; Homepage and Search shape the site as branding does; History (beyond the spec:
- * restoring a published configuration rewrites every section) needs what Colors needs.
+ * The capability each tab needs (docs/behaviour.md#roles-and-permissions). Identity, Contact and
+ * URLs are the chamber's contact details; Homepage and Search shape the site as branding does;
+ * History (restoring a published configuration rewrites every section) needs what Colors needs.
  */
 export const TAB_CAPABILITY: Readonly<Record<TabName, Capability>> = {
 	Identity: 'Edit Contact Info',
@@ -74,7 +74,7 @@ export function tabsFor(role: AdminRole): TabName[] {
 	return TABS.filter((tab) => can(role, TAB_CAPABILITY[tab]));
 }
 
-// --- Navigation menu editing (spec 02 §4, §5) ----------------------------------------------------
+// --- Navigation menu editing ---------------------------------------------------------------------
 
 /** Moves the item at `index` one place up (-1) or down (+1); never beyond the first or last. */
 export function move<T>(list: readonly T[], index: number, by: -1 | 1): T[] {
@@ -86,7 +86,7 @@ export function move<T>(list: readonly T[], index: number, by: -1 | 1): T[] {
 }
 
 /**
- * A menu item's type change (spec 02 §4): to dropdown clears the url and starts an empty items
+ * A menu item's type change: to dropdown clears the url and starts an empty items
  * list; to link removes the items and points the url at mainWebsite.
  */
 export function changeMenuItemType(item: MenuItem, type: MenuItem['type']): MenuItem {
@@ -110,14 +110,14 @@ export function newMenuItem(existing: readonly MenuItem[]): MenuItem {
 	};
 }
 
-// --- Membership hierarchy (spec 02 §4) -----------------------------------------------------------
+// --- Membership hierarchy ------------------------------------------------------------------------
 
 /** After a reorder the ranks run from the list's length at the top down to 1. */
 export function rerank(tiers: readonly MembershipTier[]): MembershipTier[] {
 	return tiers.map((tier, index) => ({ ...tier, rank: tiers.length - index }));
 }
 
-/** The levels offered when the chamber's own cannot be loaded (spec 02 §8, §9). */
+/** The levels offered when the chamber's own cannot be loaded. */
 export const DEFAULT_MEMBERSHIP_LEVELS = [
 	'trustee',
 	'chairman',

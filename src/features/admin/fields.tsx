@@ -1,7 +1,7 @@
 import { useId, type ReactNode } from 'react';
 
 // The panel's form controls: every one labelled by a visible <label>, hints tied with
-// aria-describedby, the spec's default shown as the placeholder where a field is unset.
+// aria-describedby, the field's default shown as the placeholder where a field is unset.
 
 interface Common {
 	label: string;

@@ -4,12 +4,12 @@ import { publishRequested } from '../publish/store.ts';
 import { pendingChanges, type PendingChange } from './update-config.ts';
 
 /**
- * The panel's state (spec 02 §4): the configuration as saved, the draft the tabs edit, and the
+ * The panel's state: the configuration as saved, the draft the tabs edit, and the
  * pending changes between them. A save sends one update-config call per change; what the
  * server refused stays pending and is named in the red banner.
  */
 
-/** Spec 02 §9: 'Saved!' shows about 3 s; the configuration reloads about 1 s after a save. */
+/** 'Saved!' shows about 3 s; the configuration reloads about 1 s after a save. */
 export const SAVED_MS = 3000;
 export const RELOAD_AFTER_SAVE_MS = 1000;
 
@@ -77,7 +77,7 @@ async function send(change: PendingChange, deps: SaveDeps): Promise<string | nul
 		});
 		if (response.ok) return null;
 		const body = (await response.json().catch(() => null)) as { error?: unknown } | null;
-		// Spec 02 §8: the server's error, or the field's own message.
+		// The server's error, or the field's own message.
 		return typeof body?.error === 'string' && body.error ? body.error : change.failure;
 	} catch {
 		return change.failure;

@@ -4,7 +4,7 @@ import { ConfigChangeError, parseConfigChange, pendingChanges } from './update-c
 
 const base = parseConfig({ name: 'Cedar Valley', slug: 'demo' }, 'test');
 
-describe('parseConfigChange: the body forms of spec 02 §7', () => {
+describe('parseConfigChange: the body forms of POST /api/update-config', () => {
 	it('maps each form to one write, with the schema output as the value', () => {
 		expect(parseConfigChange({ chamber: 'demo', field: 'state', value: 'mn' }).write).toEqual({
 			column: 'state',
@@ -67,7 +67,7 @@ describe('pendingChanges: from the edited configuration to the calls that save i
 		expect(pendingChanges(base, structuredClone(base))).toEqual([]);
 	});
 
-	it('one call per changed field or whole section, with the spec message for its failure', () => {
+	it('one call per changed field or whole section, with the message for its failure', () => {
 		const draft = structuredClone(base);
 		draft.name = 'Cedar Valley Chamber';
 		draft.content.heroTitle = 'Shop local';

@@ -18,7 +18,7 @@ import {
 	type ChamberConfig,
 } from '../config/config.ts';
 
-// POST /api/update-config (spec 02 §7): the body forms, their validation with the configuration's
+// POST /api/update-config: the body forms, their validation with the configuration's
 // own section schemas (one source of truth with the build and the import), and the one database
 // write each becomes. Pure: the function and the panel both use it.
 
@@ -93,7 +93,7 @@ function validate(schema: z.ZodType, value: unknown, path: string): unknown {
 const has = (body: object, key: string) => Object.hasOwn(body, key);
 
 /**
- * Reads one update-config body: `{chamber}` plus exactly one of the §7 forms. Throws
+ * Reads one update-config body: `{chamber}` plus exactly one of the forms above. Throws
  * ConfigChangeError naming the field when the form or the value is wrong.
  */
 export function parseConfigChange(input: unknown): { chamber: string; write: ConfigWrite } {
@@ -159,7 +159,7 @@ export function parseConfigChange(input: unknown): { chamber: string; write: Con
 
 // --- The panel's side: from an edited configuration to the calls that save it ------------------
 
-/** A change the panel will send, with the spec's message for when it fails (spec 02 §8). */
+/** A change the panel will send, with the message for when it fails (docs/behaviour.md#saving). */
 export interface PendingChange {
 	body: ConfigChange;
 	/** 'content.heroTitle', 'colors', 'name', ... */
@@ -189,9 +189,9 @@ const WHOLE_FAILURE: Record<WholeSection, string> = {
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 
 /**
- * The calls that turn `saved` into `draft`, in the spec's forms: one per changed top-level field
- * and per changed field of a field section, one per changed whole section. Empty when nothing
- * differs, which is when the panel has no unsaved changes.
+ * The calls that turn `saved` into `draft`, in update-config's forms: one per changed top-level
+ * field and per changed field of a field section, one per changed whole section. Empty when
+ * nothing differs, which is when the panel has no unsaved changes.
  */
 export function pendingChanges(saved: ChamberConfig, draft: ChamberConfig): PendingChange[] {
 	const changes: PendingChange[] = [];

@@ -19,7 +19,7 @@ import {
 import ChangePassword from './ChangePassword.tsx';
 import './auth.css';
 
-/** Spec 02 §4, §9: 'Access Denied' shows 5 s before the credentials go and login follows. */
+/** 'Access Denied' shows 5 s before the credentials go and login follows. */
 export const ACCESS_DENIED_MS = 5000;
 
 /**
@@ -53,7 +53,7 @@ const leaving = { current: false };
 type State = { kind: 'checking' } | { kind: 'denied' } | { kind: 'ready'; user: AdminUser };
 
 /**
- * The guarded shell of the admin panel (spec 02 §2, §4, §6): verifies the session with the server
+ * The guarded shell of the admin panel: verifies the session with the server
  * on load; without a valid one → login (coming back here); an admin or editor of another chamber
  * → 'Access Denied' for 5 s, then signed out and sent to login; a super_admin may open any
  * chamber's panel. Sign-out, or a session the identity service ends, returns to login.

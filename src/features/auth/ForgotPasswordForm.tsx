@@ -7,7 +7,7 @@ type Status =
 	{ kind: 'idle' } | { kind: 'sending' } | { kind: 'sent' } | { kind: 'error'; message: string };
 
 /**
- * /forgot-password (spec 02 §2): the e-mail, then 'Check Your Email' — the same for known and
+ * /forgot-password: the e-mail, then 'Check Your Email' — the same for known and
  * unknown addresses; 'Failed to send reset email' only when the site could not take the request.
  */
 function ForgotPasswordForm() {

@@ -23,7 +23,7 @@ interface LoginAnswer {
 	error?: string;
 }
 
-/** /chamber-login-v2 (spec 02 §2, §4 Login, §8 Login). */
+/** /chamber-login-v2 (docs/behaviour.md#sign-in-and-passwords). */
 function LoginForm({ supabase }: Props) {
 	const ids = useId();
 	const [email, setEmail] = useState('');

@@ -5,7 +5,7 @@ import { browserClient, clearSession, currentSession, type PublicSupabase } from
 import { withErrorBoundary } from '../site/ErrorBoundary.tsx';
 import './auth.css';
 
-/** Spec 02 §4, §9: the recovery session is looked for 500 ms; success goes to login after 3 s. */
+/** The recovery session is looked for 500 ms; success goes to login after 3 s. */
 export const RECOVERY_CHECK_MS = 500;
 export const REDIRECT_AFTER_RESET_MS = 3000;
 

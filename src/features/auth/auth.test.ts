@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { ADMIN_ROLES, CAPABILITIES, can, mayAccessChamber, safeRedirect } from './auth.ts';
 
-describe('the permission table of spec 02 §6', () => {
-	// Row by row as the spec prints it: super_admin, admin, editor.
+describe('the permission table (docs/behaviour.md#roles-and-permissions)', () => {
+	// Row by row as docs/behaviour.md prints it: super_admin, admin, editor.
 	const TABLE: Record<(typeof CAPABILITIES)[number], [boolean, boolean, boolean]> = {
 		'Manage Users': [true, false, false],
 		'Edit Colors & Branding': [true, true, false],

@@ -2,14 +2,14 @@ import { z } from 'zod';
 // No eval probe under the Content-Security-Policy (hardening).
 import '../../lib/zod-csp.ts';
 
-// Who may do what in the admin portal (spec 02 §6). Pure logic, no I/O: the functions, the
+// Who may do what in the admin portal. Pure logic, no I/O: the functions, the
 // pages and the tests share it. The database enforces the same table on its own (RLS and
 // triggers); this module is what the interface and the functions check first.
 
 export const ADMIN_ROLES = ['super_admin', 'admin', 'editor'] as const;
 export type AdminRole = (typeof ADMIN_ROLES)[number];
 
-/** How each role is described in the Users tab's reference table (spec 02 §6). */
+/** How each role is described in the Users tab's reference table. */
 export const ROLE_LABELS: Record<AdminRole, string> = {
 	super_admin: 'Full Access',
 	admin: 'Chamber Management',
@@ -23,7 +23,7 @@ export const ROLE_NAMES: Record<AdminRole, string> = {
 	editor: 'Editor',
 };
 
-/** The capabilities of spec 02 §6, in the table's order. */
+/** The capabilities, in the permission table's order. */
 export const CAPABILITIES = [
 	'Manage Users',
 	'Edit Colors & Branding',
@@ -65,7 +65,7 @@ export function can(role: AdminRole, capability: Capability): boolean {
 	return CAPABILITY_ROLES[capability].includes(role);
 }
 
-/** The signed-in admin as the functions answer it (spec 02 §3 Admin user). */
+/** The signed-in admin as the functions answer it. */
 export const adminUserSchema = z.object({
 	id: z.guid(),
 	email: z.string(),
@@ -89,11 +89,11 @@ export function mayAccessChamber(user: Pick<AdminUser, 'role' | 'tenantKey'>, te
 export const ACCESS_DENIED_MESSAGE =
 	"Access Denied: You are not authorized to access this chamber's admin panel.";
 
-// --- Sign-in (spec 02 §2, §5, §8) ---------------------------------------------------------------
+// --- Sign-in -------------------------------------------------------------------------------------
 
 const LOGIN_REQUIRED = 'Email and password are required';
 
-/** POST /api/auth/supabase-login: both fields required (spec 02 §5), one message for either. */
+/** POST /api/auth/supabase-login: both fields required, one message for either. */
 export const loginBodySchema = z
 	.object({
 		email: z.string({ error: LOGIN_REQUIRED }).trim().max(320).default(''),
@@ -114,7 +114,7 @@ export const forgotPasswordBodySchema = z.object({
 export const INVALID_LOGIN_MESSAGE = 'Invalid email or password';
 export const NO_PORTAL_ACCESS_MESSAGE = 'This account has no access to the admin portal.';
 
-/** Password rules of the reset page (spec 02 §5, §9). */
+/** Password rules of the reset page. */
 export const PASSWORD_MIN_LENGTH = 6;
 
 export type PasswordProblem = 'Passwords do not match' | 'Password must be at least 6 characters';
@@ -153,5 +153,5 @@ export function safeRedirect(value: string | null | undefined, fallback = '/cham
 	return `${url.pathname}${url.search}${url.hash}`;
 }
 
-/** The sign-in answer's user, kept in the browser as the spec's stored user-info (§3). */
+/** The sign-in answer's user, kept in the browser beside the session. */
 export const USER_INFO_KEY = 'chamber-admin-user';

@@ -2,7 +2,7 @@ import { createClient, type Session, type SupabaseClient } from '@supabase/supab
 import { adminUserSchema, USER_INFO_KEY, type AdminUser } from './auth.ts';
 
 /**
- * The admin pages' session in the browser (spec 02 §3 "Stored session"): supabase-js keeps the
+ * The admin pages' session in the browser: supabase-js keeps the
  * access and refresh tokens in localStorage under its own key and refreshes the access token
  * before it expires; next to it the user-info of the sign-in answer (role, chamber). Loaded only
  * by admin pages.
@@ -52,7 +52,7 @@ export function readUserInfo(): AdminUser | null {
 	}
 }
 
-/** Sign-out or a lost session: both stored tokens and the user-info go (spec 02 §4). */
+/** Sign-out or a lost session: both stored tokens and the user-info go. */
 export async function clearSession(supabase: SupabaseClient): Promise<void> {
 	localStorage.removeItem(USER_INFO_KEY);
 	// scope local: this browser's session; the server refuses its tokens from now on.

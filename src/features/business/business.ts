@@ -4,8 +4,8 @@ import { badgeLabel, canLinkWebsite } from '../directory/rules.ts';
 import { safeHttpUrl } from '../../lib/url.ts';
 
 /**
- * Presentation rules of the business card and profile (spec 01 §2 Business card, Business
- * profile): badge, links, maps, metadata. Pure, and with no runtime import of directory.ts or
+ * Presentation rules of the business card and profile (docs/behaviour.md#business-card):
+ * badge, links, maps, metadata. Pure, and with no runtime import of directory.ts or
  * config.ts: the search island ships this module, and those modules build zod schemas at load
  * time that no bundler can drop; the directory rules come from the zod-free rules.ts.
  */
@@ -99,7 +99,7 @@ function addressQuery(business: Pick<Business, 'name' | 'address'>): string {
 	return (street ? parts : [business.name, ...parts]).join(', ');
 }
 
-/** Maps links (spec 01 §7: the maps service is queried by the encoded address). */
+/** Maps links (the maps service is queried by the encoded address). */
 export function mapLinks(business: Pick<Business, 'name' | 'address'>) {
 	const query = encodeURIComponent(addressQuery(business));
 	return {

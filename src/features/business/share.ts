@@ -1,5 +1,5 @@
 /**
- * 'Share Business' (spec 01 §2): the native share sheet where there is one, else the link is
+ * 'Share Business': the native share sheet where there is one, else the link is
  * copied and an alert says so. Failures (a dismissed sheet, a refused clipboard) are only
  * logged. A standalone script the profile loads on the first click; it then answers the
  * 'profile:share' event the page sends from the button, which carries the path and name.

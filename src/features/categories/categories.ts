@@ -3,7 +3,7 @@ import type { CategoryIconKey } from '../directory/directory.ts';
 import { slugify } from '../directory/rules.ts';
 import type { CategoryCount } from '../directory/directory.server.ts';
 
-/** Home category tiles and the crawlable category pages (spec 01 §2 Home, §9). */
+/** Home category tiles and the crawlable category pages (docs/behaviour.md#home). */
 
 /** The home tiles: `count` categories, most popular first or alphabetically. */
 export function categoryTiles<T extends CategoryCount>(

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { SORT_VALUES } from '../directory/rules.ts';
 
-// Chamber configuration: one per tenant (spec 01 §3, spec 02 §3/§9). Pure logic, no I/O.
+// Chamber configuration: one per tenant. Pure logic, no I/O.
 //
 // Every section has defaults so a config holding only `name` and `slug` parses to a complete
 // config. Sections use `.prefault({})` so the empty object still runs through the field schemas
@@ -10,7 +10,7 @@ import { SORT_VALUES } from '../directory/rules.ts';
 
 // --- Constants ---------------------------------------------------------------------------------
 
-/** The 20 fonts offered in the admin Fonts tab (spec 02 §9). */
+/** The 20 fonts offered in the admin Fonts tab (docs/behaviour.md#chamber-configuration). */
 export const FONT_CHOICES = [
 	'Inter',
 	'Roboto',
@@ -35,14 +35,14 @@ export const FONT_CHOICES = [
 ] as const;
 export type FontChoice = (typeof FONT_CHOICES)[number];
 
-/** Search-page filters that can be switched on (spec 01 §2 Search). */
+/** Search-page filters that can be switched on. */
 export const FILTER_VALUES = ['city', 'county', 'zip', 'affiliation'] as const;
 export type FilterValue = (typeof FILTER_VALUES)[number];
 
 export const EVENTS_CALENDARS = ['events', 'community-events', 'events-list'] as const;
 export type EventsCalendar = (typeof EVENTS_CALENDARS)[number];
 
-/** The 20 URL keys of spec 01 §3; navigation items may name one instead of a URL. */
+/** The 20 URL keys; navigation items may name one instead of a URL. */
 export const URL_KEYS = [
 	'mainWebsite',
 	'joinUrl',
@@ -169,7 +169,7 @@ const levelNames = (fallback: readonly string[]) =>
 
 /**
  * An integer setting from an admin number input. Anything out of range or not a number falls
- * back instead of failing (spec 02 §5: featured count 1-6 falls back to 2, categories 4-40 to 8).
+ * back instead of failing (featured count 1-6 falls back to 2, categories 4-40 to 8).
  */
 const countWithFallback = (range: { min: number; max: number; fallback: number }) =>
 	z
@@ -183,7 +183,7 @@ const countWithFallback = (range: { min: number; max: number; fallback: number }
 		})
 		.catch(range.fallback);
 
-/** number | numeric string | '' | null, with '' meaning "not set" (spec 02 §5 featuredEventId). */
+/** number | numeric string | '' | null, with '' meaning "not set" (featuredEventId). */
 const optionalInteger = (what: string) => {
 	const error = (iss: { input?: unknown }) =>
 		`Expected ${what} or nothing, received ${describeValue(iss.input)}`;
@@ -209,8 +209,8 @@ const uniqueList = <T extends string>(values: readonly [T, ...T[]], fallback: re
 
 // --- Section schemas ---------------------------------------------------------------------------
 
-// Spec 02 §9 gives four colour defaults; primaryDark and secondary are not shown, so primaryDark
-// is a darker shade of the primary blue and secondary the amber between the two given ambers.
+// primaryDark is a darker shade of the primary blue and secondary the amber between the two
+// lighter and darker ambers.
 export const colorsSchema = z.object({
 	/** Main brand colour (header, buttons); default #0d3e63. */
 	primary: hexColour('#0d3e63'),
@@ -357,8 +357,8 @@ export const footerLabelsSchema = z.object({
 	jobBoardLabel: text('Job Board'),
 });
 
-// The spec names the content keys but gives defaults only for the events tab labels and the
-// default calendar; the other texts below are chosen here as neutral, chamber-agnostic copy.
+// The events tab labels and the default calendar have the product's own defaults; the other texts
+// below are neutral, chamber-agnostic copy for a chamber that has not written its own.
 export const contentSchema = z.object({
 	/** Home hero title; default 'Discover Local Businesses' (chosen). */
 	heroTitle: text('Discover Local Businesses'),
@@ -533,7 +533,7 @@ const sortValue = z.enum(SORT_VALUES, {
 });
 
 export const searchPageSchema = z.object({
-	/** Initial sort of /search; default 'membershipHighToLow' (spec 01 §4 search-page fallback). */
+	/** Initial sort of /search; default 'membershipHighToLow'. */
 	defaultSort: sortValue.default('membershipHighToLow'),
 	/** Sorts offered in the dropdown; default nameAsc, nameDesc, membershipHighToLow, membershipLowToHigh, random. */
 	availableSorts: uniqueList(SORT_VALUES, [
@@ -631,13 +631,13 @@ export const chamberConfigSchema = z.object({
 	state: stateCode(),
 	/** Year the chamber was founded, '' stored as null; default null. */
 	foundedYear: optionalInteger('a year'),
-	/** Brand colours; defaults per spec 02 §9. */
+	/** Brand colours. */
 	colors: colorsSchema.prefault({}),
 	/** Logo URLs; default all ''. */
 	logo: logoSchema.prefault({}),
 	/** Heading and body fonts; default Inter. */
 	fonts: fontsSchema.prefault({}),
-	/** Text colours; defaults per spec 02 §9. */
+	/** Text colours. */
 	textColors: textColorsSchema.prefault({}),
 	/** Footer contact block; default all ''. */
 	contact: contactSchema.prefault({}),
@@ -645,21 +645,21 @@ export const chamberConfigSchema = z.object({
 	social: socialSchema.prefault({}),
 	/** URL library referenced by key from navigation and the footer; default all ''. */
 	urls: urlsSchema.prefault({}),
-	/** Footer resource link labels; defaults per spec 01 §2 Footer. */
+	/** Footer resource link labels. */
 	footerLabels: footerLabelsSchema.prefault({}),
 	/** Page texts; see contentSchema for defaults. */
 	content: contentSchema.prefault({}),
 	/** Third-party service ids; default all ''. */
 	services: servicesSchema.prefault({}),
-	/** Feature switches; defaults per spec 02 §9. */
+	/** Feature switches. */
 	features: featuresSchema.prefault({}),
-	/** Featured and website-link membership levels; defaults per spec 02 §9. */
+	/** Featured and website-link membership levels. */
 	membershipLevels: membershipLevelsSchema.prefault({}),
-	/** Home featured-businesses rules; defaults per spec 01 §9. */
+	/** Home featured-businesses rules. */
 	featuredBusinesses: featuredBusinessesSchema.prefault({}),
 	/** Home category tiles; default 8 by popularity. */
 	categoryDisplay: categoryDisplaySchema.prefault({}),
-	/** Search page settings; defaults per spec 01 §4 and spec 02 §9. */
+	/** Search page settings. */
 	searchPage: searchPageSchema.prefault({}),
 	/** Header navigation menu. */
 	navigation: navigationSchema.prefault({}),
@@ -934,7 +934,7 @@ export function eventsLanding(config: Pick<ChamberConfig, 'content' | 'features'
 	return null;
 }
 
-/** The events page a visitor lands on for the configured default calendar (spec 01 §2 Footer). */
+/** The events page a visitor lands on for the configured default calendar. */
 export function eventsPath(defaultEventsCalendar: string | null | undefined): string {
 	switch (defaultEventsCalendar) {
 		case 'community-events':

@@ -1,11 +1,11 @@
 import { chamberConfigSchema } from './config.ts';
 import type { ChamberConfig, ChamberConfigInput } from './config.ts';
 
-// Used when a tenant has no chamber_config row (spec 01 §4, §6, §9). It is deliberately not
+// Used when a tenant has no chamber_config row. It is deliberately not
 // cached by callers, so a row created later takes effect on the next load.
 const PLACEHOLDER_INPUT: ChamberConfigInput = {
 	name: 'Chamber of Commerce',
-	// The spec gives the placeholder no slug; a fixed one keeps the schema's slug rule intact.
+	// The placeholder has no chamber of its own; a fixed slug keeps the schema's slug rule intact.
 	slug: 'placeholder',
 	membershipLevels: {
 		featured: ['trustee', 'chairman'],

@@ -43,7 +43,7 @@ describe('contactMessageSchema', () => {
 		['message', { message: ' \n ' }, 'Message is required'],
 		['message', { message: 'x'.repeat(5001) }, 'Message must be at most 5000 characters'],
 		['businessName', { businessName: '' }, 'Business name is required'],
-		// Issue 10: the recipient is found by id; a name is not unique and '*' matched any.
+		// The recipient is found by id: a name is not unique, and '*' would match any.
 		['businessId', { businessId: undefined }, 'Business id must be a business id'],
 		['businessId', { businessId: "Bella's Restaurant" }, 'Business id must be a business id'],
 		['idempotencyKey', { idempotencyKey: 'again' }, 'Idempotency key must be a UUID'],
@@ -98,7 +98,7 @@ describe('readContactEnv', () => {
 		);
 	});
 
-	// Issue 10: on Netlify the outbox folder is read-only, so every message failed after storing.
+	// On Netlify the outbox folder is read-only: every message would fail after being stored.
 	it('requires SMTP_URL on a deployed site, unless an outbox folder is chosen', () => {
 		expect(() => readContactEnv({}, 'deployed')).toThrow(
 			'Contact configuration error: SMTP_URL is required on a deployed site',

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { CONTACT_LIMITS } from './limits.ts';
 
 /**
- * 'Message this business' (spec 01 §3 contact message, §5 validation): the schema the
+ * 'Message this business' (docs/behaviour.md#contact-form): the schema the
  * contact-business function validates with. The dialog relies on the browser's own validation
  * and caps its fields with the same CONTACT_LIMITS (limits.ts, which has no zod).
  */

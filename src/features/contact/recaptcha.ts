@@ -1,5 +1,5 @@
 /**
- * reCAPTCHA v3 for the contact form (spec 01 §7): the provider's script loads when the dialog
+ * reCAPTCHA v3 for the contact form: the provider's script loads when the dialog
  * opens, and a token for the action 'submit' is taken right before a message is posted.
  */
 

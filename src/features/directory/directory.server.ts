@@ -11,7 +11,7 @@ import {
 import { dropBlankNames, isInternalId, keepAffiliation } from './rules.ts';
 
 /**
- * The directory's reads (spec 01 §7), all through supabase-js and all scoped to one tenant.
+ * The directory's reads, all through supabase-js and all scoped to one tenant.
  * Sorting, filtering and paging happen in SQL (search_businesses, migration
  * 20261122000007_directory_search.sql); this module maps records to the display model.
  */
@@ -38,9 +38,9 @@ export interface Banner {
 	alternate_text: string;
 }
 
-/** Bulk reads go in batches of this many rows (spec 01 §9). */
+/** Bulk reads go in batches of this many rows. */
 export const BATCH_SIZE = 1000;
-/** The featured fetch reads at most this many candidates (spec 01 §9). */
+/** The featured fetch reads at most this many candidates. */
 export const FEATURED_CANDIDATES = 500;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

@@ -14,9 +14,9 @@ import {
 import { plainText } from './text.ts';
 
 /**
- * The public directory's records and display model (spec 01 §3), and the query of its list call.
+ * The public directory's records and display model, and the query of its list call.
  * No I/O here. This module builds zod schemas, so islands must not import it at run time: the
- * rules and constants of spec 01 §5 and §9 live in ./rules.ts, which has no zod.
+ * rules and constants live in ./rules.ts, which has no zod.
  *
  * The description sanitiser lives in ./sanitize.ts (sanitize-html and its parser): no island
  * importing these rules should pay for it.
@@ -24,7 +24,7 @@ import { plainText } from './text.ts';
 
 // --- Records as the database views return them --------------------------------------------------
 
-/** One row of business_cards_view / business_detail_view (spec 01 §3, business card record). */
+/** One row of business_cards_view / business_detail_view: the business card record. */
 export interface BusinessCardRecord {
 	tenant_id: string;
 	id: string;
@@ -37,7 +37,7 @@ export interface BusinessCardRecord {
 	state: string;
 	work_phone: string;
 	website: string;
-	/** Whether the business has an e-mail address (never the address itself: issue 10). */
+	/** Whether the business has an e-mail address (never the address itself). */
 	accepts_messages: boolean;
 	featured: boolean;
 	categories: string[];
@@ -69,7 +69,7 @@ export interface BusinessCardRecord {
 	logo_url: string;
 }
 
-// --- The display model (spec 01 §3) ---------------------------------------------------------------
+// --- The display model ---------------------------------------------------------------------------
 
 export interface BusinessAddress {
 	street: string;
@@ -150,7 +150,7 @@ export const businessListQuerySchema = z.object({
 		.optional()
 		.transform((v) => v === 'true'),
 	sortBy: z.enum(SORT_VALUES).optional(),
-	/** Used only when it is a number from 0 to 1 (spec 01 §5); anything else means the default. */
+	/** Used only when it is a number from 0 to 1; anything else means the default. */
 	randomSeed: z.string().optional().transform(usableRandomSeed),
 });
 
@@ -295,7 +295,7 @@ const CATEGORY_ICON_PATTERNS = CATEGORY_ICON_KEYWORDS.map(
 	([key, words]) => [key, words.map(keywordPattern)] as const,
 );
 
-/** The icon of a category tile (spec 01 §2 Home). */
+/** The icon of a category tile. */
 export function categoryIcon(name: string): CategoryIconKey {
 	const value = name.trim().toLowerCase();
 	const exact = EXACT_CATEGORY_ICONS[value];
@@ -328,7 +328,7 @@ function socialMediaMap(links: BusinessCardRecord['social_media']): Business['so
 	return map;
 }
 
-/** A business card record as the pages show it (spec 01 §3 display model). */
+/** A business card record as the pages show it: the display model. */
 export function toBusiness(
 	record: BusinessCardRecord,
 	config: ChamberConfig,

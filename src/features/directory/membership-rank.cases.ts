@@ -1,7 +1,7 @@
 import type { MembershipTier } from '../config/config.ts';
 
 /**
- * One table of membership-rank cases (spec 01 §9), run against both implementations of the
+ * One table of membership-rank cases, run against both implementations of the
  * rule: membershipRank in directory.ts (unit tests) and public.membership_rank in SQL
  * (tests/db/directory.test.ts).
  */

@@ -30,7 +30,7 @@ const config = chamberConfigSchema.parse({
 	urls: { eventRegistrationBaseUrl: 'https://members.cedarchamber.org/events/' },
 });
 
-describe('constants (spec 01 §9)', () => {
+describe('constants', () => {
 	it('pages hold 24 businesses, members are new for 90 days, the default seed is 0.5', () => {
 		expect(PAGE_SIZE).toBe(24);
 		expect(NEW_MEMBER_DAYS).toBe(90);
@@ -253,7 +253,7 @@ describe('sorts', () => {
 });
 
 describe('sortLabel', () => {
-	it('names every sort, with the spec texts', () => {
+	it('names every sort, with the texts the page shows', () => {
 		for (const sort of SORT_VALUES) expect(sortLabel(sort)).toBe(SORT_LABELS[sort]);
 		expect(sortLabel('nameAsc')).toBe('Name A-Z');
 		expect(sortLabel('listingPositionHighToLowRandom')).toBe('Premium First, Randomized');

@@ -3,14 +3,14 @@ import type { ChamberConfig, MembershipTier } from '../config/config.ts';
 import type { Business } from './directory.ts';
 
 /**
- * The public directory's rules and constants (spec 01 §5, §9), each implemented once, for the
+ * The public directory's rules and constants, each implemented once, for the
  * build, the functions and the islands alike. Pure, and free of zod: directory.ts and config.ts
  * build zod schemas at load time that no bundler can drop (~28 KB gzipped, more than an
  * island's whole script budget leaves), so this module takes only types from them. Keep it that
  * way: no runtime import of a zod-bearing module here (the search e2e spec weighs the islands).
  */
 
-// --- Constants (spec 01 §9) ---------------------------------------------------------------------
+// --- Constants -----------------------------------------------------------------------------------
 
 /** Businesses per page of the search listing; pages start at 1. */
 export const PAGE_SIZE = 24;
@@ -51,7 +51,7 @@ export function sortLabel(sort: SortValue): string {
 
 /**
  * A random seed (stored for the session, or sent as randomSeed) is used only when it is a number
- * from 0 to 1 (spec 01 §5); anything else, missing or blank means DEFAULT_RANDOM_SEED.
+ * from 0 to 1; anything else, missing or blank means DEFAULT_RANDOM_SEED.
  */
 export function usableRandomSeed(value: string | null | undefined): number {
 	const n =
@@ -69,14 +69,14 @@ export function slugify(name: string): string {
 		.replace(/^-+|-+$/g, '');
 }
 
-/** Website addresses without an http or https prefix get https:// (spec 01 §5); '' stays ''. */
+/** Website addresses without an http or https prefix get https://; '' stays ''. */
 export function withHttps(url: string): string {
 	const value = url.trim();
 	if (value === '') return '';
 	return /^https?:\/\//i.test(value) ? value : `https://${value.replace(/^\/+/, '')}`;
 }
 
-// Membership-system bookkeeping groups that must never show as member groups (spec 01 §5).
+// Membership-system bookkeeping groups that must never show as member groups.
 const HIDDEN_AFFILIATION_WORDS = [
 	'all profiles',
 	'member profiles',
@@ -94,7 +94,7 @@ export function keepAffiliation(name: string | null | undefined): boolean {
 	return value !== '' && !HIDDEN_AFFILIATION_WORDS.some((word) => value.includes(word));
 }
 
-/** Drops options and categories whose name is blank (spec 01 §5). */
+/** Drops options and categories whose name is blank. */
 export function dropBlankNames<T extends { name: string | null | undefined }>(
 	list: readonly T[],
 ): T[] {
@@ -108,7 +108,7 @@ export function isInternalId(id: string): boolean {
 
 // --- Membership ---------------------------------------------------------------------------------
 
-/** The last resort of the rank rule (spec 01 §9), first keyword found wins, in this order. */
+/** The last resort of the rank rule, first keyword found wins, in this order. */
 export const MEMBERSHIP_KEYWORD_RANKS: readonly { keyword: string; rank: number }[] = [
 	{ keyword: 'board', rank: 6 },
 	{ keyword: 'untethered', rank: 5 },
@@ -120,7 +120,7 @@ export const MEMBERSHIP_KEYWORD_RANKS: readonly { keyword: string; rank: number 
 ];
 
 /**
- * Sort rank of a membership level (spec 01 §9): the rank given on the profile; else the
+ * Sort rank of a membership level: the rank given on the profile; else the
  * configured hierarchy by exact name, then by partial name (the level name contains a tier's
  * name; the longest such tier wins, so 'Gold Executive Partner' is 'Executive Partner', not
  * 'Executive'); else by keyword; else 0. Names compare case-insensitively, ignoring edge spaces.
@@ -148,7 +148,7 @@ export function membershipRank(
 	return MEMBERSHIP_KEYWORD_RANKS.find((k) => level.includes(k.keyword))?.rank ?? 0;
 }
 
-/** A member is new when the member-since date is within 90 days of today (spec 01 §4, §9). */
+/** A member is new when the member-since date is within 90 days of today. */
 export function isNewMember(memberSinceDate: string | null | undefined, today: Date): boolean {
 	if (!memberSinceDate) return false;
 	const since = parseISO(memberSinceDate);
@@ -156,12 +156,12 @@ export function isNewMember(memberSinceDate: string | null | undefined, today: D
 	return differenceInCalendarDays(today, since) <= NEW_MEMBER_DAYS;
 }
 
-/** The website is never linked for the level Business Partner (spec 01 §2, §5). */
+/** The website is never linked for the level Business Partner. */
 export function canLinkWebsite(business: Pick<Business, 'membershipLevel'>): boolean {
 	return business.membershipLevel.trim().toLowerCase() !== 'business partner';
 }
 
-/** A phone or a website, plus a street address (spec 01 §9, featured businesses). */
+/** A phone or a website, plus a street address (docs/behaviour.md#featured-businesses). */
 export function completeProfile(
 	business: Pick<Business, 'phone' | 'website' | 'address'>,
 ): boolean {
@@ -219,7 +219,7 @@ export function rewriteLegacyLogo(url: string, config: Pick<ChamberConfig, 'urls
 
 // --- Lists --------------------------------------------------------------------------------------
 
-/** Page buttons (spec 01 §9): all pages up to 7; else first, last, current ± 1 and ellipses. */
+/** Page buttons: all pages up to 7; else first, last, current ± 1 and ellipses. */
 export function paginationModel(current: number, totalPages: number): (number | 'ellipsis')[] {
 	const last = Math.max(0, Math.floor(totalPages));
 	if (last <= 7) return Array.from({ length: last }, (_, i) => i + 1);
@@ -236,7 +236,7 @@ export function paginationModel(current: number, totalPages: number): (number | 
 }
 
 /**
- * The featured pick (spec 01 §9): shuffles the candidates (Fisher-Yates with the given random
+ * The featured pick: shuffles the candidates (Fisher-Yates with the given random
  * source) and takes `count`; the home island picks afresh on every visit.
  */
 export function pickFeatured<T>(

@@ -2,7 +2,7 @@ import sanitizeHtml from 'sanitize-html';
 import { NON_TEXT_TAGS } from './text.ts';
 
 /**
- * Sanitises a business or event description (spec 01 §5, spec 02 §5) to the allow-list below.
+ * Sanitises a business or event description to the allow-list below.
  * It runs where the HTML is rendered: pre-rendered pages, the on-demand event page and the
  * calendar files, i.e. inside Netlify Functions too. sanitize-html works on a parser
  * (htmlparser2), not a DOM: DOMPurify needs one, and the only server DOM it supports (jsdom) made

@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { LAST_GOOD_MAX_ENTRIES, lastGoodSize, withLastGood } from './api.server.ts';
 
-// Issue 10: the last-good map grew with every distinct range and event id, never trimmed.
+// Without a bound the last-good map would grow with every distinct range and event id.
 describe('the last good answers an instance keeps', () => {
 	it('stay bounded, the least recently used dropped first', async () => {
 		const keep = await withLastGood('kept', 'failed', async () => 'first');

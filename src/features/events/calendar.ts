@@ -349,7 +349,7 @@ export function featuredVisible(
 // --- Loading more ------------------------------------------------------------------------------
 
 /**
- * What the calendars load first: the prefetch window of spec 02 §9, three months either side of
+ * What the calendars load first: the prefetch window, three months either side of
  * today. Narrower than the API's default (6 months ahead), so the first answer stays small and
  * later months come through load-more when the visitor gets there.
  */

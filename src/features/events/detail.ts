@@ -47,7 +47,7 @@ export function registrationDateLabel(value: string, event: Event): string {
 	return format(new Date(value), 'MMMM d, yyyy', { in: tz(zone) });
 }
 
-/** Registration Information: the period, with 'Open' when it has no end (spec 02 §2). */
+/** Registration Information: the period, with 'Open' when it has no end. */
 export function registrationPeriod(event: Event): { opens: string | null; closes: string } {
 	return {
 		opens: event.RegistrationStartDate

@@ -359,7 +359,7 @@ describe('eventsOnDay', () => {
 
 const sample = sourceEvent({ start: '2030-03-01T15:00:00Z', end: '2030-03-01T17:00:00Z' });
 
-describe('links from the events source (issue 10: script from outside data)', () => {
+describe('links from the events source (script from outside data)', () => {
 	it('never turns a javascript: or data: link into an href', () => {
 		for (const bad of ['javascript:alert(1)', ' JavaScript:alert(1)', 'data:text/html,<b>x']) {
 			expect(withHttp(bad)).toBe('');
@@ -385,7 +385,7 @@ describe('links from the events source (issue 10: script from outside data)', ()
 	});
 });
 
-describe('publicEvent (issue 10: private data stays private)', () => {
+describe('publicEvent (private data stays private)', () => {
 	const attendee = {
 		AttendeeId: 1,
 		RegistrationId: 9,

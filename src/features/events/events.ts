@@ -11,8 +11,8 @@ import type {
 
 export type { EventRecord };
 
-// Chamber and community events in the shape of the membership system (WebLink Connect "Atlas",
-// spec 02 §3), and the pure rules every events page and function shares. No I/O here.
+// Chamber and community events in the shape of the membership system (WebLink Connect "Atlas"),
+// and the pure rules every events page and function shares. No I/O here.
 //
 // The calendar islands ship this module, so it stays light: no zod (the row schema is in
 // source-schema.ts, for the server), dates and times through Intl rather than date-fns' format
@@ -32,7 +32,7 @@ export type Event = EventRecord & { [field: string]: unknown };
 
 export const EVENT_SLUG_MAX = 60;
 
-/** Spec 02 §5: lowercase, non-alphanumeric runs become hyphens, no edge hyphens, at most 60. */
+/** Lowercase, non-alphanumeric runs become hyphens, no edge hyphens, at most 60. */
 export function eventSlug(name: string): string {
 	const slug = name
 		.toLowerCase()
@@ -67,7 +67,7 @@ export type RegistrationState =
 	{ state: 'hidden' } | { state: 'passed' } | { state: 'open'; url: string };
 
 /**
- * Spec 02 §4: hidden when registration is disabled (or there is nowhere to register); 'passed'
+ * Hidden when registration is disabled (or there is nowhere to register); 'passed'
  * once the end is before now (an event ending this very instant is still open); else open.
  */
 export function registrationState(
@@ -93,12 +93,12 @@ const usd = new Intl.NumberFormat('en-US', {
 	maximumFractionDigits: 0,
 });
 
-/** Whole US dollars; 0 is 'Free' (spec 02 §5). */
+/** Whole US dollars; 0 is 'Free'. */
 export function formatPrice(amount: number): string {
 	return amount === 0 ? 'Free' : usd.format(amount);
 }
 
-/** Only public items are ever shown (spec 02 §5). */
+/** Only public items are ever shown. */
 export function publicItems<T extends Pick<EventItem, 'IsPublic'>>(items: readonly T[]): T[] {
 	return items.filter((item) => item.IsPublic);
 }
@@ -116,7 +116,7 @@ export function priceRange(
 }
 
 /**
- * Sponsor websites and logos often come without a scheme (spec 02 §5): http:// is added, and
+ * Sponsor websites and logos often come without a scheme: http:// is added, and
  * anything that is then not an http(s) URL (javascript:, data:) becomes ''.
  */
 export function withHttp(url: string): string {
@@ -153,13 +153,13 @@ type AttendeeFields = Pick<
 
 /**
  * Companies Attending is listed only when the event shows attendee detail and at least the
- * threshold are attending (spec 02 §2), and there is someone to list.
+ * threshold are attending, and there is someone to list.
  */
 export function showAttendees(event: AttendeeFields): boolean {
 	return attendeesArePublic(event) && event.Attendees.length > 0;
 }
 
-/** Whether the event's settings let attendee names be shown at all (spec 02 §2). */
+/** Whether the event's settings let attendee names be shown at all. */
 export function attendeesArePublic(
 	event: Pick<Event, 'ShowAttendeeDetail' | 'AttendingAttendees' | 'AttendeeDetailThreshold'>,
 ): boolean {
@@ -240,7 +240,7 @@ export function publicEvent(event: Event): EventRecord {
 	};
 }
 
-/** N of '{N} attending' in the detail header, or null when it is not shown (spec 02 §2). */
+/** N of '{N} attending' in the detail header, or null when it is not shown. */
 export function attendingHeaderCount(
 	event: Omit<AttendeeFields, 'Attendees'>,
 	config: { features: Pick<ChamberConfig['features'], 'showEventAttendeeCountInHeader'> },
@@ -448,7 +448,7 @@ export function timeLabel(event: TimeFields): string {
 
 // --- Lists, ranges, days -----------------------------------------------------------------------
 
-/** Closed events are dropped from every list and detail view (spec 02 §5). */
+/** Closed events are dropped from every list and detail view. */
 export function dropClosed<T extends Pick<Event, 'Closed'>>(events: readonly T[]): T[] {
 	return events.filter((event) => !event.Closed);
 }
@@ -475,7 +475,7 @@ export interface DateRange {
 	endDate: string;
 }
 
-/** Prefetch and load-more window (spec 02 §9). */
+/** Prefetch and load-more window. */
 export const LOAD_MORE_MONTHS = 3;
 
 /** What /api/events answers without a range: 3 months back to 6 months ahead of `today`. */

@@ -13,7 +13,7 @@ export function useToday(): DayKey | null {
 
 export type DisplayMode = 'calendar' | 'list';
 
-/** Mobile breakpoint (spec 02 §9): the calendar from 768 px, the list below. */
+/** Mobile breakpoint: the calendar from 768 px, the list below. */
 const CALENDAR_MEDIA = '(min-width: 768px)';
 
 /**

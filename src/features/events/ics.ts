@@ -8,7 +8,7 @@ import { truncate } from './text.ts';
 // package. Timed events are written in UTC, so every calendar app places them right whatever its
 // own zone; all-day events are written as dates, as the chamber's calendar shows them.
 
-/** Spec 02 §9: calendar descriptions are cut to 500 characters. */
+/** Calendar descriptions are cut to 500 characters. */
 export const ICS_DESCRIPTION_MAX = 500;
 
 export interface IcsOptions {

@@ -75,7 +75,7 @@ describe('source rows', () => {
 	});
 });
 
-describe('links in source rows (issue 10: script from outside data)', () => {
+describe('links in source rows (script from outside data)', () => {
 	it('keeps only http(s) registration and sponsor links', () => {
 		const [row] = parseSourceEvents(
 			[

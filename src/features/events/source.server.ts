@@ -18,7 +18,7 @@ export interface EventsSource {
 	getEvent(id: number): Promise<Event | null>;
 }
 
-/** A failure whose message may be shown to visitors (spec 02 §8). */
+/** A failure whose message may be shown to visitors. */
 export class EventsSourceError extends Error {}
 
 const EVENTS_FETCH_ERROR = 'Failed to fetch events';

@@ -52,7 +52,7 @@ const SOURCES = {
 	},
 } as const satisfies Record<string, { path: string; version: CacheVersionType; failure: string }>;
 
-// Spec 02 §7: the events responses are kept for five minutes, so going back from an event to the
+// The events responses are kept for five minutes, so going back from an event to the
 // calendar shows it at once. Keyed by URL, which carries ?v=: a cache purge is never hidden.
 const CACHE_MS = 5 * 60_000;
 const CACHE_PREFIX = 'chamber:events:';
@@ -252,8 +252,8 @@ export function createListView(today: string, source: EventSource = 'events'): L
 // --- Featured event ----------------------------------------------------------------------------
 
 /**
- * The featured event from /api/event-details, or null: a failed load only hides the card (spec
- * 02 §8), with a warning.
+ * The featured event from /api/event-details, or null: a failed load only hides the card, with a
+ * warning.
  */
 export async function fetchFeaturedEvent(eventId: number, base = ''): Promise<Event | null> {
 	try {

@@ -30,7 +30,7 @@ import { $form, $tab, editField } from './store.ts';
 import { withErrorBoundary } from '../site/ErrorBoundary.tsx';
 import './ConfigGenerator.css';
 
-/** Copy feedback lasts 2 seconds (spec 02 §9). */
+/** Copy feedback lasts 2 seconds. */
 export const COPIED_MS = 2000;
 
 interface Props {

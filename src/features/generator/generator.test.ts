@@ -41,7 +41,7 @@ const MINIMAL: [string, string][] = [
 ];
 
 describe('the form', () => {
-	it('has the five tabs of spec 02 §2 and the eight required fields of §5', () => {
+	it('has the five tabs and the eight required fields', () => {
 		expect(GENERATOR_TABS.map((t) => t.label)).toEqual([
 			'Identity',
 			'Branding',
@@ -61,7 +61,7 @@ describe('the form', () => {
 		]);
 	});
 
-	it('starts with the configuration defaults for colours and fonts (spec 02 §9)', () => {
+	it('starts with the configuration defaults for colours and fonts', () => {
 		const form = emptyForm();
 		expect(form['colors.primary']).toBe('#0d3e63');
 		expect(form['colors.primaryLight']).toBe('#5fa6d7');
@@ -72,7 +72,7 @@ describe('the form', () => {
 	});
 });
 
-describe('auto-fill (spec 02 §5)', () => {
+describe('auto-fill', () => {
 	it('a chamber name typed letter by letter fills the slug: lowercase, other runs to hyphens', () => {
 		const form = typeName('St. Mary’s  Chamber & Co');
 		expect(form.slug).toBe('st-mary-s-chamber-co');

@@ -12,7 +12,7 @@ import { slugify } from '../directory/rules.ts';
 import { parseTenantFile, type TenantFileInput } from '../tenants/tenant-file.ts';
 import { DEPLOYMENT_VARIABLES } from './deployment-env.ts';
 
-// The configuration generator (spec 02 §2, §4, §5): a form that onboards a new chamber. Pure
+// The configuration generator: a form that onboards a new chamber. Pure
 // logic, no I/O. The form is a flat record of field path → text, the way the inputs hold it; every
 // output is built through the configuration's and the tenant file's own zod schemas, so the
 // generator cannot produce something the import would refuse.
@@ -253,14 +253,14 @@ export const GENERATOR_FIELDS: readonly FieldSpec[] = GENERATOR_TABS.flatMap((ta
 
 const FIELD_BY_PATH = new Map(GENERATOR_FIELDS.map((field) => [field.path, field]));
 
-/** The eight required fields of spec 02 §5, in the form's order. */
+/** The eight required fields, in the form's order. */
 export const REQUIRED_FIELDS: readonly string[] = GENERATOR_FIELDS.filter((f) => f.required).map(
 	(f) => f.path,
 );
 
 export type GeneratorForm = Readonly<Record<string, string>>;
 
-/** The defaults the configuration itself has (spec 02 §9 colours, Inter, the events calendar). */
+/** The defaults the configuration itself has (colours, Inter, the events calendar). */
 const CONFIG_DEFAULTS: ChamberConfig = chamberConfigSchema.parse({ name: 'x', slug: 'x' });
 
 function valueAt(config: unknown, path: string): unknown {
@@ -280,7 +280,7 @@ export function emptyForm(): GeneratorForm {
 	return form;
 }
 
-// --- Auto-fill (spec 02 §5) -----------------------------------------------------------------------
+// --- Auto-fill -----------------------------------------------------------------------------------
 
 /** Where a chamber's logos live in a deployment that ships its own files. */
 export function logoPaths(slug: string): { standard: string; stacked: string; favicon: string } {
@@ -292,7 +292,7 @@ export function logoPaths(slug: string): { standard: string; stacked: string; fa
 	};
 }
 
-/** State fields take at most two letters, uppercased as typed (spec 02 §5). */
+/** State fields take at most two letters, uppercased as typed. */
 export function stateInput(value: string): string {
 	return value
 		.replace(/[^A-Za-z]/g, '')
@@ -333,7 +333,7 @@ export function setField(form: GeneratorForm, path: string, raw: string): Genera
 export interface Progress {
 	filled: number;
 	total: number;
-	/** filled / total, rounded (spec 02 §5). */
+	/** filled / total, rounded. */
 	percent: number;
 }
 
@@ -488,7 +488,7 @@ export type DraftResult =
 	{ ok: true; form: GeneratorForm; dropped: string[] } | { ok: false; error: 'Invalid JSON file' };
 
 /**
- * 'Load Draft': a file that is no JSON is refused ('Invalid JSON file', spec 02 §8). Otherwise
+ * 'Load Draft': a file that is no JSON is refused ('Invalid JSON file'). Otherwise
  * every known field holding text is taken (state fields normalised, a font or calendar from its
  * list only), and every other entry is dropped and named, so a draft from an older or hand-edited
  * form loads what it can. A flat object of fields is accepted as well as the saved format.

@@ -2,7 +2,7 @@ import type { SupabaseClient } from '@supabase/supabase-js';
 import { adminUserSchema, type AdminUser } from '../auth/auth.ts';
 import { currentSession } from '../auth/browser.ts';
 
-// The generator's guard (spec 02 §2): the admin pages' session (supabase-js in this browser),
+// The generator's guard: the admin pages' session (supabase-js in this browser),
 // checked with the server on load through GET /api/auth/verify, which accepts a valid session of
 // an admin or super_admin. Without one: the deprecated login, which forwards to the v2 login and
 // brings the visitor back here.

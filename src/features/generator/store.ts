@@ -7,7 +7,7 @@ export const $form = atom<GeneratorForm>(emptyForm());
 /** The tab on show. */
 export const $tab = atom<GeneratorTab['id']>('identity');
 
-/** Sets one field, with the auto-fill rules of spec 02 §5. */
+/** Sets one field, with the generator's auto-fill rules. */
 export function editField(path: string, value: string): void {
 	$form.set(setField($form.get(), path, value));
 }

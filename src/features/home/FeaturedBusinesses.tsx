@@ -29,7 +29,7 @@ interface Props {
 
 /**
  * The home page's featured businesses: a fresh random pick from the build's candidates on every
- * visit (spec 01 §2 Home, §9), two skeletons until the pick is made in the browser. The
+ * visit, two skeletons until the pick is made in the browser. The
  * candidates travel as a JSON block rather than as island props, which Astro would serialise
  * at about twice the size.
  */

@@ -3,7 +3,7 @@
  * to a banner. Rotation stops while the pointer or focus is on the carousel, after the visitor
  * presses Pause, and altogether when they prefer reduced motion (WCAG 2.2.2).
  */
-/** Spec 01 §9: banner rotation 5 seconds. */
+/** Banner rotation 5 seconds. */
 const ROTATE_MS = 5000;
 
 function enhance(root: HTMLElement): void {

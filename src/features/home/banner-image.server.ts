@@ -2,7 +2,7 @@ import { detectXml } from '@file-type/xml';
 import { FileTypeParser } from 'file-type';
 import { PublicFetchRefused, type PublicFetch } from '../../lib/public-fetch.server.ts';
 
-/** The banner image proxy's rules (spec 01 §7 GET /api/banner-image; docs/security.md#the-banner-image-proxy). */
+/** The banner image proxy's rules (docs/security.md#the-banner-image-proxy). */
 
 /** Largest image passed through; banners are at most 970×90 px, so this is generous. */
 export const MAX_BANNER_BYTES = 2 * 1024 * 1024;
@@ -39,7 +39,7 @@ export type BannerSource = { kind: 'site'; path: string } | { kind: 'remote'; ur
 /**
  * Where a banner's image_url lives: absolute http(s) URLs as they are; the site's own files by
  * their path on this site; other relative URLs (the membership system's) prefixed with
- * urls.eventRegistrationBaseUrl (spec 01 §7).
+ * urls.eventRegistrationBaseUrl.
  */
 export function bannerSource(imageUrl: string, registrationBase: string): BannerSource {
 	if (/^https?:\/\//i.test(imageUrl)) return { kind: 'remote', url: new URL(imageUrl) };

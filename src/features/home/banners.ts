@@ -1,7 +1,7 @@
 import { resolveUrl, type ChamberConfig } from '../config/config.ts';
 import type { Banner } from '../directory/directory.server.ts';
 
-/** Banner carousel slides (spec 01 §2 Banner carousel, §7, §9). */
+/** Banner carousel slides (docs/behaviour.md#banner-carousel). */
 
 export const BANNER_WIDTH = 970;
 export const BANNER_HEIGHT = 90;

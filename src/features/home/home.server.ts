@@ -11,7 +11,7 @@ import { getAnonClient } from '../../lib/supabase.server.ts';
 
 /**
  * What the home page reads at build time. A failed read does not fail the build: it is logged
- * and the page shows that section's failure state (spec 01 §2 Home, Banner carousel, §8).
+ * and the page shows that section's failure state.
  */
 export interface HomeData {
 	categories: CategoryCount[];

@@ -1,7 +1,7 @@
 import type { FeaturedBusinesses } from '../config/config.ts';
 
 /**
- * The home page's rules (spec 01 §2 Home, §5). Pure and tiny: the search form's script ships
+ * The home page's rules (docs/behaviour.md#home). Pure and tiny: the search form's script ships
  * this module to the browser.
  */
 

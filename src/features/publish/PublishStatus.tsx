@@ -12,7 +12,7 @@ interface Props extends PublishStatusDeps {
 }
 
 /**
- * The publish status of the panel's header (issue 8): 'Publishing…' while a build is queued or
+ * The publish status of the panel's header: 'Publishing…' while a build is queued or
  * running (checked every few seconds), 'Live since 14:32' with 'View live site', or 'Publish
  * failed: {reason}' with 'Retry'. The text is a polite live region, so screen readers hear when
  * a publish goes live or fails.

@@ -19,7 +19,7 @@ export type PreviewOutcome =
 	{ ok: true; site: Site; data: HomeData } | { ok: false; response: Response };
 
 /**
- * 'Preview' (issue 8): the home page rendered with a configuration that is not saved yet.
+ * 'Preview': the home page rendered with a configuration that is not saved yet.
  * `POST` with the bearer token of the chamber's staff (super_admin, admin or editor) and
  * `{config}`, validated by the same schema as the build (chamberConfigSchema); the chamber's own
  * data (categories, featured businesses, banners) fills it. Errors are JSON, as from a function.

@@ -2,7 +2,7 @@ import { format, isSameDay } from 'date-fns';
 import { z } from 'zod';
 import type { ChamberConfig } from '../config/config.ts';
 
-// Publishing (issue 8, "Publishing"): a save asks for a build of the chamber's pre-rendered site;
+// Publishing: a save asks for a build of the chamber's pre-rendered site;
 // the `publishes` table follows each build (queued → building → live | failed). Pure logic and
 // the zod schemas shared by the functions, the local build server and the panel's status piece.
 

@@ -1,7 +1,7 @@
 import { DEFAULT_RANDOM_SEED, usableRandomSeed, type SortValue } from '../directory/rules.ts';
 
 /**
- * The search page's state and its URL (spec 01 §2 Search, §4): every filter, the page and the
+ * The search page's state and its URL (docs/behaviour.md#search): every filter, the page and the
  * sort live in the query string, so a reload, a shared link and the back button all restore
  * the same listing. Pure, with no runtime import of directory.ts or config.ts (see business.ts
  * for why): the search island ships this module to the browser. Pagination and the seed rule are
@@ -84,7 +84,7 @@ export function isRandomSort(sort: SortValue): boolean {
 	return sort === 'random' || sort.endsWith('Random');
 }
 
-/** GET /api/businesses for a state (the list call of spec 01 §7). */
+/** GET /api/businesses for a state. */
 export function businessesApiUrl(state: SearchState, pageSize: number, randomSeed: number): string {
 	const params = new URLSearchParams({ page: String(state.page), pageSize: String(pageSize) });
 	if (state.q) params.set('searchQuery', state.q);
@@ -113,7 +113,7 @@ export const FILTER_LABELS: Record<PanelFilter, { label: string; all: string; ch
 export const RANDOM_SEED_KEY = 'chamber.directory.randomSeed';
 
 /**
- * The session's random seed (spec 01 §5, §9): a stored value is used only if it is a number
+ * The session's random seed: a stored value is used only if it is a number
  * from 0 to 1, otherwise the default 0.5 (usableRandomSeed). A session without one gets a fresh
  * seed, so random orders differ between visitors but stay put while one visitor pages through
  * them.

@@ -37,10 +37,10 @@ export interface SearchStoreOptions {
 	/** The filters of the 'More Filters' panel; the panel opens when the URL sets one. */
 	panelFilters: readonly PanelFilter[];
 	pageSize: number;
-	/** Spec 01 §9: 3 retries, 1 second apart. */
+	/** 3 retries, 1 second apart. */
 	retries?: number;
 	retryDelayMs?: number;
-	/** Results stay fresh for 5 minutes (spec 01 §9). */
+	/** Results stay fresh for 5 minutes. */
 	freshMs?: number;
 }
 
@@ -138,7 +138,7 @@ export function createSearchStore(options: SearchStoreOptions) {
 		toggleFilters(): void {
 			$filtersOpen.set(!$filtersOpen.get());
 		},
-		/** A filter, query or sort change: back to page 1 (spec 01 §4). */
+		/** A filter, query or sort change: back to page 1. */
 		update(patch: Partial<Omit<SearchState, 'page'>>): void {
 			show({ ...$state.get(), ...patch, page: 1 }, true);
 		},

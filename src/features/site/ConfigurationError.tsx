@@ -1,7 +1,7 @@
 import './ConfigurationError.css';
 
 /**
- * The configuration's loading and failure screens (spec 01 §2 Loading and configuration error),
+ * The configuration's loading and failure screens,
  * for islands that read the configuration at run time. Pages built from the database never need
  * them: a build without a readable configuration fails instead.
  */

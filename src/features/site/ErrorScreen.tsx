@@ -1,7 +1,7 @@
 /**
- * The fallback error screen (spec 02 §2): what a visitor or an admin sees when something fails
+ * The fallback error screen: what a visitor or an admin sees when something fails
  * that no screen of its own covers: an island that throws (ErrorBoundary) or a page rendered on
- * demand that fails (src/pages/500.astro). Screens the specs define ('Configuration Error',
+ * demand that fails (src/pages/500.astro). Screens of their own ('Configuration Error',
  * 'Event Not Found' …) stay as they are; this is the net under them.
  *
  * Styled with the site's button classes and a few style attributes rather than a stylesheet: a

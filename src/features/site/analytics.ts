@@ -2,8 +2,8 @@ import type { ChamberConfig } from '../config/config.ts';
 import { pageKind } from '../../lib/security-headers.ts';
 
 /**
- * Google Analytics (gtag.js) on the public pages (spec 02 §7: "An analytics script loads when a
- * measurement id is configured"; spec 01 §3 services.googleAnalyticsId). Analytics.astro renders
+ * Google Analytics (gtag.js) on the public pages when services.googleAnalyticsId is set
+ * (docs/behaviour.md#analytics). Analytics.astro renders
  * the loader; the Content-Security-Policy admits gtag's hosts on the same condition
  * (src/lib/security-headers.ts).
  */

@@ -1,5 +1,5 @@
 /**
- * The fallback error screen's id (spec 02 §2): short and random, shown to the visitor and written
+ * The fallback error screen's id: short and random, shown to the visitor and written
  * in the same log line as the failure (the server's log for a page rendered on demand, the
  * browser's console for an island), so a visitor can quote it and staff can find the failure.
  * Shared by the server and the browser: no Node-only API.

@@ -4,7 +4,7 @@
  * file that wires up the header when it is imported.
  *
  * Desktop: the WAI-ARIA disclosure navigation pattern. A dropdown opens 100 ms after the pointer
- * enters it and closes 300 ms after it leaves (spec 01 §9); its button toggles it on click, Enter
+ * enters it and closes 300 ms after it leaves; its button toggles it on click, Enter
  * or Space; Escape closes it and returns focus to the button; arrow keys, Home and End move
  * between the menu's items.
  *

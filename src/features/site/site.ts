@@ -3,7 +3,8 @@ import type { ChamberConfig } from '../config/config.ts';
 import { socialLinks, type CardSettings, type SocialNetwork } from '../business/business.ts';
 
 /**
- * What the header and footer show, derived from the configuration (spec 01 §2 Header, Footer).
+ * What the header and footer show, derived from the configuration
+ * (docs/behaviour.md#header-and-footer).
  * Pure: the Astro components only render these lists. A link whose target does not resolve
  * (an unconfigured URL key, an unsafe scheme) is left out rather than rendered as a dead link.
  */
@@ -75,7 +76,7 @@ export function chamberSocialLinks(config: Pick<ChamberConfig, 'social' | 'name'
 	}));
 }
 
-/** Footer Quick Links (spec 01 §2 Footer); no Events link when both events areas are off. */
+/** Footer Quick Links; no Events link when both events areas are off. */
 export function quickLinks(
 	config: Pick<ChamberConfig, 'content' | 'urls' | 'features'>,
 ): SiteLink[] {

@@ -20,7 +20,7 @@ const LOCAL_TIME = /^(?:1[0-2]|[1-9]):[0-5]\d (?:AM|PM)$/;
 
 const text = () => z.string().trim().default('');
 
-/** Category names: blank ones are dropped (spec 01 §5) and repeats collapse to the first. */
+/** Category names: blank ones are dropped and repeats collapse to the first. */
 const categoryNames = () =>
 	z
 		.array(z.string())
@@ -87,7 +87,7 @@ function uniqueBy<T>(list: string, field: string, key: (item: T) => string | num
 	};
 }
 
-// --- Businesses (the business card record of spec 01 §3) ---------------------------------------
+// --- Businesses (the business card record) -------------------------------------------------------
 
 export const listingSchema = z.object({
 	/** Long description, HTML (sanitised when shown). */
@@ -113,7 +113,7 @@ export const affiliationSchema = z.object({
 	/** Where the badge links to. */
 	icon_url: text(),
 	aff_code: text(),
-	// Blank and administrative names are legal here; the directory drops them (spec 01 §5).
+	// Blank and administrative names are legal here; the directory drops them.
 	aff_name: z.string().trim(),
 	list_available_on_website: z.boolean().default(true),
 });
@@ -136,7 +136,7 @@ export const businessSchema = z.object({
 	state: text(),
 	zip: text(),
 	work_phone: text(),
-	/** Kept as given; the directory adds https:// when the scheme is missing (spec 01 §5). */
+	/** Kept as given; the directory adds https:// when the scheme is missing. */
 	website: text(),
 	email: text(),
 	featured: z.boolean().default(false),
@@ -146,7 +146,7 @@ export const businessSchema = z.object({
 		.trim()
 		.default('Member')
 		.transform((name) => name || 'Member'),
-	/** Explicit rank; when absent the directory derives one from the level name (spec 01 §9). */
+	/** Explicit rank; when absent the directory derives one from the level name. */
 	membership_rank: z.number().int().optional(),
 	member_since_date: isoDate().nullable().default(null),
 	/** The membership system's profile id (a number or digits), used in legacy profile URLs. */
@@ -190,7 +190,7 @@ export const bannerSchema = z.object({
 		)
 		.optional(),
 	banner_name: z.string().trim().min(1),
-	/** Absolute URL or a path; at most 970×90 px is shown (spec 01 §9). */
+	/** Absolute URL or a path; at most 970×90 px is shown. */
 	image_url: z.string().trim().min(1),
 	navigate_url: text(),
 	target: z.enum(['_blank', '_self', '_parent', '_top']).default('_blank'),
@@ -200,7 +200,7 @@ export const bannerSchema = z.object({
 	position: z.number().int().default(0),
 });
 
-// --- Events (Atlas field names, spec 02 §3) ----------------------------------------------------
+// --- Events (Atlas field names) ------------------------------------------------------------------
 
 export const eventItemSchema = z.object({
 	ItemId: sourceNumber(),
@@ -231,7 +231,7 @@ export const eventSponsorSchema = z.object({
 	// Misspelt in the source system; kept so records round-trip unchanged.
 	SponserId: sourceNumber(),
 	SponsorName: z.string().trim().min(1),
-	/** Kept as given; the events pages add http:// when the scheme is missing (spec 02 §5). */
+	/** Kept as given; the events pages add http:// when the scheme is missing. */
 	SponsorLogoUrl: text(),
 	SponsorWebsite: text(),
 	SponsorMessage: z.string().default(''),
@@ -290,7 +290,7 @@ const eventObjectSchema = z.object({
 		.regex(HEX_COLOUR, { error: 'Expected a hex colour like #0d3e63' })
 		.default('#0d3e63'),
 	FeaturedEvent: z.boolean().default(false),
-	/** Closed events are dropped from every list and detail view (spec 02 §5). */
+	/** Closed events are dropped from every list and detail view. */
 	Closed: z.boolean().default(false),
 	DisableRegistration: z.boolean().default(false),
 	/** Registration link used instead of the registration site; '' for none. */

@@ -87,7 +87,7 @@ describe('CacheTab', () => {
 		expect(screen.queryByText(/cache refreshed/)).toBeNull();
 	});
 
-	it('a failure shows the server’s text, or the spec’s, for 8 s', async () => {
+	it('a failure shows the server’s text, or its own, for 8 s', async () => {
 		vi.useFakeTimers({ shouldAdvanceTime: true });
 		let answer = Response.json(
 			{ error: 'Only a chamber admin can refresh its caches' },

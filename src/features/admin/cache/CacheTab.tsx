@@ -55,7 +55,7 @@ async function readHistory(client: SupabaseClient, tenantId: string): Promise<Hi
 const timeFormat = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short' });
 
 /**
- * The Cache tab (spec 02 §2, §4): a card per resource with its current version and a refresh
+ * The Cache tab: a card per resource with its current version and a refresh
  * button (all disabled while one refreshes), the outcome for 5 s (success) or 8 s (failure), and
  * for super_admins the last 15 refreshes, read with the user's token (RLS: super_admins only).
  */

@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import { REFRESHABLE_CACHE_TYPES, type RefreshableCacheType } from '../../../lib/cache-versions.ts';
 
-// The Cache tab (spec 02 §2, §4, §7, §9): the four resource types an admin may refresh, how the
+// The Cache tab: the four resource types an admin may refresh, how the
 // tab names them, and what a refresh purges. Pure logic: the function, the tab and the tests share it.
 
-/** The cards' titles (spec 02 §2). */
+/** The cards' titles (docs/behaviour.md#cache-tab). */
 export const CACHE_LABELS: Readonly<Record<RefreshableCacheType, string>> = {
 	events: 'Chamber Events',
 	community_events: 'Community Events',
@@ -12,12 +12,12 @@ export const CACHE_LABELS: Readonly<Record<RefreshableCacheType, string>> = {
 	categories: 'Categories',
 };
 
-/** What the CDN keeps them for (spec 02 §9), shown on each card. */
+/** What the CDN keeps them for, shown on each card. */
 export const CACHE_DURATION_TEXT = 'Cached for 24 hours, served stale for 48 more while refreshing';
 
-/** Rows of 'Cache Refresh History' (spec 02 §9). */
+/** Rows of 'Cache Refresh History'. */
 export const CACHE_HISTORY_SIZE = 15;
-/** How long the tab shows a refresh's success (spec 02 §4, §9). */
+/** How long the tab shows a refresh's success. */
 export const CACHE_SUCCESS_MS = 5_000;
 /** … and its failure. */
 export const CACHE_ERROR_MS = 8_000;
@@ -49,7 +49,7 @@ export function refreshPublishes(type: RefreshableCacheType): boolean {
 	return type === 'categories';
 }
 
-/** A row of cache_purge_log as the tab shows it (spec 02 §3). */
+/** A row of cache_purge_log as the tab shows it. */
 export interface CachePurgeLogRow {
 	id: number;
 	user_email: string;

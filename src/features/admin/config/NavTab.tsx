@@ -6,7 +6,7 @@ import { edit } from '../store.ts';
 import type { ConfigTabProps } from './SiteTabs.tsx';
 import { URL_LABELS } from './labels.ts';
 
-// The header menu editor (spec 02 §2, §4, §5): add, delete (asked first), move up and down within
+// The header menu editor: add, delete (asked first), move up and down within
 // bounds, link ↔ dropdown, sub-items, internal or external, a URL from the library or a path.
 
 const CUSTOM = '__custom__';

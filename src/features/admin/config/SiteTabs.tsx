@@ -45,7 +45,7 @@ import {
 	URL_LABELS,
 } from './labels.ts';
 
-// The configuration tabs that edit the panel's draft (spec 02 §2): nothing here saves; 'Save
+// The configuration tabs that edit the panel's draft: nothing here saves; 'Save
 // Changes' sends what differs from the saved configuration.
 
 export interface ConfigTabProps {
@@ -294,7 +294,7 @@ const CALENDAR_LABELS: Record<(typeof EVENTS_CALENDARS)[number], string> = {
 	'events-list': 'Events list',
 };
 
-/** Spec 02 §9: a meta description is cut at 160 characters. */
+/** A meta description is cut at 160 characters. */
 export const META_DESCRIPTION_MAX = 160;
 
 export function ContentTab({ draft, role }: ConfigTabProps) {
@@ -448,7 +448,7 @@ export function HomepageTab({
 	const affiliations = useOptions(client, chamberId, 'get_filter_options', {
 		p_type: 'affiliations',
 	});
-	// Spec 02 §8: levels that cannot be loaded fall back to the default list; none found → Member.
+	// Levels that cannot be loaded fall back to the default list; none found → Member.
 	const levelNames =
 		levels.kind === 'failed'
 			? [...DEFAULT_MEMBERSHIP_LEVELS]
@@ -543,7 +543,7 @@ export function HomepageTab({
 	);
 }
 
-/** A number field that stores what the schema would (spec 02 §5: out of range → the fallback). */
+/** A number field that stores what the schema would (out of range → the fallback). */
 function CountField({
 	label,
 	value,

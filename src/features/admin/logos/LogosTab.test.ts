@@ -90,7 +90,7 @@ describe('LogosTab', () => {
 		expect(server.requests).toEqual([]);
 	});
 
-	it('the server’s refusal is shown under that logo; with no reason, the spec’s text', async () => {
+	it('the server’s refusal is shown under that logo; with no reason, the tab’s own text', async () => {
 		let reply = () =>
 			Response.json(
 				{ error: 'Invalid file type. Use PNG, JPG, SVG, WebP, or ICO' },

@@ -28,7 +28,7 @@ const HINTS: Readonly<Record<LogoType, string>> = {
 };
 
 /**
- * The Logos tab (spec 02 §2, §4, §5): an upload per logo with the current one previewed. While
+ * The Logos tab: an upload per logo with the current one previewed. While
  * one uploads every file input is disabled; a success shows the new logo, reloads the
  * configuration and clears after 1 s; a failure says why (the server reads the file's bytes; the
  * size is checked here first so a large file is not sent at all).

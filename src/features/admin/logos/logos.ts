@@ -1,4 +1,4 @@
-// The Logos tab and POST /api/upload-logo (spec 02 §2, §4, §5, §7, §8, §9): which files each
+// The Logos tab and POST /api/upload-logo (docs/behaviour.md#logos): which files each
 // logo accepts, the limits and the texts. Pure logic, shared by the function, the tab and tests.
 
 export const LOGO_TYPES = ['standard', 'stacked', 'favicon'] as const;
@@ -21,7 +21,7 @@ export const LOGO_MIME_TYPES = {
 } as const;
 export type LogoFormat = keyof typeof LOGO_MIME_TYPES;
 
-/** Standard and stacked take PNG, SVG, JPEG, WebP; the favicon ICO, PNG, WebP (spec 02 §5). */
+/** Standard and stacked take PNG, SVG, JPEG, WebP; the favicon ICO, PNG, WebP. */
 export const LOGO_FORMATS: Readonly<Record<LogoType, readonly LogoFormat[]>> = {
 	standard: ['png', 'svg', 'jpg', 'webp'],
 	stacked: ['png', 'svg', 'jpg', 'webp'],
@@ -42,13 +42,13 @@ export function acceptFor(type: LogoType): string {
 		.join(',');
 }
 
-/** 5 MB (spec 02 §9), as bytes. */
+/** 5 MB, as bytes. */
 export const LOGO_MAX_BYTES = 5 * 1024 * 1024;
 
 export const LOGO_TOO_LARGE = 'File size must be under 5MB';
 export const LOGO_WRONG_TYPE = 'Invalid file type. Use PNG, JPG, SVG, WebP, or ICO';
 export const LOGO_UPLOAD_FAILED = 'Failed to upload logo';
-/** How long after a successful upload the tab clears its state (spec 02 §4, §9). */
+/** How long after a successful upload the tab clears its state. */
 export const LOGO_CLEAR_MS = 1_000;
 
 /** The object's name: the chamber's folder, the type, and a new name per upload. */

@@ -1,5 +1,5 @@
 // The Logos, Cache and Users tabs call their functions at once (no pending changes): a bearer
-// call to /api/*, its JSON answer, or the server's `{error}` text with a fallback the spec names.
+// call to /api/*, its JSON answer, or the server's `{error}` text with a fallback of the caller's.
 
 export type ApiResult<T> = { ok: true; data: T } | { ok: false; error: string };
 

@@ -12,7 +12,7 @@ import {
 	type AdminUserListItem,
 } from '../users/users.ts';
 
-// The pure rules of the Logos, Cache and Users tabs (spec 02 §5, §7, §9).
+// The pure rules of the Logos, Cache and Users tabs (docs/behaviour.md#admin-panel).
 
 describe('cache', () => {
 	it('a refresh purges the resource’s tags and the version lookup; only categories publish', () => {

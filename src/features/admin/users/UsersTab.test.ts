@@ -76,7 +76,7 @@ function freshPeople() {
 }
 
 describe('UsersTab', () => {
-	it('the role permission table follows §6', async () => {
+	it('the role permission table follows can()', async () => {
 		freshPeople();
 		await render(UsersTab, tabProps('super_admin', usersServer()));
 		screen.getByRole('table', { name: 'Role Permissions' });

@@ -94,7 +94,7 @@ interface CreateForm {
 }
 
 /**
- * The Users tab (spec 02 §2, §5, §7, §8), super_admin only: the role permission table, every
+ * The Users tab, super_admin only: the role permission table, every
  * admin user with chamber, created and last sign-in, 'Create User' and delete, each in a modal
  * dialog; success notices for 5 s.
  */
@@ -143,7 +143,7 @@ export default function UsersTab({ user, chamber, getAccessToken }: AdminTabProp
 		return after(USER_NOTICE_MS, () => setNotice(null));
 	}, [notice]);
 
-	// Without the tenants call, the chambers the users list names (spec 02 §7).
+	// Without the tenants call, the chambers the users list names.
 	const chambers =
 		tenants ??
 		(users.kind === 'ready'

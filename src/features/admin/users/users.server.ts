@@ -9,7 +9,7 @@ import {
 } from './users.ts';
 
 /**
- * Admin users (spec 02 §7). The admin_users rows are read and written with the super_admin's own
+ * Admin users. The admin_users rows are read and written with the super_admin's own
  * client, so row-level security judges them (migration 001: super_admins only); the identity
  * service's user is created and removed with the service key, the one place Supabase requires it
  * (auth.admin.*). The two are kept together: when the second step fails, the first is undone.

@@ -2,12 +2,12 @@ import { format } from 'date-fns';
 import { z } from 'zod';
 import { ADMIN_ROLES, PASSWORD_MIN_LENGTH, type AdminRole } from '../../auth/auth.ts';
 
-// The Users tab and /api/admin/users, /api/admin/tenants (spec 02 §2, §3, §5, §7, §8): the shapes
+// The Users tab and /api/admin/users, /api/admin/tenants (docs/behaviour.md#users): the shapes
 // the functions answer, the bodies they accept, and the texts the tab shows.
 
-/** An admin user as the list shows it (spec 02 §3 Admin user). */
+/** An admin user as the list shows it. */
 export interface AdminUserListItem {
-	/** auth.users.id (the spec names it both userId and id). */
+	/** auth.users.id (the list answers it as both userId and id). */
 	userId: string;
 	id: string;
 	email: string;
@@ -21,7 +21,7 @@ export interface AdminUserListItem {
 	lastSignIn: string | null;
 }
 
-/** A chamber users can be created in (spec 02 §3 Tenant). */
+/** A chamber users can be created in. */
 export interface TenantListItem {
 	id: string;
 	name: string;
@@ -36,11 +36,11 @@ const email = z
 	.max(320)
 	.pipe(z.email({ error: 'Please enter a valid email address' }));
 
-/** POST /api/admin/users (spec 02 §5 New user). */
+/** POST /api/admin/users. */
 export const createUserBodySchema = z.object({
 	/** The new user's e-mail; required. */
 	email,
-	/** At least 6 characters (spec 02 §9). */
+	/** At least 6 characters. */
 	password: z
 		.string({ error: 'Password is required' })
 		.min(PASSWORD_MIN_LENGTH, {
@@ -66,10 +66,10 @@ export const USERS_LOAD_FAILED = 'Failed to load users';
 export const USER_CREATE_FAILED = 'Failed to create user';
 export const USER_DELETE_FAILED = 'Failed to delete user';
 export const CANNOT_DELETE_SELF = 'You cannot delete your own account.';
-/** How long the tab shows a success notice (spec 02 §9). */
+/** How long the tab shows a success notice. */
 export const USER_NOTICE_MS = 5_000;
 
-/** Dates in the list: 'Nov 3, 2026', or 'Never' (spec 02 §9). */
+/** Dates in the list: 'Nov 3, 2026', or 'Never'. */
 export function formatUserDate(iso: string | null | undefined): string {
 	if (!iso) return 'Never';
 	const date = new Date(iso);
@@ -78,7 +78,7 @@ export function formatUserDate(iso: string | null | undefined): string {
 
 /**
  * The chambers to offer in 'Create User': the tenants call's answer, or, when it failed, the
- * chambers the users list names (spec 02 §7).
+ * chambers the users list names.
  */
 export function tenantsFromUsers(users: readonly AdminUserListItem[]): TenantListItem[] {
 	const byId = new Map<string, TenantListItem>();
