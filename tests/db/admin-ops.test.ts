@@ -10,7 +10,7 @@ import {
 import { signInAs, userClient as asUser } from '../support/db-clients.ts';
 import { startFunctionServer, type FunctionServer } from '../support/function-server.ts';
 
-// The admin panel's Logos, Cache and Users functions (spec 02 §7) over real HTTP in the local
+// The admin panel's Logos, Cache and Users functions over real HTTP in the local
 // Netlify server, signed in with the identity service, writing with the user's token to the real
 // database and file service; a stand-in of Netlify's API receives the purges and build hooks.
 
@@ -478,7 +478,7 @@ describe('POST /api/upload-logo', () => {
 		}
 	});
 
-	it('5 MB is accepted, 5 MB + 1 byte is refused with the spec’s text', async () => {
+	it('5 MB is accepted, 5 MB + 1 byte is refused with the tab’s text', async () => {
 		const limit = 5 * 1024 * 1024;
 		const exact = Buffer.concat([PNG, Buffer.alloc(limit - PNG.length)]);
 		expect(

@@ -11,8 +11,8 @@ import {
 	type RlsFixtures,
 } from './fixtures.ts';
 
-// Spec 02 §6 enforced by Postgres for anyone holding a user's token: the calls below go through
-// PostgREST with supabase-js, as a direct API call with a stolen or handed-out token would.
+// The permission table enforced by Postgres for anyone holding a user's token: the calls below go
+// through PostgREST with supabase-js, as a direct API call with a stolen or handed-out token would.
 // Tokens are signed with the stack's JWT secret exactly as the identity service signs them.
 
 const stack = inject('stack');
@@ -64,7 +64,7 @@ afterAll(async () => {
 	await db.end();
 });
 
-describe('chamber_config: each role changes what §6 gives it, through PostgREST', () => {
+describe('chamber_config: each role changes what the permission table gives it, through PostgREST', () => {
 	it('an editor changes content text', async () => {
 		const editor = await as(fx.users.editorA);
 		const { data, error } = await editor

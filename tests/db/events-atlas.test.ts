@@ -92,7 +92,7 @@ describe('the events functions on Atlas', () => {
 		error.mockRestore();
 	});
 
-	it("answer 502 with the spec's message when there is no last good answer", async () => {
+	it("answer 502 with the source's message when there is no last good answer", async () => {
 		const error = vi.spyOn(console, 'error').mockImplementation(() => {});
 		atlas.setMode('error500');
 		const events = await get(`/api/events?startDate=${utcDay(100)}&endDate=${utcDay(120)}`);
@@ -141,7 +141,7 @@ describe('what the events functions pass on from Atlas', () => {
 		atlas.patchEvent(IDS.expo, null);
 	});
 
-	// Issue 10: a javascript: registration link ran script on the site's origin when clicked.
+	// A javascript: registration link would run script on the site's origin when clicked.
 	it('passes on only http(s) links: registration, sponsor website and sponsor logo', async () => {
 		atlas.patchEvent(IDS.mixer, {
 			SpecialRegistrationUrl: 'javascript:alert(document.cookie)',
@@ -180,7 +180,7 @@ describe('what the events functions pass on from Atlas', () => {
 		expect(JSON.stringify(list)).not.toMatch(/javascript:|data:image/i);
 	});
 
-	// Issue 10: attendee names went out whatever ShowAttendeeDetail said, with any Atlas field.
+	// Attendee names go out only as ShowAttendeeDetail says, and no field Atlas adds goes out.
 	it('answers attendees only when the event shows them, and no field Atlas adds', async () => {
 		atlas.patchEvent(IDS.mixer, {
 			ShowAttendeeDetail: false,

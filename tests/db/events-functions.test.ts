@@ -34,7 +34,7 @@ describe('GET /api/events', () => {
 		expect(ids(body.Result)).toEqual([IDS.pastLunch, IDS.mixer, IDS.expo]);
 		const mixer = body.Result[1];
 		expect(mixer).toMatchObject({ EventName: 'Upcoming Mixer', Venue: 'Chamber Office' });
-		// The public ticket items only (issue 10: the staff item is nothing a visitor sees).
+		// The public ticket items only (the staff item is nothing a visitor sees).
 		expect(mixer?.Items).toHaveLength(2);
 	});
 
@@ -82,7 +82,7 @@ describe('GET /api/events', () => {
 			`startDate=${utcDay(-600)}&endDate=${utcDay(600)}`,
 			'endDate: The range may span at most 1098 days',
 		],
-		// Issue 10: every distinct range from 0000 to 9999 was a source request and a cache entry.
+		// Without a bound every distinct range from 0000 to 9999 is a source request and a cache entry.
 		[
 			'startDate=0001-01-01&endDate=0001-01-02',
 			'startDate: startDate must be within 5 years of today',

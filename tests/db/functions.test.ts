@@ -344,7 +344,7 @@ describe('GET /api/businesses', () => {
 	});
 });
 
-// Issue 10: the profile hid addresses behind the contact form, but the API answered them.
+// The profile hides addresses behind the contact form: the API must not answer them either.
 describe('business e-mail addresses', () => {
 	it('are in no public answer: the functions and PostgREST with the anon key', async () => {
 		const bella = fx.ids["Bella's Restaurant"].id;
@@ -622,7 +622,7 @@ describe('POST /api/contact-business', () => {
 			'127.0.0.4',
 		);
 		expect(unknown).toEqual({ status: 404, body: { success: false, error: 'Business not found' } });
-		// Issue 10: found by id within the chamber; another chamber's or an unpublished one is not.
+		// Found by id within the chamber; another chamber's or an unpublished one is not.
 		for (const businessId of [fx.otherIds[0]!, fx.ids['Hidden Tavern'].id]) {
 			const other = await send(
 				'POST',
@@ -661,7 +661,7 @@ describe('POST /api/contact-business', () => {
 			);
 		}
 		expect(statuses).toEqual([200, 200, 200, 200, 200, 429]);
-		// Issue 10: counted in the database, shared by every function instance (not in memory).
+		// Counted in the database, shared by every function instance (not in memory).
 		const { rows: hits } = await db.query(
 			`select count(*)::int as n from public.rate_limit_hits where bucket = 'contact-ip:127.0.0.6'`,
 		);
@@ -676,7 +676,7 @@ describe('POST /api/contact-business', () => {
 		expect((await send('POST', '/api/contact-business', message, '127.0.0.7')).status).toBe(200);
 	});
 
-	// Issue 10: a cross-site text/plain form post from any page on the web sent a message.
+	// A cross-site text/plain form post needs no preflight: any page on the web could send one.
 	it('takes JSON from this site only: no other content type, no other or missing Origin', async () => {
 		const text = 'Cross-site attempt';
 		const body = { ...message, message: text };
@@ -702,7 +702,7 @@ describe('POST /api/contact-business', () => {
 		expect(same.status).toBe(200);
 	});
 
-	// Issue 10: a retried submit (lost answer, second click) must never send a message twice.
+	// A retried submit (lost answer, second click) must never send a message twice.
 	it('stores and sends a message once however often the same submit is retried', async () => {
 		const text = 'Idempotent message';
 		const before = await outboxFiles();
@@ -718,8 +718,8 @@ describe('POST /api/contact-business', () => {
 		expect(added).toHaveLength(1);
 	});
 
-	// Issue 10: without SMTP on Netlify every message failed after being stored, and the visitor's
-	// only way out was sending it again.
+	// A message stored but not delivered (a mail server down) is sent later, so the visitor never
+	// has to send it again.
 	it('delivers a stored but undelivered message later: on the same retried submit or hourly', async () => {
 		process.env.SMTP_URL = `smtp://127.0.0.1:${await freePort()}`;
 		const first = { ...message, message: 'Delivered on retry', idempotencyKey: randomUUID() };
@@ -760,7 +760,7 @@ describe('POST /api/contact-business', () => {
 		expect(added).toHaveLength(2);
 	});
 
-	// Issue 10: a site key without RECAPTCHA_SECRET silently skipped verification.
+	// A site key without RECAPTCHA_SECRET would let every message through unchecked.
 	it('refuses to send while a reCAPTCHA site key is configured without its secret', async () => {
 		const text = 'Site key without secret';
 		await db.query(

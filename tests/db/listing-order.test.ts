@@ -95,7 +95,7 @@ function fixture(): { businesses: BusinessInput[]; entries: Entry[] } {
 	return { businesses, entries };
 }
 
-// --- The rule of each sort (spec 01 §9; the shuffle as directory_page documents it) ---------
+// --- The rule of each sort (the shuffle as directory_page documents it) --------------------------
 
 const md5 = (text: string) => createHash('md5').update(text).digest('hex');
 

@@ -8,7 +8,7 @@ import {
 	type DirectoryFixture,
 } from './directory-fixtures.ts';
 
-// Issue 10: the API roles hold only the table and function privileges PostgREST needs, the
+// The API roles hold only the table and function privileges PostgREST needs, the
 // directory reads anon can call are bounded, and PostgREST answers at most 1000 rows.
 
 const stack = inject('stack');
@@ -190,7 +190,7 @@ async function executableBy(role: string): Promise<string[]> {
 // PostgREST's pre-request check, which runs as the request's role.
 const SUPABASE_HELPERS = ['auth_guard.check_session'];
 
-// What the public site calls (spec 01 §7, directory.server.ts) and what those reach as invoker
+// What the public site calls (directory.server.ts) and what those reach as invoker
 // functions: get_filter_options → matching_profiles → directory_match_sql, search_tsquery.
 const VISITOR_FUNCTIONS = [
 	'public.count_businesses_with_category',
@@ -202,7 +202,7 @@ const VISITOR_FUNCTIONS = [
 	'public.get_businesses_with_listing_position_randomized',
 	'public.get_filter_options',
 	// Granted by migration 20261123000090 (numbered after the function privileges): the levels of
-	// published businesses under RLS, which the spec's direct profiles read shows visitors anyway.
+	// published businesses under RLS, which a direct read of profiles shows visitors anyway.
 	'public.get_membership_levels',
 	'public.list_categories',
 	'public.matching_profiles',

@@ -683,7 +683,7 @@ function ids(body: unknown): string[] {
 describe('row-level security through PostgREST', () => {
 	it('anon reads no contact messages', async () => {
 		const res = await rest('/contact_messages');
-		// No policy lets anon read them, so anon holds no privilege on the table at all (issue 10).
+		// No policy lets anon read them, so anon holds no privilege on the table at all.
 		expect(res.status).toBe(401);
 		expect(res.body).toMatchObject({ code: '42501' });
 		restChecks++;

@@ -5,7 +5,7 @@ import { parseTenantFile, type BusinessInput } from '../../src/features/tenants/
 import { importTenant } from '../../src/features/tenants/tenants.server.ts';
 import { randomSlug } from './fixtures.ts';
 
-// The search core (matching_profiles and the spec's RPCs) against the real migrations: word
+// The search core (matching_profiles and the directory's RPCs) against the real migrations: word
 // forms, typos, hostile input, filters and tenant isolation, through supabase-js as visitors call it.
 
 const stack = inject('stack');

@@ -10,7 +10,7 @@ import {
 import { userClient as asUser } from '../support/db-clients.ts';
 import { startFunctionServer, type FunctionServer } from '../support/function-server.ts';
 
-// POST /api/update-config (spec 02 §7) over real HTTP in the local Netlify server, signed in with
+// POST /api/update-config over real HTTP in the local Netlify server, signed in with
 // the identity service, writing to the real database with the user's token; a stand-in of
 // Netlify's API receives the build hook the save triggers.
 
@@ -57,7 +57,7 @@ beforeEach(async () => {
 	netlify.reset();
 });
 
-describe('every body form of spec 02 §7 saves, validated by the configuration schemas', () => {
+describe('every body form saves, validated by the configuration schemas', () => {
 	it('a top-level field: {field, value}, as the schema outputs it', async () => {
 		const state = await save({ chamber: slug, field: 'state', value: 'mn' }, tokens.admin);
 		expect(state).toMatchObject({ status: 200, body: { success: true, path: 'state' } });
@@ -227,7 +227,7 @@ describe('bad input: 400 naming the field, nothing saved', () => {
 	});
 });
 
-describe('who may save what (spec 02 §6), refused by the server and by the database', () => {
+describe('who may save what, refused by the server and by the database', () => {
 	it('no token: 401', async () => {
 		const answer = await save({ chamber: slug, field: 'name', value: 'x' });
 		expect(answer.status).toBe(401);

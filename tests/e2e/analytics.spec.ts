@@ -4,7 +4,7 @@ import { changeDemoConfig, DEMO_PASSWORD, signIn } from './admin-support.ts';
 import { watchViolations } from './csp-support.ts';
 import { findBusiness } from './directory-helpers.ts';
 
-// Analytics (spec 02 §7, spec 01 §3 services.googleAnalyticsId; issue 12) on the built site:
+// Analytics (services.googleAnalyticsId) on the built site:
 // nothing without a measurement id; with one, set in the database and published by a real build,
 // public pages ask Google's host for gtag.js for that id only after the page has loaded, never
 // before interaction as a script file of the page, never on admin pages and never when the

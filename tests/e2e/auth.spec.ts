@@ -2,7 +2,7 @@ import AxeBuilder from '@axe-core/playwright';
 import { expect, test } from '@playwright/test';
 import { createUser, DEMO_PASSWORD, resetLinkFor, serviceClient, signIn } from './admin-support.ts';
 
-// The admin portal's sign-in (spec 02 §2, §4, §8) in Chromium against `npm start`'s server and the
+// The admin portal's sign-in in Chromium against `npm start`'s server and the
 // stack's identity service: login, the password reset through the e-mailed link, the deprecated
 // pages and the guarded panel shell.
 

@@ -98,7 +98,7 @@ type SerializedProp = [0, string | number | boolean | null];
  * props the build wrote, which must be `built`. Primitive props only (Astro writes them as
  * [0, value]).
  *
- * The calendar pages read their feature switches (spec 02 §2, §9) at build time and hand them to
+ * The calendar pages read their feature switches at build time and hand them to
  * the island as props, so the demo's build shows one combination. Rebuilding the site for each
  * one would take minutes; instead the test takes the real built page from the real server and
  * swaps the island's props for the ones a build with other settings would write. Everything the

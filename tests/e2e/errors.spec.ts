@@ -5,7 +5,7 @@ import { eventPath, type Event } from '../../src/features/events/events.ts';
 import { getTenantBySlug } from '../../src/features/tenants/tenants.server.ts';
 import { DATA_DIR, serviceClient, signIn, withDatabase } from './admin-support.ts';
 
-// The fallback error screen (spec 02 §2, issue 12) in the built site: an island that throws while
+// The fallback error screen in the built site: an island that throws while
 // rendering (public and admin) and a page rendered on demand that fails, each showing the screen
 // with an error id that the failure's log line carries too (the browser's console for an island,
 // the server's log for the page).

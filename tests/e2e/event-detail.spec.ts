@@ -95,7 +95,7 @@ test.describe('event detail', () => {
 				has: page.getByRole('img', { name: sponsor.SponsorName }),
 			});
 			if (sponsor.SponsorLogoUrl) {
-				// Logos and websites without a scheme get http:// (spec 02 §5).
+				// Logos and websites without a scheme get http://.
 				await expect(item.getByRole('img').first()).toHaveAttribute(
 					'src',
 					withHttp(sponsor.SponsorLogoUrl),

@@ -10,7 +10,7 @@ import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { createUser, DATA_DIR, serviceClient, signIn } from './admin-support.ts';
 
-// The configuration generator (spec 02 §2, §4, §5; issue 9) in Chromium: its guard, the form and
+// The configuration generator in Chromium: its guard, the form and
 // its live outputs, drafts, downloads, and the tenant file it writes going through the real
 // `npm run tenant:import` and `npm start` of the new chamber.
 
@@ -33,7 +33,7 @@ async function tab(page: Page, name: string) {
 	return panel(page);
 }
 
-/** The eight required fields (spec 02 §5), typed as a person would, tab by tab. */
+/** The eight required fields, typed as a person would, tab by tab. */
 async function fillRequired(page: Page, name: string): Promise<void> {
 	let fields = await tab(page, 'Identity');
 	await fields.getByRole('textbox', { name: 'Chamber name', exact: true }).fill(name);

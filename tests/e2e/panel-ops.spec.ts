@@ -3,7 +3,7 @@ import { importTenant } from '../../src/features/tenants/tenants.server.ts';
 import { parseTenantFile } from '../../src/features/tenants/tenant-file.ts';
 import { createUser, serviceClient, signIn } from './admin-support.ts';
 
-// The panel's Logos, Cache and Users tabs (issue 8) in Chromium, on a chamber of the test's own
+// The panel's Logos, Cache and Users tabs in Chromium, on a chamber of the test's own
 // opened by a super_admin (?chamber=), so nothing here rebuilds the demo site.
 
 const PANEL = '/chamber-config-v2';
@@ -49,9 +49,7 @@ test.afterAll(async () => {
 	await service.from('tenants').delete().eq('slug', slug);
 });
 
-test('each role sees its tabs (spec 02 §6): admin all but Users, super_admin all', async ({
-	page,
-}) => {
+test('each role sees its tabs: admin all but Users, super_admin all', async ({ page }) => {
 	await openPanel(page, 'admin@demo.test');
 	await expect(page.getByRole('tab')).toHaveText([
 		'Identity',

@@ -5,7 +5,7 @@ import { importTenant } from '../../src/features/tenants/tenants.server.ts';
 import { parseTenantFile } from '../../src/features/tenants/tenant-file.ts';
 import { createUser, DEMO_PASSWORD, serviceClient, signIn, withDatabase } from './admin-support.ts';
 
-// The admin panel (issue 8) in Chromium. Most tests edit a chamber of their own, opened by a
+// The admin panel in Chromium. Most tests edit a chamber of their own, opened by a
 // super_admin with ?chamber= (its saves do not publish this deployment's site); the last one
 // saves the demo chamber and watches the change go live on the public site.
 

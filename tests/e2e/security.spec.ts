@@ -6,7 +6,7 @@ import { changeDemoConfig } from './admin-support.ts';
 import { watchViolations } from './csp-support.ts';
 import { demoTenant, findBusiness } from './directory-helpers.ts';
 
-// Issue 10: the security headers and the Content-Security-Policy as a browser gets them, on every
+// The security headers and the Content-Security-Policy as a browser gets them, on every
 // kind of answer (built page, on-demand page, function), and no page breaking its own policy.
 
 const ADMIN_PAGES = ['/chamber-login-v2/', '/forgot-password/', '/reset-password/'];
