@@ -33,7 +33,7 @@ create table if not exists public.chamber_config (
 	updated_at timestamptz not null default now()
 );
 
-comment on table public.chamber_config is 'The chamber configuration (spec 01 §3): one row per tenant, a column per section.';
+comment on table public.chamber_config is 'The chamber configuration: one row per tenant, a column per section.';
 
 alter table public.chamber_config enable row level security;
 

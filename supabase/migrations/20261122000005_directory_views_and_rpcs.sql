@@ -2,7 +2,7 @@
   ---------------------------------------------------------------------------
   Business card record views
   ---------------------------------------------------------------------------
-  The fields of the business card record (spec 01 §3), plus tenant_id so
+  The fields of the business card record, plus tenant_id so
   every read can be scoped to one chamber. security_invoker: the caller's
   row-level security applies, not the view owner's.
  */
@@ -79,7 +79,7 @@ from public.profiles p
 -- The service role bypasses row-level security; unpublished rows stay out of every public read anyway.
 where p.published;
 
-comment on view public.business_detail_view is 'One business card record per published profile (spec 01 §3).';
+comment on view public.business_detail_view is 'One business card record per published profile.';
 
 create or replace view public.business_cards_view with (security_invoker = true) as
 select * from public.business_detail_view;
@@ -257,7 +257,7 @@ comment on function public.matching_profiles is 'Ids (and relevance) of the publ
 
 /**
   ---------------------------------------------------------------------------
-  The remote procedures of spec 01 §7
+  The remote procedures the directory calls
   ---------------------------------------------------------------------------
  */
 create or replace function public.count_businesses_with_category(

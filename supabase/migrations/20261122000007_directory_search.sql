@@ -1,6 +1,6 @@
 /**
   ---------------------------------------------------------------------------
-  Membership rank: the fallback rule of spec 01 §9, in SQL
+  Membership rank: the fallback rule, in SQL
   ---------------------------------------------------------------------------
   The rank given on the profile; else the configured hierarchy (a jsonb list
   of {name, rank}, as chamber_config.search_page.membershipHierarchy) by exact
@@ -68,7 +68,7 @@ comment on function public.membership_rank is 'Sort rank of a membership level: 
   into card records, so a tenant of 50,000 businesses stays fast. Every row
   carries the total of matches (count(*) over ()).
 
-  Sorts (spec 01 §9): nameAsc, nameDesc; membershipHighToLow/LowToHigh by
+  Sorts: nameAsc, nameDesc; membershipHighToLow/LowToHigh by
   rank, then name; listingPositionHighToLow ('asc': position 1 first) and
   LowToHigh ('desc'), then name; their Random variants shuffle within a
   position, and random shuffles everything, by a hash of id and seed: the same
@@ -141,7 +141,7 @@ comment on function public.search_businesses is 'One page of matching business c
 
 /**
   ---------------------------------------------------------------------------
-  Featured business candidates (spec 01 §9)
+  Featured business candidates
   ---------------------------------------------------------------------------
   Up to 500 published businesses, picked at random, that qualify under the
   strategy: membership (level among p_levels, case-insensitive), affiliation

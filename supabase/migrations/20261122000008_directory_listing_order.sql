@@ -412,7 +412,7 @@ end;
 $$;
 
 /**
-  How many businesses match (spec 01 §7): the kept count when the only filter
+  How many businesses match: the kept count when the only filter
   is a category, else a count over the matching rows.
  */
 create or replace function public.count_businesses_with_category(
@@ -468,7 +468,7 @@ comment on function public.count_businesses_with_category is 'How many businesse
   ---------------------------------------------------------------------------
   One page of the directory, in order
   ---------------------------------------------------------------------------
-  The sorts (spec 01 §9), each a total order; ties always fall to the name,
+  The sorts, each a total order; ties always fall to the name,
   then the id:
     nameAsc (and any unknown sort)   sort_name, id
     nameDesc                         sort_name desc, id

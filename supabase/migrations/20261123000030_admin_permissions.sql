@@ -1,6 +1,6 @@
 /**
   ---------------------------------------------------------------------------
-  Admin permissions in the database (spec 02 §6)
+  Admin permissions in the database
   ---------------------------------------------------------------------------
   The admin portal's functions check roles first, but whatever a role may not
   do is refused here too, for any caller holding that user's token — a direct

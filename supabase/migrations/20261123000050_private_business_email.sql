@@ -1,6 +1,6 @@
 /**
   ---------------------------------------------------------------------------
-  Business e-mail addresses stay private (issue 10)
+  Business e-mail addresses stay private
   ---------------------------------------------------------------------------
   The profile hides a business's address behind the contact form, but the
   card views carried it, so /api/businesses, /api/business and PostgREST's
@@ -94,7 +94,7 @@ from public.profiles p
 -- The service role bypasses row-level security; unpublished rows stay out of every public read anyway.
 where p.published;
 
-comment on view public.business_detail_view is 'One business card record per published profile (spec 01 §3), without the e-mail address: accepts_messages says whether the contact form can reach it.';
+comment on view public.business_detail_view is 'One business card record per published profile, without the e-mail address: accepts_messages says whether the contact form can reach it.';
 comment on column public.business_detail_view.accepts_messages is 'Whether the business has an e-mail address the contact function can send to; the address itself is never public.';
 
 create view public.business_cards_view with (security_invoker = true) as
@@ -244,7 +244,7 @@ grant execute on function public.featured_business_candidates(uuid, text, text[]
 
 /**
   ---------------------------------------------------------------------------
-  Contact messages: one per submission, however often it is retried (issue 10)
+  Contact messages: one per submission, however often it is retried
   ---------------------------------------------------------------------------
   The dialog sends a random key with each message; a retried submit (a lost
   answer, a double click) finds the stored message instead of storing and

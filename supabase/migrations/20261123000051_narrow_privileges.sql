@@ -1,6 +1,6 @@
 /**
   ---------------------------------------------------------------------------
-  Table privileges: only what PostgREST needs (issue 10)
+  Table privileges: only what PostgREST needs
   ---------------------------------------------------------------------------
   The bootstrap gave anon and authenticated every privilege on every table
   (Supabase's default), TRUNCATE, TRIGGER and REFERENCES included. Row-level
@@ -80,7 +80,7 @@ alter default privileges in schema public revoke all on sequences from anon, aut
 
 /**
   ---------------------------------------------------------------------------
-  Directory reads anon can call: bounded (issue 10)
+  Directory reads anon can call: bounded
   ---------------------------------------------------------------------------
   directory_page (security definer) served any p_limit and any query length
   to anyone holding the anon key, and search_businesses and the listing-

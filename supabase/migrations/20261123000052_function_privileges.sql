@@ -1,6 +1,6 @@
 /**
   ---------------------------------------------------------------------------
-  Function privileges: only what PostgREST's callers need (issue 10)
+  Function privileges: only what PostgREST's callers need
   ---------------------------------------------------------------------------
   Postgres lets PUBLIC execute every new function, and PostgREST offers every
   function in an exposed schema that the caller may execute as
@@ -47,7 +47,7 @@ $$;
   ---------------------------------------------------------------------------
   What visitors call (anon, and signed-in users on the same pages)
   ---------------------------------------------------------------------------
-  The directory reads of spec 01 §7 and the site's own calls
+  The directory reads and the site's own calls
   (src/features/directory/directory.server.ts), plus what these reach as
   invoker functions: get_filter_options → matching_profiles →
   directory_match_sql and search_tsquery; search_businesses and the

@@ -1,6 +1,6 @@
 /**
   ---------------------------------------------------------------------------
-  Search words: from published businesses only (issue 10)
+  Search words: from published businesses only
   ---------------------------------------------------------------------------
   search_tsquery widens each search word to its close spellings in the
   tenant's vocabulary, and anyone may call it. The vocabulary was filled

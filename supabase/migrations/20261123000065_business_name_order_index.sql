@@ -1,6 +1,6 @@
 /**
   ---------------------------------------------------------------------------
-  The build's read of every business, in name order (issue 11)
+  The build's read of every business, in name order
   ---------------------------------------------------------------------------
   The build reads a whole chamber (profiles, category pages, the sitemap) in
   batches of 1000, ordered by report_name then id, each batch starting after

@@ -2,7 +2,7 @@
   ---------------------------------------------------------------------------
   A panel save writes one field, atomically, as the user
   ---------------------------------------------------------------------------
-  POST /api/update-config saves one configuration field per call (spec 02 §7).
+  POST /api/update-config saves one configuration field per call.
   A read-modify-write of a whole jsonb section from the function would lose
   another person's save of a different field of the same section made in
   between; jsonb_set inside one UPDATE does not. The function runs with the

@@ -2,7 +2,7 @@
   ---------------------------------------------------------------------------
   Logos: a public Storage bucket, who may write it, and the logo field
   ---------------------------------------------------------------------------
-  The admin panel's Logos tab (spec 02 §2, §5, §7) uploads a chamber's
+  The admin panel's Logos tab uploads a chamber's
   standard logo, stacked logo and favicon through supabase-js's storage client
   with the user's own token, so Storage judges every write by the policies
   below (row-level security on storage.objects), as it judges a direct call.
@@ -18,7 +18,7 @@
   The bucket: created only where missing (a hosted project may have it)
   ---------------------------------------------------------------------------
   Public: the site's pages and the panel show logos by their public URL.
-  5 MB and the image types of spec 02 §5 are also the bucket's own limits,
+  5 MB and the logos' image types are also the bucket's own limits,
   so Storage refuses anything else even when called directly.
  */
 insert into storage.buckets (id, name, public, file_size_limit, allowed_mime_types)
@@ -37,7 +37,7 @@ on conflict (id) do nothing;
   ---------------------------------------------------------------------------
   A chamber's admins (and super_admins, who hold that role in every chamber)
   may add, replace, list and remove the objects under their chamber's folder;
-  editors and other chambers' admins may not (spec 02 §6, Upload Logos).
+  editors and other chambers' admins may not (Upload Logos).
   Reading a public bucket's files by their public URL needs no policy.
  */
 
