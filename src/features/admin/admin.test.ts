@@ -10,8 +10,8 @@ import {
 } from './admin.ts';
 
 describe('tabsFor: what each role sees (spec 02 §2, §6)', () => {
-	it('an editor sees only Content; an admin all but Users; a super_admin everything', () => {
-		expect(tabsFor('editor')).toEqual(['Content']);
+	it('an editor sees Content and Members; an admin all but Users; a super_admin everything', () => {
+		expect(tabsFor('editor')).toEqual(['Content', 'Members']);
 		expect(tabsFor('admin')).not.toContain('Users');
 		expect(tabsFor('admin')).toEqual([
 			'Identity',
@@ -20,6 +20,7 @@ describe('tabsFor: what each role sees (spec 02 §2, §6)', () => {
 			'Colors',
 			'Fonts',
 			'Content',
+			'Members',
 			'Cache',
 			'Homepage',
 			'Search',
@@ -27,7 +28,7 @@ describe('tabsFor: what each role sees (spec 02 §2, §6)', () => {
 			'Nav',
 			'History',
 		]);
-		expect(tabsFor('super_admin')).toHaveLength(13);
+		expect(tabsFor('super_admin')).toHaveLength(14);
 		expect(tabsFor('super_admin').at(-1)).toBe('Users');
 	});
 });

@@ -312,11 +312,20 @@ function same(a: unknown, b: unknown): boolean {
 	return JSON.stringify(a) === JSON.stringify(b);
 }
 
-/** The fields of `draft` that differ from `saved`: what a save sends. */
+/** A value as it would be saved (trimmed, blanks dropped …), or as it is when it is not valid. */
+function asSaved(field: BusinessField, value: unknown): unknown {
+	const parsed = FIELD_SCHEMAS[field].safeParse(value);
+	return parsed.success ? parsed.data : value;
+}
+
+/**
+ * The fields of `draft` that differ from `saved` as they would be saved (a trailing space or a
+ * blank category line is no change): what a save sends.
+ */
 export function changedFields(saved: BusinessValues, draft: BusinessValues): BusinessChanges {
 	const changes: Record<string, unknown> = {};
 	for (const field of BUSINESS_FIELDS) {
-		if (!same(saved[field], draft[field])) changes[field] = draft[field];
+		if (!same(saved[field], asSaved(field, draft[field]))) changes[field] = draft[field];
 	}
 	return changes as BusinessChanges;
 }
