@@ -441,10 +441,13 @@ function ListEditor<T>({
 	empty,
 	blank,
 	structural,
+	heading,
 	render,
 }: {
 	ctx: Ctx;
 	field: ListField;
+	/** Its own heading, when its group holds more than it. */
+	heading: boolean;
 	itemLabel: string;
 	empty: string;
 	blank: () => T;
@@ -461,7 +464,7 @@ function ListEditor<T>({
 		});
 	return (
 		<div className="members-wide members-list-field">
-			<h4>{FIELD_LABELS[field]}</h4>
+			{heading && <h4>{FIELD_LABELS[field]}</h4>}
 			{items.length === 0 && <p className="admin-field__hint">{empty}</p>}
 			<ol className="members-items">
 				{items.map((item, index) => (
@@ -502,7 +505,7 @@ function ListEditor<T>({
 	);
 }
 
-function ListField({ ctx, field }: { ctx: Ctx; field: ListField }) {
+function ListField({ ctx, field, heading }: { ctx: Ctx; field: ListField; heading: boolean }) {
 	const disabled = ctx.locked || !mayChangeField(ctx.role, field);
 	const admin = mayManageMembers(ctx.role);
 	switch (field) {
@@ -511,6 +514,7 @@ function ListField({ ctx, field }: { ctx: Ctx; field: ListField }) {
 				<ListEditor<Listing>
 					ctx={ctx}
 					field="listings"
+					heading={heading}
 					itemLabel="description"
 					empty="No description yet."
 					structural={admin}
@@ -572,6 +576,7 @@ function ListField({ ctx, field }: { ctx: Ctx; field: ListField }) {
 				<ListEditor<SocialMediaEntry>
 					ctx={ctx}
 					field="social_media"
+					heading={heading}
 					itemLabel="link"
 					empty="No social links."
 					structural
@@ -604,6 +609,7 @@ function ListField({ ctx, field }: { ctx: Ctx; field: ListField }) {
 				<ListEditor<WebContent>
 					ctx={ctx}
 					field="web_content"
+					heading={heading}
 					itemLabel="web content item"
 					empty="No web content."
 					structural
@@ -644,6 +650,7 @@ function ListField({ ctx, field }: { ctx: Ctx; field: ListField }) {
 				<ListEditor<Affiliation>
 					ctx={ctx}
 					field="profile_affiliations"
+					heading={heading}
 					itemLabel="affiliation"
 					empty="No affiliations."
 					structural
@@ -1011,7 +1018,7 @@ export default function MemberEditor({ deps, role, onClose }: Props) {
 							field === 'social_media' ||
 							field === 'web_content' ||
 							field === 'profile_affiliations' ? (
-								<ListField key={field} ctx={ctx} field={field} />
+								<ListField key={field} ctx={ctx} field={field} heading={group.fields.length > 1} />
 							) : (
 								<ScalarField key={field} ctx={ctx} field={field} />
 							),

@@ -4,7 +4,7 @@ import type { AdminTabProps } from '../admin/admin.ts';
 import '../admin/ops/ops.css';
 import MemberEditor, { formatWhen } from './MemberEditor.tsx';
 import {
-	describeActor,
+	actorLabel,
 	MEMBER_STATUSES,
 	mayManageMembers,
 	PAGE_SIZES,
@@ -214,7 +214,7 @@ function MemberList({ deps, onOpen }: { deps: MembersDeps; onOpen(id: string): v
 										</span>
 									</td>
 									<td>
-										{describeActor(b.updatedBy)}
+										{actorLabel(b.updatedBy)}
 										<br />
 										<small>{formatWhen(b.updatedAt)}</small>
 									</td>

@@ -479,6 +479,15 @@ export function describeActor(actor: string | null | undefined): string {
 	return actor;
 }
 
+/** 'who' in a list column: an e-mail, or Import / Sync for the membership system. */
+export function actorLabel(actor: string | null | undefined): string {
+	if (actor === 'sync') return 'Sync';
+	if (!actor || actor === 'import' || actor === 'service_role' || actor === 'database') {
+		return 'Import';
+	}
+	return actor;
+}
+
 /** One change in a listing's history (audit_log rows of section 'business'). */
 export interface HistoryEntry {
 	id: number;

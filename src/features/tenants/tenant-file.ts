@@ -111,8 +111,8 @@ export const listingSchema = z.object({
 
 export const socialMediaEntrySchema = z.object({
 	/** Network name in any case; only facebook, twitter, linkedin, instagram, youtube get an icon. */
-	platform: z.string().trim().min(1).max(50),
-	url: z.string().trim().min(1).max(URL_MAX),
+	platform: z.string().trim().min(1, { error: 'Name the network' }).max(50),
+	url: z.string().trim().min(1, { error: 'Enter the link' }).max(URL_MAX),
 });
 
 export const affiliationSchema = z.object({
@@ -127,7 +127,7 @@ export const affiliationSchema = z.object({
 });
 
 export const webContentSchema = z.object({
-	content_type: z.string().trim().min(1).max(NAME_MAX),
+	content_type: z.string().trim().min(1, { error: 'Say what kind of content it is' }).max(NAME_MAX),
 	content_title: z.string().trim().max(500),
 	full_url: businessText(URL_MAX),
 	rel_url: businessText(URL_MAX),
@@ -136,7 +136,7 @@ export const webContentSchema = z.object({
 export const businessSchema = z.object({
 	/** Internal id; the importer assigns one when absent. */
 	id: z.uuid().optional(),
-	report_name: z.string().trim().min(1).max(NAME_MAX),
+	report_name: z.string().trim().min(1, { error: 'A business needs a name' }).max(NAME_MAX),
 	address1: businessText(),
 	address2: businessText(),
 	city: businessText(),
@@ -164,7 +164,11 @@ export const businessSchema = z.object({
 	main_related_profile_name: businessText(),
 	logo_url: businessText(URL_MAX),
 	/** 1 is the top of the listing-position sorts. */
-	listing_position: z.number().int().min(1).optional(),
+	listing_position: z
+		.number({ error: 'Expected a whole number, 1 or more' })
+		.int({ error: 'Expected a whole number, 1 or more' })
+		.min(1, { error: '1 is the top; expected 1 or more' })
+		.optional(),
 	is_member: z.boolean().default(true),
 	published: z.boolean().default(true),
 	listings: z.array(listingSchema).max(20).default([]),
