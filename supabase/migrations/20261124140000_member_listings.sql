@@ -1311,6 +1311,7 @@ begin
 					'active', l.active, 'primary_listing', l.primary_listing
 				) order by l.position) as rows
 			from public.listings l
+			join pg_temp.import_businesses i on i.id = l.profile_id and i.existed
 			where l.tenant_id = v_tenant_id
 			group by l.profile_id
 		) c
@@ -1320,6 +1321,7 @@ begin
 			select s.profile_id, jsonb_agg(jsonb_build_object('platform', s.platform, 'url', s.url)
 				order by s.position) as rows
 			from public.social_media s
+			join pg_temp.import_businesses i on i.id = s.profile_id and i.existed
 			where s.tenant_id = v_tenant_id
 			group by s.profile_id
 		) c
@@ -1332,6 +1334,7 @@ begin
 					'list_available_on_website', a.list_available_on_website
 				) order by a.position) as rows
 			from public.profile_affiliations a
+			join pg_temp.import_businesses i on i.id = a.profile_id and i.existed
 			where a.tenant_id = v_tenant_id
 			group by a.profile_id
 		) c
@@ -1343,6 +1346,7 @@ begin
 					'full_url', w.full_url, 'rel_url', w.rel_url
 				) order by w.position) as rows
 			from public.web_content w
+			join pg_temp.import_businesses i on i.id = w.profile_id and i.existed
 			where w.tenant_id = v_tenant_id
 			group by w.profile_id
 		) c
