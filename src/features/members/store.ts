@@ -236,7 +236,7 @@ export async function reloadMember(
 	const draft = structuredClone(answer.data.business);
 	for (const field of BUSINESS_FIELDS) {
 		if (field in unsaved && !drop.includes(field)) {
-			(draft as Record<string, unknown>)[field] = unsaved[field];
+			(draft as unknown as Record<string, unknown>)[field] = unsaved[field];
 		}
 	}
 	$editor.set({ kind: 'open', detail: answer.data, draft });
