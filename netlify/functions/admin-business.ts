@@ -29,9 +29,11 @@ import {
 } from '../../src/lib/http.server.ts';
 
 export const config: Config = {
+	// Named sub-addresses, not a placeholder: …/{id}/logo is another function's.
 	path: [
 		'/api/admin/businesses/:id',
-		'/api/admin/businesses/:id/:action',
+		'/api/admin/businesses/:id/restore',
+		'/api/admin/businesses/:id/history',
 		'/api/admin/businesses/:id/overrides/:field',
 	],
 };
@@ -46,11 +48,11 @@ const ROUTES: Record<string, readonly string[]> = {
 	override: ['DELETE'],
 };
 
-function route(context: Context): keyof typeof ROUTES | null {
-	const { action, field } = context.params;
-	if (field !== undefined) return 'override';
-	if (action === undefined) return 'item';
-	return action === 'restore' || action === 'history' ? action : null;
+function route(req: Request, context: Context): keyof typeof ROUTES | null {
+	if (context.params.field !== undefined) return 'override';
+	const last = new URL(req.url).pathname.replace(/\/+$/, '').split('/').at(-1);
+	if (last === 'restore' || last === 'history') return last;
+	return last === context.params.id ? 'item' : null;
 }
 
 /**
@@ -68,7 +70,7 @@ export default handleJson(
 	'admin-business',
 	['GET', 'PATCH', 'DELETE', 'POST'],
 	async (req, context) => {
-		const which = route(context);
+		const which = route(req, context);
 		if (!which) throw new HttpError(404, 'Not found');
 		const methods = ROUTES[which]!;
 		if (!methods.includes(req.method)) {
