@@ -2,13 +2,16 @@ import type { Config, Context } from '@netlify/functions';
 import { profilePath } from '../../src/features/business/business.ts';
 import {
 	ERROR_PATH,
+	GONE_PATH,
+	isBusinessGone,
 	NOT_FOUND_PATH,
 	onDemandProfilePath,
+	profileCacheTags,
 } from '../../src/features/business/business.server.ts';
 import { getCachedChamberConfig } from '../../src/features/config/config.server.ts';
 import { getBusiness } from '../../src/features/directory/directory.server.ts';
 import type { Business } from '../../src/features/directory/directory.ts';
-import { handle } from '../../src/lib/http.server.ts';
+import { cacheHeaders, handle } from '../../src/lib/http.server.ts';
 import { getAnonClient } from '../../src/lib/supabase.server.ts';
 import { getCurrentTenant } from '../../src/lib/tenant.server.ts';
 
@@ -17,7 +20,9 @@ import { getCurrentTenant } from '../../src/lib/tenant.server.ts';
  * - the deprecated /business/{name} route, and /business/{id} without a slug: the
  *   first business whose name starts with the text (or with that internal or weblink id);
  * - /business/{id or weblink id}/{anything}: that business, whatever the slug says;
- * each answered with a 301 to its canonical profile, otherwise the 'Business Not Found' view, 404;
+ * each answered with a 301 to its canonical profile; an id of a business that left the site
+ * (unpublished or removed by the chamber) the 'Business No Longer Listed' view, 410 Gone;
+ * otherwise the 'Business Not Found' view, 404;
  * - the canonical /business/{id}/{slug} itself where no pre-rendered file answers it (a chamber
  *   above PRERENDERED_PROFILES_MAX, or a business published since the last build): the profile
  *   rendered on demand by the site (onDemandProfilePath), with its cache headers, so the CDN
@@ -36,12 +41,17 @@ export const config: Config = {
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** The pre-rendered view, fetched from the site itself, with the given status. */
-async function staticView(req: Request, path: string, status: number): Promise<Response> {
+async function staticView(
+	req: Request,
+	path: string,
+	status: number,
+	headers: Record<string, string> = { 'Cache-Control': 'no-store' },
+): Promise<Response> {
 	const page = await fetch(new URL(path, req.url)).catch(() => null);
 	const html = page?.ok ? await page.text() : '<!doctype html><title>Business Not Found</title>';
 	return new Response(html, {
 		status,
-		headers: { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' },
+		headers: { 'Content-Type': 'text/html; charset=utf-8', ...headers },
 	});
 }
 
@@ -81,14 +91,24 @@ export default handle('business-legacy', ['GET'], async (req: Request, context: 
 		return staticView(req, NOT_FOUND_PATH, 404);
 	}
 	let business: Business | null;
+	let gone = false;
+	let tenantSlug: string;
 	try {
 		const client = getAnonClient();
 		const tenant = await getCurrentTenant();
+		tenantSlug = tenant.slug;
 		const chamber = await getCachedChamberConfig(client, tenant.id);
 		business = await getBusiness(client, tenant.id, name, chamber);
+		if (!business) gone = await isBusinessGone(client, tenant.id, name);
 	} catch (error) {
 		console.error('[business-legacy]', error);
 		return staticView(req, ERROR_PATH, 500);
+	}
+	if (gone) {
+		// Kept by the CDN briefly: publishing the business again purges its chamber's business tag.
+		return staticView(req, GONE_PATH, 410, {
+			...cacheHeaders({ tags: profileCacheTags(tenantSlug), fresh: 300, stale: 0 }),
+		});
 	}
 	if (!business) return staticView(req, NOT_FOUND_PATH, 404);
 	// Its own address, and no file there: a redirect would lead back here.

@@ -235,6 +235,12 @@ export async function seedRlsFixtures(service: SupabaseClient, db: Client): Prom
 		[importedA.tenant_id, adminA.email.toLowerCase()],
 	);
 
+	// One field staff changed, so tenant A has a business_overrides row.
+	await db.query(
+		`insert into public.business_overrides (tenant_id, profile_id, field, changed_by) values ($1, $2, 'website', $3)`,
+		[importedA.tenant_id, idsA.publishedProfileId, adminA.email.toLowerCase()],
+	);
+
 	// One configuration change, so tenant A has an audit_log row.
 	await db.query('update public.chamber_config set founded_year = 1901 where tenant_id = $1', [
 		importedA.tenant_id,

@@ -242,6 +242,30 @@ const TABLES: readonly TableCase[] = [
 		deleteBy: SERVICE_ONLY,
 	},
 	{
+		// Written only by save_business (tests/db/business-admin.test.ts) and cleared by staff
+		// through clear_business_override.
+		table: 'business_overrides',
+		tenantColumn: 'tenant_id',
+		updateColumn: 'changed_by',
+		insert: (fx) => ({
+			statement: {
+				text: `insert into public.business_overrides (tenant_id, profile_id, field, changed_by) values ($1, $2, 'city', 'x')`,
+				values: [fx.tenantA.id, fx.tenantA.publishedProfileId],
+			},
+		}),
+		select: {
+			anon: 'none',
+			adminA: 'all',
+			editorA: 'all',
+			adminB: 'none',
+			superAdminB: 'all',
+			service: 'all',
+		},
+		insertBy: SERVICE_ONLY,
+		updateBy: SERVICE_ONLY,
+		deleteBy: SERVICE_ONLY,
+	},
+	{
 		table: 'profiles',
 		tenantColumn: 'tenant_id',
 		updateColumn: 'report_name',

@@ -250,7 +250,7 @@ test('leaving with unsaved changes asks first', async ({ page }) => {
 test('the tabs are a tablist the keyboard works, and axe finds nothing on any tab', async ({
 	page,
 }) => {
-	// One axe run per tab, thirteen of them.
+	// One axe run per tab, fourteen of them.
 	test.setTimeout(120_000);
 	await openPanel(page, superAdmin, slug);
 	await page.getByRole('tab', { name: 'Identity' }).focus();
@@ -272,9 +272,11 @@ test('the tabs are a tablist the keyboard works, and axe finds nothing on any ta
 	}
 });
 
-test('an editor sees only Content, with the display toggles it may change', async ({ page }) => {
+test('an editor sees Content and Members, with the display toggles it may change', async ({
+	page,
+}) => {
 	await openPanel(page, 'editor@demo.test');
-	await expect(page.getByRole('tab')).toHaveText(['Content']);
+	await expect(page.getByRole('tab')).toHaveText(['Content', 'Members']);
 	const content = page.getByRole('tabpanel');
 	await expect(content.getByRole('checkbox', { name: 'Show the featured event' })).toBeVisible();
 	await expect(content.getByRole('checkbox', { name: 'Show chamber events' })).toHaveCount(0);

@@ -17,6 +17,7 @@ import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { createClient } from '@supabase/supabase-js';
 import { startSiteServer, type SiteServer } from '../../scripts/lib/netlify-local.ts';
 import { ROOT, seedIfEmpty } from '../../scripts/lib/site.ts';
 import { ensureStack, type Stack } from '../../scripts/stack/index.ts';
@@ -224,6 +225,17 @@ async function cases(): Promise<Case[]> {
 	const event = events.Result[0];
 	assert.ok(event, 'the demo has no event in the next 60 days');
 	const eventPage = (await ask(localUrl, `/events/${event.EventId}/x`)).location!;
+	// A listing the chamber took off the site (the demo has a few unpublished): its address is gone.
+	const service = createClient(stack.env.SUPABASE_URL!, stack.env.SUPABASE_SERVICE_ROLE_KEY!, {
+		auth: { persistSession: false },
+	});
+	const { data: unpublished } = await service
+		.from('profiles')
+		.select('id, weblink_profile_id')
+		.eq('published', false)
+		.limit(1)
+		.single<{ id: string; weblink_profile_id: string }>();
+	assert.ok(unpublished, 'the demo has no unpublished business');
 	return [
 		{ name: 'home', path: '/', status: 200, type: 'text/html' },
 		{ name: 'search', path: '/search', status: 200, type: 'text/html' },
@@ -247,6 +259,17 @@ async function cases(): Promise<Case[]> {
 			path: '/business/00000000-0000-4000-8000-000000000000/nobody',
 			status: 404,
 			type: 'text/html',
+		},
+		{
+			name: 'an unpublished business (410 Gone)',
+			path: `/business/${unpublished.id}/gone`,
+			status: 410,
+			type: 'text/html',
+		},
+		{
+			name: 'an unpublished business by weblink id',
+			path: `/business/${unpublished.weblink_profile_id}`,
+			status: 410,
 		},
 		{ name: 'the events calendar (pre-rendered)', path: '/events', status: 200 },
 		{ name: 'an event detail (on demand)', path: eventPage, status: 200, type: 'text/html' },
@@ -347,6 +370,12 @@ async function cases(): Promise<Case[]> {
 			name: 'config save without a token',
 			path: '/api/update-config',
 			init: json({}),
+			status: 401,
+		},
+		{ name: 'members without a token', path: '/api/admin/businesses', status: 401 },
+		{
+			name: 'a listing without a token',
+			path: '/api/admin/businesses/00000000-0000-4000-8000-000000000000',
 			status: 401,
 		},
 		{

@@ -6,6 +6,8 @@ import AdminPanel, { loadChamber, type ActionTabs } from './AdminPanel.tsx';
 import CacheTab from './cache/CacheTab.tsx';
 import LogosTab from './logos/LogosTab.tsx';
 import UsersTab from './users/UsersTab.tsx';
+import MembersTab from '../members/MembersTab.tsx';
+import { hasUnsavedMemberChanges } from '../members/store.ts';
 import PanelActions, { hasUnsavedChanges, LEAVE_QUESTION } from './PanelActions.tsx';
 import { configLoaded } from './store.ts';
 import { withErrorBoundary } from '../site/ErrorBoundary.tsx';
@@ -17,6 +19,9 @@ interface Props {
 
 /** The tabs that act at once instead of through Save Changes. */
 const ACTION_TABS: ActionTabs = {
+	// The import's view (src/features/members/import/) plugs in here: <MembersTab {...props}
+	// ImportPanel={ImportPanel} SyncPanel={SyncPanel} />, shown under 'Import members'.
+	Members: (props) => <MembersTab {...props} />,
 	Logos: (props) => <LogosTab {...props} />,
 	Cache: (props) => <CacheTab {...props} />,
 	Users: (props) => <UsersTab {...props} />,
@@ -40,7 +45,9 @@ function AdminApp({ supabase, chamber }: Props) {
 			supabase={supabase}
 			chamber={chamber}
 			returnTo="/chamber-config-v2"
-			confirmLeave={() => !hasUnsavedChanges() || window.confirm(LEAVE_QUESTION)}
+			confirmLeave={() =>
+				!(hasUnsavedChanges() || hasUnsavedMemberChanges()) || window.confirm(LEAVE_QUESTION)
+			}
 			actions={({ user, getAccessToken }) => {
 				const key = chamberFor(user.role);
 				return (

@@ -78,7 +78,7 @@ export async function loadChamber(client: SupabaseClient, key: string): Promise<
 	return { chamber, config, invalid: issues, stored };
 }
 
-/** The Logos, Cache and Users tabs act at once (no pending changes); they plug in here. */
+/** The Members, Logos, Cache and Users tabs act at once (no pending changes); they plug in here. */
 export type ActionTabs = Partial<Record<TabName, (props: AdminTabProps) => ReactNode>>;
 
 interface Props {
@@ -138,7 +138,8 @@ export default function AdminPanel({ context, client, chamberKey, actionTabs = {
 	}, [client, chamberKey]);
 
 	const tabs = tabsFor(user.role).filter(
-		(tab) => tab === 'History' || !['Logos', 'Cache', 'Users'].includes(tab) || actionTabs[tab],
+		(tab) =>
+			tab === 'History' || !['Members', 'Logos', 'Cache', 'Users'].includes(tab) || actionTabs[tab],
 	);
 	const [active, setActive] = useState<TabName>(tabs[0]!);
 	const tabRefs = useRef(new Map<TabName, HTMLButtonElement>());
@@ -212,6 +213,7 @@ export default function AdminPanel({ context, client, chamberKey, actionTabs = {
 		History: () => (
 			<PublishHistory getAccessToken={getAccessToken} onRestored={() => void reload()} />
 		),
+		Members: () => actionTabs.Members?.(tabProps),
 		Logos: () => actionTabs.Logos?.(tabProps),
 		Cache: () => actionTabs.Cache?.(tabProps),
 		Users: () => actionTabs.Users?.(tabProps),

@@ -10,8 +10,8 @@ import {
 } from './admin.ts';
 
 describe('tabsFor: what each role sees (docs/behaviour.md#admin-panel)', () => {
-	it('an editor sees only Content; an admin all but Users; a super_admin everything', () => {
-		expect(tabsFor('editor')).toEqual(['Content']);
+	it('an editor sees Content and Members; an admin all but Users; a super_admin everything', () => {
+		expect(tabsFor('editor')).toEqual(['Content', 'Members']);
 		expect(tabsFor('admin')).not.toContain('Users');
 		expect(tabsFor('admin')).toEqual([
 			'Identity',
@@ -20,6 +20,7 @@ describe('tabsFor: what each role sees (docs/behaviour.md#admin-panel)', () => {
 			'Colors',
 			'Fonts',
 			'Content',
+			'Members',
 			'Cache',
 			'Homepage',
 			'Search',
@@ -27,7 +28,7 @@ describe('tabsFor: what each role sees (docs/behaviour.md#admin-panel)', () => {
 			'Nav',
 			'History',
 		]);
-		expect(tabsFor('super_admin')).toHaveLength(13);
+		expect(tabsFor('super_admin')).toHaveLength(14);
 		expect(tabsFor('super_admin').at(-1)).toBe('Users');
 	});
 });

@@ -13,7 +13,7 @@ export interface PanelChamber {
 
 /**
  * What every tab of the admin panel receives. Tabs that save through the panel's pending changes
- * get more (see AdminPanel); tabs that act at once (Logos, Cache, Users) need only this.
+ * get more (see AdminPanel); tabs that act at once (Members, Logos, Cache, Users) need only this.
  */
 export interface AdminTabProps {
 	/** The signed-in user: the role decides what the tab offers (never a control the server refuses). */
@@ -38,6 +38,7 @@ export const TABS = [
 	'Colors',
 	'Fonts',
 	'Content',
+	'Members',
 	'Cache',
 	'Homepage',
 	'Search',
@@ -60,6 +61,9 @@ export const TAB_CAPABILITY: Readonly<Record<TabName, Capability>> = {
 	Colors: 'Edit Colors & Branding',
 	Fonts: 'Edit Colors & Branding',
 	Content: 'Edit Content & Text',
+	// Every role: editors change listings' descriptive content, admins the rest (the database
+	// decides per field).
+	Members: 'Edit Content & Text',
 	Cache: 'Purge Cache',
 	Homepage: 'Edit Colors & Branding',
 	Search: 'Edit Colors & Branding',
@@ -69,7 +73,9 @@ export const TAB_CAPABILITY: Readonly<Record<TabName, Capability>> = {
 	Users: 'Manage Users',
 };
 
-/** The tabs a role sees: an editor only Content, an admin all but Users, a super_admin all. */
+/**
+ * The tabs a role sees: an editor Content and Members, an admin all but Users, a super_admin all.
+ */
 export function tabsFor(role: AdminRole): TabName[] {
 	return TABS.filter((tab) => can(role, TAB_CAPABILITY[tab]));
 }

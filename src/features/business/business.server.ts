@@ -1,3 +1,4 @@
+import type { SupabaseClient } from '@supabase/supabase-js';
 import { z } from 'zod';
 import type { ChamberConfig } from '../config/config.ts';
 import { getCachedChamberConfig } from '../config/config.server.ts';
@@ -41,6 +42,8 @@ export async function listProfiles(): Promise<{ config: ChamberConfig; businesse
 
 /** Where the not-found view is pre-rendered; served with status 404 for unknown profiles. */
 export const NOT_FOUND_PATH = '/business-not-found/';
+/** The view of a listing that left the site (unpublished or removed): served with 410 Gone. */
+export const GONE_PATH = '/business-gone/';
 export const ERROR_PATH = '/business-error/';
 
 /**
@@ -79,6 +82,22 @@ export async function getProfilePageData(
 		console.error('[business-page]', error);
 		return { tenant, config, lookup: { kind: 'failed' } };
 	}
+}
+
+/**
+ * Whether an id or membership-system id names a business of the chamber that is no longer on the
+ * site (unpublished or removed): its addresses answer 410 Gone, not 404 (business_gone).
+ */
+export async function isBusinessGone(
+	client: SupabaseClient,
+	tenantId: string,
+	key: string,
+): Promise<boolean> {
+	if (!UUID.test(key) && !/^\d+$/.test(key)) return false;
+	const { data, error } = await client.rpc('business_gone', { p_tenant_id: tenantId, p_key: key });
+	if (error)
+		throw new Error(`Failed to look up business ${key}: ${error.message}`, { cause: error });
+	return data === true;
 }
 
 /**

@@ -59,14 +59,17 @@ function toRule(schema: JsonSchema): ValueRule {
 	return rule;
 }
 
+/** What the database checks of a value the zod schema reads (its input side). */
+export function databaseRule(schema: z.ZodType): ValueRule {
+	return toRule(z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as JsonSchema);
+}
+
 /** The rules of every jsonb column of chamber_config, keyed by column name. */
 export function configDatabaseRules(): Record<string, ValueRule> {
 	const sections = chamberConfigSchema.shape;
 	const rules: Record<string, ValueRule> = {};
 	for (const [key, column] of Object.entries(CONFIG_COLUMNS)) {
-		const schema = sections[key as keyof typeof sections];
-		const json = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as JsonSchema;
-		const rule = toRule(json);
+		const rule = databaseRule(sections[key as keyof typeof sections]);
 		if (rule.types.includes('object')) rules[column] = rule;
 	}
 	return rules;

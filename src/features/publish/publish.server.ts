@@ -224,18 +224,20 @@ export async function requestPublish(
 }
 
 /**
- * A change to `tenantId`'s configuration (a save, a logo) publishes when this deployment builds
- * that chamber; a super_admin's change to another chamber is published by that chamber's own
+ * A change to `tenantId`'s configuration (a save, a logo) or to one of its businesses publishes
+ * when this deployment builds that chamber, purging `purgeTags` (default: every answer of the
+ * chamber); a super_admin's change to another chamber is published by that chamber's own
  * deployment. Answers the publish, or null when there is none here.
  */
 export async function publishIfThisChamber(
 	client: SupabaseClient,
 	tenantId: string,
 	reason: string,
+	purgeTags?: string[],
 ): Promise<PublishView | null> {
 	const current = await getCurrentTenant();
 	if (current.id !== tenantId) return null;
-	return (await requestPublish({ client, tenantId, reason })).publish;
+	return (await requestPublish({ client, tenantId, reason, purgeTags })).publish;
 }
 
 /** POSTs the build hook as Netlify documents it; answers the failure to show, or null. */
@@ -454,6 +456,8 @@ export async function listPublishHistory(
 			.from('audit_log')
 			.select('at, actor_email, section, field')
 			.eq('tenant_id', tenantId)
+			// The configuration's rows; a chamber's businesses have their own history.
+			.is('business_id', null)
 			.gt('at', oldestStart)
 			.order('at', { ascending: true })
 			.overrideTypes<AuditRow[], { merge: false }>();

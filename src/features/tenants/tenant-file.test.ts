@@ -335,7 +335,7 @@ describe('parseTenantFile errors', () => {
 		const error = errorOf(() => parseTenantFile(broken, 'tenants/example.json'));
 		expect(error.path).toBe('businesses[1].report_name');
 		expect(error.message).toBe(
-			'tenants/example.json: businesses[1].report_name: Too small: expected string to have >=1 characters',
+			'tenants/example.json: businesses[1].report_name: A business needs a name',
 		);
 	});
 

@@ -20,13 +20,6 @@ const LOCAL_TIME = /^(?:1[0-2]|[1-9]):[0-5]\d (?:AM|PM)$/;
 
 const text = () => z.string().trim().default('');
 
-/** Category names: blank ones are dropped and repeats collapse to the first. */
-const categoryNames = () =>
-	z
-		.array(z.string())
-		.default([])
-		.transform((names) => [...new Set(names.map((n) => n.trim()).filter((n) => n !== ''))]);
-
 /**
  * An id of the membership system, which exports it as a number in some files and as a string of
  * digits in others; stored as a number, so a re-import written either way changes nothing.
@@ -89,61 +82,79 @@ function uniqueBy<T>(list: string, field: string, key: (item: T) => string | num
 
 // --- Businesses (the business card record) -------------------------------------------------------
 
+// Every text and list is bounded: the admin panel's Members tab writes through these schemas and
+// the database holds staff changes to the same bounds (public.business_rules(), derived from
+// these by src/features/members/database-rules.ts).
+const NAME_MAX = 200;
+const URL_MAX = 2000;
+/** A text of a business, trimmed, '' when absent, at most `max` characters. */
+const businessText = (max = NAME_MAX) => z.string().trim().max(max).default('');
+
+/** Category names: blank ones are dropped and repeats collapse to the first. */
+const businessCategories = () =>
+	z
+		.array(z.string().max(NAME_MAX))
+		.max(50)
+		.default([])
+		.transform((names) => [...new Set(names.map((n) => n.trim()).filter((n) => n !== ''))]);
+
 export const listingSchema = z.object({
 	/** Long description, HTML (sanitised when shown). */
-	description: z.string().default(''),
+	description: z.string().max(50_000).default(''),
 	/** Plain-text card description. */
-	short_description: z.string().default(''),
-	categories: categoryNames(),
+	short_description: z.string().max(1000).default(''),
+	categories: businessCategories(),
 	/** Free-text search keywords. */
-	keywords: z.string().default(''),
+	keywords: z.string().max(2000).default(''),
 	active: z.boolean().default(true),
 	primary_listing: z.boolean().default(false),
 });
 
 export const socialMediaEntrySchema = z.object({
 	/** Network name in any case; only facebook, twitter, linkedin, instagram, youtube get an icon. */
-	platform: z.string().trim().min(1),
-	url: z.string().trim().min(1),
+	platform: z.string().trim().min(1, { error: 'Name the network' }).max(50),
+	url: z.string().trim().min(1, { error: 'Enter the link' }).max(URL_MAX),
 });
 
 export const affiliationSchema = z.object({
-	icon: text(),
-	icon_text: text(),
+	icon: businessText(URL_MAX),
+	icon_text: businessText(),
 	/** Where the badge links to. */
-	icon_url: text(),
-	aff_code: text(),
+	icon_url: businessText(URL_MAX),
+	aff_code: businessText(),
 	// Blank and administrative names are legal here; the directory drops them.
-	aff_name: z.string().trim(),
+	aff_name: z.string().trim().max(NAME_MAX),
 	list_available_on_website: z.boolean().default(true),
 });
 
 export const webContentSchema = z.object({
-	content_type: z.string().trim().min(1),
-	content_title: z.string().trim(),
-	full_url: text(),
-	rel_url: text(),
+	content_type: z.string().trim().min(1, { error: 'Say what kind of content it is' }).max(NAME_MAX),
+	content_title: z.string().trim().max(500),
+	full_url: businessText(URL_MAX),
+	rel_url: businessText(URL_MAX),
 });
 
 export const businessSchema = z.object({
 	/** Internal id; the importer assigns one when absent. */
 	id: z.uuid().optional(),
-	report_name: z.string().trim().min(1),
-	address1: text(),
-	address2: text(),
-	city: text(),
-	county: text(),
-	state: text(),
-	zip: text(),
-	work_phone: text(),
+	report_name: z.string().trim().min(1, { error: 'A business needs a name' }).max(NAME_MAX),
+	address1: businessText(),
+	address2: businessText(),
+	city: businessText(),
+	county: businessText(),
+	state: businessText(),
+	zip: businessText(),
+	work_phone: businessText(),
 	/** Kept as given; the directory adds https:// when the scheme is missing. */
-	website: text(),
-	email: text(),
+	website: businessText(URL_MAX),
+	/** Where the contact form sends visitors' messages; never shown. */
+	email: businessText(254),
 	featured: z.boolean().default(false),
-	categories: categoryNames(),
+	categories: businessCategories(),
 	membership_level_name: z
 		.string()
 		.trim()
+		.max(NAME_MAX)
 		.default('Member')
 		.transform((name) => name || 'Member'),
 	/** Explicit rank; when absent the directory derives one from the level name. */
@@ -151,24 +162,28 @@ export const businessSchema = z.object({
 	member_since_date: isoDate().nullable().default(null),
 	/** The membership system's profile id (a number or digits), used in legacy profile URLs. */
 	weblink_profile_id: profileNumber(),
-	main_related_profile_name: text(),
-	logo_url: text(),
+	main_related_profile_name: businessText(),
+	logo_url: businessText(URL_MAX),
 	/** 1 is the top of the listing-position sorts. */
-	listing_position: z.number().int().min(1).optional(),
+	listing_position: z
+		.number({ error: 'Expected a whole number, 1 or more' })
+		.int({ error: 'Expected a whole number, 1 or more' })
+		.min(1, { error: '1 is the top; expected 1 or more' })
+		.optional(),
 	is_member: z.boolean().default(true),
 	published: z.boolean().default(true),
-	listings: z.array(listingSchema).default([]),
+	listings: z.array(listingSchema).max(20).default([]),
 	// Some feeds send the string 'None' (or '') instead of a list. Links are stored one row per
 	// network, so that form means "no links" and becomes an empty list here.
 	social_media: z
 		.union([
-			z.array(socialMediaEntrySchema),
+			z.array(socialMediaEntrySchema).max(20),
 			z.string().regex(/^\s*(?:none)?\s*$/i, { error: "Expected a list of links or 'None'" }),
 		])
 		.default([])
 		.transform((links) => (typeof links === 'string' ? [] : links)),
-	profile_affiliations: z.array(affiliationSchema).default([]),
-	web_content: z.array(webContentSchema).default([]),
+	profile_affiliations: z.array(affiliationSchema).max(50).default([]),
+	web_content: z.array(webContentSchema).max(100).default([]),
 });
 
 // --- Banners -----------------------------------------------------------------------------------

@@ -79,6 +79,19 @@ export async function storeLogo(
 		throw new Error(`Failed to check logo rights: ${checkError.message}`, { cause: checkError });
 	}
 	if (allowed !== true) throw new HttpError(403, 'You cannot upload logos for this chamber.');
+	return writeLogoObject(service, name, logo);
+}
+
+/**
+ * Writes a prepared logo to the bucket under `name` with the service role, the only one
+ * Storage's policies let write it: callers ask the database first whether the user may.
+ * Answers its public URL.
+ */
+export async function writeLogoObject(
+	service: SupabaseClient,
+	name: string,
+	logo: { format: LogoFormat; body: Uint8Array },
+): Promise<string> {
 	const bucket = service.storage.from(LOGOS_BUCKET);
 	const { error } = await bucket.upload(name, logo.body, {
 		contentType: LOGO_MIME_TYPES[logo.format],

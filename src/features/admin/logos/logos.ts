@@ -55,3 +55,13 @@ export const LOGO_CLEAR_MS = 1_000;
 export function logoObjectName(tenantId: string, type: LogoType, format: LogoFormat, id: string) {
 	return `${tenantId}/${type}-${id}.${format}`;
 }
+
+/** A business's logo (the Members tab): in the chamber's folder too, a new name per upload. */
+export function businessLogoObjectName(
+	tenantId: string,
+	businessId: string,
+	format: LogoFormat,
+	id: string,
+) {
+	return `${tenantId}/businesses/${businessId}-${id}.${format}`;
+}

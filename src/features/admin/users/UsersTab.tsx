@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useId, useRef, useState, type ReactNode } from 'react';
+import { useCallback, useEffect, useId, useState } from 'react';
 import {
 	ADMIN_ROLES,
 	CAPABILITIES,
@@ -9,6 +9,7 @@ import {
 } from '../../auth/auth.ts';
 import type { AdminTabProps } from '../admin.ts';
 import { after, callApi } from '../ops/api.ts';
+import Dialog from '../ops/Dialog.tsx';
 import '../ops/ops.css';
 import {
 	createUserBodySchema,
@@ -24,32 +25,6 @@ import {
 
 type Users =
 	{ kind: 'loading' } | { kind: 'failed' } | { kind: 'ready'; users: AdminUserListItem[] };
-
-/** A modal native <dialog>: the browser traps focus, closes it on Escape and restores focus. */
-function Dialog({
-	open,
-	labelledBy,
-	onClose,
-	children,
-}: {
-	open: boolean;
-	labelledBy: string;
-	onClose(): void;
-	children: ReactNode;
-}) {
-	const ref = useRef<HTMLDialogElement>(null);
-	useEffect(() => {
-		const dialog = ref.current;
-		if (!dialog) return;
-		if (open && !dialog.open) dialog.showModal();
-		if (!open && dialog.open) dialog.close();
-	}, [open]);
-	return (
-		<dialog ref={ref} className="ops-dialog" aria-labelledby={labelledBy} onClose={onClose}>
-			{open && children}
-		</dialog>
-	);
-}
 
 function PermissionTable() {
 	const id = useId();

@@ -1,0 +1,1085 @@
+import { useStore } from '@nanostores/react';
+import { useEffect, useId, useState, type ReactNode } from 'react';
+import Dialog from '../admin/ops/Dialog.tsx';
+import { publishRequested } from '../publish/store.ts';
+import type { Affiliation, Listing, SocialMediaEntry, WebContent } from '../tenants/tenant-file.ts';
+import {
+	describeActor,
+	describeValue,
+	FIELD_GROUPS,
+	FIELD_LABELS,
+	mayChangeField,
+	mayManageMembers,
+	restorableUntil,
+	STATUS_LABELS,
+	type BusinessField,
+	type BusinessValues,
+	type FieldIssue,
+	type HistoryEntry,
+	type Override,
+	type StaffRole,
+} from './members.ts';
+import {
+	$conflict,
+	$editor,
+	$issues,
+	$memberChanges,
+	$notice,
+	$saving,
+	$serverIssues,
+	editMember,
+	hasUnsavedMemberChanges,
+	keepMine,
+	loadHistory,
+	memberAction,
+	restoreValue,
+	saveMember,
+	setMemberField,
+	setWeblinkProfileId,
+	takeTheirs,
+	uploadLogo,
+	type MembersDeps,
+} from './store.ts';
+
+const dateTime = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short' });
+const date = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium' });
+
+export function formatWhen(iso: string): string {
+	const time = Date.parse(iso);
+	return Number.isNaN(time) ? iso : dateTime.format(time);
+}
+
+/** Text fields: their input type and the length the rules allow. */
+const TEXT_FIELDS: Partial<
+	Record<BusinessField, { type: 'text' | 'url' | 'email' | 'tel'; max: number; hint?: string }>
+> = {
+	report_name: { type: 'text', max: 200 },
+	address1: { type: 'text', max: 200 },
+	address2: { type: 'text', max: 200 },
+	city: { type: 'text', max: 200 },
+	county: { type: 'text', max: 200 },
+	state: { type: 'text', max: 200 },
+	zip: { type: 'text', max: 200 },
+	work_phone: { type: 'tel', max: 200 },
+	website: { type: 'url', max: 2000, hint: 'https:// is added on the site when it is missing.' },
+	email: {
+		type: 'email',
+		max: 254,
+		hint: 'Visitors’ messages go here; the address is never shown.',
+	},
+	membership_level_name: { type: 'text', max: 200 },
+	main_related_profile_name: { type: 'text', max: 200 },
+};
+
+const BOOLEAN_HINTS: Partial<Record<BusinessField, string>> = {
+	published: 'Shown on the site, in search, category pages and the sitemap.',
+	featured: 'May appear among the home page’s featured businesses.',
+	is_member: 'A current member of the chamber.',
+};
+
+interface Ctx {
+	draft: BusinessValues;
+	role: StaffRole;
+	/** Removed listings are read-only until restored. */
+	locked: boolean;
+	issues: readonly FieldIssue[];
+	overrides: readonly Override[];
+	deps: MembersDeps;
+	businessId: string | null;
+	saving: boolean;
+}
+
+function messagesAt(ctx: Ctx, path: string): string[] {
+	return ctx.issues.filter((issue) => issue.path === path).map((issue) => issue.message);
+}
+
+function Errors({ id, messages }: { id: string; messages: readonly string[] }) {
+	if (messages.length === 0) return null;
+	return (
+		<p id={id} className="admin-field__error">
+			{messages.join(' ')}
+		</p>
+	);
+}
+
+/** A field changed here: the membership system's value and the button that takes it back. */
+function OverrideNote({ ctx, field }: { ctx: Ctx; field: BusinessField }) {
+	const override = ctx.overrides.find((o) => o.field === field);
+	if (!override) return null;
+	const mayTake = mayChangeField(ctx.role, field) && !ctx.locked;
+	const unsaved = field in $memberChanges.get();
+	return (
+		<div className="members-override" role="note">
+			<p>
+				<strong>Changed here, differs from the membership system</strong> (
+				{describeActor(override.changedBy)}, {formatWhen(override.changedAt)}). Imports and syncs
+				leave it as it is.
+				{override.systemValue !== null && (
+					<> The membership system has: “{describeValue(override.systemValue)}”.</>
+				)}
+			</p>
+			{mayTake && (
+				<button
+					type="button"
+					className="admin-button admin-button--secondary"
+					disabled={ctx.saving || unsaved}
+					onClick={() => void afterChange(memberAction(ctx.deps, { override: field }))}
+				>
+					Use the membership system’s value
+					<span className="sr-only"> for {FIELD_LABELS[field]}</span>
+				</button>
+			)}
+		</div>
+	);
+}
+
+async function afterChange(done: Promise<boolean>): Promise<void> {
+	if (await done) publishRequested();
+}
+
+/** A labelled control with its hint, problems and override note. */
+function Frame({
+	ctx,
+	field,
+	label = FIELD_LABELS[field],
+	hint,
+	wide,
+	children,
+}: {
+	ctx: Ctx;
+	field: BusinessField;
+	label?: string;
+	hint?: ReactNode;
+	wide?: boolean;
+	children: (props: {
+		id: string;
+		describedBy: string | undefined;
+		invalid: boolean;
+		disabled: boolean;
+	}) => ReactNode;
+}) {
+	const id = useId();
+	const messages = messagesAt(ctx, field);
+	const described = [hint && `${id}-hint`, messages.length && `${id}-error`]
+		.filter(Boolean)
+		.join(' ');
+	return (
+		<div className={`admin-field${wide ? ' members-wide' : ''}`}>
+			<label htmlFor={id}>{label}</label>
+			{children({
+				id,
+				describedBy: described || undefined,
+				invalid: messages.length > 0,
+				disabled: ctx.locked || !mayChangeField(ctx.role, field),
+			})}
+			{hint && (
+				<p id={`${id}-hint`} className="admin-field__hint">
+					{hint}
+				</p>
+			)}
+			<Errors id={`${id}-error`} messages={messages} />
+			<OverrideNote ctx={ctx} field={field} />
+		</div>
+	);
+}
+
+function TextInput({ ctx, field }: { ctx: Ctx; field: BusinessField }) {
+	const spec = TEXT_FIELDS[field]!;
+	return (
+		<Frame ctx={ctx} field={field} hint={spec.hint}>
+			{(props) => (
+				<input
+					id={props.id}
+					type={spec.type}
+					value={ctx.draft[field] as string}
+					maxLength={spec.max}
+					disabled={props.disabled}
+					required={field === 'report_name'}
+					aria-invalid={props.invalid}
+					aria-describedby={props.describedBy}
+					onChange={(e) => setMemberField(field, e.target.value as never)}
+				/>
+			)}
+		</Frame>
+	);
+}
+
+function Checkbox({ ctx, field }: { ctx: Ctx; field: BusinessField }) {
+	const id = useId();
+	const hint = BOOLEAN_HINTS[field];
+	const disabled = ctx.locked || !mayChangeField(ctx.role, field);
+	return (
+		<div className="admin-field admin-field--toggle">
+			<input
+				id={id}
+				type="checkbox"
+				checked={ctx.draft[field] as boolean}
+				disabled={disabled}
+				aria-describedby={hint ? `${id}-hint` : undefined}
+				onChange={(e) => setMemberField(field, e.target.checked as never)}
+			/>
+			<label htmlFor={id}>{FIELD_LABELS[field]}</label>
+			{hint && (
+				<p id={`${id}-hint`} className="admin-field__hint">
+					{hint}
+				</p>
+			)}
+			<OverrideNote ctx={ctx} field={field} />
+		</div>
+	);
+}
+
+function ScalarField({ ctx, field }: { ctx: Ctx; field: BusinessField }) {
+	if (TEXT_FIELDS[field]) return <TextInput ctx={ctx} field={field} />;
+	switch (field) {
+		case 'featured':
+		case 'is_member':
+		case 'published':
+			return <Checkbox ctx={ctx} field={field} />;
+		case 'membership_rank':
+			return (
+				<Frame ctx={ctx} field={field} hint="Leave empty: the rank follows the level’s name.">
+					{(p) => (
+						<input
+							id={p.id}
+							type="number"
+							step={1}
+							value={ctx.draft.membership_rank ?? ''}
+							disabled={p.disabled}
+							aria-invalid={p.invalid}
+							aria-describedby={p.describedBy}
+							onChange={(e) =>
+								setMemberField(
+									'membership_rank',
+									e.target.value === '' ? null : Number(e.target.value),
+								)
+							}
+						/>
+					)}
+				</Frame>
+			);
+		case 'listing_position':
+			return (
+				<Frame ctx={ctx} field={field} hint="1 is the top of the listing-position sorts.">
+					{(p) => (
+						<input
+							id={p.id}
+							type="number"
+							min={1}
+							step={1}
+							value={Number.isNaN(ctx.draft.listing_position) ? '' : ctx.draft.listing_position}
+							disabled={p.disabled}
+							aria-invalid={p.invalid}
+							aria-describedby={p.describedBy}
+							onChange={(e) =>
+								setMemberField(
+									'listing_position',
+									e.target.value === '' ? Number.NaN : Number(e.target.value),
+								)
+							}
+						/>
+					)}
+				</Frame>
+			);
+		case 'member_since_date':
+			return (
+				<Frame ctx={ctx} field={field}>
+					{(p) => (
+						<input
+							id={p.id}
+							type="date"
+							value={ctx.draft.member_since_date ?? ''}
+							disabled={p.disabled}
+							aria-invalid={p.invalid}
+							aria-describedby={p.describedBy}
+							onChange={(e) => setMemberField('member_since_date', e.target.value || null)}
+						/>
+					)}
+				</Frame>
+			);
+		case 'categories':
+			return (
+				<Frame ctx={ctx} field={field} hint="One category per line." wide>
+					{(p) => (
+						<textarea
+							id={p.id}
+							rows={4}
+							value={ctx.draft.categories.join('\n')}
+							disabled={p.disabled}
+							aria-invalid={p.invalid}
+							aria-describedby={p.describedBy}
+							onChange={(e) => setMemberField('categories', e.target.value.split('\n'))}
+						/>
+					)}
+				</Frame>
+			);
+		case 'logo_url':
+			return <LogoField ctx={ctx} />;
+		default:
+			return null;
+	}
+}
+
+function LogoField({ ctx }: { ctx: Ctx }) {
+	const [state, setState] = useState<
+		{ kind: 'idle' | 'uploading' } | { kind: 'failed'; error: string }
+	>({
+		kind: 'idle',
+	});
+	const fileId = useId();
+	const disabled = ctx.locked || !mayChangeField(ctx.role, 'logo_url');
+	async function upload(file: File | undefined) {
+		if (!file || !ctx.businessId) return;
+		setState({ kind: 'uploading' });
+		const answer = await uploadLogo(ctx.deps, ctx.businessId, file);
+		if (!answer.ok) {
+			setState({ kind: 'failed', error: answer.error });
+			return;
+		}
+		setState({ kind: 'idle' });
+		setMemberField('logo_url', answer.data.url);
+	}
+	return (
+		<>
+			<div className="ops-logo-preview members-wide">
+				{ctx.draft.logo_url ? (
+					<img
+						src={ctx.draft.logo_url}
+						alt={`Logo of ${ctx.draft.report_name || 'the business'}`}
+					/>
+				) : (
+					<p>No logo yet</p>
+				)}
+			</div>
+			<div className="admin-field">
+				<label htmlFor={fileId}>Upload a logo</label>
+				<input
+					id={fileId}
+					type="file"
+					accept="image/png,.png,image/jpeg,.jpg,.jpeg,image/svg+xml,.svg,image/webp,.webp"
+					disabled={disabled || !ctx.businessId || state.kind === 'uploading'}
+					aria-describedby={`${fileId}-hint`}
+					onChange={(e) => void upload(e.target.files?.[0])}
+				/>
+				<p id={`${fileId}-hint`} className="admin-field__hint">
+					{ctx.businessId
+						? 'PNG, SVG, JPG or WebP, under 5MB. Save the listing to use it.'
+						: 'Add the member first, then upload its logo (or paste the logo’s address below).'}
+				</p>
+				<div role="status">{state.kind === 'uploading' && <p>Uploading...</p>}</div>
+				<div role="alert">
+					{state.kind === 'failed' && <p className="admin-field__error">{state.error}</p>}
+				</div>
+			</div>
+			<Frame ctx={ctx} field="logo_url" label="Logo address">
+				{(p) => (
+					<input
+						id={p.id}
+						type="url"
+						value={ctx.draft.logo_url}
+						maxLength={2000}
+						disabled={p.disabled}
+						aria-invalid={p.invalid}
+						aria-describedby={p.describedBy}
+						onChange={(e) => setMemberField('logo_url', e.target.value)}
+					/>
+				)}
+			</Frame>
+		</>
+	);
+}
+
+/** One text input of a list item, with its problems. */
+function ItemInput({
+	ctx,
+	path,
+	label,
+	value,
+	disabled,
+	onChange,
+	multiline,
+	type = 'text',
+}: {
+	ctx: Ctx;
+	path: string;
+	label: string;
+	value: string;
+	disabled: boolean;
+	onChange(value: string): void;
+	multiline?: boolean;
+	type?: 'text' | 'url';
+}) {
+	const id = useId();
+	const messages = messagesAt(ctx, path);
+	const common = {
+		id,
+		value,
+		disabled,
+		'aria-invalid': messages.length > 0,
+		'aria-describedby': messages.length ? `${id}-error` : undefined,
+	};
+	return (
+		<div className={`admin-field${multiline ? ' members-wide' : ''}`}>
+			<label htmlFor={id}>{label}</label>
+			{multiline ? (
+				<textarea {...common} rows={5} onChange={(e) => onChange(e.target.value)} />
+			) : (
+				<input {...common} type={type} onChange={(e) => onChange(e.target.value)} />
+			)}
+			<Errors id={`${id}-error`} messages={messages} />
+		</div>
+	);
+}
+
+type ListField = 'listings' | 'social_media' | 'profile_affiliations' | 'web_content';
+
+/** A list field: its items, each removable, and Add; its problems and override note. */
+function ListEditor<T>({
+	ctx,
+	field,
+	itemLabel,
+	empty,
+	blank,
+	structural,
+	heading,
+	render,
+}: {
+	ctx: Ctx;
+	field: ListField;
+	/** Its own heading, when its group holds more than it. */
+	heading: boolean;
+	itemLabel: string;
+	empty: string;
+	blank: () => T;
+	/** Whether this role may add and remove items (editors change descriptions only). */
+	structural: boolean;
+	render: (item: T, index: number, update: (patch: Partial<T>) => void) => ReactNode;
+}) {
+	const items = ctx.draft[field] as unknown as T[];
+	const disabled = ctx.locked || !mayChangeField(ctx.role, field);
+	const update = (index: number, patch: Partial<T>) =>
+		editMember((draft) => {
+			const list = draft[field] as unknown as T[];
+			list[index] = { ...list[index]!, ...patch };
+		});
+	return (
+		<div className="members-wide members-list-field">
+			{heading && <h4>{FIELD_LABELS[field]}</h4>}
+			{items.length === 0 && <p className="admin-field__hint">{empty}</p>}
+			<ol className="members-items">
+				{items.map((item, index) => (
+					<li key={index} className="members-item">
+						<div className="admin-grid">{render(item, index, (patch) => update(index, patch))}</div>
+						{structural && !disabled && (
+							<button
+								type="button"
+								className="admin-button admin-button--secondary"
+								onClick={() =>
+									editMember((draft) => {
+										(draft[field] as unknown as T[]).splice(index, 1);
+									})
+								}
+							>
+								Remove {itemLabel} {index + 1}
+							</button>
+						)}
+					</li>
+				))}
+			</ol>
+			{structural && !disabled && (
+				<button
+					type="button"
+					className="admin-button admin-button--secondary"
+					onClick={() =>
+						editMember((draft) => {
+							(draft[field] as unknown as T[]).push(blank());
+						})
+					}
+				>
+					Add {itemLabel}
+				</button>
+			)}
+			<Errors id={`${field}-error`} messages={messagesAt(ctx, field)} />
+			<OverrideNote ctx={ctx} field={field} />
+		</div>
+	);
+}
+
+function ListField({ ctx, field, heading }: { ctx: Ctx; field: ListField; heading: boolean }) {
+	const disabled = ctx.locked || !mayChangeField(ctx.role, field);
+	const admin = mayManageMembers(ctx.role);
+	switch (field) {
+		case 'listings':
+			return (
+				<ListEditor<Listing>
+					ctx={ctx}
+					field="listings"
+					heading={heading}
+					itemLabel="description"
+					empty="No description yet."
+					structural={admin}
+					blank={() => ({
+						description: '',
+						short_description: '',
+						categories: [],
+						keywords: '',
+						active: true,
+						primary_listing: false,
+					})}
+					render={(item, i, update) => (
+						<>
+							<ItemInput
+								ctx={ctx}
+								path={`listings[${i}].description`}
+								label={`Description ${i + 1} (HTML)`}
+								value={item.description}
+								disabled={disabled}
+								multiline
+								onChange={(description) => update({ description })}
+							/>
+							<ItemInput
+								ctx={ctx}
+								path={`listings[${i}].short_description`}
+								label={`Short description ${i + 1}`}
+								value={item.short_description}
+								disabled={disabled}
+								onChange={(short_description) => update({ short_description })}
+							/>
+							{admin && (
+								<>
+									<ItemInput
+										ctx={ctx}
+										path={`listings[${i}].keywords`}
+										label={`Search keywords ${i + 1}`}
+										value={item.keywords}
+										disabled={disabled}
+										onChange={(keywords) => update({ keywords })}
+									/>
+									<ItemInput
+										ctx={ctx}
+										path={`listings[${i}].categories`}
+										label={`Listing categories ${i + 1} (comma-separated)`}
+										value={item.categories.join(', ')}
+										disabled={disabled}
+										onChange={(text) =>
+											update({ categories: text.split(',').map((c) => c.trimStart()) })
+										}
+									/>
+								</>
+							)}
+						</>
+					)}
+				/>
+			);
+		case 'social_media':
+			return (
+				<ListEditor<SocialMediaEntry>
+					ctx={ctx}
+					field="social_media"
+					heading={heading}
+					itemLabel="link"
+					empty="No social links."
+					structural
+					blank={() => ({ platform: 'Facebook', url: '' })}
+					render={(item, i, update) => (
+						<>
+							<ItemInput
+								ctx={ctx}
+								path={`social_media[${i}].platform`}
+								label={`Network ${i + 1}`}
+								value={item.platform}
+								disabled={disabled}
+								onChange={(platform) => update({ platform })}
+							/>
+							<ItemInput
+								ctx={ctx}
+								path={`social_media[${i}].url`}
+								label={`Link ${i + 1}`}
+								type="url"
+								value={item.url}
+								disabled={disabled}
+								onChange={(url) => update({ url })}
+							/>
+						</>
+					)}
+				/>
+			);
+		case 'web_content':
+			return (
+				<ListEditor<WebContent>
+					ctx={ctx}
+					field="web_content"
+					heading={heading}
+					itemLabel="web content item"
+					empty="No web content."
+					structural
+					blank={() => ({ content_type: 'Link', content_title: '', full_url: '', rel_url: '' })}
+					render={(item, i, update) => (
+						<>
+							<ItemInput
+								ctx={ctx}
+								path={`web_content[${i}].content_type`}
+								label={`Type ${i + 1}`}
+								value={item.content_type}
+								disabled={disabled}
+								onChange={(content_type) => update({ content_type })}
+							/>
+							<ItemInput
+								ctx={ctx}
+								path={`web_content[${i}].content_title`}
+								label={`Title ${i + 1}`}
+								value={item.content_title}
+								disabled={disabled}
+								onChange={(content_title) => update({ content_title })}
+							/>
+							<ItemInput
+								ctx={ctx}
+								path={`web_content[${i}].full_url`}
+								label={`Address ${i + 1}`}
+								type="url"
+								value={item.full_url}
+								disabled={disabled}
+								onChange={(full_url) => update({ full_url })}
+							/>
+						</>
+					)}
+				/>
+			);
+		case 'profile_affiliations':
+			return (
+				<ListEditor<Affiliation>
+					ctx={ctx}
+					field="profile_affiliations"
+					heading={heading}
+					itemLabel="affiliation"
+					empty="No affiliations."
+					structural
+					blank={() => ({
+						icon: '',
+						icon_text: '',
+						icon_url: '',
+						aff_code: '',
+						aff_name: '',
+						list_available_on_website: true,
+					})}
+					render={(item, i, update) => (
+						<>
+							<ItemInput
+								ctx={ctx}
+								path={`profile_affiliations[${i}].aff_name`}
+								label={`Group ${i + 1}`}
+								value={item.aff_name}
+								disabled={disabled}
+								onChange={(aff_name) => update({ aff_name })}
+							/>
+							<ItemInput
+								ctx={ctx}
+								path={`profile_affiliations[${i}].icon_text`}
+								label={`Badge text ${i + 1}`}
+								value={item.icon_text}
+								disabled={disabled}
+								onChange={(icon_text) => update({ icon_text })}
+							/>
+							<ItemInput
+								ctx={ctx}
+								path={`profile_affiliations[${i}].icon`}
+								label={`Badge image ${i + 1}`}
+								type="url"
+								value={item.icon}
+								disabled={disabled}
+								onChange={(icon) => update({ icon })}
+							/>
+							<ItemInput
+								ctx={ctx}
+								path={`profile_affiliations[${i}].icon_url`}
+								label={`Badge link ${i + 1}`}
+								type="url"
+								value={item.icon_url}
+								disabled={disabled}
+								onChange={(icon_url) => update({ icon_url })}
+							/>
+						</>
+					)}
+				/>
+			);
+	}
+}
+
+function ConflictDialog({ deps }: { deps: MembersDeps }) {
+	const conflict = useStore($conflict);
+	const id = useId();
+	return (
+		<Dialog open={conflict !== null} labelledBy={id} onClose={() => $conflict.set(null)}>
+			{conflict && (
+				<div className="members-conflict">
+					<h3 id={id}>Someone else changed this listing</h3>
+					<p>Since you opened it, these fields were changed:</p>
+					<ul>
+						{conflict.conflicts.map((c) => (
+							<li key={c.field}>
+								<strong>{FIELD_LABELS[c.field]}</strong> is now “{describeValue(c.value)}”, changed
+								by {describeActor(c.changedBy)} on {formatWhen(c.changedAt)}.
+							</li>
+						))}
+					</ul>
+					<p>Your other changes are kept either way.</p>
+					<div className="ops-dialog__actions">
+						<button
+							type="button"
+							className="admin-button admin-button--secondary"
+							onClick={() => void takeTheirs(deps)}
+						>
+							Use their values
+						</button>
+						<button
+							type="button"
+							className="admin-button"
+							onClick={() =>
+								void keepMine(deps).then((outcome) => {
+									if (outcome === 'saved') publishRequested();
+								})
+							}
+						>
+							Keep my changes
+						</button>
+					</div>
+				</div>
+			)}
+		</Dialog>
+	);
+}
+
+function RemoveDialog({
+	name,
+	open,
+	onClose,
+	onConfirm,
+}: {
+	name: string;
+	open: boolean;
+	onClose(): void;
+	onConfirm(): void;
+}) {
+	const id = useId();
+	return (
+		<Dialog open={open} labelledBy={id} onClose={onClose}>
+			<h3 id={id}>Remove {name}?</h3>
+			<p>
+				The listing leaves the site, search, its category pages and the sitemap at the next publish,
+				and its old address says it is no longer listed. You can restore it for 30 days.
+			</p>
+			<p>
+				To keep a member that the membership system still lists off the site, unpublish it instead.
+			</p>
+			<div className="ops-dialog__actions">
+				<button type="button" className="admin-button admin-button--secondary" onClick={onClose}>
+					Cancel
+				</button>
+				<button type="button" className="admin-button members-danger" onClick={onConfirm}>
+					Remove listing
+				</button>
+			</div>
+		</Dialog>
+	);
+}
+
+function describeHistory(entry: HistoryEntry): string {
+	if (entry.field === 'added') return 'Added the listing';
+	if (entry.field === 'removed') {
+		return entry.newValue === true ? 'Removed the listing' : 'Restored the listing';
+	}
+	return `${FIELD_LABELS[entry.field]}: “${describeValue(entry.oldValue)}” → “${describeValue(entry.newValue)}”`;
+}
+
+/** The listing's changes, newest first, each field change with Restore (admins). */
+function History({ ctx, id, version }: { ctx: Ctx; id: string; version: number }) {
+	const [state, setState] = useState<
+		| { kind: 'loading' }
+		| { kind: 'failed'; error: string }
+		| { kind: 'ready'; history: HistoryEntry[] }
+	>({ kind: 'loading' });
+	const headingId = useId();
+	useEffect(() => {
+		let live = true;
+		void loadHistory(ctx.deps, id).then((answer) => {
+			if (!live) return;
+			setState(
+				answer.ok
+					? { kind: 'ready', history: answer.data.history }
+					: { kind: 'failed', error: answer.error },
+			);
+		});
+		return () => {
+			live = false;
+		};
+		// Read again after each change of the listing (its version).
+	}, [ctx.deps, id, version]);
+	return (
+		<section className="admin-section" aria-labelledby={headingId}>
+			<h3 id={headingId}>History</h3>
+			{state.kind === 'loading' && <p role="status">Loading the history...</p>}
+			{state.kind === 'failed' && <p role="alert">{state.error}</p>}
+			{state.kind === 'ready' && state.history.length === 0 && <p>No changes yet.</p>}
+			{state.kind === 'ready' && state.history.length > 0 && (
+				<ol className="members-history">
+					{state.history.map((entry) => {
+						const restorable =
+							entry.field !== 'added' &&
+							entry.field !== 'removed' &&
+							!ctx.locked &&
+							mayChangeField(ctx.role, entry.field);
+						return (
+							<li key={entry.id}>
+								<span>
+									{formatWhen(entry.at)} · {describeActor(entry.actor)}
+								</span>
+								<span>{describeHistory(entry)}</span>
+								{restorable && (
+									<button
+										type="button"
+										className="admin-button admin-button--secondary"
+										disabled={ctx.saving}
+										onClick={() =>
+											void afterChange(
+												restoreValue(ctx.deps, entry.field as BusinessField, entry.oldValue),
+											)
+										}
+									>
+										Restore
+										<span className="sr-only">
+											{' '}
+											the earlier {FIELD_LABELS[entry.field as BusinessField]}
+										</span>
+									</button>
+								)}
+							</li>
+						);
+					})}
+				</ol>
+			)}
+		</section>
+	);
+}
+
+interface Props {
+	deps: MembersDeps;
+	role: StaffRole;
+	/** Back to the list (the caller asks first when there are unsaved changes). */
+	onClose(): void;
+}
+
+/**
+ * One listing, grouped as a membership coordinator thinks of it: every field of the tenant
+ * file's business, problems at the field, what was changed here against the membership system,
+ * Save, Remove / Restore and the history (admins). Editors change descriptions, web content,
+ * social links and the logo; the other fields show, disabled.
+ */
+export default function MemberEditor({ deps, role, onClose }: Props) {
+	const editor = useStore($editor);
+	const changes = useStore($memberChanges);
+	const clientIssues = useStore($issues);
+	const serverIssues = useStore($serverIssues);
+	const notice = useStore($notice);
+	const saving = useStore($saving);
+	const [removing, setRemoving] = useState(false);
+	const headingId = useId();
+	const weblinkId = useId();
+	const dirty = Object.keys(changes).length > 0;
+
+	useEffect(() => {
+		if (!dirty) return;
+		const ask = (event: BeforeUnloadEvent) => {
+			event.preventDefault();
+		};
+		window.addEventListener('beforeunload', ask);
+		return () => window.removeEventListener('beforeunload', ask);
+	}, [dirty]);
+
+	if (editor.kind === 'closed') return null;
+	if (editor.kind === 'loading') {
+		return (
+			<p className="admin-status" role="status">
+				Loading the listing...
+			</p>
+		);
+	}
+	if (editor.kind === 'failed') {
+		return (
+			<div>
+				<p className="admin-banner admin-banner--error" role="alert">
+					{editor.error}
+				</p>
+				<button type="button" className="admin-button admin-button--secondary" onClick={onClose}>
+					Back to members
+				</button>
+			</div>
+		);
+	}
+
+	const detail = editor.kind === 'open' ? editor.detail : null;
+	const removed = detail?.status === 'removed';
+	const admin = mayManageMembers(role);
+	const ctx: Ctx = {
+		draft: editor.draft,
+		role,
+		locked: removed,
+		issues: [...clientIssues, ...serverIssues],
+		overrides: detail?.overrides ?? [],
+		deps,
+		businessId: detail?.business.id ?? null,
+		saving,
+	};
+	const title = detail ? detail.business.report_name : 'New member';
+	const save = () =>
+		void saveMember(deps).then((outcome) => {
+			if (outcome === 'saved') publishRequested();
+		});
+
+	return (
+		<form
+			className="members-editor"
+			aria-labelledby={headingId}
+			noValidate
+			onSubmit={(event) => {
+				event.preventDefault();
+				save();
+			}}
+		>
+			<div className="members-editor__bar">
+				<button type="button" className="admin-button admin-button--secondary" onClick={onClose}>
+					Back to members
+				</button>
+				<h3 id={headingId}>{title}</h3>
+				{detail && (
+					<span className={`members-status members-status--${detail.status}`}>
+						{STATUS_LABELS[detail.status]}
+					</span>
+				)}
+			</div>
+			{detail && (
+				<p className="admin-field__hint">
+					{detail.business.weblink_profile_id
+						? `Membership system id ${detail.business.weblink_profile_id}.`
+						: 'Added here: not in the membership system.'}{' '}
+					Last changed by {describeActor(detail.updatedBy)} on {formatWhen(detail.updatedAt)}.
+				</p>
+			)}
+			{removed && detail?.removedAt && (
+				<p className="admin-banner admin-banner--info">
+					Removed on {date.format(Date.parse(detail.removedAt))}. It can be restored until{' '}
+					{date.format(restorableUntil(detail.removedAt))}; after that it is deleted.
+				</p>
+			)}
+			{role === 'editor' && (
+				<p className="admin-banner admin-banner--info">
+					As an editor you change a listing’s descriptions, web content, social links and logo. Ask
+					an admin for anything else.
+				</p>
+			)}
+			<div aria-live="polite">
+				{notice && (
+					<p
+						className={`admin-banner admin-banner--${notice.kind}`}
+						role={notice.kind === 'error' ? 'alert' : 'status'}
+					>
+						{notice.text}
+					</p>
+				)}
+			</div>
+
+			{editor.kind === 'new' && (
+				<section className="admin-section">
+					<h3>Membership system</h3>
+					<div className="admin-grid">
+						<div className="admin-field">
+							<label htmlFor={weblinkId}>Membership system id (optional)</label>
+							<input
+								id={weblinkId}
+								inputMode="numeric"
+								value={editor.weblinkProfileId}
+								aria-describedby={`${weblinkId}-hint`}
+								onChange={(e) => setWeblinkProfileId(e.target.value)}
+							/>
+							<p id={`${weblinkId}-hint`} className="admin-field__hint">
+								The member’s profile id in the membership system, if it has one: its imports and
+								syncs then update this listing. Without one the listing is the chamber’s own.
+							</p>
+						</div>
+					</div>
+				</section>
+			)}
+
+			{FIELD_GROUPS.map((group) => (
+				<section key={group.title} className="admin-section">
+					<h3>{group.title}</h3>
+					<div className="admin-grid">
+						{group.fields.map((field) =>
+							field === 'listings' ||
+							field === 'social_media' ||
+							field === 'web_content' ||
+							field === 'profile_affiliations' ? (
+								<ListField key={field} ctx={ctx} field={field} heading={group.fields.length > 1} />
+							) : (
+								<ScalarField key={field} ctx={ctx} field={field} />
+							),
+						)}
+					</div>
+				</section>
+			))}
+
+			<div className="members-editor__actions">
+				{!removed && (
+					<button
+						type="submit"
+						className="admin-button admin-button--save"
+						disabled={saving || (!dirty && editor.kind === 'open')}
+					>
+						{saving ? 'Saving...' : editor.kind === 'new' ? 'Add Member' : 'Save Listing'}
+					</button>
+				)}
+				{detail && admin && !removed && (
+					<button
+						type="button"
+						className="admin-button admin-button--secondary members-danger"
+						disabled={saving}
+						onClick={() => setRemoving(true)}
+					>
+						Remove listing
+					</button>
+				)}
+				{detail && admin && removed && (
+					<button
+						type="button"
+						className="admin-button"
+						disabled={saving}
+						onClick={() => void afterChange(memberAction(deps, 'restore'))}
+					>
+						Restore listing
+					</button>
+				)}
+				{detail?.status === 'published' && (
+					<a href={`/business/${detail.business.id}`} target="_blank" rel="noreferrer">
+						View on the site
+					</a>
+				)}
+			</div>
+
+			{detail && admin && <History ctx={ctx} id={detail.business.id} version={detail.version} />}
+
+			<ConflictDialog deps={deps} />
+			{detail && (
+				<RemoveDialog
+					name={detail.business.report_name}
+					open={removing}
+					onClose={() => setRemoving(false)}
+					onConfirm={() => {
+						setRemoving(false);
+						void afterChange(memberAction(deps, 'remove'));
+					}}
+				/>
+			)}
+		</form>
+	);
+}
+
+export { hasUnsavedMemberChanges };

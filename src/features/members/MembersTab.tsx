@@ -1,0 +1,338 @@
+import { useStore } from '@nanostores/react';
+import { useEffect, useId, useMemo, useState, type ComponentType, type FormEvent } from 'react';
+import type { AdminTabProps } from '../admin/admin.ts';
+import '../admin/ops/ops.css';
+import MemberEditor, { formatWhen } from './MemberEditor.tsx';
+import {
+	actorLabel,
+	MEMBER_STATUSES,
+	mayManageMembers,
+	PAGE_SIZES,
+	STATUS_LABELS,
+	type MemberStatus,
+} from './members.ts';
+import {
+	$editor,
+	$filters,
+	$list,
+	closeMember,
+	DEFAULT_FILTERS,
+	hasUnsavedMemberChanges,
+	LEAVE_LISTING_QUESTION,
+	loadList,
+	newMember,
+	openMember,
+	type ListFilters,
+	type MembersDeps,
+} from './store.ts';
+import './members.css';
+
+export interface MembersTabProps extends AdminTabProps {
+	/**
+	 * The import's view (CSV, XLSX or a tenant file, with its dry run), shown under 'Import
+	 * members'; and the membership system's sync beside it. Left out, the button is not offered.
+	 */
+	ImportPanel?: ComponentType<AdminTabProps>;
+	SyncPanel?: ComponentType<AdminTabProps>;
+}
+
+/** The chamber's levels and categories, as offered in the filters (published businesses'). */
+function useOptions(props: AdminTabProps) {
+	const [options, setOptions] = useState<{ levels: string[]; categories: string[] }>({
+		levels: [],
+		categories: [],
+	});
+	const { client, chamber } = props;
+	useEffect(() => {
+		let live = true;
+		void Promise.all([
+			client.rpc('get_membership_levels', { p_tenant_id: chamber.id }),
+			client.rpc('list_categories', { p_tenant_id: chamber.id }),
+		]).then(([levels, categories]) => {
+			if (!live) return;
+			const names = (rows: unknown, key: string) =>
+				Array.isArray(rows)
+					? rows
+							.map((row) => (typeof row === 'string' ? row : (row as Record<string, unknown>)[key]))
+							.filter((v): v is string => typeof v === 'string' && v !== '')
+					: [];
+			setOptions({
+				levels: names(levels.data, 'name'),
+				categories: names(categories.data, 'name'),
+			});
+		});
+		return () => {
+			live = false;
+		};
+	}, [client, chamber.id]);
+	return options;
+}
+
+function Filters({
+	deps,
+	options,
+}: {
+	deps: MembersDeps;
+	options: { levels: string[]; categories: string[] };
+}) {
+	// What the person types; the list follows on Search (the store keeps the page's filters).
+	const [form, setForm] = useState<ListFilters>(() => $filters.get());
+	const id = useId();
+	const submit = (event: FormEvent) => {
+		event.preventDefault();
+		void loadList(deps, { ...form, page: 1, pageSize: $filters.get().pageSize });
+	};
+	const set = (patch: Partial<ListFilters>) => setForm((f) => ({ ...f, ...patch }));
+	return (
+		<form className="members-filters" role="search" aria-label="Find members" onSubmit={submit}>
+			<div className="admin-field">
+				<label htmlFor={`${id}-q`}>Name</label>
+				<input
+					id={`${id}-q`}
+					type="search"
+					value={form.q}
+					maxLength={200}
+					onChange={(e) => set({ q: e.target.value })}
+				/>
+			</div>
+			<div className="admin-field">
+				<label htmlFor={`${id}-status`}>Status</label>
+				<select
+					id={`${id}-status`}
+					value={form.status}
+					onChange={(e) => set({ status: e.target.value as MemberStatus | '' })}
+				>
+					<option value="">All</option>
+					{MEMBER_STATUSES.map((status) => (
+						<option key={status} value={status}>
+							{STATUS_LABELS[status]}
+						</option>
+					))}
+				</select>
+			</div>
+			<div className="admin-field">
+				<label htmlFor={`${id}-level`}>Level</label>
+				<input
+					id={`${id}-level`}
+					list={`${id}-levels`}
+					value={form.level}
+					maxLength={200}
+					onChange={(e) => set({ level: e.target.value })}
+				/>
+				<datalist id={`${id}-levels`}>
+					{options.levels.map((level) => (
+						<option key={level} value={level} />
+					))}
+				</datalist>
+			</div>
+			<div className="admin-field">
+				<label htmlFor={`${id}-category`}>Category</label>
+				<input
+					id={`${id}-category`}
+					list={`${id}-categories`}
+					value={form.category}
+					maxLength={200}
+					onChange={(e) => set({ category: e.target.value })}
+				/>
+				<datalist id={`${id}-categories`}>
+					{options.categories.map((category) => (
+						<option key={category} value={category} />
+					))}
+				</datalist>
+			</div>
+			<div className="members-filters__actions">
+				<button type="submit" className="admin-button">
+					Search
+				</button>
+				<button
+					type="button"
+					className="admin-button admin-button--secondary"
+					onClick={() => {
+						const cleared = { ...DEFAULT_FILTERS, pageSize: $filters.get().pageSize };
+						setForm(cleared);
+						void loadList(deps, cleared);
+					}}
+				>
+					Clear
+				</button>
+			</div>
+		</form>
+	);
+}
+
+function MemberList({ deps, onOpen }: { deps: MembersDeps; onOpen(id: string): void }) {
+	const list = useStore($list);
+	const filters = useStore($filters);
+	const captionId = useId();
+	const pageSizeId = useId();
+	const result =
+		list.kind === 'ready' ? list.result : list.kind === 'loading' ? list.previous : null;
+	const pages = result ? Math.max(1, Math.ceil(result.total / filters.pageSize)) : 1;
+	const go = (page: number) => void loadList(deps, { ...filters, page });
+	return (
+		<div className="members-list" aria-busy={list.kind === 'loading'}>
+			<div role="status" aria-live="polite" className="members-list__count">
+				{list.kind === 'loading' && !result && 'Loading the members...'}
+				{result &&
+					`${result.total.toLocaleString('en-US')} ${result.total === 1 ? 'member' : 'members'}`}
+			</div>
+			{list.kind === 'failed' && (
+				<p className="admin-banner admin-banner--error" role="alert">
+					{list.error}
+				</p>
+			)}
+			{result && result.businesses.length > 0 && (
+				<div className="ops-table-wrap">
+					<table className="ops-table" aria-labelledby={captionId}>
+						<caption id={captionId} className="sr-only">
+							Members, page {filters.page} of {pages}
+						</caption>
+						<thead>
+							<tr>
+								<th scope="col">Name</th>
+								<th scope="col">Level</th>
+								<th scope="col">Categories</th>
+								<th scope="col">City</th>
+								<th scope="col">Status</th>
+								<th scope="col">Last change</th>
+							</tr>
+						</thead>
+						<tbody>
+							{result.businesses.map((b) => (
+								<tr key={b.id}>
+									<th scope="row">
+										<button type="button" className="members-link" onClick={() => onOpen(b.id)}>
+											{b.name}
+										</button>
+									</th>
+									<td>{b.level}</td>
+									<td>{b.categories.join(', ')}</td>
+									<td>{b.city}</td>
+									<td>
+										<span className={`members-status members-status--${b.status}`}>
+											{STATUS_LABELS[b.status]}
+										</span>
+									</td>
+									<td>
+										{actorLabel(b.updatedBy)}
+										<br />
+										<small>{formatWhen(b.updatedAt)}</small>
+									</td>
+								</tr>
+							))}
+						</tbody>
+					</table>
+				</div>
+			)}
+			{result && result.businesses.length === 0 && <p>No member matches.</p>}
+			{result && (
+				<nav className="members-pager" aria-label="Member pages">
+					<button
+						type="button"
+						className="admin-button admin-button--secondary"
+						disabled={filters.page <= 1}
+						onClick={() => go(filters.page - 1)}
+					>
+						Previous page
+					</button>
+					<span>
+						Page {filters.page} of {pages}
+					</span>
+					<button
+						type="button"
+						className="admin-button admin-button--secondary"
+						disabled={filters.page >= pages}
+						onClick={() => go(filters.page + 1)}
+					>
+						Next page
+					</button>
+					<label htmlFor={pageSizeId}>Per page</label>
+					<select
+						id={pageSizeId}
+						value={filters.pageSize}
+						onChange={(e) =>
+							void loadList(deps, { ...filters, page: 1, pageSize: Number(e.target.value) })
+						}
+					>
+						{PAGE_SIZES.map((size) => (
+							<option key={size} value={size}>
+								{size}
+							</option>
+						))}
+					</select>
+				</nav>
+			)}
+		</div>
+	);
+}
+
+/**
+ * The Members tab: every listing of the chamber (paged, searched and filtered on the server),
+ * 'Add member', a listing's editor, and the import's view. Its own Save: listings are saved one
+ * at a time, each with the version it was opened at.
+ */
+export default function MembersTab(props: MembersTabProps) {
+	const { user, chamber, getAccessToken, ImportPanel, SyncPanel } = props;
+	const deps = useMemo<MembersDeps>(
+		() => ({ chamber: chamber.key, getAccessToken }),
+		[chamber.key, getAccessToken],
+	);
+	const editor = useStore($editor);
+	const [view, setView] = useState<'list' | 'import'>('list');
+	const options = useOptions(props);
+	const admin = mayManageMembers(user.role);
+
+	useEffect(() => {
+		if ($editor.get().kind === 'closed') void loadList(deps);
+	}, [deps]);
+
+	const leaveListing = () => {
+		if (hasUnsavedMemberChanges() && !window.confirm(LEAVE_LISTING_QUESTION)) return;
+		closeMember();
+		void loadList(deps);
+	};
+
+	if (editor.kind !== 'closed') {
+		return <MemberEditor deps={deps} role={user.role} onClose={leaveListing} />;
+	}
+	if (view === 'import' && ImportPanel) {
+		return (
+			<div className="members-import">
+				<button
+					type="button"
+					className="admin-button admin-button--secondary"
+					onClick={() => {
+						setView('list');
+						void loadList(deps);
+					}}
+				>
+					Back to members
+				</button>
+				<ImportPanel {...props} />
+				{SyncPanel && <SyncPanel {...props} />}
+			</div>
+		);
+	}
+	return (
+		<div className="members-tab">
+			<div className="ops-toolbar">
+				{admin && (
+					<button type="button" className="admin-button" onClick={newMember}>
+						Add member
+					</button>
+				)}
+				{admin && ImportPanel && (
+					<button
+						type="button"
+						className="admin-button admin-button--secondary"
+						onClick={() => setView('import')}
+					>
+						Import members
+					</button>
+				)}
+			</div>
+			<Filters deps={deps} options={options} />
+			<MemberList deps={deps} onOpen={(id) => void openMember(deps, id)} />
+		</div>
+	);
+}

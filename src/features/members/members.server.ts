@@ -1,0 +1,287 @@
+import { randomUUID } from 'node:crypto';
+import type { PostgrestError, SupabaseClient } from '@supabase/supabase-js';
+import { BadRequest, HttpError } from '../../lib/http.server.ts';
+import { readClientEnv } from '../../lib/supabase.server.ts';
+import { writeLogoObject } from '../admin/logos/logos.server.ts';
+import { businessLogoObjectName, type LogoFormat } from '../admin/logos/logos.ts';
+import type { AdminSession } from '../auth/auth.server.ts';
+import { publishIfThisChamber } from '../publish/publish.server.ts';
+import type { PublishView } from '../publish/publish.ts';
+import { getTenantBySlugOrNull, type TenantRow } from '../tenants/lookup.server.ts';
+import type {
+	BusinessChanges,
+	BusinessField,
+	ConflictBody,
+	HistoryEntry,
+	MemberDetail,
+	MemberListQuery,
+	MemberListResult,
+	NewBusiness,
+} from './members.ts';
+
+/**
+ * The Members tab's data: every read and write through the signed-in user's supabase-js client,
+ * so the database's own checks (save_business and its neighbours, migration 20261124140000)
+ * judge each call as they would a direct one; their refusals become the API's statuses.
+ */
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+const NOT_FOUND = 'No such business in this chamber';
+
+/** A field someone else changed since the version a save was made from: 409 with their values. */
+export class ConflictError extends HttpError {
+	readonly body: ConflictBody;
+
+	constructor(body: ConflictBody) {
+		super(409, body.error);
+		this.name = 'ConflictError';
+		this.body = body;
+	}
+}
+
+/**
+ * The database's refusal as the API's answer: a role that may not (42501) 403, another
+ * chamber's or an unknown business (P0002) 404, a value its rules refuse 400 naming the field,
+ * a removed business 409, a stale version 409 with the current values (PT409).
+ */
+function refusal(error: PostgrestError, what: string): Error {
+	switch (error.code) {
+		case '42501':
+			return new HttpError(403, error.message);
+		case 'P0002':
+			return new HttpError(404, error.message || NOT_FOUND);
+		case '22023':
+		case '23514':
+		case '23505':
+		case '22P02':
+		case '22007':
+		case '22008':
+			return new BadRequest(error.message);
+		case '55000':
+			return new HttpError(409, error.message);
+		case 'PT409': {
+			let detail: Omit<ConflictBody, 'error'> = { version: 0, conflicts: [] };
+			try {
+				detail = JSON.parse(error.details) as Omit<ConflictBody, 'error'>;
+			} catch {
+				// The database always sends the detail; without it the 409 still stands.
+			}
+			return new ConflictError({ error: error.message, ...detail });
+		}
+		default:
+			return new Error(`${what} failed: ${error.message}`, { cause: error });
+	}
+}
+
+function businessId(id: string | undefined): string {
+	if (!id || !UUID.test(id)) throw new HttpError(404, NOT_FOUND);
+	return id.toLowerCase();
+}
+
+/** The chamber a call names (`?chamber=`), or the deployment's own; 404 for an unknown one. */
+export async function chamberOf(session: AdminSession, slug?: string): Promise<TenantRow> {
+	const key = slug ?? readClientEnv().TENANT;
+	const tenant = await getTenantBySlugOrNull(session.client, key);
+	if (!tenant) throw new HttpError(404, `No chamber "${key}"`);
+	return tenant;
+}
+
+export async function listMembers(
+	client: SupabaseClient,
+	tenantId: string,
+	query: MemberListQuery,
+): Promise<MemberListResult> {
+	const { data, error } = await client.rpc('admin_list_businesses', {
+		p_tenant_id: tenantId,
+		p_query: query.q ?? null,
+		p_status: query.status ?? null,
+		p_level: query.level ?? null,
+		p_category: query.category ?? null,
+		p_limit: query.pageSize,
+		p_offset: (query.page - 1) * query.pageSize,
+	});
+	if (error) throw refusal(error, 'Listing the members');
+	const result = data as MemberListResult;
+	return { businesses: result.businesses, total: Number(result.total) };
+}
+
+export async function getMember(
+	client: SupabaseClient,
+	tenantId: string,
+	id: string | undefined,
+): Promise<MemberDetail> {
+	const { data, error } = await client.rpc('admin_business', {
+		p_tenant_id: tenantId,
+		p_business_id: businessId(id),
+	});
+	if (error) throw refusal(error, 'Reading the business');
+	return data as MemberDetail;
+}
+
+export interface Saved {
+	id: string;
+	version: number;
+}
+
+export async function addMember(
+	client: SupabaseClient,
+	tenantId: string,
+	business: NewBusiness,
+): Promise<Saved> {
+	const { data, error } = await client.rpc('save_business', {
+		p_tenant_id: tenantId,
+		p_business_id: null,
+		p_changes: {
+			...business.values,
+			...(business.weblinkProfileId ? { weblink_profile_id: business.weblinkProfileId } : {}),
+		},
+		p_version: 0,
+	});
+	if (error) throw refusal(error, 'Adding the business');
+	return data as Saved;
+}
+
+export async function saveMember(
+	client: SupabaseClient,
+	tenantId: string,
+	id: string | undefined,
+	version: number,
+	changes: BusinessChanges,
+): Promise<Saved> {
+	const { data, error } = await client.rpc('save_business', {
+		p_tenant_id: tenantId,
+		p_business_id: businessId(id),
+		p_changes: changes,
+		p_version: version,
+	});
+	if (error) throw refusal(error, 'Saving the business');
+	return data as Saved;
+}
+
+export async function removeMember(
+	client: SupabaseClient,
+	tenantId: string,
+	id: string | undefined,
+): Promise<Saved> {
+	const { data, error } = await client.rpc('remove_business', {
+		p_tenant_id: tenantId,
+		p_business_id: businessId(id),
+	});
+	if (error) throw refusal(error, 'Removing the business');
+	return data as Saved;
+}
+
+export async function restoreMember(
+	client: SupabaseClient,
+	tenantId: string,
+	id: string | undefined,
+): Promise<Saved> {
+	const { data, error } = await client.rpc('restore_business', {
+		p_tenant_id: tenantId,
+		p_business_id: businessId(id),
+	});
+	if (error) throw refusal(error, 'Restoring the business');
+	return data as Saved;
+}
+
+/** The membership system's value of a field changed here, back in place. */
+export async function takeSystemValue(
+	client: SupabaseClient,
+	tenantId: string,
+	id: string | undefined,
+	field: BusinessField,
+): Promise<Saved> {
+	const { data, error } = await client.rpc('clear_business_override', {
+		p_tenant_id: tenantId,
+		p_business_id: businessId(id),
+		p_field: field,
+	});
+	if (error) throw refusal(error, 'Taking the membership system’s value');
+	return data as Saved;
+}
+
+interface AuditRow {
+	id: number;
+	at: string;
+	actor_email: string | null;
+	actor_role: string;
+	field: string;
+	old_value: unknown;
+	new_value: unknown;
+}
+
+/** How many changes of a listing its history shows, newest first. */
+export const HISTORY_SIZE = 50;
+
+/**
+ * A listing's changes, newest first, from the audit log (row-level security: the chamber's
+ * admins and super_admins read it).
+ */
+export async function memberHistory(
+	client: SupabaseClient,
+	tenantId: string,
+	id: string | undefined,
+): Promise<HistoryEntry[]> {
+	const { data, error } = await client
+		.from('audit_log')
+		.select('id, at, actor_email, actor_role, field, old_value, new_value')
+		.eq('tenant_id', tenantId)
+		.eq('business_id', businessId(id))
+		.order('at', { ascending: false })
+		.order('id', { ascending: false })
+		.limit(HISTORY_SIZE)
+		.overrideTypes<AuditRow[], { merge: false }>();
+	if (error) throw refusal(error, 'Reading the history');
+	return data.map((row) => ({
+		id: Number(row.id),
+		at: row.at,
+		actor: row.actor_email ?? (row.actor_role === 'service_role' ? 'import' : row.actor_role),
+		field: row.field as HistoryEntry['field'],
+		oldValue: row.old_value,
+		newValue: row.new_value,
+	}));
+}
+
+/**
+ * Stores a business's logo (prepared and checked by prepareLogo, as the chamber's logos are)
+ * under the chamber's folder, after the database says, asked as the user, that they may change
+ * this business's logo. Answers its public URL; the listing's logo_url is set by a save.
+ */
+export async function storeBusinessLogo(
+	client: SupabaseClient,
+	service: SupabaseClient,
+	tenantId: string,
+	id: string,
+	logo: { format: LogoFormat; body: Uint8Array },
+): Promise<string> {
+	const { data: allowed, error } = await client.rpc('may_change_business_field', {
+		p_tenant_id: tenantId,
+		p_field: 'logo_url',
+	});
+	if (error) throw refusal(error, 'Checking logo rights');
+	if (allowed !== true) throw new HttpError(403, 'You cannot change this business’s logo.');
+	return writeLogoObject(
+		service,
+		businessLogoObjectName(tenantId, id, logo.format, randomUUID()),
+		logo,
+	);
+}
+
+/**
+ * CDN cache tags a change of one business makes stale: its on-demand profile and every list
+ * answer of the chamber's businesses and categories. Pre-rendered pages change with the build.
+ */
+export function memberCacheTags(tenantSlug: string, id: string): string[] {
+	return [`${tenantSlug}:business:${id}`, `${tenantSlug}:businesses`, `${tenantSlug}:categories`];
+}
+
+/** Every accepted change publishes (coalesced with others) and purges that business's tags. */
+export function publishMemberChange(
+	client: SupabaseClient,
+	tenant: TenantRow,
+	id: string,
+	reason: string,
+): Promise<PublishView | null> {
+	return publishIfThisChamber(client, tenant.id, reason, memberCacheTags(tenant.slug, id));
+}

@@ -1,0 +1,569 @@
+import { createClient } from '@supabase/supabase-js';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { businessDatabaseRules } from '../../src/features/members/database-rules.ts';
+import {
+	BUSINESS_FIELDS,
+	EDITOR_FIELDS,
+	LIST_FIELDS,
+	SCALAR_FIELDS,
+	parseBusinessChanges,
+} from '../../src/features/members/members.ts';
+import { importTenant } from '../../src/features/tenants/tenants.server.ts';
+import { parseTenantFile, type TenantFileInput } from '../../src/features/tenants/tenant-file.ts';
+import { signInAs, userClient } from '../support/db-clients.ts';
+import { randomSlug } from './fixtures.ts';
+
+// A chamber's staff maintain its businesses in the database, through save_business and its
+// neighbours, with their own tokens: what a role may change is refused by Postgres, a field
+// someone else changed since is a conflict, every change is audited and kept through imports.
+
+const stack = inject('stack');
+const db = new pg.Client({ connectionString: stack.databaseUrl });
+const service = createClient(stack.supabaseUrl, stack.serviceKey, {
+	auth: { persistSession: false },
+});
+const PASSWORD = 'business-admin-password';
+const slug = randomSlug('biz');
+const otherSlug = randomSlug('biz-other');
+const users = {
+	admin: `admin@${slug}.test`,
+	admin2: `admin2@${slug}.test`,
+	editor: `editor@${slug}.test`,
+	otherAdmin: `admin@${otherSlug}.test`,
+};
+let tenantId: string;
+let otherTenantId: string;
+const clients: Record<keyof typeof users, ReturnType<typeof userClient>> = {} as never;
+
+const business = (id: string, name: string, extra: object = {}) => ({
+	weblink_profile_id: id,
+	report_name: name,
+	city: 'Lakeside',
+	website: 'https://example.org',
+	categories: ['Food'],
+	listings: [{ description: '<p>Fresh bread</p>', categories: ['Food'] }],
+	social_media: [{ platform: 'Facebook', url: 'https://facebook.com/bakery' }],
+	...extra,
+});
+
+function file(businesses: object[]): TenantFileInput {
+	return {
+		tenant: { slug, name: `Chamber ${slug}` },
+		businesses,
+		users: [
+			{ email: users.admin, password: PASSWORD, role: 'admin' },
+			{ email: users.admin2, password: PASSWORD, role: 'admin' },
+			{ email: users.editor, password: PASSWORD, role: 'editor' },
+		],
+	} as TenantFileInput;
+}
+
+/** The chamber's file with the bakery as the membership system has it, with these changes. */
+const file9001 = (extra: object) => file([business('9001', 'Lakeside Bakery', extra)]);
+
+async function businessId(weblinkId: string): Promise<string> {
+	const { rows } = await db.query(
+		'select id from public.profiles where tenant_id = $1 and weblink_profile_id = $2',
+		[tenantId, weblinkId],
+	);
+	return rows[0].id;
+}
+
+async function row(id: string) {
+	const { rows } = await db.query(
+		`select version, published, removed_at, website, city, report_name, updated_by,
+			(select jsonb_agg(s.url order by s.position) from public.social_media s where s.profile_id = p.id) as social
+		from public.profiles p where id = $1`,
+		[id],
+	);
+	return rows[0];
+}
+
+const save = (
+	who: keyof typeof users,
+	id: string | null,
+	changes: object,
+	version: number,
+	tenant = tenantId,
+) =>
+	clients[who].rpc('save_business', {
+		p_tenant_id: tenant,
+		p_business_id: id,
+		p_changes: changes,
+		p_version: version,
+	});
+
+beforeAll(async () => {
+	await db.connect();
+	tenantId = (
+		await importTenant(service, parseTenantFile(file([business('9001', 'Lakeside Bakery')]), 'x'))
+	).tenant_id;
+	otherTenantId = (
+		await importTenant(
+			service,
+			parseTenantFile(
+				{
+					tenant: { slug: otherSlug, name: 'Other chamber' },
+					users: [{ email: users.otherAdmin, password: PASSWORD, role: 'admin' }],
+				},
+				'x',
+			),
+		)
+	).tenant_id;
+	for (const [who, email] of Object.entries(users)) {
+		clients[who as keyof typeof users] = userClient(stack, await signInAs(stack, email, PASSWORD));
+	}
+});
+
+afterAll(async () => {
+	await db.query('delete from public.tenants where id = any($1)', [[tenantId, otherTenantId]]);
+	await db.query(`delete from auth.users where email like any($1)`, [
+		[`%@${slug}.test`, `%@${otherSlug}.test`],
+	]);
+	await db.end();
+});
+
+describe('who may change what, refused by Postgres', () => {
+	it('an admin changes any field; the version goes up, the change is audited and kept as staff’s', async () => {
+		const id = await businessId('9001');
+		const before = await row(id);
+		const { data, error } = await save(
+			'admin',
+			id,
+			{ website: 'https://bakery.example' },
+			before.version,
+		);
+		expect(error).toBeNull();
+		expect(data).toEqual({ id, version: before.version + 1 });
+		expect(await row(id)).toMatchObject({
+			website: 'https://bakery.example',
+			version: before.version + 1,
+			updated_by: users.admin,
+		});
+		const { rows: audit } = await db.query(
+			`select actor_email, section, field, old_value, new_value from public.audit_log
+			where business_id = $1 order by id desc limit 1`,
+			[id],
+		);
+		expect(audit[0]).toEqual({
+			actor_email: users.admin,
+			section: 'business',
+			field: 'website',
+			old_value: 'https://example.org',
+			new_value: 'https://bakery.example',
+		});
+		const { rows: overrides } = await db.query(
+			'select field, changed_by from public.business_overrides where profile_id = $1',
+			[id],
+		);
+		expect(overrides).toEqual([{ field: 'website', changed_by: users.admin }]);
+	});
+
+	it('an editor changes the descriptive content only, and adds or removes nothing', async () => {
+		const id = await businessId('9001');
+		const { version } = await row(id);
+		const social = [{ platform: 'Instagram', url: 'https://instagram.com/bakery' }];
+		expect((await save('editor', id, { social_media: social }, version)).error).toBeNull();
+		expect((await row(id)).social).toEqual(['https://instagram.com/bakery']);
+		for (const changes of [{ report_name: 'Renamed' }, { published: false }, { categories: [] }]) {
+			const { error } = await save('editor', id, changes, version + 1);
+			expect(error?.code, JSON.stringify(changes)).toBe('42501');
+		}
+		expect((await save('editor', null, { report_name: 'New' }, 0)).error?.code).toBe('42501');
+		const removed = await clients.editor.rpc('remove_business', {
+			p_tenant_id: tenantId,
+			p_business_id: id,
+		});
+		expect(removed.error?.code).toBe('42501');
+		expect((await row(id)).report_name).toBe('Lakeside Bakery');
+	});
+
+	it('another chamber’s admin reaches nothing, and nobody writes the tables directly', async () => {
+		const id = await businessId('9001');
+		const { version } = await row(id);
+		expect((await save('otherAdmin', id, { city: 'Elsewhere' }, version)).error?.code).toBe(
+			'42501',
+		);
+		// Their own chamber, with this chamber's business id: no such business there.
+		expect(
+			(await save('otherAdmin', id, { city: 'Elsewhere' }, version, otherTenantId)).error?.code,
+		).toBe('P0002');
+		const direct = await clients.admin
+			.from('profiles')
+			.update({ city: 'Direct' })
+			.eq('id', id)
+			.select();
+		expect(direct.data ?? []).toEqual([]);
+		expect((await row(id)).city).toBe('Lakeside');
+	});
+});
+
+describe('versions: no lost edits', () => {
+	it('a field someone else changed since is a conflict naming their value, who and when; other fields merge', async () => {
+		const id = await businessId('9001');
+		const { version } = await row(id);
+		expect((await save('admin2', id, { city: 'Riverside' }, version)).error).toBeNull();
+		const conflict = await save('admin', id, { city: 'Hilltop' }, version);
+		expect(conflict.error?.code).toBe('PT409');
+		const detail = JSON.parse(conflict.error!.details);
+		expect(detail).toMatchObject({
+			version: version + 1,
+			conflicts: [{ field: 'city', value: 'Riverside', changedBy: users.admin2 }],
+		});
+		expect(Date.parse(detail.conflicts[0].changedAt)).not.toBeNaN();
+		// A different field, from the same old version: merged.
+		expect((await save('admin', id, { address1: '1 Main St' }, version)).error).toBeNull();
+		expect(await row(id)).toMatchObject({ city: 'Riverside', version: version + 2 });
+	});
+});
+
+describe('add, remove, restore', () => {
+	it('an admin adds a business; removing it unpublishes it and keeps it 30 days, restorable', async () => {
+		const { data, error } = await save(
+			'admin',
+			null,
+			{ report_name: 'Corner Café', city: 'Lakeside' },
+			0,
+		);
+		expect(error).toBeNull();
+		const id = data.id as string;
+		expect(await row(id)).toMatchObject({ report_name: 'Corner Café', published: true });
+		const rpc = (name: string) =>
+			clients.admin.rpc(name, { p_tenant_id: tenantId, p_business_id: id });
+		expect((await rpc('remove_business')).error).toBeNull();
+		const removed = await row(id);
+		expect(removed.published).toBe(false);
+		expect(removed.removed_at).not.toBeNull();
+		// Visitors no longer see it.
+		const anon = createClient(stack.supabaseUrl, stack.anonKey, {
+			auth: { persistSession: false },
+		});
+		expect((await anon.rpc('business_document', { p_profile_id: id })).error?.code).toBe('42501');
+		expect((await rpc('restore_business')).error).toBeNull();
+		expect(await row(id)).toMatchObject({ published: true, removed_at: null });
+		// Past 30 days a removal is final.
+		expect((await rpc('remove_business')).error).toBeNull();
+		await db.query(
+			`update public.profiles set removed_at = now() - interval '31 days' where id = $1`,
+			[id],
+		);
+		expect((await rpc('restore_business')).error?.code).toBe('P0002');
+	});
+});
+
+describe('imports and overrides', () => {
+	it('a re-import keeps what staff changed, keeps removed businesses removed and staff-added ones', async () => {
+		const bakery = await businessId('9001');
+		const { data: added } = await save('admin', null, { report_name: 'Staff Added' }, 0);
+		// The membership system still has the old website and city, and new social links.
+		await importTenant(
+			service,
+			parseTenantFile(
+				file([
+					business('9001', 'Lakeside Bakery', {
+						city: 'Lakeside',
+						website: 'https://example.org',
+						work_phone: '555-0100',
+						social_media: [{ platform: 'Facebook', url: 'https://facebook.com/new' }],
+					}),
+				]),
+				'x',
+			),
+		);
+		const after = await row(bakery);
+		// website and city: changed here; social links: the editor's; the phone: the system's.
+		expect(after).toMatchObject({ website: 'https://bakery.example', city: 'Riverside' });
+		expect(after.social).toEqual(['https://instagram.com/bakery']);
+		const { rows } = await db.query('select work_phone from public.profiles where id = $1', [
+			bakery,
+		]);
+		expect(rows[0].work_phone).toBe('555-0100');
+		expect(await row(added.id)).toMatchObject({ report_name: 'Staff Added' });
+		// Taking the system's value back: the next import sets it.
+		expect(
+			(
+				await clients.admin.rpc('clear_business_override', {
+					p_tenant_id: tenantId,
+					p_business_id: bakery,
+					p_field: 'website',
+				})
+			).error,
+		).toBeNull();
+		await importTenant(service, parseTenantFile(file([business('9001', 'Lakeside Bakery')]), 'x'));
+		expect((await row(bakery)).website).toBe('https://example.org');
+	});
+});
+
+describe('the rules, in the database as in the app', () => {
+	it('are the zod schemas’ (a schema change needs a migration: node scripts/business-rules.ts)', async () => {
+		const { rows } = await db.query(
+			`select public.business_rules() as rules, public.business_scalar_fields() as scalars,
+				public.business_list_fields() as lists, public.business_editor_fields() as editor`,
+		);
+		expect(rows[0].rules).toEqual(businessDatabaseRules());
+		expect(rows[0].scalars).toEqual([...SCALAR_FIELDS]);
+		expect(rows[0].lists).toEqual([...LIST_FIELDS]);
+		expect([...rows[0].editor].sort()).toEqual([...EDITOR_FIELDS].sort());
+	});
+
+	it('refuse, by both, a value of the wrong type or one character too long, naming the field', async () => {
+		const id = await businessId('9001');
+		const cases: [string, unknown][] = [
+			['city', 'x'.repeat(201)],
+			['website', 'x'.repeat(2001)],
+			['featured', 'yes'],
+			['categories', ['Food', 7]],
+			['listing_position', 1.5],
+			['member_since_date', 'yesterday'],
+			['social_media', [{ platform: 'Facebook' }]],
+			['web_content', [{ content_title: 'x' }]],
+			['listings', [{ description: 'x'.repeat(50_001) }]],
+		];
+		for (const [field, value] of cases) {
+			expect(parseBusinessChanges({ [field]: value }).ok, field).toBe(false);
+			const { version } = await row(id);
+			const { error } = await save('admin', id, { [field]: value }, version);
+			expect(error?.code, field).toBe('22023');
+			expect(error?.message, field).toMatch(new RegExp(`^${field}`));
+		}
+		// The longest value both accept is saved.
+		const { version } = await row(id);
+		const longest = 'x'.repeat(200);
+		expect(parseBusinessChanges({ county: longest }).ok).toBe(true);
+		expect((await save('admin', id, { county: longest }, version)).error).toBeNull();
+		expect(BUSINESS_FIELDS.length).toBe(24);
+	});
+});
+
+describe('what the database keeps of every change', () => {
+	it('counts and audits a field the import changes; an unchanged re-import moves nothing', async () => {
+		const bakery = await businessId('9001');
+		const before = await row(bakery);
+		const { rows: stored } = await db.query(
+			'select work_phone from public.profiles where id = $1',
+			[bakery],
+		);
+		const file = (phone: string) =>
+			file9001({
+				work_phone: phone,
+				social_media: [{ platform: 'Facebook', url: 'https://facebook.com/new' }],
+			});
+		await importTenant(service, parseTenantFile(file('555-0199'), 'x'));
+		const after = await row(bakery);
+		expect(after.version).toBe(before.version + 1);
+		expect(after.updated_by).toBe('import');
+		const { rows: audit } = await db.query(
+			`select actor_email, actor_role, field, old_value, new_value from public.audit_log
+			where business_id = $1 order by id desc limit 1`,
+			[bakery],
+		);
+		expect(audit[0]).toEqual({
+			actor_email: null,
+			actor_role: 'service_role',
+			field: 'work_phone',
+			old_value: stored[0].work_phone,
+			new_value: '555-0199',
+		});
+		await importTenant(service, parseTenantFile(file('555-0199'), 'x'));
+		expect((await row(bakery)).version).toBe(after.version);
+	});
+
+	it('keeps the membership system’s value beside a field changed here, and takes it back at once', async () => {
+		const bakery = await businessId('9001');
+		const { rows } = await db.query(
+			`select field, system_value from public.business_overrides where profile_id = $1 order by field`,
+			[bakery],
+		);
+		// The import sent Lakeside, the system's; the editor's social links; county from the rules test.
+		expect(rows).toEqual(
+			expect.arrayContaining([
+				{ field: 'city', system_value: 'Lakeside' },
+				{
+					field: 'social_media',
+					system_value: [{ platform: 'Facebook', url: 'https://facebook.com/new' }],
+				},
+			]),
+		);
+		const { data, error } = await clients.editor.rpc('clear_business_override', {
+			p_tenant_id: tenantId,
+			p_business_id: bakery,
+			p_field: 'social_media',
+		});
+		expect(error).toBeNull();
+		expect(await row(bakery)).toMatchObject({
+			social: ['https://facebook.com/new'],
+			version: data.version,
+			updated_by: users.editor,
+		});
+		// An editor takes back only what an editor may change.
+		const city = await clients.editor.rpc('clear_business_override', {
+			p_tenant_id: tenantId,
+			p_business_id: bakery,
+			p_field: 'city',
+		});
+		expect(city.error?.code).toBe('42501');
+		// Set back to the system's value by hand: the field follows the system again.
+		const { version } = await row(bakery);
+		expect((await save('admin', bakery, { city: 'Lakeside' }, version)).error).toBeNull();
+		const { rows: left } = await db.query(
+			`select field from public.business_overrides where profile_id = $1 and field = 'city'`,
+			[bakery],
+		);
+		expect(left).toEqual([]);
+	});
+
+	it('lets an editor change a listing’s descriptions, not its categories or keywords', async () => {
+		const bakery = await businessId('9001');
+		const { version } = await row(bakery);
+		const listing = { description: '<p>Fresh bread</p>', categories: ['Food'] };
+		const described = [{ ...listing, description: '<p>Sourdough daily</p>' }];
+		expect((await save('editor', bakery, { listings: described }, version)).error).toBeNull();
+		for (const listings of [
+			[{ ...listing, categories: ['Bakery'] }],
+			[{ ...listing, keywords: 'cakes' }],
+			[listing, listing],
+		]) {
+			const { error } = await save('editor', bakery, { listings }, version + 1);
+			expect(error?.code, JSON.stringify(listings)).toBe('42501');
+		}
+		const { rows } = await db.query(
+			'select description, categories from public.listings where profile_id = $1',
+			[bakery],
+		);
+		expect(rows).toEqual([{ description: '<p>Sourdough daily</p>', categories: ['Food'] }]);
+	});
+});
+
+describe('the Members tab’s reads', () => {
+	it('pages every business of the chamber by name, filtered, for its staff only', async () => {
+		const list = (who: keyof typeof users, args: object = {}, tenant = tenantId) =>
+			clients[who].rpc('admin_list_businesses', { p_tenant_id: tenant, ...args });
+		const all = await list('editor');
+		expect(all.error).toBeNull();
+		const names = (result: typeof all) =>
+			(result.data.businesses as { name: string }[]).map((b) => b.name);
+		expect(all.data.total).toBeGreaterThanOrEqual(2);
+		expect(names(all)).toEqual([...names(all)].sort((a, b) => a.localeCompare(b)));
+		const found = await list('admin', { p_query: 'KESIDE BAK' });
+		expect(names(found)).toEqual(['Lakeside Bakery']);
+		expect(found.data.businesses[0]).toMatchObject({
+			level: 'Member',
+			categories: ['Food'],
+			status: 'published',
+		});
+		expect((await list('admin', { p_query: '%' })).data.total).toBe(0);
+		expect(names(await list('admin', { p_category: 'Food' }))).toContain('Lakeside Bakery');
+		expect((await list('admin', { p_level: 'Gold' })).data.total).toBe(0);
+		expect((await list('admin', { p_status: 'removed' })).data.businesses).toEqual([]);
+		const page = await list('admin', { p_limit: 1, p_offset: 1 });
+		expect(page.data.businesses).toHaveLength(1);
+		expect(page.data.total).toBe(all.data.total);
+		expect((await list('otherAdmin')).error?.code).toBe('42501');
+		expect((await list('admin', { p_status: 'gone' })).error?.code).toBe('22023');
+	});
+
+	it('opens one business with its version and overrides; never another chamber’s', async () => {
+		const bakery = await businessId('9001');
+		const { data, error } = await clients.editor.rpc('admin_business', {
+			p_tenant_id: tenantId,
+			p_business_id: bakery,
+		});
+		expect(error).toBeNull();
+		expect(data).toMatchObject({
+			version: (await row(bakery)).version,
+			status: 'published',
+			removedAt: null,
+			business: { id: bakery, weblink_profile_id: '9001', report_name: 'Lakeside Bakery' },
+		});
+		expect(Object.keys(data.business).sort()).toEqual(
+			['id', 'weblink_profile_id', ...BUSINESS_FIELDS].sort(),
+		);
+		expect(data.overrides.map((o: { field: string }) => o.field)).toContain('address1');
+		const other = await clients.otherAdmin.rpc('admin_business', {
+			p_tenant_id: otherTenantId,
+			p_business_id: bakery,
+		});
+		expect(other.error?.code).toBe('P0002');
+		expect(other.data).toBeNull();
+	});
+});
+
+describe('addresses of listings that left the site', () => {
+	it('are gone (410) for an unpublished or removed business, not for a published or unknown one', async () => {
+		const anon = createClient(stack.supabaseUrl, stack.anonKey, {
+			auth: { persistSession: false },
+		});
+		const gone = async (key: string) =>
+			(await anon.rpc('business_gone', { p_tenant_id: tenantId, p_key: key })).data;
+		const bakery = await businessId('9001');
+		expect(await gone(bakery)).toBe(false);
+		expect(await gone('9001')).toBe(false);
+		expect(await gone('00000000-0000-4000-8000-000000000000')).toBe(false);
+		const { data } = await save(
+			'admin',
+			null,
+			{ report_name: 'Gone Soon', weblink_profile_id: '0777', published: false },
+			0,
+		);
+		expect(await gone(data.id)).toBe(true);
+		expect(await gone('777')).toBe(true);
+		expect(await gone('00777')).toBe(true);
+		// Another chamber's: not this chamber's address at all.
+		expect(
+			(await anon.rpc('business_gone', { p_tenant_id: otherTenantId, p_key: data.id })).data,
+		).toBe(false);
+	});
+
+	it('a member added with the membership system’s id is the one its next import updates', async () => {
+		const { data } = await save(
+			'admin',
+			null,
+			{ report_name: 'Hilltop Hardware', weblink_profile_id: '9100' },
+			0,
+		);
+		expect(data.id).toBe(await businessId('9100'));
+		const dup = await save('admin', null, { report_name: 'Again', weblink_profile_id: '9100' }, 0);
+		expect(dup.error?.code).toBe('23505');
+		await importTenant(
+			service,
+			parseTenantFile(
+				file([business('9001', 'Lakeside Bakery'), business('9100', 'Hilltop Hardware Co.')]),
+				'x',
+			),
+		);
+		expect((await row(data.id)).report_name).toBe('Hilltop Hardware Co.');
+	});
+
+	it('a removed business cannot be changed until restored, and stays removed through an import', async () => {
+		const hardware = await businessId('9100');
+		const remove = await clients.admin.rpc('remove_business', {
+			p_tenant_id: tenantId,
+			p_business_id: hardware,
+		});
+		expect(remove.error).toBeNull();
+		const { version } = await row(hardware);
+		expect(version).toBe(remove.data.version);
+		expect((await save('admin', hardware, { city: 'X' }, version)).error?.code).toBe('55000');
+		await importTenant(
+			service,
+			parseTenantFile(
+				file([
+					business('9001', 'Lakeside Bakery'),
+					business('9100', 'Hilltop Hardware Co.', { city: 'Hilltop' }),
+				]),
+				'x',
+			),
+		);
+		expect(await row(hardware)).toMatchObject({ published: false, city: 'Hilltop' });
+		expect((await row(hardware)).removed_at).not.toBeNull();
+		const { rows: audit } = await db.query(
+			`select field, old_value, new_value from public.audit_log
+			where business_id = $1 and field in ('removed', 'published') order by id`,
+			[hardware],
+		);
+		expect(audit).toEqual([{ field: 'removed', old_value: false, new_value: true }]);
+		await clients.admin.rpc('restore_business', { p_tenant_id: tenantId, p_business_id: hardware });
+		expect(await row(hardware)).toMatchObject({ published: true, removed_at: null });
+	});
+});

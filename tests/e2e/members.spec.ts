@@ -1,0 +1,279 @@
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test, type Browser, type Page } from '@playwright/test';
+import { slugify } from '../../src/features/directory/rules.ts';
+import { importTenant } from '../../src/features/tenants/tenants.server.ts';
+import { parseTenantFile } from '../../src/features/tenants/tenant-file.ts';
+import { createUser, serviceClient, signIn } from './admin-support.ts';
+
+// The Members tab in Chromium. The first test works on the demo chamber and watches its changes
+// reach the public site through real builds; the others edit a chamber of their own, opened by
+// super_admins with ?chamber= (its saves publish no build here).
+
+test.describe.configure({ mode: 'serial' });
+
+const PANEL = '/chamber-config-v2';
+const slug = `members-${Date.now().toString(36)}`;
+let otherSuper: string;
+
+async function openMembers(page: Page, email: string, chamber?: string) {
+	const target = chamber ? `${PANEL}?chamber=${chamber}` : PANEL;
+	await page.goto(`/chamber-login-v2?redirect=${encodeURIComponent(target)}`);
+	await signIn(page, email);
+	await page.getByRole('tab', { name: 'Members', exact: true }).click();
+	const panel = page.getByRole('tabpanel');
+	await expect(panel.getByRole('status').filter({ hasText: /\d+ members?$/ })).toBeVisible();
+	return panel;
+}
+
+/** Back to the panel in a page already signed in. */
+async function backToMembers(page: Page) {
+	await page.goto(PANEL);
+	await page.getByRole('tab', { name: 'Members', exact: true }).click();
+	const panel = page.getByRole('tabpanel');
+	await expect(panel.getByRole('status').filter({ hasText: /\d+ members?$/ })).toBeVisible();
+	return panel;
+}
+
+async function openListing(page: Page, name: string) {
+	const panel = page.getByRole('tabpanel');
+	await panel.getByRole('searchbox', { name: 'Name' }).fill(name);
+	await panel.getByRole('button', { name: 'Search', exact: true }).click();
+	await panel.getByRole('button', { name, exact: true }).click();
+	await expect(panel.getByRole('heading', { name, level: 3 })).toBeVisible();
+	return panel;
+}
+
+async function superPage(browser: Browser, email: string) {
+	const context = await browser.newContext();
+	const page = await context.newPage();
+	await openMembers(page, email, slug);
+	return { context, page };
+}
+
+test.beforeAll(async () => {
+	const service = await serviceClient();
+	await importTenant(
+		service,
+		parseTenantFile(
+			{
+				tenant: { slug, name: `Members ${slug}` },
+				businesses: [
+					{
+						weblink_profile_id: '8100',
+						report_name: 'Harbor Books',
+						city: 'Lakeside',
+						work_phone: '555-0100',
+						categories: ['Retail'],
+						listings: [{ description: '<p>Books by the harbor.</p>' }],
+					},
+					{ weblink_profile_id: '8101', report_name: 'Quayside Bakery', city: 'Lakeside' },
+				],
+			},
+			'e2e members chamber',
+		),
+	);
+	otherSuper = await createUser(slug, 'super_admin');
+});
+
+test.afterAll(async () => {
+	const service = await serviceClient();
+	await service.from('tenants').delete().eq('slug', slug);
+});
+
+test('a member added in the panel is on the public site after the publish; an edit goes live; unpublished or removed, its address answers 410 Gone', async ({
+	page,
+	request,
+}) => {
+	// Three real builds of the demo site.
+	test.setTimeout(600_000);
+	const build = { timeout: 240_000 };
+	const name = `Zephyr Kite Shop ${Date.now().toString(36)}`;
+	const panel = await openMembers(page, 'admin@demo.test');
+	await panel.getByRole('button', { name: 'Add member' }).click();
+	await panel.getByRole('textbox', { name: 'Business name' }).fill(name);
+	await panel.getByRole('textbox', { name: 'City' }).fill('Cedarbrook');
+	await panel.getByRole('textbox', { name: 'Phone' }).fill('(319) 555-0142');
+	await panel.getByRole('textbox', { name: 'Categories' }).fill('Arts & Entertainment');
+	await panel.getByRole('button', { name: 'Add description' }).click();
+	await panel
+		.getByRole('textbox', { name: 'Description 1 (HTML)' })
+		.fill('<p>Kites for every wind.</p>');
+	await panel.getByRole('button', { name: 'Add Member' }).click();
+	await expect(panel.getByText(`${name} was added.`)).toBeVisible();
+	await expect(panel.getByRole('heading', { name, level: 3 })).toBeVisible();
+
+	const service = await serviceClient();
+	const { data } = await service.from('profiles').select('id').eq('report_name', name).single();
+	const id = (data as { id: string }).id;
+	const profile = `/business/${id}/${slugify(name)}`;
+
+	// After the publish: in the sitemap, on its category page, its profile, and in search.
+	await expect
+		.poll(async () => (await request.get('/sitemap.xml')).text(), build)
+		.toContain(profile);
+	expect(await (await request.get('/category/arts-entertainment/')).text()).toContain(name);
+	await page.goto(profile);
+	await expect(page.getByRole('heading', { name, level: 1 })).toBeVisible();
+	await expect(page.getByText('Kites for every wind.')).toBeVisible();
+	await page.goto(`/search?q=${encodeURIComponent('Zephyr Kite')}`);
+	await expect(page.getByRole('heading', { name })).toBeVisible();
+
+	// One field changed: live after the next build.
+	await backToMembers(page);
+	const listing = await openListing(page, name);
+	await listing.getByRole('textbox', { name: 'Phone' }).fill('(319) 555-0199');
+	await listing.getByRole('button', { name: 'Save Listing' }).click();
+	await expect(listing.getByText('Changes saved.', { exact: false })).toBeVisible();
+	await expect
+		.poll(async () => (await request.get(profile)).text(), build)
+		.toContain('(319) 555-0199');
+
+	// Unpublished: after the build its address is gone (410), with a page that says so, and it
+	// left the sitemap.
+	await listing.getByRole('checkbox', { name: 'Published' }).uncheck();
+	await listing.getByRole('button', { name: 'Save Listing' }).click();
+	await expect(listing.getByText('Unpublished', { exact: true })).toBeVisible();
+	await expect.poll(async () => (await request.get(profile)).status(), build).toBe(410);
+	expect(await (await request.get('/sitemap.xml')).text()).not.toContain(id);
+	await page.goto(profile);
+	await expect(page.getByRole('heading', { name: 'Business No Longer Listed' })).toBeVisible();
+
+	// Removed: its old addresses stay gone; restorable.
+	await backToMembers(page);
+	const again = await openListing(page, name);
+	await again.getByRole('button', { name: 'Remove listing' }).click();
+	await page.getByRole('dialog').getByRole('button', { name: 'Remove listing' }).click();
+	await expect(again.getByText(/^Removed on /)).toBeVisible();
+	await expect(again.getByRole('button', { name: 'Restore listing' })).toBeVisible();
+	expect((await request.get(profile)).status()).toBe(410);
+	expect((await request.get(`/business/${id}`, { maxRedirects: 0 })).status()).toBe(410);
+});
+
+test('two admins change the same field: the second sees who changed it and when, and chooses', async ({
+	browser,
+}) => {
+	const a = await superPage(browser, 'super@demo.test');
+	const b = await superPage(browser, otherSuper);
+	const listingA = await openListing(a.page, 'Harbor Books');
+	const listingB = await openListing(b.page, 'Harbor Books');
+
+	await listingA.getByRole('textbox', { name: 'City' }).fill('Riverside');
+	await listingA.getByRole('button', { name: 'Save Listing' }).click();
+	await expect(listingA.getByText('Changes saved.', { exact: false })).toBeVisible();
+
+	await listingB.getByRole('textbox', { name: 'City' }).fill('Hilltop');
+	await listingB.getByRole('button', { name: 'Save Listing' }).click();
+	const dialog = b.page.getByRole('dialog', { name: 'Someone else changed this listing' });
+	await expect(dialog).toBeVisible();
+	await expect(dialog.getByRole('listitem')).toHaveText([
+		/^City is now “Riverside”, changed by super@demo\.test on .+\.$/,
+	]);
+	await dialog.getByRole('button', { name: 'Keep my changes' }).click();
+	await expect(listingB.getByText('Changes saved.', { exact: false })).toBeVisible();
+	await expect(listingB.getByRole('textbox', { name: 'City' })).toHaveValue('Hilltop');
+
+	// A, still at the version it opened, changes the city again and the phone: their city wins,
+	// the phone stays A's unsaved change, saved next.
+	await listingA.getByRole('textbox', { name: 'City' }).fill('Lakeshore');
+	await listingA.getByRole('textbox', { name: 'Phone' }).fill('555-0177');
+	await listingA.getByRole('button', { name: 'Save Listing' }).click();
+	const dialogA = a.page.getByRole('dialog', { name: 'Someone else changed this listing' });
+	await expect(dialogA.getByRole('listitem')).toHaveText([
+		new RegExp(`^City is now “Hilltop”, changed by ${otherSuper.replace(/[.]/g, '\\.')} on `),
+	]);
+	await dialogA.getByRole('button', { name: 'Use their values' }).click();
+	await expect(listingA.getByRole('textbox', { name: 'City' })).toHaveValue('Hilltop');
+	await expect(listingA.getByRole('textbox', { name: 'Phone' })).toHaveValue('555-0177');
+	await listingA.getByRole('button', { name: 'Save Listing' }).click();
+	await expect(listingA.getByText('Changes saved.', { exact: false })).toBeVisible();
+
+	const service = await serviceClient();
+	const { data } = await service
+		.from('profiles')
+		.select('city, work_phone')
+		.eq('weblink_profile_id', '8100')
+		.eq('report_name', 'Harbor Books')
+		.single();
+	expect(data).toEqual({ city: 'Hilltop', work_phone: '555-0177' });
+	await a.context.close();
+	await b.context.close();
+});
+
+test('a field changed here says so, and its button takes the membership system’s value back; the history restores an earlier value', async ({
+	page,
+}) => {
+	await openMembers(page, 'super@demo.test', slug);
+	const listing = await openListing(page, 'Harbor Books');
+	// City and phone were changed here by the test before.
+	const note = listing
+		.getByRole('note')
+		.filter({ hasText: 'The membership system has: “Lakeside”' });
+	await expect(note).toContainText('Changed here, differs from the membership system');
+	await note.getByRole('button', { name: 'Use the membership system’s value for City' }).click();
+	await expect(listing.getByRole('textbox', { name: 'City' })).toHaveValue('Lakeside');
+	await expect(listing.getByText('The membership system’s value is back.')).toBeVisible();
+
+	const history = listing.getByRole('region', { name: 'History' });
+	const phone = history.getByRole('listitem').filter({ hasText: 'Phone: “555-0100” → “555-0177”' });
+	await phone.getByRole('button', { name: 'Restore the earlier Phone' }).click();
+	await expect(listing.getByRole('textbox', { name: 'Phone' })).toHaveValue('555-0100');
+	await expect(listing.getByText('The earlier value is back.')).toBeVisible();
+	const results = await new AxeBuilder({ page }).include('main').analyze();
+	expect(results.violations.map((v) => v.id)).toEqual([]);
+});
+
+test('problems show at their field and nothing is saved; leaving unsaved changes asks first', async ({
+	page,
+}) => {
+	await openMembers(page, 'super@demo.test', slug);
+	const listing = await openListing(page, 'Quayside Bakery');
+	await listing.getByRole('spinbutton', { name: 'Listing position' }).fill('0');
+	await listing.getByRole('button', { name: 'Add link' }).click();
+	await expect(
+		listing.getByRole('spinbutton', { name: 'Listing position' }),
+	).toHaveAccessibleDescription(/1 is the top; expected 1 or more/);
+	await expect(listing.getByRole('textbox', { name: 'Link 1' })).toHaveAccessibleDescription(
+		'Enter the link',
+	);
+	await listing.getByRole('button', { name: 'Save Listing' }).click();
+	await expect(listing.getByText('Some fields need attention before saving.')).toBeVisible();
+
+	// Leaving the listing asks; staying keeps the changes, also across tabs.
+	let asked = '';
+	page.once('dialog', (dialog) => {
+		asked = dialog.message();
+		void dialog.dismiss();
+	});
+	await listing.getByRole('button', { name: 'Back to members' }).click();
+	await expect
+		.poll(() => asked)
+		.toBe('This listing has unsaved changes. Leave it without saving them?');
+	await page.getByRole('tab', { name: 'Identity' }).click();
+	await page.getByRole('tab', { name: 'Members' }).click();
+	await expect(listing.getByRole('spinbutton', { name: 'Listing position' })).toHaveValue('0');
+
+	const service = await serviceClient();
+	const { data } = await service
+		.from('profiles')
+		.select('listing_position')
+		.eq('report_name', 'Quayside Bakery')
+		.eq('weblink_profile_id', '8101')
+		.single();
+	expect(data).toEqual({ listing_position: 1000 });
+});
+
+test('an editor changes descriptions, links and the logo only: the rest shows, disabled', async ({
+	page,
+}) => {
+	const panel = await openMembers(page, 'editor@demo.test');
+	await expect(panel.getByRole('button', { name: 'Add member' })).toHaveCount(0);
+	await panel.locator('tbody').getByRole('button').first().click();
+	await expect(panel.getByRole('button', { name: 'Back to members' })).toBeVisible();
+	await expect(panel.getByRole('textbox', { name: 'Business name' })).toBeDisabled();
+	await expect(panel.getByRole('checkbox', { name: 'Published' })).toBeDisabled();
+	await expect(panel.getByRole('textbox', { name: 'Description 1 (HTML)' })).toBeEnabled();
+	await expect(panel.getByRole('textbox', { name: 'Search keywords 1' })).toHaveCount(0);
+	await expect(panel.getByRole('button', { name: 'Add link' })).toBeEnabled();
+	await expect(panel.getByRole('button', { name: 'Remove listing' })).toHaveCount(0);
+	await expect(panel.getByRole('region', { name: 'History' })).toHaveCount(0);
+});
