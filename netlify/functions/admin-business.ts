@@ -1,4 +1,5 @@
 import type { Config, Context } from '@netlify/functions';
+import { ROLE_SETS } from '../../src/features/auth/auth.ts';
 import { authenticate } from '../../src/features/auth/auth.server.ts';
 import {
 	chamberOf,
@@ -76,10 +77,12 @@ export default handleJson(
 		if (!methods.includes(req.method)) {
 			return jsonError(405, `Method ${req.method} not allowed`, { Allow: methods.join(', ') });
 		}
-		const session = await authenticate(
-			req,
-			which === 'restore' || which === 'history' ? { roles: ['super_admin', 'admin'] } : {},
-		);
+		// Restoring and reading the history are the admins'; the rest is for all staff (an editor's
+		// changes are limited field by field in the database).
+		const adminsOnly = which === 'restore' || which === 'history';
+		const session = await authenticate(req, {
+			roles: adminsOnly ? ROLE_SETS.admins : ROLE_SETS.staff,
+		});
 		const { chamber } = parseQuery(memberListQuerySchema.pick({ chamber: true }), req);
 		const tenant = await chamberOf(session, chamber);
 		const id = context.params.id;
