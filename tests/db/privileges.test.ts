@@ -90,6 +90,12 @@ describe('table privileges of anon and authenticated', () => {
 const PRIVATE_COLUMNS: Record<string, string> = {
 	'profiles.email':
 		"the business's address: only the contact function reads it, by the business's id",
+	'profiles.field_versions': "the Members tab's conflict check, for staff only",
+	'profiles.published_before_removal': 'what a restore brings back, for staff only',
+	'profiles.removed_at': 'a removed listing is gone for visitors; when is for staff',
+	'profiles.updated_at': "the Members tab's last change, for staff only",
+	'profiles.updated_by': 'who changed a listing last: a staff member’s address',
+	'profiles.version': "the Members tab's conflict check, for staff only",
 };
 
 describe('column privileges of anon', () => {
