@@ -66,13 +66,18 @@ runMain(async () => {
 		const tenantKey = (login.user as { tenantKey: string }).tenantKey;
 
 		async function readContent(): Promise<Record<string, unknown>> {
+			return (await readConfig()).content;
+		}
+
+		/** The content section and its version (a save states the version it was made from). */
+		async function readConfig() {
 			const { data, error } = await client
 				.from('chamber_config')
-				.select('content')
+				.select('content, config_versions')
 				.eq('tenant_id', session.tenantId)
-				.single<{ content: Record<string, unknown> }>();
+				.single<{ content: Record<string, unknown>; config_versions: { content?: number } }>();
 			if (error) throw new Error(`Reading the configuration failed: ${error.message}`);
-			return data.content;
+			return data;
 		}
 
 		/**
@@ -89,6 +94,7 @@ runMain(async () => {
 					section: 'content',
 					field: 'heroTitle',
 					value: title,
+					version: (await readConfig()).config_versions.content ?? 0,
 				}),
 			});
 			if (response.status !== 404) {

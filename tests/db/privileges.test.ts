@@ -174,7 +174,12 @@ const VISITOR_FUNCTIONS = [
 // The admin panel's calls, the staff policies' check and the configuration trigger's helpers.
 const STAFF_FUNCTIONS = [
 	'public.bump_cache_version',
+	// Versioned saves (migration 20261125130000): the versions and the conflict check.
+	'public.config_conflicts',
 	'public.config_section_name',
+	'public.config_section_names',
+	'public.config_section_version',
+	'public.config_versions',
 	'public.editor_feature_keys',
 	'public.expire_publishes',
 	'public.has_tenant_role',

@@ -33,11 +33,14 @@ import {
 	type ConfigTabProps,
 } from './config/SiteTabs.tsx';
 import { $banner, $changes, $draft, $saved, configLoaded } from './store.ts';
+import { configVersionsSchema, type ConfigVersions } from './update-config.ts';
 import './admin.css';
 
 interface LoadedChamber {
 	chamber: PanelChamber;
 	config: ChamberConfig;
+	/** The version of each section the configuration is at (read with it, in one statement). */
+	versions: ConfigVersions;
 	/**
 	 * Values stored that do not validate (written before the database checked them, or by hand):
 	 * `config` holds their defaults, and `stored` the configuration as saved with those values
@@ -58,10 +61,11 @@ export async function loadChamber(client: SupabaseClient, key: string): Promise<
 	if (!tenant) throw new Error(`There is no chamber "${key}".`);
 	const { data: row, error: configError } = await client
 		.from('chamber_config')
-		.select('*')
+		.select('*, config_versions')
 		.eq('tenant_id', tenant.id)
 		.single();
 	if (configError) throw new Error('Failed to load the configuration', { cause: configError });
+	const versions = configVersionsSchema.safeParse(row.config_versions);
 	const chamber = { id: tenant.id, key: tenant.slug, name: tenant.name };
 	const input = rowToConfigInput(row);
 	const { config, issues } = repairConfig(input, `the configuration of ${tenant.slug}`);
@@ -75,7 +79,13 @@ export async function loadChamber(client: SupabaseClient, key: string): Promise<
 			target[section!]![field] = source[section!]?.[field];
 		} else (target as Record<string, unknown>)[section!] = source[section!];
 	}
-	return { chamber, config, invalid: issues, stored };
+	return {
+		chamber,
+		config,
+		versions: versions.success ? versions.data : {},
+		invalid: issues,
+		stored,
+	};
 }
 
 /** The Logos, Cache and Users tabs act at once (no pending changes); they plug in here. */
@@ -107,7 +117,7 @@ export default function AdminPanel({ context, client, chamberKey, actionTabs = {
 
 	const reload = useCallback(async () => {
 		const loaded = await loadChamber(client, chamberKey);
-		configLoaded(loaded.config, loaded.stored);
+		configLoaded(loaded.config, loaded.stored, loaded.versions);
 		setLoad({ kind: 'ready', ...loaded });
 	}, [client, chamberKey]);
 
@@ -116,7 +126,7 @@ export default function AdminPanel({ context, client, chamberKey, actionTabs = {
 		loadChamber(client, chamberKey).then(
 			(loaded) => {
 				if (!live) return;
-				configLoaded(loaded.config, loaded.stored);
+				configLoaded(loaded.config, loaded.stored, loaded.versions);
 				setLoad({ kind: 'ready', ...loaded });
 			},
 			(error: unknown) => {

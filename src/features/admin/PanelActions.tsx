@@ -1,8 +1,18 @@
 import { useStore } from '@nanostores/react';
 import { useEffect } from 'react';
+import ConflictDialog from '../conflicts/ConflictDialog.tsx';
 import PreviewButton from '../publish/PreviewButton.tsx';
 import PublishStatus from '../publish/PublishStatus.tsx';
-import { $changes, $draft, $saveState, saveChanges, type SaveDeps } from './store.ts';
+import { fieldLabel } from './config/labels.ts';
+import {
+	$changes,
+	$conflicts,
+	$draft,
+	$saveState,
+	resolveConflict,
+	saveChanges,
+	type SaveDeps,
+} from './store.ts';
 
 interface Props extends Omit<SaveDeps, 'fetch' | 'setTimeout'> {
 	/** Publishing and preview concern this deployment's chamber only. */
@@ -18,12 +28,14 @@ export const LEAVE_QUESTION = 'You have unsaved changes. Leave without saving th
 
 /**
  * The header's side of the panel (spec 02 §2): 'Save Changes' only while something is unsaved,
- * 'Saving...' then 'Saved!', the publish status, and Preview.
+ * 'Saving...' then 'Saved!', the publish status, and Preview; and the dialog for fields someone
+ * else saved meanwhile.
  */
 export default function PanelActions({ ownChamber, ...deps }: Props) {
 	const changes = useStore($changes);
 	const state = useStore($saveState);
 	const draft = useStore($draft);
+	const conflicts = useStore($conflicts);
 
 	useEffect(() => {
 		if (!changes.length) return;
@@ -63,6 +75,11 @@ export default function PanelActions({ ownChamber, ...deps }: Props) {
 				<PreviewButton getAccessToken={deps.getAccessToken} getConfig={() => $draft.get()!} />
 			)}
 			{ownChamber && <PublishStatus getAccessToken={deps.getAccessToken} />}
+			<ConflictDialog
+				conflicts={conflicts.map((c) => ({ ...c, label: fieldLabel(c.field) }))}
+				onKeepMine={(field) => void resolveConflict(field, 'mine', deps)}
+				onTakeTheirs={(field) => void resolveConflict(field, 'theirs', deps)}
+			/>
 		</>
 	);
 }

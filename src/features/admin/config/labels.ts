@@ -124,3 +124,30 @@ export const FEATURE_LABELS: Record<keyof Features, string> = {
 	businessDetailLayout: 'Business page layout',
 	showMainContact: "Show the business's main contact",
 };
+
+const SECTION_LABELS: Record<string, [string, Record<string, string>]> = {
+	contact: ['Contact', CONTACT_LABELS],
+	social: ['Social', SOCIAL_LABELS],
+	urls: ['URLs', URL_LABELS],
+	textColors: ['Text colours', TEXT_COLOR_LABELS],
+	content: ['Content', CONTENT_LABELS],
+	features: ['Display', FEATURE_LABELS],
+};
+
+const IDENTITY_LABELS: Record<string, string> = {
+	name: 'Chamber name',
+	city: 'City',
+	state: 'State',
+	foundedYear: 'Founded year',
+};
+
+/**
+ * A configuration field as people read it ('Content: Hero title'), for messages such as the
+ * conflict dialog; the path itself ('colors.primary') where no label exists.
+ */
+export function fieldLabel(path: string): string {
+	const [section, field] = path.split('.', 2) as [string, string | undefined];
+	if (field === undefined) return IDENTITY_LABELS[section] ?? section;
+	const labels = SECTION_LABELS[section];
+	return labels?.[1][field] ? `${labels[0]}: ${labels[1][field]}` : path;
+}
