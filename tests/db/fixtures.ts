@@ -232,6 +232,13 @@ export async function seedRlsFixtures(service: SupabaseClient, db: Client): Prom
 		[importedA.tenant_id, adminA.email.toLowerCase()],
 	);
 
+	// One scheduled publish of tenant A, as the server side stores one.
+	await db.query(
+		`insert into public.scheduled_publishes (tenant_id, run_at, kind, changes, summary)
+		values ($1, now() + interval '1 day', 'save', '[{"column": "content", "field": "heroTitle", "value": "Later", "version": 0}]', 'Later')`,
+		[importedA.tenant_id],
+	);
+
 	// One configuration change, so tenant A has an audit_log row.
 	await db.query('update public.chamber_config set founded_year = 1901 where tenant_id = $1', [
 		importedA.tenant_id,

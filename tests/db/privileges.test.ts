@@ -173,7 +173,11 @@ const VISITOR_FUNCTIONS = [
 
 // The admin panel's calls, the staff policies' check and the configuration trigger's helpers.
 const STAFF_FUNCTIONS = [
+	// Scheduled publishing (migration 20261125140000): the insert trigger tries a change as the
+	// inserting user, and Cancel.
+	'public.apply_scheduled_change',
 	'public.bump_cache_version',
+	'public.cancel_scheduled_publish',
 	// Versioned saves (migration 20261125130000): the versions and the conflict check.
 	'public.config_conflicts',
 	'public.config_section_name',

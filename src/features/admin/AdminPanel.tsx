@@ -18,7 +18,9 @@ import {
 	type ChamberConfig,
 	type ConfigIssue,
 } from '../config/config.ts';
+import { chamberTimeZone } from '../config/time-zone.ts';
 import PublishHistory from '../publish/PublishHistory.tsx';
+import PublishAt from './PublishAt.tsx';
 import { tabsFor, type AdminTabProps, type PanelChamber, type TabName } from './admin.ts';
 import { NavTab } from './config/NavTab.tsx';
 import {
@@ -201,6 +203,7 @@ export default function AdminPanel({ context, client, chamberKey, actionTabs = {
 		),
 	);
 	const props: ConfigTabProps = { draft: draft!, role: user.role };
+	const timeZone = chamberTimeZone(saved ?? load.config);
 	const tabProps: AdminTabProps = {
 		user,
 		chamber: load.chamber,
@@ -220,7 +223,21 @@ export default function AdminPanel({ context, client, chamberKey, actionTabs = {
 		Search: () => <SearchTab {...props} />,
 		Nav: () => <NavTab {...props} />,
 		History: () => (
-			<PublishHistory getAccessToken={getAccessToken} onRestored={() => void reload()} />
+			<PublishHistory
+				getAccessToken={getAccessToken}
+				onRestored={() => void reload()}
+				timeZone={timeZone}
+				restoreAt={(entry, schedule) => (
+					<PublishAt
+						timeZone={timeZone}
+						what="this configuration"
+						label="Restore at…"
+						className="publish-history__restore"
+						onSchedule={schedule}
+						key={entry.id}
+					/>
+				)}
+			/>
 		),
 		Logos: () => actionTabs.Logos?.(tabProps),
 		Cache: () => actionTabs.Cache?.(tabProps),

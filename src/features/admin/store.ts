@@ -258,3 +258,67 @@ export async function saveChanges(deps: SaveDeps, attempt = 0): Promise<boolean>
 	later(() => void deps.reload().catch(() => {}), RELOAD_AFTER_SAVE_MS);
 	return true;
 }
+
+/**
+ * 'Publish at…': the pending changes, each with the version of its section, are stored to go
+ * live at `at` (a date and time on the chamber's clock) instead of now; they leave the unsaved
+ * changes. What the server refuses stays unsaved and is named in the red banner.
+ */
+export async function scheduleChanges(
+	deps: SaveDeps,
+	at: string,
+	describeTime: (runAt: string) => string,
+): Promise<boolean> {
+	const changes = $changes.get();
+	const saved = $saved.get();
+	if (!changes.length || !saved || $saveState.get() === 'saving') return false;
+	const doFetch = deps.fetch ?? ((input, init) => fetch(input, init));
+	const versions = $versions.get();
+	$saveState.set('saving');
+	$banner.set(null);
+	try {
+		const response = await doFetch('/api/publish-schedule', {
+			method: 'POST',
+			headers: {
+				Authorization: `Bearer ${await deps.getAccessToken()}`,
+				'Content-Type': 'application/json',
+			},
+			body: JSON.stringify({
+				at,
+				changes: changes.map((c) => ({ ...c.body, version: versions[c.section] ?? 0 })),
+			}),
+		});
+		const body = (await response.json().catch(() => null)) as Record<string, unknown> | null;
+		if (response.ok) {
+			const scheduled = body?.scheduled as { runAt: string; summary: string } | undefined;
+			$draft.set(structuredClone(saved));
+			$saveState.set('idle');
+			$banner.set({
+				kind: 'success',
+				text: scheduled
+					? `Scheduled to go live ${describeTime(scheduled.runAt)}: ${scheduled.summary}`
+					: 'Scheduled.',
+			});
+			publishRequested();
+			return true;
+		}
+		const conflict = response.status === 409 ? conflictAnswerSchema.safeParse(body) : null;
+		const lines = conflict?.success
+			? [
+					`Someone else changed ${conflict.data.conflicts
+						.map((c) => `${c.field} (${c.changedBy ?? 'someone'})`)
+						.join(
+							', ',
+						)} since you opened it. Nothing was scheduled: review your changes, then save or schedule them again.`,
+				]
+			: [typeof body?.error === 'string' && body.error ? body.error : 'Failed to schedule'];
+		$saveState.set('idle');
+		$banner.set({ kind: 'error', lines });
+		if (conflict?.success) await deps.reload().catch(() => {});
+		return false;
+	} catch {
+		$saveState.set('idle');
+		$banner.set({ kind: 'error', lines: ['Failed to schedule'] });
+		return false;
+	}
+}

@@ -17,6 +17,7 @@ export const CONTACT_LABELS: Record<keyof Contact, string> = {
 	state: 'State',
 	zip: 'ZIP code',
 	phone: 'Phone',
+	timeZone: 'Time zone',
 	email: 'Email',
 };
 
