@@ -12,7 +12,8 @@ import type { ServerRoute } from './netlify-local.ts';
  * fresh folder, then swaps the finished build in (files, rules and SSR function together). A
  * failed build leaves the live site as it was. Builds run one at a time, in the order their hooks
  * came in, and move their publish through building → live | failed, as Netlify's deploy
- * notifications do.
+ * notifications do. A build requested for this chamber while one runs supersedes it: the running
+ * build is stopped and its publish failed as cancelled, as a superseded deploy is on Netlify.
  */
 
 /** What a build produced: the static files and, when there are on-demand pages, the SSR function. */
@@ -40,6 +41,9 @@ export interface LocalPublisher {
 interface Job {
 	publishId: number | null;
 	title: string;
+	/** Stops this build (a newer publish of the chamber supersedes it). */
+	cancel: AbortController;
+	supersededBy?: number;
 }
 
 export function createLocalPublisher(options: {
@@ -56,6 +60,7 @@ export function createLocalPublisher(options: {
 	const queue: Job[] = [];
 	let server: { swap(build: LocalBuild): Promise<void> } | null = null;
 	let running: Promise<void> | null = null;
+	let current: Job | null = null;
 	let counter = 0;
 	const stop = new AbortController();
 	/** Build folders still needed: the live one and the one before (its assets stay reachable). */
@@ -96,12 +101,18 @@ export function createLocalPublisher(options: {
 		log(`${label}: building ${options.tenant.slug} (${job.title})`);
 		try {
 			await mkdir(outDir, { recursive: true });
-			const build = await options.build(outDir, stop.signal);
+			const build = await options.build(outDir, AbortSignal.any([stop.signal, job.cancel.signal]));
+			if (job.cancel.signal.aborted) throw new Error('The build was stopped');
 			buildSeconds = seconds(began);
 			if (!server) throw new Error('The site server is not attached');
 			await server.swap(build);
 		} catch (error) {
-			const reason = error instanceof Error ? error.message : String(error);
+			const reason =
+				job.supersededBy !== undefined
+					? `Cancelled: publish ${job.supersededBy} supersedes it.`
+					: error instanceof Error
+						? error.message
+						: String(error);
 			log(`${label}: failed after ${seconds(began)} s, the live site is unchanged: ${reason}`);
 			await rm(outDir, { recursive: true, force: true });
 			if (job.publishId !== null) {
@@ -130,15 +141,35 @@ export function createLocalPublisher(options: {
 	function kick(): void {
 		running ??= (async () => {
 			for (let job = queue.shift(); job; job = queue.shift()) {
+				current = job;
 				try {
 					await runJob(job);
 				} catch (error) {
 					// The database itself failed; the publish times out and says so.
 					console.error('[publish] build bookkeeping failed:', error);
+				} finally {
+					current = null;
 				}
 			}
 			running = null;
 		})();
+	}
+
+	/** A newer publish of this chamber stops the build under way: its output would be stale. */
+	async function supersede(job: Job): Promise<void> {
+		const running = current;
+		if (
+			job.publishId === null ||
+			running?.publishId == null ||
+			running.publishId >= job.publishId
+		) {
+			return;
+		}
+		if ((await tenantOf(job.publishId)) !== options.tenant.id) return;
+		if (current !== running) return;
+		running.supersededBy = job.publishId;
+		running.cancel.abort();
+		log(`publish ${running.publishId}: cancelled, publish ${job.publishId} supersedes it`);
 	}
 
 	return {
@@ -151,8 +182,16 @@ export function createLocalPublisher(options: {
 				if (stop.signal.aborted) return new Response(null, { status: 503 });
 				const title = new URL(req.url).searchParams.get('trigger_title') ?? 'Build hook';
 				await req.body?.cancel();
-				queue.push({ publishId: publishFromTitle(title)?.id ?? null, title });
+				const job: Job = {
+					publishId: publishFromTitle(title)?.id ?? null,
+					title,
+					cancel: new AbortController(),
+				};
+				queue.push(job);
 				kick();
+				void supersede(job).catch((error: unknown) =>
+					console.error('[publish] cancelling the superseded build failed:', error),
+				);
 				return new Response(null, { status: 200 });
 			},
 		},
