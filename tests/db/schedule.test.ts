@@ -12,7 +12,7 @@ import {
 } from '../../src/features/config/time-zone.ts';
 import { finishPublish, startPublish } from '../../src/features/publish/publish.server.ts';
 import { fireDueSchedules } from '../../src/features/publish/schedule.server.ts';
-import { nextScheduleMark } from '../../src/features/publish/schedule.ts';
+import { nextScheduleMark, SCHEDULE_STEP_MINUTES } from '../../src/features/publish/schedule.ts';
 import { importTenant } from '../../src/features/tenants/tenants.server.ts';
 import { parseTenantFile } from '../../src/features/tenants/tenant-file.ts';
 import { startNetlifyStandin, type NetlifyStandin } from '../support/netlify-api-standin.ts';
@@ -207,7 +207,7 @@ describe('Publish at… on a save', () => {
 	});
 
 	it('the scheduled function runs every 5 minutes and fires what is due', async () => {
-		expect(fireConfig.schedule).toBe('*/5 * * * *');
+		expect(fireConfig.schedule).toBe(`*/${SCHEDULE_STEP_MINUTES} * * * *`);
 		// Stored by the server side, already due.
 		await db.query(
 			`insert into public.scheduled_publishes (tenant_id, run_at, kind, changes, summary)

@@ -8,9 +8,10 @@ import { z } from 'zod';
  * 5 minutes. Pure: the functions, the scheduled function and the panel share it.
  */
 
-/** The scheduled function's schedule (Netlify's cron syntax): every 5 minutes. */
-export const SCHEDULE_CRON = '*/5 * * * *';
-/** Publish times are on these marks, so a change goes live at its minute. */
+/**
+ * Publish times are on these marks, the minutes the scheduled function runs at
+ * (netlify/functions/fire-scheduled-publishes.ts), so a change goes live at its minute.
+ */
 export const SCHEDULE_STEP_MINUTES = 5;
 
 export const SCHEDULED_STATES = ['scheduled', 'published', 'canceled', 'failed'] as const;
