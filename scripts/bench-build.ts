@@ -19,8 +19,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { prerenderedProfilesMax } from '../src/features/business/business.server.ts';
-import { listTenants } from '../src/features/tenants/lookup.server.ts';
-import { getServiceClient, readClientEnv } from '../src/lib/supabase.server.ts';
+import { ensureBenchTenant } from './lib/bench-tenant.ts';
 import { runMain } from './lib/main.ts';
 import {
 	describeLargest,
@@ -41,29 +40,6 @@ const PHASES: [name: string, marker: RegExp][] = [
 	['adapter (SSR function, _redirects)', /Rearranging server assets/],
 ];
 const DONE = /\[build\] Complete!/;
-
-function run(command: string, args: string[], env: NodeJS.ProcessEnv): Promise<void> {
-	return new Promise((resolveRun, reject) => {
-		const child = spawn(command, args, { cwd: ROOT, env, stdio: 'inherit' });
-		child.on('error', reject);
-		child.on('exit', (code) =>
-			code === 0 ? resolveRun() : reject(new Error(`${args.join(' ')} exited with ${code}`)),
-		);
-	});
-}
-
-async function ensureTenant(stack: Stack, size: number): Promise<string> {
-	const slug = `bench-${size}`;
-	const client = getServiceClient(readClientEnv({ ...process.env, ...stack.env }));
-	if ((await listTenants(client)).some((t) => t.slug === slug)) return slug;
-	console.log(`Generating ${slug} (${size} businesses)…`);
-	await run(
-		process.execPath,
-		['scripts/tenant-demo.ts', '--businesses', String(size), '--slug', slug],
-		{ ...process.env, ...stack.env },
-	);
-	return slug;
-}
 
 interface Result {
 	size: number;
@@ -151,7 +127,7 @@ runMain(async () => {
 	const results: Result[] = [];
 	await withStack(async (stack) => {
 		for (const size of sizes) {
-			const slug = await ensureTenant(stack, size);
+			const slug = await ensureBenchTenant(stack, size);
 			const load = loadavg()[0]!.toFixed(1);
 			console.log(`Building ${slug} (load average ${load})…`);
 			results.push(await measure(stack, size, slug));
