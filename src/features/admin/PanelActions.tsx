@@ -94,6 +94,7 @@ export default function PanelActions({ ownChamber, ...deps }: Props) {
 				conflicts={conflicts.map((c) => ({ ...c, label: fieldLabel(c.field) }))}
 				onKeepMine={(field) => void resolveConflict(field, 'mine', deps)}
 				onTakeTheirs={(field) => void resolveConflict(field, 'theirs', deps)}
+				formatTime={(iso) => formatInZone(iso, timeZone)}
 			/>
 		</>
 	);

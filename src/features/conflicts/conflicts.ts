@@ -41,14 +41,18 @@ export const CONFLICT_SQLSTATE = 'PT409';
 
 /**
  * The conflict a PostgREST error carries (supabase-js' `error`), or null for any other error.
- * The detail arrives as JSON text in `details`.
+ * The detail arrives as JSON text in `details`: `{conflicts, version}`, or the list of conflicts
+ * alone.
  */
 export function conflictOf(
 	error: { code?: string | null; details?: string | null } | null | undefined,
 ): ConflictDetail | null {
 	if (error?.code !== CONFLICT_SQLSTATE || !error.details) return null;
 	try {
-		const parsed = conflictDetailSchema.safeParse(JSON.parse(error.details));
+		const detail: unknown = JSON.parse(error.details);
+		const parsed = conflictDetailSchema.safeParse(
+			Array.isArray(detail) ? { conflicts: detail } : detail,
+		);
 		return parsed.success ? parsed.data : null;
 	} catch {
 		return null;
