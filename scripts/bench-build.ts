@@ -9,6 +9,8 @@
  * folder, so dist/ is left as it is. A chamber above PRERENDERED_PROFILES_MAX (default 10,000)
  * gets no pre-rendered profiles (they are rendered on demand); set it higher, e.g.
  * `PRERENDERED_PROFILES_MAX=50000 npm run bench:build`, to time pre-rendering every profile.
+ * Each build's largest HTML pages are listed, and the command fails (exit code 1) when any page
+ * is over the 300 KB budget: `npm run bench:build -- --sizes 50000` is the check at 50,000.
  */
 import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -17,9 +19,15 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { prerenderedProfilesMax } from '../src/features/business/business.server.ts';
-import { listTenants } from '../src/features/tenants/lookup.server.ts';
-import { getServiceClient, readClientEnv } from '../src/lib/supabase.server.ts';
+import { ensureBenchTenant } from './lib/bench-tenant.ts';
 import { runMain } from './lib/main.ts';
+import {
+	describeLargest,
+	HTML_PAGE_BUDGET_BYTES,
+	overBudget,
+	pageSizes,
+	type PageSize,
+} from './lib/page-sizes.ts';
 import { ROOT } from './lib/site.ts';
 import { withStack, type Stack } from './stack/index.ts';
 
@@ -33,29 +41,6 @@ const PHASES: [name: string, marker: RegExp][] = [
 ];
 const DONE = /\[build\] Complete!/;
 
-function run(command: string, args: string[], env: NodeJS.ProcessEnv): Promise<void> {
-	return new Promise((resolveRun, reject) => {
-		const child = spawn(command, args, { cwd: ROOT, env, stdio: 'inherit' });
-		child.on('error', reject);
-		child.on('exit', (code) =>
-			code === 0 ? resolveRun() : reject(new Error(`${args.join(' ')} exited with ${code}`)),
-		);
-	});
-}
-
-async function ensureTenant(stack: Stack, size: number): Promise<string> {
-	const slug = `bench-${size}`;
-	const client = getServiceClient(readClientEnv({ ...process.env, ...stack.env }));
-	if ((await listTenants(client)).some((t) => t.slug === slug)) return slug;
-	console.log(`Generating ${slug} (${size} businesses)…`);
-	await run(
-		process.execPath,
-		['scripts/tenant-demo.ts', '--businesses', String(size), '--slug', slug],
-		{ ...process.env, ...stack.env },
-	);
-	return slug;
-}
-
 interface Result {
 	size: number;
 	phases: number[];
@@ -65,6 +50,8 @@ interface Result {
 	cpu: number;
 	/** CPU seconds of this process (the embedded database) during the build; null if not ours. */
 	dbCpu: number | null;
+	/** The build's HTML pages, largest first. */
+	pages: PageSize[];
 }
 
 async function measure(stack: Stack, size: number, slug: string): Promise<Result> {
@@ -113,7 +100,9 @@ async function measure(stack: Stack, size: number, slug: string): Promise<Result
 		const total = finished || performance.now() - started;
 		const phases = PHASES.map((_, i) => ((marks[i + 1] ?? total) - (marks[i] ?? total)) / 1000);
 		const used = process.cpuUsage(ownCpu);
+		const pages = await pageSizes(outDir);
 		return {
+			pages,
 			size,
 			phases,
 			total: total / 1000,
@@ -138,7 +127,7 @@ runMain(async () => {
 	const results: Result[] = [];
 	await withStack(async (stack) => {
 		for (const size of sizes) {
-			const slug = await ensureTenant(stack, size);
+			const slug = await ensureBenchTenant(stack, size);
 			const load = loadavg()[0]!.toFixed(1);
 			console.log(`Building ${slug} (load average ${load})…`);
 			results.push(await measure(stack, size, slug));
@@ -166,6 +155,16 @@ runMain(async () => {
 		];
 		console.log(`| ${cells.join(' | ')} |`);
 	}
+	let over = 0;
+	for (const r of results) {
+		const count = overBudget(r.pages).length;
+		over += count;
+		console.log(
+			`\n${r.size} businesses: ${r.pages.length} HTML pages, the largest:\n${describeLargest(r.pages).join('\n')}` +
+				`\n${count ? `${count} page(s) over` : 'none over'} the ${HTML_PAGE_BUDGET_BYTES / 1024} KB budget`,
+		);
+	}
+	if (over) process.exitCode = 1;
 	console.log(
 		`\nLoad average now: ${loadavg()
 			.map((n) => n.toFixed(1))

@@ -6,14 +6,16 @@ import {
 	listPublishes,
 	reconcileWithNetlify,
 } from '../../src/features/publish/publish.server.ts';
+import { listScheduled } from '../../src/features/publish/schedule.server.ts';
 import { handleJson, parseQuery } from '../../src/lib/http.server.ts';
 import { getCurrentTenant } from '../../src/lib/tenant.server.ts';
 
 export const config: Config = { path: '/api/publish-status' };
 
 /**
- * The panel's publish status: the chamber's newest publishes, newest first, for its
- * staff. Publishes silent for 15 minutes are failed first; when Netlify's notifications are late
+ * The panel's publish status: the chamber's newest publishes, newest first, for its staff, and
+ * its scheduled publishes (what waits, and what went live, failed or was cancelled in the last
+ * day). Publishes silent for 15 minutes are failed first; when Netlify's notifications are late
  * and a token is configured, Netlify's deploys list is read instead.
  */
 export default handleJson('publish-status', ['GET'], async (req) => {
@@ -25,5 +27,8 @@ export default handleJson('publish-status', ['GET'], async (req) => {
 	if (await reconcileWithNetlify(tenant.id, publishes)) {
 		publishes = await listPublishes(session.client, tenant.id, limit);
 	}
-	return Response.json({ publishes }, { headers: { 'Cache-Control': 'no-store' } });
+	const scheduled = await listScheduled(session.client, tenant.id, {
+		finishedSince: new Date(Date.now() - 86_400_000),
+	});
+	return Response.json({ publishes, scheduled }, { headers: { 'Cache-Control': 'no-store' } });
 });

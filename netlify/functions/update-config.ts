@@ -11,9 +11,11 @@ export const config: Config = { path: '/api/update-config' };
 /**
  * Saves one configuration change (`{chamber}` plus `{field, value}`,
  * `{section, field, value}` or a whole `colors` / `navigation` / `featuredBusinesses` /
- * `categoryDisplay` / `searchPage`), validated with the configuration's section schemas, written
- * with the user's token, then publishes this deployment's site. Answers
- * `{success: true, path, updatedAt, publish}`; errors `{error}` with 400 / 401 / 403 / 404.
+ * `categoryDisplay` / `searchPage`, each with `version`: the section's version it was made
+ * from), validated with the configuration's section schemas, written with the user's token, then
+ * publishes this deployment's site. Answers `{success: true, path, updatedAt, version,
+ * previousVersion, publish}`; errors `{error}` with 400 / 401 / 403 / 404, and 409
+ * `{error, conflicts, version}` when someone else changed the same field since that version.
  */
 export default handleJson('update-config', ['POST'], async (req) => {
 	const session = await authenticate(req);
@@ -32,7 +34,7 @@ export default handleJson('update-config', ['POST'], async (req) => {
 	}
 	const tenant = await getTenantBySlugOrNull(session.client, change.chamber);
 	if (!tenant) throw new HttpError(404, `No chamber "${change.chamber}"`);
-	const updatedAt = await saveConfigWrite(session.client, tenant.id, change.write);
+	const saved = await saveConfigWrite(session.client, tenant.id, change.write, change.version);
 
 	const publish = await publishIfThisChamber(
 		session.client,
@@ -40,7 +42,7 @@ export default handleJson('update-config', ['POST'], async (req) => {
 		`${change.write.path} saved`,
 	);
 	return Response.json(
-		{ success: true, path: change.write.path, updatedAt, publish },
+		{ success: true, path: change.write.path, ...saved, publish },
 		{ headers: { 'Cache-Control': 'no-store' } },
 	);
 });

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, readdir, rm } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { finishPublish, startPublish } from '../../src/features/publish/publish.server.ts';
@@ -12,7 +12,8 @@ import type { ServerRoute } from './netlify-local.ts';
  * fresh folder, then swaps the finished build in (files, rules and SSR function together). A
  * failed build leaves the live site as it was. Builds run one at a time, in the order their hooks
  * came in, and move their publish through building → live | failed, as Netlify's deploy
- * notifications do.
+ * notifications do. A build requested for this chamber while one runs supersedes it: the running
+ * build is stopped and its publish failed as cancelled, as a superseded deploy is on Netlify.
  */
 
 /** What a build produced: the static files and, when there are on-demand pages, the SSR function. */
@@ -40,6 +41,9 @@ export interface LocalPublisher {
 interface Job {
 	publishId: number | null;
 	title: string;
+	/** Stops this build (a newer publish of the chamber supersedes it). */
+	cancel: AbortController;
+	supersededBy?: number;
 }
 
 export function createLocalPublisher(options: {
@@ -56,6 +60,7 @@ export function createLocalPublisher(options: {
 	const queue: Job[] = [];
 	let server: { swap(build: LocalBuild): Promise<void> } | null = null;
 	let running: Promise<void> | null = null;
+	let current: Job | null = null;
 	let counter = 0;
 	const stop = new AbortController();
 	/** Build folders still needed: the live one and the one before (its assets stay reachable). */
@@ -93,15 +98,26 @@ export function createLocalPublisher(options: {
 		const outDir = join(options.buildsDir, deployId);
 		const began = Date.now();
 		let buildSeconds: string;
+		const cpuBefore = await childrenCpuSeconds();
 		log(`${label}: building ${options.tenant.slug} (${job.title})`);
 		try {
 			await mkdir(outDir, { recursive: true });
-			const build = await options.build(outDir, stop.signal);
-			buildSeconds = seconds(began);
+			const build = await options.build(outDir, AbortSignal.any([stop.signal, job.cancel.signal]));
+			if (job.cancel.signal.aborted) throw new Error('The build was stopped');
+			const cpuAfter = await childrenCpuSeconds();
+			buildSeconds =
+				cpuBefore === null || cpuAfter === null
+					? `${seconds(began)} s`
+					: `${seconds(began)} s, ${(cpuAfter - cpuBefore).toFixed(1)} s of CPU`;
 			if (!server) throw new Error('The site server is not attached');
 			await server.swap(build);
 		} catch (error) {
-			const reason = error instanceof Error ? error.message : String(error);
+			const reason =
+				job.supersededBy !== undefined
+					? `Cancelled: publish ${job.supersededBy} supersedes it.`
+					: error instanceof Error
+						? error.message
+						: String(error);
 			log(`${label}: failed after ${seconds(began)} s, the live site is unchanged: ${reason}`);
 			await rm(outDir, { recursive: true, force: true });
 			if (job.publishId !== null) {
@@ -112,7 +128,7 @@ export function createLocalPublisher(options: {
 		if (job.publishId !== null) {
 			await finishPublish(options.service, job.publishId, { state: 'live' });
 		}
-		log(`${label}: live after ${seconds(began)} s (the build took ${buildSeconds} s)`);
+		log(`${label}: live after ${seconds(began)} s (the build took ${buildSeconds})`);
 		kept.push(outDir);
 		await pruneBuilds();
 	}
@@ -130,15 +146,35 @@ export function createLocalPublisher(options: {
 	function kick(): void {
 		running ??= (async () => {
 			for (let job = queue.shift(); job; job = queue.shift()) {
+				current = job;
 				try {
 					await runJob(job);
 				} catch (error) {
 					// The database itself failed; the publish times out and says so.
 					console.error('[publish] build bookkeeping failed:', error);
+				} finally {
+					current = null;
 				}
 			}
 			running = null;
 		})();
+	}
+
+	/** A newer publish of this chamber stops the build under way: its output would be stale. */
+	async function supersede(job: Job): Promise<void> {
+		const running = current;
+		if (
+			job.publishId === null ||
+			running?.publishId == null ||
+			running.publishId >= job.publishId
+		) {
+			return;
+		}
+		if ((await tenantOf(job.publishId)) !== options.tenant.id) return;
+		if (current !== running) return;
+		running.supersededBy = job.publishId;
+		running.cancel.abort();
+		log(`publish ${running.publishId}: cancelled, publish ${job.publishId} supersedes it`);
 	}
 
 	return {
@@ -151,8 +187,16 @@ export function createLocalPublisher(options: {
 				if (stop.signal.aborted) return new Response(null, { status: 503 });
 				const title = new URL(req.url).searchParams.get('trigger_title') ?? 'Build hook';
 				await req.body?.cancel();
-				queue.push({ publishId: publishFromTitle(title)?.id ?? null, title });
+				const job: Job = {
+					publishId: publishFromTitle(title)?.id ?? null,
+					title,
+					cancel: new AbortController(),
+				};
+				queue.push(job);
 				kick();
+				void supersede(job).catch((error: unknown) =>
+					console.error('[publish] cancelling the superseded build failed:', error),
+				);
 				return new Response(null, { status: 200 });
 			},
 		},
@@ -168,6 +212,24 @@ export function createLocalPublisher(options: {
 			while (running) await running;
 		},
 	};
+}
+
+/**
+ * CPU seconds (user + system) of this process's finished children, from /proc (Linux): the build
+ * is the child that finishes between two readings, so a loaded machine shows as wall time far
+ * above the CPU time. Null where /proc is not there.
+ */
+async function childrenCpuSeconds(): Promise<number | null> {
+	try {
+		const stat = await readFile('/proc/self/stat', 'utf8');
+		// Fields after the command name (in parentheses); cutime and cstime are the 16th and 17th.
+		const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+		const ticks = Number(fields[13]) + Number(fields[14]);
+		// USER_HZ, 100 on Linux.
+		return Number.isFinite(ticks) ? ticks / 100 : null;
+	} catch {
+		return null;
+	}
 }
 
 function seconds(since: number): string {

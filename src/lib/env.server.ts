@@ -27,7 +27,7 @@ const envSchema = z
 		/** Where the embedded stack keeps its database, keys and state (default `.data`). */
 		CHAMBER_DATA_DIR: z.string().min(1).default('.data'),
 		/** First of three loopback ports: gateway, Postgres socket, PostgREST (default 54321). */
-		CHAMBER_STACK_PORT: z.coerce.number().int().min(1024).max(65000).default(54321),
+		CHAMBER_STACK_PORT: z.coerce.number().int().min(1024).max(65533).default(54321),
 	})
 	.superRefine((env, ctx) => {
 		const hosted = [env.SUPABASE_URL, env.SUPABASE_ANON_KEY, env.SUPABASE_SERVICE_ROLE_KEY];

@@ -10,8 +10,16 @@ import { API_CSP, applySecurityHeaders } from './security-headers.ts';
 
 export type FunctionHandler = (req: Request, context: Context) => Promise<Response>;
 
-export function jsonError(status: number, error: string, headers: HeadersInit = {}): Response {
-	return Response.json({ error }, { status, headers: { 'Cache-Control': 'no-store', ...headers } });
+export function jsonError(
+	status: number,
+	error: string,
+	headers: HeadersInit = {},
+	extra: Record<string, unknown> = {},
+): Response {
+	return Response.json(
+		{ ...extra, error },
+		{ status, headers: { 'Cache-Control': 'no-store', ...headers } },
+	);
 }
 
 /**
@@ -58,16 +66,26 @@ export function handle(
 	};
 }
 
-/** An error that becomes a JSON answer `{error: message}` with its status under handleJson. */
+/**
+ * An error that becomes a JSON answer `{error: message}` with its status under handleJson; `body`
+ * adds fields a client acts on (a 409's conflicts).
+ */
 export class HttpError extends Error {
 	readonly status: number;
 	readonly headers: Record<string, string>;
+	readonly body: Record<string, unknown>;
 
-	constructor(status: number, message: string, headers: Record<string, string> = {}) {
+	constructor(
+		status: number,
+		message: string,
+		headers: Record<string, string> = {},
+		body: Record<string, unknown> = {},
+	) {
 		super(message);
 		this.name = 'HttpError';
 		this.status = status;
 		this.headers = headers;
+		this.body = body;
 	}
 }
 
@@ -99,7 +117,9 @@ export function handleJson(
 		try {
 			return await fn(req, context);
 		} catch (error) {
-			if (error instanceof HttpError) return jsonError(error.status, error.message, error.headers);
+			if (error instanceof HttpError) {
+				return jsonError(error.status, error.message, error.headers, error.body);
+			}
 			throw error;
 		}
 	});

@@ -1,19 +1,19 @@
 import type { APIRoute } from 'astro';
-import { profilePath } from '../features/business/business.ts';
-import { listCategoryListings } from '../features/categories/categories.server.ts';
-import { sitemapXml } from '../features/site/discovery.ts';
-import { getSiteBusinesses } from '../features/site/site.server.ts';
+import {
+	sitemapChunks,
+	sitemapFilePath,
+	sitemapIndexXml,
+	sitemapXml,
+} from '../features/site/discovery.ts';
+import { sitemapPaths } from '../features/site/sitemap.server.ts';
 
+// One sitemap while the site's addresses fit in one file; above the protocol's 50,000 a sitemap
+// index of /sitemap-{n}.xml files (sitemap-[n].xml.ts).
 export const GET: APIRoute = async ({ site }) => {
-	const [listings, businesses] = await Promise.all([listCategoryListings(), getSiteBusinesses()]);
-	const paths = [
-		'/',
-		'/search',
-		'/category/',
-		...listings.map(({ page }) => page.path),
-		...businesses.map((business) => profilePath(business)),
-	];
-	return new Response(sitemapXml(paths.map((path) => new URL(path, site).href)), {
-		headers: { 'Content-Type': 'application/xml; charset=utf-8' },
-	});
+	const chunks = sitemapChunks(await sitemapPaths());
+	const body =
+		chunks.length === 1
+			? sitemapXml(chunks[0]!.map((path) => new URL(path, site).href))
+			: sitemapIndexXml(chunks.map((_, i) => new URL(sitemapFilePath(i + 1), site).href));
+	return new Response(body, { headers: { 'Content-Type': 'application/xml; charset=utf-8' } });
 };

@@ -111,7 +111,14 @@ begin
 			('public.update_chamber_config(uuid, text, text, jsonb)', 'authenticated'),
 			('public.get_membership_levels(uuid)', 'anon, authenticated'),
 			('public.may_manage_logo(text, text)', 'authenticated'),
-			('public.set_chamber_logo(uuid, text, text)', 'authenticated')
+			('public.set_chamber_logo(uuid, text, text)', 'authenticated'),
+			('public.update_chamber_config(uuid, text, text, jsonb, bigint)', 'authenticated'),
+			('public.config_section_names()', 'authenticated'),
+			('public.config_section_version(uuid, text)', 'authenticated'),
+			('public.config_versions(public.chamber_config)', 'authenticated'),
+			('public.config_conflicts(uuid, text, text, jsonb, bigint)', 'authenticated'),
+			('public.apply_scheduled_change(uuid, text, jsonb, jsonb)', 'authenticated'),
+			('public.cancel_scheduled_publish(bigint)', 'authenticated')
 		) g(fn, roles)
 	loop
 		if to_regprocedure(v_grant.fn) is not null then

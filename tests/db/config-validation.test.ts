@@ -58,6 +58,15 @@ afterAll(async () => {
 	await db.end();
 });
 
+/** The content section's version now (every save states the one it was made from). */
+async function contentVersion(): Promise<number> {
+	const { rows } = await db.query(
+		`select public.config_section_version($1, 'content')::int as version`,
+		[tenantId],
+	);
+	return rows[0].version;
+}
+
 /** Every field of a rule, with its path in the configuration and its column. */
 function leaves(rules: Record<string, ValueRule>) {
 	const found: { column: string; key: string; field: string; rule: ValueRule }[] = [];
@@ -140,6 +149,7 @@ describe('values the database refuses, whoever writes them', () => {
 			p_column: 'content',
 			p_field: 'heroTitle',
 			p_value: { x: 1 },
+			p_version: await contentVersion(),
 		});
 		expect(error).toMatchObject({
 			code: '22023',
@@ -155,12 +165,13 @@ describe('values the database refuses, whoever writes them', () => {
 
 	it('nor a three-megabyte tagline, nor a field the section does not have', async () => {
 		const admin = userClient(stack, await signInAs(stack, users.admin, PASSWORD));
-		const write = (field: string, value: unknown) =>
+		const write = async (field: string, value: unknown) =>
 			admin.rpc('update_chamber_config', {
 				p_tenant_id: tenantId,
 				p_column: 'content',
 				p_field: field,
 				p_value: value,
+				p_version: await contentVersion(),
 			});
 		expect((await write('footerTagline', 'x'.repeat(3_000_000))).error?.message).toBe(
 			'Invalid configuration value: content.footerTagline: at most 1000 characters, received 3000000',

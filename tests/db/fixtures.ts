@@ -241,6 +241,13 @@ export async function seedRlsFixtures(service: SupabaseClient, db: Client): Prom
 		[importedA.tenant_id, idsA.publishedProfileId, adminA.email.toLowerCase()],
 	);
 
+	// One scheduled publish of tenant A, as the server side stores one.
+	await db.query(
+		`insert into public.scheduled_publishes (tenant_id, run_at, kind, changes, summary)
+		values ($1, now() + interval '1 day', 'save', '[{"column": "content", "field": "heroTitle", "value": "Later", "version": 0}]', 'Later')`,
+		[importedA.tenant_id],
+	);
+
 	// One configuration change, so tenant A has an audit_log row.
 	await db.query('update public.chamber_config set founded_year = 1901 where tenant_id = $1', [
 		importedA.tenant_id,
@@ -272,11 +279,11 @@ export async function removeRlsFixtures(db: Client, fixtures: RlsFixtures): Prom
 
 // --- Two chambers with their staff, signed in -----------------------------------------------------
 
-export const STAFF = ['admin', 'editor', 'otherAdmin', 'super'] as const;
+export const STAFF = ['admin', 'second', 'editor', 'otherAdmin', 'super'] as const;
 export type StaffKey = (typeof STAFF)[number];
 
 /**
- * Chamber A (`slug`) with an admin and an editor, chamber B (`otherSlug`) with an admin
+ * Chamber A (`slug`) with two admins (`admin`, `second`) and an editor, chamber B (`otherSlug`) with an admin
  * (`otherAdmin`) and a super_admin (`super`), each signed in through the identity service.
  */
 export interface StaffChambers {
@@ -294,6 +301,7 @@ export interface StaffChambers {
 
 const STAFF_ROLES: Record<StaffKey, UserRole> = {
 	admin: 'admin',
+	second: 'admin',
 	editor: 'editor',
 	otherAdmin: 'admin',
 	super: 'super_admin',
@@ -334,7 +342,7 @@ export async function importStaffChambers(
 			},
 			'fixture',
 		);
-	const a = await importTenant(service, file(slug, tenantName, ['admin', 'editor']));
+	const a = await importTenant(service, file(slug, tenantName, ['admin', 'second', 'editor']));
 	const b = await importTenant(
 		service,
 		file(otherSlug, `Other ${otherSlug}`, ['otherAdmin', 'super']),

@@ -41,7 +41,12 @@ let concurrentBuilds = 0;
 let maxConcurrentBuilds = 0;
 
 /** A whole site of version `label`: two pages, a hashed asset they load, an SSR function. */
-async function writeSite(dir: string, label: string, pace = 0): Promise<LocalBuild> {
+async function writeSite(
+	dir: string,
+	label: string,
+	pace = 0,
+	signal?: AbortSignal,
+): Promise<LocalBuild> {
 	const dist = join(dir, 'dist');
 	const asset = `/_astro/app.${label}.js`;
 	const page = (title: string) =>
@@ -49,9 +54,9 @@ async function writeSite(dir: string, label: string, pace = 0): Promise<LocalBui
 	await mkdir(join(dist, 'about'), { recursive: true });
 	await mkdir(join(dist, '_astro'), { recursive: true });
 	await writeFile(join(dist, 'index.html'), page('Home'));
-	await sleep(pace);
+	await sleep(pace, undefined, { signal });
 	await writeFile(join(dist, 'about', 'index.html'), page('About'));
-	await sleep(pace);
+	await sleep(pace, undefined, { signal });
 	await writeFile(join(dist, asset), `console.log(${JSON.stringify(label)});`);
 	await writeFile(join(dist, '_redirects'), `/old-about /about/ 301\n`);
 	const ssr = join(dir, 'ssr');
@@ -138,14 +143,17 @@ beforeEach(async () => {
 	maxConcurrentBuilds = 0;
 });
 
-/** A builder writing build `label` at the given pace, counting how many run at once. */
+/**
+ * A builder writing build `label` at the given pace, counting how many run at once; it stops
+ * when told to, as astro build's process does.
+ */
 function slowBuilder(label: () => string, pace: number): SiteBuilder {
-	return async (outDir) => {
+	return async (outDir, signal) => {
 		buildCount++;
 		concurrentBuilds++;
 		maxConcurrentBuilds = Math.max(maxConcurrentBuilds, concurrentBuilds);
 		try {
-			return await writeSite(outDir, label(), pace);
+			return await writeSite(outDir, label(), pace, signal);
 		} finally {
 			concurrentBuilds--;
 		}
@@ -260,20 +268,29 @@ describe('requests during a build and the swap', () => {
 });
 
 describe('builds', () => {
-	it('run one at a time; saves during a build are built once, after it', async () => {
+	it('run one at a time; saves during a build are built once, and cancel the build they supersede', async () => {
 		let n = 0;
-		builder = slowBuilder(() => `F${++n}`.slice(-1), 100);
+		builder = slowBuilder(() => `F${++n}`.slice(-1), 300);
 		const before = buildCount;
-		await publish();
+		const { publish: first } = await publish();
 		// Let the first build start, then save twice during it.
-		await sleep(30);
+		await expect.poll(() => buildCount - before).toBe(1);
 		const [second, third] = await Promise.all([publish(), publish()]);
 		expect(second.publish.id).toBe(third.publish.id);
 		await publisher.idle();
 
 		expect(buildCount - before).toBe(2);
 		expect(maxConcurrentBuilds).toBe(1);
-		expect((await publishRows()).map((r) => r.state)).toEqual(['live', 'live']);
+		expect(await publishRows()).toEqual([
+			expect.objectContaining({
+				id: first.id,
+				state: 'failed',
+				error: `Cancelled: publish ${second.publish.id} supersedes it.`,
+			}),
+			expect.objectContaining({ id: second.publish.id, state: 'live', error: null }),
+		]);
+		// The cancelled build never went live: the second did, whole.
+		expect((await get('/')).text).toContain('Home of build 2');
 	});
 
 	it("refuse another chamber's publish, saying so", async () => {

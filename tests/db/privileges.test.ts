@@ -222,9 +222,17 @@ const VISITOR_FUNCTIONS = [
 const STAFF_FUNCTIONS = [
 	'public.admin_business',
 	'public.admin_list_businesses',
+	// Scheduled publishing: the insert trigger tries a change as the inserting user; Cancel.
+	'public.apply_scheduled_change',
 	'public.bump_cache_version',
+	'public.cancel_scheduled_publish',
 	'public.clear_business_override',
+	// Versioned saves: the versions and the conflict check.
+	'public.config_conflicts',
 	'public.config_section_name',
+	'public.config_section_names',
+	'public.config_section_version',
+	'public.config_versions',
 	'public.editor_feature_keys',
 	'public.expire_publishes',
 	'public.has_tenant_role',

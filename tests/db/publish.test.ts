@@ -637,6 +637,70 @@ describe("Netlify's deploys API as the fallback", () => {
 	});
 });
 
+describe('a newer publish supersedes the build under way', () => {
+	/** A save's publish whose build Netlify has started (deploy-building received). */
+	async function building(deployId: string): Promise<number> {
+		const id = (await call('/api/publish', { token: tokens.admin, body: {} })).body.publish.id;
+		netlify.deploys = [deployFor(id, 'building', { id: deployId }), ...netlify.deploys];
+		await deployEvent(deployBuilding, deployFor(id, 'building', { id: deployId }));
+		return id;
+	}
+
+	it('with a token, its deploy is cancelled through the deploys API and its publish says so', async () => {
+		process.env.NETLIFY_AUTH_TOKEN = netlify.token;
+		try {
+			const first = await building('deploy-stale');
+			const second = (await call('/api/publish', { token: tokens.admin, body: {} })).body.publish;
+			expect(netlify.cancels).toEqual([
+				{ deployId: 'deploy-stale', authorization: `Bearer ${netlify.token}`, body: '' },
+			]);
+			expect(netlify.buildHooks.map((h) => idOf(h.triggerTitle))).toEqual([first, second.id]);
+			expect(await rows()).toEqual([
+				expect.objectContaining({
+					id: first,
+					state: 'failed',
+					error: `Cancelled: publish ${second.id} supersedes it.`,
+					deploy_id: 'deploy-stale',
+				}),
+				expect.objectContaining({ id: second.id, state: 'queued' }),
+			]);
+			// Netlify's own notification of the cancelled deploy changes nothing more.
+			await deployEvent(
+				deployFailed,
+				deployFor(first, 'error', { id: 'deploy-stale', error_message: 'Canceled build' }),
+			);
+			expect((await rows())[0]!.error).toBe(`Cancelled: publish ${second.id} supersedes it.`);
+			// Saves joining the queued publish cancel nothing more.
+			await call('/api/publish', { token: tokens.admin, body: {} });
+			expect(netlify.cancels).toHaveLength(1);
+		} finally {
+			delete process.env.NETLIFY_AUTH_TOKEN;
+		}
+	});
+
+	it('when Netlify refuses the cancel (an unknown deploy, a wrong token), the build runs on', async () => {
+		process.env.NETLIFY_AUTH_TOKEN = 'nfp_not-the-token';
+		try {
+			const first = await building('deploy-running');
+			await call('/api/publish', { token: tokens.admin, body: {} });
+			expect(netlify.cancels).toEqual([]);
+			expect((await rows())[0]).toMatchObject({ id: first, state: 'building', error: null });
+		} finally {
+			delete process.env.NETLIFY_AUTH_TOKEN;
+		}
+	});
+
+	it('without a token, nothing is cancelled', async () => {
+		const first = await building('deploy-untouched');
+		await call('/api/publish', { token: tokens.admin, body: {} });
+		expect(netlify.cancels).toEqual([]);
+		expect((await rows()).map((r) => [r.id === first, r.state])).toEqual([
+			[true, 'building'],
+			[false, 'queued'],
+		]);
+	});
+});
+
 describe('GET /api/publish-status', () => {
 	it("answers the chamber's newest publishes to its staff, newest first", async () => {
 		const ids: number[] = [];

@@ -266,6 +266,33 @@ const TABLES: readonly TableCase[] = [
 		deleteBy: SERVICE_ONLY,
 	},
 	{
+		// Staff schedule what they may save now: the insert trigger tries the change as them
+		// (tests/db/schedule.test.ts); Cancel and the scheduled function change rows.
+		table: 'scheduled_publishes',
+		tenantColumn: 'tenant_id',
+		updateColumn: 'summary',
+		insert: (fx) => ({
+			statement: {
+				text: `insert into public.scheduled_publishes (tenant_id, run_at, kind, changes, summary)
+				values ($1, now() + interval '1 day', 'save', jsonb_build_array(jsonb_build_object(
+					'column', 'content', 'field', 'footerTagline', 'value', 'Later',
+					'version', public.config_section_version($1, 'content'))), 'Later')`,
+				values: [fx.tenantA.id],
+			},
+		}),
+		select: {
+			anon: 'none',
+			adminA: 'all',
+			editorA: 'all',
+			adminB: 'none',
+			superAdminB: 'all',
+			service: 'all',
+		},
+		insertBy: ['adminA', 'editorA', 'superAdminB', 'service'],
+		updateBy: SERVICE_ONLY,
+		deleteBy: SERVICE_ONLY,
+	},
+	{
 		table: 'profiles',
 		tenantColumn: 'tenant_id',
 		updateColumn: 'report_name',

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { db, service, stack } from './clients.ts';
+import { createClient } from '@supabase/supabase-js';
+import { conflictOf } from '../../src/features/conflicts/conflicts.ts';
 import { startNetlifyStandin, type NetlifyStandin } from '../support/netlify-api-standin.ts';
 import {
 	importStaffChambers,
@@ -24,8 +26,41 @@ let otherSlug: string;
 let tenantId: string;
 let tokens: StaffChambers['tokens'];
 
-const save = (body: unknown, token?: string, raw?: string) =>
-	server.call('/api/update-config', { method: 'POST', body, token, raw });
+/** Each section's version now, as the panel reads it with the configuration. */
+async function versions(tenant = tenantId): Promise<Record<string, number>> {
+	const { data, error } = await service
+		.from('chamber_config')
+		.select('config_versions')
+		.eq('tenant_id', tenant)
+		.single<{ config_versions: Record<string, number> }>();
+	if (error) throw error;
+	return data.config_versions;
+}
+
+const IDENTITY_FIELDS = new Set(['name', 'city', 'state', 'foundedYear']);
+
+/** The section a body's change belongs to (whose version it states). */
+function sectionOf(body: Record<string, unknown>): string {
+	if (typeof body.section === 'string') return body.section;
+	if (typeof body.field === 'string' && IDENTITY_FIELDS.has(body.field)) return 'identity';
+	return Object.keys(body).find((k) => k !== 'chamber' && k !== 'version') ?? 'identity';
+}
+
+/**
+ * POST /api/update-config. A body without `version` states the section's version of the moment
+ * before, as a panel that has just loaded the configuration does.
+ */
+async function save(body: unknown, token?: string, raw?: string) {
+	if (typeof body === 'object' && body !== null && !('version' in body) && 'chamber' in body) {
+		const chamber = (body as { chamber: unknown }).chamber;
+		const { data } = await service.from('tenants').select('id').eq('slug', chamber).maybeSingle();
+		if (data) {
+			const version = (await versions(data.id))[sectionOf(body as Record<string, unknown>)] ?? 0;
+			body = { ...body, version };
+		}
+	}
+	return server.call('/api/update-config', { method: 'POST', body, token, raw });
+}
 
 const userClient = (token: string) => asUser(stack, token);
 
@@ -135,9 +170,13 @@ describe('every body form saves, validated by the configuration schemas', () => 
 	});
 
 	it('a save publishes: a build hook call naming the chamber and the user, one queued build for a burst', async () => {
+		const { content } = await versions();
 		const answers = await Promise.all(
-			['One', 'Two', 'Three', 'Four'].map((title) =>
-				save({ chamber: slug, section: 'content', field: 'heroTitle', value: title }, tokens.admin),
+			['heroTitle', 'heroSubtitle', 'featuredTitle', 'categoriesTitle'].map((field) =>
+				save(
+					{ chamber: slug, section: 'content', field, value: `Burst ${field}`, version: content },
+					tokens.admin,
+				),
 			),
 		);
 		expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200]);
@@ -222,7 +261,12 @@ describe('bad input: 400 naming the field, nothing saved', () => {
 			error: 'Expected chamber, the chamber slug',
 		});
 		expect(
-			(await save({ chamber: 'no-such-chamber', field: 'name', value: 'x' }, tokens.admin)).status,
+			(
+				await save(
+					{ chamber: 'no-such-chamber', field: 'name', value: 'x', version: 0 },
+					tokens.admin,
+				)
+			).status,
 		).toBe(404);
 	});
 });
@@ -270,11 +314,13 @@ describe('who may save what, refused by the server and by the database', () => {
 	});
 
 	it("the database refuses an editor's direct write and another chamber's admin, whatever the function does", async () => {
+		const now = await versions();
 		const editor = await userClient(tokens.editor).rpc('update_chamber_config', {
 			p_tenant_id: tenantId,
 			p_column: 'colors',
 			p_field: 'primary',
 			p_value: '#000000',
+			p_version: now.colors,
 		});
 		expect(editor.error?.code).toBe('42501');
 		const other = await userClient(tokens.otherAdmin).rpc('update_chamber_config', {
@@ -282,6 +328,7 @@ describe('who may save what, refused by the server and by the database', () => {
 			p_column: 'content',
 			p_field: 'heroTitle',
 			p_value: 'Hijacked',
+			p_version: now.content,
 		});
 		expect(other.error).toMatchObject({
 			code: '42501',
@@ -292,6 +339,7 @@ describe('who may save what, refused by the server and by the database', () => {
 			p_column: 'slug',
 			p_field: null,
 			p_value: 'renamed',
+			p_version: 0,
 		});
 		expect(column.error?.code).toBe('22023');
 		expect((await config()).content.heroTitle).not.toBe('Hijacked');
@@ -327,5 +375,211 @@ describe('who may save what, refused by the server and by the database', () => {
 			section: 'social',
 			field: 'facebook',
 		});
+	});
+});
+
+describe('no lost edits: a save states the version it was made from', () => {
+	const ann = () => `admin-${slug}@update.test`;
+
+	it('the same field changed since: 409 with their value, who and when; nothing overwritten', async () => {
+		const opened = await versions();
+		const first = await save(
+			{
+				chamber: slug,
+				section: 'content',
+				field: 'heroTitle',
+				value: 'Ann’s title',
+				version: opened.content,
+			},
+			tokens.admin,
+		);
+		expect(first.status).toBe(200);
+		expect(first.body).toMatchObject({ previousVersion: opened.content });
+		expect(first.body.version).toBeGreaterThan(opened.content!);
+
+		const second = await save(
+			{
+				chamber: slug,
+				section: 'content',
+				field: 'heroTitle',
+				value: 'Bo’s title',
+				version: opened.content,
+			},
+			tokens.second,
+		);
+		expect(second.status).toBe(409);
+		expect(second.body).toEqual({
+			error: 'Someone else changed content.heroTitle since you opened it',
+			conflicts: [
+				{
+					field: 'content.heroTitle',
+					value: 'Ann’s title',
+					changedBy: ann(),
+					changedAt: expect.any(String),
+				},
+			],
+			version: first.body.version,
+		});
+		expect(Date.now() - Date.parse(second.body.conflicts[0].changedAt)).toBeLessThan(120_000);
+		expect((await config()).content.heroTitle).toBe('Ann’s title');
+
+		// Keep mine: the same value again, made from the version the refusal named.
+		const kept = await save(
+			{
+				chamber: slug,
+				section: 'content',
+				field: 'heroTitle',
+				value: 'Bo’s title',
+				version: second.body.version,
+			},
+			tokens.second,
+		);
+		expect(kept.status).toBe(200);
+		expect((await config()).content.heroTitle).toBe('Bo’s title');
+	});
+
+	it('different fields of the section still merge; the same value is no conflict', async () => {
+		const opened = await versions();
+		await save(
+			{
+				chamber: slug,
+				section: 'content',
+				field: 'whyJoinTitle',
+				value: 'Join us',
+				version: opened.content,
+			},
+			tokens.admin,
+		);
+		const other = await save(
+			{
+				chamber: slug,
+				section: 'content',
+				field: 'whyJoinText',
+				value: 'Because',
+				version: opened.content,
+			},
+			tokens.second,
+		);
+		expect(other.status).toBe(200);
+		// Someone else came between: the answer says so (previousVersion is not the one stated).
+		expect(other.body.previousVersion).toBeGreaterThan(opened.content!);
+		const same = await save(
+			{
+				chamber: slug,
+				section: 'content',
+				field: 'whyJoinTitle',
+				value: 'Join us',
+				version: opened.content,
+			},
+			tokens.second,
+		);
+		expect(same.status).toBe(200);
+		expect((await config()).content).toMatchObject({
+			whyJoinTitle: 'Join us',
+			whyJoinText: 'Because',
+		});
+	});
+
+	it('a whole section names only the keys someone else changed, and merges when it carries theirs', async () => {
+		const opened = await versions();
+		const before = (await config()).colors;
+		expect(
+			(
+				await save(
+					{ chamber: slug, colors: { ...before, primary: '#101010' }, version: opened.colors },
+					tokens.admin,
+				)
+			).status,
+		).toBe(200);
+		const stale = await save(
+			{ chamber: slug, colors: { ...before, secondary: '#202020' }, version: opened.colors },
+			tokens.second,
+		);
+		expect(stale.status).toBe(409);
+		expect(stale.body.conflicts).toEqual([
+			expect.objectContaining({ field: 'colors.primary', value: '#101010', changedBy: ann() }),
+		]);
+		const merged = await save(
+			{
+				chamber: slug,
+				colors: { ...before, primary: '#101010', secondary: '#202020' },
+				version: opened.colors,
+			},
+			tokens.second,
+		);
+		expect(merged.status).toBe(200);
+		expect((await config()).colors).toMatchObject({ primary: '#101010', secondary: '#202020' });
+	});
+
+	it('identity fields too; a change by the import names the server side', async () => {
+		const opened = await versions();
+		await db.query(`update public.chamber_config set city = 'Imported' where tenant_id = $1`, [
+			tenantId,
+		]);
+		const answer = await save(
+			{ chamber: slug, field: 'city', value: 'Typed', version: opened.identity },
+			tokens.admin,
+		);
+		expect(answer.status).toBe(409);
+		expect(answer.body.conflicts).toEqual([
+			expect.objectContaining({ field: 'city', value: 'Imported', changedBy: 'database' }),
+		]);
+	});
+
+	it('the database holds it for a direct call: no version, a version from the future, an old one', async () => {
+		const client = userClient(tokens.second);
+		const now = await versions();
+		const args = {
+			p_tenant_id: tenantId,
+			p_column: 'content',
+			p_field: 'heroTitle',
+			p_value: 'Direct',
+		};
+		const none = await client.rpc('update_chamber_config', { ...args, p_version: null });
+		expect(none.error).toMatchObject({
+			code: '22023',
+			message: 'A save states the version of content it was made from',
+		});
+		const future = await client.rpc('update_chamber_config', {
+			...args,
+			p_version: now.content! + 1000,
+		});
+		expect(future.error?.code).toBe('22023');
+		// The four-argument form of before is gone: a blind write is no longer possible.
+		expect((await client.rpc('update_chamber_config', args)).error).not.toBeNull();
+
+		await save(
+			{ chamber: slug, section: 'content', field: 'heroTitle', value: 'Newer' },
+			tokens.admin,
+		);
+		const old = await client.rpc('update_chamber_config', { ...args, p_version: now.content });
+		expect(old.error?.code).toBe('PT409');
+		expect(conflictOf(old.error)).toEqual({
+			conflicts: [expect.objectContaining({ field: 'content.heroTitle', value: 'Newer' })],
+			version: expect.any(Number),
+		});
+		expect((await config()).content.heroTitle).toBe('Newer');
+	});
+
+	it('staff read the versions with the configuration; visitors do not', async () => {
+		const read = async (client: ReturnType<typeof userClient>) =>
+			(
+				await client
+					.from('chamber_config')
+					.select('config_versions')
+					.eq('tenant_id', tenantId)
+					.single<{ config_versions: Record<string, number> | null }>()
+			).data?.config_versions;
+		const editor = await read(userClient(tokens.editor));
+		expect(editor).toMatchObject({ content: expect.any(Number), identity: expect.any(Number) });
+		const anon = createClient(stack.supabaseUrl, stack.anonKey, {
+			auth: { persistSession: false },
+		});
+		const visitor = await anon
+			.from('chamber_config')
+			.select('config_versions')
+			.eq('tenant_id', tenantId);
+		expect(visitor.error?.code).toBe('42501');
+		expect(await read(userClient(tokens.otherAdmin))).toBeNull();
 	});
 });

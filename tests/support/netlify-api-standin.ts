@@ -9,6 +9,8 @@ import type { AddressInfo } from 'node:net';
  *   POST /build_hooks/{id}?trigger_title=…&trigger_branch=…   → 200, empty body (a build starts)
  *   POST /api/v1/purge  {site_id | site_slug, cache_tags[]}    → 202 (Bearer token required)
  *   GET  /api/v1/sites/{site_id}/deploys?page=&per_page=       → 200 [deploy…], newest first
+ *   POST /api/v1/deploys/{deploy_id}/cancel  (no body)         → 201 deploy (open-api
+ *        cancelSiteDeploy; it also stops the deploy's build); 404 for a deploy it does not know
  *
  * A wrong or missing token answers 401 `{code, message}` as Netlify's API does, an unknown site
  * 404. What arrived is recorded for the tests to check; failures can be switched on.
@@ -43,6 +45,8 @@ export interface NetlifyStandin {
 	deployListCalls: { authorization: string | undefined; query: string }[];
 	/** What GET …/deploys answers, newest first. */
 	deploys: Record<string, unknown>[];
+	/** Deploys cancelled through POST /api/v1/deploys/{id}/cancel, in order. */
+	cancels: { deployId: string; authorization: string | undefined; body: string }[];
 	/** Answer every build hook call with this status instead of 200. */
 	failBuildHooks(status: number | null): void;
 	/** Forget what was recorded. */
@@ -80,6 +84,7 @@ export async function startNetlifyStandin(
 		buildHooks: [] as BuildHookCall[],
 		purges: [] as PurgeCall[],
 		deployListCalls: [] as { authorization: string | undefined; query: string }[],
+		cancels: [] as { deployId: string; authorization: string | undefined; body: string }[],
 		deploys: [] as Record<string, unknown>[],
 		hookFailure: null as number | null,
 	};
@@ -129,6 +134,17 @@ export async function startNetlifyStandin(
 				const perPage = Number(url.searchParams.get('per_page') ?? 100);
 				return send(res, 200, state.deploys.slice(0, perPage));
 			}
+			const cancel = /^\/api\/v1\/deploys\/([^/]+)\/cancel$/.exec(url.pathname);
+			if (cancel && req.method === 'POST') {
+				if (!authorized) return send(res, 401, { code: 401, message: 'Access Denied' });
+				const deployId = decodeURIComponent(cancel[1] ?? '');
+				const deploy = state.deploys.find((d) => d.id === deployId);
+				if (!deploy) return send(res, 404, { code: 404, message: 'Not Found' });
+				state.cancels.push({ deployId, authorization: req.headers.authorization, body });
+				deploy.state = 'error';
+				deploy.error_message = 'Canceled build';
+				return send(res, 201, deploy);
+			}
 			send(res, 404, { code: 404, message: 'Not Found' });
 		})().catch((error: unknown) => {
 			console.error('[netlify-standin]', error);
@@ -162,6 +178,9 @@ export async function startNetlifyStandin(
 		get deploys() {
 			return state.deploys;
 		},
+		get cancels() {
+			return state.cancels;
+		},
 		set deploys(list) {
 			state.deploys = list;
 		},
@@ -173,6 +192,7 @@ export async function startNetlifyStandin(
 			state.purges = [];
 			state.deployListCalls = [];
 			state.deploys = [];
+			state.cancels = [];
 			state.hookFailure = null;
 		},
 		close: () =>

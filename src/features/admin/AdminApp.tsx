@@ -57,7 +57,7 @@ function AdminApp({ supabase, chamber }: Props) {
 						getAccessToken={getAccessToken}
 						reload={async () => {
 							const loaded = await loadChamber(client, key);
-							configLoaded(loaded.config, loaded.stored);
+							configLoaded(loaded.config, loaded.stored, loaded.versions);
 						}}
 					/>
 				);

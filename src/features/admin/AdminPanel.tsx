@@ -18,7 +18,9 @@ import {
 	type ChamberConfig,
 	type ConfigIssue,
 } from '../config/config.ts';
+import { chamberTimeZone } from '../config/time-zone.ts';
 import PublishHistory from '../publish/PublishHistory.tsx';
+import PublishAt from './PublishAt.tsx';
 import { tabsFor, type AdminTabProps, type PanelChamber, type TabName } from './admin.ts';
 import { NavTab } from './config/NavTab.tsx';
 import {
@@ -33,11 +35,14 @@ import {
 	type ConfigTabProps,
 } from './config/SiteTabs.tsx';
 import { $banner, $changes, $draft, $saved, configLoaded } from './store.ts';
+import { configVersionsSchema, type ConfigVersions } from './update-config.ts';
 import './admin.css';
 
 interface LoadedChamber {
 	chamber: PanelChamber;
 	config: ChamberConfig;
+	/** The version of each section the configuration is at (read with it, in one statement). */
+	versions: ConfigVersions;
 	/**
 	 * Values stored that do not validate (written before the database checked them, or by hand):
 	 * `config` holds their defaults, and `stored` the configuration as saved with those values
@@ -58,10 +63,11 @@ export async function loadChamber(client: SupabaseClient, key: string): Promise<
 	if (!tenant) throw new Error(`There is no chamber "${key}".`);
 	const { data: row, error: configError } = await client
 		.from('chamber_config')
-		.select('*')
+		.select('*, config_versions')
 		.eq('tenant_id', tenant.id)
 		.single();
 	if (configError) throw new Error('Failed to load the configuration', { cause: configError });
+	const versions = configVersionsSchema.safeParse(row.config_versions);
 	const chamber = { id: tenant.id, key: tenant.slug, name: tenant.name };
 	const input = rowToConfigInput(row);
 	const { config, issues } = repairConfig(input, `the configuration of ${tenant.slug}`);
@@ -75,7 +81,13 @@ export async function loadChamber(client: SupabaseClient, key: string): Promise<
 			target[section!]![field] = source[section!]?.[field];
 		} else (target as Record<string, unknown>)[section!] = source[section!];
 	}
-	return { chamber, config, invalid: issues, stored };
+	return {
+		chamber,
+		config,
+		versions: versions.success ? versions.data : {},
+		invalid: issues,
+		stored,
+	};
 }
 
 /** The Members, Logos, Cache and Users tabs act at once (no pending changes); they plug in here. */
@@ -107,7 +119,7 @@ export default function AdminPanel({ context, client, chamberKey, actionTabs = {
 
 	const reload = useCallback(async () => {
 		const loaded = await loadChamber(client, chamberKey);
-		configLoaded(loaded.config, loaded.stored);
+		configLoaded(loaded.config, loaded.stored, loaded.versions);
 		setLoad({ kind: 'ready', ...loaded });
 	}, [client, chamberKey]);
 
@@ -116,7 +128,7 @@ export default function AdminPanel({ context, client, chamberKey, actionTabs = {
 		loadChamber(client, chamberKey).then(
 			(loaded) => {
 				if (!live) return;
-				configLoaded(loaded.config, loaded.stored);
+				configLoaded(loaded.config, loaded.stored, loaded.versions);
 				setLoad({ kind: 'ready', ...loaded });
 			},
 			(error: unknown) => {
@@ -192,6 +204,7 @@ export default function AdminPanel({ context, client, chamberKey, actionTabs = {
 		),
 	);
 	const props: ConfigTabProps = { draft: draft!, role: user.role };
+	const timeZone = chamberTimeZone(saved ?? load.config);
 	const tabProps: AdminTabProps = {
 		user,
 		chamber: load.chamber,
@@ -211,7 +224,21 @@ export default function AdminPanel({ context, client, chamberKey, actionTabs = {
 		Search: () => <SearchTab {...props} />,
 		Nav: () => <NavTab {...props} />,
 		History: () => (
-			<PublishHistory getAccessToken={getAccessToken} onRestored={() => void reload()} />
+			<PublishHistory
+				getAccessToken={getAccessToken}
+				onRestored={() => void reload()}
+				timeZone={timeZone}
+				restoreAt={(entry, schedule) => (
+					<PublishAt
+						timeZone={timeZone}
+						what="this configuration"
+						label="Restore at…"
+						className="publish-history__restore"
+						onSchedule={schedule}
+						key={entry.id}
+					/>
+				)}
+			/>
 		),
 		Members: () => actionTabs.Members?.(tabProps),
 		Logos: () => actionTabs.Logos?.(tabProps),

@@ -1,8 +1,23 @@
 import { useStore } from '@nanostores/react';
 import { useEffect } from 'react';
+import { chamberTimeZone } from '../config/time-zone.ts';
+import ConflictDialog from '../conflicts/ConflictDialog.tsx';
 import PreviewButton from '../publish/PreviewButton.tsx';
 import PublishStatus from '../publish/PublishStatus.tsx';
-import { $changes, $draft, $saveState, saveChanges, type SaveDeps } from './store.ts';
+import { formatInZone } from '../publish/schedule.ts';
+import { fieldTitle } from './config/labels.ts';
+import PublishAt from './PublishAt.tsx';
+import {
+	$changes,
+	$conflicts,
+	$draft,
+	$saved,
+	$saveState,
+	resolveConflict,
+	saveChanges,
+	scheduleChanges,
+	type SaveDeps,
+} from './store.ts';
 
 interface Props extends Omit<SaveDeps, 'fetch' | 'setTimeout'> {
 	/** Publishing and preview concern this deployment's chamber only. */
@@ -18,12 +33,17 @@ export const LEAVE_QUESTION = 'You have unsaved changes. Leave without saving th
 
 /**
  * The header's side of the panel: 'Save Changes' only while something is unsaved,
- * 'Saving...' then 'Saved!', the publish status, and Preview.
+ * 'Saving...' then 'Saved!', 'Publish at…' (the changes go live at a chosen time instead), the
+ * publish status with what is scheduled, and Preview; and the dialog for fields someone else
+ * saved meanwhile.
  */
 export default function PanelActions({ ownChamber, ...deps }: Props) {
 	const changes = useStore($changes);
 	const state = useStore($saveState);
 	const draft = useStore($draft);
+	const conflicts = useStore($conflicts);
+	const saved = useStore($saved);
+	const timeZone = saved ? chamberTimeZone(saved) : 'America/New_York';
 
 	useEffect(() => {
 		if (!changes.length) return;
@@ -59,10 +79,23 @@ export default function PanelActions({ ownChamber, ...deps }: Props) {
 					</span>
 				</button>
 			)}
+			{ownChamber && state === 'idle' && changes.length > 0 && (
+				<PublishAt
+					timeZone={timeZone}
+					what={changes.length === 1 ? 'this change' : `these ${changes.length} changes`}
+					onSchedule={(at) => scheduleChanges(deps, at, (runAt) => formatInZone(runAt, timeZone))}
+				/>
+			)}
 			{ownChamber && draft && (
 				<PreviewButton getAccessToken={deps.getAccessToken} getConfig={() => $draft.get()!} />
 			)}
-			{ownChamber && <PublishStatus getAccessToken={deps.getAccessToken} />}
+			{ownChamber && <PublishStatus getAccessToken={deps.getAccessToken} timeZone={timeZone} />}
+			<ConflictDialog
+				conflicts={conflicts.map((c) => ({ ...c, label: fieldTitle(c.field) }))}
+				onKeepMine={(field) => void resolveConflict(field, 'mine', deps)}
+				onTakeTheirs={(field) => void resolveConflict(field, 'theirs', deps)}
+				formatTime={(iso) => formatInZone(iso, timeZone)}
+			/>
 		</>
 	);
 }

@@ -1,24 +1,29 @@
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { BadRequest, HttpError } from '../../lib/http.server.ts';
-import type { ConfigWrite } from './update-config.ts';
+import { throwIfConflict } from '../conflicts/conflicts.server.ts';
+import { savedVersionSchema, type ConfigWrite, type SavedVersion } from './update-config.ts';
 
 /**
- * Writes one validated change with the user's own client: public.update_chamber_config runs as
- * the user, so row-level security and the role check trigger decide, as for any direct write.
- * Answers the row's new updated_at.
+ * Writes one validated change, made from `version` of its section, with the user's own client:
+ * public.update_chamber_config runs as the user, so row-level security and the role check trigger
+ * decide, as for any direct write, and it refuses (409, ConflictError) a change that would take
+ * back someone else's later change of the same field.
  */
 export async function saveConfigWrite(
 	client: SupabaseClient,
 	tenantId: string,
 	write: ConfigWrite,
-): Promise<string> {
+	version: number,
+): Promise<SavedVersion> {
 	const { data, error } = await client.rpc('update_chamber_config', {
 		p_tenant_id: tenantId,
 		p_column: write.column,
 		p_field: write.field,
 		p_value: write.value,
+		p_version: version,
 	});
 	if (error) {
+		throwIfConflict(error);
 		// The database's own refusals carry texts written for the user (migrations 030 and 090).
 		if (error.code === '42501') throw new HttpError(403, error.message);
 		if (error.code === '22023' || error.code === '23514') {
@@ -26,5 +31,5 @@ export async function saveConfigWrite(
 		}
 		throw new Error(`Failed to save ${write.path}: ${error.message}`, { cause: error });
 	}
-	return String(data);
+	return savedVersionSchema.parse(data);
 }

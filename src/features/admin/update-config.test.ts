@@ -6,24 +6,31 @@ const base = parseConfig({ name: 'Cedar Valley', slug: 'demo' }, 'test');
 
 describe('parseConfigChange: the body forms of POST /api/update-config', () => {
 	it('maps each form to one write, with the schema output as the value', () => {
-		expect(parseConfigChange({ chamber: 'demo', field: 'state', value: 'mn' }).write).toEqual({
-			column: 'state',
-			field: null,
-			value: 'MN',
-			path: 'state',
-		});
+		expect(parseConfigChange({ chamber: 'demo', field: 'state', value: 'mn', version: 0 })).toEqual(
+			{
+				chamber: 'demo',
+				write: { column: 'state', section: 'identity', field: null, value: 'MN', path: 'state' },
+				version: 0,
+			},
+		);
 		expect(
 			parseConfigChange({
 				chamber: 'demo',
 				section: 'textColors',
 				field: 'linkHover',
 				value: '#abcdef',
-			}).write,
+				version: 41,
+			}),
 		).toEqual({
-			column: 'text_colors',
-			field: 'linkHover',
-			value: '#abcdef',
-			path: 'textColors.linkHover',
+			chamber: 'demo',
+			write: {
+				column: 'text_colors',
+				section: 'textColors',
+				field: 'linkHover',
+				value: '#abcdef',
+				path: 'textColors.linkHover',
+			},
+			version: 41,
 		});
 		expect(
 			parseConfigChange({
@@ -31,10 +38,20 @@ describe('parseConfigChange: the body forms of POST /api/update-config', () => {
 				section: 'features',
 				field: 'featuredEventId',
 				value: '',
+				version: 1,
 			}).write.value,
 		).toBeNull();
-		const colors = parseConfigChange({ chamber: 'demo', colors: { primary: '#123456' } }).write;
-		expect(colors).toMatchObject({ column: 'colors', field: null, path: 'colors' });
+		const colors = parseConfigChange({
+			chamber: 'demo',
+			colors: { primary: '#123456' },
+			version: 7,
+		}).write;
+		expect(colors).toMatchObject({
+			column: 'colors',
+			section: 'colors',
+			field: null,
+			path: 'colors',
+		});
 		expect(colors.value).toMatchObject({ primary: '#123456', primaryLight: '#5fa6d7' });
 	});
 
@@ -49,7 +66,13 @@ describe('parseConfigChange: the body forms of POST /api/update-config', () => {
 			throw new Error('accepted');
 		};
 		expect(
-			refusal({ chamber: 'demo', section: 'urls', field: 'joinUrl', value: 'javascript:x' }),
+			refusal({
+				chamber: 'demo',
+				section: 'urls',
+				field: 'joinUrl',
+				value: 'javascript:x',
+				version: 0,
+			}),
 		).toMatch(/^urls\.joinUrl: Expected a URL/);
 		expect(refusal({ chamber: 'demo', categoryDisplay: { sortBy: 'size' } })).toMatch(
 			/^categoryDisplay\.sortBy: /,
@@ -58,7 +81,21 @@ describe('parseConfigChange: the body forms of POST /api/update-config', () => {
 			'Expected chamber, the chamber slug',
 		);
 		expect(refusal([])).toBe('Expected a JSON object');
-		expect(refusal({ chamber: 'demo', field: 'name', value: '' })).toMatch(/^name: /);
+		expect(refusal({ chamber: 'demo', field: 'name', value: '', version: 0 })).toMatch(/^name: /);
+	});
+
+	it('a change states the version of its section it was made from', () => {
+		const refusal = (body: object) => () => parseConfigChange({ chamber: 'demo', ...body });
+		expect(refusal({ section: 'content', field: 'heroTitle', value: 'x' })).toThrow(
+			'Expected version, the version of content the change was made from (config_versions), received nothing',
+		);
+		expect(refusal({ field: 'city', value: 'x', version: -1 })).toThrow(
+			'Expected version, the version of identity',
+		);
+		expect(refusal({ navigation: { menuItems: [] }, version: '3' })).toThrow(
+			'Expected version, the version of navigation the change was made from (config_versions), received "3"',
+		);
+		expect(refusal({ colors: {}, version: 1.5 })).toThrow('Expected version');
 	});
 });
 
@@ -87,6 +124,15 @@ describe('pendingChanges: from the edited configuration to the calls that save i
 			['colors', 'Failed to save colors'],
 			['categoryDisplay', 'Failed to save category display settings'],
 		]);
+		expect(changes.map((c) => c.section)).toEqual([
+			'identity',
+			'fonts',
+			'textColors',
+			'social',
+			'content',
+			'colors',
+			'categoryDisplay',
+		]);
 		expect(changes[0]!.body).toEqual({ field: 'name', value: 'Cedar Valley Chamber' });
 		expect(changes[4]!.body).toEqual({
 			section: 'content',
@@ -102,7 +148,9 @@ describe('pendingChanges: from the edited configuration to the calls that save i
 		draft.navigation.menuItems = draft.navigation.menuItems.slice(1);
 		draft.contact.state = 'IA';
 		for (const change of pendingChanges(base, draft)) {
-			expect(() => parseConfigChange({ chamber: 'demo', ...change.body })).not.toThrow();
+			expect(parseConfigChange({ chamber: 'demo', ...change.body, version: 3 }).write.section).toBe(
+				change.section,
+			);
 		}
 	});
 });

@@ -58,6 +58,8 @@ export type ConfigChange =
 /** The database write a change becomes (public.update_chamber_config). */
 export interface ConfigWrite {
 	column: string;
+	/** The section whose version the change states: identity for the top-level fields. */
+	section: VersionSection;
 	/** The key inside a jsonb column, or null for a whole column. */
 	field: string | null;
 	/** The validated value (the schema's output: trimmed, uppercased, defaults filled). */
@@ -65,6 +67,27 @@ export interface ConfigWrite {
 	/** Where the change lands, e.g. 'content.heroTitle', for messages and the publish's reason. */
 	path: string;
 }
+
+/**
+ * A section as the database versions it (config_versions, audit_log's naming): the top-level
+ * fields are 'identity', every other section keeps its own name.
+ */
+export type VersionSection = 'identity' | FieldSection | WholeSection;
+
+/** Each section's version as loaded with the configuration (chamber_config.config_versions). */
+export type ConfigVersions = Partial<Record<string, number>>;
+
+export const configVersionsSchema = z.record(z.string(), z.number().int().nonnegative());
+
+/** update_chamber_config's answer. */
+export const savedVersionSchema = z.object({
+	updatedAt: z.string(),
+	/** The section's version after the save. */
+	version: z.number().int().nonnegative(),
+	/** The version the database found before it: equal to the one stated when nobody came between. */
+	previousVersion: z.number().int().nonnegative(),
+});
+export type SavedVersion = z.output<typeof savedVersionSchema>;
 
 export class ConfigChangeError extends Error {
 	constructor(message: string) {
@@ -92,11 +115,26 @@ function validate(schema: z.ZodType, value: unknown, path: string): unknown {
 
 const has = (body: object, key: string) => Object.hasOwn(body, key);
 
+function parseVersion(body: Record<string, unknown>, section: VersionSection): number {
+	const version = body.version;
+	if (typeof version !== 'number' || !Number.isSafeInteger(version) || version < 0) {
+		throw new ConfigChangeError(
+			`Expected version, the version of ${section} the change was made from (config_versions), received ${JSON.stringify(version) ?? 'nothing'}`,
+		);
+	}
+	return version;
+}
+
 /**
  * Reads one update-config body: `{chamber}` plus exactly one of the forms above. Throws
  * ConfigChangeError naming the field when the form or the value is wrong.
  */
-export function parseConfigChange(input: unknown): { chamber: string; write: ConfigWrite } {
+export function parseConfigChange(input: unknown): {
+	chamber: string;
+	write: ConfigWrite;
+	/** The version of write.section the change was made from. */
+	version: number;
+} {
 	if (typeof input !== 'object' || input === null || Array.isArray(input)) {
 		throw new ConfigChangeError('Expected a JSON object');
 	}
@@ -116,7 +154,8 @@ export function parseConfigChange(input: unknown): { chamber: string; write: Con
 		const value = validate(WHOLE_SECTIONS[section], body[section], section);
 		return {
 			chamber: chamber.data,
-			write: { column: CONFIG_COLUMNS[section], field: null, value, path: section },
+			write: { column: CONFIG_COLUMNS[section], section, field: null, value, path: section },
+			version: parseVersion(body, section),
 		};
 	}
 	if (!has(body, 'value')) throw new ConfigChangeError('Expected value');
@@ -136,7 +175,14 @@ export function parseConfigChange(input: unknown): { chamber: string; write: Con
 		const value = validate(shape[field]!, body.value, path);
 		return {
 			chamber: chamber.data,
-			write: { column: CONFIG_COLUMNS[section as FieldSection], field, value: value ?? null, path },
+			write: {
+				column: CONFIG_COLUMNS[section as FieldSection],
+				section: section as FieldSection,
+				field,
+				value: value ?? null,
+				path,
+			},
+			version: parseVersion(body, section as FieldSection),
 		};
 	}
 	if (!(TOP_LEVEL_FIELDS as readonly string[]).includes(field)) {
@@ -150,10 +196,12 @@ export function parseConfigChange(input: unknown): { chamber: string; write: Con
 		chamber: chamber.data,
 		write: {
 			column: CONFIG_COLUMNS[field as TopLevelField],
+			section: 'identity',
 			field: null,
 			value: value ?? null,
 			path: field,
 		},
+		version: parseVersion(body, 'identity'),
 	};
 }
 
@@ -162,6 +210,8 @@ export function parseConfigChange(input: unknown): { chamber: string; write: Con
 /** A change the panel will send, with the message for when it fails (docs/behaviour.md#saving). */
 export interface PendingChange {
 	body: ConfigChange;
+	/** The section whose version the call states. */
+	section: VersionSection;
 	/** 'content.heroTitle', 'colors', 'name', ... */
 	path: string;
 	failure: string;
@@ -199,6 +249,7 @@ export function pendingChanges(saved: ChamberConfig, draft: ChamberConfig): Pend
 		if (!same(saved[field], draft[field])) {
 			changes.push({
 				body: { field, value: draft[field] },
+				section: 'identity',
 				path: field,
 				failure: `Failed to save ${field}`,
 			});
@@ -211,6 +262,7 @@ export function pendingChanges(saved: ChamberConfig, draft: ChamberConfig): Pend
 			if (!same(before[field], after[field])) {
 				changes.push({
 					body: { section, field, value: after[field] ?? null },
+					section,
 					path: `${section}.${field}`,
 					failure: FIELD_FAILURE[section](field),
 				});
@@ -221,6 +273,7 @@ export function pendingChanges(saved: ChamberConfig, draft: ChamberConfig): Pend
 		if (!same(saved[section], draft[section])) {
 			changes.push({
 				body: { [section]: draft[section] } as ConfigChange,
+				section,
 				path: section,
 				failure: WHOLE_FAILURE[section],
 			});

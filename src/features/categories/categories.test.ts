@@ -3,7 +3,12 @@ import { CATEGORY_ICON_KEYS } from '../directory/directory.ts';
 import { iconSvg } from '../site/icons.server.ts';
 import {
 	CATEGORY_ICONS,
+	CATEGORY_PAGE_SIZE,
 	businessCountLabel,
+	categoryPageCount,
+	categoryPageLabel,
+	categoryPagePaths,
+	categoryPageSlices,
 	categoryPages,
 	categorySearchHref,
 	categoryTiles,
@@ -69,5 +74,42 @@ describe('category icons', () => {
 		for (const key of CATEGORY_ICON_KEYS) {
 			await expect(iconSvg(CATEGORY_ICONS[key]), key).resolves.toMatch(/^<svg .*<\/svg>$/s);
 		}
+	});
+});
+
+describe('category pages of 48 businesses', () => {
+	it('one page up to 48, then one more per 48', () => {
+		expect(CATEGORY_PAGE_SIZE).toBe(48);
+		expect([0, 1, 48, 49, 96, 97, 50_000].map(categoryPageCount)).toEqual([1, 1, 1, 2, 2, 3, 1042]);
+		expect(categoryPagePaths({ slug: 'retail', count: 100 })).toEqual([
+			'/category/retail/',
+			'/category/retail/2/',
+			'/category/retail/3/',
+		]);
+	});
+
+	it('each slice knows its businesses and its neighbours', () => {
+		const [first, second, last] = categoryPageSlices('retail', 100);
+		expect(first).toEqual({
+			number: 1,
+			count: 3,
+			path: '/category/retail/',
+			prev: null,
+			next: '/category/retail/2/',
+			start: 0,
+			end: 48,
+		});
+		expect(second).toMatchObject({ prev: '/category/retail/', next: '/category/retail/3/' });
+		expect(last).toMatchObject({ start: 96, end: 100, next: null, prev: '/category/retail/2/' });
+		expect(categoryPageSlices('zoos', 0)).toEqual([
+			{ number: 1, count: 1, path: '/category/zoos/', prev: null, next: null, start: 0, end: 0 },
+		]);
+	});
+
+	it('says which page and which businesses, with thousands grouped', () => {
+		const slices = categoryPageSlices('retail', 12_345);
+		expect(categoryPageLabel(slices[1]!, 12_345)).toBe('Page 2 of 258: businesses 49–96 of 12,345');
+		expect(categoryPageLabel(categoryPageSlices('zoos', 3)[0]!, 3)).toBeNull();
+		expect(businessCountLabel(12_345)).toBe('12,345 businesses');
 	});
 });

@@ -60,6 +60,7 @@ describe('defaults', () => {
 			state: '',
 			zip: '',
 			phone: '',
+			timeZone: '',
 			email: '',
 		});
 		expect(c.social).toEqual({

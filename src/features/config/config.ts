@@ -35,6 +35,26 @@ export const FONT_CHOICES = [
 ] as const;
 export type FontChoice = (typeof FONT_CHOICES)[number];
 
+/**
+ * The time zones a chamber can be in (IANA names): the United States' and its territories'. Staff
+ * enter dates in their chamber's zone, e.g. 'Publish at…'.
+ */
+export const TIME_ZONES = [
+	'America/New_York',
+	'America/Detroit',
+	'America/Indiana/Indianapolis',
+	'America/Chicago',
+	'America/Denver',
+	'America/Boise',
+	'America/Phoenix',
+	'America/Los_Angeles',
+	'America/Anchorage',
+	'Pacific/Honolulu',
+	'America/Puerto_Rico',
+	'Pacific/Guam',
+] as const;
+export type TimeZone = (typeof TIME_ZONES)[number];
+
 /** Search-page filters that can be switched on. */
 export const FILTER_VALUES = ['city', 'county', 'zip', 'affiliation'] as const;
 export type FilterValue = (typeof FILTER_VALUES)[number];
@@ -277,6 +297,16 @@ export const contactSchema = z.object({
 	zip: text(''),
 	/** Phone number; default ''. */
 	phone: text(''),
+	/**
+	 * The chamber's time zone, for the dates staff enter ('Publish at…'); '' takes the usual one
+	 * of the chamber's state (chamberTimeZone); default ''.
+	 */
+	timeZone: z
+		.enum(['', ...TIME_ZONES], {
+			error: (iss) =>
+				`Expected a US time zone such as America/Chicago, received ${describeValue(iss.input)}`,
+		})
+		.default(''),
 	/** Optional public e-mail address; default ''. */
 	email: z
 		.union([

@@ -248,6 +248,13 @@ describe('filters and the featured card', () => {
 		expect(featuredVisible(featured, ['Networking'])).toBe(false);
 		expect(featuredVisible(null, [])).toBe(false);
 	});
+
+	it('hides the featured card once its event has ended (its own window)', () => {
+		const now = new Date('2026-11-20T18:00:00Z');
+		const featured = (end: string) => ({ EventType: 'Gala', EndDateTimeUtc: end });
+		expect(featuredVisible(featured('2026-11-20T19:00:00Z'), [], now)).toBe(true);
+		expect(featuredVisible(featured('2026-11-20T17:59:00Z'), [], now)).toBe(false);
+	});
 });
 
 describe('month grouping', () => {

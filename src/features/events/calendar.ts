@@ -338,12 +338,20 @@ export function filterByTypes<E extends DatedEvent>(
 	return events.filter((e) => wanted.has(e.EventType.trim()));
 }
 
-/** The featured card stays hidden when the selected types exclude its event. */
+/**
+ * The featured card stays hidden when the selected types exclude its event, and once its event
+ * has ended: the featured event's own dates are its window, so a card never advertises an event
+ * that is over, whenever the site was last built.
+ */
 export function featuredVisible(
-	featured: Pick<DatedEvent, 'EventType'> | null,
+	featured: (Pick<DatedEvent, 'EventType'> & { EndDateTimeUtc?: string }) | null,
 	types: readonly string[],
+	now: Date = new Date(),
 ): boolean {
-	return featured !== null && (types.length === 0 || types.includes(featured.EventType.trim()));
+	if (featured === null) return false;
+	const end = featured.EndDateTimeUtc ? Date.parse(featured.EndDateTimeUtc) : Number.NaN;
+	if (end < now.getTime()) return false;
+	return types.length === 0 || types.includes(featured.EventType.trim());
 }
 
 // --- Loading more ------------------------------------------------------------------------------

@@ -7,6 +7,7 @@ import {
 	type CategoryCount,
 } from '../directory/directory.server.ts';
 import type { Site } from '../site/site.server.ts';
+import { candidatesWithin } from './home.ts';
 import { getAnonClient } from '../../lib/supabase.server.ts';
 
 /**
@@ -36,7 +37,10 @@ export async function getHomeData({ tenant, config }: Site): Promise<HomeData> {
 		orFallback('categories', () => listCategories(client, tenant.id), []),
 		orFallback(
 			'featured businesses',
-			async () => (await listFeaturedCandidates(client, tenant.id, config)).map(toCardBusiness),
+			async () =>
+				candidatesWithin(
+					(await listFeaturedCandidates(client, tenant.id, config)).map(toCardBusiness),
+				),
 			null,
 		),
 		orFallback('banners', () => listBanners(client, tenant.id), []),

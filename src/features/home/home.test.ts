@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { heroSearchHref, viewAllButton } from './home.ts';
+import {
+	candidatesWithin,
+	FEATURED_EMBED_MAX_BYTES,
+	heroSearchHref,
+	viewAllButton,
+} from './home.ts';
 
 describe('heroSearchHref', () => {
 	it.each([
@@ -35,5 +40,20 @@ describe('viewAllButton', () => {
 		{ strategy: 'affiliation', affiliation: 'Young Professionals', showViewAllButton: false },
 	] as const)('is hidden for %j', (featured) => {
 		expect(viewAllButton(featured)).toBeNull();
+	});
+});
+
+describe('the featured candidates the home page embeds', () => {
+	it('are as many as fit the page budget’s share, in the random order they came in', () => {
+		const candidates = Array.from({ length: 500 }, (_, i) => ({
+			id: `id-${i}`,
+			description: 'A long listing description. '.repeat(20),
+		}));
+		const kept = candidatesWithin(candidates);
+		expect(kept.length).toBeGreaterThan(100);
+		expect(kept.length).toBeLessThan(500);
+		expect(kept).toEqual(candidates.slice(0, kept.length));
+		expect(JSON.stringify(kept).length).toBeLessThanOrEqual(FEATURED_EMBED_MAX_BYTES);
+		expect(candidatesWithin(candidates.slice(0, 3))).toHaveLength(3);
 	});
 });

@@ -34,3 +34,29 @@ export function viewAllButton(
 		href: `/search?${new URLSearchParams({ affiliation })}`,
 	};
 }
+
+/**
+ * The page embeds the featured candidates for the browser to pick from: at most this much JSON,
+ * so the home page stays under the 300 KB page budget at any chamber size (500 candidates of
+ * real listings with long descriptions would not).
+ */
+export const FEATURED_EMBED_MAX_BYTES = 120 * 1024;
+
+/**
+ * The candidates that fit in `maxBytes` of JSON, in their order (the database's random sample,
+ * new every build), so the pick stays random while the page stays small.
+ */
+export function candidatesWithin<T>(
+	candidates: readonly T[],
+	maxBytes = FEATURED_EMBED_MAX_BYTES,
+): T[] {
+	const encoder = new TextEncoder();
+	const kept: T[] = [];
+	let bytes = 2;
+	for (const candidate of candidates) {
+		bytes += encoder.encode(JSON.stringify(candidate)).length + 1;
+		if (bytes > maxBytes) break;
+		kept.push(candidate);
+	}
+	return kept;
+}

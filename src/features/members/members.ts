@@ -464,11 +464,11 @@ export interface Conflict {
 	changedAt: string;
 }
 
-export interface ConflictBody {
+export type ConflictBody = {
 	error: string;
 	version: number;
 	conflicts: Conflict[];
-}
+};
 
 /** 'who' of an audit row or an update: an e-mail as it is; the import's and sync's by name. */
 export function describeActor(actor: string | null | undefined): string {

@@ -147,4 +147,78 @@ describe('PublishHistory', () => {
 		await flush();
 		expect(screen.getByRole('alert').textContent).toBe('Your role does not allow this.');
 	});
+
+	it('lists what is scheduled on the chamber’s clock, by whom, and cancels it', async () => {
+		const scheduled = [
+			{
+				id: 4,
+				runAt: '2026-11-28T15:00:00.000Z',
+				kind: 'save',
+				summary: '1 change: content.heroTitle',
+				state: 'scheduled',
+				createdBy: 'editor@demo.test',
+				createdAt: '2026-11-25T10:00:00.000Z',
+				finishedAt: null,
+				canceledBy: null,
+				error: null,
+				publishId: null,
+			},
+			{
+				id: 3,
+				runAt: '2026-11-24T15:00:00.000Z',
+				kind: 'save',
+				summary: '1 change: colors',
+				state: 'failed',
+				createdBy: 'admin@demo.test',
+				createdAt: '2026-11-23T10:00:00.000Z',
+				finishedAt: '2026-11-24T15:00:00.000Z',
+				canceledBy: null,
+				error: 'Not published: ann@demo.test changed colors.primary after it was scheduled.',
+				publishId: null,
+			},
+		];
+		const calls: string[] = [];
+		const fetch = vi.fn(async (input: RequestInfo | URL, init: RequestInit = {}) => {
+			calls.push(`${init.method ?? 'GET'} ${String(input)}`);
+			if (String(input).startsWith('/api/publish-schedule')) {
+				if (init.method === 'DELETE')
+					return Response.json({ scheduled: { ...scheduled[0], state: 'canceled' } });
+				return Response.json({ scheduled });
+			}
+			return Response.json({ entries: ENTRIES });
+		});
+		container = document.createElement('div');
+		document.body.append(container);
+		root = createRoot(container);
+		await act(async () => {
+			root?.render(
+				createElement(PublishHistory, {
+					getAccessToken: async () => 'token-9',
+					fetch: fetch as unknown as typeof globalThis.fetch,
+					timeZone: 'America/Chicago',
+				}),
+			);
+		});
+		await flush();
+		const screen = within(container);
+		const list = screen.getByRole('heading', { name: 'Scheduled' }).parentElement!;
+		expect(
+			within(list)
+				.getAllByRole('listitem')
+				.map((li) => li.textContent),
+		).toEqual([
+			'Goes live Nov 28, 2026, 09:00 CST: 1 change: content.heroTitle, scheduled by editor@demo.testCancel',
+			'Failed, was due Nov 24, 2026, 09:00 CST: 1 change: colors, scheduled by admin@demo.testNot published: ann@demo.test changed colors.primary after it was scheduled.',
+		]);
+		await act(async () =>
+			screen
+				.getByRole('button', {
+					name: 'Cancel the publish scheduled for Nov 28, 2026, 09:00 CST: 1 change: content.heroTitle',
+				})
+				.click(),
+		);
+		await flush();
+		expect(calls).toContain('DELETE /api/publish-schedule?id=4');
+		expect(screen.getByRole('status').textContent).toBe('The scheduled publish is cancelled.');
+	});
 });

@@ -1,6 +1,8 @@
 import { format } from 'date-fns';
-import { useEffect, useState } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { describeChangeValue, type HistoryEntry } from './publish.ts';
+import { formatInZone, type ScheduledView } from './schedule.ts';
+import ScheduledList from './ScheduledList.tsx';
 import { publishRequested } from './store.ts';
 import './publish.css';
 
@@ -9,6 +11,13 @@ interface Props {
 	/** After a restore was saved (the panel reloads its configuration). */
 	onRestored?: () => void;
 	fetch?: typeof fetch;
+	/** The chamber's time zone: scheduled times are on its clock. */
+	timeZone?: string;
+	/**
+	 * 'Restore at…' beside Restore: renders the control that schedules the restore of a kept
+	 * configuration; `schedule(at)` does it (true when scheduled).
+	 */
+	restoreAt?: (entry: HistoryEntry, schedule: (at: string) => Promise<boolean>) => ReactNode;
 }
 
 type Load =
@@ -28,13 +37,20 @@ async function errorOf(response: Response, fallback: string): Promise<string> {
  * what it changed field by field (and who changed it, from the audit log), and 'Restore', which
  * saves that configuration again with the user's own rights and publishes it.
  */
-export default function PublishHistory({ getAccessToken, onRestored, fetch: doFetch }: Props) {
+export default function PublishHistory({
+	getAccessToken,
+	onRestored,
+	fetch: doFetch,
+	timeZone = 'America/New_York',
+	restoreAt,
+}: Props) {
 	const fetcher = doFetch ?? ((input: RequestInfo | URL, init?: RequestInit) => fetch(input, init));
 	const [load, setLoad] = useState<Load>({ kind: 'loading' });
 	const [confirming, setConfirming] = useState<number | null>(null);
 	const [restoring, setRestoring] = useState<number | null>(null);
 	const [notice, setNotice] = useState<Notice>(null);
 	const [version, setVersion] = useState(0);
+	const [scheduled, setScheduled] = useState<ScheduledView[]>([]);
 
 	useEffect(() => {
 		let live = true;
@@ -46,6 +62,13 @@ export default function PublishHistory({ getAccessToken, onRestored, fetch: doFe
 				if (!response.ok) throw new Error(await errorOf(response, 'Failed to load the history'));
 				const body = (await response.json()) as { entries: HistoryEntry[] };
 				if (live) setLoad({ kind: 'ready', entries: body.entries });
+				const plans = await fetcher('/api/publish-schedule', {
+					headers: { Authorization: `Bearer ${await getAccessToken()}` },
+				});
+				if (plans.ok && live) {
+					const body = (await plans.json()) as { scheduled?: ScheduledView[] };
+					setScheduled(Array.isArray(body.scheduled) ? body.scheduled : []);
+				}
 			} catch (error) {
 				const message = error instanceof Error ? error.message : 'Failed to load the history';
 				if (live) setLoad({ kind: 'failed', error: message });
@@ -89,8 +112,54 @@ export default function PublishHistory({ getAccessToken, onRestored, fetch: doFe
 		}
 	}
 
+	async function cancelScheduled(id: number) {
+		setNotice(null);
+		const response = await fetcher(`/api/publish-schedule?id=${id}`, {
+			method: 'DELETE',
+			headers: { Authorization: `Bearer ${await getAccessToken()}` },
+		});
+		if (!response.ok) {
+			setNotice({ kind: 'error', text: await errorOf(response, 'Failed to cancel') });
+		} else {
+			setNotice({ kind: 'success', text: 'The scheduled publish is cancelled.' });
+			publishRequested();
+		}
+		setVersion((v) => v + 1);
+	}
+
+	async function scheduleRestore(entry: HistoryEntry, at: string): Promise<boolean> {
+		setNotice(null);
+		const response = await fetcher('/api/publish-restore', {
+			method: 'POST',
+			headers: {
+				Authorization: `Bearer ${await getAccessToken()}`,
+				'Content-Type': 'application/json',
+			},
+			body: JSON.stringify({ publishId: entry.id, at }),
+		});
+		if (!response.ok) {
+			setNotice({ kind: 'error', text: await errorOf(response, 'Failed to schedule the restore') });
+			return false;
+		}
+		const body = (await response.json()) as { scheduled: ScheduledView };
+		setNotice({
+			kind: 'success',
+			text: `The configuration published ${when(entry.publishedAt)} is restored ${formatInZone(body.scheduled.runAt, timeZone)}.`,
+		});
+		setConfirming(null);
+		publishRequested();
+		setVersion((v) => v + 1);
+		return true;
+	}
+
 	return (
 		<section className="publish-history" aria-labelledby="publish-history-title">
+			{scheduled.length > 0 && (
+				<section aria-labelledby="publish-scheduled-title">
+					<h2 id="publish-scheduled-title">Scheduled</h2>
+					<ScheduledList scheduled={scheduled} timeZone={timeZone} onCancel={cancelScheduled} />
+				</section>
+			)}
 			<h2 id="publish-history-title">Published Configurations</h2>
 			{notice && (
 				<p
@@ -158,6 +227,7 @@ export default function PublishHistory({ getAccessToken, onRestored, fetch: doFe
 									>
 										Yes, restore
 									</button>{' '}
+									{restoreAt?.(entry, (at) => scheduleRestore(entry, at))}{' '}
 									<button
 										type="button"
 										className="publish-history__restore"

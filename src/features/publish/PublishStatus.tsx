@@ -1,6 +1,7 @@
 import { useStore } from '@nanostores/react';
 import { useEffect, useMemo } from 'react';
 import { publishStatus } from './publish.ts';
+import ScheduledList from './ScheduledList.tsx';
 import { createPublishStatusStore, type PublishStatusDeps } from './store.ts';
 import './publish.css';
 
@@ -9,15 +10,23 @@ interface Props extends PublishStatusDeps {
 	siteUrl?: string;
 	/** The clock for 'Live since' (tests). */
 	now?: () => Date;
+	/** The chamber's time zone, in which scheduled times are shown. */
+	timeZone?: string;
 }
 
 /**
  * The publish status of the panel's header: 'Publishing…' while a build is queued or
  * running (checked every few seconds), 'Live since 14:32' with 'View live site', or 'Publish
  * failed: {reason}' with 'Retry'. The text is a polite live region, so screen readers hear when
- * a publish goes live or fails.
+ * a publish goes live or fails. Below it, what is scheduled to go live, by whom, with Cancel, and
+ * a scheduled publish that failed in the last day.
  */
-export default function PublishStatus({ siteUrl = '/', now = () => new Date(), ...deps }: Props) {
+export default function PublishStatus({
+	siteUrl = '/',
+	now = () => new Date(),
+	timeZone = 'America/New_York',
+	...deps
+}: Props) {
 	// One store per mount; the dependencies of a mounted status do not change.
 	// eslint-disable-next-line react-hooks/exhaustive-deps
 	const store = useMemo(() => createPublishStatusStore(deps), []);
@@ -62,6 +71,12 @@ export default function PublishStatus({ siteUrl = '/', now = () => new Date(), .
 					{state.error}
 				</p>
 			)}
+			<ScheduledList
+				scheduled={state.scheduled.filter((s) => s.state === 'scheduled' || s.state === 'failed')}
+				timeZone={timeZone}
+				onCancel={(id) => store.cancel(id)}
+				compact
+			/>
 		</div>
 	);
 }

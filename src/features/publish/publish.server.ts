@@ -216,7 +216,10 @@ export async function requestPublish(
 		});
 		const failure = await callBuildHook(title, env);
 		if (failure) await finishPublish(service, id, { state: 'failed', error: failure });
-		else await markDispatched(service, id);
+		else {
+			await markDispatched(service, id);
+			await cancelSupersededDeploys(service, request.tenantId, id, env);
+		}
 	}
 	const publish = await getPublish(service, id);
 	if (!publish) throw new Error(`Publish ${id} vanished`);
@@ -238,6 +241,68 @@ export async function publishIfThisChamber(
 	const current = await getCurrentTenant();
 	if (current.id !== tenantId) return null;
 	return (await requestPublish({ client, tenantId, reason, purgeTags })).publish;
+}
+
+/**
+ * A newer publish supersedes the build under way: that build's site would be stale the moment it
+ * went live. With a token (NETLIFY_AUTH_TOKEN) the chamber's running deploy is cancelled through
+ * Netlify's deploys API (open-api cancelSiteDeploy: POST /api/v1/deploys/{deploy_id}/cancel, no
+ * body, 201 with the deploy; it stops the deploy's build too), so at most one build's minutes are
+ * spent on a configuration already replaced, and the newer build starts sooner. Its publish is
+ * failed as cancelled. Without a token, or when Netlify refuses, the build runs to its end as
+ * before. Local builds (`local-…` deploys) are stopped by the local publisher itself. Answers the
+ * ids of the publishes cancelled.
+ */
+export async function cancelSupersededDeploys(
+	service: SupabaseClient,
+	tenantId: string,
+	newerId: number,
+	env: PublishEnv = readPublishEnv(),
+): Promise<number[]> {
+	if (!env.NETLIFY_AUTH_TOKEN) return [];
+	const { data, error } = await service
+		.from('publishes')
+		.select('id, deploy_id')
+		.eq('tenant_id', tenantId)
+		.eq('state', 'building')
+		.lt('id', newerId)
+		.not('deploy_id', 'is', null)
+		.overrideTypes<{ id: number | string; deploy_id: string }[], { merge: false }>();
+	if (error) {
+		console.error('[publish] reading the builds under way failed:', error);
+		return [];
+	}
+	const cancelled: number[] = [];
+	for (const row of data.filter((r) => !r.deploy_id.startsWith('local-'))) {
+		const url = new URL(
+			`/api/v1/deploys/${encodeURIComponent(row.deploy_id)}/cancel`,
+			env.NETLIFY_API_URL,
+		);
+		try {
+			const response = await fetch(url, {
+				method: 'POST',
+				headers: { Authorization: `Bearer ${env.NETLIFY_AUTH_TOKEN}` },
+				signal: AbortSignal.timeout(10_000),
+			});
+			await response.body?.cancel();
+			if (!response.ok) {
+				console.error(`[publish] cancelling deploy ${row.deploy_id}: HTTP ${response.status}`);
+				continue;
+			}
+		} catch (cancelError) {
+			console.error(`[publish] cancelling deploy ${row.deploy_id} failed:`, cancelError);
+			continue;
+		}
+		const id = Number(row.id);
+		await finishPublish(
+			service,
+			id,
+			{ state: 'failed', error: `Cancelled: publish ${newerId} supersedes it.` },
+			row.deploy_id,
+		);
+		cancelled.push(id);
+	}
+	return cancelled;
 }
 
 /** POSTs the build hook as Netlify documents it; answers the failure to show, or null. */

@@ -1,6 +1,7 @@
 import { format, isSameDay } from 'date-fns';
 import { z } from 'zod';
 import type { ChamberConfig } from '../config/config.ts';
+import { wallTimeSchema } from './schedule.ts';
 
 // Publishing: a save asks for a build of the chamber's pre-rendered site;
 // the `publishes` table follows each build (queued → building → live | failed). Pure logic and
@@ -237,12 +238,13 @@ export const publishStatusQuerySchema = z.object({
 	limit: z.coerce.number({ error: 'Expected a number' }).int().min(1).max(HISTORY_SIZE).default(5),
 });
 
-/** POST /api/publish-restore. */
+/** POST /api/publish-restore: at once, or `at` a date and time on the chamber's clock. */
 export const restoreBodySchema = z.object({
 	publishId: z.coerce
 		.number({ error: 'Expected the id of a publish' })
 		.int({ error: 'Expected the id of a publish' })
 		.positive({ error: 'Expected the id of a publish' }),
+	at: wallTimeSchema.optional(),
 });
 
 // --- Netlify's deploy notifications -------------------------------------------------------------

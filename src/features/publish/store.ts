@@ -1,5 +1,6 @@
 import { atom, type ReadableAtom } from 'nanostores';
 import { isActive, POLL_ACTIVE_MS, POLL_IDLE_MS, type PublishView } from './publish.ts';
+import type { ScheduledView } from './schedule.ts';
 
 /**
  * The panel's view of publishing: the newest publishes, polled every few seconds while a build
@@ -10,6 +11,8 @@ import { isActive, POLL_ACTIVE_MS, POLL_IDLE_MS, type PublishView } from './publ
 export interface PublishStatusState {
 	/** Newest first; empty before the first answer. */
 	publishes: PublishView[];
+	/** What is scheduled (soonest first), then what went live, failed or was cancelled lately. */
+	scheduled: ScheduledView[];
 	loaded: boolean;
 	/** Why the last check failed (the previous publishes stay shown). */
 	error: string | null;
@@ -31,6 +34,8 @@ export interface PublishStatusStore {
 	refresh(): Promise<void>;
 	/** POST /api/publish: a new build (or the queued one). */
 	retry(): Promise<void>;
+	/** Cancel of a scheduled publish (DELETE /api/publish-schedule?id=). */
+	cancel(id: number): Promise<void>;
 }
 
 const kick = atom(0);
@@ -48,9 +53,10 @@ async function readError(response: Response, fallback: string): Promise<string> 
 export function createPublishStatusStore(deps: PublishStatusDeps): PublishStatusStore {
 	const doFetch = deps.fetch ?? ((input, init) => fetch(input, init));
 	const schedule = deps.setTimeout ?? ((fn, ms) => setTimeout(fn, ms));
-	const cancel = deps.clearTimeout ?? ((h) => clearTimeout(h as ReturnType<typeof setTimeout>));
+	const unschedule = deps.clearTimeout ?? ((h) => clearTimeout(h as ReturnType<typeof setTimeout>));
 	const $state = atom<PublishStatusState>({
 		publishes: [],
+		scheduled: [],
 		loaded: false,
 		error: null,
 		retrying: false,
@@ -62,7 +68,7 @@ export function createPublishStatusStore(deps: PublishStatusDeps): PublishStatus
 	let sequence = 0;
 
 	function plan(): void {
-		if (timer !== null) cancel(timer);
+		if (timer !== null) unschedule(timer);
 		timer = null;
 		if (!running) return;
 		const active = $state.get().publishes.some((p) => isActive(p.state));
@@ -82,9 +88,18 @@ export function createPublishStatusStore(deps: PublishStatusDeps): PublishStatus
 		try {
 			const response = await authorized('/api/publish-status');
 			if (!response.ok) throw new Error(await readError(response, 'Could not check publishing'));
-			const body = (await response.json()) as { publishes: PublishView[] };
+			const body = (await response.json()) as {
+				publishes: PublishView[];
+				scheduled?: ScheduledView[];
+			};
 			if (mine !== sequence) return;
-			$state.set({ ...$state.get(), publishes: body.publishes, loaded: true, error: null });
+			$state.set({
+				...$state.get(),
+				publishes: body.publishes,
+				scheduled: body.scheduled ?? [],
+				loaded: true,
+				error: null,
+			});
 		} catch (error) {
 			if (mine !== sequence) return;
 			const message = error instanceof Error ? error.message : 'Could not check publishing';
@@ -114,8 +129,20 @@ export function createPublishStatusStore(deps: PublishStatusDeps): PublishStatus
 		await refresh();
 	}
 
+	async function cancelScheduled(id: number): Promise<void> {
+		try {
+			const response = await authorized(`/api/publish-schedule?id=${id}`, { method: 'DELETE' });
+			if (!response.ok) throw new Error(await readError(response, 'Could not cancel it'));
+		} catch (error) {
+			const message = error instanceof Error ? error.message : 'Could not cancel it';
+			$state.set({ ...$state.get(), error: message });
+		}
+		await refresh();
+	}
+
 	return {
 		$state,
+		cancel: cancelScheduled,
 		start() {
 			if (running) return;
 			running = true;

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { robotsTxt, sitemapXml } from './discovery.ts';
+import {
+	robotsTxt,
+	sitemapChunks,
+	sitemapFilePath,
+	sitemapIndexXml,
+	sitemapXml,
+} from './discovery.ts';
 
 describe('sitemapXml', () => {
 	it('lists each URL once, XML-escaped', () => {
@@ -18,6 +24,22 @@ describe('robotsTxt', () => {
 		expect(robotsTxt('https://demo.example/sitemap.xml')).toBe(
 			'User-agent: *\nAllow: /\nDisallow: /api/\nDisallow: /business-page/\n\n' +
 				'Sitemap: https://demo.example/sitemap.xml\n',
+		);
+	});
+});
+
+describe('a sitemap above the protocol’s 50,000 addresses', () => {
+	it('is split into files of at most that many, listed by an index', () => {
+		const urls = Array.from({ length: 5 }, (_, i) => `/p${i}`);
+		expect(sitemapChunks(urls, 2)).toEqual([['/p0', '/p1'], ['/p2', '/p3'], ['/p4']]);
+		expect(sitemapChunks([], 2)).toEqual([[]]);
+		expect(sitemapChunks(urls).length).toBe(1);
+		expect(sitemapFilePath(2)).toBe('/sitemap-2.xml');
+		expect(sitemapIndexXml(['https://demo.example/sitemap-1.xml'])).toBe(
+			'<?xml version="1.0" encoding="UTF-8"?>\n' +
+				'<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n' +
+				'<sitemap><loc>https://demo.example/sitemap-1.xml</loc></sitemap>\n' +
+				'</sitemapindex>\n',
 		);
 	});
 });

@@ -8,6 +8,7 @@ import {
 	FEATURED_COUNT,
 	FILTER_VALUES,
 	FONT_CHOICES,
+	TIME_ZONES,
 	type ChamberConfig,
 	type Colors,
 	type Contact,
@@ -17,6 +18,7 @@ import {
 	type Social,
 	type TextColors,
 } from '../../config/config.ts';
+import { chamberTimeZone } from '../../config/time-zone.ts';
 import { SORT_LABELS, SORT_VALUES, type SortValue } from '../../directory/rules.ts';
 import { countOrFallback, DEFAULT_MEMBERSHIP_LEVELS, move, rerank } from '../admin.ts';
 import {
@@ -103,17 +105,32 @@ export function ContactTab({ draft }: ConfigTabProps) {
 	return (
 		<>
 			<Section title="Contact information">
-				{(Object.keys(CONTACT_LABELS) as (keyof Contact)[]).map((field) => (
-					<TextField
-						key={field}
-						label={CONTACT_LABELS[field]}
-						type={field === 'email' ? 'email' : field === 'phone' ? 'tel' : 'text'}
-						value={draft.contact[field]}
-						maxLength={field === 'state' ? 2 : undefined}
-						transform={field === 'state' ? upper2 : undefined}
-						onChange={(v) => setField('contact', field, v)}
-					/>
-				))}
+				{(Object.keys(CONTACT_LABELS) as (keyof Contact)[])
+					.filter((field) => field !== 'timeZone')
+					.map((field) => (
+						<TextField
+							key={field}
+							label={CONTACT_LABELS[field]}
+							type={field === 'email' ? 'email' : field === 'phone' ? 'tel' : 'text'}
+							value={draft.contact[field]}
+							maxLength={field === 'state' ? 2 : undefined}
+							transform={field === 'state' ? upper2 : undefined}
+							onChange={(v) => setField('contact', field, v)}
+						/>
+					))}
+				<SelectField
+					label={CONTACT_LABELS.timeZone}
+					value={draft.contact.timeZone}
+					hint="Dates you enter in this panel, such as Publish at, are in this time zone."
+					options={[
+						{
+							value: '',
+							label: `The usual one of the state (${chamberTimeZone({ ...draft, contact: { ...draft.contact, timeZone: '' } })})`,
+						},
+						...TIME_ZONES.map((zone) => ({ value: zone, label: zone })),
+					]}
+					onChange={(v) => setField('contact', 'timeZone', v)}
+				/>
 			</Section>
 			<Section title="Social media links">
 				{(Object.keys(SOCIAL_LABELS) as (keyof Social)[]).map((field) => (

@@ -46,6 +46,7 @@ export const CONTACT_LABELS: Record<keyof Contact, string> = {
 	state: 'State',
 	zip: 'ZIP code',
 	phone: 'Phone',
+	timeZone: 'Time zone',
 	email: 'Email',
 };
 
@@ -173,4 +174,27 @@ export function fieldLabel(path: string): string {
 		: (IDENTITY_LABELS as Record<string, string>)[section!];
 	if (!label) throw new Error(`No label for the configuration field ${path}`);
 	return label;
+}
+
+/** The tab a section's fields are on, for messages that name a field out of its tab. */
+const SECTION_TITLES: Readonly<Record<string, string>> = {
+	colors: 'Colours',
+	fonts: 'Fonts',
+	textColors: 'Text colours',
+	contact: 'Contact',
+	social: 'Social',
+	urls: 'URLs',
+	content: 'Content',
+	features: 'Display',
+};
+
+/**
+ * A configuration field as people read it out of its tab ('Content: Hero title'), for messages
+ * such as the conflict dialog; the path itself ('navigation') where no label exists.
+ */
+export function fieldTitle(path: string): string {
+	const [section, field] = path.split('.', 2) as [string, string | undefined];
+	if (field === undefined) return (IDENTITY_LABELS as Record<string, string>)[section] ?? path;
+	const label = SECTION_LABELS[section]?.[field];
+	return label ? `${SECTION_TITLES[section] ?? section}: ${label}` : path;
 }

@@ -1,0 +1,29 @@
+import { spawn } from 'node:child_process';
+import { listTenants } from '../../src/features/tenants/lookup.server.ts';
+import { getServiceClient, readClientEnv } from '../../src/lib/supabase.server.ts';
+import type { Stack } from '../stack/index.ts';
+import { ROOT } from './site.ts';
+
+/**
+ * The benchmarks' chambers: `bench-{size}`, generated with tenant:demo the first time (not
+ * timed) and reused after. Their staff sign in as admin@bench-{size}.test, password
+ * demo-password.
+ */
+export async function ensureBenchTenant(stack: Stack, size: number): Promise<string> {
+	const slug = `bench-${size}`;
+	const client = getServiceClient(readClientEnv({ ...process.env, ...stack.env }));
+	if ((await listTenants(client)).some((t) => t.slug === slug)) return slug;
+	console.log(`Generating ${slug} (${size} businesses)…`);
+	await new Promise<void>((resolveRun, reject) => {
+		const child = spawn(
+			process.execPath,
+			['scripts/tenant-demo.ts', '--businesses', String(size), '--slug', slug],
+			{ cwd: ROOT, env: { ...process.env, ...stack.env }, stdio: 'inherit' },
+		);
+		child.on('error', reject);
+		child.on('exit', (code) =>
+			code === 0 ? resolveRun() : reject(new Error(`tenant:demo exited with ${code}`)),
+		);
+	});
+	return slug;
+}

@@ -1,0 +1,242 @@
+import type { SupabaseClient } from '@supabase/supabase-js';
+import { BadRequest, HttpError } from '../../lib/http.server.ts';
+import { getAnonClient, getServiceClient } from '../../lib/supabase.server.ts';
+import type { AdminSession } from '../auth/auth.server.ts';
+import { getCachedChamberConfig } from '../config/config.server.ts';
+import { configFromRow, configToRow, type StoredChamberConfigRow } from '../config/config.ts';
+import { chamberTimeZone, zonedWallTimeToInstant } from '../config/time-zone.ts';
+import { throwIfConflict } from '../conflicts/conflicts.server.ts';
+import { ConfigChangeError, parseConfigChange } from '../admin/update-config.ts';
+import { readPublishEnv, requestPublish, type PublishEnv } from './publish.server.ts';
+import type { PublishView } from './publish.ts';
+import {
+	saveSummary,
+	SCHEDULED_COLUMNS,
+	toScheduledView,
+	type ScheduledRow,
+	type ScheduledView,
+} from './schedule.ts';
+
+/**
+ * Scheduled publishing on the server (migration 20261125140000): storing a save or a restore to
+ * go live later, listing and cancelling what is scheduled, and firing what is due.
+ */
+
+interface Tenant {
+	id: string;
+	slug: string;
+}
+
+/** A wall time on the chamber's clock to the instant, refused unless it is still to come. */
+async function runAtFor(tenant: Tenant, at: string, now: Date): Promise<Date> {
+	const config = await getCachedChamberConfig(getAnonClient(), tenant.id);
+	const runAt = zonedWallTimeToInstant(at, chamberTimeZone(config));
+	if (runAt.getTime() <= now.getTime()) {
+		throw new BadRequest(
+			`at: ${at} (${chamberTimeZone(config)}) has passed; choose a time to come`,
+		);
+	}
+	return runAt;
+}
+
+async function insertScheduled(
+	client: SupabaseClient,
+	row: Record<string, unknown>,
+): Promise<ScheduledView> {
+	const { data, error } = await client
+		.from('scheduled_publishes')
+		.insert(row)
+		.select(SCHEDULED_COLUMNS)
+		.single<ScheduledRow>();
+	if (error) {
+		throwIfConflict(error);
+		// The database's own refusals are written for the user (the role and value checks).
+		if (error.code === '42501') throw new HttpError(403, error.message);
+		if (error.code === '22023' || error.code === '23514') throw new BadRequest(error.message);
+		throw new Error(`Failed to schedule: ${error.message}`, { cause: error });
+	}
+	return toScheduledView(data);
+}
+
+/**
+ * 'Publish at…' on a save: the changes (update-config bodies, each with the version it was made
+ * from) are validated as a save's are and stored with the user's token; the database tries them
+ * as that user before it keeps them.
+ */
+export async function scheduleSave(
+	session: Pick<AdminSession, 'client'>,
+	tenant: Tenant,
+	body: { at: string; changes: Record<string, unknown>[] },
+	now: Date = new Date(),
+): Promise<ScheduledView> {
+	const writes = body.changes.map((change, index) => {
+		try {
+			const { write, version } = parseConfigChange({ ...change, chamber: tenant.slug });
+			return { ...write, version };
+		} catch (error) {
+			if (error instanceof ConfigChangeError) {
+				throw new BadRequest(`changes[${index}]: ${error.message}`);
+			}
+			throw error;
+		}
+	});
+	const paths = writes.map((w) => w.path);
+	if (new Set(paths).size !== paths.length) {
+		throw new BadRequest('changes: each field at most once');
+	}
+	const runAt = await runAtFor(tenant, body.at, now);
+	return insertScheduled(session.client, {
+		tenant_id: tenant.id,
+		run_at: runAt.toISOString(),
+		kind: 'save',
+		changes: writes.map(({ column, field, value, version, path }) => ({
+			column,
+			field,
+			value,
+			version,
+			path,
+		})),
+		summary: saveSummary(paths),
+	});
+}
+
+/** 'Publish at…' on a restore: the kept configuration is copied into the schedule. */
+export async function scheduleRestore(
+	session: Pick<AdminSession, 'client'>,
+	tenant: Tenant,
+	publishId: number,
+	at: string,
+	now: Date = new Date(),
+): Promise<ScheduledView> {
+	const { data, error } = await session.client
+		.from('publishes')
+		.select('id, state, finished_at, config_snapshot')
+		.eq('id', publishId)
+		.eq('tenant_id', tenant.id)
+		.maybeSingle<{
+			id: number;
+			state: string;
+			finished_at: string | null;
+			config_snapshot: StoredChamberConfigRow | null;
+		}>();
+	if (error)
+		throw new Error(`Failed to read publish ${publishId}: ${error.message}`, { cause: error });
+	if (!data) throw new HttpError(404, 'No such publish of this chamber.');
+	if (data.state !== 'live' || !data.config_snapshot) {
+		throw new HttpError(409, 'This configuration is no longer kept.');
+	}
+	const { slug: _slug, ...row } = configToRow(
+		configFromRow(data.config_snapshot, `publish ${publishId}`),
+	);
+	const runAt = await runAtFor(tenant, at, now);
+	const when = data.finished_at ? data.finished_at.slice(0, 16).replace('T', ' ') : '';
+	return insertScheduled(session.client, {
+		tenant_id: tenant.id,
+		run_at: runAt.toISOString(),
+		kind: 'restore',
+		snapshot: row,
+		restore_of: publishId,
+		summary: `Restore the configuration published ${when} UTC`,
+	});
+}
+
+/**
+ * The chamber's scheduled publishes for its staff (RLS): every one still waiting, soonest first,
+ * then the newest `finished` that went live, failed or were cancelled.
+ */
+export async function listScheduled(
+	client: SupabaseClient,
+	tenantId: string,
+	options: { finished?: number; finishedSince?: Date } = {},
+): Promise<ScheduledView[]> {
+	const waiting = await client
+		.from('scheduled_publishes')
+		.select(SCHEDULED_COLUMNS)
+		.eq('tenant_id', tenantId)
+		.eq('state', 'scheduled')
+		.order('run_at', { ascending: true })
+		.order('id', { ascending: true })
+		.limit(100)
+		.overrideTypes<ScheduledRow[], { merge: false }>();
+	if (waiting.error) {
+		throw new Error(`Failed to list scheduled publishes: ${waiting.error.message}`, {
+			cause: waiting.error,
+		});
+	}
+	let query = client
+		.from('scheduled_publishes')
+		.select(SCHEDULED_COLUMNS)
+		.eq('tenant_id', tenantId)
+		.neq('state', 'scheduled');
+	if (options.finishedSince) query = query.gte('finished_at', options.finishedSince.toISOString());
+	const finished = await query
+		.order('finished_at', { ascending: false })
+		.order('id', { ascending: false })
+		.limit(options.finished ?? 20)
+		.overrideTypes<ScheduledRow[], { merge: false }>();
+	if (finished.error) {
+		throw new Error(`Failed to list scheduled publishes: ${finished.error.message}`, {
+			cause: finished.error,
+		});
+	}
+	return [...waiting.data, ...finished.data].map(toScheduledView);
+}
+
+/** Cancel: its author or an admin, while it waits (the database decides). */
+export async function cancelScheduled(client: SupabaseClient, id: number): Promise<ScheduledView> {
+	const { data, error } = await client.rpc('cancel_scheduled_publish', { p_id: id });
+	if (error) {
+		if (error.code === '42501') throw new HttpError(403, error.message);
+		if (error.code === '22023') throw new HttpError(409, error.message);
+		throw new Error(`Failed to cancel: ${error.message}`, { cause: error });
+	}
+	const row = (data as ScheduledRow[] | null)?.[0];
+	if (!row) throw new HttpError(404, 'No such scheduled publish');
+	return toScheduledView(row);
+}
+
+export interface FiredSchedules {
+	/** What was due: published (written) or failed, with the reason. */
+	fired: ScheduledView[];
+	/** The publish that takes the written ones live, or null when none was written. */
+	publish: PublishView | null;
+}
+
+/**
+ * The scheduled function's work: writes the chamber's changes that are due (in their authors'
+ * names) and requests one publish for all of them. `now` injects the clock.
+ */
+export async function fireDueSchedules(
+	tenantId: string,
+	options: { now?: Date; service?: SupabaseClient; env?: PublishEnv } = {},
+): Promise<FiredSchedules> {
+	const service = options.service ?? getServiceClient();
+	const { data, error } = await service.rpc('fire_scheduled_publishes', {
+		p_tenant_id: tenantId,
+		p_now: (options.now ?? new Date()).toISOString(),
+	});
+	if (error) {
+		throw new Error(`Failed to fire scheduled publishes: ${error.message}`, { cause: error });
+	}
+	const fired = (data as ScheduledRow[]).map(toScheduledView);
+	for (const failed of fired.filter((f) => f.state === 'failed')) {
+		console.warn(`[schedule] scheduled publish ${failed.id} failed: ${failed.error}`);
+	}
+	const published = fired.filter((f) => f.state === 'published');
+	if (published.length === 0) return { fired, publish: null };
+	const authors = [...new Set(published.map((f) => f.createdBy ?? 'the server'))].join(', ');
+	const what = published.map((f) => f.summary).join('; ');
+	const { publish } = await requestPublish(
+		{ client: service, tenantId, reason: `Scheduled by ${authors}: ${what}`.slice(0, 200) },
+		options.env ?? readPublishEnv(),
+	);
+	const link = await service.rpc('link_scheduled_publishes', {
+		p_ids: published.map((f) => f.id),
+		p_publish_id: publish.id,
+	});
+	if (link.error) console.error('[schedule] recording the publish failed:', link.error);
+	return {
+		fired: fired.map((f) => (f.state === 'published' ? { ...f, publishId: publish.id } : f)),
+		publish,
+	};
+}

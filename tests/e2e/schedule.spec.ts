@@ -1,0 +1,121 @@
+import { expect, test, type Page } from '@playwright/test';
+import { getTenantBySlug } from '../../src/features/tenants/tenants.server.ts';
+import { changeDemoConfig, serviceClient, signIn, withDatabase } from './admin-support.ts';
+
+// 'Publish at…' in the panel of the demo chamber: the change is stored, not saved; the header and
+// History list it with who and when on the chamber's clock, with Cancel; when it is due (here the
+// database's firing function is called with the scheduled time as its clock) it is written.
+
+const PANEL = '/chamber-config-v2';
+const FIELD = 'Why join button text';
+
+async function openContent(page: Page): Promise<void> {
+	await page.goto(`/chamber-login-v2?redirect=${encodeURIComponent(PANEL)}`);
+	await signIn(page, 'admin@demo.test');
+	await page.getByRole('tab', { name: 'Content', exact: true }).click();
+	await expect(page.getByRole('tabpanel').getByRole('textbox', { name: FIELD })).toBeVisible();
+}
+
+async function schedule(page: Page, value: string): Promise<void> {
+	await page.getByRole('tabpanel').getByRole('textbox', { name: FIELD }).fill(value);
+	await page.getByRole('button', { name: 'Publish at…' }).click();
+	const dialog = page.getByRole('dialog', { name: 'Publish this change at' });
+	await expect(dialog.getByLabel('Date and time (America/Chicago)')).toHaveValue(
+		/^\d{4}-\d\d-\d\dT\d\d:\d[05]$/,
+	);
+	await dialog.getByRole('button', { name: 'Schedule' }).click();
+	await expect(dialog).toBeHidden();
+}
+
+async function stored(): Promise<string> {
+	const service = await serviceClient();
+	const { data } = await service
+		.from('chamber_config')
+		.select('content')
+		.eq('slug', 'demo')
+		.single<{ content: { whyJoinButtonText?: string } }>();
+	return data?.content.whyJoinButtonText ?? '';
+}
+
+let original: Record<string, unknown>;
+
+test.beforeAll(async () => {
+	original = await changeDemoConfig<Record<string, unknown>>('content', (c) => c);
+});
+
+test.afterAll(async () => {
+	await changeDemoConfig('content', () => original);
+	const tenant = await getTenantBySlug(await serviceClient(), 'demo');
+	await (await serviceClient()).from('scheduled_publishes').delete().eq('tenant_id', tenant.id);
+});
+
+test('a change scheduled from the panel waits, is listed with who and when, and goes live when due', async ({
+	page,
+}) => {
+	const before = await stored();
+	await openContent(page);
+	await schedule(page, 'Join us this spring');
+
+	await expect(page.getByRole('status').filter({ hasText: 'Scheduled to go live' })).toHaveText(
+		/^Scheduled to go live \w{3} \d{1,2}, \d{4}, \d\d:\d\d C[SD]T: 1 change: content\.whyJoinButtonText$/,
+	);
+	await expect(page.getByRole('button', { name: /^Save Changes/ })).toHaveCount(0);
+	expect(await stored()).toBe(before);
+
+	// The header lists it.
+	await page.getByText('1 scheduled', { exact: true }).click();
+	const item = page.getByRole('listitem').filter({ hasText: 'content.whyJoinButtonText' });
+	await expect(item).toContainText('Goes live');
+	await expect(item).toContainText('scheduled by admin@demo.test');
+	await expect(
+		item.getByRole('button', { name: /^Cancel the publish scheduled for/ }),
+	).toBeVisible();
+
+	// So does History.
+	await page.getByRole('tab', { name: 'History', exact: true }).click();
+	const scheduled = page.getByRole('tabpanel').getByRole('heading', { name: 'Scheduled' });
+	await expect(scheduled).toBeVisible();
+
+	// Due: the scheduled function's database call, with the scheduled time as its clock.
+	const tenant = await getTenantBySlug(await serviceClient(), 'demo');
+	const fired = await withDatabase(async (db) => {
+		const { rows } = await db.query<{ state: string }>(
+			`select state from public.fire_scheduled_publishes($1,
+				(select max(run_at) from public.scheduled_publishes where tenant_id = $1 and state = 'scheduled'))`,
+			[tenant.id],
+		);
+		return rows.map((r) => r.state);
+	});
+	expect(fired).toEqual(['published']);
+	expect(await stored()).toBe('Join us this spring');
+	await page.reload();
+	await page.getByRole('tab', { name: 'History', exact: true }).click();
+	await expect(
+		page
+			.getByRole('tabpanel')
+			.getByRole('listitem')
+			.filter({ hasText: 'content.whyJoinButtonText' }),
+	).toContainText('Went live');
+});
+
+test('Cancel in the header: it never goes live', async ({ page }) => {
+	await openContent(page);
+	await schedule(page, 'Never published');
+	await page.getByText('1 scheduled', { exact: true }).click();
+	await page
+		.getByRole('button', {
+			name: /^Cancel the publish scheduled for .*content\.whyJoinButtonText$/,
+		})
+		.click();
+	await expect(page.getByText('1 scheduled', { exact: true })).toHaveCount(0);
+	const tenant = await getTenantBySlug(await serviceClient(), 'demo');
+	const states = await withDatabase(async (db) => {
+		const { rows } = await db.query<{ state: string }>(
+			`select state from public.scheduled_publishes where tenant_id = $1 and summary like '%whyJoinButtonText' order by id desc limit 1`,
+			[tenant.id],
+		);
+		return rows.map((r) => r.state);
+	});
+	expect(states).toEqual(['canceled']);
+	expect(await stored()).not.toBe('Never published');
+});
