@@ -511,7 +511,7 @@ begin
 	limit 1;
 	if v_stale is not null then
 		raise exception 'The directory changed since the preview (% was changed meanwhile). Nothing was applied: import the file again to see the changes as they are now.', v_stale
-			using errcode = '40001';
+			using errcode = 'PT409';
 	end if;
 
 	select count(*) into v_written

@@ -246,7 +246,10 @@ async function readSource(service: SupabaseClient, job: ImportJob): Promise<Tabl
 	return readTable(new Uint8Array(await data.arrayBuffer()), job.source);
 }
 
-async function preview(service: SupabaseClient, job: ImportJob): Promise<'previewed' | 'waiting'> {
+async function preview(
+	service: SupabaseClient,
+	job: ImportJob,
+): Promise<'previewed' | 'apply' | 'waiting'> {
 	const table = await readSource(service, job);
 	await updateJob(service, job.id, {
 		rows_total: table.rows.length,
@@ -294,14 +297,17 @@ async function preview(service: SupabaseClient, job: ImportJob): Promise<'previe
 			await updateJob(service, job.id, { rows_validated: validated });
 		}
 	}
+	// The scheduled sync applies its own dry run when no row is invalid.
+	const applyNow = job.auto_apply && counts.invalid === 0;
 	await updateJob(service, job.id, {
-		state: 'previewed',
+		state: applyNow ? 'apply_requested' : 'previewed',
+		...(applyNow ? { missing_action: readSyncConfig()?.missing ?? 'keep' } : {}),
 		rows_validated: validated,
 		counts,
 		previewed_at: new Date().toISOString(),
 	});
 	console.log(`[member-import] ${job.id} (${job.source}): ${formatSummary(counts)}`);
-	return 'previewed';
+	return applyNow ? 'apply' : 'previewed';
 }
 
 async function removeFile(service: SupabaseClient, id: string): Promise<void> {
@@ -320,7 +326,7 @@ async function apply(service: SupabaseClient, job: ImportJob): Promise<void> {
 	const { data, error } = await service.rpc('apply_member_import', { p_import_id: job.id });
 	if (error) {
 		throw new ImportFailure(
-			error.code === '40001' ? error.message : `The changes could not be applied: ${error.message}`,
+			error.code === 'PT409' ? error.message : `The changes could not be applied: ${error.message}`,
 		);
 	}
 	const result = data as ImportCounts & { written: number };
@@ -379,18 +385,7 @@ export async function runImportJob(service: SupabaseClient, id: string): Promise
 		job = await claim(service, id);
 		if (!job) return;
 		if (job.state === 'reading') {
-			const outcome = await preview(service, job);
-			if (outcome !== 'previewed' || !job.auto_apply) return;
-			const { data } = await service
-				.from('member_imports')
-				.select('counts')
-				.eq('id', id)
-				.single<{ counts: Partial<ImportCounts> }>();
-			if ((data?.counts.invalid ?? 0) > 0) return;
-			await updateJob(service, id, {
-				state: 'apply_requested',
-				missing_action: readSyncConfig()?.missing ?? 'keep',
-			});
+			if ((await preview(service, job)) !== 'apply') return;
 			job = await claim(service, id);
 			if (!job) return;
 		}

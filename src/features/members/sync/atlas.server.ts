@@ -95,7 +95,7 @@ let cachedToken: { key: string; token: string; until: number } | undefined;
 
 /** An access token by the client credentials grant, kept until a minute before it expires. */
 async function accessToken(oauth: NonNullable<SyncConfig['oauth']>): Promise<string> {
-	const key = `${oauth.tokenUrl}|${oauth.clientId}`;
+	const key = `${oauth.tokenUrl}|${oauth.clientId}|${oauth.clientSecret}`;
 	if (cachedToken?.key === key && cachedToken.until > Date.now()) return cachedToken.token;
 	const body = new URLSearchParams({
 		grant_type: 'client_credentials',
