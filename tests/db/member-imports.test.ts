@@ -1,3 +1,8 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { createClient } from '@supabase/supabase-js';
 import pg from 'pg';
 import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
@@ -499,6 +504,48 @@ describe('the sync from the membership system', () => {
 			});
 		} finally {
 			process.env.ATLAS_CLIENT_SECRET = atlas.clientSecret;
+		}
+	});
+});
+
+describe('npm run tenant:import -- --dry-run', () => {
+	it('prints the same summary and each change, and writes nothing', async () => {
+		const dir = await mkdtemp(join(tmpdir(), 'dry-run-'));
+		try {
+			const file = join(dir, 'chamber.json');
+			await writeFile(
+				file,
+				JSON.stringify({
+					tenant: { slug, name: `Imports ${slug}` },
+					businesses: [
+						{ weblink_profile_id: 102, report_name: 'Harbor Hardware', city: 'Harbor Town' },
+						{ weblink_profile_id: '777', report_name: 'Dry Run Diner' },
+					],
+				}),
+			);
+			const before = await business('102');
+			const { stdout } = await promisify(execFile)(
+				process.execPath,
+				['scripts/tenant-import.ts', file, '--dry-run'],
+				{
+					env: {
+						...process.env,
+						CHAMBER_DATA_DIR: stack.dataDir,
+						CHAMBER_STACK_PORT: stack.stackPort,
+					},
+				},
+			);
+			expect(stdout).toMatch(
+				new RegExp(
+					`chamber\\.json \\(tenant "${slug}"\\): 1 business to add, \\d+ to change, \\d+ unchanged, \\d+ missing from the file, 0 invalid rows`,
+				),
+			);
+			expect(stdout).toContain('  add: Dry Run Diner (#777)');
+			expect(stdout).toContain('  change Harbor Hardware (#102): City: Harbor → Harbor Town');
+			expect(await business('777')).toBeUndefined();
+			expect((await business('102')).version).toBe(before.version);
+		} finally {
+			await rm(dir, { recursive: true, force: true });
 		}
 	});
 });

@@ -66,6 +66,7 @@ test('each role sees its tabs (spec 02 §6): admin all but Users, super_admin al
 		'Logos',
 		'Nav',
 		'History',
+		'Import',
 	]);
 	await tab(page, 'Cache');
 	await expect(page.getByRole('button', { name: 'Refresh Categories cache' })).toBeVisible();
@@ -74,7 +75,7 @@ test('each role sees its tabs (spec 02 §6): admin all but Users, super_admin al
 	await expect(page).toHaveURL(/\/chamber-login-v2/);
 
 	await signIn(page, superAdmin);
-	await expect(page.getByRole('tab')).toHaveCount(13);
+	await expect(page.getByRole('tab')).toHaveCount(14);
 	await expect(page.getByRole('tab').last()).toHaveText('Users');
 });
 

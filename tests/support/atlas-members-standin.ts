@@ -57,11 +57,12 @@ export async function startAtlasMembersStandin(options: {
 	members: AtlasMember[];
 	tenant?: string;
 	port?: number;
+	clientSecret?: string;
 }): Promise<AtlasMembersStandin> {
 	const tokens = new Set<string>();
 	const standin = {
 		clientId: 'chamber-test-client',
-		clientSecret: randomBytes(12).toString('hex'),
+		clientSecret: options.clientSecret ?? randomBytes(12).toString('hex'),
 		tenant: options.tenant ?? 'chamber-test',
 		members: options.members,
 		format: 'json' as 'json' | 'csv',

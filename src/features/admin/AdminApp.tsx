@@ -6,6 +6,8 @@ import AdminPanel, { loadChamber, type ActionTabs } from './AdminPanel.tsx';
 import CacheTab from './cache/CacheTab.tsx';
 import LogosTab from './logos/LogosTab.tsx';
 import UsersTab from './users/UsersTab.tsx';
+import ImportPanel from '../members/import/ImportPanel.tsx';
+import SyncPanel from '../members/sync/SyncPanel.tsx';
 import PanelActions, { hasUnsavedChanges, LEAVE_QUESTION } from './PanelActions.tsx';
 import { configLoaded } from './store.ts';
 import { withErrorBoundary } from '../site/ErrorBoundary.tsx';
@@ -20,6 +22,12 @@ const ACTION_TABS: ActionTabs = {
 	Logos: (props) => <LogosTab {...props} />,
 	Cache: (props) => <CacheTab {...props} />,
 	Users: (props) => <UsersTab {...props} />,
+	Import: (props) => (
+		<>
+			<ImportPanel {...props} />
+			<SyncPanel {...props} />
+		</>
+	),
 };
 
 /** `?chamber=` names another chamber; only a super_admin (View All Chambers) may open one. */

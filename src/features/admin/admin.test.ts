@@ -10,7 +10,7 @@ import {
 } from './admin.ts';
 
 describe('tabsFor: what each role sees (spec 02 §2, §6)', () => {
-	it('an editor sees only Content; an admin all but Users; a super_admin everything', () => {
+	it('an editor sees only Content; an admin all but Users (Import too); a super_admin everything', () => {
 		expect(tabsFor('editor')).toEqual(['Content']);
 		expect(tabsFor('admin')).not.toContain('Users');
 		expect(tabsFor('admin')).toEqual([
@@ -26,8 +26,9 @@ describe('tabsFor: what each role sees (spec 02 §2, §6)', () => {
 			'Logos',
 			'Nav',
 			'History',
+			'Import',
 		]);
-		expect(tabsFor('super_admin')).toHaveLength(13);
+		expect(tabsFor('super_admin')).toHaveLength(14);
 		expect(tabsFor('super_admin').at(-1)).toBe('Users');
 	});
 });

@@ -44,6 +44,8 @@ export const TABS = [
 	'Logos',
 	'Nav',
 	'History',
+	// Member imports and the sync (src/features/members), until the Members tab hosts them.
+	'Import',
 	'Users',
 ] as const;
 export type TabName = (typeof TABS)[number];
@@ -67,6 +69,8 @@ export const TAB_CAPABILITY: Readonly<Record<TabName, Capability>> = {
 	Nav: 'Manage Navigation',
 	History: 'Edit Colors & Branding',
 	Users: 'Manage Users',
+	// Imports write every field of a business: admins and super_admins, as the database checks.
+	Import: 'Upload Logos',
 };
 
 /** The tabs a role sees: an editor only Content, an admin all but Users, a super_admin all. */
