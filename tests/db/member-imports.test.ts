@@ -428,6 +428,28 @@ describe('who may import', () => {
 		expect(unknown).toEqual({ status: 404, body: { error: 'No such import' } });
 		expect((await call('/api/member-imports', '', { chamber: slug, path: 'x' })).status).toBe(401);
 	});
+
+	it('answers 409 while another import of the chamber works, and for an action its state refuses', async () => {
+		const { rows } = await db.query(
+			`insert into public.member_imports (tenant_id, kind, source, state) values ($1, 'file', 'busy.csv', 'applying') returning id`,
+			[tenantId],
+		);
+		try {
+			const { path } = await upload(tokens.admin, 'x.csv', 'Profile ID\n1\n');
+			expect(await call('/api/member-imports', tokens.admin, { chamber: slug, path })).toEqual({
+				status: 409,
+				body: { error: 'Another import of this chamber is under way; wait for it to finish' },
+			});
+			expect(
+				await call(`/api/member-imports/${rows[0].id}/mapping`, tokens.admin, { mapping: {} }),
+			).toEqual({
+				status: 409,
+				body: { error: 'This import is not waiting for its columns to be mapped' },
+			});
+		} finally {
+			await db.query('delete from public.member_imports where id = $1', [rows[0].id]);
+		}
+	});
 });
 
 describe('the sync from the membership system', () => {

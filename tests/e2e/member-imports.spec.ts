@@ -172,7 +172,7 @@ test('a good CSV is previewed, applied in one go and on the public site after on
 test('a large file shows its progress, which survives a reload', async ({ page }) => {
 	test.setTimeout(240_000);
 	const rows = Array.from(
-		{ length: 30_000 },
+		{ length: 60_000 },
 		(_, i) => `${800_000 + i},Bulk Member ${i},Lakeside`,
 	).join('\r\n');
 	const panel = await openImport(page);
@@ -184,12 +184,12 @@ test('a large file shows its progress, which survives a reload', async ({ page }
 	await page.getByRole('tab', { name: 'Import', exact: true }).click();
 	await expect(page.getByRole('progressbar', { name: 'Import progress' })).toBeVisible();
 	await expect(
-		page.getByRole('status').filter({ hasText: /Checked [\d,]+ of 30,000 rows/ }),
+		page.getByRole('status').filter({ hasText: /Checked [\d,]+ of 60,000 rows/ }),
 	).toBeVisible({
 		timeout: 60_000,
 	});
 	await expect(
-		page.getByRole('status').filter({ hasText: '30,000 businesses to add' }),
+		page.getByRole('status').filter({ hasText: '60,000 businesses to add' }),
 	).toBeVisible({ timeout: 180_000 });
 	await page.getByRole('button', { name: 'Discard' }).click();
 	await expect(page.getByRole('button', { name: 'Upload and preview' })).toBeVisible();

@@ -32,7 +32,7 @@ import { readTable, UnreadableFileError, type Table } from './read.server.ts';
 
 export const IMPORTS_BUCKET = 'imports';
 /** Rows compared per round trip to the database. */
-const BATCH = 500;
+const BATCH = 1000;
 /** Progress is written at most this often. */
 const PROGRESS_MS = 500;
 
