@@ -401,6 +401,18 @@ describe('who may import', () => {
 			p_storage_path: path,
 		});
 		expect(direct.error?.code).toBe('42501');
+		const { rows: open } = await db.query(
+			`select id from public.member_imports where tenant_id = $1 order by created_at desc limit 1`,
+			[tenantId],
+		);
+		const preview = (token: string) =>
+			userClient(stack, token).rpc('member_import_preview', {
+				p_import_id: open[0].id,
+				p_kind: 'change',
+			});
+		expect((await preview(tokens.admin)).error).toBeNull();
+		expect((await preview(tokens.otherAdmin)).error?.message).toBe('No such import');
+		expect((await preview(tokens.editor)).error?.message).toBe('No such import');
 		const { data } = await userClient(stack, tokens.otherAdmin)
 			.from('member_imports')
 			.select('id')

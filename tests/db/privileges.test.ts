@@ -187,6 +187,7 @@ const STAFF_FUNCTIONS = [
 	'public.may_import_members',
 	'public.may_manage_logo',
 	'public.may_upload_import',
+	'public.member_import_preview',
 	'public.member_import_targets',
 	'public.remove_business',
 	'public.request_member_import_apply',

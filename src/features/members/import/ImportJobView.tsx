@@ -6,7 +6,6 @@ import {
 	fieldLabel,
 	formatSummary,
 	fullCounts,
-	PREVIEW_ROW_COLUMNS,
 	showValue,
 	WORKING_STATES,
 	type ImportJob,
@@ -152,30 +151,15 @@ type Rows = Partial<Record<RowAction | 'kept', PreviewRow[]>>;
 
 async function readPreview(client: SupabaseClient, importId: string): Promise<Rows> {
 	const rows: Rows = {};
-	await Promise.all(
-		(['invalid', 'add', 'change', 'missing'] as const).map(async (action) => {
-			const { data } = await client
-				.from('member_import_rows')
-				.select(PREVIEW_ROW_COLUMNS)
-				.eq('import_id', importId)
-				.eq('action', action)
-				.order('row_number', { nullsFirst: false })
-				.order('id')
-				.limit(LISTED)
-				.overrideTypes<PreviewRow[], { merge: false }>();
-			rows[action] = data ?? [];
-		}),
-	);
-	const { data } = await client
-		.from('member_import_rows')
-		.select(PREVIEW_ROW_COLUMNS)
-		.eq('import_id', importId)
-		.eq('action', 'unchanged')
-		.not('changes', 'is', null)
-		.order('row_number')
-		.limit(LISTED)
-		.overrideTypes<PreviewRow[], { merge: false }>();
-	rows.kept = data ?? [];
+	// One after another: the embedded stack answers one query at a time anyway.
+	for (const kind of ['invalid', 'add', 'change', 'kept', 'missing'] as const) {
+		const { data } = await client.rpc('member_import_preview', {
+			p_import_id: importId,
+			p_kind: kind,
+			p_limit: LISTED,
+		});
+		rows[kind] = (data as PreviewRow[] | null) ?? [];
+	}
 	return rows;
 }
 

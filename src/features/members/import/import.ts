@@ -621,7 +621,7 @@ export interface ImportJob {
 export const IMPORT_JOB_COLUMNS =
 	'id, tenant_id, kind, source, state, auto_apply, headers, mapping, rows_total, rows_read, rows_validated, rows_applied, counts, missing_action, error, requested_by_email, applied_by_email, created_at, updated_at, previewed_at, applied_at, publish_id';
 
-/** A row of member_import_rows as the panel reads it. */
+/** A row of the dry run as the panel reads it (member_import_preview). */
 export interface PreviewRow {
 	id: number;
 	row_number: number | null;
@@ -631,9 +631,6 @@ export interface PreviewRow {
 	changes: FieldChange[] | null;
 	errors: RowError[] | null;
 }
-
-export const PREVIEW_ROW_COLUMNS =
-	'id, row_number, action, weblink_profile_id, name, changes, errors';
 
 /** Counts with every key, from a job's stored counts. */
 export function fullCounts(counts: Partial<ImportCounts>): ImportCounts {
