@@ -4,6 +4,8 @@ const PORT = Number(process.env.E2E_PORT || 8899);
 // Separate from `npm start`'s folder and ports, so tests never touch a developer's data.
 const DATA_DIR = process.env.E2E_DATA_DIR || '.data-test/e2e';
 const STACK_PORT = process.env.E2E_STACK_PORT || '56321';
+/** The stand-in membership system the member sync spec starts (the port after the stack's three). */
+const ATLAS_MEMBERS_PORT = Number(STACK_PORT) + 3;
 
 /**
  * End-to-end tests drive Debian's Chromium (a test tool's own browser download cannot work
@@ -53,6 +55,12 @@ export default defineConfig({
 			// Every test signs in from 127.0.0.1: the identity service's per-address limit (GoTrue's
 			// 150 token requests per 5 minutes) would otherwise stop the suite, not an attacker.
 			AUTH_RATE_LIMIT_TOKEN: '100000',
+			// The member sync reads tests/e2e/member-imports.spec.ts's stand-in of the membership system.
+			ATLAS_MEMBERS_URL: `http://127.0.0.1:${ATLAS_MEMBERS_PORT}/members/export`,
+			ATLAS_TOKEN_URL: `http://127.0.0.1:${ATLAS_MEMBERS_PORT}/connect/token`,
+			ATLAS_CLIENT_ID: 'chamber-test-client',
+			ATLAS_CLIENT_SECRET: 'e2e-atlas-secret',
+			ATLAS_MEMBERS_TENANT: 'chamber-test',
 		},
 	},
 });

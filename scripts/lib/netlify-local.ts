@@ -378,6 +378,10 @@ export async function startSiteServer(options: {
 						(e): e is [string, string] => e[1] !== undefined,
 					),
 				);
+				if (fn.name.endsWith('-background')) {
+					await runInBackground(fn, req, res, makeContext(req, params, origin, url));
+					return;
+				}
 				const response = await fn.handler(
 					toRequest(req, origin),
 					makeContext(req, params, origin, url),
@@ -419,6 +423,35 @@ export async function startSiteServer(options: {
 		res.end('Not found');
 	}
 
+	/** Background functions still running: close() waits for them, as a deploy would not. */
+	const background = new Set<Promise<unknown>>();
+
+	/**
+	 * As Netlify runs a function named `*-background`: the request is answered 202 at once, and
+	 * the function runs on with the request's body, its answer discarded.
+	 */
+	async function runInBackground(
+		fn: FunctionRoute,
+		req: IncomingMessage,
+		res: ServerResponse,
+		context: Context,
+	): Promise<void> {
+		const request = toRequest(req, origin);
+		const body = request.body ? await new Response(request.body).arrayBuffer() : undefined;
+		const copy = new Request(request.url, {
+			method: request.method,
+			headers: request.headers,
+			body,
+		});
+		res.writeHead(202);
+		res.end();
+		const run = Promise.resolve()
+			.then(() => fn.handler(copy, context))
+			.catch((error: unknown) => console.error(`[${fn.name}]`, error))
+			.finally(() => background.delete(run));
+		background.add(run);
+	}
+
 	const server: Server = createServer((req, res) => {
 		route(req, res).catch((error: unknown) => {
 			console.error('[serve]', error);
@@ -456,6 +489,7 @@ export async function startSiteServer(options: {
 				server.closeAllConnections();
 				server.close(() => resolveClose());
 			});
+			await Promise.all(background);
 			for (const d of [current, previous, ...retired]) {
 				if (d?.ssr?.copy) await rm(d.ssr.copy, { recursive: true, force: true });
 			}

@@ -248,6 +248,20 @@ export async function seedRlsFixtures(service: SupabaseClient, db: Client): Prom
 		[importedA.tenant_id],
 	);
 
+	// One import of tenant A with one row of its dry run, and a column mapping it saved.
+	const { rows: imports } = await db.query<{ id: string }>(
+		`insert into public.member_imports (tenant_id, kind, source, state) values ($1, 'file', 'members.csv', 'previewed') returning id`,
+		[importedA.tenant_id],
+	);
+	await db.query(
+		`insert into public.member_import_rows (import_id, tenant_id, row_number, action, name) values ($1, $2, 2, 'add', 'New member')`,
+		[imports[0]!.id, importedA.tenant_id],
+	);
+	await db.query(
+		`insert into public.member_import_mappings (tenant_id, header, field) values ($1, 'shopmotto', 'short_description')`,
+		[importedA.tenant_id],
+	);
+
 	// One configuration change, so tenant A has an audit_log row.
 	await db.query('update public.chamber_config set founded_year = 1901 where tenant_id = $1', [
 		importedA.tenant_id,

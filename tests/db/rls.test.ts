@@ -265,6 +265,43 @@ const TABLES: readonly TableCase[] = [
 		updateBy: SERVICE_ONLY,
 		deleteBy: SERVICE_ONLY,
 	},
+	...(
+		[
+			[
+				'member_imports',
+				'source',
+				`insert into public.member_imports (tenant_id, kind, source) values ($1, 'sync', 'x')`,
+			],
+			[
+				'member_import_rows',
+				'name',
+				`insert into public.member_import_rows (import_id, tenant_id, action) select id, $1, 'missing' from public.member_imports where tenant_id = $1 limit 1`,
+			],
+			[
+				'member_import_mappings',
+				'field',
+				`insert into public.member_import_mappings (tenant_id, header, field) values ($1, 'colour', '')`,
+			],
+		] as const
+	).map(([table, updateColumn, text]): TableCase => ({
+		// Written by the import functions (service role) and the definer functions staff call;
+		// read by the chamber's admins only (a member export holds private contact details).
+		table,
+		tenantColumn: 'tenant_id',
+		updateColumn,
+		insert: (fx) => ({ statement: { text, values: [fx.tenantA.id] } }),
+		select: {
+			anon: 'none',
+			adminA: 'all',
+			editorA: 'none',
+			adminB: 'none',
+			superAdminB: 'all',
+			service: 'all',
+		},
+		insertBy: SERVICE_ONLY,
+		updateBy: SERVICE_ONLY,
+		deleteBy: SERVICE_ONLY,
+	})),
 	{
 		// Staff schedule what they may save now: the insert trigger tries the change as them
 		// (tests/db/schedule.test.ts); Cancel and the scheduled function change rows.

@@ -32,9 +32,10 @@ async function documentedRows(): Promise<Map<string, Row>> {
 }
 
 /** What the function's source says about its callers: the role set its authenticate() names. */
-function callers(source: string): string {
+function callers(file: string, source: string, schedule: string | undefined): string {
 	const call = /authenticate\(\s*req(?:,\s*\{([^}]*)\})?\s*\)/.exec(source);
-	if (!call) return /deploy|schedule/.test(source) ? 'Netlify' : 'anyone';
+	// Deploy events, deploy notifications and scheduled runs come from Netlify itself.
+	if (!call) return schedule || file.startsWith('deploy-') ? 'Netlify' : 'anyone';
 	const set = /roles:\s*ROLE_SETS\.(\w+)/.exec(call[1] ?? '')?.[1] ?? 'staff';
 	if (set === 'staff') return 'staff';
 	return [...ROLE_SETS[set as keyof typeof ROLE_SETS]].sort().join(', ');
@@ -74,10 +75,17 @@ describe('docs/api.md', async () => {
 					new Request('http://localhost/api/x', { method: 'PUT' }),
 					{ params: {} },
 				);
-				expect(answer.status).toBe(405);
-				expect(answer.headers.get('allow')).toBe(row!.methods);
+				if (file.endsWith('-background.ts')) {
+					// Netlify answers a background function's caller 202 at once; the function
+					// itself answers nothing and ignores what is not a POST.
+					expect(answer).toBeUndefined();
+					expect(row!.methods).toBe('POST');
+				} else {
+					expect(answer.status).toBe(405);
+					expect(answer.headers.get('allow')).toBe(row!.methods);
+				}
 			}
-			expect(row!.who).toBe(callers(source));
+			expect(row!.who).toBe(callers(file, source, config.schedule));
 			// Importing a function loads everything it bundles, seconds on a busy machine.
 		}, 60_000);
 	}

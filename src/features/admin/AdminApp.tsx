@@ -8,6 +8,8 @@ import LogosTab from './logos/LogosTab.tsx';
 import UsersTab from './users/UsersTab.tsx';
 import MembersTab from '../members/MembersTab.tsx';
 import { hasUnsavedMemberChanges } from '../members/store.ts';
+import ImportPanel from '../members/import/ImportPanel.tsx';
+import SyncPanel from '../members/sync/SyncPanel.tsx';
 import PanelActions, { hasUnsavedChanges, LEAVE_QUESTION } from './PanelActions.tsx';
 import { configLoaded } from './store.ts';
 import { withErrorBoundary } from '../site/ErrorBoundary.tsx';
@@ -19,9 +21,8 @@ interface Props {
 
 /** The tabs that act at once instead of through Save Changes. */
 const ACTION_TABS: ActionTabs = {
-	// The import's view (src/features/members/import/) plugs in here: <MembersTab {...props}
-	// ImportPanel={ImportPanel} SyncPanel={SyncPanel} />, shown under 'Import members'.
-	Members: (props) => <MembersTab {...props} />,
+	// 'Import members' opens the file import and the membership system's sync.
+	Members: (props) => <MembersTab {...props} ImportPanel={ImportPanel} SyncPanel={SyncPanel} />,
 	Logos: (props) => <LogosTab {...props} />,
 	Cache: (props) => <CacheTab {...props} />,
 	Users: (props) => <UsersTab {...props} />,

@@ -1,0 +1,381 @@
+import type { SupabaseClient } from '@supabase/supabase-js';
+import { useEffect, useId, useState, type FormEvent } from 'react';
+import { callApi } from '../../admin/ops/api.ts';
+import { MAPPING_TARGETS, TARGET_LABELS } from './fields.ts';
+import {
+	fieldLabel,
+	formatSummary,
+	fullCounts,
+	showValue,
+	WORKING_STATES,
+	type ImportJob,
+	type PreviewRow,
+	type RowAction,
+} from './import.ts';
+import './import.css';
+
+/** How many businesses of each kind the preview lists (the counts say how many there are). */
+const LISTED = 100;
+
+interface Props {
+	job: ImportJob;
+	client: SupabaseClient;
+	getAccessToken(): Promise<string>;
+	/** The job changed on the server (an action was accepted): read it again. */
+	onChanged(): void;
+	/** The person is done with this import (applied, failed or discarded). */
+	onDone(): void;
+}
+
+const number = (n: number | null | undefined) => (n ?? 0).toLocaleString('en-US');
+
+/** The progress bar of a job the background function is working on; survives a reload. */
+function Progress({ job }: { job: ImportJob }) {
+	const total = job.rows_total ?? 0;
+	let text: string;
+	let value: number | undefined;
+	if (job.state === 'queued') text = 'Waiting to start…';
+	else if (job.state === 'reading') {
+		text = total > 0 ? `Read ${number(job.rows_read)} rows` : 'Reading the file…';
+	} else if (job.state === 'validating') {
+		text = `Checked ${number(job.rows_validated)} of ${number(total)} rows`;
+		value = job.rows_validated;
+	} else {
+		const counts = fullCounts(job.counts);
+		text = `Applying ${number(counts.added + counts.changed)} changes…`;
+	}
+	return (
+		<div className="member-import__progress">
+			<progress
+				aria-label="Import progress"
+				max={value === undefined ? undefined : Math.max(total, 1)}
+				value={value}
+			/>
+			<p role="status">{text}</p>
+		</div>
+	);
+}
+
+/** The mapping screen: every column of the file, with the field it fills. */
+function MappingForm({ job, getAccessToken, onChanged }: Props) {
+	const headers = job.headers ?? [];
+	const [choices, setChoices] = useState<Record<string, string>>(() =>
+		Object.fromEntries(headers.map((h) => [h.header, h.field ?? 'choose'])),
+	);
+	const [error, setError] = useState<string | null>(null);
+	const [busy, setBusy] = useState(false);
+	const id = useId();
+
+	async function submit(event: FormEvent) {
+		event.preventDefault();
+		const unchosen = headers.filter((h) => choices[h.header] === 'choose').map((h) => h.header);
+		if (unchosen.length > 0) {
+			setError(`Choose a field (or Ignore) for ${unchosen.join(', ')}.`);
+			return;
+		}
+		const used = Object.values(choices).filter((f) => f !== '');
+		const twice = used.find((f, i) => used.indexOf(f) !== i);
+		if (twice) {
+			setError(`Two columns fill ${fieldLabel(twice)}: choose one.`);
+			return;
+		}
+		if (!used.includes('weblink_profile_id')) {
+			setError('Choose the column with the membership-system id of each business.');
+			return;
+		}
+		setBusy(true);
+		const result = await callApi(`/api/member-imports/${job.id}/mapping`, getAccessToken, {
+			json: { mapping: choices },
+			fallback: 'The mapping could not be saved.',
+		});
+		setBusy(false);
+		if (!result.ok) setError(result.error);
+		else onChanged();
+	}
+
+	return (
+		<form onSubmit={(e) => void submit(e)} aria-labelledby={`${id}-title`}>
+			<h4 id={`${id}-title`}>Match the file’s columns</h4>
+			<p>
+				Some columns of {job.source} have headings we do not know. Choose the field each one fills;
+				your choices are saved for this chamber’s next files.
+			</p>
+			{job.error && <p className="admin-banner admin-banner--info">{job.error}</p>}
+			<table className="member-import__table">
+				<thead>
+					<tr>
+						<th scope="col">Column</th>
+						<th scope="col">Examples</th>
+						<th scope="col">Field</th>
+					</tr>
+				</thead>
+				<tbody>
+					{headers.map((h) => (
+						<tr key={h.header}>
+							<th scope="row">{h.header}</th>
+							<td>{h.samples.join(' · ') || '(empty)'}</td>
+							<td>
+								<select
+									aria-label={`Field for ${h.header}`}
+									value={choices[h.header]}
+									onChange={(e) => setChoices({ ...choices, [h.header]: e.target.value })}
+								>
+									<option value="choose" disabled>
+										Choose…
+									</option>
+									<option value="">Ignore this column</option>
+									{MAPPING_TARGETS.map((t) => (
+										<option key={t} value={t}>
+											{TARGET_LABELS[t]}
+										</option>
+									))}
+								</select>
+							</td>
+						</tr>
+					))}
+				</tbody>
+			</table>
+			{error && (
+				<p className="admin-banner admin-banner--error" role="alert">
+					{error}
+				</p>
+			)}
+			<button type="submit" className="admin-button" disabled={busy}>
+				Save mapping and continue
+			</button>
+		</form>
+	);
+}
+
+type Rows = Partial<Record<RowAction | 'kept', PreviewRow[]>>;
+
+async function readPreview(client: SupabaseClient, importId: string): Promise<Rows> {
+	const rows: Rows = {};
+	// One after another: the embedded stack answers one query at a time anyway.
+	for (const kind of ['invalid', 'add', 'change', 'kept', 'missing'] as const) {
+		const { data } = await client.rpc('member_import_preview', {
+			p_import_id: importId,
+			p_kind: kind,
+			p_limit: LISTED,
+		});
+		rows[kind] = (data as PreviewRow[] | null) ?? [];
+	}
+	return rows;
+}
+
+function Changes({ row }: { row: PreviewRow }) {
+	return (
+		<ul>
+			{(row.changes ?? []).map((change) => (
+				<li key={change.field}>
+					<strong>{fieldLabel(change.field)}</strong>:{' '}
+					{change.kept ? (
+						<>
+							kept (changed here) as {showValue(change.before)}; the file has{' '}
+							{showValue(change.after)}
+						</>
+					) : (
+						<>
+							{showValue(change.before)} → {showValue(change.after)}
+						</>
+					)}
+				</li>
+			))}
+		</ul>
+	);
+}
+
+function Listed({
+	title,
+	count,
+	rows,
+	render,
+}: {
+	title: string;
+	count: number;
+	rows: PreviewRow[] | undefined;
+	render(row: PreviewRow): React.ReactNode;
+}) {
+	if (count === 0) return null;
+	const shown = rows ?? [];
+	return (
+		<section className="member-import__section" aria-label={title}>
+			<h4>
+				{title} ({number(count)})
+			</h4>
+			<ul className="member-import__list">
+				{shown.map((row) => (
+					<li key={row.id}>{render(row)}</li>
+				))}
+			</ul>
+			{count > shown.length && <p>… and {number(count - shown.length)} more.</p>}
+		</section>
+	);
+}
+
+/** The dry run: what applying would do, the choice for missing members, Apply and Discard. */
+function Preview({ job, client, getAccessToken, onChanged, onDone }: Props) {
+	const counts = fullCounts(job.counts);
+	const [rows, setRows] = useState<Rows | null>(null);
+	const [missing, setMissing] = useState<'keep' | 'unpublish'>('keep');
+	const [error, setError] = useState<string | null>(null);
+	const [busy, setBusy] = useState(false);
+
+	useEffect(() => {
+		let live = true;
+		void readPreview(client, job.id).then((next) => live && setRows(next));
+		return () => {
+			live = false;
+		};
+	}, [client, job.id]);
+
+	async function act(action: 'apply' | 'discard') {
+		setBusy(true);
+		const result = await callApi(`/api/member-imports/${job.id}/${action}`, getAccessToken, {
+			json: action === 'apply' ? { missing } : {},
+			fallback:
+				action === 'apply'
+					? 'The changes could not be applied.'
+					: 'The preview could not be discarded.',
+		});
+		setBusy(false);
+		if (!result.ok) setError(result.error);
+		else if (action === 'apply') onChanged();
+		else onDone();
+	}
+
+	const label = (row: PreviewRow) =>
+		`${row.name ?? '(no name)'}${row.weblink_profile_id ? ` (#${row.weblink_profile_id})` : ''}`;
+	return (
+		<div>
+			<h4>Preview of {job.source}</h4>
+			<p role="status">{formatSummary(counts)} Nothing has been changed yet.</p>
+			{!rows && <p>Loading the preview…</p>}
+			<Listed
+				title="Invalid rows"
+				count={counts.invalid}
+				rows={rows?.invalid}
+				render={(row) => (
+					<>
+						Row {row.row_number}
+						{row.name ? ` (${row.name})` : ''}:{' '}
+						{(row.errors ?? [])
+							.map((e) => `${e.column ? `column ${e.column}: ` : ''}${e.message}`)
+							.join('; ')}
+					</>
+				)}
+			/>
+			<Listed title="To add" count={counts.added} rows={rows?.add} render={label} />
+			<Listed
+				title="To change"
+				count={counts.changed}
+				rows={rows?.change}
+				render={(row) => (
+					<>
+						{label(row)}
+						<Changes row={row} />
+					</>
+				)}
+			/>
+			<Listed
+				title="Kept as changed here"
+				count={rows?.kept?.length ?? 0}
+				rows={rows?.kept}
+				render={(row) => (
+					<>
+						{label(row)}
+						<Changes row={row} />
+					</>
+				)}
+			/>
+			<Listed
+				title="Missing from the file"
+				count={counts.missing}
+				rows={rows?.missing}
+				render={label}
+			/>
+			{counts.invalid > 0 ? (
+				<p className="admin-banner admin-banner--error">
+					Nothing can be applied while the file has invalid rows: correct them and import the file
+					again.
+				</p>
+			) : (
+				counts.missing > 0 && (
+					<fieldset className="admin-fieldset">
+						<legend>Members missing from the file</legend>
+						<label>
+							<input
+								type="radio"
+								name={`missing-${job.id}`}
+								checked={missing === 'keep'}
+								onChange={() => setMissing('keep')}
+							/>{' '}
+							Keep them listed
+						</label>
+						<label>
+							<input
+								type="radio"
+								name={`missing-${job.id}`}
+								checked={missing === 'unpublish'}
+								onChange={() => setMissing('unpublish')}
+							/>{' '}
+							Unpublish them
+						</label>
+					</fieldset>
+				)
+			)}
+			{error && (
+				<p className="admin-banner admin-banner--error" role="alert">
+					{error}
+				</p>
+			)}
+			<div className="member-import__actions">
+				<button
+					type="button"
+					className="admin-button"
+					disabled={busy || counts.invalid > 0}
+					onClick={() => void act('apply')}
+				>
+					Apply changes
+				</button>
+				<button
+					type="button"
+					className="admin-button admin-button--secondary"
+					disabled={busy}
+					onClick={() => void act('discard')}
+				>
+					Discard
+				</button>
+			</div>
+		</div>
+	);
+}
+
+/** One import (a file or a sync) as far as it has got: progress, mapping, preview or outcome. */
+export default function ImportJobView(props: Props) {
+	const { job, onDone } = props;
+	if (WORKING_STATES.includes(job.state)) return <Progress job={job} />;
+	if (job.state === 'needs_mapping') return <MappingForm {...props} />;
+	if (job.state === 'previewed') return <Preview {...props} />;
+	const counts = fullCounts(job.counts);
+	return (
+		<div>
+			{job.state === 'applied' ? (
+				<p className="admin-banner admin-banner--success" role="status">
+					Applied {job.source}: {number(job.rows_applied)} businesses added or changed
+					{counts.unpublished ? `, ${number(counts.unpublished)} unpublished` : ''}.{' '}
+					{job.publish_id ? 'The site is being published.' : ''}
+				</p>
+			) : job.state === 'failed' ? (
+				<p className="admin-banner admin-banner--error" role="alert">
+					{job.error ?? 'The import failed.'}
+				</p>
+			) : (
+				<p role="status">The preview was discarded; nothing was changed.</p>
+			)}
+			<button type="button" className="admin-button" onClick={onDone}>
+				{job.kind === 'sync' ? 'Close' : 'Import another file'}
+			</button>
+		</div>
+	);
+}

@@ -1,0 +1,425 @@
+import type { SupabaseClient } from '@supabase/supabase-js';
+import { requestPublish } from '../../publish/publish.server.ts';
+import { getCurrentTenant } from '../../../lib/tenant.server.ts';
+import { fetchMemberExport, MemberSourceError, readSyncConfig } from '../sync/atlas.server.ts';
+import { isMappingTarget, resolveMapping, type Mapping, type MappingTarget } from './fields.ts';
+import {
+	countDecision,
+	decideRow,
+	documentToInput,
+	duplicateDecision,
+	emptyCounts,
+	formatSummary,
+	IMPORT_JOB_COLUMNS,
+	missingDecision,
+	rowProfileId,
+	type ExistingBusiness,
+	type HeaderInfo,
+	type ImportCounts,
+	type ImportJob,
+	type RowDecision,
+	type TableRow,
+} from './import.ts';
+import { readTable, UnreadableFileError, type Table } from './read.server.ts';
+
+/**
+ * The import pipeline on the server: the background function claims a job, reads its file (or
+ * the membership system's export), maps the columns, makes the dry run (one member_import_rows
+ * row per business, progress in member_imports as it goes) and, when a person asked for it (or
+ * the scheduled sync found nothing wrong), applies it in one transaction and publishes once.
+ * `npm run tenant:import -- --dry-run` makes the same dry run without a job (dryRun()).
+ */
+
+export const IMPORTS_BUCKET = 'imports';
+/** Rows compared per round trip to the database. */
+const BATCH = 1000;
+/** Progress is written at most this often. */
+const PROGRESS_MS = 500;
+
+// --- The directory as the dry run sees it --------------------------------------------------------
+
+interface DocumentRow {
+	id: string;
+	weblink_profile_id: string;
+	version: number;
+	removed: boolean;
+	document: Record<string, unknown>;
+	overrides: string[];
+}
+
+/** The chamber's businesses with these membership-system ids. */
+async function existingBusinesses(
+	service: SupabaseClient,
+	tenantId: string,
+	ids: string[],
+): Promise<Map<string, ExistingBusiness>> {
+	const found = new Map<string, ExistingBusiness>();
+	if (ids.length === 0) return found;
+	const { data, error } = await service.rpc('member_import_documents', {
+		p_tenant_id: tenantId,
+		p_weblink_ids: ids,
+	});
+	if (error) throw new Error(`Failed to read the businesses: ${error.message}`, { cause: error });
+	for (const row of data as DocumentRow[]) {
+		found.set(row.weblink_profile_id, {
+			id: row.id,
+			version: row.version,
+			removed: row.removed,
+			document: documentToInput(row.document),
+			overrides: row.overrides,
+		});
+	}
+	return found;
+}
+
+interface ListedBusiness {
+	id: string;
+	weblink_profile_id: string;
+	report_name: string;
+	version: number;
+}
+
+/**
+ * The chamber's businesses that came from the membership system and are not removed (those staff
+ * added here, 'local-…', are never missing from a file).
+ */
+async function membershipBusinesses(
+	service: SupabaseClient,
+	tenantId: string,
+): Promise<ListedBusiness[]> {
+	const all: ListedBusiness[] = [];
+	let after = '00000000-0000-0000-0000-000000000000';
+	for (;;) {
+		const { data, error } = await service
+			.from('profiles')
+			.select('id, weblink_profile_id, report_name, version')
+			.eq('tenant_id', tenantId)
+			.is('removed_at', null)
+			.not('weblink_profile_id', 'like', 'local-%')
+			.gt('id', after)
+			.order('id')
+			.limit(1000)
+			.overrideTypes<ListedBusiness[], { merge: false }>();
+		if (error) throw new Error(`Failed to list the businesses: ${error.message}`, { cause: error });
+		all.push(...data);
+		if (data.length < 1000) return all;
+		after = data.at(-1)!.id;
+	}
+}
+
+async function savedMappings(
+	service: SupabaseClient,
+	tenantId: string,
+): Promise<Map<string, MappingTarget | ''>> {
+	const { data, error } = await service
+		.from('member_import_mappings')
+		.select('header, field')
+		.eq('tenant_id', tenantId)
+		.overrideTypes<{ header: string; field: string }[], { merge: false }>();
+	if (error)
+		throw new Error(`Failed to read the saved mappings: ${error.message}`, { cause: error });
+	const saved = new Map<string, MappingTarget | ''>();
+	for (const row of data) {
+		if (row.field === '' || isMappingTarget(row.field)) saved.set(row.header, row.field);
+	}
+	return saved;
+}
+
+// --- The dry run ---------------------------------------------------------------------------------
+
+export interface DryRunProgress {
+	validated: number;
+}
+
+/**
+ * Compares a table's rows with the chamber's directory: every row's decision, then one for each
+ * business the file lacks. `whole`: each row is the whole business (the tenant file in
+ * `tenant:import`), not only the fields the file has.
+ */
+export async function* dryRun(
+	service: SupabaseClient,
+	tenantId: string,
+	rows: readonly TableRow[],
+	mapping: Mapping,
+	options: { whole?: boolean } = {},
+): AsyncGenerator<RowDecision[], void, undefined> {
+	const seen = new Map<string, number>();
+	for (let start = 0; start < rows.length; start += BATCH) {
+		const batch = rows.slice(start, start + BATCH);
+		const ids = batch.map((row) => rowProfileId(row, mapping));
+		const existing = await existingBusinesses(service, tenantId, [
+			...new Set(ids.filter((id): id is string => id !== null)),
+		]);
+		const decisions = batch.map((row, i) => {
+			const id = ids[i];
+			if (id != null) {
+				const first = seen.get(id);
+				if (first !== undefined) return duplicateDecision(row, id, first);
+				seen.set(id, row.rowNumber);
+			}
+			return decideRow(row, mapping, id == null ? null : (existing.get(id) ?? null), options);
+		});
+		yield decisions;
+	}
+	const missing = (await membershipBusinesses(service, tenantId))
+		.filter((b) => !seen.has(b.weblink_profile_id))
+		.map(missingDecision);
+	for (let start = 0; start < missing.length; start += BATCH) {
+		yield missing.slice(start, start + BATCH);
+	}
+}
+
+// --- Jobs ----------------------------------------------------------------------------------------
+
+async function updateJob(
+	service: SupabaseClient,
+	id: string,
+	values: Partial<Record<keyof ImportJob, unknown>>,
+): Promise<void> {
+	const { error } = await service
+		.from('member_imports')
+		.update({ ...values, updated_at: new Date().toISOString() })
+		.eq('id', id);
+	if (error) throw new Error(`Failed to update import ${id}: ${error.message}`, { cause: error });
+}
+
+async function storeDecisions(
+	service: SupabaseClient,
+	job: ImportJob,
+	decisions: RowDecision[],
+): Promise<void> {
+	if (decisions.length === 0) return;
+	const { error } = await service.from('member_import_rows').insert(
+		decisions.map((d) => ({
+			import_id: job.id,
+			tenant_id: job.tenant_id,
+			row_number: d.rowNumber,
+			action: d.action,
+			profile_id: d.profileId,
+			weblink_profile_id: d.weblinkProfileId,
+			name: d.name?.slice(0, 500) ?? null,
+			base_version: d.baseVersion,
+			record: d.record,
+			changes: d.changes.length > 0 ? d.changes : null,
+			errors: d.errors.length > 0 ? d.errors : null,
+		})),
+	);
+	if (error) throw new Error(`Failed to store the preview: ${error.message}`, { cause: error });
+}
+
+/** The headings of a table with a few values each and the field each fills now, for the mapping screen. */
+function describeHeaders(table: Table, mapping: Mapping): HeaderInfo[] {
+	return table.headers.map((header) => {
+		const samples: string[] = [];
+		for (const row of table.rows) {
+			const value = row.cells[header];
+			const text =
+				value instanceof Date
+					? value.toISOString().slice(0, 10)
+					: typeof value === 'object'
+						? ''
+						: String(value ?? '').trim();
+			if (text) samples.push(text.slice(0, 80));
+			if (samples.length === 3) break;
+		}
+		return { header, samples, field: header in mapping ? mapping[header]! : null };
+	});
+}
+
+async function readSource(service: SupabaseClient, job: ImportJob): Promise<Table> {
+	if (job.kind === 'sync') {
+		const config = readSyncConfig();
+		if (!config) {
+			throw new MemberSourceError('No membership system is set up (ATLAS_MEMBERS_URL is not set).');
+		}
+		const file = await fetchMemberExport(config);
+		return readTable(file.bytes, file.name);
+	}
+	const { data: path, error: pathError } = await service
+		.from('member_imports')
+		.select('storage_path')
+		.eq('id', job.id)
+		.single<{ storage_path: string | null }>();
+	if (pathError || !path.storage_path) throw new UnreadableFileError('The uploaded file is gone.');
+	const { data, error } = await service.storage.from(IMPORTS_BUCKET).download(path.storage_path);
+	if (error || !data) throw new UnreadableFileError('The uploaded file could not be read.');
+	return readTable(new Uint8Array(await data.arrayBuffer()), job.source);
+}
+
+async function preview(
+	service: SupabaseClient,
+	job: ImportJob,
+): Promise<'previewed' | 'apply' | 'waiting'> {
+	const table = await readSource(service, job);
+	await updateJob(service, job.id, {
+		rows_total: table.rows.length,
+		rows_read: table.rows.length,
+		rows_validated: 0,
+	});
+	const resolved = resolveMapping(
+		table.headers,
+		await savedMappings(service, job.tenant_id),
+		job.mapping,
+	);
+	if (resolved.unknown.length > 0 || resolved.missing.length > 0) {
+		if (job.auto_apply) {
+			throw new MemberSourceError(
+				`The export has columns no mapping covers (${[...resolved.unknown, ...resolved.missing].join(', ')}): run "Sync now" in the panel to map them.`,
+			);
+		}
+		await updateJob(service, job.id, {
+			state: 'needs_mapping',
+			headers: describeHeaders(table, resolved.mapping),
+			error:
+				resolved.missing.length > 0
+					? 'Choose the column that holds the membership-system id of each business.'
+					: null,
+		});
+		return 'waiting';
+	}
+	await updateJob(service, job.id, {
+		state: 'validating',
+		mapping: resolved.mapping,
+		headers: null,
+	});
+	await service.from('member_import_rows').delete().eq('import_id', job.id);
+	const counts = emptyCounts();
+	let validated = 0;
+	let reported = Date.now();
+	for await (const decisions of dryRun(service, job.tenant_id, table.rows, resolved.mapping)) {
+		await storeDecisions(service, job, decisions);
+		for (const d of decisions) {
+			countDecision(counts, d);
+			if (d.rowNumber !== null) validated += 1;
+		}
+		if (Date.now() - reported >= PROGRESS_MS) {
+			reported = Date.now();
+			await updateJob(service, job.id, { rows_validated: validated });
+		}
+	}
+	// The scheduled sync applies its own dry run when no row is invalid.
+	const applyNow = job.auto_apply && counts.invalid === 0;
+	await updateJob(service, job.id, {
+		state: applyNow ? 'apply_requested' : 'previewed',
+		...(applyNow ? { missing_action: readSyncConfig()?.missing ?? 'keep' } : {}),
+		rows_validated: validated,
+		counts,
+		previewed_at: new Date().toISOString(),
+	});
+	console.log(`[member-import] ${job.id} (${job.source}): ${formatSummary(counts)}`);
+	return applyNow ? 'apply' : 'previewed';
+}
+
+async function removeFile(service: SupabaseClient, id: string): Promise<void> {
+	const { data } = await service
+		.from('member_imports')
+		.select('storage_path')
+		.eq('id', id)
+		.maybeSingle<{ storage_path: string | null }>();
+	if (!data?.storage_path) return;
+	const { error } = await service.storage.from(IMPORTS_BUCKET).remove([data.storage_path]);
+	if (error)
+		console.error(`[member-import] could not remove ${data.storage_path}: ${error.message}`);
+}
+
+async function apply(service: SupabaseClient, job: ImportJob): Promise<void> {
+	const { data, error } = await service.rpc('apply_member_import', { p_import_id: job.id });
+	if (error) {
+		throw new ImportFailure(
+			error.code === 'PT409' ? error.message : `The changes could not be applied: ${error.message}`,
+		);
+	}
+	const result = data as ImportCounts & { written: number };
+	await removeFile(service, job.id);
+	if (result.written === 0 && !result.unpublished) return;
+	// This deployment publishes its own chamber; a super_admin's import into another chamber is
+	// published by that chamber's deployment.
+	const current = await getCurrentTenant().catch(() => null);
+	if (current?.id !== job.tenant_id) return;
+	const who = job.applied_by_email ?? job.requested_by_email;
+	const { publish } = await requestPublish({
+		client: service,
+		tenantId: job.tenant_id,
+		reason: `${job.kind === 'sync' ? 'Member sync' : 'Member import'}${who && job.kind === 'file' ? ` by ${who}` : ''}`,
+	});
+	await updateJob(service, job.id, { publish_id: publish.id });
+}
+
+/** A failure whose message is meant for the person (shown in the panel as it is). */
+export class ImportFailure extends Error {}
+
+function failureMessage(error: unknown): string {
+	if (
+		error instanceof ImportFailure ||
+		error instanceof UnreadableFileError ||
+		error instanceof MemberSourceError
+	) {
+		return error.message;
+	}
+	return 'Something went wrong on our side while importing. Please try again later.';
+}
+
+async function claim(service: SupabaseClient, id: string): Promise<ImportJob | null> {
+	const { data, error } = await service.rpc('claim_member_import', { p_import_id: id });
+	if (error) throw new Error(`Failed to claim import ${id}: ${error.message}`, { cause: error });
+	const [claimed] = data as { id: string }[];
+	if (!claimed) return null;
+	const { data: job, error: readError } = await service
+		.from('member_imports')
+		.select(IMPORT_JOB_COLUMNS)
+		.eq('id', id)
+		.single<ImportJob>();
+	if (readError) throw new Error(`Failed to read import ${id}: ${readError.message}`);
+	return job;
+}
+
+/**
+ * Works an import as far as it can go now: reads and previews a queued one (and applies it when
+ * the scheduled sync asked for that and nothing was invalid), applies one a person asked to
+ * apply. A job another invocation took, or in any other state, is left alone. Failures end in
+ * state failed, with a message for the person; nothing is thrown.
+ */
+export async function runImportJob(service: SupabaseClient, id: string): Promise<void> {
+	let job: ImportJob | null = null;
+	try {
+		job = await claim(service, id);
+		if (!job) return;
+		if (job.state === 'reading') {
+			if ((await preview(service, job)) !== 'apply') return;
+			job = await claim(service, id);
+			if (!job) return;
+		}
+		await apply(service, job);
+	} catch (error) {
+		if (!(
+			error instanceof ImportFailure ||
+			error instanceof UnreadableFileError ||
+			error instanceof MemberSourceError
+		)) {
+			console.error(`[member-import] ${id} failed:`, error);
+		}
+		if (!job) return;
+		await updateJob(service, id, { state: 'failed', error: failureMessage(error) }).catch(
+			(cause: unknown) =>
+				console.error(`[member-import] could not record the failure of ${id}:`, cause),
+		);
+		if (job.state === 'applying') await removeFile(service, id).catch(() => {});
+	}
+}
+
+/**
+ * Queues the work of an import with the background function, as Netlify runs it: a request to
+ * its path answers 202 at once and the work goes on for up to 15 minutes. `origin` is this site's.
+ */
+export async function triggerBackground(origin: string, id: string): Promise<void> {
+	const response = await fetch(new URL('/api/member-import-background', origin), {
+		method: 'POST',
+		headers: { 'content-type': 'application/json' },
+		body: JSON.stringify({ id }),
+		signal: AbortSignal.timeout(10_000),
+	});
+	await response.body?.cancel();
+	if (response.status !== 202 && !response.ok) {
+		throw new Error(`The background function answered HTTP ${response.status}`);
+	}
+}

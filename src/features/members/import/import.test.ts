@@ -1,0 +1,193 @@
+import { describe, expect, it } from 'vitest';
+import { resolveMapping, normalizeHeader, MAPPING_TARGETS, BUILT_IN_HEADINGS } from './fields.ts';
+import { decideRow, documentToInput, formatSummary, type ExistingBusiness } from './import.ts';
+import { readTable } from './read.server.ts';
+import ExcelJS from 'exceljs';
+
+const encode = (text: string) => new TextEncoder().encode(text);
+
+describe('reading a member file', () => {
+	it('reads CSV with a BOM, semicolons and a quoted field with a line break', async () => {
+		const csv =
+			'\uFEFFProfile ID;Organization Name;Description\r\n42;"Bakery; Café";"Fresh bread\nevery day"\r\n';
+		const table = await readTable(encode(csv), 'export.csv');
+		expect(table.headers).toEqual(['Profile ID', 'Organization Name', 'Description']);
+		expect(table.rows).toEqual([
+			{
+				rowNumber: 2,
+				cells: {
+					'Profile ID': '42',
+					'Organization Name': 'Bakery; Café',
+					Description: 'Fresh bread\nevery day',
+				},
+			},
+		]);
+	});
+
+	it('reads comma-separated CSV without a BOM and numbers rows as a spreadsheet does', async () => {
+		const table = await readTable(encode('id,name\n1,A\n\n2,B\n'), 'x.csv');
+		expect(table.rows.map((r) => r.rowNumber)).toEqual([2, 3]);
+	});
+
+	it('refuses two columns with one heading, naming it', async () => {
+		await expect(readTable(encode('Name,Name\na,b\n'), 'x.csv')).rejects.toThrow(
+			'Two columns have the heading "Name"',
+		);
+	});
+
+	it('reads the first worksheet of an XLSX file, dates as dates', async () => {
+		const workbook = new ExcelJS.Workbook();
+		const sheet = workbook.addWorksheet('Members');
+		sheet.addRow(['Account Number', 'Member Name', 'Join Date']);
+		sheet.addRow([7, 'Riverside Hardware', new Date(Date.UTC(2019, 2, 4))]);
+		const bytes = new Uint8Array(await workbook.xlsx.writeBuffer());
+		const table = await readTable(bytes, 'members.xlsx');
+		expect(table.format).toBe('xlsx');
+		expect(table.rows[0]!.cells['Account Number']).toBe(7);
+		expect(table.rows[0]!.cells['Join Date']).toBeInstanceOf(Date);
+	});
+
+	it('reads the tenant file JSON and the membership system envelope', async () => {
+		const file = {
+			tenant: { slug: 'x', name: 'X' },
+			businesses: [{ weblink_profile_id: '5', report_name: 'A' }],
+		};
+		expect((await readTable(encode(JSON.stringify(file)), 'x.json')).rows).toHaveLength(1);
+		const envelope = { Result: [{ weblink_profile_id: 6, report_name: 'B' }] };
+		expect((await readTable(encode(JSON.stringify(envelope)), 'x')).format).toBe('json');
+	});
+});
+
+describe('mapping headings', () => {
+	it('maps the usual exports by name and leaves the unknown to a person', () => {
+		const resolved = resolveMapping(
+			['Account Number', 'Member Name', 'Membership Type', 'Join Date', 'Favourite colour'],
+			new Map(),
+		);
+		expect(resolved.mapping).toEqual({
+			'Account Number': 'weblink_profile_id',
+			'Member Name': 'report_name',
+			'Membership Type': 'membership_level_name',
+			'Join Date': 'member_since_date',
+		});
+		expect(resolved.unknown).toEqual(['Favourite colour']);
+		expect(resolved.missing).toEqual([]);
+	});
+
+	it('uses a chamber’s saved mapping before the built-in one, and asks for the id column', () => {
+		const resolved = resolveMapping(['Name', 'Colour'], new Map([[normalizeHeader('Colour'), '']]));
+		expect(resolved.mapping).toEqual({ Name: 'report_name', Colour: '' });
+		expect(resolved.missing).toEqual(['weblink_profile_id']);
+	});
+
+	it('claims every built-in heading for one field only', () => {
+		const all = MAPPING_TARGETS.flatMap((t) => BUILT_IN_HEADINGS[t]);
+		expect(new Set(all).size).toBe(all.length);
+	});
+});
+
+const mapping = {
+	'Profile ID': 'weblink_profile_id',
+	Name: 'report_name',
+	Website: 'website',
+	Since: 'member_since_date',
+	Facebook: 'facebook',
+	Description: 'description',
+} as const;
+
+const existing = (overrides: string[] = []): ExistingBusiness => ({
+	id: '00000000-0000-0000-0000-000000000001',
+	version: 3,
+	removed: false,
+	overrides,
+	document: documentToInput({
+		id: 'ignored',
+		weblink_profile_id: '42',
+		report_name: 'Bakery',
+		website: 'https://old.example',
+		city: 'Lakeside',
+		membership_rank: null,
+		listing_position: 1000,
+		member_since_date: null,
+		listings: [{ description: 'Old', categories: ['Food'], primary_listing: true }],
+		social_media: [{ platform: 'Twitter', url: 'https://x.com/bakery' }],
+	}),
+});
+
+describe('the dry run of a row', () => {
+	it('names the row, column and message of every bad cell', () => {
+		const decision = decideRow(
+			{
+				rowNumber: 3,
+				cells: { 'Profile ID': '42', Name: 'Bakery', Since: '31/31/2020', Website: 'nope' },
+			},
+			mapping,
+			existing(),
+		);
+		expect(decision.action).toBe('invalid');
+		expect(decision.errors).toEqual([
+			{
+				column: 'Since',
+				field: 'member_since_date',
+				message: 'Expected a date like 2027-03-15 or 3/15/2027',
+			},
+		]);
+	});
+
+	it('shows each changed field before and after, and keeps fields the file does not have', () => {
+		const decision = decideRow(
+			{
+				rowNumber: 2,
+				cells: {
+					'Profile ID': '0042',
+					Website: 'https://new.example',
+					Facebook: 'https://fb.com/b',
+					Description: 'New',
+				},
+			},
+			mapping,
+			existing(),
+		);
+		expect(decision.action).toBe('change');
+		expect(decision.changes.map((c) => c.field)).toEqual(['website', 'listings', 'social_media']);
+		expect(decision.record).toMatchObject({
+			id: '00000000-0000-0000-0000-000000000001',
+			city: 'Lakeside',
+			website: 'https://new.example',
+			listings: [{ description: 'New', categories: ['Food'] }],
+			social_media: [
+				{ platform: 'Twitter', url: 'https://x.com/bakery' },
+				{ platform: 'Facebook', url: 'https://fb.com/b' },
+			],
+		});
+	});
+
+	it('leaves a field staff changed here, and says so', () => {
+		const decision = decideRow(
+			{ rowNumber: 2, cells: { 'Profile ID': '42', Website: 'https://new.example' } },
+			mapping,
+			existing(['website']),
+		);
+		expect(decision.action).toBe('unchanged');
+		expect(decision.changes).toEqual([
+			{ field: 'website', before: 'https://old.example', after: 'https://new.example', kept: true },
+		]);
+	});
+
+	it('adds a new business and refuses one without a name', () => {
+		expect(
+			decideRow({ rowNumber: 2, cells: { 'Profile ID': '7', Name: 'New Co' } }, mapping, null)
+				.action,
+		).toBe('add');
+		const nameless = decideRow({ rowNumber: 4, cells: { 'Profile ID': '8' } }, mapping, null);
+		expect(nameless.errors).toEqual([
+			{ column: 'report_name', field: 'report_name', message: 'A new business needs its name' },
+		]);
+	});
+
+	it('summarises the same way everywhere', () => {
+		expect(
+			formatSummary({ added: 1, changed: 2, unchanged: 3, missing: 0, invalid: 1, kept: 0 }),
+		).toBe('1 business to add, 2 to change, 3 unchanged, 0 missing from the file, 1 invalid row.');
+	});
+});

@@ -1,0 +1,250 @@
+import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { createClient } from '@supabase/supabase-js';
+import { loadOrCreateKeys } from '../../scripts/stack/keys.ts';
+import { slugify } from '../../src/features/directory/rules.ts';
+import {
+	startAtlasMembersStandin,
+	type AtlasMembersStandin,
+} from '../support/atlas-members-standin.ts';
+import { DATA_DIR, DEMO_PASSWORD, serviceClient, signIn, STACK_URL } from './admin-support.ts';
+
+// Member imports in Chromium on `npm start`, signed in as the demo chamber's admin: a file with
+// a bad row is previewed with its row and column and nothing is applied; a good one is applied and
+// its new member is on the public site after one publish; a large file shows its progress across
+// a reload; a sync from the stand-in membership system keeps a field staff changed in the panel.
+
+const PANEL = '/chamber-config-v2';
+/** Where playwright.config.ts points the server's member sync: the port after the stack's three. */
+const ATLAS_MEMBERS_PORT = Number(process.env.E2E_STACK_PORT || 56321) + 3;
+const ADMIN = 'admin@demo.test';
+/** Membership-system ids this spec adds, far from the demo's. */
+const NEW_ID = '990001';
+const SYNC_ID = '990002';
+
+let atlas: AtlasMembersStandin;
+let demoTenantId: string;
+/** A demo business the sync spec edits, and its website before. */
+let edited: { id: string; weblink_profile_id: string; report_name: string; website: string };
+
+async function openImport(page: Page) {
+	await page.goto(`/chamber-login-v2?redirect=${encodeURIComponent(PANEL)}`);
+	await signIn(page, ADMIN);
+	return showImport(page);
+}
+
+/** Members tab → Import members: the file import and the membership system's sync. */
+async function showImport(page: Page) {
+	await page.getByRole('tab', { name: 'Members', exact: true }).click();
+	await page.getByRole('button', { name: 'Import members' }).click();
+	return page.getByRole('tabpanel');
+}
+
+async function chooseFile(page: Page, name: string, csv: string) {
+	await page.getByLabel('Member file').setInputFiles({
+		name,
+		mimeType: 'text/csv',
+		buffer: Buffer.from(csv, 'utf8'),
+	});
+	await page.getByRole('button', { name: 'Upload and preview' }).click();
+}
+
+async function profile(weblinkId: string) {
+	const service = await serviceClient();
+	const { data } = await service
+		.from('profiles')
+		.select('id, report_name, website, published')
+		.eq('tenant_id', demoTenantId)
+		.eq('weblink_profile_id', weblinkId)
+		.maybeSingle<{ id: string; report_name: string; website: string; published: boolean }>();
+	return data;
+}
+
+async function adminToken(request: APIRequestContext): Promise<string> {
+	const login = await request.post('/api/auth/supabase-login', {
+		data: { email: ADMIN, password: DEMO_PASSWORD },
+	});
+	return ((await login.json()) as { session: { access_token: string } }).session.access_token;
+}
+
+async function waitLive(request: APIRequestContext, publishId: number) {
+	const headers = { Authorization: `Bearer ${await adminToken(request)}` };
+	await expect
+		.poll(
+			async () => {
+				const status = await request.get('/api/publish-status?limit=20', { headers });
+				const body = (await status.json()) as { publishes: { id: number; state: string }[] };
+				return body.publishes.find((p) => p.id === publishId)?.state;
+			},
+			{ timeout: 200_000 },
+		)
+		.toBe('live');
+}
+
+test.beforeAll(async () => {
+	const service = await serviceClient();
+	const { data: tenant } = await service.from('tenants').select('id').eq('slug', 'demo').single();
+	demoTenantId = (tenant as { id: string }).id;
+	const { data } = await service
+		.from('profiles')
+		.select('id, weblink_profile_id, report_name, website')
+		.eq('tenant_id', demoTenantId)
+		.eq('published', true)
+		.order('report_name')
+		.limit(1)
+		.single();
+	edited = data as typeof edited;
+	atlas = await startAtlasMembersStandin({
+		members: [],
+		port: ATLAS_MEMBERS_PORT,
+		clientSecret: 'e2e-atlas-secret',
+	});
+});
+
+test.afterAll(async ({ request }) => {
+	// Cleaning up waits for a build or two.
+	test.setTimeout(300_000);
+	await atlas?.close();
+	const service = await serviceClient();
+	await service
+		.from('profiles')
+		.delete()
+		.eq('tenant_id', demoTenantId)
+		.in('weblink_profile_id', [NEW_ID, SYNC_ID]);
+	await service.from('business_overrides').delete().eq('profile_id', edited.id);
+	await service.from('profiles').update({ website: edited.website }).eq('id', edited.id);
+	// The demo site as it was, for the specs after this one.
+	const headers = { Authorization: `Bearer ${await adminToken(request)}` };
+	const queued = await request.post('/api/publish', { headers, data: { reason: 'Test cleanup' } });
+	await waitLive(request, ((await queued.json()) as { publish: { id: number } }).publish.id);
+});
+
+test('a CSV with a bad row: the preview names its row and column, and nothing is applied', async ({
+	page,
+}) => {
+	const panel = await openImport(page);
+	await chooseFile(
+		page,
+		'bad-row.csv',
+		`Profile ID,Organization Name,Member Since\r\n${NEW_ID},Importia Bakery,2020-05-01\r\n${SYNC_ID},Second Shop,31/31/2020\r\n`,
+	);
+	const invalid = panel.getByRole('region', { name: 'Invalid rows' });
+	await expect(invalid.getByRole('listitem')).toHaveText([
+		'Row 3 (Second Shop): column Member Since: Expected a date like 2027-03-15 or 3/15/2027',
+	]);
+	await expect(panel.getByRole('button', { name: 'Apply changes' })).toBeDisabled();
+	await expect(panel.getByText(/Nothing has been changed yet\.$/)).toBeVisible();
+	expect(await profile(NEW_ID)).toBeNull();
+	await panel.getByRole('button', { name: 'Discard' }).click();
+	await expect(panel.getByRole('button', { name: 'Upload and preview' })).toBeVisible();
+});
+
+test('a good CSV is previewed, applied in one go and on the public site after one publish', async ({
+	page,
+	request,
+}) => {
+	test.setTimeout(300_000);
+	const panel = await openImport(page);
+	await chooseFile(
+		page,
+		'members.csv',
+		`\uFEFFProfile ID;Organization Name;City;Website\r\n${NEW_ID};Importia Bakery;"Lakeside";https://importia.example\r\n`,
+	);
+	await expect(panel.getByRole('region', { name: 'To add' }).getByRole('listitem')).toHaveText([
+		`Importia Bakery (#${NEW_ID})`,
+	]);
+	expect(await profile(NEW_ID)).toBeNull();
+	await panel.getByRole('radio', { name: 'Keep them listed' }).check();
+	await panel.getByRole('button', { name: 'Apply changes' }).click();
+	await expect(panel.getByRole('status').filter({ hasText: 'Applied members.csv' })).toHaveText(
+		/1 businesses added or changed\. The site is being published\./,
+		{ timeout: 60_000 },
+	);
+	const added = await profile(NEW_ID);
+	expect(added).toMatchObject({ report_name: 'Importia Bakery', published: true });
+	const service = await serviceClient();
+	const { data: job } = await service
+		.from('member_imports')
+		.select('publish_id')
+		.eq('tenant_id', demoTenantId)
+		.eq('source', 'members.csv')
+		.order('created_at', { ascending: false })
+		.limit(1)
+		.single<{ publish_id: number }>();
+	await waitLive(request, job!.publish_id);
+	await page.goto(`/business/${added!.id}/${slugify('Importia Bakery')}`);
+	await expect(page.getByRole('heading', { level: 1 })).toHaveText('Importia Bakery');
+});
+
+test('a large file shows its progress, which survives a reload', async ({ page }) => {
+	test.setTimeout(240_000);
+	const rows = Array.from(
+		{ length: 60_000 },
+		(_, i) => `${800_000 + i},Bulk Member ${i},Lakeside`,
+	).join('\r\n');
+	const panel = await openImport(page);
+	await chooseFile(page, 'large.csv', `Profile ID,Organization Name,City\r\n${rows}\r\n`);
+	await expect(panel.getByRole('progressbar', { name: 'Import progress' })).toBeVisible({
+		timeout: 30_000,
+	});
+	await page.reload();
+	await showImport(page);
+	await expect(page.getByRole('progressbar', { name: 'Import progress' })).toBeVisible();
+	await expect(
+		page.getByRole('status').filter({ hasText: /Checked [\d,]+ of 60,000 rows/ }),
+	).toBeVisible({
+		timeout: 60_000,
+	});
+	await expect(
+		page.getByRole('status').filter({ hasText: '60,000 businesses to add' }),
+	).toBeVisible({ timeout: 180_000 });
+	await page.getByRole('button', { name: 'Discard' }).click();
+	await expect(page.getByRole('button', { name: 'Upload and preview' })).toBeVisible();
+	expect(await profile('800000')).toBeNull();
+});
+
+test('a sync from the membership system keeps a field staff changed in the panel', async ({
+	page,
+}) => {
+	test.setTimeout(120_000);
+	// The panel's edit, made as the admin with their own token (save_business, as the Members tab).
+	const keys = await loadOrCreateKeys(DATA_DIR);
+	const staff = createClient(STACK_URL, keys.anonKey, { auth: { persistSession: false } });
+	await staff.auth.signInWithPassword({ email: ADMIN, password: DEMO_PASSWORD });
+	const { data: current } = await staff
+		.from('profiles')
+		.select('version')
+		.eq('id', edited.id)
+		.single<{ version: number }>();
+	const saved = await staff.rpc('save_business', {
+		p_tenant_id: demoTenantId,
+		p_business_id: edited.id,
+		p_changes: { website: 'https://changed-here.example' },
+		p_version: current!.version,
+	});
+	expect(saved.error).toBeNull();
+	atlas.members = [
+		{
+			weblink_profile_id: edited.weblink_profile_id,
+			report_name: edited.report_name,
+			website: 'https://from-atlas.example',
+		},
+		{ weblink_profile_id: SYNC_ID, report_name: 'Atlas Synced Cafe', city: 'Harbor' },
+	];
+
+	const panel = await openImport(page);
+	await panel.getByRole('button', { name: 'Sync now' }).click();
+	const kept = panel.getByRole('region', { name: 'Kept as changed here' });
+	await expect(kept.getByRole('listitem').first()).toContainText(
+		'Website: kept (changed here) as https://changed-here.example; the file has https://from-atlas.example',
+		{ timeout: 60_000 },
+	);
+	await expect(panel.getByRole('region', { name: 'To add' })).toContainText('Atlas Synced Cafe');
+	await panel.getByRole('radio', { name: 'Keep them listed' }).check();
+	await panel.getByRole('button', { name: 'Apply changes' }).click();
+	await expect(
+		panel.getByRole('row').filter({ hasText: 'MemberClicks Atlas' }).first(),
+	).toContainText('Applied', { timeout: 60_000 });
+	expect(await profile(SYNC_ID)).toMatchObject({ report_name: 'Atlas Synced Cafe' });
+	expect((await profile(edited.weblink_profile_id))?.website).toBe('https://changed-here.example');
+	expect(atlas.requests.some((r) => r.path === '/connect/token')).toBe(true);
+});
