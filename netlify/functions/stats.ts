@@ -7,7 +7,13 @@ import {
 	statBatchSchema,
 	utcDay,
 } from '../../src/features/reports/reports.ts';
-import { BadRequest, clientIp, handleJson, HttpError, ipRateKey } from '../../src/lib/http.server.ts';
+import {
+	BadRequest,
+	clientIp,
+	handleJson,
+	HttpError,
+	ipRateKey,
+} from '../../src/lib/http.server.ts';
 import { getServiceClient } from '../../src/lib/supabase.server.ts';
 import { getCurrentTenant } from '../../src/lib/tenant.server.ts';
 
@@ -51,7 +57,8 @@ async function readBatch(req: Request) {
 	return parsed.data;
 }
 
-const NO_CONTENT = () => new Response(null, { status: 204, headers: { 'Cache-Control': 'no-store' } });
+const NO_CONTENT = () =>
+	new Response(null, { status: 204, headers: { 'Cache-Control': 'no-store' } });
 
 /**
  * A page's batch of statistics events (docs/reports.md): validated, bots and repeats dropped,

@@ -6,6 +6,7 @@ import AdminPanel, { loadChamber, type ActionTabs } from './AdminPanel.tsx';
 import CacheTab from './cache/CacheTab.tsx';
 import LogosTab from './logos/LogosTab.tsx';
 import UsersTab from './users/UsersTab.tsx';
+import ReportsTab from '../reports/ReportsTab.tsx';
 import PanelActions, { hasUnsavedChanges, LEAVE_QUESTION } from './PanelActions.tsx';
 import { configLoaded } from './store.ts';
 import { withErrorBoundary } from '../site/ErrorBoundary.tsx';
@@ -19,6 +20,7 @@ interface Props {
 const ACTION_TABS: ActionTabs = {
 	Logos: (props) => <LogosTab {...props} />,
 	Cache: (props) => <CacheTab {...props} />,
+	Reports: (props) => <ReportsTab {...props} />,
 	Users: (props) => <UsersTab {...props} />,
 };
 

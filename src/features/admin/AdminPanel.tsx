@@ -138,7 +138,8 @@ export default function AdminPanel({ context, client, chamberKey, actionTabs = {
 	}, [client, chamberKey]);
 
 	const tabs = tabsFor(user.role).filter(
-		(tab) => tab === 'History' || !['Logos', 'Cache', 'Users'].includes(tab) || actionTabs[tab],
+		(tab) =>
+			tab === 'History' || !['Logos', 'Cache', 'Reports', 'Users'].includes(tab) || actionTabs[tab],
 	);
 	const [active, setActive] = useState<TabName>(tabs[0]!);
 	const tabRefs = useRef(new Map<TabName, HTMLButtonElement>());
@@ -214,6 +215,7 @@ export default function AdminPanel({ context, client, chamberKey, actionTabs = {
 		),
 		Logos: () => actionTabs.Logos?.(tabProps),
 		Cache: () => actionTabs.Cache?.(tabProps),
+		Reports: () => actionTabs.Reports?.(tabProps),
 		Users: () => actionTabs.Users?.(tabProps),
 	};
 

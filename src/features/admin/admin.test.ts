@@ -26,8 +26,9 @@ describe('tabsFor: what each role sees (docs/behaviour.md#admin-panel)', () => {
 			'Logos',
 			'Nav',
 			'History',
+			'Reports',
 		]);
-		expect(tabsFor('super_admin')).toHaveLength(13);
+		expect(tabsFor('super_admin')).toHaveLength(14);
 		expect(tabsFor('super_admin').at(-1)).toBe('Users');
 	});
 });

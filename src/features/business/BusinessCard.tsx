@@ -75,11 +75,7 @@ export function BusinessCard({ business, settings, category }: Props) {
 				<p className="bcard__address">{addressLine(business.address)}</p>
 			)}
 			{business.phone && (
-				<a
-					className="bcard__phone bcard__above"
-					href={telHref(business.phone)}
-					data-stat="phone"
-				>
+				<a className="bcard__phone bcard__above" href={telHref(business.phone)} data-stat="phone">
 					{business.phone}
 				</a>
 			)}

@@ -39,7 +39,11 @@ export class RepeatFilter {
 	/** Hash → when it was last counted (ms). */
 	private readonly seen = new LRUCache<string, number>({ max: REPEAT_KEYS_MAX });
 
-	constructor(private readonly now: () => number = Date.now) {}
+	private readonly now: () => number;
+
+	constructor(now: () => number = Date.now) {
+		this.now = now;
+	}
 
 	/** The events of a batch from `address` that count; `address` is never stored as it is. */
 	admit(address: string, events: readonly StatEvent[]): StatEvent[] {

@@ -58,7 +58,8 @@ export async function readMonthlyEmailSwitch(
 		.select('monthly_email')
 		.eq('tenant_id', tenantId)
 		.maybeSingle<{ monthly_email: boolean }>();
-	if (error) throw new Error(`Failed to load the report settings: ${error.message}`, { cause: error });
+	if (error)
+		throw new Error(`Failed to load the report settings: ${error.message}`, { cause: error });
 	return data?.monthly_email ?? false;
 }
 

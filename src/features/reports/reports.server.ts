@@ -23,3 +23,16 @@ export async function recordStats(
 	return Number(data) || 0;
 }
 
+/**
+ * The monthly e-mail's opt-out link: its business stops getting the e-mail. Answers the business's
+ * name, or null when no business holds the token. Called as a visitor (the anon client): the
+ * database function takes the random token as its only key.
+ */
+export async function optOutOfMonthlyEmail(
+	anon: SupabaseClient,
+	token: string,
+): Promise<string | null> {
+	const { data, error } = await anon.rpc('member_report_opt_out', { p_token: token });
+	if (error) throw new Error(`Failed to opt out: ${error.message}`, { cause: error });
+	return typeof data === 'string' ? data : null;
+}

@@ -106,7 +106,9 @@ describe('repeats from the same address', () => {
 	it('never hold an address as it is', () => {
 		const filter = new RepeatFilter(() => Date.UTC(2026, 10, 3, 9, 0));
 		filter.admit('203.0.113.5', [view()]);
-		const held = JSON.stringify([...(filter as unknown as { seen: Map<string, number> }).seen.keys()]);
+		const held = JSON.stringify([
+			...(filter as unknown as { seen: Map<string, number> }).seen.keys(),
+		]);
 		expect(held).not.toContain('203.0.113.5');
 		expect(held).not.toContain(A);
 	});

@@ -182,7 +182,9 @@ export interface MemberTotals {
 }
 
 /** The chamber's totals over the members table. */
-export function chamberTotals(rows: readonly MemberTotals[]): Omit<MemberTotals, 'businessId' | 'name'> {
+export function chamberTotals(
+	rows: readonly MemberTotals[],
+): Omit<MemberTotals, 'businessId' | 'name'> {
 	return rows.reduce(
 		(sum, row) => ({
 			shown: sum.shown + row.shown,
@@ -246,18 +248,18 @@ export const memberTotalsRowSchema = z
 		views: count,
 		actions: count,
 	})
-	.transform(
-		(row): MemberTotals => ({
-			businessId: row.business_id,
-			name: row.name,
-			shown: row.shown,
-			views: row.views,
-			actions: row.actions,
-		}),
-	);
+	.transform((row): MemberTotals => ({
+		businessId: row.business_id,
+		name: row.name,
+		shown: row.shown,
+		views: row.views,
+		actions: row.actions,
+	}));
 
 /** The actions of a report, by kind, every action kind listed (zero where none). */
-export function actionsByKind(report: Pick<BusinessReport, 'kinds'>): { kind: ActionKind; count: number }[] {
+export function actionsByKind(
+	report: Pick<BusinessReport, 'kinds'>,
+): { kind: ActionKind; count: number }[] {
 	return ACTION_KINDS.map((kind) => ({ kind, count: report.kinds[kind] ?? 0 }));
 }
 

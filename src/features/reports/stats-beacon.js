@@ -67,5 +67,6 @@
 		window.requestIdleCallback
 			? requestIdleCallback(start, { timeout: 5000 })
 			: setTimeout(start, 2000);
-	d.readyState == 'complete' ? idle() : on(window, 'load', idle);
+	if (d.readyState == 'complete') idle();
+	else on(window, 'load', idle);
 })();
