@@ -27,7 +27,9 @@ export async function readMemberTotals(
 		p_to: days.to,
 	});
 	if (error) throw new Error(`Failed to load the statistics: ${error.message}`, { cause: error });
-	return memberTotalsRowSchema.array().parse(data ?? []);
+	const rows = memberTotalsRowSchema.array().safeParse(data ?? []);
+	if (!rows.success) throw new Error('The statistics could not be read.', { cause: rows.error });
+	return rows.data;
 }
 
 /** One business's report over the period, with the 12 months ending with its last month. */
@@ -45,7 +47,9 @@ export async function readBusinessReport(
 		p_to: days.to,
 	});
 	if (error) throw new Error(`Failed to load the report: ${error.message}`, { cause: error });
-	return businessReportSchema.parse(data);
+	const report = businessReportSchema.safeParse(data);
+	if (!report.success) throw new Error('The report could not be read.', { cause: report.error });
+	return report.data;
 }
 
 /** Whether the chamber sends the monthly e-mail (off without a row). */

@@ -202,3 +202,23 @@ describe('periods and reports', () => {
 		expect(change(1001, 1000)).toBe('+<1%');
 	});
 });
+
+describe('reading a report', () => {
+	it('takes the kinds the database answers, any subset, numbers as text too', async () => {
+		const { businessReportSchema } = await import('./reports.ts');
+		expect(
+			businessReportSchema.parse({
+				kinds: { view: '12', website: 3 },
+				searches: [{ words: 'boats', count: '2' }],
+				months: [{ month: '2026-10', shown: 1, views: '2', actions: 0 }],
+			}),
+		).toEqual({
+			kinds: { view: 12, website: 3 },
+			searches: [{ words: 'boats', count: 2 }],
+			months: [{ month: '2026-10', shown: 1, views: 2, actions: 0 }],
+		});
+		expect(
+			businessReportSchema.safeParse({ kinds: { click: 1 }, searches: [], months: [] }).success,
+		).toBe(false);
+	});
+});

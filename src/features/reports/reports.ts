@@ -235,7 +235,7 @@ const count = z.coerce.number().int().nonnegative();
 
 /** The database's answer, checked (numbers may come as strings from bigint sums). */
 export const businessReportSchema = z.object({
-	kinds: z.record(z.enum(STAT_KINDS), count).transform((k) => k as BusinessReport['kinds']),
+	kinds: z.partialRecord(z.enum(STAT_KINDS), count),
 	searches: z.array(z.object({ words: z.string(), count })),
 	months: z.array(z.object({ month: z.string(), shown: count, views: count, actions: count })),
 });
