@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { gzipSync } from 'node:zlib';
 import { glob } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
+import { USER_INFO_KEY } from '../auth/auth.ts';
 import { EVENT_KINDS, STAT_KINDS } from './reports.ts';
 
 const ROOT = new URL('../../../', import.meta.url);
@@ -19,6 +20,8 @@ describe('the statistics page script', () => {
 		expect(source).not.toMatch(/cookie|setItem|indexedDB|sessionStorage/i);
 		expect(source).toMatch(/globalPrivacyControl/);
 		expect(source).toMatch(/doNotTrack/);
+		// Staff signed in on this browser: the admin pages' user-info, read, never written.
+		expect(source).toContain(`localStorage.getItem('${USER_INFO_KEY}')`);
 	});
 
 	it('every data-stat in the components names a kind the API takes', async () => {
