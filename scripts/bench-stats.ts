@@ -113,6 +113,21 @@ runMain(async () => {
 		const total = (rows: Record<string, unknown>[]) =>
 			rows.reduce((sum, row) => sum + Number(row.count), 0);
 		const before = await snapshot();
+		/** The chamber's counters of the day as they were before the benchmark. */
+		const restore = async () => {
+			const { error: clearError } = await service
+				.from('business_stats')
+				.delete()
+				.eq('tenant_id', tenant.id)
+				.eq('day', day);
+			if (clearError) throw new Error(`Failed to put the counters back: ${clearError.message}`);
+			for (let i = 0; i < before.length; i += 500) {
+				const { error: putError } = await service
+					.from('business_stats')
+					.insert(before.slice(i, i + 500));
+				if (putError) throw new Error(`Failed to put the counters back: ${putError.message}`);
+			}
+		};
 
 		const port = await freePort();
 		const site = await startSiteServer({
@@ -175,19 +190,7 @@ runMain(async () => {
 			if (counted !== sent) process.exitCode = 1;
 		} finally {
 			await site.close();
-			// The chamber's counters of the day as they were before the benchmark.
-			const { error: clearError } = await service
-				.from('business_stats')
-				.delete()
-				.eq('tenant_id', tenant.id)
-				.eq('day', day);
-			if (clearError) throw new Error(`Failed to put the counters back: ${clearError.message}`);
-			for (let i = 0; i < before.length; i += 500) {
-				const { error: putError } = await service
-					.from('business_stats')
-					.insert(before.slice(i, i + 500));
-				if (putError) throw new Error(`Failed to put the counters back: ${putError.message}`);
-			}
+			await restore();
 		}
 	});
 });
