@@ -408,7 +408,9 @@ describe('the monthly e-mail', () => {
 		expect(diner.html).toContain(`href="${optOut}"`);
 		expect(diner.html).toContain('background:#082a44');
 		const header = (name: string) => diner.headerLines.find((h) => h.key === name)?.line;
-		expect(header('list-unsubscribe')).toContain(`<${optOut}>`);
+		expect(header('list-unsubscribe')).toContain(
+			`<https://chamber.example/api/stats-opt-out?token=${rows[0]!.opt_out_token}>`,
+		);
 		expect(header('list-unsubscribe-post')).toBe(
 			'List-Unsubscribe-Post: List-Unsubscribe=One-Click',
 		);
@@ -427,13 +429,32 @@ describe('the monthly e-mail', () => {
 			'select opt_out_token from public.member_report_recipients where business_id = $1',
 			[ids.bakery],
 		);
-		const anon = createClient(stack.supabaseUrl, stack.anonKey, {
-			auth: { persistSession: false },
+		// A mail client's one-click unsubscribe (RFC 8058): a POST from its servers, no Origin.
+		const oneClick = (token: string) =>
+			server.call(`/api/stats-opt-out?token=${token}`, {
+				method: 'POST',
+				raw: 'List-Unsubscribe=One-Click',
+				headers: { 'content-type': 'application/x-www-form-urlencoded' },
+			});
+		expect(await oneClick(randomUUID())).toMatchObject({
+			status: 404,
+			body: { error: 'This link is not valid' },
 		});
-		expect((await anon.rpc('member_report_opt_out', { p_token: randomUUID() })).data).toBeNull();
-		expect(
-			(await anon.rpc('member_report_opt_out', { p_token: rows[0]!.opt_out_token })).data,
-		).toBe('Main Street Bakery');
+		expect((await oneClick('not-a-token')).status).toBe(400);
+		const opened = await server.call(`/api/stats-opt-out?token=${rows[0]!.opt_out_token}`);
+		expect(opened.status).toBe(303);
+		expect(opened.headers.get('location')).toBe(
+			`/privacy/statistics/opt-out?token=${rows[0]!.opt_out_token}`,
+		);
+		expect(await oneClick(rows[0]!.opt_out_token)).toMatchObject({
+			status: 200,
+			body: { optedOut: true },
+		});
+		const { rows: recipient } = await db.query(
+			'select opted_out_at is not null as out from public.member_report_recipients where business_id = $1',
+			[ids.bakery],
+		);
+		expect(recipient).toEqual([{ out: true }]);
 		const count = (await mails()).length;
 		const next = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 2));
 		expect(await run(next)).toMatchObject({ sent: 1 });

@@ -189,8 +189,9 @@ export async function sendMonthlyReports(options: MonthlyMailOptions): Promise<M
 					text: mail.text,
 					html: mail.html,
 					list: {
+						// One-click (RFC 8058) goes to the function: the page takes POSTs from this site only.
 						unsubscribe: {
-							url: `${site}/privacy/statistics/opt-out?token=${token}`,
+							url: `${site}/api/stats-opt-out?token=${token}`,
 							comment: 'Stop',
 						},
 					},
