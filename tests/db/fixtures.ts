@@ -262,6 +262,26 @@ export async function seedRlsFixtures(service: SupabaseClient, db: Client): Prom
 		[importedA.tenant_id],
 	);
 
+	// Member statistics of tenant A: a counter, the monthly e-mail's setting, a recipient and a
+	// mailing, as /api/stats and the scheduled function write them.
+	await db.query(
+		`insert into public.business_stats (tenant_id, business_id, day, kind, count) values ($1, $2, current_date, 'view', 3)`,
+		[importedA.tenant_id, idsA.publishedProfileId],
+	);
+	await db.query(
+		'insert into public.member_report_settings (tenant_id, monthly_email) values ($1, true)',
+		[importedA.tenant_id],
+	);
+	await db.query(
+		'insert into public.member_report_recipients (tenant_id, business_id) values ($1, $2)',
+		[importedA.tenant_id, idsA.publishedProfileId],
+	);
+	await db.query(
+		`insert into public.member_report_mailings (tenant_id, business_id, month, sent_at)
+		values ($1, $2, date_trunc('month', current_date)::date, now())`,
+		[importedA.tenant_id, idsA.publishedProfileId],
+	);
+
 	// One configuration change, so tenant A has an audit_log row.
 	await db.query('update public.chamber_config set founded_year = 1901 where tenant_id = $1', [
 		importedA.tenant_id,
@@ -335,6 +355,8 @@ export async function importStaffChambers(
 		/** Chamber A is named `{name} {slug}`; default 'Chamber'. */
 		name?: string;
 		config?: TenantFileInput['config'];
+		/** Chamber A's businesses (default none). */
+		businesses?: BusinessInput[];
 	},
 ): Promise<StaffChambers> {
 	const slug = randomSlug(options.prefix);
@@ -343,11 +365,12 @@ export async function importStaffChambers(
 	const emails = Object.fromEntries(
 		STAFF.map((key) => [key, `${key.toLowerCase()}-${slug}@${options.domain}`]),
 	) as Record<StaffKey, string>;
-	const file = (s: string, name: string, keys: StaffKey[]) =>
+	const file = (s: string, name: string, keys: StaffKey[], businesses?: BusinessInput[]) =>
 		parseTenantFile(
 			{
 				tenant: { slug: s, name },
 				config: options.config,
+				businesses,
 				users: keys.map((key) => ({
 					email: emails[key],
 					password: options.password,
@@ -356,7 +379,10 @@ export async function importStaffChambers(
 			},
 			'fixture',
 		);
-	const a = await importTenant(service, file(slug, tenantName, ['admin', 'second', 'editor']));
+	const a = await importTenant(
+		service,
+		file(slug, tenantName, ['admin', 'second', 'editor'], options.businesses),
+	);
 	const b = await importTenant(
 		service,
 		file(otherSlug, `Other ${otherSlug}`, ['otherAdmin', 'super']),

@@ -74,6 +74,15 @@ const STAFF_READ_ALL: Record<Role, Visibility> = {
 	superAdminB: 'all',
 	service: 'all',
 };
+/** The chamber's admins and super_admins read every row; nobody else any. */
+const CHAMBER_ADMINS_READ: Record<Role, Visibility> = {
+	anon: 'none',
+	adminA: 'all',
+	editorA: 'none',
+	adminB: 'none',
+	superAdminB: 'all',
+	service: 'all',
+};
 const CHILD_OF_PUBLISHED = 'profile_id in (select p.id from public.profiles p where p.published)';
 
 /** A child row of tenant A's published business. */
@@ -504,6 +513,81 @@ const TABLES: readonly TableCase[] = [
 			},
 		}),
 		select: STAFF_READ_ALL,
+		insertBy: SERVICE_ONLY,
+		updateBy: SERVICE_ONLY,
+		deleteBy: SERVICE_ONLY,
+	},
+	{
+		// Member statistics: added to by /api/stats (service role) only, read by the chamber's admins.
+		table: 'business_stats',
+		tenantColumn: 'tenant_id',
+		updateColumn: 'count',
+		insert: (fx) => ({
+			statement: {
+				text: `insert into public.business_stats (tenant_id, business_id, day, kind, count) values ($1, $2, current_date, 'phone', 1)`,
+				values: [fx.tenantA.id, fx.tenantA.publishedProfileId],
+			},
+		}),
+		select: CHAMBER_ADMINS_READ,
+		insertBy: SERVICE_ONLY,
+		updateBy: SERVICE_ONLY,
+		deleteBy: SERVICE_ONLY,
+	},
+	{
+		table: 'member_report_settings',
+		tenantColumn: 'tenant_id',
+		updateColumn: 'monthly_email',
+		insert: (fx) => ({
+			prepare: [
+				{
+					text: 'delete from public.member_report_settings where tenant_id = $1',
+					values: [fx.tenantA.id],
+				},
+			],
+			statement: {
+				text: `insert into public.member_report_settings (tenant_id, monthly_email) values ($1, true)`,
+				values: [fx.tenantA.id],
+			},
+		}),
+		select: CHAMBER_ADMINS_READ,
+		insertBy: CHAMBER_ADMINS,
+		updateBy: CHAMBER_ADMINS,
+		deleteBy: SERVICE_ONLY,
+	},
+	{
+		// Opt-out tokens: only the scheduled function and member_report_opt_out(token) use them.
+		table: 'member_report_recipients',
+		tenantColumn: 'tenant_id',
+		updateColumn: 'opted_out_at',
+		insert: (fx) => ({
+			statement: {
+				text: `insert into public.member_report_recipients (tenant_id, business_id) values ($1, gen_random_uuid())`,
+				values: [fx.tenantA.id],
+			},
+		}),
+		select: {
+			anon: 'none',
+			adminA: 'none',
+			editorA: 'none',
+			adminB: 'none',
+			superAdminB: 'none',
+			service: 'all',
+		},
+		insertBy: SERVICE_ONLY,
+		updateBy: SERVICE_ONLY,
+		deleteBy: SERVICE_ONLY,
+	},
+	{
+		table: 'member_report_mailings',
+		tenantColumn: 'tenant_id',
+		updateColumn: 'sent_at',
+		insert: (fx) => ({
+			statement: {
+				text: `insert into public.member_report_mailings (tenant_id, business_id, month) values ($1, $2, date_trunc('month', current_date)::date - interval '1 year')`,
+				values: [fx.tenantA.id, fx.tenantA.publishedProfileId],
+			},
+		}),
+		select: CHAMBER_ADMINS_READ,
 		insertBy: SERVICE_ONLY,
 		updateBy: SERVICE_ONLY,
 		deleteBy: SERVICE_ONLY,

@@ -65,6 +65,7 @@ test('each role sees its tabs: admin all but Users, super_admin all', async ({ p
 		'Logos',
 		'Nav',
 		'History',
+		'Reports',
 	]);
 	await tab(page, 'Cache');
 	await expect(page.getByRole('button', { name: 'Refresh Categories cache' })).toBeVisible();

@@ -10,6 +10,7 @@ import MembersTab from '../members/MembersTab.tsx';
 import { hasUnsavedMemberChanges } from '../members/store.ts';
 import ImportPanel from '../members/import/ImportPanel.tsx';
 import SyncPanel from '../members/sync/SyncPanel.tsx';
+import ReportsTab from '../reports/ReportsTab.tsx';
 import PanelActions, { hasUnsavedChanges, LEAVE_QUESTION } from './PanelActions.tsx';
 import { configLoaded } from './store.ts';
 import { withErrorBoundary } from '../site/ErrorBoundary.tsx';
@@ -25,6 +26,7 @@ const ACTION_TABS: ActionTabs = {
 	Members: (props) => <MembersTab {...props} ImportPanel={ImportPanel} SyncPanel={SyncPanel} />,
 	Logos: (props) => <LogosTab {...props} />,
 	Cache: (props) => <CacheTab {...props} />,
+	Reports: (props) => <ReportsTab {...props} />,
 	Users: (props) => <UsersTab {...props} />,
 };
 

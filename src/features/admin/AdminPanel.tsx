@@ -151,7 +151,9 @@ export default function AdminPanel({ context, client, chamberKey, actionTabs = {
 
 	const tabs = tabsFor(user.role).filter(
 		(tab) =>
-			tab === 'History' || !['Members', 'Logos', 'Cache', 'Users'].includes(tab) || actionTabs[tab],
+			tab === 'History' ||
+			!['Members', 'Logos', 'Cache', 'Reports', 'Users'].includes(tab) ||
+			actionTabs[tab],
 	);
 	const [active, setActive] = useState<TabName>(tabs[0]!);
 	const tabRefs = useRef(new Map<TabName, HTMLButtonElement>());
@@ -243,6 +245,7 @@ export default function AdminPanel({ context, client, chamberKey, actionTabs = {
 		Members: () => actionTabs.Members?.(tabProps),
 		Logos: () => actionTabs.Logos?.(tabProps),
 		Cache: () => actionTabs.Cache?.(tabProps),
+		Reports: () => actionTabs.Reports?.(tabProps),
 		Users: () => actionTabs.Users?.(tabProps),
 	};
 

@@ -27,6 +27,7 @@ describe('tabsFor: what each role sees (docs/behaviour.md#admin-panel)', () => {
 			'Logos',
 			'Nav',
 			'History',
+			'Reports',
 		]);
 		expect(tabsFor('super_admin')).toHaveLength(14);
 		expect(tabsFor('super_admin').at(-1)).toBe('Users');

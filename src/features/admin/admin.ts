@@ -45,6 +45,7 @@ export const TABS = [
 	'Logos',
 	'Nav',
 	'History',
+	'Reports',
 	'Users',
 ] as const;
 export type TabName = (typeof TABS)[number];
@@ -70,6 +71,7 @@ export const TAB_CAPABILITY: Readonly<Record<TabName, Capability>> = {
 	Logos: 'Upload Logos',
 	Nav: 'Manage Navigation',
 	History: 'Edit Colors & Branding',
+	Reports: 'View Reports',
 	Users: 'Manage Users',
 };
 

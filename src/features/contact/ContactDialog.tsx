@@ -128,6 +128,10 @@ export default function ContactDialog({
 			form.current?.reset();
 			idempotencyKey.current = null;
 			setStatus({ kind: 'sent' });
+			// The member statistics' page script counts it (src/features/reports/StatsBeacon.astro).
+			document.dispatchEvent(
+				new CustomEvent('chamber:stat', { detail: { kind: 'message', business: businessId } }),
+			);
 		} catch (error) {
 			const message = error instanceof Error ? error.message : '';
 			setStatus({ kind: 'error', message: message || FAILED });

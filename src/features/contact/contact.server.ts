@@ -1,9 +1,8 @@
-import { mkdir, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { SupabaseClient } from '@supabase/supabase-js';
-import nodemailer from 'nodemailer';
 import { z } from 'zod';
 import { readStackEnv } from '../../lib/env.server.ts';
+import { sendMail } from '../../lib/mail.server.ts';
 import type { ContactMessage } from './contact.ts';
 
 /**
@@ -205,21 +204,7 @@ export async function deliverContactMessage(
 			'Reply to this e-mail to answer them directly.',
 		].join('\n'),
 	};
-	if (env.smtpUrl) {
-		await nodemailer.createTransport(env.smtpUrl).sendMail(mail);
-		return {};
-	}
-	const info = await nodemailer
-		.createTransport({ streamTransport: true, buffer: true, newline: 'unix' })
-		.sendMail(mail);
-	// A visitor's message and address: only this user may read it.
-	await mkdir(env.outboxDir, { recursive: true, mode: 0o700 });
-	const file = join(
-		env.outboxDir,
-		`${new Date().toISOString().replace(/[:.]/g, '-')}-${chamber.messageId}.eml`,
-	);
-	await writeFile(file, info.message as Buffer, { mode: 0o600 });
-	return { outboxFile: file };
+	return sendMail(mail, env, chamber.messageId);
 }
 
 // --- reCAPTCHA v3 -------------------------------------------------------------------------------
