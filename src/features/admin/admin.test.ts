@@ -29,7 +29,7 @@ describe('tabsFor: what each role sees (docs/behaviour.md#admin-panel)', () => {
 			'History',
 			'Reports',
 		]);
-		expect(tabsFor('super_admin')).toHaveLength(14);
+		expect(tabsFor('super_admin')).toHaveLength(15);
 		expect(tabsFor('super_admin').at(-1)).toBe('Users');
 	});
 });
