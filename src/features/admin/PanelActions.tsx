@@ -70,7 +70,7 @@ export default function PanelActions({ ownChamber, ...deps }: Props) {
 				<button
 					type="button"
 					className="admin-button admin-button--save"
-					onClick={() => void saveChanges(deps)}
+					onClick={() => void saveChanges({ ...deps, publishes: ownChamber })}
 				>
 					Save Changes
 					<span className="sr-only">
