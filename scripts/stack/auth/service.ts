@@ -156,14 +156,23 @@ const verifyPostSchema = z.object({
 	phone: z.string().default(''),
 	redirect_to: z.string().default(''),
 });
+/** A JSON string GoTrue decodes into a Go string: absent and null are ''. */
+const goString = z
+	.string()
+	.nullish()
+	.transform((v) => v ?? '');
 const otpSchema = z.object({
-	email: z.string().default(''),
-	phone: z.string().default(''),
-	create_user: z.boolean().default(true),
-	data: z.record(z.string(), z.unknown()).nullable().optional(),
-	channel: z.string().default(''),
-	code_challenge_method: z.string().default(''),
-	code_challenge: z.string().default(''),
+	email: goString,
+	phone: goString,
+	create_user: z
+		.boolean()
+		.nullish()
+		.transform((v) => v ?? true),
+	data: z.record(z.string(), z.unknown()).nullish(),
+	channel: goString,
+	code_challenge_method: goString,
+	code_challenge: goString,
+	gotrue_meta_security: z.unknown().optional(),
 });
 
 /** The e-mailed link types verify redeems from the one recovery token a user holds. */
