@@ -216,8 +216,8 @@ $$;
 
 comment on function public.member_change_fields is 'The business fields the running member function (submit or approve) lets its caller change; empty outside one.';
 
-revoke all on function public.member_change_fields() from public, anon;
-grant execute on function public.member_change_fields() to authenticated, service_role;
+revoke all on function public.member_change_fields() from public, anon, authenticated;
+grant execute on function public.member_change_fields() to service_role;
 
 create or replace function public.tenant_role(check_tenant_id uuid)
 returns text
@@ -341,8 +341,8 @@ $$;
 
 comment on function public.member_submission_json is 'A member request as the member page and the Requests tab read it.';
 
-revoke all on function public.member_submission_json(public.member_submissions) from public, anon;
-grant execute on function public.member_submission_json(public.member_submissions) to authenticated, service_role;
+revoke all on function public.member_submission_json(public.member_submissions) from public, anon, authenticated;
+grant execute on function public.member_submission_json(public.member_submissions) to service_role;
 
 /** The chamber's categories a member chooses from: those of its published businesses. */
 create or replace function public.member_category_choices(p_tenant_id uuid)
