@@ -41,14 +41,8 @@ export const SIGN_IN_BUSINESS_LIMITS = [
 	{ limit: 10, windowSeconds: 86_400 },
 ] as const;
 
-/** Where the e-mailed link leads: the editor of that business's listing. */
-export function listingPath(businessId: string): string {
-	return `/members/listing?business=${encodeURIComponent(businessId)}`;
-}
-
-export function signInPath(businessId: string): string {
-	return `/members/sign-in?business=${encodeURIComponent(businessId)}`;
-}
+export { listingPath, signInPath } from './paths.ts';
+import { signInPath } from './paths.ts';
 
 /** The browser's member session, kept apart from a staff session in the same browser. */
 export const MEMBER_SESSION_KEY = 'chamber-member-session';
