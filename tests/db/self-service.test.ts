@@ -118,8 +118,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
 	await server?.close();
-	await removeStaffChambers(db, chambers);
-	await db.query(`delete from auth.users where email like '%@${DOMAIN}'`);
+	await removeStaffChambers(db, chambers, DOMAIN);
 	await db.end();
 });
 

@@ -59,6 +59,7 @@ test('each role sees its tabs: admin all but Users, super_admin all', async ({ p
 		'Fonts',
 		'Content',
 		'Members',
+		'Requests',
 		'Cache',
 		'Homepage',
 		'Search',
