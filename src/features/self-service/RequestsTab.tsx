@@ -282,18 +282,32 @@ type Load =
 export default function RequestsTab({ chamber, getAccessToken }: AdminTabProps) {
 	const [load, setLoad] = useState<Load>({ kind: 'loading' });
 	const [message, setMessage] = useState<string | null>(null);
-	const reload = useCallback(async () => {
-		const list = await loadRequests({ getAccessToken, chamber: chamber.key });
-		setLoad(
-			typeof list === 'string'
-				? { kind: 'failed', error: list }
-				: { kind: 'ready', requests: list.requests },
-		);
-	}, [getAccessToken, chamber.key]);
+	const reload = useCallback(
+		() =>
+			loadRequests({ getAccessToken, chamber: chamber.key }).then((list) =>
+				setLoad(
+					typeof list === 'string'
+						? { kind: 'failed', error: list }
+						: { kind: 'ready', requests: list.requests },
+				),
+			),
+		[getAccessToken, chamber.key],
+	);
 
 	useEffect(() => {
-		void reload();
-	}, [reload]);
+		let live = true;
+		loadRequests({ getAccessToken, chamber: chamber.key }).then((list) => {
+			if (!live) return;
+			setLoad(
+				typeof list === 'string'
+					? { kind: 'failed', error: list }
+					: { kind: 'ready', requests: list.requests },
+			);
+		});
+		return () => {
+			live = false;
+		};
+	}, [getAccessToken, chamber.key]);
 
 	return (
 		<div className="requests-tab">
