@@ -5,6 +5,7 @@ import { createClient, type SupabaseClient } from '@supabase/supabase-js';
 import { decodeJwt } from 'jose';
 import { simpleParser } from 'mailparser';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { chamberConfigSchema } from '../../src/features/config/config.ts';
 import { importTenant } from '../../src/features/tenants/tenants.server.ts';
 import { parseTenantFile } from '../../src/features/tenants/tenant-file.ts';
 import { SIGN_IN_SENT } from '../../src/features/self-service/self-service.ts';
@@ -445,6 +446,22 @@ describe("what a member's token may not do", () => {
 			token: memberToken,
 		});
 		expect(answer.status).toBe(403);
+	});
+});
+
+describe('the settings in the database', () => {
+	it("fill in the configuration's defaults for a chamber that never set them", async () => {
+		const { features } = chamberConfigSchema.parse({ name: 'X', slug: 'x' });
+		const { rows } = await db.query(
+			'select public.member_update_settings(gen_random_uuid()) as settings',
+		);
+		expect(rows[0].settings).toEqual({
+			enabled: features.memberUpdates,
+			fields: features.memberFields,
+			liveFields: features.memberLiveFields,
+			editorsApprove: features.memberEditorsApprove,
+			maxCategories: features.memberMaxCategories,
+		});
 	});
 });
 
