@@ -358,6 +358,80 @@ describe("the member's listing and requests", () => {
 		expect(mail.text).toContain('Please use the shop number, not a mobile.');
 	});
 
+	it("'Edit and approve' applies staff's edit of the request's fields only; a change made since is a 409 with the conflicts; editors decide when the chamber lets them", async () => {
+		const listing = (
+			await server.call(`/api/members/listing?business=${ids.withEmail}`, { token: memberToken })
+		).body;
+		const submitted = await server.call(`/api/members/listing?business=${ids.withEmail}`, {
+			token: memberToken,
+			body: {
+				version: listing.version,
+				changes: { work_phone: '555-0177', website: 'https://w.example' },
+			},
+		});
+		const id = submitted.body.submission.id;
+		const requests = await server.call('/api/admin/member-requests', {
+			token: chambers.tokens.admin,
+		});
+		const version = requests.body.requests[0].business.version;
+
+		// Someone changes the website in the Members tab meanwhile.
+		const saved = await server.call(`/api/admin/businesses/${ids.withEmail}`, {
+			method: 'PATCH',
+			token: chambers.tokens.second,
+			body: { version, changes: { website: 'https://staff.example' } },
+		});
+		expect(saved.status).toBe(200);
+		const stale = await server.call(`/api/admin/member-requests/${id}/approve`, {
+			token: chambers.tokens.admin,
+			body: { version },
+		});
+		expect(stale.status).toBe(409);
+		expect(stale.body.conflicts).toEqual([
+			expect.objectContaining({ field: 'website', value: 'https://staff.example' }),
+		]);
+
+		const outside = await server.call(`/api/admin/member-requests/${id}/approve`, {
+			token: chambers.tokens.admin,
+			body: { version: saved.body.version, changes: { report_name: 'Renamed' } },
+		});
+		expect(outside.status).toBe(400);
+
+		// Editors do not decide requests until the chamber lets them; then, the member's fields too.
+		const refused = await server.call(`/api/admin/member-requests/${id}/approve`, {
+			token: chambers.tokens.editor,
+			body: { version: saved.body.version, changes: { work_phone: '555-0188' } },
+		});
+		expect(refused.status).toBe(403);
+		await db.query(
+			`update public.chamber_config set features = features || '{"memberEditorsApprove": true}' where tenant_id = $1`,
+			[chambers.tenantId],
+		);
+		const edited = await server.call(`/api/admin/member-requests/${id}/approve`, {
+			token: chambers.tokens.editor,
+			body: { version: saved.body.version, changes: { work_phone: '555-0188' } },
+		});
+		expect(edited.status).toBe(200);
+		const { rows } = await db.query(
+			`select p.work_phone, p.website, s.applied from public.profiles p
+			join public.member_submissions s on s.profile_id = p.id where s.id = $1`,
+			[id],
+		);
+		expect(rows[0]).toEqual({
+			work_phone: '555-0188',
+			website: 'https://staff.example',
+			applied: { work_phone: '555-0188' },
+		});
+		// The editor's allowance ended with the approval: a phone change of its own is refused.
+		const own = await asUser(chambers.tokens.editor).rpc('save_business', {
+			p_tenant_id: chambers.tenantId,
+			p_business_id: ids.withEmail,
+			p_changes: { work_phone: '555-0000' },
+			p_version: edited.body.version,
+		});
+		expect(own.error?.code).toBe('42501');
+	});
+
 	it('a field set to go live without review is saved at once, audited as the member, and published', async () => {
 		await db.query(
 			`update public.chamber_config set features = features || '{"memberLiveFields": ["work_phone"]}' where tenant_id = $1`,
