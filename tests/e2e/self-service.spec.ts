@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { expect, test, type BrowserContext, type Page } from '@playwright/test';
@@ -90,6 +91,8 @@ test('a member updates its description and logo through an e-mailed link; staff 
 	expect(weight.files).toEqual([]);
 	await memberPage.getByRole('link', { name: 'Update this listing' }).click();
 	await expect(memberPage.getByRole('heading', { name: 'Update your listing' })).toBeVisible();
+	const signInPage = await new AxeBuilder({ page: memberPage }).include('main').analyze();
+	expect(signInPage.violations.map((v) => v.id)).toEqual([]);
 	const before = await mailCount(business.email, 'sign-in');
 	await memberPage.getByRole('button', { name: 'E-mail me a sign-in link' }).click();
 	await expect(memberPage.getByRole('status')).toHaveText(SIGN_IN_SENT);
@@ -100,6 +103,8 @@ test('a member updates its description and logo through an e-mailed link; staff 
 	const link = /https?:\/\/\S+\/auth\/v1\/verify\?\S+/.exec(mail.text ?? '')![0];
 	await memberPage.goto(link);
 	await expect(memberPage.getByRole('heading', { name: business.name, level: 1 })).toBeVisible();
+	const editorPage = await new AxeBuilder({ page: memberPage }).include('main').analyze();
+	expect(editorPage.violations.map((v) => v.id)).toEqual([]);
 
 	const form = memberPage.getByRole('form').or(memberPage.locator('form'));
 	await form
@@ -129,6 +134,8 @@ test('a member updates its description and logo through an e-mailed link; staff 
 	const card = panel.getByRole('article', { name: business.name });
 	await expect(card.getByRole('row', { name: /Descriptions/ })).toContainText(description);
 	await expect(card.getByRole('row', { name: /Logo/ })).toBeVisible();
+	const requestsTab = await new AxeBuilder({ page }).include('[role="tabpanel"]').analyze();
+	expect(requestsTab.violations.map((v) => v.id)).toEqual([]);
 	await card.getByRole('button', { name: 'Approve', exact: true }).click();
 	await expect(panel.getByRole('status')).toContainText(`Approved the update of ${business.name}`);
 	await expect(panel.getByRole('article', { name: business.name })).toHaveCount(0);
