@@ -165,6 +165,11 @@ export interface RlsFixtures {
 	contactMessageId: string;
 	/** The cache_purge_log row of tenant A (written as the superuser). */
 	cachePurgeLogId: string;
+	/**
+	 * The member of tenant A's published business (no staff role): bound to it as the sign-in
+	 * function binds one, with a pending request; the unpublished business has another's request.
+	 */
+	member: { id: string; email: string; profileId: string };
 }
 
 async function userId(db: Client, email: string): Promise<string> {
@@ -282,6 +287,33 @@ export async function seedRlsFixtures(service: SupabaseClient, db: Client): Prom
 		[importedA.tenant_id, idsA.publishedProfileId],
 	);
 
+	// A member of A's published business (the listing's address on file), a pending request of
+	// theirs, and a decided request of the unpublished business that is not theirs.
+	const memberId = randomUUID();
+	const memberEmail = `member.${slugA}@example.com`;
+	await db.query(
+		`insert into auth.users (id, email, aud, role) values ($1, $2, 'authenticated', 'authenticated')`,
+		[memberId, memberEmail],
+	);
+	await db.query('update public.profiles set email = $2 where id = $1', [
+		idsA.publishedProfileId,
+		memberEmail,
+	]);
+	await db.query(
+		`insert into public.business_members (user_id, tenant_id, profile_id, email) values ($1, $2, $3, $4)`,
+		[memberId, importedA.tenant_id, idsA.publishedProfileId, memberEmail],
+	);
+	await db.query(
+		`insert into public.member_submissions (tenant_id, profile_id, user_id, member_email, changes, base_version)
+		values ($1, $2, $3, $4, '{"website": "https://member.example"}', 1)`,
+		[importedA.tenant_id, idsA.publishedProfileId, memberId, memberEmail],
+	);
+	await db.query(
+		`insert into public.member_submissions (tenant_id, profile_id, member_email, changes, base_version, status, note, decided_at)
+		values ($1, $2, 'someone@example.com', '{"website": "https://other.example"}', 1, 'returned', 'Not yours', now())`,
+		[importedA.tenant_id, idsA.unpublishedProfileId],
+	);
+
 	// One configuration change, so tenant A has an audit_log row.
 	await db.query('update public.chamber_config set founded_year = 1901 where tenant_id = $1', [
 		importedA.tenant_id,
@@ -298,6 +330,7 @@ export async function seedRlsFixtures(service: SupabaseClient, db: Client): Prom
 		},
 		contactMessageId: message.rows[0]!.id,
 		cachePurgeLogId: purge.rows[0]!.id,
+		member: { id: memberId, email: memberEmail, profileId: idsA.publishedProfileId },
 	};
 }
 
@@ -307,7 +340,7 @@ export async function removeRlsFixtures(db: Client, fixtures: RlsFixtures): Prom
 		[fixtures.tenantA.id, fixtures.tenantB.id],
 	]);
 	await db.query('delete from auth.users where id = any($1::uuid[])', [
-		Object.values(fixtures.users).map((u) => u.id),
+		[...Object.values(fixtures.users).map((u) => u.id), fixtures.member.id],
 	]);
 }
 

@@ -258,6 +258,16 @@ const STAFF_FUNCTIONS = [
 	'public.submit_member_import_mapping',
 	'public.tenant_role',
 	'public.update_chamber_config',
+	// Members updating their own listing: the member's reads and request, the binding check its
+	// policies use, and the Requests tab's list, count and decisions.
+	'public.approve_member_submission',
+	'public.is_business_member',
+	'public.may_decide_member_requests',
+	'public.member_listing',
+	'public.member_request_count',
+	'public.member_requests',
+	'public.return_member_submission',
+	'public.submit_member_changes',
 ];
 
 describe('function privileges of anon and authenticated', () => {

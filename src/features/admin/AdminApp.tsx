@@ -11,6 +11,7 @@ import { hasUnsavedMemberChanges } from '../members/store.ts';
 import ImportPanel from '../members/import/ImportPanel.tsx';
 import SyncPanel from '../members/sync/SyncPanel.tsx';
 import ReportsTab from '../reports/ReportsTab.tsx';
+import RequestsTab, { RequestCountBadge } from '../self-service/RequestsTab.tsx';
 import PanelActions, { hasUnsavedChanges, LEAVE_QUESTION } from './PanelActions.tsx';
 import { configLoaded } from './store.ts';
 import { withErrorBoundary } from '../site/ErrorBoundary.tsx';
@@ -24,6 +25,7 @@ interface Props {
 const ACTION_TABS: ActionTabs = {
 	// 'Import members' opens the file import and the membership system's sync.
 	Members: (props) => <MembersTab {...props} ImportPanel={ImportPanel} SyncPanel={SyncPanel} />,
+	Requests: (props) => <RequestsTab {...props} />,
 	Logos: (props) => <LogosTab {...props} />,
 	Cache: (props) => <CacheTab {...props} />,
 	Reports: (props) => <ReportsTab {...props} />,
@@ -72,6 +74,14 @@ function AdminApp({ supabase, chamber }: Props) {
 					client={client}
 					chamberKey={chamberFor(context.user.role)}
 					actionTabs={ACTION_TABS}
+					tabBadges={{
+						Requests: (
+							<RequestCountBadge
+								getAccessToken={context.getAccessToken}
+								chamber={chamberFor(context.user.role)}
+							/>
+						),
+					}}
 				/>
 			)}
 		</AdminShell>

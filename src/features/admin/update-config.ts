@@ -215,7 +215,7 @@ export function parseConfigChange(input: unknown): {
 			path: field,
 		},
 		version: parseVersion(body, 'identity'),
-			publish,
+		publish,
 	};
 }
 
