@@ -18,7 +18,11 @@ import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { prerenderedProfilesMax } from '../src/features/business/business.server.ts';
 import { listTenants } from '../src/features/tenants/lookup.server.ts';
-import { getServiceClient, readClientEnv } from '../src/lib/supabase.server.ts';
+import {
+	getServiceClient,
+	readClientEnv,
+	LONG_CALL_TIMEOUT_MS,
+} from '../src/lib/supabase.server.ts';
 import { runMain } from './lib/main.ts';
 import { ROOT } from './lib/site.ts';
 import { withStack, type Stack } from './stack/index.ts';
@@ -45,7 +49,13 @@ function run(command: string, args: string[], env: NodeJS.ProcessEnv): Promise<v
 
 async function ensureTenant(stack: Stack, size: number): Promise<string> {
 	const slug = `bench-${size}`;
-	const client = getServiceClient(readClientEnv({ ...process.env, ...stack.env }));
+	const client = getServiceClient(
+		readClientEnv({
+			...process.env,
+			...stack.env,
+			SUPABASE_TIMEOUT_MS: String(LONG_CALL_TIMEOUT_MS),
+		}),
+	);
 	if ((await listTenants(client)).some((t) => t.slug === slug)) return slug;
 	console.log(`Generating ${slug} (${size} businesses)…`);
 	await run(

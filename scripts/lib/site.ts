@@ -8,7 +8,11 @@ import {
 	importTenant,
 	listTenants,
 } from '../../src/features/tenants/tenants.server.ts';
-import { getServiceClient, readClientEnv } from '../../src/lib/supabase.server.ts';
+import {
+	getServiceClient,
+	readClientEnv,
+	LONG_CALL_TIMEOUT_MS,
+} from '../../src/lib/supabase.server.ts';
 import { generateTenant } from '../../tenants/demo/generate.ts';
 import type { Stack } from '../stack/index.ts';
 import type { SiteBuilder } from './local-publisher.ts';
@@ -16,7 +20,13 @@ import type { SiteBuilder } from './local-publisher.ts';
 export const ROOT = join(import.meta.dirname, '../..');
 
 function serviceClient(stack: Stack) {
-	return getServiceClient(readClientEnv({ ...process.env, ...stack.env }));
+	return getServiceClient(
+		readClientEnv({
+			...process.env,
+			...stack.env,
+			SUPABASE_TIMEOUT_MS: String(LONG_CALL_TIMEOUT_MS),
+		}),
+	);
 }
 
 /** The demo is seeded into the embedded database, and into another only with SEED_DEMO=1. */
@@ -89,7 +99,14 @@ export async function buildSite(
 	const child = spawn(process.execPath, args, {
 		cwd: ROOT,
 		stdio: options.quiet ? ['ignore', 'pipe', 'pipe'] : 'inherit',
-		env: { ASTRO_TELEMETRY_DISABLED: '1', ...process.env, ...stack.env, TENANT: tenant },
+		env: {
+			ASTRO_TELEMETRY_DISABLED: '1',
+			...process.env,
+			...stack.env,
+			TENANT: tenant,
+			// The build reads whole chambers, a thousand businesses a call.
+			SUPABASE_TIMEOUT_MS: String(LONG_CALL_TIMEOUT_MS),
+		},
 		signal: options.signal,
 	});
 	// An aborted build ends with its child; 'error' would otherwise be thrown unhandled.

@@ -53,6 +53,14 @@ const publishEnvSchema = z.object({
 	NETLIFY_AUTH_TOKEN: optional(z.string().min(1)),
 	/** The JWS secret of the deploy notifications sent to /api/deploy-notifications. */
 	NETLIFY_DEPLOY_NOTIFICATION_SECRET: optional(z.string().min(16)),
+	/** How long the build hook gets to answer (default 5000 ms); then the publish fails with why. */
+	BUILD_HOOK_TIMEOUT_MS: optional(z.coerce.number().int().min(100).max(60_000)).transform(
+		(v) => v ?? 5000,
+	),
+	/** How long Netlify's API gets to answer (default 5000 ms). */
+	NETLIFY_API_TIMEOUT_MS: optional(z.coerce.number().int().min(100).max(60_000)).transform(
+		(v) => v ?? 5000,
+	),
 });
 
 export type PublishEnv = z.output<typeof publishEnvSchema>;
@@ -246,7 +254,10 @@ async function callBuildHook(title: string, env: PublishEnv): Promise<string | n
 	const url = new URL(env.NETLIFY_BUILD_HOOK_URL);
 	url.searchParams.set('trigger_title', title);
 	try {
-		const response = await fetch(url, { method: 'POST', signal: AbortSignal.timeout(10_000) });
+		const response = await fetch(url, {
+			method: 'POST',
+			signal: AbortSignal.timeout(env.BUILD_HOOK_TIMEOUT_MS),
+		});
 		await response.body?.cancel();
 		if (response.ok) return null;
 		console.error(`[publish] the build hook answered ${response.status}`);
@@ -268,12 +279,22 @@ export async function purgeTenantCache(
 ): Promise<boolean> {
 	if (!env.NETLIFY_PURGE_API_TOKEN || tags.length === 0) return false;
 	try {
-		await purgeCache({
+		// purgeCache takes no signal: the save does not wait on it past the API's deadline.
+		const purge = purgeCache({
 			tags,
 			token: env.NETLIFY_PURGE_API_TOKEN,
 			siteID: env.SITE_ID,
 			apiURL: env.NETLIFY_API_URL,
 		});
+		purge.catch(() => {});
+		let timer: NodeJS.Timeout | undefined;
+		const late = new Promise<never>((_, reject) => {
+			timer = setTimeout(
+				() => reject(new Error(`no answer within ${env.NETLIFY_API_TIMEOUT_MS} ms`)),
+				env.NETLIFY_API_TIMEOUT_MS,
+			);
+		});
+		await Promise.race([purge, late]).finally(() => clearTimeout(timer));
 		return true;
 	} catch (error) {
 		console.error(`[publish] purging ${tags.join(', ')} failed:`, error);
@@ -364,7 +385,7 @@ export async function reconcileWithNetlify(
 		url.searchParams.set('per_page', '20');
 		const response = await fetch(url, {
 			headers: { Authorization: `Bearer ${env.NETLIFY_AUTH_TOKEN}` },
-			signal: AbortSignal.timeout(10_000),
+			signal: AbortSignal.timeout(env.NETLIFY_API_TIMEOUT_MS),
 		});
 		if (!response.ok) throw new Error(`HTTP ${response.status}`);
 		// A deploy that does not validate is skipped, not the whole list.
