@@ -1,5 +1,6 @@
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import pg from 'pg';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import {
 	describeMode,
@@ -209,7 +210,8 @@ export async function ensureStack(options: { quiet?: boolean } = {}): Promise<St
 			jwtSecret: keys.jwtSecret,
 			pool: env.tuning.postgrestPool,
 			databaseAnswers: async () => (await probeDatabase(databaseUrl, 2000)).ok,
-			pidFile: join(dataDir, 'postgrest.pid'),
+			// By port, outside the data folder: a test run removes its folder before it starts again.
+			pidFile: join(tmpdir(), `chamber-postgrest-${env.ports.postgrest}.pid`),
 		});
 		stops.push(() => postgrest.stop());
 		afterDatabaseRestart = () => postgrest.reload().catch((error: Error) => log(error.message));

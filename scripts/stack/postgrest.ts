@@ -68,7 +68,7 @@ export interface PostgrestOptions {
 	pool: number;
 	/** Whether the database answers now (tells a hung PostgREST from a busy database). */
 	databaseAnswers: () => Promise<boolean>;
-	/** Where the running PostgREST's pid is kept, so a stack killed with it can end it later. */
+	/** Where the running PostgREST's pid is kept, so the next stack can end one left behind. */
 	pidFile: string;
 }
 
@@ -78,6 +78,9 @@ async function spawnPostgrest(
 ): Promise<{ child: ChildProcess; adminUrl: string }> {
 	const adminPort = await freePort();
 	const child = spawn(binaryPath(), [], {
+		// Its own process group: Ctrl-C (and a signal to npm start's group) reaches the stack,
+		// which stops PostgREST itself; the supervisor would otherwise start it again meanwhile.
+		detached: true,
 		stdio: ['ignore', 'pipe', 'pipe'],
 		env: {
 			PATH: process.env.PATH,
@@ -131,8 +134,9 @@ async function stopChild(child: ChildProcess): Promise<void> {
 
 /**
  * A PostgREST left behind by a stack whose process was killed (kill -9 gives it no chance to
- * stop its children) still holds the port: it is ended first. Only a process that is PostgREST
- * and whose pid this data folder recorded is touched.
+ * stop its children, and PostgREST runs in its own process group) still holds the port: it is
+ * ended first. Only a process that is PostgREST and whose pid a stack recorded for this port is
+ * touched.
  */
 async function endOrphan(pidFile: string): Promise<void> {
 	const pid = Number((await readFile(pidFile, 'utf8').catch(() => '')).trim());

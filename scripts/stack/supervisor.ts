@@ -86,10 +86,14 @@ export async function supervise(options: SupervisorOptions): Promise<Supervised>
 		timer.unref();
 	}
 
+	/** A start under way: stop() waits for it, so a process started meanwhile is not left behind. */
+	let starting: Promise<ChildProcess> | undefined;
+
 	async function attempt() {
 		if (state === 'stopped') return;
 		try {
-			const child = await options.start();
+			starting = options.start();
+			const child = await starting.finally(() => (starting = undefined));
 			// stop() may have been called while it started.
 			if ((state as SupervisedState) === 'stopped') {
 				await options.stop(child);
@@ -152,7 +156,7 @@ export async function supervise(options: SupervisorOptions): Promise<Supervised>
 			if (timer) clearTimeout(timer);
 			if (liveTimer) clearInterval(liveTimer);
 			settle(new Error(`${options.name} was stopped`));
-			const child = current;
+			const child = current ?? (await starting?.catch(() => undefined));
 			current = undefined;
 			if (child && child.exitCode === null && child.signalCode === null) await options.stop(child);
 		},
