@@ -12,6 +12,7 @@ import { getServiceClient, readClientEnv } from '../src/lib/supabase.server.ts';
 import { createLocalPublisher } from './lib/local-publisher.ts';
 import { startSiteServer } from './lib/netlify-local.ts';
 import { onShutdown, runMain } from './lib/main.ts';
+import { loadScheduledFunctions, scheduledRoute, startScheduler } from './lib/scheduled.ts';
 import {
 	astroSiteBuilder,
 	buildSite,
@@ -47,12 +48,17 @@ runMain(
 				resolve(process.env.CHAMBER_DATA_DIR || '.data', 'node-compile-cache'),
 			),
 		});
+		const functionsDir = join(ROOT, 'netlify/functions');
+		const scheduled = await loadScheduledFunctions(functionsDir);
+		const scheduler = startScheduler(scheduled);
+		onShutdown(async () => scheduler.stop());
 		const server = await startSiteServer({
 			distDir: process.env.ASTRO_OUT_DIR ? resolve(process.env.ASTRO_OUT_DIR) : join(ROOT, 'dist'),
-			functionsDir: join(ROOT, 'netlify/functions'),
+			functionsDir,
 			ssrDir: join(ROOT, '.netlify/v1/functions/ssr'),
 			port,
-			routes: [publisher.route],
+			// As `netlify dev`: POST /.netlify/functions/{name} runs a scheduled function now.
+			routes: [publisher.route, ...scheduled.map((fn) => scheduledRoute(scheduler, fn.name))],
 		});
 		publisher.attach(server);
 		onShutdown(() => server.close());
@@ -67,6 +73,11 @@ runMain(
 		console.log(
 			'  Saves in the admin panel rebuild and publish the site (a build takes a few seconds).',
 		);
+		for (const job of scheduler.jobs()) {
+			console.log(
+				`  Scheduled: ${job.name} (${job.schedule} UTC), next at ${job.nextRun?.toISOString() ?? 'never'}`,
+			);
+		}
 		console.log('  Press Ctrl-C to stop.\n');
 	},
 	{ keepAlive: true },

@@ -1,6 +1,7 @@
 import { useMemo } from 'react';
 import AdminShell from '../auth/AdminShell.tsx';
 import { can } from '../auth/auth.ts';
+import { MESSAGE_READER_ROLES } from '../contact/contact.ts';
 import { browserClient, type PublicSupabase } from '../auth/browser.ts';
 import AdminPanel, { loadChamber, type ActionTabs } from './AdminPanel.tsx';
 import CacheTab from './cache/CacheTab.tsx';
@@ -47,6 +48,7 @@ function AdminApp({ supabase, chamber }: Props) {
 					<PanelActions
 						chamber={key}
 						ownChamber={key === chamber.key}
+						readsMessages={(MESSAGE_READER_ROLES as readonly string[]).includes(user.role)}
 						getAccessToken={getAccessToken}
 						reload={async () => {
 							const loaded = await loadChamber(client, key);

@@ -1,5 +1,6 @@
 import { useStore } from '@nanostores/react';
 import { useEffect } from 'react';
+import UndeliveredMessages from '../contact/UndeliveredMessages.tsx';
 import PreviewButton from '../publish/PreviewButton.tsx';
 import PublishStatus from '../publish/PublishStatus.tsx';
 import { $changes, $draft, $saveState, saveChanges, type SaveDeps } from './store.ts';
@@ -7,6 +8,8 @@ import { $changes, $draft, $saveState, saveChanges, type SaveDeps } from './stor
 interface Props extends Omit<SaveDeps, 'fetch' | 'setTimeout'> {
 	/** Publishing and preview concern this deployment's chamber only. */
 	ownChamber: boolean;
+	/** Whether the user may read visitors' messages (and so sees those not delivered yet). */
+	readsMessages: boolean;
 }
 
 /** Leaving the page with unsaved changes asks first (spec 02 §4). */
@@ -18,9 +21,10 @@ export const LEAVE_QUESTION = 'You have unsaved changes. Leave without saving th
 
 /**
  * The header's side of the panel (spec 02 §2): 'Save Changes' only while something is unsaved,
- * 'Saving...' then 'Saved!', the publish status, and Preview.
+ * 'Saving...' then 'Saved!', the publish status, Preview, and visitors' messages not delivered
+ * yet.
  */
-export default function PanelActions({ ownChamber, ...deps }: Props) {
+export default function PanelActions({ ownChamber, readsMessages, ...deps }: Props) {
 	const changes = useStore($changes);
 	const state = useStore($saveState);
 	const draft = useStore($draft);
@@ -62,6 +66,7 @@ export default function PanelActions({ ownChamber, ...deps }: Props) {
 			{ownChamber && draft && (
 				<PreviewButton getAccessToken={deps.getAccessToken} getConfig={() => $draft.get()!} />
 			)}
+			{ownChamber && readsMessages && <UndeliveredMessages getAccessToken={deps.getAccessToken} />}
 			{ownChamber && <PublishStatus getAccessToken={deps.getAccessToken} />}
 		</>
 	);
