@@ -140,6 +140,48 @@ async function listeningPid(port: number): Promise<number | null> {
 	return null;
 }
 
+/** CPU time (user + system, ms) of the process and each one under it, by name. */
+async function cpuOf(pid: number): Promise<Map<string, number>> {
+	const ticks = 100; // USER_HZ on Linux
+	const procs = new Map<number, { ppid: number; name: string; ms: number }>();
+	for (const entry of await readdir('/proc')) {
+		if (!/^\d+$/.test(entry)) continue;
+		const stat = await readFile(`/proc/${entry}/stat`, 'utf8').catch(() => '');
+		const match = /^\d+ \((.*)\) \S (\d+)(?: \S+){9} (\d+) (\d+)/.exec(stat);
+		if (!match) continue;
+		procs.set(Number(entry), {
+			ppid: Number(match[2]),
+			name: match[1]!,
+			ms: ((Number(match[3]) + Number(match[4])) * 1000) / ticks,
+		});
+	}
+	const totals = new Map<string, number>();
+	const add = (id: number, label: string) => {
+		const info = procs.get(id);
+		if (!info) return;
+		totals.set(label, (totals.get(label) ?? 0) + info.ms);
+		for (const [child, c] of procs) if (c.ppid === id) add(child, labelOf(c.name, c.ppid === pid));
+	};
+	add(pid, 'server');
+	return totals;
+}
+
+function labelOf(name: string, direct: boolean): string {
+	if (name === 'postgrest') return 'PostgREST';
+	// The server's direct node children: the embedded database (a build would be one too).
+	return direct ? 'database' : 'other';
+}
+
+function describeCpu(
+	before: Map<string, number>,
+	after: Map<string, number>,
+	requests: number,
+): string {
+	return [...after]
+		.map(([label, ms]) => `${label} ${((ms - (before.get(label) ?? 0)) / requests).toFixed(1)} ms`)
+		.join(', ');
+}
+
 interface Memory {
 	/** The server process itself. */
 	server: number;
@@ -324,8 +366,14 @@ runMain(async () => {
 	}
 	const results = new Map<number, ReturnType<typeof report>>();
 	for (const connections of levels) {
+		const cpuBefore = pid ? await cpuOf(pid) : null;
 		const { samples, elapsed } = await runLevel(site, connections, seconds, pages);
 		results.set(connections, report(connections, samples, elapsed));
+		if (pid && cpuBefore) {
+			console.log(
+				`  CPU time per request: ${describeCpu(cpuBefore, await cpuOf(pid), samples.length)}`,
+			);
+		}
 		console.log(`  load average after: ${load()}`);
 	}
 	const after = pid ? await memoryOf(pid) : null;
