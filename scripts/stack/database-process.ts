@@ -10,8 +10,8 @@ import { btree_gin } from '@electric-sql/pglite/contrib/btree_gin';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { startWireServer } from './wire.ts';
 
-const [dataDir, port, idleMs] = process.argv.slice(2);
-if (!dataDir || !port || !idleMs || !process.send) {
+const [dataDir, port, idleMs, sharedBuffers] = process.argv.slice(2);
+if (!dataDir || !port || !idleMs || !sharedBuffers || !process.send) {
 	console.error('database-process.ts is started by scripts/stack/database.ts');
 	process.exit(2);
 }
@@ -21,6 +21,9 @@ const log = (line: string) => console.error(`[database] ${line}`);
 const db = await PGlite.create({
 	dataDir: join(dataDir, 'pglite'),
 	extensions: { pg_trgm, btree_gin },
+	// Postgres's own cache lives in PGlite's WebAssembly memory, which never shrinks
+	// (DB_SHARED_BUFFERS).
+	startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${sharedBuffers}`],
 });
 const server = await startWireServer({
 	db,

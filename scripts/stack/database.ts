@@ -57,10 +57,17 @@ function keepTail(child: ChildProcess, tail: string[]): void {
 	});
 }
 
+interface DatabaseOptions {
+	idleInTransactionMs: number;
+	/** Postgres's shared_buffers inside PGlite. */
+	sharedBuffers: string;
+	onRestart?: () => void | Promise<void>;
+}
+
 function startProcess(
 	dataDir: string,
 	port: number,
-	idleInTransactionMs: number,
+	options: DatabaseOptions,
 ): Promise<ChildProcess> {
 	const child = spawn(
 		process.execPath,
@@ -68,7 +75,8 @@ function startProcess(
 			join(import.meta.dirname, 'database-process.ts'),
 			dataDir,
 			String(port),
-			String(idleInTransactionMs),
+			String(options.idleInTransactionMs),
+			options.sharedBuffers,
 		],
 		{ stdio: ['ignore', 'inherit', 'pipe', 'ipc'] },
 	);
@@ -107,14 +115,14 @@ async function stopProcess(child: ChildProcess): Promise<void> {
 export async function openEmbeddedDatabase(
 	dataDir: string,
 	port: number,
-	options: { idleInTransactionMs: number; onRestart?: () => void | Promise<void> },
+	options: DatabaseOptions,
 ): Promise<EmbeddedDatabase> {
 	await mkdir(dataDir, { recursive: true });
 	const release = await acquireLock(join(dataDir, 'pglite.lock'));
 	try {
 		const database = await supervise({
 			name: 'the embedded database',
-			start: () => startProcess(dataDir, port, options.idleInTransactionMs),
+			start: () => startProcess(dataDir, port, options),
 			stop: stopProcess,
 			onRestart: options.onRestart,
 			backoff: { initialMs: 250, maxMs: 10_000, resetAfterMs: 30_000 },

@@ -186,6 +186,7 @@ export async function ensureStack(options: { quiet?: boolean } = {}): Promise<St
 		if (env.mode === 'embedded') {
 			embedded = await openEmbeddedDatabase(dataDir, env.ports.database, {
 				idleInTransactionMs: env.tuning.idleInTransactionMs,
+				sharedBuffers: env.tuning.sharedBuffers,
 				onRestart: () => afterDatabaseRestart(),
 			});
 			stops.push(() => embedded!.close());

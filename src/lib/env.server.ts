@@ -33,6 +33,14 @@ const envSchema = z
 		 * one statement at a time; more connections let PostgREST have the next one ready.
 		 */
 		POSTGREST_POOL: z.coerce.number().int().min(1).max(100).optional(),
+		/**
+		 * Embedded: Postgres's buffer cache inside PGlite (default 32MB); it is WebAssembly memory,
+		 * which never shrinks, and the files stay in the system's cache anyway.
+		 */
+		DB_SHARED_BUFFERS: z
+			.string()
+			.regex(/^\d+(kB|MB|GB)$/, { error: 'DB_SHARED_BUFFERS is a size like 32MB' })
+			.default('32MB'),
 		/** Embedded: how long a connection may hold PGlite idle in a transaction (default 10 s). */
 		DB_IDLE_IN_TRANSACTION_TIMEOUT_MS: z.coerce.number().int().min(100).default(10_000),
 		/** How long a data request waits for a PostgREST or database being restarted (10 s). */
@@ -64,6 +72,7 @@ export interface StackEnv {
 	ports: { gateway: number; database: number; postgrest: number };
 	tuning: {
 		postgrestPool: number;
+		sharedBuffers: string;
 		idleInTransactionMs: number;
 		restartWaitMs: number;
 		upstreamTimeoutMs: number;
@@ -85,6 +94,7 @@ export function readStackEnv(env: NodeJS.ProcessEnv = process.env): StackEnv {
 		ports: { gateway: base, database: base + 1, postgrest: base + 2 },
 		tuning: {
 			postgrestPool: e.POSTGREST_POOL ?? (e.DATABASE_URL ? 10 : 4),
+			sharedBuffers: e.DB_SHARED_BUFFERS,
 			idleInTransactionMs: e.DB_IDLE_IN_TRANSACTION_TIMEOUT_MS,
 			restartWaitMs: e.GATEWAY_RESTART_WAIT_MS,
 			upstreamTimeoutMs: e.GATEWAY_UPSTREAM_TIMEOUT_MS,
