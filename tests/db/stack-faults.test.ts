@@ -48,6 +48,21 @@ async function readableAt(giveUpMs: number): Promise<number> {
 	return Infinity;
 }
 
+/** The identity service's and the file service's answers to a call that reads the database. */
+async function services(): Promise<number[]> {
+	const headers = { apikey: stack.serviceKey, authorization: `Bearer ${stack.serviceKey}` };
+	return Promise.all(
+		['/auth/v1/admin/users?per_page=1', '/storage/v1/bucket'].map(async (path) => {
+			const res = await fetch(`${stack.supabaseUrl}${path}`, {
+				headers,
+				signal: AbortSignal.timeout(10_000),
+			}).catch(() => null);
+			await res?.body?.cancel();
+			return res?.status ?? 0;
+		}),
+	);
+}
+
 async function whole(): Promise<Health> {
 	await expect.poll(async () => (await health()).status, { timeout: 60_000 }).toBe(200);
 	return (await health()).body;
@@ -80,6 +95,8 @@ describe('supervision', () => {
 		it('restarts the embedded database when its process dies, with its data', async () => {
 			const before = await whole();
 			expect(before.database.pid).toEqual(expect.any(Number));
+			// The identity and file services keep idle connections: losing them must not end the stack.
+			expect(await services()).toEqual([200, 200]);
 			const tenants = await (
 				await fetch(`${stack.supabaseUrl}/rest/v1/tenants?select=id`, {
 					headers: { apikey: stack.serviceKey },
@@ -100,6 +117,7 @@ describe('supervision', () => {
 				})
 			).json();
 			expect(again).toEqual(tenants);
+			await expect.poll(services, { timeout: 30_000 }).toEqual([200, 200]);
 		});
 
 		it('ends a connection that holds the database idle in a transaction, and the others go on', async () => {
