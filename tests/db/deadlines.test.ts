@@ -3,6 +3,7 @@ import type { Context } from '@netlify/functions';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import businesses from '../../netlify/functions/businesses.ts';
+import events from '../../netlify/functions/events.ts';
 import {
 	removeDirectoryTenants,
 	seedDirectoryTenants,
@@ -39,6 +40,22 @@ async function list(
 	};
 }
 
+async function calendar(): Promise<{
+	status: number;
+	ms: number;
+	body: unknown;
+	stale: string | null;
+}> {
+	const began = performance.now();
+	const res = await events(new Request('http://localhost/api/events'), {} as Context);
+	return {
+		status: res.status,
+		ms: performance.now() - began,
+		body: await res.json(),
+		stale: res.headers.get('x-events-stale-since'),
+	};
+}
+
 async function health(): Promise<{ ok: boolean; postgrest: { pid: number } }> {
 	const res = await fetch(`${stack.supabaseUrl}/_stack/health`);
 	return (await res.json()) as { ok: boolean; postgrest: { pid: number } };
@@ -69,6 +86,8 @@ describe('deadlines', () => {
 	it('answers 503 within the deadline while PostgREST is paused, and its last good answer where it has one', async () => {
 		const known = await list('searchQuery=Bakery&page=1');
 		expect(known.status).toBe(200);
+		const knownEvents = await calendar();
+		expect(knownEvents.status).toBe(200);
 		const { pid } = (await health()).postgrest;
 		const quiet = vi.spyOn(console, 'error').mockImplementation(() => {});
 		process.kill(pid, 'SIGSTOP');
@@ -85,6 +104,12 @@ describe('deadlines', () => {
 			expect(again.body).toEqual(known.body);
 			expect(again.stale).not.toBeNull();
 			expect(again.ms).toBeLessThan(DEADLINE_MS + 1500);
+
+			// The events API too, though it reads the configuration first (whether events are on).
+			const events = await calendar();
+			expect(events).toMatchObject({ status: 200, body: knownEvents.body });
+			expect(events.stale).not.toBeNull();
+			expect(events.ms).toBeLessThan(DEADLINE_MS + 1500);
 		} finally {
 			try {
 				process.kill(pid, 'SIGCONT');
