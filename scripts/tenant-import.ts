@@ -21,7 +21,11 @@ import { getTenantBySlugOrNull } from '../src/features/tenants/lookup.server.ts'
 import { parseTenantFile, type TenantFile } from '../src/features/tenants/tenant-file.ts';
 import { importTenant } from '../src/features/tenants/tenants.server.ts';
 import { sendSetPasswordEmails } from '../src/features/generator/generator.server.ts';
-import { getServiceClient, readClientEnv } from '../src/lib/supabase.server.ts';
+import {
+	getServiceClient,
+	readClientEnv,
+	LONG_CALL_TIMEOUT_MS,
+} from '../src/lib/supabase.server.ts';
 import { withStack } from './stack/index.ts';
 import { runMain } from './lib/main.ts';
 
@@ -53,7 +57,11 @@ runMain(async () => {
 		parsed.push({ file, data: parseTenantFile(json, file), bytes, businesses });
 	}
 	await withStack(async (stack) => {
-		const env = readClientEnv({ ...process.env, ...stack.env });
+		const env = readClientEnv({
+			...process.env,
+			...stack.env,
+			SUPABASE_TIMEOUT_MS: String(LONG_CALL_TIMEOUT_MS),
+		});
 		const client = getServiceClient(env);
 		// Where the set-password e-mail's link leads: the chamber's site (its /reset-password page).
 		const siteUrl = process.env.SITE_URL || `http://localhost:${process.env.PORT || 8888}`;

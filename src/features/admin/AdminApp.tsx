@@ -1,6 +1,6 @@
 import { useMemo } from 'react';
 import AdminShell from '../auth/AdminShell.tsx';
-import { can } from '../auth/auth.ts';
+import { can, ROLE_SETS } from '../auth/auth.ts';
 import { browserClient, type PublicSupabase } from '../auth/browser.ts';
 import AdminPanel, { loadChamber, type ActionTabs } from './AdminPanel.tsx';
 import CacheTab from './cache/CacheTab.tsx';
@@ -59,6 +59,7 @@ function AdminApp({ supabase, chamber }: Props) {
 					<PanelActions
 						chamber={key}
 						ownChamber={key === chamber.key}
+						readsMessages={(ROLE_SETS.admins as readonly string[]).includes(user.role)}
 						getAccessToken={getAccessToken}
 						reload={async () => {
 							const loaded = await loadChamber(client, key);

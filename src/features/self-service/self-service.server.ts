@@ -1,9 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { mkdir, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import type { PostgrestError, SupabaseClient } from '@supabase/supabase-js';
-import nodemailer from 'nodemailer';
 import { BadRequest, HttpError, ipRateKey } from '../../lib/http.server.ts';
+import { sendMail } from '../../lib/mail.server.ts';
 import { takeRateLimits } from '../../lib/rate-limit.server.ts';
 import {
 	createAuthClient,
@@ -437,19 +435,6 @@ export async function deliverMemberMail(
 		text: mail.text,
 		html: mail.html,
 	};
-	if (env.smtpUrl) {
-		await nodemailer.createTransport(env.smtpUrl).sendMail(message);
-		return;
-	}
-	const info = await nodemailer
-		.createTransport({ streamTransport: true, buffer: true, newline: 'unix' })
-		.sendMail(message);
-	await mkdir(env.outboxDir, { recursive: true, mode: 0o700 });
-	const stamp = new Date().toISOString().replace(/[:.]/g, '-');
 	const safe = to.replace(/[^a-z0-9@._-]/gi, '_');
-	await writeFile(
-		join(env.outboxDir, `${stamp}-member-${chamber.kind}-${safe}.eml`),
-		info.message as Buffer,
-		{ mode: 0o600 },
-	);
+	await sendMail(message, env, `member-${chamber.kind}-${safe}`);
 }
