@@ -353,7 +353,10 @@ begin
 		-- that differ from what is stored are written.
 		create temporary table pg_temp.import_lists on commit drop as
 		select i.id, i.existed, f.field,
-			public.business_list_normalized(f.field, coalesce(i.b -> f.field, '[]'::jsonb)) as rows,
+			-- Most lists of most rows are empty: no need to normalize those.
+			case when coalesce(i.b -> f.field, '[]'::jsonb) = '[]'::jsonb then '[]'::jsonb
+				else public.business_list_normalized(f.field, i.b -> f.field)
+			end as rows,
 			'[]'::jsonb as current
 		from pg_temp.import_businesses i
 		cross join unnest(public.business_list_fields()) f(field)
