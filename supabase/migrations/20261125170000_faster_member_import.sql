@@ -748,6 +748,37 @@ $$;
 
 comment on function public.apply_member_import is 'Applies an import''s dry run in one transaction (service role): added and changed businesses through import_tenant in batches, members missing from the file unpublished if chosen; refused when a business changed since the dry run.';
 
+/**
+  ---------------------------------------------------------------------------
+  Old addresses: a membership-system id never reaches the id's comparison
+  ---------------------------------------------------------------------------
+  In a chamber of thousands, the plan a session keeps for business_gone (one
+  for any key) looks the key up by both indexes at once, evaluating the id's
+  comparison whatever the key: '777' then failed as no uuid, and the old
+  address answered 500 instead of 410. The key is now read as an id only when
+  it is one.
+ */
+create or replace function public.business_gone(p_tenant_id uuid, p_key text)
+returns boolean
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+	select exists (
+		select 1 from public.profiles p
+		where p.tenant_id = p_tenant_id and not p.published
+			and (
+				p.id = case
+					when p_key ~* '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$' then p_key::uuid
+				end
+				or p.weblink_profile_id = case
+					when p_key ~ '^\d{1,30}$' then regexp_replace(p_key, '^0+(?=\d)', '')
+				end
+			)
+	);
+$$;
+
 revoke all on function public.profile_search_document_of(text, text[], jsonb) from public, anon, authenticated;
 revoke all on function public.profile_search_document(uuid, text, text[]) from public, anon, authenticated;
 revoke all on function public.import_writes_search() from public, anon, authenticated;
