@@ -107,12 +107,7 @@ beforeAll(async () => {
 	}
 	server = await startFunctionServer(stack, {
 		tenant: slug,
-		env: {
-			NETLIFY_BUILD_HOOK_URL: netlify.buildHookUrl,
-			NETLIFY_PURGE_API_TOKEN: netlify.token,
-			SITE_ID: netlify.siteId,
-			NETLIFY_API_URL: netlify.url,
-		},
+		env: netlify.env,
 	});
 });
 

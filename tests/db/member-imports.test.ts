@@ -160,10 +160,7 @@ beforeAll(async () => {
 	server = await startFunctionServer(stack, {
 		tenant: slug,
 		env: {
-			NETLIFY_BUILD_HOOK_URL: netlify.buildHookUrl,
-			NETLIFY_PURGE_API_TOKEN: netlify.token,
-			SITE_ID: netlify.siteId,
-			NETLIFY_API_URL: netlify.url,
+			...netlify.env,
 			ATLAS_MEMBERS_URL: atlas.membersUrl,
 			ATLAS_TOKEN_URL: atlas.tokenUrl,
 			ATLAS_CLIENT_ID: atlas.clientId,
