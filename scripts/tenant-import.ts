@@ -101,7 +101,12 @@ async function printDryRun(
 	bytes: Uint8Array,
 ): Promise<void> {
 	const tenant = await getTenantBySlugOrNull(client, data.tenant.slug);
-	const table = await readTable(bytes, file);
+	// A file without businesses (users or events only) has none to compare: every business of
+	// the chamber from the membership system is missing from it, as the import will treat them.
+	const table = await readTable(
+		data.businesses.length ? bytes : new TextEncoder().encode('[]'),
+		data.businesses.length ? file : 'none.json',
+	);
 	const { mapping } = resolveMapping(table.headers, new Map());
 	const counts = emptyCounts();
 	const lines: string[] = [];
