@@ -75,7 +75,7 @@ test('each role sees its tabs: admin all but Users, super_admin all', async ({ p
 	await expect(page).toHaveURL(/\/chamber-login-v2/);
 
 	await signIn(page, superAdmin);
-	await expect(page.getByRole('tab')).toHaveCount(15);
+	await expect(page.getByRole('tab')).toHaveCount(16);
 	await expect(page.getByRole('tab').last()).toHaveText('Users');
 });
 
