@@ -39,7 +39,7 @@ interface BuildTimes {
 }
 
 const BUILD_LINE =
-	/\[publish\] publish (\d+): live after [\d.]+ s \(the build took ([\d.]+) s(?:, ([\d.]+) s of CPU)?\)/;
+	/\[publish\] publish (\d+)(?: \(.*\))?: live after [\d.]+ s \(the build took ([\d.]+) s(?:, ([\d.]+) s of CPU)?\)$/;
 
 /**
  * `npm start` for `tenant` as a child process: resolves with its address once it serves, and

@@ -304,6 +304,25 @@ test.describe('/events', () => {
 		await expect(grid(page)).toBeVisible();
 	});
 
+	test("asks for the first events while the island's script is still loading, and only once", async ({
+		page,
+	}) => {
+		const calls: string[] = [];
+		page.on('request', (request) => {
+			if (isEventsCall(request)) calls.push(request.url());
+		});
+		const island = await holdIsland(page, 'EventsCalendar');
+		const asked = page.waitForRequest((request) => isEventsCall(request));
+		await page.setViewportSize(MOBILE);
+		await page.goto('/events', { waitUntil: 'domcontentloaded' });
+		await island.requested;
+		await asked;
+		await expect(page.getByRole('status')).toHaveText('Loading events...');
+		island.release();
+		await expect(monthHeading(page)).toBeVisible();
+		expect(calls).toHaveLength(1);
+	});
+
 	test("says 'Loading events...' until the events arrive", async ({ page }) => {
 		let release = () => {};
 		const held = new Promise<void>((resolve) => (release = resolve));

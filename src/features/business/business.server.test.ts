@@ -7,10 +7,10 @@ import {
 } from './business.server.ts';
 
 describe('prerenderedProfilesMax', () => {
-	it('is 10,000 businesses unless PRERENDERED_PROFILES_MAX says otherwise', () => {
-		expect(DEFAULT_PRERENDERED_PROFILES_MAX).toBe(10_000);
-		expect(prerenderedProfilesMax({})).toBe(10_000);
-		expect(prerenderedProfilesMax({ PRERENDERED_PROFILES_MAX: ' ' })).toBe(10_000);
+	it('is 1,000 businesses unless PRERENDERED_PROFILES_MAX says otherwise', () => {
+		expect(DEFAULT_PRERENDERED_PROFILES_MAX).toBe(1_000);
+		expect(prerenderedProfilesMax({})).toBe(1_000);
+		expect(prerenderedProfilesMax({ PRERENDERED_PROFILES_MAX: ' ' })).toBe(1_000);
 		expect(prerenderedProfilesMax({ PRERENDERED_PROFILES_MAX: '0' })).toBe(0);
 		expect(prerenderedProfilesMax({ PRERENDERED_PROFILES_MAX: '50000' })).toBe(50_000);
 	});

@@ -11,11 +11,12 @@ import { getCurrentTenant } from '../../lib/tenant.server.ts';
 
 /**
  * Up to this many businesses a chamber's profiles are pre-rendered, one file each; above it they
- * are rendered on demand and kept by the CDN (docs/performance.md#benchbuild: pre-rendering costs about 3 ms
- * of CPU per profile, so 50,000 profiles alone would take the build past 3 minutes).
+ * are rendered on demand and kept by the CDN until a publish purges them
+ * (docs/performance.md#benchbuild). Pre-rendering costs about 2 ms of CPU per profile on every
+ * publish: 3,000 profiles are a third of a publish's build, 50,000 would take it past 3 minutes.
  * PRERENDERED_PROFILES_MAX, read at build time, overrides it.
  */
-export const DEFAULT_PRERENDERED_PROFILES_MAX = 10_000;
+export const DEFAULT_PRERENDERED_PROFILES_MAX = 1_000;
 
 const prerenderedMaxSchema = z.coerce
 	.number({ error: 'PRERENDERED_PROFILES_MAX must be a whole number of businesses (0 or more)' })

@@ -32,12 +32,11 @@ const ERRORS = {
 /**
  * /events (reading A) and /community-events: a List / Calendar page of one event source.
  *
- * The events are fetched on load, behind 'Loading events...', rather than embedded at build
- * time. Measured on the demo: the page paints its shell at ~0.25 s (0.55 s on slow 4G) either
- * way, because the month shown and list-or-calendar depend on the visitor's date and screen and
- * so wait for hydration anyway; the events calls add ~0.1-0.4 s after hydration (9 KB gzipped),
- * while embedding would add the same 9 KB to every page view and serve events as old as the last
- * build, ignoring cache purges.
+ * The events are fetched in the browser, behind 'Loading events...', rather than embedded at
+ * build time: the month shown and list-or-calendar depend on the visitor's date and screen and
+ * so wait for hydration anyway, and embedding would serve events as old as the last build,
+ * ignoring cache purges. The page's own script (EventsPrefetch.astro) starts the first request
+ * while this island's script loads, so the list does not wait for both one after the other.
  */
 function EventsCalendar({ source }: Props) {
 	const today = useToday();

@@ -43,7 +43,7 @@ export interface FeedOptions {
 	base?: string;
 }
 
-const SOURCES = {
+export const EVENT_SOURCES = {
 	events: { path: '/api/events', version: 'events', failure: 'Failed to fetch events' },
 	community: {
 		path: '/api/community-events',
@@ -86,6 +86,36 @@ function writeCache(url: string, body: unknown): void {
 
 const versions = new Map<string, Promise<number | undefined>>();
 
+/** What the page's own script started before the island loaded (events-prefetch.js). */
+interface Prefetch {
+	path: string;
+	type: string;
+	version: Promise<number | undefined>;
+	answer: Promise<{ url: string; body: Promise<unknown> }>;
+	/** Its events answer was handed over (once: a later call for the same URL fetches). */
+	taken?: boolean;
+}
+
+declare global {
+	interface Window {
+		chamberEventsPrefetch?: Prefetch;
+	}
+}
+
+function prefetched(): Prefetch | undefined {
+	return globalThis.window?.chamberEventsPrefetch;
+}
+
+/** The page's prefetched events answer for exactly this URL, or undefined. */
+async function takePrefetched(url: string, base: string): Promise<unknown> {
+	const prefetch = prefetched();
+	if (base !== '' || !prefetch || prefetch.taken) return undefined;
+	const answer = await prefetch.answer;
+	if (answer.url !== url || prefetch.taken) return undefined;
+	prefetch.taken = true;
+	return answer.body;
+}
+
 /**
  * The current cache version of a resource type, passed as ?v= so the CDN's copy is replaced the
  * moment an admin refreshes the cache. Without an answer the calls go without v.
@@ -93,6 +123,11 @@ const versions = new Map<string, Promise<number | undefined>>();
 function cacheVersion(type: CacheVersionType, base = ''): Promise<number | undefined> {
 	const key = `${base}|${type}`;
 	let version = versions.get(key);
+	const prefetch = prefetched();
+	if (!version && base === '' && prefetch?.type === type) {
+		version = prefetch.version;
+		versions.set(key, version);
+	}
 	if (!version) {
 		version = fetch(`${base}/api/cache-version?type=${encodeURIComponent(type)}`)
 			.then(async (res) => {
@@ -106,13 +141,17 @@ function cacheVersion(type: CacheVersionType, base = ''): Promise<number | undef
 	return version;
 }
 
+function hasResult(body: unknown): boolean {
+	return Array.isArray((body as { Result?: unknown } | null | undefined)?.Result);
+}
+
 /** GET /api/events or /api/community-events, optionally for a range; closed events dropped. */
 export async function fetchEvents(
 	source: EventSource,
 	range: DateRange | null,
 	base = '',
 ): Promise<Event[]> {
-	const { path, version, failure } = SOURCES[source];
+	const { path, version, failure } = EVENT_SOURCES[source];
 	const params = new URLSearchParams();
 	const v = await cacheVersion(version, base);
 	if (v !== undefined) params.set('v', String(v));
@@ -124,12 +163,15 @@ export async function fetchEvents(
 	const url = `${base}${path}${query}`;
 	let body = readCache(url);
 	if (body === undefined) {
-		const res = await fetch(url).catch((cause: unknown) => {
-			throw new Error(failure, { cause });
-		});
-		if (!res.ok) throw new Error(failure, { cause: res.status });
-		body = await res.json().catch(() => null);
-		if (Array.isArray((body as { Result?: unknown } | null)?.Result)) writeCache(url, body);
+		body = await takePrefetched(url, base);
+		if (!hasResult(body)) {
+			const res = await fetch(url).catch((cause: unknown) => {
+				throw new Error(failure, { cause });
+			});
+			if (!res.ok) throw new Error(failure, { cause: res.status });
+			body = await res.json().catch(() => null);
+		}
+		if (hasResult(body)) writeCache(url, body);
 	}
 	const result = (body as { Result?: unknown } | null)?.Result;
 	if (!Array.isArray(result)) throw new Error('No events found in response');
