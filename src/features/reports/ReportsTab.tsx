@@ -3,6 +3,7 @@ import Papa from 'papaparse';
 import { useEffect, useId, useState } from 'react';
 import type { AdminTabProps } from '../admin/admin.ts';
 import { Section, Toggle } from '../admin/fields.tsx';
+import { chamberTimeZone } from '../config/time-zone.ts';
 import '../admin/ops/ops.css';
 import {
 	readBusinessReport,
@@ -88,8 +89,8 @@ function periodFile(period: Period): string {
  * CSV of every table; the monthly e-mail's switch. Read with the signed-in user's client, so
  * row-level security decides what it shows.
  */
-export default function ReportsTab({ chamber, client }: AdminTabProps) {
-	const thisMonth = monthOf(new Date());
+export default function ReportsTab({ chamber, client, config }: AdminTabProps) {
+	const thisMonth = monthOf(new Date(), chamberTimeZone(config));
 	const [period, setPeriod] = useState<Period>({ from: thisMonth, to: thisMonth });
 	const [draft, setDraft] = useState<Period>(period);
 	const [periodError, setPeriodError] = useState('');
@@ -139,7 +140,8 @@ export default function ReportsTab({ chamber, client }: AdminTabProps) {
 					</p>
 				)}
 				<p className="admin-section__note">
-					Days are counted in UTC. What is counted, and what is not: the site&apos;s{' '}
+					Days are counted in the chamber&apos;s time zone ({chamberTimeZone(config)}). What is
+					counted, and what is not: the site&apos;s{' '}
 					<a href="/privacy/statistics" target="_blank" rel="noopener">
 						statistics and privacy page
 					</a>
