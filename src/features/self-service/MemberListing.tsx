@@ -4,6 +4,7 @@ import { useCallback, useEffect, useId, useMemo, useState, type FormEvent } from
 import type { PublicSupabase } from '../auth/browser.ts';
 import { sanitizeDescription } from '../directory/sanitize.ts';
 import type { BusinessChanges, FieldIssue } from '../members/members.ts';
+import { MemberReport } from '../reports/ReportsTab.tsx';
 import type { Listing, SocialMediaEntry, WebContent } from '../tenants/tenant-file.ts';
 import { withErrorBoundary } from '../site/ErrorBoundary.tsx';
 import { signInPath } from './paths.ts';
@@ -464,9 +465,20 @@ async function fetchListing(supabase: PublicSupabase, id: string): Promise<State
 
 /**
  * /members/listing?business={id}: where the e-mailed link lands. The member's own listing, the
- * fields its chamber lets it change, a preview, and what became of its latest request.
+ * fields its chamber lets it change, a preview, what became of its latest request, and its
+ * statistics (the report staff see in the Reports tab, for this business only).
  */
-function MemberListing({ supabase }: { supabase: PublicSupabase }) {
+function MemberListing({
+	supabase,
+	tenantId,
+	timeZone,
+}: {
+	supabase: PublicSupabase;
+	/** The chamber's id: the statistics are read per chamber and business. */
+	tenantId: string;
+	/** The chamber's time zone: statistics count its days. */
+	timeZone: string;
+}) {
 	const ids = useId();
 	// Rendered in the browser only (client:only): the business is in the address, and an expired
 	// link's error in its fragment.
@@ -559,6 +571,18 @@ function MemberListing({ supabase }: { supabase: PublicSupabase }) {
 							void load(state.listing.business.id);
 						}}
 					/>
+					<section className="member-report" aria-labelledby={`${ids}-report`}>
+						<h2 id={`${ids}-report`}>Your listing&apos;s numbers</h2>
+						<MemberReport
+							client={client(supabase)}
+							tenantId={tenantId}
+							business={{
+								id: state.listing.business.id,
+								name: state.listing.business.report_name,
+							}}
+							timeZone={timeZone}
+						/>
+					</section>
 					<button
 						type="button"
 						className="member-button member-button--secondary"
