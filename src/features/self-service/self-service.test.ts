@@ -126,7 +126,7 @@ describe('decisionMail: in the chamber’s name and colour, with a plain-text pa
 });
 
 describe('the settings’ defaults', () => {
-	it('are off, every field, none live, editors not deciding, 3 categories', () => {
+	it('are off, every field, the hours live, editors not deciding, 3 categories', () => {
 		const { features } = chamberConfigSchema.parse({ name: 'X', slug: 'x' });
 		expect({
 			enabled: features.memberUpdates,
@@ -140,12 +140,13 @@ describe('the settings’ defaults', () => {
 				'listings',
 				'web_content',
 				'work_phone',
+				'hours',
 				'website',
 				'social_media',
 				'logo_url',
 				'categories',
 			],
-			liveFields: [],
+			liveFields: ['hours'],
 			editorsApprove: false,
 			maxCategories: 3,
 		});
