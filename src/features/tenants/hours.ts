@@ -1,32 +1,18 @@
 import { z } from 'zod';
+import {
+	WEEKDAY_NAMES,
+	WEEKDAYS,
+	type OpeningHours,
+	type OpeningTime,
+	type Weekday,
+} from './opening-hours.ts';
+
+export * from './opening-hours.ts';
 
 // A business's opening hours: for each weekday the times it is open (none: closed that day) and a
 // free note ("By appointment", "Closed on public holidays"). Stored as this object (profiles.hours,
 // checked by public.business_hours_problem()); written as it, or as text in a file, a spreadsheet
 // column or the panel's field: "Mon-Fri 9:00-17:00; Sat 10:00-14:00; by appointment on Sundays".
-
-export const WEEKDAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const;
-export type Weekday = (typeof WEEKDAYS)[number];
-
-export const WEEKDAY_NAMES: Readonly<Record<Weekday, string>> = {
-	mon: 'Monday',
-	tue: 'Tuesday',
-	wed: 'Wednesday',
-	thu: 'Thursday',
-	fri: 'Friday',
-	sat: 'Saturday',
-	sun: 'Sunday',
-};
-
-const SHORT_NAMES: Readonly<Record<Weekday, string>> = {
-	mon: 'Mon',
-	tue: 'Tue',
-	wed: 'Wed',
-	thu: 'Thu',
-	fri: 'Fri',
-	sat: 'Sat',
-	sun: 'Sun',
-};
 
 /** At most this many opening times a day (morning, afternoon, evening). */
 export const MAX_TIMES_A_DAY = 3;
@@ -50,7 +36,6 @@ export const openingTimeSchema = z
 		close: time(true),
 	})
 	.refine((t) => t.open !== t.close, { error: 'Opening and closing times must differ' });
-export type OpeningTime = z.output<typeof openingTimeSchema>;
 
 const minutes = (clock: string) => Number(clock.slice(0, 2)) * 60 + Number(clock.slice(3));
 /** Whether a time runs past midnight into the next day. */
@@ -98,7 +83,6 @@ const hoursObjectSchema = z.strictObject({
 		.max(HOURS_NOTE_MAX, { error: `A note of at most ${HOURS_NOTE_MAX} characters` })
 		.default(''),
 });
-export type OpeningHours = z.output<typeof hoursObjectSchema>;
 
 // --- The text form --------------------------------------------------------------------------------
 
@@ -203,26 +187,6 @@ export function parseHoursText(text: string): { hours: unknown } | { error: stri
 	return { hours };
 }
 
-/** An hours object as its text form (consecutive days with the same times share a range). */
-export function formatHoursText(hours: OpeningHours | null): string {
-	if (!hours) return '';
-	const segments: string[] = [];
-	let i = 0;
-	while (i < WEEKDAYS.length) {
-		const day = WEEKDAYS[i]!;
-		const key = JSON.stringify(hours[day]);
-		let j = i;
-		while (j + 1 < WEEKDAYS.length && JSON.stringify(hours[WEEKDAYS[j + 1]!]) === key) j++;
-		if (hours[day].length > 0) {
-			const days = i === j ? SHORT_NAMES[day] : `${SHORT_NAMES[day]}-${SHORT_NAMES[WEEKDAYS[j]!]}`;
-			segments.push(`${days} ${hours[day].map((t) => `${t.open}-${t.close}`).join(', ')}`);
-		}
-		i = j + 1;
-	}
-	if (hours.note) segments.push(hours.note);
-	return segments.join('; ');
-}
-
 /**
  * A business's opening hours, as the tenant file, the panel, the API and the imports give them:
  * the object, or its text form; null (or blank text) when the business gives none.
@@ -247,54 +211,3 @@ export const openingHoursSchema = z
 		}
 		return checked.data;
 	});
-
-/** Whether a value is an hours object (as the database keeps it), for showing it as text. */
-export function isOpeningHours(value: unknown): value is OpeningHours {
-	return (
-		typeof value === 'object' &&
-		value !== null &&
-		!Array.isArray(value) &&
-		WEEKDAYS.every((day) => Array.isArray((value as Record<string, unknown>)[day]))
-	);
-}
-
-/** Whether the business opens on any day (else only its note is shown). */
-export function hasOpeningTimes(hours: OpeningHours | null): hours is OpeningHours {
-	return !!hours && WEEKDAYS.some((day) => hours[day].length > 0);
-}
-
-/** '9:00 AM', as a US visitor reads a time; '24:00' is midnight. */
-export function clockLabel(clock: string): string {
-	const hour = Number(clock.slice(0, 2)) % 24;
-	const minute = clock.slice(3);
-	return `${hour % 12 === 0 ? 12 : hour % 12}:${minute} ${hour < 12 ? 'AM' : 'PM'}`;
-}
-
-/** A day's times as a visitor reads them: 'Closed', or '9:00 AM – 5:00 PM, 6:00 PM – 9:00 PM'. */
-export function dayLabel(times: readonly OpeningTime[]): string {
-	if (times.length === 0) return 'Closed';
-	return times.map((t) => `${clockLabel(t.open)} – ${clockLabel(t.close)}`).join(', ');
-}
-
-const SCHEMA_DAYS: Readonly<Record<Weekday, string>> = {
-	mon: 'https://schema.org/Monday',
-	tue: 'https://schema.org/Tuesday',
-	wed: 'https://schema.org/Wednesday',
-	thu: 'https://schema.org/Thursday',
-	fri: 'https://schema.org/Friday',
-	sat: 'https://schema.org/Saturday',
-	sun: 'https://schema.org/Sunday',
-};
-
-/** schema.org openingHoursSpecification: one entry per opening time (none for closed days). */
-export function openingHoursSpecification(hours: OpeningHours | null) {
-	if (!hours) return [];
-	return WEEKDAYS.flatMap((day) =>
-		hours[day].map((t) => ({
-			'@type': 'OpeningHoursSpecification',
-			dayOfWeek: SCHEMA_DAYS[day],
-			opens: t.open,
-			closes: t.close === '24:00' ? '23:59' : t.close,
-		})),
-	);
-}
