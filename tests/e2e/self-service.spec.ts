@@ -249,3 +249,28 @@ test("the member's page shows its own listing's numbers, as staff see them in th
 	const axe = await new AxeBuilder({ page: memberPage }).include('main').analyze();
 	expect(axe.violations.map((v) => v.id)).toEqual([]);
 });
+
+test('opening hours go live without review by default: the profile shows them after the publish', async ({
+	page,
+}) => {
+	test.setTimeout(300_000);
+	const note = `By appointment on Sundays ${tag}`;
+	await memberPage.reload();
+	await expect(memberPage.getByText('Opening hours goes live without review.')).toBeVisible();
+	await memberPage
+		.getByRole('textbox', { name: 'Opening hours' })
+		.fill(`Tue-Sat 8:00-16:30\n${note}`);
+	await memberPage.getByRole('button', { name: 'Submit for review' }).click();
+	await expect(
+		memberPage.getByText('Opening hours: live on the site after the next publish.'),
+	).toBeVisible();
+	await expect
+		.poll(async () => (await page.request.get(business.profile)).text(), build)
+		.toContain(note);
+	await page.goto(business.profile);
+	const week = page.getByRole('region', { name: 'Opening Hours' }).getByRole('table');
+	await expect(week.getByRole('row', { name: /^Tuesday/ }).getByRole('cell')).toHaveText(
+		'8:00 AM – 4:30 PM',
+	);
+	await expect(week.getByRole('row', { name: /^Monday/ }).getByRole('cell')).toHaveText('Closed');
+});
