@@ -79,6 +79,25 @@ describe('requestDiff: each requested field beside its live value', () => {
 			},
 		]);
 	});
+
+	it('shows opening hours in their text form', () => {
+		const closed = { mon: [], tue: [], wed: [], thu: [], fri: [], sat: [], sun: [] };
+		const hours = {
+			...closed,
+			sat: [{ open: '10:00', close: '14:00' }],
+			note: 'By appointment',
+		};
+		expect(
+			requestDiff({ submission: { ...submission, changes: { hours } }, live: { hours: null } }),
+		).toEqual([
+			{
+				field: 'hours',
+				label: 'Opening hours',
+				live: ['(empty)'],
+				requested: ['Sat 10:00-14:00; By appointment'],
+			},
+		]);
+	});
 });
 
 describe('describeSubmission', () => {
