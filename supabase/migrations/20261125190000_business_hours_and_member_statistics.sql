@@ -120,6 +120,14 @@ comment on column public.profiles.hours is 'Opening hours: {mon … sun: [{open,
 grant select (hours) on public.profiles to anon;
 
 
+/**
+  ---------------------------------------------------------------------------
+  Hours among the fields of a business
+  ---------------------------------------------------------------------------
+  The functions of 20261124140000_member_listings.sql that name every scalar
+  field, with hours beside the phone (src/features/members/members.ts keeps
+  the same list; a test compares them).
+ */
 create or replace function public.business_scalar_fields()
 returns text[]
 language sql
@@ -171,6 +179,7 @@ as $rules$
 }'::jsonb;
 $rules$;
 
+/** The first problem of a changed field's value; hours are judged by business_hours_problem(). */
 create or replace function public.business_value_problem(p_field text, p_value jsonb)
 returns text
 language plpgsql
@@ -510,7 +519,8 @@ begin
 			featured, categories, membership_level_name, membership_rank, member_since_date,
 			main_related_profile_name, logo_url, listing_position, is_member, published) = (
 		select r.report_name, r.address1, r.address2, r.city, r.county, r.state, r.zip, r.work_phone,
-			r.hours, r.website, r.email, r.featured, r.categories, r.membership_level_name, r.membership_rank,
+			-- A JSON null (hours cleared) is stored as no hours.
+			nullif(r.hours, 'null'::jsonb), r.website, r.email, r.featured, r.categories, r.membership_level_name, r.membership_rank,
 			r.member_since_date, r.main_related_profile_name, r.logo_url, r.listing_position,
 			r.is_member, r.published
 		from jsonb_populate_record(p, v_scalars) r
@@ -542,6 +552,14 @@ end;
 $$;
 
 
+/**
+  ---------------------------------------------------------------------------
+  Imports and syncs write the hours
+  ---------------------------------------------------------------------------
+  import_tenant of 20261125170000_faster_member_import.sql with the hours
+  column (a field staff changed keeps their value, as every field does);
+  the member imports' columns may be mapped to it.
+ */
 create or replace function public.import_tenant(payload jsonb, replace_businesses boolean default true)
 returns jsonb
 language plpgsql
@@ -940,6 +958,13 @@ as $$
 $$;
 
 
+/**
+  ---------------------------------------------------------------------------
+  Members may change their hours, live without review by default
+  ---------------------------------------------------------------------------
+  The defaults of features.memberFields and memberLiveFields, as
+  src/features/config/config.ts has them (a test compares them).
+ */
 create or replace function public.member_update_settings(p_tenant_id uuid)
 returns jsonb
 language sql

@@ -374,7 +374,13 @@ describe('the rules, in the database as in the app', () => {
 				db.query('update public.profiles set hours = $2 where id = $1', [id, JSON.stringify(bad)]),
 			).rejects.toThrow(/profiles_hours_valid/);
 		}
-		expect((await service.from('profiles').update({ hours: null }).eq('id', id)).error).toBeNull();
+		// Cleared by staff: no hours at all (SQL null), not a JSON null.
+		expect((await save('admin', id, { hours: null }, (await row(id)).version)).error).toBeNull();
+		const { rows: cleared } = await db.query(
+			'select hours is null as none from public.profiles where id = $1',
+			[id],
+		);
+		expect(cleared[0].none).toBe(true);
 	});
 });
 
