@@ -1,11 +1,13 @@
 import type { Config } from '@netlify/functions';
+import { getCachedChamberConfig } from '../../src/features/config/config.server.ts';
+import { chamberTimeZone } from '../../src/features/config/time-zone.ts';
 import { isBotAgent, RepeatFilter } from '../../src/features/reports/counting.server.ts';
 import { recordStats } from '../../src/features/reports/reports.server.ts';
 import {
+	chamberDay,
 	countEvents,
 	MAX_BATCH_BYTES,
 	statBatchSchema,
-	utcDay,
 } from '../../src/features/reports/reports.ts';
 import {
 	BadRequest,
@@ -14,7 +16,7 @@ import {
 	HttpError,
 	ipRateKey,
 } from '../../src/lib/http.server.ts';
-import { getServiceClient } from '../../src/lib/supabase.server.ts';
+import { getAnonClient, getServiceClient } from '../../src/lib/supabase.server.ts';
 import { getCurrentTenant } from '../../src/lib/tenant.server.ts';
 
 export const config: Config = { path: '/api/stats' };
@@ -72,6 +74,9 @@ export default handleJson('stats', ['POST'], async (req, context) => {
 	const events = repeats.admit(ipRateKey(clientIp(req, context)), batch.events);
 	if (events.length === 0) return NO_CONTENT();
 	const tenant = await getCurrentTenant();
-	await recordStats(getServiceClient(), tenant.id, utcDay(new Date()), countEvents(events));
+	// Days are the chamber's: its members read "yesterday" as their own evening, not UTC's.
+	const chamber = await getCachedChamberConfig(getAnonClient(), tenant.id);
+	const day = chamberDay(new Date(), chamberTimeZone(chamber));
+	await recordStats(getServiceClient(), tenant.id, day, countEvents(events));
 	return NO_CONTENT();
 });

@@ -10,6 +10,7 @@ import {
 	parseBusinessChanges,
 } from '../../src/features/members/members.ts';
 import { importTenant } from '../../src/features/tenants/tenants.server.ts';
+import { openingHoursSchema } from '../../src/features/tenants/hours.ts';
 import { parseTenantFile, type TenantFileInput } from '../../src/features/tenants/tenant-file.ts';
 import { signInAs, userClient } from '../support/db-clients.ts';
 import { randomSlug } from './fixtures.ts';
@@ -332,7 +333,54 @@ describe('the rules, in the database as in the app', () => {
 		const longest = 'x'.repeat(200);
 		expect(parseBusinessChanges({ county: longest }).ok).toBe(true);
 		expect((await save('admin', id, { county: longest }, version)).error).toBeNull();
-		expect(BUSINESS_FIELDS.length).toBe(24);
+		expect(BUSINESS_FIELDS.length).toBe(25);
+	});
+
+	it('hold opening hours to one shape: saved as the app reads them, a bad value refused by the check even from the service role', async () => {
+		const id = await businessId('9001');
+		const hours = openingHoursSchema.parse('Mon-Fri 9:00-17:00; Sat 10:00-14:00; By appointment');
+		const { version } = await row(id);
+		expect((await save('admin', id, { hours }, version)).error).toBeNull();
+		const { data: document } = await service.rpc('business_document', { p_profile_id: id });
+		expect(document.hours).toEqual(hours);
+
+		// Through save_business: the field's problem, named.
+		const overlapping = {
+			...hours,
+			tue: [
+				{ open: '09:00', close: '13:00' },
+				{ open: '12:00', close: '17:00' },
+			],
+		};
+		expect(openingHoursSchema.safeParse(overlapping).success).toBe(false);
+		const refused = await save('admin', id, { hours: overlapping }, (await row(id)).version);
+		expect(refused.error?.code).toBe('22023');
+		expect(refused.error?.message).toBe(
+			'hours: tue[1]: times of a day must be in order and not overlap',
+		);
+
+		// Written past every function, by the service role and by the database's owner: the check.
+		for (const bad of [
+			{ mon: [{ open: '9:00', close: '17:00' }] },
+			{ mon: [{ open: '09:00', close: '09:00' }] },
+			{ monday: [] },
+			{ note: 'x'.repeat(201) },
+			'Mon-Fri 9-5',
+		]) {
+			expect(openingHoursSchema.safeParse(bad).success && typeof bad !== 'string').toBe(false);
+			const { error } = await service.from('profiles').update({ hours: bad }).eq('id', id);
+			expect(error?.code, JSON.stringify(bad)).toBe('23514');
+			await expect(
+				db.query('update public.profiles set hours = $2 where id = $1', [id, JSON.stringify(bad)]),
+			).rejects.toThrow(/profiles_hours_valid/);
+		}
+		// Cleared by staff: no hours at all (SQL null), not a JSON null.
+		expect((await save('admin', id, { hours: null }, (await row(id)).version)).error).toBeNull();
+		const { rows: cleared } = await db.query(
+			'select hours is null as none from public.profiles where id = $1',
+			[id],
+		);
+		expect(cleared[0].none).toBe(true);
 	});
 });
 

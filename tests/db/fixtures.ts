@@ -267,11 +267,12 @@ export async function seedRlsFixtures(service: SupabaseClient, db: Client): Prom
 		[importedA.tenant_id],
 	);
 
-	// Member statistics of tenant A: a counter, the monthly e-mail's setting, a recipient and a
+	// Member statistics of tenant A: a counter of each business, the monthly e-mail's setting, a recipient and a
 	// mailing, as /api/stats and the scheduled function write them.
 	await db.query(
-		`insert into public.business_stats (tenant_id, business_id, day, kind, count) values ($1, $2, current_date, 'view', 3)`,
-		[importedA.tenant_id, idsA.publishedProfileId],
+		`insert into public.business_stats (tenant_id, business_id, day, kind, count) values
+			($1, $2, current_date, 'view', 3), ($1, $3, current_date, 'view', 1)`,
+		[importedA.tenant_id, idsA.publishedProfileId, idsA.unpublishedProfileId],
 	);
 	await db.query(
 		'insert into public.member_report_settings (tenant_id, monthly_email) values ($1, true)',

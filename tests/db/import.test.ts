@@ -83,6 +83,20 @@ describe('npm run tenant:import', () => {
 		expect((after.users?.[0] as { encrypted_password: string }).encrypted_password).toMatch(
 			/^\$argon2id\$/,
 		);
+		// Opening hours in the file's text form are stored as the schema reads them.
+		const withHours = after.profiles!.find((p) => (p as { hours: unknown }).hours !== null) as {
+			hours: Record<string, unknown>;
+		};
+		expect(withHours.hours).toEqual({
+			mon: [{ open: '07:00', close: '15:00' }],
+			tue: [{ open: '07:00', close: '15:00' }],
+			wed: [{ open: '07:00', close: '15:00' }],
+			thu: [{ open: '07:00', close: '15:00' }],
+			fri: [{ open: '07:00', close: '15:00' }],
+			sat: [{ open: '08:00', close: '14:00' }],
+			sun: [{ open: '08:00', close: '14:00' }],
+			note: 'Closed on Thanksgiving',
+		});
 		await tenantImport('tenants/example.json');
 		expect(await snapshot('example')).toEqual(after);
 	});

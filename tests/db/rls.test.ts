@@ -31,8 +31,11 @@ const ROLE_LABELS: Record<Role, string> = {
 const OPERATIONS = ['select', 'insert', 'update', 'delete'] as const;
 type Operation = (typeof OPERATIONS)[number];
 
-/** all: every row of tenant A; public: published/active/open ones; own: the caller's row. */
-type Visibility = 'all' | 'public' | 'own' | 'none';
+/**
+ * all: every row of tenant A; public: published/active/open ones; own: the caller's row;
+ * business: the rows of the member's own business (the table's businessColumn).
+ */
+type Visibility = 'all' | 'public' | 'own' | 'business' | 'none';
 
 // --- Expectations --------------------------------------------------------------------------------
 
@@ -46,6 +49,8 @@ interface TableCase {
 	tenantColumn: 'id' | 'tenant_id';
 	/** A column the update sets to itself. */
 	updateColumn: string;
+	/** The column naming the business a row is about (for the member's 'business' rows). */
+	businessColumn?: string;
 	/** Which of tenant A's rows anyone may read (SQL predicate on the table), where not all. */
 	publicRows?: string;
 	/** A valid new row for tenant A, with superuser preparation run before switching role. */
@@ -586,17 +591,19 @@ const TABLES: readonly TableCase[] = [
 		deleteBy: SERVICE_ONLY,
 	},
 	{
-		// Member statistics: added to by /api/stats (service role) only, read by the chamber's admins.
+		// Member statistics: added to by /api/stats (service role) only, read by the chamber's
+		// admins, and by a member for its own business (not the chamber's other one).
 		table: 'business_stats',
 		tenantColumn: 'tenant_id',
 		updateColumn: 'count',
+		businessColumn: 'business_id',
 		insert: (fx) => ({
 			statement: {
 				text: `insert into public.business_stats (tenant_id, business_id, day, kind, count) values ($1, $2, current_date, 'phone', 1)`,
 				values: [fx.tenantA.id, fx.tenantA.publishedProfileId],
 			},
 		}),
-		select: CHAMBER_ADMINS_READ,
+		select: { ...CHAMBER_ADMINS_READ, memberA: 'business' },
 		insertBy: SERVICE_ONLY,
 		updateBy: SERVICE_ONLY,
 		deleteBy: SERVICE_ONLY,
@@ -761,6 +768,14 @@ function expectedRows(table: TableCase, visibility: Visibility, role: Role): Pro
 			return Promise.resolve(count.public);
 		case 'none':
 			return Promise.resolve(0);
+		case 'business':
+			if (role !== 'memberA' || !table.businessColumn) {
+				throw new Error(`'business' needs the member and the table's businessColumn`);
+			}
+			return superuserCount(
+				`select count(*)::int as n from public.${table.table} where ${table.tenantColumn} = $1 and ${table.businessColumn} = $2`,
+				[fx.tenantA.id, fx.member.profileId],
+			);
 		case 'own':
 			if (role === 'anon' || role === 'service') throw new Error(`'own' needs a user, not ${role}`);
 			return superuserCount(
@@ -777,6 +792,13 @@ async function checkCell(table: TableCase, operation: Operation, role: Role): Pr
 		const visibility = visibilityOf(table, role);
 		const expected = await expectedRows(table, visibility, role);
 		if (visibility === 'own') expect(expected, 'the caller has one admin record').toBe(1);
+		if (visibility === 'business') {
+			// The chamber has rows of another business too, which the member must not read.
+			expect(expected, 'the member has rows of its business').toBeGreaterThan(0);
+			expect(expected, 'the chamber has rows of another business').toBeLessThan(
+				counts.get(table.table)!.all,
+			);
+		}
 		const outcome = await runAs(role, {
 			text: `select count(*)::int as n from public.${table.table} where ${where}`,
 			values: tenantA,

@@ -222,7 +222,11 @@ describe("the member's listing and requests", () => {
 			website: 'https://old.example',
 		});
 		expect(answer.body.business).not.toHaveProperty('email');
-		expect(answer.body.settings).toMatchObject({ enabled: true, liveFields: [], maxCategories: 3 });
+		expect(answer.body.settings).toMatchObject({
+			enabled: true,
+			liveFields: ['hours'],
+			maxCategories: 3,
+		});
 		expect(answer.body.categoryChoices).toContain('Restaurants');
 
 		for (const id of [ids.second, ids.other]) {

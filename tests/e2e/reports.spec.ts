@@ -5,7 +5,8 @@ import { simpleParser } from 'mailparser';
 import Papa from 'papaparse';
 import { websiteHref } from '../../src/features/business/business.ts';
 import type { Business } from '../../src/features/directory/directory.ts';
-import { addMonths, monthLabel, monthOf } from '../../src/features/reports/reports.ts';
+import { chamberTimeZone } from '../../src/features/config/time-zone.ts';
+import { addMonths, chamberDay, monthLabel, monthOf } from '../../src/features/reports/reports.ts';
 import { loadOrCreateKeys } from '../../scripts/stack/keys.ts';
 import { RANDOM_SEED_KEY } from '../../src/features/search/search.ts';
 import { DATA_DIR, signIn, STACK_URL, withDatabase } from './admin-support.ts';
@@ -24,13 +25,16 @@ const GOOGLEBOT =
 
 const isStats = (request: Request) => new URL(request.url()).pathname === '/api/stats';
 
+/** The demo chamber's time zone: statistics count its days. */
+const ZONE = chamberTimeZone(demoConfig());
+
 /** Today's counters of a business by kind (and search words), as the database holds them. */
 async function counters(businessId: string): Promise<Record<string, number>> {
 	return withDatabase(async (db) => {
 		const { rows } = await db.query<{ kind: string; words: string; count: number }>(
 			`select kind, words, count from public.business_stats
-			where business_id = $1 and day = (now() at time zone 'utc')::date`,
-			[businessId],
+			where business_id = $1 and day = $2::date`,
+			[businessId, chamberDay(new Date(), ZONE)],
 		);
 		return Object.fromEntries(
 			rows.map((r) => [r.words ? `${r.kind} ${r.words}` : r.kind, r.count]),
@@ -240,7 +244,7 @@ test.describe('privacy', () => {
 });
 
 test.describe('the Reports tab', () => {
-	const lastMonth = addMonths(monthOf(new Date()), -1);
+	const lastMonth = addMonths(monthOf(new Date(), ZONE), -1);
 
 	test('shows what was counted, the business report and its chart, and exports the tables as CSV', async ({
 		page,
@@ -385,7 +389,7 @@ test.describe('the Reports tab', () => {
 		const mail = mails[0]!;
 		await page.setContent(mail.html as string);
 		await expect(page.getByRole('heading', { level: 1 })).toContainText(
-			monthLabel(addMonths(monthOf(new Date()), -1)),
+			monthLabel(addMonths(monthOf(new Date(), ZONE), -1)),
 		);
 		await expect(page.getByText('Profile views', { exact: true })).toBeVisible();
 		await expect(page.getByRole('link', { name: 'See your profile' })).toHaveAttribute(

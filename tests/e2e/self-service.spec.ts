@@ -3,15 +3,25 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { expect, test, type BrowserContext, type Page } from '@playwright/test';
 import { simpleParser } from 'mailparser';
+import { chamberTimeZone } from '../../src/features/config/time-zone.ts';
 import { slugify } from '../../src/features/directory/rules.ts';
+import { chamberDay, monthLabel, monthOf } from '../../src/features/reports/reports.ts';
 import { SIGN_IN_SENT } from '../../src/features/self-service/self-service.ts';
 import { getTenantBySlug } from '../../src/features/tenants/tenants.server.ts';
-import { changeDemoConfig, DATA_DIR, serviceClient, signIn } from './admin-support.ts';
+import {
+	changeDemoConfig,
+	DATA_DIR,
+	serviceClient,
+	signIn,
+	withDatabase,
+} from './admin-support.ts';
+import { demoConfig } from './directory-helpers.ts';
 import { weighScripts } from './script-budget.ts';
 
 // A member of the demo chamber keeps its own listing current: from its profile to an e-mailed
 // sign-in link, an edit of its description and logo, staff's approval in the Requests tab, and
-// the profile after the publish; a returned request's note; a field that goes live at once.
+// the profile after the publish; a returned request's note; a field that goes live at once; the
+// member's own statistics on its page.
 
 test.describe.configure({ mode: 'serial' });
 
@@ -202,4 +212,65 @@ test('a field the chamber lets go live without review does so at once', async ({
 	} finally {
 		await changeDemoConfig('features', () => features);
 	}
+});
+
+test("the member's page shows its own listing's numbers, as staff see them in the Reports tab", async () => {
+	const zone = chamberTimeZone(demoConfig());
+	const today = chamberDay(new Date(), zone);
+	await withDatabase((db) =>
+		db.query(
+			`insert into public.business_stats (tenant_id, business_id, day, kind, words, count)
+			select p.tenant_id, p.id, $2::date, d.kind, d.words, d.count from public.profiles p,
+			(values ('shown', '', 8642), ('view', '', 4321), ('website', '', 210),
+				('search', 'fresh e2e bread', 17)) as d(kind, words, count)
+			where p.id = $1
+			on conflict (tenant_id, business_id, day, kind, words) do update set count = excluded.count`,
+			[business.id, today],
+		),
+	);
+
+	await memberPage.reload();
+	const report = memberPage.getByRole('region', { name: "Your listing's numbers" });
+	const months = report.getByRole('table', { name: 'Last 12 months, by month' });
+	const thisMonth = months.getByRole('row', { name: monthLabel(monthOf(new Date(), zone)) });
+	await expect(thisMonth.getByRole('cell')).toHaveText(['8,642', '4,321', '210']);
+	await expect(
+		report
+			.getByRole('table', { name: /^Actions by kind/ })
+			.getByRole('row', { name: 'Website' })
+			.getByRole('cell'),
+	).toHaveText('210');
+	await expect(
+		report
+			.getByRole('table', { name: /^Top search words/ })
+			.getByRole('row', { name: 'fresh e2e bread' })
+			.getByRole('cell'),
+	).toHaveText('17');
+	const axe = await new AxeBuilder({ page: memberPage }).include('main').analyze();
+	expect(axe.violations.map((v) => v.id)).toEqual([]);
+});
+
+test('opening hours go live without review by default: the profile shows them after the publish', async ({
+	page,
+}) => {
+	test.setTimeout(300_000);
+	const note = `By appointment on Sundays ${tag}`;
+	await memberPage.reload();
+	await expect(memberPage.getByText('Opening hours goes live without review.')).toBeVisible();
+	await memberPage
+		.getByRole('textbox', { name: 'Opening hours' })
+		.fill(`Tue-Sat 8:00-16:30\n${note}`);
+	await memberPage.getByRole('button', { name: 'Submit for review' }).click();
+	await expect(
+		memberPage.getByText('Opening hours: live on the site after the next publish.'),
+	).toBeVisible();
+	await expect
+		.poll(async () => (await page.request.get(business.profile)).text(), build)
+		.toContain(note);
+	await page.goto(business.profile);
+	const week = page.getByRole('region', { name: 'Opening Hours' }).getByRole('table');
+	await expect(week.getByRole('row', { name: /^Tuesday/ }).getByRole('cell')).toHaveText(
+		'8:00 AM – 4:30 PM',
+	);
+	await expect(week.getByRole('row', { name: /^Monday/ }).getByRole('cell')).toHaveText('Closed');
 });

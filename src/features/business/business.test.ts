@@ -191,6 +191,50 @@ describe('metadata', () => {
 		});
 	});
 
+	it("gives the week's opening times as openingHoursSpecification, and none without times", () => {
+		const hours = {
+			mon: [{ open: '09:00', close: '17:00' }],
+			tue: [],
+			wed: [],
+			thu: [],
+			fri: [
+				{ open: '09:00', close: '12:00' },
+				{ open: '18:00', close: '24:00' },
+			],
+			sat: [],
+			sun: [],
+			note: 'By appointment',
+		};
+		const data = localBusinessJsonLd({ ...business, hours }, 'https://x.example/b', '');
+		expect(data.openingHoursSpecification).toEqual([
+			{
+				'@type': 'OpeningHoursSpecification',
+				dayOfWeek: 'https://schema.org/Monday',
+				opens: '09:00',
+				closes: '17:00',
+			},
+			{
+				'@type': 'OpeningHoursSpecification',
+				dayOfWeek: 'https://schema.org/Friday',
+				opens: '09:00',
+				closes: '12:00',
+			},
+			{
+				'@type': 'OpeningHoursSpecification',
+				dayOfWeek: 'https://schema.org/Friday',
+				opens: '18:00',
+				closes: '23:59',
+			},
+		]);
+		const noteOnly = { ...hours, mon: [], fri: [] };
+		expect(
+			localBusinessJsonLd({ ...business, hours: noteOnly }, 'https://x.example/b', ''),
+		).not.toHaveProperty('openingHoursSpecification');
+		expect(localBusinessJsonLd(business, 'https://x.example/b', '')).not.toHaveProperty(
+			'openingHoursSpecification',
+		);
+	});
+
 	it('cannot close its script element', () => {
 		expect(jsonForScript({ name: '</script><script>alert(1)</script>' })).not.toContain(
 			'</script>',

@@ -2,6 +2,7 @@ import type { ChamberConfig } from '../config/config.ts';
 import type { Business, BusinessAddress } from '../directory/directory.ts';
 import { badgeLabel, canLinkWebsite } from '../directory/rules.ts';
 import { safeHttpUrl } from '../../lib/url.ts';
+import { hasOpeningTimes, openingHoursSpecification } from '../tenants/opening-hours.ts';
 
 /**
  * Presentation rules of the business card and profile (docs/behaviour.md#business-card):
@@ -174,6 +175,9 @@ export function localBusinessJsonLd(business: Business, canonicalUrl: string, im
 			},
 		}),
 		...(sameAs.length > 0 && { sameAs }),
+		...(hasOpeningTimes(business.hours ?? null) && {
+			openingHoursSpecification: openingHoursSpecification(business.hours ?? null),
+		}),
 	};
 }
 

@@ -61,13 +61,14 @@ export type FilterValue = (typeof FILTER_VALUES)[number];
 
 /**
  * The fields of its listing a member may be let change from /members/listing (the tenant file's
- * names): the descriptions, web content, phone, website, social links, logo and categories.
- * Everything else (name, address, level …) stays with staff.
+ * names): the descriptions, web content, phone, opening hours, website, social links, logo and
+ * categories. Everything else (name, address, level …) stays with staff.
  */
 export const MEMBER_FIELD_CHOICES = [
 	'listings',
 	'web_content',
 	'work_phone',
+	'hours',
 	'website',
 	'social_media',
 	'logo_url',
@@ -522,8 +523,8 @@ export const featuresSchema = z.object({
 	memberUpdates: z.boolean().default(false),
 	/** The fields a member may change; default every one of MEMBER_FIELD_CHOICES. */
 	memberFields: uniqueList(MEMBER_FIELD_CHOICES, MEMBER_FIELD_CHOICES),
-	/** Of those, the ones that go live without review; default none. */
-	memberLiveFields: uniqueList(MEMBER_FIELD_CHOICES, []),
+	/** Of those, the ones that go live without review; default the opening hours (members know them best). */
+	memberLiveFields: uniqueList(MEMBER_FIELD_CHOICES, ['hours']),
 	/** Editors may approve and return members' requests too (else admins only); default false. */
 	memberEditorsApprove: z.boolean().default(false),
 	/** The most categories a member may choose, 1-50, anything else falls back to 3; default 3. */

@@ -197,6 +197,7 @@ describe('toBusiness', () => {
 			website: 'https://bellas.example',
 			acceptsMessages: true,
 			phone: '(319) 555-0100',
+			hours: null,
 			mainContactName: 'Bella Rossi',
 			address: {
 				street: '1 Main St',

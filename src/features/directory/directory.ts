@@ -12,6 +12,7 @@ import {
 	withHttps,
 } from './rules.ts';
 import { plainText } from './text.ts';
+import type { OpeningHours } from '../tenants/opening-hours.ts';
 
 /**
  * The public directory's records and display model, and the query of its list call.
@@ -67,6 +68,8 @@ export interface BusinessCardRecord {
 	}[];
 	web_content: { content_type: string; content_title: string; full_url: string; rel_url: string }[];
 	logo_url: string;
+	/** Opening hours (profiles.hours); null when the business gives none. */
+	hours?: OpeningHours | null;
 }
 
 // --- The display model ---------------------------------------------------------------------------
@@ -109,6 +112,8 @@ export interface Business {
 	 */
 	acceptsMessages: boolean;
 	phone: string;
+	/** Opening hours; null or absent when the business gives none. */
+	hours?: OpeningHours | null;
 	mainContactName: string;
 	address: BusinessAddress;
 	county: string;
@@ -351,6 +356,7 @@ export function toBusiness(
 		website: withHttps(record.website ?? ''),
 		acceptsMessages: record.accepts_messages === true,
 		phone: record.work_phone ?? '',
+		hours: record.hours ?? null,
 		mainContactName: record.main_related_profile_name ?? '',
 		address: {
 			street: record.address1 ?? '',

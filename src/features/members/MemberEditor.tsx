@@ -3,6 +3,7 @@ import { useEffect, useId, useState, type ReactNode } from 'react';
 import Dialog from '../admin/ops/Dialog.tsx';
 import ConflictDialog from '../conflicts/ConflictDialog.tsx';
 import { publishRequested } from '../publish/store.ts';
+import { formatHoursText } from '../tenants/hours.ts';
 import type { Affiliation, Listing, SocialMediaEntry, WebContent } from '../tenants/tenant-file.ts';
 import {
 	describeActor,
@@ -90,7 +91,12 @@ interface Ctx {
 }
 
 function messagesAt(ctx: Ctx, path: string): string[] {
-	return ctx.issues.filter((issue) => issue.path === path).map((issue) => issue.message);
+	return ctx.issues
+		.filter(
+			// The hours' text form reports a day's problem inside the field (hours.mon[1].open).
+			(issue) => issue.path === path || (path === 'hours' && issue.path.startsWith('hours.')),
+		)
+		.map((issue) => issue.message);
 }
 
 function Errors({ id, messages }: { id: string; messages: readonly string[] }) {
@@ -204,6 +210,44 @@ function TextInput({ ctx, field }: { ctx: Ctx; field: BusinessField }) {
 	);
 }
 
+/**
+ * Opening hours in their text form (one line per days, a line that names no day is the note):
+ * the draft holds the text as typed, and the schema reads it as it reads an import's column.
+ */
+function HoursInput({ ctx }: { ctx: Ctx }) {
+	const value = ctx.draft.hours as unknown;
+	return (
+		<Frame
+			ctx={ctx}
+			field="hours"
+			wide
+			hint={
+				<>
+					A line per days and times, e.g. <code>Mon-Fri 9:00-17:00</code>,{' '}
+					<code>Sat 10:00-12:00, 13:00-16:00</code>; days not named are closed. A line that names no
+					day is a note (<code>By appointment</code>). Empty: no hours on the profile.
+				</>
+			}
+		>
+			{(props) => (
+				<textarea
+					id={props.id}
+					rows={4}
+					value={
+						typeof value === 'string'
+							? value
+							: formatHoursText(ctx.draft.hours).replaceAll('; ', '\n')
+					}
+					disabled={props.disabled}
+					aria-invalid={props.invalid}
+					aria-describedby={props.describedBy}
+					onChange={(e) => setMemberField('hours', e.target.value as never)}
+				/>
+			)}
+		</Frame>
+	);
+}
+
 function Checkbox({ ctx, field }: { ctx: Ctx; field: BusinessField }) {
 	const id = useId();
 	const hint = BOOLEAN_HINTS[field];
@@ -236,6 +280,8 @@ function ScalarField({ ctx, field }: { ctx: Ctx; field: BusinessField }) {
 		case 'is_member':
 		case 'published':
 			return <Checkbox ctx={ctx} field={field} />;
+		case 'hours':
+			return <HoursInput ctx={ctx} />;
 		case 'membership_rank':
 			return (
 				<Frame ctx={ctx} field={field} hint="Leave empty: the rank follows the level’s name.">

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { formatHoursText, isOpeningHours, type OpeningHours } from '../tenants/hours.ts';
 import {
 	businessSchema,
 	formatIssuePath,
@@ -26,6 +27,7 @@ export const SCALAR_FIELDS = [
 	'state',
 	'zip',
 	'work_phone',
+	'hours',
 	'website',
 	'email',
 	'featured',
@@ -86,6 +88,7 @@ export const FIELD_LABELS: Readonly<Record<BusinessField, string>> = {
 	state: 'State',
 	zip: 'ZIP',
 	work_phone: 'Phone',
+	hours: 'Opening hours',
 	website: 'Website',
 	email: 'E-mail (for the contact form, never shown)',
 	featured: 'Featured',
@@ -129,6 +132,7 @@ export const FIELD_GROUPS: readonly { title: string; fields: readonly BusinessFi
 			'state',
 			'zip',
 			'work_phone',
+			'hours',
 			'website',
 			'email',
 			'main_related_profile_name',
@@ -153,6 +157,8 @@ export interface BusinessValues {
 	state: string;
 	zip: string;
 	work_phone: string;
+	/** null: the business gives no hours. */
+	hours: OpeningHours | null;
 	website: string;
 	email: string;
 	featured: boolean;
@@ -190,6 +196,7 @@ const FIELD_SCHEMAS: Readonly<Record<BusinessField, z.ZodType>> = {
 	state: shape.state,
 	zip: shape.zip,
 	work_phone: shape.work_phone,
+	hours: shape.hours,
 	website: shape.website,
 	email: shape.email,
 	featured: shape.featured,
@@ -325,7 +332,9 @@ function asSaved(field: BusinessField, value: unknown): unknown {
 export function changedFields(saved: BusinessValues, draft: BusinessValues): BusinessChanges {
 	const changes: Record<string, unknown> = {};
 	for (const field of BUSINESS_FIELDS) {
-		if (!same(saved[field], asSaved(field, draft[field]))) changes[field] = draft[field];
+		if (same(saved[field], asSaved(field, draft[field]))) continue;
+		// Hours are typed as text: what is saved (and becomes the baseline) is what it reads as.
+		changes[field] = field === 'hours' ? asSaved(field, draft[field]) : draft[field];
 	}
 	return changes as BusinessChanges;
 }
@@ -341,6 +350,7 @@ export function emptyBusiness(): BusinessValues {
 		state: '',
 		zip: '',
 		work_phone: '',
+		hours: null,
 		website: '',
 		email: '',
 		featured: false,
@@ -485,6 +495,7 @@ export interface HistoryEntry {
 /** A value shown in one line (history, conflicts, overrides). */
 export function describeValue(value: unknown): string {
 	if (value === null || value === undefined || value === '') return '(empty)';
+	if (isOpeningHours(value)) return formatHoursText(value) || '(closed every day)';
 	if (typeof value === 'boolean') return value ? 'Yes' : 'No';
 	if (typeof value === 'string' || typeof value === 'number') return String(value);
 	if (Array.isArray(value)) {

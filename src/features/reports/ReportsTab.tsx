@@ -3,6 +3,7 @@ import Papa from 'papaparse';
 import { useEffect, useId, useState } from 'react';
 import type { AdminTabProps } from '../admin/admin.ts';
 import { Section, Toggle } from '../admin/fields.tsx';
+import { chamberTimeZone } from '../config/time-zone.ts';
 import '../admin/ops/ops.css';
 import {
 	readBusinessReport,
@@ -88,64 +89,15 @@ function periodFile(period: Period): string {
  * CSV of every table; the monthly e-mail's switch. Read with the signed-in user's client, so
  * row-level security decides what it shows.
  */
-export default function ReportsTab({ chamber, client }: AdminTabProps) {
-	const thisMonth = monthOf(new Date());
-	const [period, setPeriod] = useState<Period>({ from: thisMonth, to: thisMonth });
-	const [draft, setDraft] = useState<Period>(period);
-	const [periodError, setPeriodError] = useState('');
+export default function ReportsTab({ chamber, client, config }: AdminTabProps) {
+	const timeZone = chamberTimeZone(config);
+	const [period, setPeriod] = useState<Period>(() => currentPeriod(timeZone));
 	const [business, setBusiness] = useState<{ id: string; name: string } | null>(null);
-	const ids = useId();
-
-	const apply = (next: Period) => {
-		setDraft(next);
-		const parsed = periodSchema.safeParse(next);
-		if (!parsed.success) {
-			setPeriodError(parsed.error.issues[0]?.message ?? 'Choose a month');
-			return;
-		}
-		setPeriodError('');
-		setPeriod(parsed.data);
-	};
 
 	return (
 		<div className="reports">
 			<MonthlyEmail client={client} tenantId={chamber.id} />
-			<Section title="Period">
-				<div className="reports__period">
-					<div className="admin-field">
-						<label htmlFor={`${ids}-from`}>From month</label>
-						<input
-							id={`${ids}-from`}
-							type="month"
-							value={draft.from}
-							max={thisMonth}
-							onChange={(e) => apply({ ...draft, from: e.target.value })}
-						/>
-					</div>
-					<div className="admin-field">
-						<label htmlFor={`${ids}-to`}>To month</label>
-						<input
-							id={`${ids}-to`}
-							type="month"
-							value={draft.to}
-							max={thisMonth}
-							onChange={(e) => apply({ ...draft, to: e.target.value })}
-						/>
-					</div>
-				</div>
-				{periodError && (
-					<p className="admin-field__error" role="alert">
-						{periodError}
-					</p>
-				)}
-				<p className="admin-section__note">
-					Days are counted in UTC. What is counted, and what is not: the site&apos;s{' '}
-					<a href="/privacy/statistics" target="_blank" rel="noopener">
-						statistics and privacy page
-					</a>
-					.
-				</p>
-			</Section>
+			<PeriodPicker timeZone={timeZone} onChange={setPeriod} />
 			{business ? (
 				<BusinessReportView
 					client={client}
@@ -158,6 +110,102 @@ export default function ReportsTab({ chamber, client }: AdminTabProps) {
 				<MembersView client={client} tenantId={chamber.id} period={period} onOpen={setBusiness} />
 			)}
 		</div>
+	);
+}
+
+/** This month in the chamber's time zone, as a period. */
+function currentPeriod(timeZone: string): Period {
+	const month = monthOf(new Date(), timeZone);
+	return { from: month, to: month };
+}
+
+/**
+ * One business's report for a member on its own page (/members/listing): the period and the
+ * report staff open from the Reports tab, read with the member's session (row-level security
+ * lets a member read its own business's counters only).
+ */
+export function MemberReport({
+	client,
+	tenantId,
+	business,
+	timeZone,
+}: {
+	client: SupabaseClient;
+	tenantId: string;
+	business: { id: string; name: string };
+	timeZone: string;
+}) {
+	const [period, setPeriod] = useState<Period>(() => currentPeriod(timeZone));
+	return (
+		<div className="reports">
+			<PeriodPicker timeZone={timeZone} onChange={setPeriod} />
+			<BusinessReportView client={client} tenantId={tenantId} business={business} period={period} />
+		</div>
+	);
+}
+
+/** A month, or a range from one month to another, up to this month; the current month first. */
+function PeriodPicker({
+	timeZone,
+	onChange,
+}: {
+	timeZone: string;
+	onChange(period: Period): void;
+}) {
+	const thisMonth = monthOf(new Date(), timeZone);
+	const [draft, setDraft] = useState<Period>({ from: thisMonth, to: thisMonth });
+	const [periodError, setPeriodError] = useState('');
+	const ids = useId();
+
+	const apply = (next: Period) => {
+		setDraft(next);
+		const parsed = periodSchema.safeParse(next);
+		if (!parsed.success) {
+			setPeriodError(parsed.error.issues[0]?.message ?? 'Choose a month');
+			return;
+		}
+		setPeriodError('');
+		onChange(parsed.data);
+	};
+
+	return (
+		<Section title="Period">
+			<div className="reports__period">
+				<div className="admin-field">
+					<label htmlFor={`${ids}-from`}>From month</label>
+					<input
+						id={`${ids}-from`}
+						type="month"
+						value={draft.from}
+						max={thisMonth}
+						onChange={(e) => apply({ ...draft, from: e.target.value })}
+					/>
+				</div>
+				<div className="admin-field">
+					<label htmlFor={`${ids}-to`}>To month</label>
+					<input
+						id={`${ids}-to`}
+						type="month"
+						value={draft.to}
+						max={thisMonth}
+						onChange={(e) => apply({ ...draft, to: e.target.value })}
+					/>
+				</div>
+			</div>
+			{periodError && (
+				<p className="admin-field__error" role="alert">
+					{periodError}
+				</p>
+			)}
+			<p className="admin-section__note">
+				Days are counted in the chamber&apos;s time zone ({timeZone}). What is counted, and what is
+				not: the site&apos;s{' '}
+				<a href="/privacy/statistics" target="_blank" rel="noopener">
+					statistics and privacy page
+				</a>
+				.
+			</p>
+		</Section>
 	);
 }
 
@@ -351,7 +399,8 @@ function BusinessReportView({
 	tenantId: string;
 	business: { id: string; name: string };
 	period: Period;
-	onBack(): void;
+	/** Back to the members table (staff); a member's page has no table to go back to. */
+	onBack?(): void;
 }) {
 	const load = useLoad(`${tenantId} ${business.id} ${period.from} ${period.to}`, () =>
 		readBusinessReport(client, tenantId, business.id, period),
@@ -363,9 +412,11 @@ function BusinessReportView({
 		.replace(/^-|-$/g, '');
 	return (
 		<div className="reports__business">
-			<button type="button" className="admin-button admin-button--secondary" onClick={onBack}>
-				Back to all members
-			</button>
+			{onBack && (
+				<button type="button" className="admin-button admin-button--secondary" onClick={onBack}>
+					Back to all members
+				</button>
+			)}
 			<h3 className="reports__business-name">{business.name}</h3>
 			{load.kind === 'loading' && <p role="status">Loading the report...</p>}
 			{load.kind === 'failed' && (

@@ -1,5 +1,6 @@
 import type { SupabaseClient } from '@supabase/supabase-js';
 import type { ChamberConfig } from '../config/config.ts';
+import { chamberTimeZone } from '../config/time-zone.ts';
 import { profilePath } from '../business/business.ts';
 import { slugify } from '../directory/rules.ts';
 import { sendMail, type MailTransportEnv } from '../../lib/mail.server.ts';
@@ -54,7 +55,7 @@ export interface MonthlyMailRun {
 export interface MonthlyMailOptions {
 	service: SupabaseClient;
 	tenantId: string;
-	config: Pick<ChamberConfig, 'name' | 'colors' | 'textColors' | 'services'>;
+	config: Pick<ChamberConfig, 'name' | 'colors' | 'textColors' | 'services' | 'state' | 'contact'>;
 	mail: MailTransportEnv & { mailFrom?: string };
 	/** The site's address, for the profile, privacy and opt-out links. */
 	siteUrl: string;
@@ -74,7 +75,7 @@ export async function sendMonthlyReports(options: MonthlyMailOptions): Promise<M
 	const { service, tenantId, config } = options;
 	const now = options.now ?? new Date();
 	const started = Date.now();
-	const month = addMonths(monthOf(now), -1);
+	const month = addMonths(monthOf(now, chamberTimeZone(config)), -1);
 	const monthStart = `${month}-01`;
 	const run: MonthlyMailRun = { month, enabled: false, sent: 0, failed: 0, remaining: 0 };
 	if (!(await readMonthlyEmailSwitch(service, tenantId))) return run;

@@ -2,8 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { isBotAgent, REPEAT_WINDOW_MS, RepeatFilter } from './counting.server.ts';
 import {
 	addMonths,
+	chamberDay,
 	change,
 	countEvents,
+	monthOf,
 	monthRange,
 	normaliseSearchWords,
 	sortMembers,
@@ -164,7 +166,24 @@ describe('kinds and batches', () => {
 });
 
 describe('periods and reports', () => {
-	it('months run from their first to their last UTC day', () => {
+	it("count days and months in the chamber's time zone, not UTC", () => {
+		// 11:30 pm on 31 October in Chicago is already 1 November in UTC.
+		const lateEvening = new Date('2026-11-01T04:30:00Z');
+		expect(chamberDay(lateEvening, 'America/Chicago')).toBe('2026-10-31');
+		expect(monthOf(lateEvening, 'America/Chicago')).toBe('2026-10');
+		// Half an hour later in Chicago: the new day and month.
+		const midnight = new Date('2026-11-01T05:00:00Z');
+		expect(chamberDay(new Date(midnight.getTime() - 1), 'America/Chicago')).toBe('2026-10-31');
+		expect(chamberDay(midnight, 'America/Chicago')).toBe('2026-11-01');
+		// Guam is ahead of UTC: its day starts at 14:00 UTC the day before.
+		expect(chamberDay(new Date('2026-11-24T14:00:00Z'), 'Pacific/Guam')).toBe('2026-11-25');
+		expect(chamberDay(new Date('2026-11-24T13:59:59Z'), 'Pacific/Guam')).toBe('2026-11-24');
+		// Daylight saving ends on 1 November 2026 in Chicago (UTC-5 before, UTC-6 after).
+		expect(chamberDay(new Date('2026-11-02T05:59:00Z'), 'America/Chicago')).toBe('2026-11-01');
+		expect(chamberDay(new Date('2026-11-02T06:00:00Z'), 'America/Chicago')).toBe('2026-11-02');
+	});
+
+	it('months run from their first to their last day', () => {
 		expect(monthRange('2026-02')).toEqual({ from: '2026-02-01', to: '2026-02-28' });
 		expect(monthRange('2028-02')).toEqual({ from: '2028-02-01', to: '2028-02-29' });
 		expect(addMonths('2026-01', -1)).toBe('2025-12');

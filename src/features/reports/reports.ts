@@ -1,3 +1,5 @@
+import { TZDate } from '@date-fns/tz';
+import { format } from 'date-fns';
 import { z } from 'zod';
 import '../../lib/zod-csp.ts';
 
@@ -115,17 +117,25 @@ export function countEvents(events: readonly StatEvent[]): StatCount[] {
 
 // --- Periods ---------------------------------------------------------------------------------------
 
-/** yyyy-mm-dd of a date's UTC day: the day statistics are counted under. */
+/** yyyy-mm-dd of a date's UTC day (calendar arithmetic on dates made with Date.UTC). */
 export function utcDay(date: Date): string {
 	return date.toISOString().slice(0, 10);
 }
 
-/** yyyy-mm of a UTC month. */
+/**
+ * yyyy-mm-dd of the day an instant falls on in the chamber's time zone: the day statistics are
+ * counted under, so a visit at 11 pm in Chicago counts on that evening's day, not the next.
+ */
+export function chamberDay(instant: Date, timeZone: string): string {
+	return format(new TZDate(instant.getTime(), timeZone), 'yyyy-MM-dd');
+}
+
+/** yyyy-mm: a month. */
 export const monthSchema = z.string().regex(/^\d{4}-(0[1-9]|1[0-2])$/, {
 	error: 'month must be yyyy-mm',
 });
 
-/** The first and last UTC day of a month (yyyy-mm). */
+/** The first and last day of a month (yyyy-mm). */
 export function monthRange(month: string): { from: string; to: string } {
 	const [year, mm] = month.split('-').map(Number) as [number, number];
 	const last = new Date(Date.UTC(year, mm, 0));
@@ -139,9 +149,9 @@ export function addMonths(month: string, by: number): string {
 	return date.toISOString().slice(0, 7);
 }
 
-/** The UTC month (yyyy-mm) a date falls in. */
-export function monthOf(date: Date): string {
-	return date.toISOString().slice(0, 7);
+/** The month (yyyy-mm) an instant falls in, in the chamber's time zone. */
+export function monthOf(instant: Date, timeZone: string): string {
+	return chamberDay(instant, timeZone).slice(0, 7);
 }
 
 /** 'October 2026' for '2026-10'. */

@@ -4,6 +4,8 @@ import { useCallback, useEffect, useId, useMemo, useState, type FormEvent } from
 import type { PublicSupabase } from '../auth/browser.ts';
 import { sanitizeDescription } from '../directory/sanitize.ts';
 import type { BusinessChanges, FieldIssue } from '../members/members.ts';
+import { MemberReport } from '../reports/ReportsTab.tsx';
+import { formatHoursText, isOpeningHours, openingHoursSchema } from '../tenants/hours.ts';
 import type { Listing, SocialMediaEntry, WebContent } from '../tenants/tenant-file.ts';
 import { withErrorBoundary } from '../site/ErrorBoundary.tsx';
 import { signInPath } from './paths.ts';
@@ -50,6 +52,10 @@ async function accessToken(supabase: PublicSupabase): Promise<string | null> {
 	return data.session?.access_token ?? null;
 }
 
+/** Hours are edited in their text form, a line per days (the schema reads it back). */
+const hoursText = (value: unknown) =>
+	isOpeningHours(value) ? formatHoursText(value).replaceAll('; ', '\n') : '';
+
 /** The values the editor starts from: the live listing with the member's pending request on top. */
 function startingDraft(listing: Listing_): Draft {
 	const draft: Draft = {};
@@ -62,6 +68,7 @@ function startingDraft(listing: Listing_): Draft {
 			if (field in draft) draft[field as MemberField] = value;
 		}
 	}
+	if ('hours' in draft) draft.hours = hoursText(draft.hours);
 	return draft;
 }
 
@@ -69,13 +76,20 @@ function changed(listing: Listing_, draft: Draft): BusinessChanges {
 	const changes: Record<string, unknown> = {};
 	for (const field of listing.settings.fields) {
 		const live = (listing.business as Record<string, unknown>)[field];
-		if (JSON.stringify(live) !== JSON.stringify(draft[field])) changes[field] = draft[field];
+		let value = draft[field];
+		if (field === 'hours') {
+			const read = openingHoursSchema.safeParse(value);
+			if (read.success) value = read.data;
+		}
+		if (JSON.stringify(live ?? null) !== JSON.stringify(value)) changes[field] = draft[field];
 	}
 	return changes as BusinessChanges;
 }
 
 function Problem({ issues, field }: { issues: FieldIssue[]; field: string }) {
-	const issue = issues.find((i) => i.path === field || i.path.startsWith(`${field}[`));
+	const issue = issues.find(
+		(i) => i.path === field || i.path.startsWith(`${field}[`) || i.path.startsWith(`${field}.`),
+	);
 	if (!issue) return null;
 	return (
 		<p className="member-field__error" role="alert">
@@ -222,6 +236,23 @@ function Editor({
 							<Problem issues={issues} field={field} />
 						</div>
 					))}
+				{fields.has('hours') && (
+					<div className="member-field">
+						<label htmlFor={`${ids}-hours`}>{fieldLabel('hours')}</label>
+						<textarea
+							id={`${ids}-hours`}
+							rows={4}
+							value={String(draft.hours ?? '')}
+							aria-describedby={`${ids}-hours-hint`}
+							onChange={(e) => set('hours', e.target.value)}
+						/>
+						<p id={`${ids}-hours-hint`} className="admin-field__hint">
+							A line per days and times, e.g. Mon-Fri 9:00-17:00 or Sat 10:00-12:00, 13:00-16:00;
+							days not named are closed. A line that names no day is a note, e.g. By appointment.
+						</p>
+						<Problem issues={issues} field="hours" />
+					</div>
+				)}
 				{fields.has('categories') && (
 					<fieldset className="member-field">
 						<legend>
@@ -424,6 +455,9 @@ function Editor({
 				{preview?.short_description && <p>{preview.short_description}</p>}
 				{typeof draft.work_phone === 'string' && draft.work_phone && <p>{draft.work_phone}</p>}
 				{typeof draft.website === 'string' && draft.website && <p>{draft.website}</p>}
+				{typeof draft.hours === 'string' && draft.hours.trim() && (
+					<p className="member-preview__hours">{draft.hours}</p>
+				)}
 				{preview && (
 					<div
 						className="member-preview__description"
@@ -464,9 +498,20 @@ async function fetchListing(supabase: PublicSupabase, id: string): Promise<State
 
 /**
  * /members/listing?business={id}: where the e-mailed link lands. The member's own listing, the
- * fields its chamber lets it change, a preview, and what became of its latest request.
+ * fields its chamber lets it change, a preview, what became of its latest request, and its
+ * statistics (the report staff see in the Reports tab, for this business only).
  */
-function MemberListing({ supabase }: { supabase: PublicSupabase }) {
+function MemberListing({
+	supabase,
+	tenantId,
+	timeZone,
+}: {
+	supabase: PublicSupabase;
+	/** The chamber's id: the statistics are read per chamber and business. */
+	tenantId: string;
+	/** The chamber's time zone: statistics count its days. */
+	timeZone: string;
+}) {
 	const ids = useId();
 	// Rendered in the browser only (client:only): the business is in the address, and an expired
 	// link's error in its fragment.
@@ -559,6 +604,18 @@ function MemberListing({ supabase }: { supabase: PublicSupabase }) {
 							void load(state.listing.business.id);
 						}}
 					/>
+					<section className="member-report" aria-labelledby={`${ids}-report`}>
+						<h2 id={`${ids}-report`}>Your listing&apos;s numbers</h2>
+						<MemberReport
+							client={client(supabase)}
+							tenantId={tenantId}
+							business={{
+								id: state.listing.business.id,
+								name: state.listing.business.report_name,
+							}}
+							timeZone={timeZone}
+						/>
+					</section>
 					<button
 						type="button"
 						className="member-button member-button--secondary"

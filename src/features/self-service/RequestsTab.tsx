@@ -9,6 +9,7 @@ import {
 	requestsApi,
 	type StaffApi,
 } from './store.ts';
+import { formatHoursText, isOpeningHours } from '../tenants/hours.ts';
 import { fieldLabel, requestDiff, type MemberRequest } from './self-service.ts';
 import './self-service.css';
 
@@ -32,6 +33,9 @@ export function RequestCountBadge(deps: StaffApi) {
 /** A field's value as staff edit it in 'Edit and approve': text, or one entry a line. */
 function toText(field: string, value: unknown): string {
 	if (field === 'categories' && Array.isArray(value)) return value.join('\n');
+	if (field === 'hours') {
+		return isOpeningHours(value) ? formatHoursText(value).replaceAll('; ', '\n') : '';
+	}
 	if (field === 'social_media' && Array.isArray(value)) {
 		return value
 			.map((l: { platform: string; url: string }) => `${l.platform}: ${l.url}`)
@@ -42,6 +46,8 @@ function toText(field: string, value: unknown): string {
 }
 
 function fromText(field: string, text: string, original: unknown): unknown {
+	// The hours' text form: the Members tab's schema reads it when the approval is sent.
+	if (field === 'hours') return text;
 	if (field === 'categories')
 		return text
 			.split('\n')

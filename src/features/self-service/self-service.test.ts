@@ -79,6 +79,25 @@ describe('requestDiff: each requested field beside its live value', () => {
 			},
 		]);
 	});
+
+	it('shows opening hours in their text form', () => {
+		const closed = { mon: [], tue: [], wed: [], thu: [], fri: [], sat: [], sun: [] };
+		const hours = {
+			...closed,
+			sat: [{ open: '10:00', close: '14:00' }],
+			note: 'By appointment',
+		};
+		expect(
+			requestDiff({ submission: { ...submission, changes: { hours } }, live: { hours: null } }),
+		).toEqual([
+			{
+				field: 'hours',
+				label: 'Opening hours',
+				live: ['(empty)'],
+				requested: ['Sat 10:00-14:00; By appointment'],
+			},
+		]);
+	});
 });
 
 describe('describeSubmission', () => {
@@ -126,7 +145,7 @@ describe('decisionMail: in the chamber’s name and colour, with a plain-text pa
 });
 
 describe('the settings’ defaults', () => {
-	it('are off, every field, none live, editors not deciding, 3 categories', () => {
+	it('are off, every field, the hours live, editors not deciding, 3 categories', () => {
 		const { features } = chamberConfigSchema.parse({ name: 'X', slug: 'x' });
 		expect({
 			enabled: features.memberUpdates,
@@ -140,12 +159,13 @@ describe('the settings’ defaults', () => {
 				'listings',
 				'web_content',
 				'work_phone',
+				'hours',
 				'website',
 				'social_media',
 				'logo_url',
 				'categories',
 			],
-			liveFields: [],
+			liveFields: ['hours'],
 			editorsApprove: false,
 			maxCategories: 3,
 		});

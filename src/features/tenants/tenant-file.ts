@@ -3,6 +3,7 @@ import { TZDate } from '@date-fns/tz';
 import { format } from 'date-fns';
 import { ADMIN_ROLES, PASSWORD_MIN_LENGTH, type AdminRole } from '../auth/auth.ts';
 import { chamberConfigSchema, type ChamberConfig } from '../config/config.ts';
+import { openingHoursSchema } from './hours.ts';
 
 // One tenant import file (tenants/*.json, tenants/demo/generate.ts): the chamber configuration
 // plus the directory, banner, event and admin-user data of one chamber. Pure logic, no I/O.
@@ -145,6 +146,11 @@ export const businessSchema = z.object({
 	state: businessText(),
 	zip: businessText(),
 	work_phone: businessText(),
+	/**
+	 * Opening hours: each weekday's times and a note, or their text form ('Mon-Fri 9:00-17:00;
+	 * by appointment'); null when the business gives none (src/features/tenants/hours.ts).
+	 */
+	hours: openingHoursSchema,
 	/** Kept as given; the directory adds https:// when the scheme is missing. */
 	website: businessText(URL_MAX),
 	/** Where the contact form sends visitors' messages; never shown. */

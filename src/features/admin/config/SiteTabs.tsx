@@ -322,6 +322,7 @@ export const MEMBER_FIELD_LABELS: Record<MemberFieldChoice, string> = {
 	listings: 'Descriptions',
 	web_content: 'Web content',
 	work_phone: 'Phone',
+	hours: 'Opening hours',
 	website: 'Website',
 	social_media: 'Social links',
 	logo_url: 'Logo',

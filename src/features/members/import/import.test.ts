@@ -162,6 +162,46 @@ describe('the dry run of a row', () => {
 		});
 	});
 
+	it('reads an Opening Hours column in the text form, and names the cell of a bad one', () => {
+		const hoursMapping = { ...mapping, 'Opening Hours': 'hours' } as const;
+		expect(resolveMapping(['Opening Hours', 'Hours of Operation'], new Map()).mapping).toEqual({
+			'Opening Hours': 'hours',
+		});
+		const decision = decideRow(
+			{
+				rowNumber: 2,
+				cells: { 'Profile ID': '42', 'Opening Hours': 'Mon-Fri 9-17; By appointment' },
+			},
+			hoursMapping,
+			existing(),
+		);
+		expect(decision.action).toBe('change');
+		expect(decision.changes.map((c) => c.field)).toEqual(['hours']);
+		expect(decision.record).toMatchObject({
+			hours: {
+				mon: [{ open: '09:00', close: '17:00' }],
+				fri: [{ open: '09:00', close: '17:00' }],
+				sat: [],
+				note: 'By appointment',
+			},
+		});
+		const bad = decideRow(
+			{
+				rowNumber: 3,
+				cells: { 'Profile ID': '42', 'Opening Hours': 'Mon 9:00-13:00, 12:00-17:00' },
+			},
+			hoursMapping,
+			existing(),
+		);
+		expect(bad.action).toBe('invalid');
+		expect(bad.errors).toEqual([
+			expect.objectContaining({
+				column: 'Opening Hours',
+				message: expect.stringMatching(/in order and not overlap/),
+			}),
+		]);
+	});
+
 	it('leaves a field staff changed here, and says so', () => {
 		const decision = decideRow(
 			{ rowNumber: 2, cells: { 'Profile ID': '42', Website: 'https://new.example' } },

@@ -1,0 +1,80 @@
+import { expect, test } from '@playwright/test';
+import { slugify } from '../../src/features/directory/rules.ts';
+import { getTenantBySlug } from '../../src/features/tenants/tenants.server.ts';
+import { serviceClient, signIn } from './admin-support.ts';
+import { weighScripts } from './script-budget.ts';
+
+// Staff give a demo business its opening hours in the Members tab; after the publish its profile
+// shows the week as a table, the note, and the hours in its structured data, with no script.
+
+const build = { timeout: 240_000 };
+
+test('staff set opening hours in the Members tab; the profile shows the week after the publish', async ({
+	page,
+	request,
+}) => {
+	test.setTimeout(360_000);
+	// A published demo business no other spec edits.
+	const service = await serviceClient();
+	const tenant = await getTenantBySlug(service, 'demo');
+	const { data, error } = await service
+		.from('profiles')
+		.select('id, report_name')
+		.eq('tenant_id', tenant.id)
+		.eq('published', true)
+		.order('report_name', { ascending: true })
+		.range(13, 13)
+		.single<{ id: string; report_name: string }>();
+	if (error) throw new Error(`No demo business: ${error.message}`);
+	const name = data.report_name;
+	const profile = `/business/${data.id}/${slugify(name)}`;
+	const note = `Closed on public holidays ${Date.now().toString(36)}`;
+
+	await page.goto(`/chamber-login-v2?redirect=${encodeURIComponent('/chamber-config-v2')}`);
+	await signIn(page, 'admin@demo.test');
+	await page.getByRole('tab', { name: 'Members', exact: true }).click();
+	const panel = page.getByRole('tabpanel');
+	await panel.getByRole('searchbox', { name: 'Name' }).fill(name);
+	await panel.getByRole('button', { name: 'Search', exact: true }).click();
+	await panel.getByRole('button', { name, exact: true }).click();
+	await expect(panel.getByRole('heading', { name, level: 3 })).toBeVisible();
+
+	// A problem shows at the field and nothing is saved.
+	const hours = panel.getByRole('textbox', { name: 'Opening hours' });
+	await hours.fill('Mon 9:00-13:00, 12:00-17:00');
+	await expect(panel.getByText('Times of a day must be in order and not overlap')).toBeVisible();
+
+	await hours.fill(`Mon-Fri 9:00-17:00\nSat 10am-2pm\n${note}`);
+	await panel.getByRole('button', { name: 'Save Listing' }).click();
+	await expect(panel.getByText('Changes saved.', { exact: false })).toBeVisible();
+	// Saved as read: the field shows the text form the schema writes back.
+	await expect(hours).toHaveValue(`Mon-Fri 09:00-17:00\nSat 10:00-14:00\n${note}`);
+
+	await expect.poll(async () => (await request.get(profile)).text(), build).toContain(note);
+	const weight = await weighScripts(page, profile);
+	expect(weight.files).toEqual([]);
+	const section = page.getByRole('region', { name: 'Opening Hours' });
+	const week = section.getByRole('table', { name: `Opening hours of ${name}, by day` });
+	await expect(week.getByRole('row')).toHaveCount(7);
+	await expect(week.getByRole('row', { name: /^Monday/ }).getByRole('cell')).toHaveText(
+		'9:00 AM – 5:00 PM',
+	);
+	await expect(week.getByRole('row', { name: /^Saturday/ }).getByRole('cell')).toHaveText(
+		'10:00 AM – 2:00 PM',
+	);
+	await expect(week.getByRole('row', { name: /^Sunday/ }).getByRole('cell')).toHaveText('Closed');
+	await expect(section.getByText(note)).toBeVisible();
+
+	const jsonLd = await page
+		.locator('script[type="application/ld+json"]')
+		.allTextContents()
+		.then((blocks) => blocks.map((b) => JSON.parse(b) as Record<string, unknown>));
+	const business = jsonLd.find((b) => b['@type'] === 'LocalBusiness');
+	expect(business?.openingHoursSpecification).toContainEqual({
+		'@type': 'OpeningHoursSpecification',
+		dayOfWeek: 'https://schema.org/Saturday',
+		opens: '10:00',
+		closes: '14:00',
+	});
+	expect(business?.openingHoursSpecification).toHaveLength(6);
+});
