@@ -12,8 +12,8 @@ import { dropBlankNames, isInternalId, keepAffiliation } from './rules.ts';
 
 /**
  * The directory's reads, all through supabase-js and all scoped to one tenant.
- * Sorting, filtering and paging happen in SQL (search_businesses, migration
- * 20261122000007_directory_search.sql); this module maps records to the display model.
+ * Sorting, filtering and paging happen in SQL (search_businesses and directory_page,
+ * 20261121000001_baseline_directory.sql); this module maps records to the display model.
  */
 
 export interface CategoryCount {

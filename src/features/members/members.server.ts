@@ -21,7 +21,7 @@ import type {
 
 /**
  * The Members tab's data: every read and write through the signed-in user's supabase-js client,
- * so the database's own checks (save_business and its neighbours, migration 20261124140000)
+ * so the database's own checks (save_business and its neighbours, 20261121000005_baseline_members.sql)
  * judge each call as they would a direct one; their refusals become the API's statuses.
  */
 

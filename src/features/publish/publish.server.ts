@@ -29,7 +29,7 @@ import {
 } from './publish.ts';
 
 /**
- * Publishing on the server: a save requests a build (coalesced in the database, migration 040),
+ * Publishing on the server: a save requests a build (coalesced in the database, request_publish),
  * the build service is asked for it (Netlify's build hook, or the local server's), the tenant's
  * CDN entries are purged, and the build's reports move the `publishes` row along.
  */

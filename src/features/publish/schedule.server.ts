@@ -18,7 +18,7 @@ import {
 } from './schedule.ts';
 
 /**
- * Scheduled publishing on the server (migration 20261125140000): storing a save or a restore to
+ * Scheduled publishing on the server (the database's side: scheduled_publishes): storing a save or a restore to
  * go live later, listing and cancelling what is scheduled, and firing what is due.
  */
 

@@ -13,7 +13,7 @@ import {
 	type LogoType,
 } from './logos.ts';
 
-/** The Storage bucket of logos (migration 095: public, 5 MB, image types). */
+/** The Storage bucket of logos (public, 5 MB, image types: supabase/schema.sql, Storage). */
 export const LOGOS_BUCKET = 'logos';
 
 const parser = new FileTypeParser({ customDetectors: [detectXml] });

@@ -10,7 +10,7 @@ import {
 
 /**
  * Admin users. The admin_users rows are read and written with the super_admin's own
- * client, so row-level security judges them (migration 001: super_admins only); the identity
+ * client, so row-level security judges them (the admin_users policies: super_admins only); the identity
  * service's user is created and removed with the service key, the one place Supabase requires it
  * (auth.admin.*). The two are kept together: when the second step fails, the first is undone.
  */
@@ -63,7 +63,7 @@ export async function listAdminUsers(
 	}));
 }
 
-/** The chambers, by name (anyone signed in may read the list; RLS of migration 001). */
+/** The chambers, by name (anyone signed in may read the list; RLS of tenants). */
 export async function listTenants(client: SupabaseClient): Promise<TenantListItem[]> {
 	const { data, error } = await client
 		.from('tenants')

@@ -1,12 +1,17 @@
 /**
   ---------------------------------------------------------------------------
+  Baseline: events and the messages visitors send
+  ---------------------------------------------------------------------------
+ */
+
+/**
+  ---------------------------------------------------------------------------
   Events for the local events source
   ---------------------------------------------------------------------------
   Chamber and community events in the WebLink/Atlas shape (Items, Sponsors,
   Attendees included), so the local source answers exactly as Atlas does.
   The columns beside `data` exist only to filter and sort.
  */
-
 create table if not exists public.events (
 	tenant_id uuid not null references public.tenants (id) on delete cascade,
 	source text not null check (source in ('chamber', 'community')),
@@ -27,22 +32,27 @@ create index if not exists events_tenant_source_start_idx on public.events (tena
 alter table public.events enable row level security;
 
 -- Closed events are dropped from every list and detail, so visitors never read them.
-drop policy if exists "Anyone can read open events" on public.events;
 create policy "Anyone can read open events" on public.events
 	for select to anon, authenticated
 	using (not closed);
 
-drop policy if exists "Chamber staff can read their closed events" on public.events;
 create policy "Chamber staff can read their closed events" on public.events
 	for select to authenticated
 	using (public.has_tenant_role(tenant_id));
+
+grant select on table public.events to anon, authenticated;
+grant all on table public.events to service_role;
 
 /**
   ---------------------------------------------------------------------------
   Contact messages: 'message this business'
   ---------------------------------------------------------------------------
   Stored before any delivery so nothing is lost; written by the
-  contact-business function with the service role, never by visitors directly.
+  contact-business function with the service role, never by visitors
+  directly. The dialog sends a random key with each message: a retried
+  submit (a lost answer, a double click) finds the stored message instead of
+  storing and sending it again. attempts counts deliveries tried, so a
+  stored-but-undelivered message is retried a bounded number of times.
  */
 create table if not exists public.contact_messages (
 	id uuid primary key default gen_random_uuid(),
@@ -54,16 +64,28 @@ create table if not exists public.contact_messages (
 	message text not null,
 	delivery_status text not null default 'pending' check (delivery_status in ('pending', 'sent', 'failed')),
 	delivery_error text,
-	created_at timestamptz not null default now()
+	created_at timestamptz not null default now(),
+	idempotency_key uuid,
+	attempts integer not null default 0,
+	last_attempt_at timestamptz
 );
 
 comment on table public.contact_messages is 'Messages visitors sent to a business; kept whether or not e-mail delivery worked.';
+comment on column public.contact_messages.idempotency_key is 'Random key the contact dialog sends with one message; the same key again is the same message.';
+comment on column public.contact_messages.attempts is 'Delivery attempts so far (the function, a retried submit, the hourly retry).';
+comment on column public.contact_messages.last_attempt_at is 'When delivery was last tried.';
 
 create index if not exists contact_messages_tenant_created_idx on public.contact_messages (tenant_id, created_at desc);
+create unique index if not exists contact_messages_idempotency_idx
+	on public.contact_messages (tenant_id, idempotency_key);
+create index if not exists contact_messages_undelivered_idx
+	on public.contact_messages (created_at) where delivery_status <> 'sent';
 
 alter table public.contact_messages enable row level security;
 
-drop policy if exists "Chamber admins can read messages sent to their businesses" on public.contact_messages;
 create policy "Chamber admins can read messages sent to their businesses" on public.contact_messages
 	for select to authenticated
 	using (public.has_tenant_role(tenant_id, array['super_admin', 'admin']));
+
+grant select on table public.contact_messages to authenticated;
+grant all on table public.contact_messages to service_role;
