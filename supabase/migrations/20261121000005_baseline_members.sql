@@ -1070,8 +1070,8 @@ comment on function public.import_value is 'The value an import writes into a bu
 create or replace function public.import_tenant(payload jsonb, replace_businesses boolean default true)
 returns jsonb
 language plpgsql
--- Definer rights: it also writes auth.users, which the service role cannot touch on Supabase.
--- Only service_role may execute it (see the grants below).
+-- Definer rights: it writes tables no API role may write (admin_users, business_overrides, the
+-- counts). Only service_role may execute it (see the grants at the end of this file).
 security definer
 set search_path = ''
 as $$
