@@ -1,5 +1,5 @@
 import type { Config, Context } from '@netlify/functions';
-import type { SupabaseClient } from '@supabase/supabase-js';
+import type { SupabaseClient } from '../../src/lib/database.ts';
 import type { ChamberConfig } from '../../src/features/config/config.ts';
 import { getCachedChamberConfig } from '../../src/features/config/config.server.ts';
 import {

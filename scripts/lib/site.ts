@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { cp, readFile, rename, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { SupabaseClient } from '@supabase/supabase-js';
+import type { SupabaseClient } from '../../src/lib/database.ts';
 import { parseTenantFile } from '../../src/features/tenants/tenant-file.ts';
 import {
 	getTenantBySlug,

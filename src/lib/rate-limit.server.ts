@@ -1,4 +1,4 @@
-import type { SupabaseClient } from '@supabase/supabase-js';
+import type { SupabaseClient } from './database.ts';
 
 /**
  * Rate limits kept in the database (rate_limit_take and its neighbours), so they hold across every

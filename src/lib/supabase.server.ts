@@ -1,4 +1,5 @@
-import { createClient, type SupabaseClient } from '@supabase/supabase-js';
+import { createClient } from '@supabase/supabase-js';
+import type { Database, SupabaseClient } from './database.ts';
 import { z } from 'zod';
 
 /**
@@ -31,7 +32,7 @@ function makeClient(url: string, key: string): SupabaseClient {
 	const cacheKey = `${url}|${key}`;
 	let client = clients.get(cacheKey);
 	if (!client) {
-		client = createClient(url, key, {
+		client = createClient<Database>(url, key, {
 			auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
 		});
 		clients.set(cacheKey, client);
@@ -53,7 +54,7 @@ export function getUserClient(
 	accessToken: string,
 	env: ClientEnv = readClientEnv(),
 ): SupabaseClient {
-	return createClient(env.SUPABASE_URL, env.SUPABASE_ANON_KEY, {
+	return createClient<Database>(env.SUPABASE_URL, env.SUPABASE_ANON_KEY, {
 		global: { headers: { Authorization: `Bearer ${accessToken}` } },
 		auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
 	});
@@ -67,7 +68,7 @@ export function createAuthClient(
 	env: ClientEnv = readClientEnv(),
 	headers: Record<string, string> = {},
 ): SupabaseClient {
-	return createClient(env.SUPABASE_URL, env.SUPABASE_ANON_KEY, {
+	return createClient<Database>(env.SUPABASE_URL, env.SUPABASE_ANON_KEY, {
 		global: { headers },
 		auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
 	});
@@ -87,7 +88,7 @@ export function createForwardingAuthClient(
 	if (!env.SUPABASE_SERVICE_ROLE_KEY) {
 		throw new Error('SUPABASE_SERVICE_ROLE_KEY is not set; forwarding needs the secret key');
 	}
-	return createClient(env.SUPABASE_URL, env.SUPABASE_SERVICE_ROLE_KEY, {
+	return createClient<Database>(env.SUPABASE_URL, env.SUPABASE_SERVICE_ROLE_KEY, {
 		global: { headers: { 'sb-forwarded-for': visitorIp } },
 		auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
 	});

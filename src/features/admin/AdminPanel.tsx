@@ -1,5 +1,5 @@
 import { useStore } from '@nanostores/react';
-import type { SupabaseClient } from '@supabase/supabase-js';
+import type { SupabaseClient } from '../../lib/database.ts';
 import {
 	useCallback,
 	useEffect,

@@ -1,4 +1,4 @@
-import type { SupabaseClient } from '@supabase/supabase-js';
+import type { SupabaseClient } from '../../lib/database.ts';
 import { getCacheVersion } from '../directory/directory.server.ts';
 import { getServiceClient, readClientEnv } from '../../lib/supabase.server.ts';
 import {

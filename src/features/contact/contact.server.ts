@@ -1,6 +1,6 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import type { SupabaseClient } from '@supabase/supabase-js';
+import type { SupabaseClient } from '../../lib/database.ts';
 import nodemailer from 'nodemailer';
 import { z } from 'zod';
 import { readStackEnv } from '../../lib/env.server.ts';

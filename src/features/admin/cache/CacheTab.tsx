@@ -1,4 +1,4 @@
-import type { SupabaseClient } from '@supabase/supabase-js';
+import type { SupabaseClient } from '../../../lib/database.ts';
 import { useCallback, useEffect, useState } from 'react';
 import { can } from '../../auth/auth.ts';
 import { publishRequested } from '../../publish/store.ts';

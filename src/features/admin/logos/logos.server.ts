@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { detectXml } from '@file-type/xml';
-import type { SupabaseClient } from '@supabase/supabase-js';
+import type { SupabaseClient } from '../../../lib/database.ts';
 import { FileTypeParser } from 'file-type';
 import { BadRequest, HttpError } from '../../../lib/http.server.ts';
 import { InvalidSvgError, sanitizeSvg } from './svg.server.ts';

@@ -1,4 +1,5 @@
-import type { SupabaseClient, User } from '@supabase/supabase-js';
+import type { User } from '@supabase/supabase-js';
+import type { SupabaseClient } from '../../../lib/database.ts';
 import { HttpError } from '../../../lib/http.server.ts';
 import type { AdminRole, AdminUser } from '../../auth/auth.ts';
 import {
