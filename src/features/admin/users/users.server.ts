@@ -66,11 +66,7 @@ export async function listAdminUsers(
 
 /** The chambers, by name (anyone signed in may read the list; RLS of tenants). */
 export async function listTenants(client: SupabaseClient): Promise<TenantListItem[]> {
-	const { data, error } = await client
-		.from('tenants')
-		.select('id, name, slug')
-		.order('name')
-		.overrideTypes<{ id: string; name: string; slug: string }[], { merge: false }>();
+	const { data, error } = await client.from('tenants').select('id, name, slug').order('name');
 	if (error) throw new Error(`Failed to read chambers: ${error.message}`, { cause: error });
 	return data.map((t) => ({ id: t.id, name: t.name, tenant_key: t.slug }));
 }
