@@ -12,7 +12,7 @@
  *
  * It is for reading and comparing, not for running: objects are grouped by kind, not in the order
  * their dependencies need. pg_dump would do the same, but no pg_dump at hand reads PGlite's
- * Postgres 17 (Debian's is 15; PGlite's WASM build pins another PGlite version).
+ * Postgres 18 (Debian's is 15; PGlite's WASM pg_dump, pglite-tools, pins another PGlite version).
  */
 
 /** What the dump needs of a client: pg's Client and Pool both have it. */
