@@ -337,8 +337,19 @@ export async function dumpSchema(
 	db: Queryable,
 	schemas: string[] = PROJECT_SCHEMAS,
 ): Promise<string> {
+	const { rows } = await db.query<{ path: string }>(
+		"select current_setting('search_path') as path",
+	);
 	// Every name the catalog functions print comes schema-qualified.
 	await db.query("select set_config('search_path', '', false)");
+	try {
+		return await dumpQualified(db, schemas);
+	} finally {
+		await db.query("select set_config('search_path', $1, false)", [rows[0]!.path]);
+	}
+}
+
+async function dumpQualified(db: Queryable, schemas: string[]): Promise<string> {
 	const sections: string[] = [];
 	const section = (title: string, parts: string[]) => {
 		if (parts.length === 0) return;
