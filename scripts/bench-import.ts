@@ -202,9 +202,12 @@ runMain(async () => {
 			});
 		}
 		clearInterval(sampler);
-		const where = stack.owned
-			? 'the embedded database runs in this process: CPU and memory include it'
-			: 'the database runs in another process (npm run stack): CPU and memory are the import’s own';
+		const where =
+			stack.owned && stack.mode === 'embedded'
+				? 'the embedded database runs in this process: CPU and memory include it'
+				: stack.mode === 'embedded'
+					? 'the database runs in another process (npm run stack): CPU and memory are the import’s own'
+					: 'the database is a PostgreSQL server (DATABASE_URL): CPU and memory are the import’s own';
 		console.log(`\n${where}`);
 		console.log('| Phase | Wall-clock s | CPU s | Load average (1 min, start – end) |');
 		console.log('| --- | ---: | ---: | --- |');

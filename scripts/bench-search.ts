@@ -10,7 +10,7 @@ import { businessListQuerySchema } from '../src/features/directory/directory.ts'
 import { SORT_VALUES } from '../src/features/directory/rules.ts';
 import { listBusinesses, listCategories } from '../src/features/directory/directory.server.ts';
 import { getTenantBySlug } from '../src/features/tenants/tenants.server.ts';
-import { getAnonClient, readClientEnv } from '../src/lib/supabase.server.ts';
+import { getAnonClient, readClientEnv, LONG_CALL_TIMEOUT_MS } from '../src/lib/supabase.server.ts';
 import { runMain } from './lib/main.ts';
 import { withStack } from './stack/index.ts';
 
@@ -25,7 +25,13 @@ runMain(async () => {
 	if (!Number.isInteger(runs) || runs < 1) throw new Error('--runs takes a positive whole number');
 	await withStack(
 		async (stack) => {
-			const client = getAnonClient(readClientEnv({ ...process.env, ...stack.env }));
+			const client = getAnonClient(
+				readClientEnv({
+					...process.env,
+					...stack.env,
+					SUPABASE_TIMEOUT_MS: String(LONG_CALL_TIMEOUT_MS),
+				}),
+			);
 			const tenant = await getTenantBySlug(client, values.slug).catch(() => {
 				throw new Error(
 					`No tenant "${values.slug}": run \`npm run tenant:demo -- --businesses 50000 --slug ${values.slug}\` first`,

@@ -1,21 +1,26 @@
 /**
  * npm start: the whole product on one machine. Starts (or reuses) the data stack, imports the
- * demo on an empty database, builds the site for TENANT and serves it with the functions. Saves
- * in the admin panel publish as on Netlify: the functions call this server's own build hook, which
- * rebuilds the site into a fresh folder and swaps it in when the build succeeded.
+ * demo on an empty database, serves the last published build of TENANT (or builds one) with the
+ * functions, and runs the scheduled functions. Saves in the admin panel publish as on Netlify:
+ * the functions call this server's own build hook, which rebuilds the site into a fresh folder
+ * and swaps it in when the build succeeded.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { getTenantBySlug } from '../src/features/tenants/tenants.server.ts';
 import { getServiceClient, readClientEnv } from '../src/lib/supabase.server.ts';
-import { createLocalPublisher } from './lib/local-publisher.ts';
-import { startSiteServer } from './lib/netlify-local.ts';
+import {
+	createLocalPublisher,
+	type LocalBuild,
+	type LocalPublisher,
+	type Recovery,
+} from './lib/local-publisher.ts';
+import { removeOrphanedCopies, startSiteServer } from './lib/netlify-local.ts';
 import { onShutdown, runMain } from './lib/main.ts';
+import { loadScheduledFunctions, scheduledRoute, startScheduler } from './lib/scheduled.ts';
 import {
 	astroSiteBuilder,
-	buildSite,
 	checkTenant,
+	codeFingerprint,
 	demoAccounts,
 	ROOT,
 	seedIfEmpty,
@@ -31,34 +36,43 @@ runMain(
 		Object.assign(process.env, stack.env, { TENANT: tenant });
 		await seedIfEmpty(stack);
 		await checkTenant(stack, tenant);
-		if (!process.env.SKIP_BUILD) await buildSite(stack, tenant);
 
 		const service = getServiceClient(readClientEnv());
-		// Outside the project, so each build's SSR function finds only the files it bundled.
-		const buildsDir = await mkdtemp(join(tmpdir(), `chamber-builds-${tenant}-`));
-		onShutdown(() => rm(buildsDir, { recursive: true, force: true }));
+		const dataDir = resolve(process.env.CHAMBER_DATA_DIR || '.data');
+		await removeOrphanedCopies();
+		const fingerprint = await codeFingerprint();
 		const publisher = createLocalPublisher({
 			tenant: await getTenantBySlug(service, tenant),
 			service,
-			buildsDir,
-			build: astroSiteBuilder(
-				stack,
-				tenant,
-				resolve(process.env.CHAMBER_DATA_DIR || '.data', 'node-compile-cache'),
-			),
+			buildsDir: join(dataDir, 'builds', tenant),
+			build: astroSiteBuilder(stack, tenant, join(dataDir, 'node-compile-cache')),
+			fingerprint,
 		});
+		const recovery = await publisher.recover();
+		const initial = await firstBuild(publisher, recovery, fingerprint);
+		const functionsDir = join(ROOT, 'netlify/functions');
+		const scheduled = await loadScheduledFunctions(functionsDir);
+		const scheduler = startScheduler(scheduled);
+		onShutdown(async () => scheduler.stop());
 		const server = await startSiteServer({
-			distDir: process.env.ASTRO_OUT_DIR ? resolve(process.env.ASTRO_OUT_DIR) : join(ROOT, 'dist'),
-			functionsDir: join(ROOT, 'netlify/functions'),
-			ssrDir: join(ROOT, '.netlify/v1/functions/ssr'),
+			distDir: initial.distDir,
+			functionsDir,
+			ssrDir: initial.ssrDir,
 			port,
-			routes: [publisher.route],
+			// As `netlify dev`: POST /.netlify/functions/{name} runs a scheduled function now.
+			routes: [
+				publisher.route,
+				publisher.buildsRoute,
+				...scheduled.map((fn) => scheduledRoute(scheduler, fn.name)),
+			],
 		});
 		publisher.attach(server);
 		onShutdown(() => server.close());
 		onShutdown(() => publisher.close());
 		// The functions publish through this server's build hook, as through Netlify's.
 		process.env.NETLIFY_BUILD_HOOK_URL = `http://127.0.0.1:${port}${publisher.hookPath}`;
+		// Which publishes it holds: a publish request fails those whose build is gone.
+		process.env.LOCAL_BUILDS_URL = `http://127.0.0.1:${port}${publisher.buildsRoute.path}`;
 		console.log(`\n  ${tenant} is running at ${server.url}`);
 		const demo = await demoAccounts(service);
 		if (demo.length > 0) {
@@ -67,7 +81,55 @@ runMain(
 		console.log(
 			'  Saves in the admin panel rebuild and publish the site (a build takes a few seconds).',
 		);
+		for (const job of scheduler.jobs()) {
+			console.log(
+				`  Scheduled: ${job.name} (${job.schedule} UTC), next at ${job.nextRun?.toISOString() ?? 'never'}`,
+			);
+		}
 		console.log('  Press Ctrl-C to stop.\n');
 	},
 	{ keepAlive: true },
 );
+
+/**
+ * What the server serves first: the last build that went live, kept in the data folder — after a
+ * crash too, so no change that was never published reaches visitors. A build is made instead when
+ * there is none, or when the code changed since and every saved change is published (nothing
+ * unpublished would come with it). SKIP_BUILD=1 serves the kept build or dist/ as it is.
+ */
+async function firstBuild(
+	publisher: LocalPublisher,
+	recovery: Recovery,
+	fingerprint: string,
+): Promise<LocalBuild> {
+	const kept = recovery.live;
+	if (process.env.SKIP_BUILD) {
+		return (
+			kept ?? {
+				distDir: process.env.ASTRO_OUT_DIR
+					? resolve(process.env.ASTRO_OUT_DIR)
+					: join(ROOT, 'dist'),
+				ssrDir: join(ROOT, '.netlify/v1/functions/ssr'),
+			}
+		);
+	}
+	const since = kept ? `live since ${kept.record.liveSince}` : '';
+	if (kept && kept.record.fingerprint === fingerprint) {
+		console.log(`Serving the last published build (${since}).`);
+		return kept;
+	}
+	if (kept && recovery.unpublishedChanges) {
+		console.log(
+			`Serving the last published build (${since}). The code changed since it was built, but ` +
+				'the chamber has saved changes that are not published: publish from the admin panel ' +
+				'to build them with the new code.',
+		);
+		return kept;
+	}
+	console.log(
+		kept
+			? 'The code changed since the last published build: building the site…'
+			: 'Building the site…',
+	);
+	return publisher.buildNow(kept ? 'rebuild for changed code' : 'first build');
+}

@@ -9,7 +9,11 @@ import { writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { parseTenantFile } from '../src/features/tenants/tenant-file.ts';
 import { importTenant } from '../src/features/tenants/tenants.server.ts';
-import { getServiceClient, readClientEnv } from '../src/lib/supabase.server.ts';
+import {
+	getServiceClient,
+	readClientEnv,
+	LONG_CALL_TIMEOUT_MS,
+} from '../src/lib/supabase.server.ts';
 import { generateTenant } from '../tenants/demo/generate.ts';
 import { runMain } from './lib/main.ts';
 import { withStack } from './stack/index.ts';
@@ -45,7 +49,13 @@ runMain(async () => {
 		return;
 	}
 	await withStack(async (stack) => {
-		const client = getServiceClient(readClientEnv({ ...process.env, ...stack.env }));
+		const client = getServiceClient(
+			readClientEnv({
+				...process.env,
+				...stack.env,
+				SUPABASE_TIMEOUT_MS: String(LONG_CALL_TIMEOUT_MS),
+			}),
+		);
 		const all = file.businesses;
 		const allowSuperAdmin = values['allow-super-admin'];
 		const users = allowSuperAdmin ? file.users : file.users.filter((u) => u.role !== 'super_admin');

@@ -21,7 +21,11 @@ import { getTenantBySlugOrNull } from '../src/features/tenants/lookup.server.ts'
 import { parseTenantFile, type TenantFile } from '../src/features/tenants/tenant-file.ts';
 import { importTenant } from '../src/features/tenants/tenants.server.ts';
 import { sendSetPasswordEmails } from '../src/features/generator/generator.server.ts';
-import { getServiceClient, readClientEnv } from '../src/lib/supabase.server.ts';
+import {
+	getServiceClient,
+	readClientEnv,
+	LONG_CALL_TIMEOUT_MS,
+} from '../src/lib/supabase.server.ts';
 import { withStack } from './stack/index.ts';
 import { runMain } from './lib/main.ts';
 
@@ -39,7 +43,7 @@ runMain(async () => {
 	const allowSuperAdmin = args.includes('--allow-super-admin');
 	const dryRunOnly = args.includes('--dry-run');
 	// Parse everything first, so a bad file fails before the stack even starts.
-	const parsed: { file: string; data: TenantFile; bytes: Uint8Array }[] = [];
+	const parsed: { file: string; data: TenantFile; bytes: Uint8Array; businesses: boolean }[] = [];
 	for (const file of files) {
 		let json: unknown;
 		const bytes = await readFile(file);
@@ -48,15 +52,25 @@ runMain(async () => {
 		} catch (error) {
 			throw new Error(`${file}: not readable JSON: ${(error as Error).message}`, { cause: error });
 		}
-		parsed.push({ file, data: parseTenantFile(json, file), bytes });
+		// A file without businesses leaves the directory as it is (a chamber's settings and users).
+		const businesses = Array.isArray((json as { businesses?: unknown } | null)?.businesses);
+		parsed.push({ file, data: parseTenantFile(json, file), bytes, businesses });
 	}
 	await withStack(async (stack) => {
-		const env = readClientEnv({ ...process.env, ...stack.env });
+		const env = readClientEnv({
+			...process.env,
+			...stack.env,
+			SUPABASE_TIMEOUT_MS: String(LONG_CALL_TIMEOUT_MS),
+		});
 		const client = getServiceClient(env);
 		// Where the set-password e-mail's link leads: the chamber's site (its /reset-password page).
 		const siteUrl = process.env.SITE_URL || `http://localhost:${process.env.PORT || 8888}`;
-		for (const { file, data, bytes } of parsed) {
-			await printDryRun(client, file, data, bytes);
+		for (const { file, data, bytes, businesses } of parsed) {
+			if (businesses) await printDryRun(client, file, data, bytes);
+			else
+				console.log(
+					`${file} (tenant "${data.tenant.slug}"): no businesses; the directory stays as it is`,
+				);
 			if (dryRunOnly) continue;
 			const started = Date.now();
 			const summary = await importTenant(client, data, { allowSuperAdmin });
@@ -87,7 +101,12 @@ async function printDryRun(
 	bytes: Uint8Array,
 ): Promise<void> {
 	const tenant = await getTenantBySlugOrNull(client, data.tenant.slug);
-	const table = await readTable(bytes, file);
+	// A file without businesses (users or events only) has none to compare: every business of
+	// the chamber from the membership system is missing from it, as the import will treat them.
+	const table = await readTable(
+		data.businesses.length ? bytes : new TextEncoder().encode('[]'),
+		data.businesses.length ? file : 'none.json',
+	);
 	const { mapping } = resolveMapping(table.headers, new Map());
 	const counts = emptyCounts();
 	const lines: string[] = [];

@@ -3,7 +3,6 @@ import { ROLE_SETS } from '../../src/features/auth/auth.ts';
 import { authenticate } from '../../src/features/auth/auth.server.ts';
 import {
 	chamberOf,
-	ConflictError,
 	getMember,
 	memberHistory,
 	publishMemberChange,
@@ -107,14 +106,7 @@ export default handleJson(
 			const body = await parseJsonBody(memberPatchSchema, req);
 			const parsed = parseBusinessChanges(body.changes);
 			if (!parsed.ok) throw new BadRequest(describeIssues(parsed.issues));
-			try {
-				saved = await saveMember(client, tenant.id, id, body.version, parsed.changes);
-			} catch (error) {
-				if (error instanceof ConflictError) {
-					return Response.json(error.body, { status: 409, headers: noStore });
-				}
-				throw error;
-			}
+			saved = await saveMember(client, tenant.id, id, body.version, parsed.changes);
 			if (saved.version === body.version) {
 				return Response.json({ ...saved, publish: null }, { headers: noStore });
 			}

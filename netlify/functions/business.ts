@@ -2,7 +2,8 @@ import type { Config } from '@netlify/functions';
 import { z } from 'zod';
 import { getCachedChamberConfig } from '../../src/features/config/config.server.ts';
 import { getBusiness } from '../../src/features/directory/directory.server.ts';
-import { cachedJson, handleJson, jsonError, parseQuery } from '../../src/lib/http.server.ts';
+import { handleJson, jsonError, parseQuery } from '../../src/lib/http.server.ts';
+import { servedJson, withLastGoodAnswer } from '../../src/lib/last-good.server.ts';
 import { getAnonClient } from '../../src/lib/supabase.server.ts';
 import { getCurrentTenant } from '../../src/lib/tenant.server.ts';
 
@@ -22,10 +23,12 @@ export default handleJson('business', ['GET'], async (req) => {
 	const { id } = parseQuery(querySchema, req);
 	const client = getAnonClient();
 	const tenant = await getCurrentTenant();
-	const chamber = await getCachedChamberConfig(client, tenant.id);
-	const business = await getBusiness(client, tenant.id, id, chamber);
-	if (!business) return jsonError(404, 'Business not found');
-	return cachedJson(business, {
+	const served = await withLastGoodAnswer(`business:${id}`, async () => {
+		const chamber = await getCachedChamberConfig(client, tenant.id);
+		return getBusiness(client, tenant.id, id, chamber);
+	});
+	if (!served.value) return jsonError(404, 'Business not found');
+	return servedJson(served, {
 		tags: [tenant.slug, `${tenant.slug}:businesses`],
 		fresh: 300,
 		stale: 3600,

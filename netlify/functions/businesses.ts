@@ -2,7 +2,8 @@ import type { Config } from '@netlify/functions';
 import { getCachedChamberConfig } from '../../src/features/config/config.server.ts';
 import { businessListQuerySchema } from '../../src/features/directory/directory.ts';
 import { listBusinesses } from '../../src/features/directory/directory.server.ts';
-import { cachedJson, handleJson, parseQuery } from '../../src/lib/http.server.ts';
+import { handleJson, parseQuery } from '../../src/lib/http.server.ts';
+import { servedJson, withLastGoodAnswer } from '../../src/lib/last-good.server.ts';
 import { getAnonClient } from '../../src/lib/supabase.server.ts';
 import { getCurrentTenant } from '../../src/lib/tenant.server.ts';
 
@@ -12,9 +13,11 @@ export default handleJson('businesses', ['GET'], async (req) => {
 	const query = parseQuery(businessListQuerySchema, req);
 	const client = getAnonClient();
 	const tenant = await getCurrentTenant();
-	const chamber = await getCachedChamberConfig(client, tenant.id);
-	const result = await listBusinesses(client, tenant.id, query, chamber);
-	return cachedJson(result, {
+	const served = await withLastGoodAnswer(`businesses:${JSON.stringify(query)}`, async () => {
+		const chamber = await getCachedChamberConfig(client, tenant.id);
+		return listBusinesses(client, tenant.id, query, chamber);
+	});
+	return servedJson(served, {
 		tags: [tenant.slug, `${tenant.slug}:businesses`],
 		fresh: 300,
 		stale: 3600,

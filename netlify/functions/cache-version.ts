@@ -2,7 +2,8 @@ import type { Config } from '@netlify/functions';
 import { z } from 'zod';
 import { getCacheVersion } from '../../src/features/directory/directory.server.ts';
 import { CACHE_VERSION_TYPES } from '../../src/lib/cache-versions.ts';
-import { cachedJson, handleJson, parseQuery } from '../../src/lib/http.server.ts';
+import { handleJson, parseQuery } from '../../src/lib/http.server.ts';
+import { servedJson, withLastGoodAnswer } from '../../src/lib/last-good.server.ts';
 import { getAnonClient } from '../../src/lib/supabase.server.ts';
 import { getCurrentTenant } from '../../src/lib/tenant.server.ts';
 
@@ -17,10 +18,14 @@ const querySchema = z.object({
 export default handleJson('cache-version', ['GET'], async (req) => {
 	const { type } = parseQuery(querySchema, req);
 	const tenant = await getCurrentTenant();
-	const version = await getCacheVersion(getAnonClient(), tenant.id, type);
+	const served = await withLastGoodAnswer(`cache-version:${type}`, async () => ({
+		version: await getCacheVersion(getAnonClient(), tenant.id, type),
+	}));
 	// Short-lived: a bumped version must reach visitors within a minute.
-	return cachedJson(
-		{ version },
-		{ tags: [tenant.slug, `${tenant.slug}:cache-version`], fresh: 60, stale: 60, vary: ['type'] },
-	);
+	return servedJson(served, {
+		tags: [tenant.slug, `${tenant.slug}:cache-version`],
+		fresh: 60,
+		stale: 60,
+		vary: ['type'],
+	});
 });

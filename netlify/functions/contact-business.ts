@@ -1,26 +1,20 @@
 import type { Config, Context } from '@netlify/functions';
-import type { SupabaseClient } from '../../src/lib/database.ts';
-import type { ChamberConfig } from '../../src/features/config/config.ts';
 import { getCachedChamberConfig } from '../../src/features/config/config.server.ts';
 import {
 	contactMessageSchema,
 	isHoneypotFilled,
-	type ContactMessage,
 	type ContactResponse,
 } from '../../src/features/contact/contact.ts';
 import {
-	claimContactDelivery,
+	attemptDelivery,
 	ContactConfigError,
-	deliverContactMessage,
 	getContactBusiness,
 	readContactEnv,
 	saveContactMessage,
-	setContactDelivery,
 	verifyRecaptcha,
-	type ContactBusiness,
 	type ContactEnv,
 } from '../../src/features/contact/contact.server.ts';
-import { clientIp, handle, ipRateKey } from '../../src/lib/http.server.ts';
+import { clientIp, handle, ipRateKey, isUnavailable } from '../../src/lib/http.server.ts';
 import { takeRateLimit } from '../../src/lib/rate-limit.server.ts';
 import { getAnonClient, getServiceClient } from '../../src/lib/supabase.server.ts';
 import { getCurrentTenant } from '../../src/lib/tenant.server.ts';
@@ -70,31 +64,6 @@ async function readBody(req: Request): Promise<unknown> {
 	const text = await req.text();
 	if (new TextEncoder().encode(text).byteLength > MAX_BODY_BYTES) throw new SyntaxError('too big');
 	return JSON.parse(text);
-}
-
-/** One delivery attempt of a stored message, recorded; false when it failed. */
-export async function deliver(
-	service: SupabaseClient,
-	chamber: ChamberConfig,
-	messageId: string,
-	message: Pick<ContactMessage, 'name' | 'email' | 'message'>,
-	business: ContactBusiness,
-	env: ContactEnv,
-): Promise<boolean> {
-	try {
-		await deliverContactMessage(
-			message,
-			business,
-			{ name: chamber.name, emailDomain: chamber.services.emailDomain, messageId },
-			env,
-		);
-	} catch (error) {
-		console.error('[contact-business] delivery failed', messageId, error);
-		await setContactDelivery(service, messageId, 'failed', String(error).slice(0, 500));
-		return false;
-	}
-	await setContactDelivery(service, messageId, 'sent');
-	return true;
 }
 
 async function send(req: Request, context: Context): Promise<Response> {
@@ -156,15 +125,22 @@ async function send(req: Request, context: Context): Promise<Response> {
 	if (!business.email) return fail(400, 'This business cannot receive messages');
 
 	const stored = await saveContactMessage(service, tenant.id, message, business);
-	if (stored.status === 'sent') return reply(200, { success: true });
-	// The same message again while its first attempt runs, or out of attempts: never sent twice.
-	if (!(await claimContactDelivery(service, stored.id))) {
-		return stored.created
-			? fail(500, 'Your message was saved but could not be delivered. Please try again later.')
-			: reply(202, { success: true });
-	}
-	if (!(await deliver(service, chamber, stored.id, message, business, env))) {
-		return fail(500, 'Your message was saved but could not be delivered. Please try again later.');
+	// Stored is delivered, as far as the visitor is concerned: the e-mail goes out after the
+	// answer, and again later while the mail server is down (contact-retry). The same message
+	// submitted again is tried again only when it is due, never twice at once.
+	if (stored.status !== 'sent') {
+		context.waitUntil(
+			attemptDelivery(
+				service,
+				stored.id,
+				message,
+				business,
+				{ name: chamber.name, emailDomain: chamber.services.emailDomain },
+				env,
+			).catch((error: unknown) => {
+				console.error('[contact-business] delivery bookkeeping failed', stored.id, error);
+			}),
+		);
 	}
 	return reply(200, { success: true });
 }
@@ -173,6 +149,11 @@ export default handle('contact-business', ['POST'], async (req, context) => {
 	try {
 		return await send(req, context);
 	} catch (error) {
+		// Nothing was stored: the visitor is asked to send it again.
+		if (isUnavailable(error)) {
+			console.error(`[contact-business] unavailable: ${(error as Error).message}`);
+			return fail(503, UNAVAILABLE);
+		}
 		console.error('[contact-business]', error);
 		return fail(500, 'Failed to send message.');
 	}

@@ -1,43 +1,69 @@
 import type { Config } from '@netlify/functions';
 import { getCachedChamberConfig } from '../../src/features/config/config.server.ts';
 import {
-	claimContactDelivery,
+	attemptDelivery,
 	getContactBusiness,
 	listUndeliveredMessages,
 	readContactEnv,
-	setContactDelivery,
+	recordContactDelivery,
 } from '../../src/features/contact/contact.server.ts';
+import { mailTransport } from '../../src/lib/mail.server.ts';
 import { getAnonClient, getServiceClient } from '../../src/lib/supabase.server.ts';
 import { getCurrentTenant } from '../../src/lib/tenant.server.ts';
-import { deliver } from './contact-business.ts';
 
 /**
- * Hourly (a Netlify scheduled function): delivers the chamber's contact messages that were stored
- * but not sent (mail server down, a timeout), a bounded number of times each, so the visitor
- * never has to send one again.
+ * Every five minutes (a Netlify scheduled function; `npm start` runs it too): delivers the
+ * chamber's contact messages that were stored but not sent and are due again (the mail server
+ * was down, a timeout), each with a growing pause between attempts, so the visitor never has to
+ * send one again.
  */
-export const config: Config = { schedule: '@hourly' };
+export const config: Config = { schedule: '*/5 * * * *' };
 
-export async function retryContactMessages(): Promise<{ sent: number; failed: number }> {
+/** Netlify gives a scheduled function 30 s; the run stops starting new attempts before that. */
+const RUN_BUDGET_MS = 20_000;
+
+export async function retryContactMessages(
+	options: { budgetMs?: number } = {},
+): Promise<{ sent: number; failed: number }> {
 	const env = readContactEnv();
 	const tenant = await getCurrentTenant();
 	const service = getServiceClient();
-	const client = getAnonClient();
-	const chamber = await getCachedChamberConfig(client, tenant.id);
+	const chamber = await getCachedChamberConfig(getAnonClient(), tenant.id);
+	const began = Date.now();
 	let sent = 0;
 	let failed = 0;
-	for (const row of await listUndeliveredMessages(service, tenant.id)) {
-		const business = row.business_id
-			? await getContactBusiness(service, tenant.id, row.business_id)
-			: null;
-		if (!business?.email) {
-			await setContactDelivery(service, row.id, 'failed', 'The business no longer takes messages');
-			failed++;
-			continue;
+	// One connection for the whole run.
+	const transport = mailTransport(env, true);
+	try {
+		for (const row of await listUndeliveredMessages(service, tenant.id)) {
+			if (Date.now() - began > (options.budgetMs ?? RUN_BUDGET_MS)) break;
+			const business = row.business_id
+				? await getContactBusiness(service, tenant.id, row.business_id)
+				: null;
+			if (!business?.email) {
+				// Kept for the staff, no longer tried: nowhere to deliver it.
+				await recordContactDelivery(service, row.id, {
+					sent: false,
+					error: 'The business no longer takes messages',
+					retrySeconds: 366 * 86_400,
+				});
+				failed++;
+				continue;
+			}
+			const outcome = await attemptDelivery(
+				service,
+				row.id,
+				row,
+				business,
+				{ name: chamber.name, emailDomain: chamber.services.emailDomain },
+				env,
+				transport,
+			);
+			if (outcome === 'sent') sent++;
+			else if (outcome === 'failed') failed++;
 		}
-		if (!(await claimContactDelivery(service, row.id))) continue;
-		if (await deliver(service, chamber, row.id, row, business, env)) sent++;
-		else failed++;
+	} finally {
+		transport.close();
 	}
 	return { sent, failed };
 }

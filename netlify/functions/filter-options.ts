@@ -1,7 +1,8 @@
 import type { Config } from '@netlify/functions';
 import { z } from 'zod';
 import { FILTER_TYPES, listFilterOptions } from '../../src/features/directory/directory.server.ts';
-import { cachedJson, handleJson, parseQuery } from '../../src/lib/http.server.ts';
+import { handleJson, parseQuery } from '../../src/lib/http.server.ts';
+import { servedJson, withLastGoodAnswer } from '../../src/lib/last-good.server.ts';
 import { getAnonClient } from '../../src/lib/supabase.server.ts';
 import { getCurrentTenant } from '../../src/lib/tenant.server.ts';
 
@@ -23,8 +24,11 @@ const querySchema = z.object({
 export default handleJson('filter-options', ['GET'], async (req) => {
 	const { type, category, search } = parseQuery(querySchema, req);
 	const tenant = await getCurrentTenant();
-	const options = await listFilterOptions(getAnonClient(), tenant.id, type, { category, search });
-	return cachedJson(options, {
+	const served = await withLastGoodAnswer(
+		`filter-options:${JSON.stringify([type, category, search])}`,
+		() => listFilterOptions(getAnonClient(), tenant.id, type, { category, search }),
+	);
+	return servedJson(served, {
 		tags: [tenant.slug, `${tenant.slug}:businesses`],
 		fresh: 300,
 		stale: 3600,

@@ -36,11 +36,9 @@ export default handleJson('update-config', ['POST'], async (req) => {
 	if (!tenant) throw new HttpError(404, `No chamber "${change.chamber}"`);
 	const saved = await saveConfigWrite(session.client, tenant.id, change.write, change.version);
 
-	const publish = await publishIfThisChamber(
-		session.client,
-		tenant.id,
-		`${change.write.path} saved`,
-	);
+	const publish = change.publish
+		? await publishIfThisChamber(session.client, tenant.id, `${change.write.path} saved`)
+		: null;
 	return Response.json(
 		{ success: true, path: change.write.path, ...saved, publish },
 		{ headers: { 'Cache-Control': 'no-store' } },

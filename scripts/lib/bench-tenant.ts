@@ -1,6 +1,10 @@
 import { spawn } from 'node:child_process';
 import { listTenants } from '../../src/features/tenants/lookup.server.ts';
-import { getServiceClient, readClientEnv } from '../../src/lib/supabase.server.ts';
+import {
+	getServiceClient,
+	LONG_CALL_TIMEOUT_MS,
+	readClientEnv,
+} from '../../src/lib/supabase.server.ts';
 import type { Stack } from '../stack/index.ts';
 import { ROOT } from './site.ts';
 
@@ -11,7 +15,13 @@ import { ROOT } from './site.ts';
  */
 export async function ensureBenchTenant(stack: Stack, size: number): Promise<string> {
 	const slug = `bench-${size}`;
-	const client = getServiceClient(readClientEnv({ ...process.env, ...stack.env }));
+	const client = getServiceClient(
+		readClientEnv({
+			...process.env,
+			...stack.env,
+			SUPABASE_TIMEOUT_MS: String(LONG_CALL_TIMEOUT_MS),
+		}),
+	);
 	if ((await listTenants(client)).some((t) => t.slug === slug)) return slug;
 	console.log(`Generating ${slug} (${size} businesses)…`);
 	await new Promise<void>((resolveRun, reject) => {

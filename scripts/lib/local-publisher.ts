@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, readdir, readFile, rm } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { SupabaseClient } from '../../src/lib/database.ts';
+import { z } from 'zod';
 import { finishPublish, startPublish } from '../../src/features/publish/publish.server.ts';
 import { publishFromTitle } from '../../src/features/publish/publish.ts';
 import type { ServerRoute } from './netlify-local.ts';
@@ -14,6 +15,11 @@ import type { ServerRoute } from './netlify-local.ts';
  * came in, and move their publish through building → live | failed, as Netlify's deploy
  * notifications do. A build requested for this chamber while one runs supersedes it: the running
  * build is stopped and its publish failed as cancelled, as a superseded deploy is on Netlify.
+ *
+ * Builds are kept in the data folder, and `live.json` names the one that is live, written
+ * atomically once it is served: after a crash, `npm start` serves that build again — the last
+ * published site, never one built from changes that were not published — and fails the publishes
+ * whose builds died with the process (recover), so the next save gets a build at once.
  */
 
 /** What a build produced: the static files and, when there are on-demand pages, the SSR function. */
@@ -25,16 +31,57 @@ export interface LocalBuild {
 /** Builds the site into `outDir` (a fresh, empty folder); throws with a readable reason. */
 export type SiteBuilder = (outDir: string, signal: AbortSignal) => Promise<LocalBuild>;
 
+/** The live build as recorded on disk: its folder's name, the publish it went live for. */
+const liveRecordSchema = z.object({
+	/** The build's folder in the builds folder. */
+	deployId: z.string().regex(/^[\w-]+$/),
+	/** Whether it has an on-demand function (a `ssr` folder beside `dist`). */
+	ssr: z.boolean(),
+	/** The publish it went live for; null for a build made when the server started. */
+	publishId: z.number().int().positive().nullable(),
+	/** Of the code it was built from (codeFingerprint), so a changed checkout is noticed. */
+	fingerprint: z.string(),
+	liveSince: z.iso.datetime(),
+	/** The build before it (its hashed assets stay reachable for pages loaded before the swap). */
+	previous: z
+		.string()
+		.regex(/^[\w-]+$/)
+		.nullable(),
+});
+
+export type LiveRecord = z.output<typeof liveRecordSchema>;
+
+export interface Recovery {
+	/** The build to serve: the last one that went live, when its files are still there. */
+	live: (LocalBuild & { record: LiveRecord }) | null;
+	/** Publishes whose builds ended with the last process, now failed (or live: see below). */
+	failed: number[];
+	/** Whether the chamber's newest publish is not live: saved changes the live site lacks. */
+	unpublishedChanges: boolean;
+}
+
 export interface LocalPublisher {
 	/** The build hook's route on the site server. */
 	route: ServerRoute;
+	/** GET: the publishes this publisher holds (queued or building), `{publishIds}`. */
+	buildsRoute: ServerRoute;
 	/** Path of the build hook (secret, like Netlify's hook ids). */
 	hookPath: string;
+	/**
+	 * At start, before serving: the last live build, the publishes left behind failed, and the
+	 * build folders nothing uses any more removed.
+	 */
+	recover(): Promise<Recovery>;
+	/**
+	 * Builds now, without a publish (a start with no build to serve, or code that changed), and
+	 * records it live; before attach() the caller starts serving it.
+	 */
+	buildNow(reason: string): Promise<LocalBuild>;
 	/** Tells the publisher how to put a finished build live (the site server's swap). */
 	attach(server: { swap(build: LocalBuild): Promise<void> }): void;
 	/** Resolves once no build is running or waiting. */
 	idle(): Promise<void>;
-	/** Stops the running build and drops the waiting ones (their publishes time out). */
+	/** Stops the running build and drops the waiting ones (the next start fails their publishes). */
 	close(): Promise<void>;
 }
 
@@ -46,25 +93,72 @@ interface Job {
 	supersededBy?: number;
 }
 
+/** What staff read for a publish whose build ended with the server. */
+export const INTERRUPTED =
+	'The local server stopped before this build finished. Publish again to build it.';
+
 export function createLocalPublisher(options: {
 	tenant: { id: string; slug: string };
 	/** Service-role client: the build's reports are the build service's, not a user's. */
 	service: SupabaseClient;
-	/** Where each build gets its own folder. */
+	/** Where each build gets its own folder, kept across restarts (the data folder's). */
 	buildsDir: string;
 	build: SiteBuilder;
+	/** Of the code a build is made from (codeFingerprint); recorded with each live build. */
+	fingerprint?: string;
 	log?: (line: string) => void;
 }): LocalPublisher {
 	const log = options.log ?? ((line: string) => console.log(`[publish] ${line}`));
 	const hookPath = `/.netlify/build_hooks/${randomBytes(12).toString('hex')}`;
+	const liveFile = join(options.buildsDir, 'live.json');
 	const queue: Job[] = [];
 	let server: { swap(build: LocalBuild): Promise<void> } | null = null;
 	let running: Promise<void> | null = null;
+	/** The job whose build runs now. */
 	let current: Job | null = null;
 	let counter = 0;
 	const stop = new AbortController();
-	/** Build folders still needed: the live one and the one before (its assets stay reachable). */
-	const kept: string[] = [];
+	let live: LiveRecord | null = null;
+
+	function buildOf(deployId: string, ssr: boolean): LocalBuild {
+		const dir = join(options.buildsDir, deployId);
+		return { distDir: join(dir, 'dist'), ...(ssr ? { ssrDir: join(dir, 'ssr') } : {}) };
+	}
+
+	async function readLive(): Promise<LiveRecord | null> {
+		const text = await readFile(liveFile, 'utf8').catch(() => null);
+		if (text === null) return null;
+		try {
+			return liveRecordSchema.parse(JSON.parse(text));
+		} catch (error) {
+			log(`ignoring ${liveFile}: ${(error as Error).message}`);
+			return null;
+		}
+	}
+
+	/** Written beside and renamed over: a crash leaves the old record or the new, never half. */
+	async function writeLive(record: LiveRecord): Promise<void> {
+		const temporary = `${liveFile}.${process.pid}.tmp`;
+		await writeFile(temporary, JSON.stringify(record, null, '\t'));
+		await rename(temporary, liveFile);
+		live = record;
+	}
+
+	/** Removes every build folder but the live one and the one before it. */
+	async function pruneBuilds(): Promise<void> {
+		const keep = new Set([live?.deployId, live?.previous].filter(Boolean));
+		const entries = await readdir(options.buildsDir, { withFileTypes: true }).catch(() => []);
+		for (const entry of entries) {
+			if (entry.isDirectory() && !keep.has(entry.name)) {
+				await rm(join(options.buildsDir, entry.name), { recursive: true, force: true });
+			}
+		}
+	}
+
+	/** A build's id: its folder's name, and the publish's deploy_id. */
+	function newDeployId(): string {
+		return `local-${Date.now().toString(36)}-${++counter}`;
+	}
 
 	async function tenantOf(publishId: number): Promise<string | null> {
 		const { data, error } = await options.service
@@ -76,9 +170,57 @@ export function createLocalPublisher(options: {
 		return data?.tenant_id ?? null;
 	}
 
+	/**
+	 * Builds into a new folder and puts it live (swapped into the server once one is attached;
+	 * before that, the caller serves it); throws, the live site unchanged, on failure.
+	 */
+	async function buildAndSwap(
+		publishId: number | null,
+		label: string,
+		deployId: string = newDeployId(),
+		cancel?: AbortSignal,
+	): Promise<LocalBuild> {
+		const outDir = join(options.buildsDir, deployId);
+		const began = Date.now();
+		const cpuBefore = await childrenCpuSeconds();
+		log(`${label}: building ${options.tenant.slug}`);
+		let build: LocalBuild;
+		let buildSeconds: string;
+		try {
+			await mkdir(outDir, { recursive: true });
+			const signal = cancel ? AbortSignal.any([stop.signal, cancel]) : stop.signal;
+			build = await options.build(outDir, signal);
+			if (cancel?.aborted) throw new Error('The build was stopped');
+			const cpuAfter = await childrenCpuSeconds();
+			buildSeconds =
+				cpuBefore === null || cpuAfter === null
+					? `${seconds(began)} s`
+					: `${seconds(began)} s, ${(cpuAfter - cpuBefore).toFixed(1)} s of CPU`;
+			if (server) await server.swap(build);
+			else if (publishId !== null) throw new Error('The site server is not attached');
+		} catch (error) {
+			await rm(outDir, { recursive: true, force: true });
+			log(
+				`${label}: failed after ${seconds(began)} s, the live site is unchanged: ${(error as Error).message}`,
+			);
+			throw error;
+		}
+		await writeLive({
+			deployId,
+			ssr: Boolean(build.ssrDir),
+			publishId,
+			fingerprint: options.fingerprint ?? '',
+			liveSince: new Date().toISOString(),
+			previous: live?.deployId ?? null,
+		});
+		log(`${label}: live after ${seconds(began)} s (the build took ${buildSeconds})`);
+		await pruneBuilds();
+		return build;
+	}
+
 	async function runJob(job: Job): Promise<void> {
-		const deployId = `local-${Date.now().toString(36)}-${++counter}`;
-		const label = job.publishId === null ? `build ${deployId}` : `publish ${job.publishId}`;
+		const label = job.publishId === null ? 'build' : `publish ${job.publishId}`;
+		const deployId = newDeployId();
 		if (job.publishId !== null) {
 			const tenantId = await tenantOf(job.publishId);
 			if (tenantId === null) return log(`${label}: unknown, nothing to build`);
@@ -95,51 +237,22 @@ export function createLocalPublisher(options: {
 				return log(`${label}: ${started?.state ?? 'gone'}, nothing to build`);
 			}
 		}
-		const outDir = join(options.buildsDir, deployId);
-		const began = Date.now();
-		let buildSeconds: string;
-		const cpuBefore = await childrenCpuSeconds();
-		log(`${label}: building ${options.tenant.slug} (${job.title})`);
 		try {
-			await mkdir(outDir, { recursive: true });
-			const build = await options.build(outDir, AbortSignal.any([stop.signal, job.cancel.signal]));
-			if (job.cancel.signal.aborted) throw new Error('The build was stopped');
-			const cpuAfter = await childrenCpuSeconds();
-			buildSeconds =
-				cpuBefore === null || cpuAfter === null
-					? `${seconds(began)} s`
-					: `${seconds(began)} s, ${(cpuAfter - cpuBefore).toFixed(1)} s of CPU`;
-			if (!server) throw new Error('The site server is not attached');
-			await server.swap(build);
+			await buildAndSwap(job.publishId, `${label} (${job.title})`, deployId, job.cancel.signal);
 		} catch (error) {
-			const reason =
-				job.supersededBy !== undefined
-					? `Cancelled: publish ${job.supersededBy} supersedes it.`
-					: error instanceof Error
-						? error.message
-						: String(error);
-			log(`${label}: failed after ${seconds(began)} s, the live site is unchanged: ${reason}`);
-			await rm(outDir, { recursive: true, force: true });
 			if (job.publishId !== null) {
+				const reason =
+					job.supersededBy !== undefined
+						? `Cancelled: publish ${job.supersededBy} supersedes it.`
+						: error instanceof Error
+							? error.message
+							: String(error);
 				await finishPublish(options.service, job.publishId, { state: 'failed', error: reason });
 			}
 			return;
 		}
 		if (job.publishId !== null) {
 			await finishPublish(options.service, job.publishId, { state: 'live' });
-		}
-		log(`${label}: live after ${seconds(began)} s (the build took ${buildSeconds})`);
-		kept.push(outDir);
-		await pruneBuilds();
-	}
-
-	async function pruneBuilds(): Promise<void> {
-		const keep = new Set(kept.slice(-2));
-		kept.splice(0, Math.max(0, kept.length - 2));
-		const entries = await readdir(options.buildsDir).catch(() => [] as string[]);
-		for (const name of entries) {
-			const dir = join(options.buildsDir, name);
-			if (!keep.has(dir)) await rm(dir, { recursive: true, force: true });
 		}
 	}
 
@@ -150,7 +263,7 @@ export function createLocalPublisher(options: {
 				try {
 					await runJob(job);
 				} catch (error) {
-					// The database itself failed; the publish times out and says so.
+					// The database itself failed; the next request or start finds the publish stale.
 					console.error('[publish] build bookkeeping failed:', error);
 				} finally {
 					current = null;
@@ -158,6 +271,12 @@ export function createLocalPublisher(options: {
 			}
 			running = null;
 		})();
+	}
+
+	function held(): number[] {
+		const ids = queue.map((job) => job.publishId);
+		if (current) ids.push(current.publishId);
+		return ids.filter((id): id is number => id !== null);
 	}
 
 	/** A newer publish of this chamber stops the build under way: its output would be stale. */
@@ -199,6 +318,58 @@ export function createLocalPublisher(options: {
 				);
 				return new Response(null, { status: 200 });
 			},
+		},
+		buildsRoute: {
+			method: 'GET',
+			path: `${hookPath}/builds`,
+			handler: async () =>
+				Response.json({ publishIds: held() }, { headers: { 'Cache-Control': 'no-store' } }),
+		},
+		async recover() {
+			await mkdir(options.buildsDir, { recursive: true });
+			live = await readLive();
+			if (live && !(await stat(buildOf(live.deployId, live.ssr).distDir).catch(() => null))) {
+				log(`the live build ${live.deployId} is gone: building again`);
+				live = null;
+			}
+			// Builds that died with the last process, and any left half-written.
+			await pruneBuilds();
+			const { data, error } = await options.service
+				.from('publishes')
+				.select('id, state')
+				.eq('tenant_id', options.tenant.id)
+				.order('id', { ascending: false })
+				.overrideTypes<{ id: number | string; state: string }[], { merge: false }>();
+			if (error) throw new Error(`Failed to read the publishes: ${error.message}`);
+			const failed: number[] = [];
+			for (const row of data) {
+				const id = Number(row.id);
+				if (row.state !== 'queued' && row.state !== 'building') continue;
+				if (live?.publishId === id) {
+					// It was swapped in and recorded; only its 'live' report was lost.
+					await finishPublish(options.service, id, { state: 'live' });
+					continue;
+				}
+				await finishPublish(options.service, id, { state: 'failed', error: INTERRUPTED });
+				failed.push(id);
+			}
+			if (failed.length) log(`failed ${failed.length} publish(es) the last server left: ${failed}`);
+			const newest = data[0];
+			const newestState = !newest
+				? null
+				: live?.publishId === Number(newest.id)
+					? 'live'
+					: failed.includes(Number(newest.id))
+						? 'failed'
+						: newest.state;
+			return {
+				live: live ? { ...buildOf(live.deployId, live.ssr), record: live } : null,
+				failed,
+				unpublishedChanges: newestState !== null && newestState !== 'live',
+			};
+		},
+		async buildNow(reason) {
+			return buildAndSwap(null, reason);
 		},
 		attach(target) {
 			server = target;

@@ -244,13 +244,41 @@ async function loadSsrFunction(
 	inPlace = false,
 ): Promise<{ handler: Handler; copy: string | null } | null> {
 	if (!(await stat(join(dir, 'ssr.mjs')).catch(() => null))) return null;
-	const copy = inPlace ? null : await mkdtemp(join(tmpdir(), 'chamber-ssr-'));
+	// Named by this process, so the next start can remove the copies of one that was killed.
+	const copy = inPlace ? null : await mkdtemp(join(tmpdir(), `${SSR_COPY_PREFIX}${process.pid}-`));
 	if (copy) await cp(dir, copy, { recursive: true });
 	const mod = (await import(pathToFileURL(join(copy ?? dir, 'ssr.mjs')).href)) as {
 		default?: Handler;
 	};
 	if (!mod.default) throw new Error(`${dir}/ssr.mjs has no default export`);
 	return { handler: mod.default, copy };
+}
+
+const SSR_COPY_PREFIX = 'chamber-ssr-';
+
+/**
+ * Removes the on-demand functions' copies that servers which are gone left in the system's
+ * temporary folder (a server killed with kill -9 cannot remove its own). A copy is named by its
+ * server's process id; those of a process still running are left alone.
+ */
+export async function removeOrphanedCopies(): Promise<number> {
+	let removed = 0;
+	for (const name of await readdir(tmpdir()).catch(() => [] as string[])) {
+		const pid = Number(new RegExp(`^${SSR_COPY_PREFIX}(\\d+)-`).exec(name)?.[1]);
+		if (!pid || isRunning(pid)) continue;
+		await rm(join(tmpdir(), name), { recursive: true, force: true });
+		removed++;
+	}
+	return removed;
+}
+
+function isRunning(pid: number): boolean {
+	try {
+		process.kill(pid, 0);
+		return true;
+	} catch (error) {
+		return (error as NodeJS.ErrnoException).code === 'EPERM';
+	}
 }
 
 /** One build as the server serves it: its files, rules and on-demand function. */
@@ -291,9 +319,8 @@ export interface SiteServer {
 	 * function are loaded first, then swapped in together, so every request is answered wholly by
 	 * one build. A request already under way finishes with the build it started with. Hashed
 	 * assets of the build before stay reachable (a page loaded just before the swap still gets
-	 * its scripts), as with Netlify's skew protection. The SSR function runs where it is, so its
-	 * folder must lie outside the project (the local publisher builds in the system's temp
-	 * folder) and stay until the build after the next is swapped in.
+	 * its scripts), as with Netlify's skew protection. The SSR function runs from a copy in the
+	 * system's temporary folder, outside the project, as Netlify runs it from its bundle.
 	 */
 	swap(build: { distDir: string; ssrDir?: string }): Promise<void>;
 	close(): Promise<void>;
@@ -469,7 +496,7 @@ export async function startSiteServer(options: {
 	return {
 		url: origin,
 		async swap(build) {
-			const next = await loadDeployment(build.distDir, build.ssrDir, true);
+			const next = await loadDeployment(build.distDir, build.ssrDir);
 			if (previous) retired.push(previous);
 			previous = current;
 			current = next;

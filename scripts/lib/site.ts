@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
-import { cp, readFile, rename, stat } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { cp, readdir, readFile, rename, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { SupabaseClient } from '../../src/lib/database.ts';
 import { parseTenantFile } from '../../src/features/tenants/tenant-file.ts';
@@ -8,7 +9,11 @@ import {
 	importTenant,
 	listTenants,
 } from '../../src/features/tenants/tenants.server.ts';
-import { getServiceClient, readClientEnv } from '../../src/lib/supabase.server.ts';
+import {
+	getServiceClient,
+	readClientEnv,
+	LONG_CALL_TIMEOUT_MS,
+} from '../../src/lib/supabase.server.ts';
 import { generateTenant } from '../../tenants/demo/generate.ts';
 import type { Stack } from '../stack/index.ts';
 import type { SiteBuilder } from './local-publisher.ts';
@@ -16,7 +21,13 @@ import type { SiteBuilder } from './local-publisher.ts';
 export const ROOT = join(import.meta.dirname, '../..');
 
 function serviceClient(stack: Stack) {
-	return getServiceClient(readClientEnv({ ...process.env, ...stack.env }));
+	return getServiceClient(
+		readClientEnv({
+			...process.env,
+			...stack.env,
+			SUPABASE_TIMEOUT_MS: String(LONG_CALL_TIMEOUT_MS),
+		}),
+	);
 }
 
 /** The demo is seeded into the embedded database, and into another only with SEED_DEMO=1. */
@@ -89,7 +100,14 @@ export async function buildSite(
 	const child = spawn(process.execPath, args, {
 		cwd: ROOT,
 		stdio: options.quiet ? ['ignore', 'pipe', 'pipe'] : 'inherit',
-		env: { ASTRO_TELEMETRY_DISABLED: '1', ...process.env, ...stack.env, TENANT: tenant },
+		env: {
+			ASTRO_TELEMETRY_DISABLED: '1',
+			...process.env,
+			...stack.env,
+			TENANT: tenant,
+			// The build reads whole chambers, a thousand businesses a call.
+			SUPABASE_TIMEOUT_MS: String(LONG_CALL_TIMEOUT_MS),
+		},
 		signal: options.signal,
 	});
 	// An aborted build ends with its child; 'error' would otherwise be thrown unhandled.
@@ -155,4 +173,33 @@ export function astroSiteBuilder(
 		});
 		return { distDir, ssrDir };
 	};
+}
+
+/** What a build is made from besides the database: the site's code, its files and packages. */
+const CODE_PATHS = [
+	'src',
+	'public',
+	'netlify',
+	'astro.config.mjs',
+	'package-lock.json',
+	'tsconfig.json',
+];
+
+/**
+ * A fingerprint of the code the site is built from (each file's path, size and change time):
+ * a kept build whose fingerprint differs was built from other code. Cheap enough for every start.
+ */
+export async function codeFingerprint(root: string = ROOT): Promise<string> {
+	const hash = createHash('sha256');
+	async function add(path: string): Promise<void> {
+		const info = await stat(join(root, path)).catch(() => null);
+		if (!info) return;
+		if (info.isDirectory()) {
+			for (const name of (await readdir(join(root, path))).sort()) await add(join(path, name));
+			return;
+		}
+		hash.update(`${path}\0${info.size}\0${info.mtimeMs}\n`);
+	}
+	for (const path of CODE_PATHS) await add(path);
+	return hash.digest('hex').slice(0, 16);
 }

@@ -1,12 +1,12 @@
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdir, open, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
-import { btree_gin } from '@electric-sql/pglite/contrib/btree_gin';
-import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
-import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
+import { supervise, type Supervised } from './supervisor.ts';
 
 export interface EmbeddedDatabase {
 	url: string;
+	/** The database's process, as its supervisor sees it. */
+	process: Supervised;
 	close(): Promise<void>;
 }
 
@@ -47,34 +47,95 @@ async function acquireLock(lockFile: string): Promise<() => Promise<void>> {
 	throw new Error(`Could not take the database lock ${lockFile}`);
 }
 
-/** Opens PGlite in `<dataDir>/pglite` and serves it over the Postgres wire protocol on loopback. */
+/** What the database process printed last, for the message when it cannot start. */
+function keepTail(child: ChildProcess, tail: string[]): void {
+	child.stderr?.on('data', (chunk: Buffer) => {
+		const text = chunk.toString();
+		if (process.env.STACK_DEBUG) process.stderr.write(text);
+		tail.push(text);
+		tail.splice(0, Math.max(0, tail.length - 30));
+	});
+}
+
+interface DatabaseOptions {
+	idleInTransactionMs: number;
+	/** Postgres's shared_buffers inside PGlite. */
+	sharedBuffers: string;
+	onRestart?: () => void | Promise<void>;
+}
+
+function startProcess(
+	dataDir: string,
+	port: number,
+	options: DatabaseOptions,
+): Promise<ChildProcess> {
+	const child = spawn(
+		process.execPath,
+		[
+			join(import.meta.dirname, 'database-process.ts'),
+			dataDir,
+			String(port),
+			String(options.idleInTransactionMs),
+			options.sharedBuffers,
+		],
+		{ stdio: ['ignore', 'inherit', 'pipe', 'ipc'] },
+	);
+	const tail: string[] = [];
+	keepTail(child, tail);
+	return new Promise((resolve, reject) => {
+		const failed = (reason: string) => {
+			child.kill('SIGKILL');
+			reject(new Error(`The embedded database did not start: ${reason}\n${tail.join('')}`));
+		};
+		child.once('message', (message) => {
+			if (message === 'ready') resolve(child);
+			else failed(`unexpected message ${String(message)}`);
+		});
+		child.once('exit', (code, signal) => failed(`it exited (${signal ?? `code ${code}`})`));
+		child.once('error', (error) => failed(error.message));
+	});
+}
+
+async function stopProcess(child: ChildProcess): Promise<void> {
+	if (child.exitCode !== null || child.signalCode !== null) return;
+	const exited = new Promise((resolve) => child.once('exit', resolve));
+	// PGlite writes its files on close: ask first, kill only if it does not end.
+	if (child.connected) child.send('close');
+	else child.kill('SIGKILL');
+	const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
+	await exited;
+	clearTimeout(timer);
+}
+
+/**
+ * Opens PGlite in `<dataDir>/pglite` in a process of its own and serves it over the Postgres
+ * wire protocol on loopback (wire.ts). The process is supervised: if it dies, it is started
+ * again (PGlite recovers from its write-ahead log as Postgres does) and `onRestart` runs.
+ */
 export async function openEmbeddedDatabase(
 	dataDir: string,
 	port: number,
+	options: DatabaseOptions,
 ): Promise<EmbeddedDatabase> {
 	await mkdir(dataDir, { recursive: true });
 	const release = await acquireLock(join(dataDir, 'pglite.lock'));
-	let db: PGlite | undefined;
 	try {
-		db = await PGlite.create({
-			dataDir: join(dataDir, 'pglite'),
-			extensions: { pg_trgm, btree_gin },
+		const database = await supervise({
+			name: 'the embedded database',
+			start: () => startProcess(dataDir, port, options),
+			stop: stopProcess,
+			onRestart: options.onRestart,
+			backoff: { initialMs: 250, maxMs: 10_000, resetAfterMs: 30_000 },
 		});
-		// Several clients (PostgREST, migrations, tests) share the one PGlite session; the socket
-		// server queues their queries and keeps a transaction to the connection that opened it.
-		const server = new PGLiteSocketServer({ db, host: '127.0.0.1', port, maxConnections: 32 });
-		await server.start();
-		const opened = db;
 		return {
 			url: `postgres://postgres:postgres@127.0.0.1:${port}/postgres?sslmode=disable`,
+			process: database,
 			async close() {
-				await server.stop();
-				await opened.close();
+				await database.stop();
 				await release();
 			},
 		};
 	} catch (error) {
-		await db?.close().catch(() => {});
 		await release();
 		throw error;
 	}

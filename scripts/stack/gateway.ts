@@ -13,6 +13,13 @@ export interface Gateway {
 	close(): Promise<void>;
 }
 
+/** The stack's parts as /_stack/health reports them. */
+export interface HealthReport {
+	ok: boolean;
+	database: { ok: boolean; ms?: number; error?: string; pid?: number; restarts?: number };
+	postgrest: { ok: boolean; pid?: number; restarts: number; state: string };
+}
+
 /** A service behind the gateway (the identity service, the file service). */
 export type ServiceRoutes = (route: RoutedRequest) => Promise<void>;
 
@@ -76,6 +83,12 @@ export async function startGateway(options: {
 	auth?: ServiceRoutes;
 	storage?: ServiceRoutes;
 	reload: () => Promise<void>;
+	/** What /_stack/health answers: ok only when the database and PostgREST both answer. */
+	health?: () => Promise<HealthReport>;
+	/** How long a request waits for a PostgREST or database being restarted (default 10 s). */
+	restartWaitMs?: number;
+	/** PostgREST's answer must begin within this (default 120 s: an import is one long call). */
+	upstreamTimeoutMs?: number;
 	/**
 	 * The key POST /_stack/reload must carry as `Authorization: Bearer …` (the service key): any
 	 * local process, or a web page through the browser, could otherwise make PostgREST reload.
@@ -85,27 +98,143 @@ export async function startGateway(options: {
 }): Promise<Gateway> {
 	const upstream = new URL(options.postgrestUrl);
 
-	function proxy(req: IncomingMessage, res: ServerResponse, path: string): void {
+	const restartWaitMs = options.restartWaitMs ?? 10_000;
+	const upstreamTimeoutMs = options.upstreamTimeoutMs ?? 120_000;
+
+	/** One attempt at PostgREST: its answer, or why there was none. */
+	function attempt(
+		req: IncomingMessage,
+		path: string,
+		headers: Record<string, string | string[] | undefined>,
+		body: Buffer,
+		signal: AbortSignal,
+	): Promise<{ res: IncomingMessage } | { error: NodeJS.ErrnoException }> {
+		return new Promise((resolve) => {
+			const upstreamReq = request(
+				{
+					hostname: upstream.hostname,
+					port: upstream.port,
+					method: req.method,
+					path,
+					headers: { ...headers, 'content-length': String(body.length) },
+					signal,
+				},
+				(res) => resolve({ res }),
+			);
+			upstreamReq.on('error', (error) => resolve({ error }));
+			upstreamReq.end(body);
+		});
+	}
+
+	/**
+	 * What PostgREST's error answer says about the database: `not-run` when it was not connected
+	 * or had no schema cache (503 PGRST000–002), `lost` when its connection broke under the
+	 * request (a 400 without a code or a message: libpq's error, no SQLSTATE), else null.
+	 */
+	function failure(status: number, body: Buffer): 'not-run' | 'lost' | null {
+		try {
+			const { code, message } = JSON.parse(body.toString()) as { code?: string; message?: string };
+			if (status === 503 && (code === 'PGRST000' || code === 'PGRST001' || code === 'PGRST002')) {
+				return 'not-run';
+			}
+			return status === 400 && !code && !message ? 'lost' : null;
+		} catch {
+			return null;
+		}
+	}
+
+	/**
+	 * Forwards to PostgREST. While PostgREST or the database is being restarted (the connection is
+	 * refused, or PostgREST says it is not connected yet) the request waits and is tried again, up
+	 * to `restartWaitMs`: nothing was run, so even a write is safe to send again. No answer within
+	 * `upstreamTimeoutMs` is a 504.
+	 */
+	async function proxy(req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
 		const headers: Record<string, string | string[] | undefined> = {
 			...req.headers,
 			host: upstream.host,
 		};
+		delete headers['content-length'];
+		delete headers['transfer-encoding'];
 		// Like Supabase's gateway: a request carrying only an apikey is authorised as that key.
 		if (!headers.authorization && typeof headers.apikey === 'string') {
 			headers.authorization = `Bearer ${headers.apikey}`;
 		}
-		const upstreamReq = request(
-			{ hostname: upstream.hostname, port: upstream.port, method: req.method, path, headers },
-			(upstreamRes) => {
+		const chunks: Buffer[] = [];
+		for await (const chunk of req) chunks.push(chunk as Buffer);
+		const body = Buffer.concat(chunks);
+		const gone = new AbortController();
+		res.on('close', () => {
+			if (!res.writableFinished) gone.abort();
+		});
+		// The deadline runs until PostgREST's answer begins; a long answer then streams.
+		const late = new AbortController();
+		const timer = setTimeout(() => late.abort(), upstreamTimeoutMs);
+		const signal = AbortSignal.any([gone.signal, late.signal]);
+		const began = Date.now();
+		const idempotent = req.method === 'GET' || req.method === 'HEAD';
+		for (let tries = 0; ; tries++) {
+			const outcome = await attempt(req, path, headers, body, signal);
+			const canWait = Date.now() - began < restartWaitMs && !signal.aborted;
+			if ('res' in outcome) {
+				const upstreamRes = outcome.res;
+				if (upstreamRes.statusCode === 503 || upstreamRes.statusCode === 400) {
+					const parts: Buffer[] = [];
+					for await (const chunk of upstreamRes) parts.push(chunk as Buffer);
+					const text = Buffer.concat(parts);
+					const kind = failure(upstreamRes.statusCode, text);
+					// A lost connection may have run a write: only reads are sent again.
+					if (canWait && (kind === 'not-run' || (kind === 'lost' && idempotent))) {
+						await new Promise((r) => setTimeout(r, Math.min(100 * 2 ** tries, 1000)));
+						continue;
+					}
+					clearTimeout(timer);
+					if (kind === 'lost') {
+						json(
+							res,
+							503,
+							{
+								code: 'PGRST001',
+								message: 'The connection to the database was lost',
+								details: null,
+								hint: null,
+							},
+							CORS,
+						);
+						return;
+					}
+					res.writeHead(upstreamRes.statusCode, { ...CORS, ...upstreamRes.headers });
+					res.end(text);
+					return;
+				}
+				clearTimeout(timer);
 				res.writeHead(upstreamRes.statusCode ?? 502, { ...CORS, ...upstreamRes.headers });
 				upstreamRes.pipe(res);
-			},
-		);
-		upstreamReq.on('error', (error) => {
-			if (!res.headersSent) json(res, 502, { message: `PostgREST unreachable: ${error.message}` });
-			else res.destroy(error);
-		});
-		req.pipe(upstreamReq);
+				return;
+			}
+			const { error } = outcome;
+			if (gone.signal.aborted) return clearTimeout(timer);
+			const refused = error.code === 'ECONNREFUSED';
+			const reset = error.code === 'ECONNRESET' || error.message === 'socket hang up';
+			if (canWait && (refused || (reset && idempotent))) {
+				await new Promise((r) => setTimeout(r, Math.min(100 * 2 ** tries, 1000)));
+				continue;
+			}
+			clearTimeout(timer);
+			if (res.headersSent) {
+				res.destroy(error);
+			} else if (late.signal.aborted) {
+				json(
+					res,
+					504,
+					{ message: `PostgREST did not answer within ${upstreamTimeoutMs / 1000} s` },
+					CORS,
+				);
+			} else {
+				json(res, 502, { message: `PostgREST unreachable: ${error.message}` }, CORS);
+			}
+			return;
+		}
 	}
 
 	function apiKeyOf(req: IncomingMessage, url: URL): string | null {
@@ -176,7 +305,11 @@ export async function startGateway(options: {
 			return;
 		}
 		if (url.pathname.startsWith('/rest/v1/') || url.pathname === '/rest/v1') {
-			proxy(req, res, raw.slice('/rest/v1'.length) || '/');
+			proxy(req, res, raw.slice('/rest/v1'.length) || '/').catch((error: Error) => {
+				if (!res.headersSent)
+					json(res, 502, { message: `PostgREST unreachable: ${error.message}` }, CORS);
+				else res.destroy();
+			});
 			return;
 		}
 		if (url.pathname.startsWith('/auth/v1/')) {
@@ -194,7 +327,12 @@ export async function startGateway(options: {
 			return;
 		}
 		if (url.pathname === '/_stack/health') {
-			json(res, 200, { ok: true, mode: options.mode, pid: process.pid });
+			(options.health ?? (async () => ({ ok: true }) as HealthReport))().then(
+				(report) =>
+					json(res, report.ok ? 200 : 503, { ...report, mode: options.mode, pid: process.pid }),
+				(error: Error) =>
+					json(res, 503, { ok: false, error: error.message, mode: options.mode, pid: process.pid }),
+			);
 			return;
 		}
 		if (url.pathname === '/_stack/reload' && req.method === 'POST') {

@@ -1,5 +1,6 @@
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import pg from 'pg';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import {
 	describeMode,
@@ -11,9 +12,9 @@ import { readAuthConfig } from './auth/config.ts';
 import { createAuthRoutes } from './auth/http.ts';
 import { AuthService } from './auth/service.ts';
 import { AuthStore } from './auth/store.ts';
-import { openEmbeddedDatabase } from './database.ts';
+import { openEmbeddedDatabase, type EmbeddedDatabase } from './database.ts';
 import { createStorageRoutes, StorageService } from './storage/storage.ts';
-import { startGateway } from './gateway.ts';
+import { startGateway, type HealthReport } from './gateway.ts';
 import { loadOrCreateKeys } from './keys.ts';
 import { runMigrations } from './migrate.ts';
 import { startPostgrest } from './postgrest.ts';
@@ -75,11 +76,40 @@ function childEnv(
 	};
 }
 
-async function health(url: string): Promise<boolean> {
-	const res = await fetch(`${url}/_stack/health`, { signal: AbortSignal.timeout(2000) }).catch(
+/**
+ * Whether a stack answers at `url`: any answer of its health route counts, also 503 (a database
+ * busy with an import is still that stack's, and still owns the folder).
+ */
+async function answers(url: string): Promise<boolean> {
+	const res = await fetch(`${url}/_stack/health`, { signal: AbortSignal.timeout(5000) }).catch(
 		() => null,
 	);
-	return res?.ok ?? false;
+	if (!res) return false;
+	const body = (await res.json().catch(() => null)) as { pid?: unknown } | null;
+	return typeof body?.pid === 'number';
+}
+
+/** Whether the database answers `select 1` within the time, and how fast. */
+async function probeDatabase(
+	databaseUrl: string,
+	timeoutMs: number,
+): Promise<{ ok: boolean; ms?: number; error?: string }> {
+	const began = Date.now();
+	const client = new pg.Client({
+		connectionString: databaseUrl,
+		connectionTimeoutMillis: timeoutMs,
+		query_timeout: timeoutMs,
+	});
+	client.on('error', () => {});
+	try {
+		await client.connect();
+		await client.query('select 1');
+		return { ok: true, ms: Date.now() - began };
+	} catch (error) {
+		return { ok: false, error: (error as Error).message };
+	} finally {
+		void client.end().catch(() => {});
+	}
 }
 
 /** The stack another process runs for this data folder, if it answers. */
@@ -89,7 +119,7 @@ async function findRunning(env: StackEnv): Promise<StackState | null> {
 		.then((s) => JSON.parse(s) as StackState)
 		.catch(() => null);
 	if (!state || state.pid === process.pid) return null;
-	return (await health(state.supabaseUrl)) ? state : null;
+	return (await answers(state.supabaseUrl)) ? state : null;
 }
 
 /**
@@ -150,10 +180,17 @@ export async function ensureStack(options: { quiet?: boolean } = {}): Promise<St
 	};
 	try {
 		let databaseUrl: string;
+		let embedded: EmbeddedDatabase | undefined;
+		// Set once PostgREST runs: after the database restarts it reconnects at once.
+		let afterDatabaseRestart = async () => {};
 		if (env.mode === 'embedded') {
-			const db = await openEmbeddedDatabase(dataDir, env.ports.database);
-			stops.push(() => db.close());
-			databaseUrl = db.url;
+			embedded = await openEmbeddedDatabase(dataDir, env.ports.database, {
+				idleInTransactionMs: env.tuning.idleInTransactionMs,
+				sharedBuffers: env.tuning.sharedBuffers,
+				onRestart: () => afterDatabaseRestart(),
+			});
+			stops.push(() => embedded!.close());
+			databaseUrl = embedded.url;
 		} else {
 			databaseUrl = env.databaseUrl!;
 		}
@@ -172,9 +209,34 @@ export async function ensureStack(options: { quiet?: boolean } = {}): Promise<St
 			databaseUrl: services.postgrest,
 			port: env.ports.postgrest,
 			jwtSecret: keys.jwtSecret,
-			pool: env.mode === 'embedded' ? 1 : 10,
+			pool: env.tuning.postgrestPool,
+			databaseAnswers: async () => (await probeDatabase(databaseUrl, 2000)).ok,
+			// By port, outside the data folder: a test run removes its folder before it starts again.
+			pidFile: join(tmpdir(), `chamber-postgrest-${env.ports.postgrest}.pid`),
 		});
 		stops.push(() => postgrest.stop());
+		afterDatabaseRestart = () => postgrest.reload().catch((error: Error) => log(error.message));
+		const health = async (): Promise<HealthReport> => {
+			const [database, ready] = await Promise.all([
+				probeDatabase(databaseUrl, 3000),
+				postgrest.ready(),
+			]);
+			return {
+				ok: database.ok && ready,
+				database: {
+					...database,
+					...(embedded
+						? { pid: embedded.process.pid(), restarts: embedded.process.restarts() }
+						: {}),
+				},
+				postgrest: {
+					ok: ready,
+					pid: postgrest.process.pid(),
+					restarts: postgrest.process.restarts(),
+					state: postgrest.process.state(),
+				},
+			};
+		};
 		const gatewayUrl = `http://127.0.0.1:${env.ports.gateway}`;
 		const authStore = new AuthStore(services.auth);
 		stops.push(() => authStore.close());
@@ -202,6 +264,9 @@ export async function ensureStack(options: { quiet?: boolean } = {}): Promise<St
 			storage: createStorageRoutes(storage),
 			reload: () => postgrest.reload(),
 			reloadKey: keys.serviceKey,
+			health,
+			restartWaitMs: env.tuning.restartWaitMs,
+			upstreamTimeoutMs: env.tuning.upstreamTimeoutMs,
 		});
 		stops.push(() => gateway.close());
 		const stateFile = join(dataDir, 'stack.json');

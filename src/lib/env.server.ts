@@ -28,6 +28,25 @@ const envSchema = z
 		CHAMBER_DATA_DIR: z.string().min(1).default('.data'),
 		/** First of three loopback ports: gateway, Postgres socket, PostgREST (default 54321). */
 		CHAMBER_STACK_PORT: z.coerce.number().int().min(1024).max(65533).default(54321),
+		/**
+		 * PostgREST's database connections (default 4 embedded, 10 with DATABASE_URL). PGlite runs
+		 * one statement at a time; more connections let PostgREST have the next one ready.
+		 */
+		POSTGREST_POOL: z.coerce.number().int().min(1).max(100).optional(),
+		/**
+		 * Embedded: Postgres's buffer cache inside PGlite (default 32MB); it is WebAssembly memory,
+		 * which never shrinks, and the files stay in the system's cache anyway.
+		 */
+		DB_SHARED_BUFFERS: z
+			.string()
+			.regex(/^\d+(kB|MB|GB)$/, { error: 'DB_SHARED_BUFFERS is a size like 32MB' })
+			.default('32MB'),
+		/** Embedded: how long a connection may hold PGlite idle in a transaction (default 10 s). */
+		DB_IDLE_IN_TRANSACTION_TIMEOUT_MS: z.coerce.number().int().min(100).default(10_000),
+		/** How long a data request waits for a PostgREST or database being restarted (10 s). */
+		GATEWAY_RESTART_WAIT_MS: z.coerce.number().int().min(0).default(10_000),
+		/** The longest the gateway waits for PostgREST's answer to begin (120 s: an import). */
+		GATEWAY_UPSTREAM_TIMEOUT_MS: z.coerce.number().int().min(100).default(120_000),
 	})
 	.superRefine((env, ctx) => {
 		const hosted = [env.SUPABASE_URL, env.SUPABASE_ANON_KEY, env.SUPABASE_SERVICE_ROLE_KEY];
@@ -51,6 +70,13 @@ export interface StackEnv {
 	hosted?: { url: string; anonKey: string; serviceKey: string };
 	dataDir: string;
 	ports: { gateway: number; database: number; postgrest: number };
+	tuning: {
+		postgrestPool: number;
+		sharedBuffers: string;
+		idleInTransactionMs: number;
+		restartWaitMs: number;
+		upstreamTimeoutMs: number;
+	};
 }
 
 export function readStackEnv(env: NodeJS.ProcessEnv = process.env): StackEnv {
@@ -66,6 +92,13 @@ export function readStackEnv(env: NodeJS.ProcessEnv = process.env): StackEnv {
 	const common = {
 		dataDir: e.CHAMBER_DATA_DIR,
 		ports: { gateway: base, database: base + 1, postgrest: base + 2 },
+		tuning: {
+			postgrestPool: e.POSTGREST_POOL ?? (e.DATABASE_URL ? 10 : 4),
+			sharedBuffers: e.DB_SHARED_BUFFERS,
+			idleInTransactionMs: e.DB_IDLE_IN_TRANSACTION_TIMEOUT_MS,
+			restartWaitMs: e.GATEWAY_RESTART_WAIT_MS,
+			upstreamTimeoutMs: e.GATEWAY_UPSTREAM_TIMEOUT_MS,
+		},
 	};
 	if (e.SUPABASE_URL && e.SUPABASE_ANON_KEY && e.SUPABASE_SERVICE_ROLE_KEY) {
 		return {

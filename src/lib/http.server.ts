@@ -2,6 +2,7 @@ import type { Context } from '@netlify/functions';
 import ipaddr from 'ipaddr.js';
 import { z } from 'zod';
 import { API_CSP, applySecurityHeaders } from './security-headers.ts';
+import { inRequestScope } from './supabase.server.ts';
 
 /**
  * Shared plumbing of the Netlify functions in netlify/functions: JSON errors with the right
@@ -37,8 +38,69 @@ export function withSecurityHeaders(response: Response): Response {
 }
 
 /**
- * Wraps a handler: 405 for other methods, a logged 500 for anything unexpected, and the security
- * headers on every answer.
+ * Codes that say a service is down, busy or restarting, not that the request was wrong:
+ * PostgREST's own (not connected, no schema cache, no free connection in time) and Postgres's
+ * (statement timeout, idle-in-transaction timeout, shutting down, too many connections, lost
+ * connections).
+ */
+const UNAVAILABLE_CODES = new Set([
+	'PGRST000',
+	'PGRST001',
+	'PGRST002',
+	'PGRST003',
+	'57014',
+	'25P03',
+	'57P01',
+	'57P02',
+	'57P03',
+	'53300',
+	'08000',
+	'08001',
+	'08003',
+	'08004',
+	'08006',
+]);
+
+/**
+ * Whether an error (or any error it was caused by) means a service the function depends on did
+ * not answer in time or could not be reached: supabase-js calls past their deadline
+ * (SupabaseUnavailableError, which postgrest-js reports as 'AbortError: …'), the identity
+ * service's retryable failures, a 502/503/504, or a code above.
+ */
+export function isUnavailable(error: unknown): boolean {
+	const seen = new Set<unknown>();
+	const queue: unknown[] = [error];
+	while (queue.length) {
+		const e = queue.shift();
+		if (!e || typeof e !== 'object' || seen.has(e)) continue;
+		seen.add(e);
+		const { name, code, message, status, cause, originalError } = e as Record<string, unknown>;
+		if (name === 'AbortError' || name === 'TimeoutError' || name === 'AuthRetryableFetchError') {
+			return true;
+		}
+		if (typeof code === 'string' && UNAVAILABLE_CODES.has(code)) return true;
+		if (typeof message === 'string' && /^(AbortError|TimeoutError): /.test(message)) return true;
+		if (status === 502 || status === 503 || status === 504) return true;
+		queue.push(cause, originalError);
+	}
+	return false;
+}
+
+/** What a visitor reads when a service behind the function did not answer in time. */
+export const UNAVAILABLE_MESSAGE = 'The service is busy right now. Please try again in a moment.';
+
+/** How long a client should wait before trying again after a 503, in seconds. */
+export const RETRY_AFTER_SECONDS = 5;
+
+/** The 503 answer for isUnavailable errors. */
+export function unavailableResponse(): Response {
+	return jsonError(503, UNAVAILABLE_MESSAGE, { 'Retry-After': String(RETRY_AFTER_SECONDS) });
+}
+
+/**
+ * Wraps a handler: 405 for other methods, a 503 when a service it depends on did not answer in
+ * time (isUnavailable), a logged 500 for anything else unexpected, and the security headers on
+ * every answer.
  *
  * The methods live here, not in the function's `config.method`: Netlify routes a method that
  * `config.method` leaves out past the function (to the site's 404 page), so a function that names
@@ -56,8 +118,13 @@ export function handle(
 			);
 		}
 		try {
-			return withSecurityHeaders(await fn(req, context));
+			return withSecurityHeaders(await inRequestScope(() => fn(req, context)));
 		} catch (error) {
+			if (isUnavailable(error)) {
+				// One line: an outage is logged by every request that meets it.
+				console.error(`[${name}] unavailable: ${error instanceof Error ? error.message : error}`);
+				return withSecurityHeaders(unavailableResponse());
+			}
 			console.error(`[${name}]`, error);
 			return withSecurityHeaders(
 				jsonError(500, 'Something went wrong on our side. Please try again later.'),

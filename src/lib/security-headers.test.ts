@@ -111,6 +111,8 @@ describe('pageKind', () => {
 		['/chamber-config-v2', 'admin'],
 		['/chamber-login-v2/', 'admin'],
 		['/reset-password', 'admin'],
+		['/members/listing/', 'admin'],
+		['/members-area', 'public'],
 		['/chamber-configs', 'public'],
 	])('%s is %s', (path, kind) => expect(pageKind(path)).toBe(kind));
 });

@@ -150,8 +150,12 @@ export function applySecurityHeaders(headers: Headers, csp: string): void {
 	if (!headers.has('Content-Security-Policy')) headers.set('Content-Security-Policy', csp);
 }
 
-/** The admin side: sign-in, password pages, the panel and the generator. */
+/**
+ * The admin side: sign-in, password pages, the panel and the generator; and the member pages,
+ * where a member business signs in and updates its own listing.
+ */
 const ADMIN_PATHS = [
+	'/members',
 	'/chamber-login-v2',
 	'/chamber-login',
 	'/forgot-password',

@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { createClient } from '@supabase/supabase-js';
 import type { Database, SupabaseClient } from './database.ts';
 import { z } from 'zod';
@@ -14,6 +15,11 @@ const clientEnvSchema = z.object({
 	SUPABASE_SERVICE_ROLE_KEY: z.string().min(20).optional(),
 	/** The chamber this deployment serves (default demo). */
 	TENANT: z.string().min(1).default('demo'),
+	/**
+	 * How long one call to Supabase (data, identity, files) may take before it is abandoned and
+	 * the visitor told to try again (default 5 s). The build and the import set a longer one.
+	 */
+	SUPABASE_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(5000),
 });
 
 export type ClientEnv = z.output<typeof clientEnvSchema>;
@@ -26,15 +32,78 @@ export function readClientEnv(env: NodeJS.ProcessEnv = process.env): ClientEnv {
 	return parsed.data;
 }
 
+/**
+ * A call to Supabase that got no answer in time, or could not reach it: nothing the caller did
+ * wrong, so functions answer 503 (http.server.ts, isUnavailable). Its name is AbortError because
+ * postgrest-js sends a read again (three times, after 1, 2 and 4 s) after any other failure,
+ * which would stretch the deadline to half a minute.
+ */
+export class SupabaseUnavailableError extends Error {
+	constructor(message: string, options?: ErrorOptions) {
+		super(message, options);
+		this.name = 'AbortError';
+	}
+}
+
+/** One request's calls (http.server.ts handle() opens a scope per function invocation). */
+const requestScope = new AsyncLocalStorage<{ unanswered: string | null }>();
+
+/**
+ * Runs fn as one request: once a Supabase call in it gets no answer in time, the calls after it
+ * fail at once, so a request that makes several calls still waits one deadline, not one each.
+ */
+export function inRequestScope<T>(fn: () => Promise<T>): Promise<T> {
+	return requestScope.run({ unanswered: null }, fn);
+}
+
+/**
+ * fetch with a deadline: supabase-js calls made through it end after `timeoutMs` at the latest
+ * (a caller's own abort signal still works). Network failures end at once as well.
+ */
+export function deadlineFetch(timeoutMs: number): typeof fetch {
+	return async (input, init) => {
+		const scope = requestScope.getStore();
+		if (scope?.unanswered) {
+			throw new SupabaseUnavailableError(`Not asked: ${scope.unanswered} in this request`);
+		}
+		const deadline = AbortSignal.timeout(timeoutMs);
+		const signal = init?.signal ? AbortSignal.any([init.signal, deadline]) : deadline;
+		try {
+			return await fetch(input, { ...init, signal });
+		} catch (error) {
+			if (init?.signal?.aborted) throw error;
+			const service = serviceOf(input);
+			const reason = deadline.aborted
+				? `${service} did not answer within ${timeoutMs} ms`
+				: `${service} could not be reached`;
+			if (scope) scope.unanswered = reason.charAt(0).toLowerCase() + reason.slice(1);
+			throw new SupabaseUnavailableError(reason, { cause: error });
+		}
+	};
+}
+
+function serviceOf(input: string | URL | Request): string {
+	const path = new URL(input instanceof Request ? input.url : input).pathname;
+	if (path.startsWith('/auth/')) return 'The identity service';
+	if (path.startsWith('/storage/')) return 'The file service';
+	return 'The data API';
+}
+
+const CLIENT_OPTIONS = {
+	auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
+} as const;
+
+function clientOptions(env: ClientEnv, headers: Record<string, string> = {}) {
+	return { ...CLIENT_OPTIONS, global: { headers, fetch: deadlineFetch(env.SUPABASE_TIMEOUT_MS) } };
+}
+
 const clients = new Map<string, SupabaseClient>();
 
-function makeClient(url: string, key: string): SupabaseClient {
-	const cacheKey = `${url}|${key}`;
+function makeClient(env: ClientEnv, key: string): SupabaseClient {
+	const cacheKey = `${env.SUPABASE_URL}|${key}|${env.SUPABASE_TIMEOUT_MS}`;
 	let client = clients.get(cacheKey);
 	if (!client) {
-		client = createClient<Database>(url, key, {
-			auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
-		});
+		client = createClient<Database>(env.SUPABASE_URL, key, clientOptions(env));
 		clients.set(cacheKey, client);
 	}
 	return client;
@@ -42,7 +111,7 @@ function makeClient(url: string, key: string): SupabaseClient {
 
 /** Public, row-level-security-bound access: what any visitor may read. */
 export function getAnonClient(env: ClientEnv = readClientEnv()): SupabaseClient {
-	return makeClient(env.SUPABASE_URL, env.SUPABASE_ANON_KEY);
+	return makeClient(env, env.SUPABASE_ANON_KEY);
 }
 
 /**
@@ -54,10 +123,11 @@ export function getUserClient(
 	accessToken: string,
 	env: ClientEnv = readClientEnv(),
 ): SupabaseClient {
-	return createClient<Database>(env.SUPABASE_URL, env.SUPABASE_ANON_KEY, {
-		global: { headers: { Authorization: `Bearer ${accessToken}` } },
-		auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
-	});
+	return createClient<Database>(
+		env.SUPABASE_URL,
+		env.SUPABASE_ANON_KEY,
+		clientOptions(env, { Authorization: `Bearer ${accessToken}` }),
+	);
 }
 
 /**
@@ -68,10 +138,7 @@ export function createAuthClient(
 	env: ClientEnv = readClientEnv(),
 	headers: Record<string, string> = {},
 ): SupabaseClient {
-	return createClient<Database>(env.SUPABASE_URL, env.SUPABASE_ANON_KEY, {
-		global: { headers },
-		auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
-	});
+	return createClient<Database>(env.SUPABASE_URL, env.SUPABASE_ANON_KEY, clientOptions(env, headers));
 }
 
 /**
@@ -88,10 +155,11 @@ export function createForwardingAuthClient(
 	if (!env.SUPABASE_SERVICE_ROLE_KEY) {
 		throw new Error('SUPABASE_SERVICE_ROLE_KEY is not set; forwarding needs the secret key');
 	}
-	return createClient<Database>(env.SUPABASE_URL, env.SUPABASE_SERVICE_ROLE_KEY, {
-		global: { headers: { 'sb-forwarded-for': visitorIp } },
-		auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
-	});
+	return createClient<Database>(
+		env.SUPABASE_URL,
+		env.SUPABASE_SERVICE_ROLE_KEY,
+		clientOptions(env, { 'sb-forwarded-for': visitorIp }),
+	);
 }
 
 /** Service-role access for the build, the import and server functions that write. */
@@ -99,5 +167,8 @@ export function getServiceClient(env: ClientEnv = readClientEnv()): SupabaseClie
 	if (!env.SUPABASE_SERVICE_ROLE_KEY) {
 		throw new Error('SUPABASE_SERVICE_ROLE_KEY is not set; this operation needs the service role');
 	}
-	return makeClient(env.SUPABASE_URL, env.SUPABASE_SERVICE_ROLE_KEY);
+	return makeClient(env, env.SUPABASE_SERVICE_ROLE_KEY);
 }
+
+/** Long enough for the build's and the import's calls (a whole chamber in one call). */
+export const LONG_CALL_TIMEOUT_MS = 600_000;

@@ -1466,6 +1466,8 @@ function demoConfig(
 			memberBadgeDisplay: 'level',
 			businessDetailLayout: 'classic',
 			showMainContact: false,
+			// Members of the demo keep their own listings current (through an e-mailed link).
+			memberUpdates: true,
 		},
 		membershipLevels: {
 			featured: ['trustee'],

@@ -1,11 +1,15 @@
 import { createClient } from '@supabase/supabase-js';
 import pg from 'pg';
 import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
-import { startSiteServer, type SiteServer } from '../../scripts/lib/netlify-local.ts';
 import { importTenant } from '../../src/features/tenants/tenants.server.ts';
 import { parseTenantFile } from '../../src/features/tenants/tenant-file.ts';
 import { startNetlifyStandin, type NetlifyStandin } from '../support/netlify-api-standin.ts';
-import { freePort, signInAs } from '../support/db-clients.ts';
+import { signInAs } from '../support/db-clients.ts';
+import {
+	startFunctionServer,
+	type Answer,
+	type FunctionServer,
+} from '../support/function-server.ts';
 import { randomSlug } from './fixtures.ts';
 
 // /api/admin/businesses and /api/admin/businesses/{id}… over real HTTP in the local Netlify
@@ -18,10 +22,9 @@ const service = createClient(stack.supabaseUrl, stack.serviceKey, {
 	auth: { persistSession: false },
 });
 const PASSWORD = 'admin-businesses-password';
-const savedEnv = { ...process.env };
 
 let netlify: NetlifyStandin;
-let site: SiteServer;
+let server: FunctionServer;
 const slug = randomSlug('members');
 const otherSlug = randomSlug('members-b');
 let tenantId: string;
@@ -29,33 +32,19 @@ let otherTenantId: string;
 const tokens = { admin: '', admin2: '', editor: '', otherAdmin: '' };
 const email = (key: string) => `${key.toLowerCase()}-${slug}@members.test`;
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON answers of every shape
-type Answer = { status: number; body: any; headers: Headers };
-
-async function call(
+function call(
 	method: string,
 	path: string,
 	token: string | null,
 	body?: unknown,
-	raw?: BodyInit,
+	raw?: string | FormData,
 ): Promise<Answer> {
-	const response = await fetch(new URL(path, site.url.replace('localhost', '127.0.0.1')), {
+	return server.call(path, {
 		method,
-		redirect: 'manual',
-		headers: {
-			...(body !== undefined ? { 'content-type': 'application/json' } : {}),
-			...(token ? { authorization: `Bearer ${token}` } : {}),
-		},
-		body: raw ?? (body !== undefined ? JSON.stringify(body) : undefined),
+		token: token ?? undefined,
+		body,
+		...(raw instanceof FormData ? { form: raw } : { raw }),
 	});
-	const text = await response.text();
-	let parsed: unknown = text;
-	try {
-		parsed = text ? JSON.parse(text) : null;
-	} catch {
-		// An HTML page (the 410 view).
-	}
-	return { status: response.status, body: parsed, headers: response.headers };
 }
 
 const businesses = (query = '') => `/api/admin/businesses${query}`;
@@ -116,27 +105,15 @@ beforeAll(async () => {
 	for (const key of Object.keys(tokens) as (keyof typeof tokens)[]) {
 		tokens[key] = await signInAs(stack, email(key), PASSWORD);
 	}
-	Object.assign(process.env, {
-		SUPABASE_URL: stack.supabaseUrl,
-		SUPABASE_ANON_KEY: stack.anonKey,
-		SUPABASE_SERVICE_ROLE_KEY: stack.serviceKey,
-		TENANT: slug,
-		NETLIFY_BUILD_HOOK_URL: netlify.buildHookUrl,
-		NETLIFY_PURGE_API_TOKEN: netlify.token,
-		SITE_ID: netlify.siteId,
-		NETLIFY_API_URL: netlify.url,
-	});
-	site = await startSiteServer({
-		distDir: 'public',
-		functionsDir: 'netlify/functions',
-		port: await freePort(),
+	server = await startFunctionServer(stack, {
+		tenant: slug,
+		env: netlify.env,
 	});
 });
 
 afterAll(async () => {
-	await site?.close();
+	await server?.close();
 	await netlify?.close();
-	process.env = savedEnv;
 	await db.query('delete from public.tenants where slug = any($1)', [[slug, otherSlug]]);
 	await db.query(`delete from auth.users where email like '%@members.test'`);
 	await db.end();

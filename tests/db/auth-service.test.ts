@@ -692,6 +692,51 @@ describe('with a moving clock, an SMTP sink and low limits', () => {
 		expect(fragmentOf(expired.headers.get('location')).get('error_code')).toBe('otp_expired');
 	});
 
+	it('sends a sign-in link (magic link) over SMTP, one a minute; it works within the hour, once, and not after', async () => {
+		const email = await newUser('magic');
+		clock = Date.now();
+		const ask = () =>
+			client(gateway.url).auth.signInWithOtp({ email, options: { shouldCreateUser: false } });
+		expect((await ask()).error).toBeNull();
+		clock += 59_000;
+		expect((await ask()).error).toMatchObject({ status: 429, code: 'over_email_send_rate_limit' });
+		const links = () =>
+			Promise.all(
+				received
+					.filter((m) => m.to === email)
+					.map(async (m) => {
+						const mail = await simpleParser(m.raw);
+						expect(mail.subject).toBe('Your sign-in link');
+						expect(mail.text).toContain('expires in 1 hour');
+						return /https?:\/\/\S+\/auth\/v1\/verify\?\S+/.exec(mail.text ?? '')![0];
+					}),
+			);
+		const [first] = await links();
+		clock += 3_500_000;
+		const used = await fetch(first!, { redirect: 'manual' });
+		const fragment = fragmentOf(used.headers.get('location'));
+		expect(fragment.get('type')).toBe('magiclink');
+		expect(fragment.get('access_token')).toBeTruthy();
+		expect(
+			fragmentOf((await fetch(first!, { redirect: 'manual' })).headers.get('location')).get(
+				'error_code',
+			),
+		).toBe('otp_expired');
+
+		expect((await ask()).error).toBeNull();
+		const second = (await links()).at(-1)!;
+		clock += 3_601_000;
+		const expired = await fetch(second, { redirect: 'manual' });
+		expect(fragmentOf(expired.headers.get('location'))).toEqual(
+			new URLSearchParams({
+				error: 'access_denied',
+				error_code: 'otp_expired',
+				error_description: 'Email link is invalid or has expired',
+				sb: '',
+			}),
+		);
+	});
+
 	it('limits token requests per connection address, whatever X-Forwarded-For the client writes', async () => {
 		const attempt = (headers: Record<string, string>, from = '127.0.0.3') =>
 			new Promise<number>((resolve, reject) => {

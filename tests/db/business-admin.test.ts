@@ -490,12 +490,16 @@ describe('the Members tab’s reads', () => {
 });
 
 describe('addresses of listings that left the site', () => {
+	const anon = createClient(stack.supabaseUrl, stack.anonKey, {
+		auth: { persistSession: false },
+	});
+	/** The answer, or the error's message (a visitor's request must never make one). */
+	const gone = async (key: string) => {
+		const { data, error } = await anon.rpc('business_gone', { p_tenant_id: tenantId, p_key: key });
+		return error ? error.message : data;
+	};
+
 	it('are gone (410) for an unpublished or removed business, not for a published or unknown one', async () => {
-		const anon = createClient(stack.supabaseUrl, stack.anonKey, {
-			auth: { persistSession: false },
-		});
-		const gone = async (key: string) =>
-			(await anon.rpc('business_gone', { p_tenant_id: tenantId, p_key: key })).data;
 		const bakery = await businessId('9001');
 		expect(await gone(bakery)).toBe(false);
 		expect(await gone('9001')).toBe(false);
@@ -513,6 +517,42 @@ describe('addresses of listings that left the site', () => {
 		expect(
 			(await anon.rpc('business_gone', { p_tenant_id: otherTenantId, p_key: data.id })).data,
 		).toBe(false);
+	});
+
+	it('are gone by membership-system id in a chamber of thousands, with the plan kept for any key', async () => {
+		await save(
+			'admin',
+			null,
+			{ report_name: 'Gone Too', weblink_profile_id: '0888', published: false },
+			0,
+		);
+		// A chamber of thousands, and the plan a session keeps once it has answered a few keys
+		// (one for any key): the key is looked up by both indexes at once, so a key that is no
+		// id must never reach the id's comparison.
+		await db.query(
+			`insert into public.profiles (tenant_id, report_name, weblink_profile_id)
+			select $1, 'Filler ' || g, (500000 + g)::text from generate_series(1, 5000) g`,
+			[tenantId],
+		);
+		await db.query('analyze public.profiles');
+		await db.query('begin');
+		try {
+			await db.query('set local plan_cache_mode = force_generic_plan');
+			const answer = async (key: string) =>
+				(await db.query('select public.business_gone($1, $2) as gone', [tenantId, key])).rows[0]
+					.gone;
+			expect(await answer('888')).toBe(true);
+			expect(await answer('00888')).toBe(true);
+			expect(await answer('500001')).toBe(false);
+			expect(await answer('not-an-id')).toBe(false);
+		} finally {
+			await db.query('rollback');
+			await db.query(
+				`delete from public.profiles where tenant_id = $1 and report_name like 'Filler %'`,
+				[tenantId],
+			);
+			await db.query('analyze public.profiles');
+		}
 	});
 
 	it('a member added with the membership system’s id is the one its next import updates', async () => {

@@ -214,7 +214,11 @@ describe('values the database refuses, whoever writes them', () => {
 		expect(disagreements).toEqual([]);
 		// The panel's counts fall back to their default on anything (zod's catch); the database
 		// still refuses what is no count at all.
-		expect([...new Set(stricter)]).toEqual(['featuredBusinesses.count', 'categoryDisplay.count']);
+		expect([...new Set(stricter)]).toEqual([
+			'features.memberMaxCategories',
+			'featuredBusinesses.count',
+			'categoryDisplay.count',
+		]);
 	});
 
 	it('lets only a super_admin (and the import) change services', async () => {

@@ -7,6 +7,7 @@ import {
 	type BannerInput,
 	type BusinessInput,
 	type TenantFileInput,
+	type TenantUserInput,
 } from '../../src/features/tenants/tenant-file.ts';
 import { importTenant } from '../../src/features/tenants/tenants.server.ts';
 import { randomProfileNumber, randomSlug } from './fixtures.ts';
@@ -199,7 +200,13 @@ export interface DirectoryFixture {
 /** Imports tenant A (the directory) and tenant B (look-alikes) with a service-role client. */
 export async function seedDirectoryTenants(
 	service: SupabaseClient,
-	options: { prefix?: string; config?: Partial<ChamberConfigInput>; banners?: BannerInput[] } = {},
+	options: {
+		prefix?: string;
+		config?: Partial<ChamberConfigInput>;
+		banners?: BannerInput[];
+		/** Staff of tenant A, given its slug (their e-mails are made from it). */
+		users?: (slug: string) => TenantUserInput[];
+	} = {},
 ): Promise<DirectoryFixture> {
 	const prefix = options.prefix ?? 'dir';
 	const slugA = randomSlug(`${prefix}-a`);
@@ -211,6 +218,7 @@ export async function seedDirectoryTenants(
 		config: { slug: slugA, ...directoryConfig(slugA, options.config) },
 		businesses: businessesA,
 		banners: options.banners ?? [],
+		users: options.users?.(slugA) ?? [],
 	};
 	const fileB: TenantFileInput = {
 		tenant: { slug: slugB, name: `Other Chamber ${slugB}` },

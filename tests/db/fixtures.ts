@@ -165,6 +165,11 @@ export interface RlsFixtures {
 	contactMessageId: string;
 	/** The cache_purge_log row of tenant A (written as the superuser). */
 	cachePurgeLogId: string;
+	/**
+	 * The member of tenant A's published business (no staff role): bound to it as the sign-in
+	 * function binds one, with a pending request; the unpublished business has another's request.
+	 */
+	member: { id: string; email: string; profileId: string };
 }
 
 async function userId(db: Client, email: string): Promise<string> {
@@ -262,6 +267,53 @@ export async function seedRlsFixtures(service: SupabaseClient, db: Client): Prom
 		[importedA.tenant_id],
 	);
 
+	// Member statistics of tenant A: a counter, the monthly e-mail's setting, a recipient and a
+	// mailing, as /api/stats and the scheduled function write them.
+	await db.query(
+		`insert into public.business_stats (tenant_id, business_id, day, kind, count) values ($1, $2, current_date, 'view', 3)`,
+		[importedA.tenant_id, idsA.publishedProfileId],
+	);
+	await db.query(
+		'insert into public.member_report_settings (tenant_id, monthly_email) values ($1, true)',
+		[importedA.tenant_id],
+	);
+	await db.query(
+		'insert into public.member_report_recipients (tenant_id, business_id) values ($1, $2)',
+		[importedA.tenant_id, idsA.publishedProfileId],
+	);
+	await db.query(
+		`insert into public.member_report_mailings (tenant_id, business_id, month, sent_at)
+		values ($1, $2, date_trunc('month', current_date)::date, now())`,
+		[importedA.tenant_id, idsA.publishedProfileId],
+	);
+
+	// A member of A's published business (the listing's address on file), a pending request of
+	// theirs, and a decided request of the unpublished business that is not theirs.
+	const memberId = randomUUID();
+	const memberEmail = `member.${slugA}@example.com`;
+	await db.query(
+		`insert into auth.users (id, email, aud, role) values ($1, $2, 'authenticated', 'authenticated')`,
+		[memberId, memberEmail],
+	);
+	await db.query('update public.profiles set email = $2 where id = $1', [
+		idsA.publishedProfileId,
+		memberEmail,
+	]);
+	await db.query(
+		`insert into public.business_members (user_id, tenant_id, profile_id, email) values ($1, $2, $3, $4)`,
+		[memberId, importedA.tenant_id, idsA.publishedProfileId, memberEmail],
+	);
+	await db.query(
+		`insert into public.member_submissions (tenant_id, profile_id, user_id, member_email, changes, base_version)
+		values ($1, $2, $3, $4, '{"website": "https://member.example"}', 1)`,
+		[importedA.tenant_id, idsA.publishedProfileId, memberId, memberEmail],
+	);
+	await db.query(
+		`insert into public.member_submissions (tenant_id, profile_id, member_email, changes, base_version, status, note, decided_at)
+		values ($1, $2, 'someone@example.com', '{"website": "https://other.example"}', 1, 'returned', 'Not yours', now())`,
+		[importedA.tenant_id, idsA.unpublishedProfileId],
+	);
+
 	// One configuration change, so tenant A has an audit_log row.
 	await db.query('update public.chamber_config set founded_year = 1901 where tenant_id = $1', [
 		importedA.tenant_id,
@@ -278,6 +330,7 @@ export async function seedRlsFixtures(service: SupabaseClient, db: Client): Prom
 		},
 		contactMessageId: message.rows[0]!.id,
 		cachePurgeLogId: purge.rows[0]!.id,
+		member: { id: memberId, email: memberEmail, profileId: idsA.publishedProfileId },
 	};
 }
 
@@ -287,7 +340,7 @@ export async function removeRlsFixtures(db: Client, fixtures: RlsFixtures): Prom
 		[fixtures.tenantA.id, fixtures.tenantB.id],
 	]);
 	await db.query('delete from auth.users where id = any($1::uuid[])', [
-		Object.values(fixtures.users).map((u) => u.id),
+		[...Object.values(fixtures.users).map((u) => u.id), fixtures.member.id],
 	]);
 }
 
@@ -335,6 +388,8 @@ export async function importStaffChambers(
 		/** Chamber A is named `{name} {slug}`; default 'Chamber'. */
 		name?: string;
 		config?: TenantFileInput['config'];
+		/** Chamber A's businesses (default none). */
+		businesses?: BusinessInput[];
 	},
 ): Promise<StaffChambers> {
 	const slug = randomSlug(options.prefix);
@@ -343,11 +398,12 @@ export async function importStaffChambers(
 	const emails = Object.fromEntries(
 		STAFF.map((key) => [key, `${key.toLowerCase()}-${slug}@${options.domain}`]),
 	) as Record<StaffKey, string>;
-	const file = (s: string, name: string, keys: StaffKey[]) =>
+	const file = (s: string, name: string, keys: StaffKey[], businesses?: BusinessInput[]) =>
 		parseTenantFile(
 			{
 				tenant: { slug: s, name },
 				config: options.config,
+				businesses,
 				users: keys.map((key) => ({
 					email: emails[key],
 					password: options.password,
@@ -356,7 +412,10 @@ export async function importStaffChambers(
 			},
 			'fixture',
 		);
-	const a = await importTenant(service, file(slug, tenantName, ['admin', 'second', 'editor']));
+	const a = await importTenant(
+		service,
+		file(slug, tenantName, ['admin', 'second', 'editor'], options.businesses),
+	);
 	const b = await importTenant(
 		service,
 		file(otherSlug, `Other ${otherSlug}`, ['otherAdmin', 'super']),

@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -7,6 +7,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
 import {
 	createLocalPublisher,
+	INTERRUPTED,
 	type LocalBuild,
 	type LocalPublisher,
 	type SiteBuilder,
@@ -121,7 +122,7 @@ beforeAll(async () => {
 		ssrDir: initial.ssrDir,
 		functionsDir: join(root, 'no-functions'),
 		port,
-		routes: [publisher.route],
+		routes: [publisher.route, publisher.buildsRoute],
 	});
 	publisher.attach(server);
 	process.env.NETLIFY_BUILD_HOOK_URL = `http://127.0.0.1:${port}${publisher.hookPath}`;
@@ -219,7 +220,10 @@ describe('a failing build', () => {
 		expect((await get('/')).text).toBe(before);
 		expect((await get('/half.html')).text).not.toContain('half a site');
 		// Its folder is gone; only the live build and the one before it stay.
-		expect((await readdir(join(root, 'builds'))).length).toBeLessThanOrEqual(2);
+		const folders = (await readdir(join(root, 'builds'), { withFileTypes: true })).filter((e) =>
+			e.isDirectory(),
+		);
+		expect(folders.length).toBeLessThanOrEqual(2);
 	});
 });
 
@@ -312,6 +316,100 @@ describe('builds', () => {
 			expect(rows[0]).toEqual({ state: 'failed', error: `This local server builds only ${slug}.` });
 		} finally {
 			await db.query('delete from public.tenants where id = $1', [other.tenant_id]);
+		}
+	});
+});
+
+describe('after the server was killed', () => {
+	/** A publish row as a build that died with its server left it. */
+	async function leftBehind(state: 'queued' | 'building'): Promise<number> {
+		const { rows } = await db.query<{ id: number }>(
+			`insert into public.publishes (tenant_id, state, reason, started_at, last_report_at)
+			values ($1, $2, 'Content saved', case when $2 = 'building' then now() end, now() - interval '1 minute')
+			returning id::int`,
+			[tenantId, state],
+		);
+		return rows[0]!.id;
+	}
+
+	it('serves the last live build again, fails the publishes it left, and removes half-built folders', async () => {
+		builder = slowBuilder(() => 'G', 0);
+		await publish();
+		await publisher.idle();
+		// A build under way (its folder half written) and a save made during it.
+		const building = await leftBehind('building');
+		const queued = await leftBehind('queued');
+		await mkdir(join(root, 'builds', 'local-half-built', 'dist'), { recursive: true });
+
+		const restarted = createLocalPublisher({
+			tenant: { id: tenantId, slug },
+			service,
+			buildsDir: join(root, 'builds'),
+			build: (outDir, signal) => builder(outDir, signal),
+			log: () => {},
+		});
+		const recovery = await restarted.recover();
+		expect(recovery.live?.distDir).toMatch(/builds\/local-[\w-]+\/dist$/);
+		expect(await readFile(join(recovery.live!.distDir, 'index.html'), 'utf8')).toContain(
+			'Home of build G',
+		);
+		expect(recovery.failed.sort()).toEqual([building, queued].sort());
+		expect(recovery.unpublishedChanges).toBe(true);
+		const rows = await publishRows();
+		for (const id of [building, queued]) {
+			expect(rows.find((r) => r.id === id)).toMatchObject({ state: 'failed', error: INTERRUPTED });
+		}
+		expect(await readdir(join(root, 'builds'))).not.toContain('local-half-built');
+		await restarted.close();
+	});
+
+	it('counts a build that was swapped in before the server died as live', async () => {
+		builder = slowBuilder(() => 'H', 0);
+		await publish();
+		await publisher.idle();
+		// Killed between putting the build live and reporting it: live.json names the publish.
+		const building = await leftBehind('building');
+		const record = JSON.parse(await readFile(join(root, 'builds', 'live.json'), 'utf8'));
+		await writeFile(
+			join(root, 'builds', 'live.json'),
+			JSON.stringify({ ...record, publishId: building }),
+		);
+		const restarted = createLocalPublisher({
+			tenant: { id: tenantId, slug },
+			service,
+			buildsDir: join(root, 'builds'),
+			build: (outDir, signal) => builder(outDir, signal),
+			log: () => {},
+		});
+		const recovery = await restarted.recover();
+		expect(recovery.failed).toEqual([]);
+		expect(recovery.unpublishedChanges).toBe(false);
+		expect((await publishRows()).find((r) => r.id === building)).toMatchObject({ state: 'live' });
+		await restarted.close();
+	});
+
+	it('fails a publish its builder no longer holds when a new one is requested, and builds the new one', async () => {
+		const url = new URL(process.env.NETLIFY_BUILD_HOOK_URL!);
+		process.env.LOCAL_BUILDS_URL = `${url.origin}${publisher.buildsRoute.path}`;
+		try {
+			const held = await fetch(process.env.LOCAL_BUILDS_URL);
+			expect(await held.json()).toEqual({ publishIds: [] });
+			const stale = await leftBehind('building');
+			builder = slowBuilder(() => 'J', 0);
+			// Without the check it would join nothing and never build: the stale row is building,
+			// and the next one would wait behind it until the 15-minute expiry.
+			const { publish: next, created } = await publish();
+			expect(created).toBe(true);
+			await publisher.idle();
+			const rows = await publishRows();
+			expect(rows.find((r) => r.id === stale)).toMatchObject({
+				state: 'failed',
+				error: 'The local server has no build for this publish (it was restarted). Publish again.',
+			});
+			expect(rows.find((r) => r.id === next.id)).toMatchObject({ state: 'live' });
+			expect((await get('/')).text).toContain('Home of build J');
+		} finally {
+			delete process.env.LOCAL_BUILDS_URL;
 		}
 	});
 });

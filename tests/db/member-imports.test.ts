@@ -6,7 +6,6 @@ import { promisify } from 'node:util';
 import { createClient } from '@supabase/supabase-js';
 import pg from 'pg';
 import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
-import { startSiteServer, type SiteServer } from '../../scripts/lib/netlify-local.ts';
 import { MAPPING_TARGETS } from '../../src/features/members/import/fields.ts';
 import { importTenant } from '../../src/features/tenants/tenants.server.ts';
 import { parseTenantFile } from '../../src/features/tenants/tenant-file.ts';
@@ -14,7 +13,12 @@ import {
 	startAtlasMembersStandin,
 	type AtlasMembersStandin,
 } from '../support/atlas-members-standin.ts';
-import { freePort, signInAs, userClient } from '../support/db-clients.ts';
+import { signInAs, userClient } from '../support/db-clients.ts';
+import {
+	startFunctionServer,
+	type Answer,
+	type FunctionServer,
+} from '../support/function-server.ts';
 import { startNetlifyStandin, type NetlifyStandin } from '../support/netlify-api-standin.ts';
 import { randomSlug } from './fixtures.ts';
 
@@ -32,29 +36,16 @@ const PASSWORD = 'member-imports-password';
 const slug = randomSlug('imp');
 const otherSlug = randomSlug('imp-b');
 const email = (who: string, s = slug) => `${who}@${s}.test`;
-const savedEnv = { ...process.env };
 
-let site: SiteServer;
+let server: FunctionServer;
 let netlify: NetlifyStandin;
 let atlas: AtlasMembersStandin;
 let tenantId: string;
 let otherTenantId: string;
 const tokens = { admin: '', editor: '', otherAdmin: '' };
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON answers of every shape
-type Answer = { status: number; body: any };
-
-async function call(path: string, token: string, json?: unknown, method?: string): Promise<Answer> {
-	const response = await fetch(new URL(path, site.url.replace('localhost', '127.0.0.1')), {
-		method: method ?? (json === undefined ? 'GET' : 'POST'),
-		headers: {
-			authorization: `Bearer ${token}`,
-			...(json !== undefined ? { 'content-type': 'application/json' } : {}),
-		},
-		body: json === undefined ? undefined : JSON.stringify(json),
-	});
-	const text = await response.text();
-	return { status: response.status, body: text ? JSON.parse(text) : null };
+function call(path: string, token: string, json?: unknown, method?: string): Promise<Answer> {
+	return server.call(path, { method, token, body: json });
 }
 
 async function upload(token: string, name: string, text: string, tenant = tenantId) {
@@ -166,34 +157,25 @@ beforeAll(async () => {
 	tokens.editor = await signInAs(stack, email('editor'), PASSWORD);
 	tokens.otherAdmin = await signInAs(stack, email('admin', otherSlug), PASSWORD);
 	atlas = await startAtlasMembersStandin({ members: [] });
-	Object.assign(process.env, {
-		SUPABASE_URL: stack.supabaseUrl,
-		SUPABASE_ANON_KEY: stack.anonKey,
-		SUPABASE_SERVICE_ROLE_KEY: stack.serviceKey,
-		TENANT: slug,
-		NETLIFY_BUILD_HOOK_URL: netlify.buildHookUrl,
-		NETLIFY_PURGE_API_TOKEN: netlify.token,
-		SITE_ID: netlify.siteId,
-		NETLIFY_API_URL: netlify.url,
-		ATLAS_MEMBERS_URL: atlas.membersUrl,
-		ATLAS_TOKEN_URL: atlas.tokenUrl,
-		ATLAS_CLIENT_ID: atlas.clientId,
-		ATLAS_CLIENT_SECRET: atlas.clientSecret,
-		ATLAS_MEMBERS_TENANT: atlas.tenant,
+	server = await startFunctionServer(stack, {
+		tenant: slug,
+		env: {
+			...netlify.env,
+			ATLAS_MEMBERS_URL: atlas.membersUrl,
+			ATLAS_TOKEN_URL: atlas.tokenUrl,
+			ATLAS_CLIENT_ID: atlas.clientId,
+			ATLAS_CLIENT_SECRET: atlas.clientSecret,
+			ATLAS_MEMBERS_TENANT: atlas.tenant,
+		},
 	});
-	site = await startSiteServer({
-		distDir: 'public',
-		functionsDir: 'netlify/functions',
-		port: await freePort(),
-	});
-	process.env.URL = site.url.replace('localhost', '127.0.0.1');
+	// The scheduled sync starts the background function at the site's own address.
+	process.env.URL = server.url.replace('localhost', '127.0.0.1');
 });
 
 afterAll(async () => {
-	await site?.close();
+	await server?.close();
 	await netlify?.close();
 	await atlas?.close();
-	process.env = savedEnv;
 	await db.query('begin');
 	await db.query(`set local storage.allow_delete_query = 'true'`);
 	await db.query(`delete from storage.objects where bucket_id = 'imports' and name like any($1)`, [

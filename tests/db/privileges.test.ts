@@ -225,6 +225,8 @@ const VISITOR_FUNCTIONS = [
 	'public.get_membership_levels',
 	'public.list_categories',
 	'public.matching_profiles',
+	// The monthly statistics e-mail's opt-out link; the random token is its only key.
+	'public.member_report_opt_out',
 	'public.search_businesses',
 	'public.search_tsquery',
 ];
@@ -236,6 +238,8 @@ const STAFF_FUNCTIONS = [
 	// Scheduled publishing: the insert trigger tries a change as the inserting user; Cancel.
 	'public.apply_scheduled_change',
 	'public.bump_cache_version',
+	'public.business_stats_report',
+	'public.business_stats_totals',
 	'public.cancel_scheduled_publish',
 	'public.clear_business_override',
 	// Versioned saves: the versions and the conflict check.
@@ -264,6 +268,16 @@ const STAFF_FUNCTIONS = [
 	'public.submit_member_import_mapping',
 	'public.tenant_role',
 	'public.update_chamber_config',
+	// Members updating their own listing: the member's reads and request, the binding check its
+	// policies use, and the Requests tab's list, count and decisions.
+	'public.approve_member_submission',
+	'public.is_business_member',
+	'public.may_decide_member_requests',
+	'public.member_listing',
+	'public.member_request_count',
+	'public.member_requests',
+	'public.return_member_submission',
+	'public.submit_member_changes',
 ];
 
 describe('function privileges of anon and authenticated', () => {

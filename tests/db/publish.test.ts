@@ -628,6 +628,40 @@ describe("Netlify's deploys API as the fallback", () => {
 		}
 	});
 
+	it('with a token, a new request fails a publish Netlify never built and applies one it finished', async () => {
+		process.env.NETLIFY_AUTH_TOKEN = netlify.token;
+		try {
+			const lost = (await call('/api/publish', { token: tokens.admin, body: {} })).body.publish.id;
+			// Accepted by the build hook eleven minutes ago, and Netlify has no deploy for it.
+			await db.query(
+				`update public.publishes set dispatched_at = now() - interval '11 minutes' where id = $1`,
+				[lost],
+			);
+			netlify.deploys = [netlifyDeploy(netlify.siteId, { state: 'ready', title: 'A git deploy' })];
+			const next = await call('/api/publish', { token: tokens.admin, body: {} });
+			expect(next.body).toMatchObject({ created: true, publish: { state: 'queued' } });
+			expect(next.body.publish.id).not.toBe(lost);
+			expect(netlify.buildHooks).toHaveLength(2);
+			const { rows } = await db.query('select state, error from public.publishes where id = $1', [
+				lost,
+			]);
+			expect(rows[0]).toEqual({ state: 'failed', error: 'Netlify has no build for this publish.' });
+
+			// The next one's notification is lost; Netlify's list says it went live.
+			const finished = next.body.publish.id;
+			netlify.deploys = [deployFor(finished, 'ready', { id: 'deploy-listed' })];
+			const third = await call('/api/publish', { token: tokens.admin, body: {} });
+			expect(third.body.created).toBe(true);
+			const applied = await db.query(
+				'select state, deploy_id from public.publishes where id = $1',
+				[finished],
+			);
+			expect(applied.rows[0]).toEqual({ state: 'live', deploy_id: 'deploy-listed' });
+		} finally {
+			delete process.env.NETLIFY_AUTH_TOKEN;
+		}
+	});
+
 	it('without a token, it is not asked', async () => {
 		const id = (await call('/api/publish', { token: tokens.admin, body: {} })).body.publish.id;
 		netlify.deploys = [deployFor(id, 'ready')];

@@ -14,14 +14,15 @@ const stack = inject('stack');
 
 // --- Callers -----------------------------------------------------------------------------------
 
-const ROLES = ['anon', 'adminA', 'editorA', 'adminB', 'superAdminB', 'service'] as const;
+const ROLES = ['anon', 'adminA', 'editorA', 'memberA', 'adminB', 'superAdminB', 'service'] as const;
 type Role = (typeof ROLES)[number];
-type UserRoleKey = Exclude<Role, 'anon' | 'service'>;
+type UserRoleKey = Exclude<Role, 'anon' | 'service' | 'memberA'>;
 
 const ROLE_LABELS: Record<Role, string> = {
 	anon: 'anon',
 	adminA: 'admin of A',
 	editorA: 'editor of A',
+	memberA: "member of A's published business",
 	adminB: 'admin of B',
 	superAdminB: 'super_admin of B',
 	service: 'service_role',
@@ -49,15 +50,21 @@ interface TableCase {
 	publicRows?: string;
 	/** A valid new row for tenant A, with superuser preparation run before switching role. */
 	insert: (fx: RlsFixtures) => { prepare?: Statement[]; statement: Statement };
-	select: Record<Role, Visibility>;
+	select: Selects;
 	insertBy: readonly Role[];
 	updateBy: readonly Role[];
 	deleteBy: readonly Role[];
 }
 
+/**
+ * Who reads which rows. A member of a business (no staff role) reads what a visitor reads unless
+ * the table says otherwise: it writes nothing directly anywhere (its functions do).
+ */
+type Selects = Omit<Record<Role, Visibility>, 'memberA'> & { memberA?: Visibility };
+
 const SERVICE_ONLY: readonly Role[] = ['service'];
 const CHAMBER_ADMINS: readonly Role[] = ['adminA', 'superAdminB', 'service'];
-const EVERYONE_READS: Record<Role, Visibility> = {
+const EVERYONE_READS: Selects = {
 	anon: 'all',
 	adminA: 'all',
 	editorA: 'all',
@@ -66,13 +73,23 @@ const EVERYONE_READS: Record<Role, Visibility> = {
 	service: 'all',
 };
 /** Visitors and other chambers see the public rows; the chamber's staff see them all. */
-const STAFF_READ_ALL: Record<Role, Visibility> = {
+const STAFF_READ_ALL: Selects = {
 	anon: 'public',
 	adminA: 'all',
 	editorA: 'all',
 	adminB: 'public',
 	superAdminB: 'all',
 	service: 'all',
+};
+/** The chamber's admins and super_admins read every row; nobody else any. */
+const CHAMBER_ADMINS_READ: Record<Role, Visibility> = {
+	anon: 'none',
+	adminA: 'all',
+	editorA: 'none',
+	adminB: 'none',
+	superAdminB: 'all',
+	service: 'all',
+	memberA: 'none',
 };
 const CHILD_OF_PUBLISHED = 'profile_id in (select p.id from public.profiles p where p.published)';
 
@@ -257,6 +274,66 @@ const TABLES: readonly TableCase[] = [
 			anon: 'none',
 			adminA: 'all',
 			editorA: 'all',
+			adminB: 'none',
+			superAdminB: 'all',
+			service: 'all',
+		},
+		insertBy: SERVICE_ONLY,
+		updateBy: SERVICE_ONLY,
+		deleteBy: SERVICE_ONLY,
+	},
+	{
+		// Bound by the sign-in function (service role); a member reads its own binding, the
+		// chamber's admins who signed in for which business.
+		table: 'business_members',
+		tenantColumn: 'tenant_id',
+		updateColumn: 'email',
+		insert: (fx) => {
+			const id = randomUUID();
+			return {
+				prepare: [
+					{
+						text: 'insert into auth.users (id, email) values ($1, $2)',
+						values: [id, `m-${id}@example.com`],
+					},
+				],
+				statement: {
+					text: `insert into public.business_members (user_id, tenant_id, profile_id, email) values ($1, $2, $3, 'x@example.com')`,
+					values: [id, fx.tenantA.id, fx.tenantA.unpublishedProfileId],
+				},
+			};
+		},
+		select: {
+			anon: 'none',
+			adminA: 'all',
+			editorA: 'none',
+			memberA: 'own',
+			adminB: 'none',
+			superAdminB: 'all',
+			service: 'all',
+		},
+		insertBy: SERVICE_ONLY,
+		updateBy: SERVICE_ONLY,
+		deleteBy: SERVICE_ONLY,
+	},
+	{
+		// Written by submit_member_changes (the member) and decided by approve_ and
+		// return_member_submission (staff); a member reads its own business's requests only.
+		table: 'member_submissions',
+		tenantColumn: 'tenant_id',
+		updateColumn: 'note',
+		insert: (fx) => ({
+			statement: {
+				text: `insert into public.member_submissions (tenant_id, profile_id, member_email, changes, base_version, status, note, decided_at)
+				values ($1, $2, 'x@example.com', '{}', 1, 'returned', 'No', now())`,
+				values: [fx.tenantA.id, fx.tenantA.publishedProfileId],
+			},
+		}),
+		select: {
+			anon: 'none',
+			adminA: 'all',
+			editorA: 'all',
+			memberA: 'own',
 			adminB: 'none',
 			superAdminB: 'all',
 			service: 'all',
@@ -508,12 +585,87 @@ const TABLES: readonly TableCase[] = [
 		updateBy: SERVICE_ONLY,
 		deleteBy: SERVICE_ONLY,
 	},
+	{
+		// Member statistics: added to by /api/stats (service role) only, read by the chamber's admins.
+		table: 'business_stats',
+		tenantColumn: 'tenant_id',
+		updateColumn: 'count',
+		insert: (fx) => ({
+			statement: {
+				text: `insert into public.business_stats (tenant_id, business_id, day, kind, count) values ($1, $2, current_date, 'phone', 1)`,
+				values: [fx.tenantA.id, fx.tenantA.publishedProfileId],
+			},
+		}),
+		select: CHAMBER_ADMINS_READ,
+		insertBy: SERVICE_ONLY,
+		updateBy: SERVICE_ONLY,
+		deleteBy: SERVICE_ONLY,
+	},
+	{
+		table: 'member_report_settings',
+		tenantColumn: 'tenant_id',
+		updateColumn: 'monthly_email',
+		insert: (fx) => ({
+			prepare: [
+				{
+					text: 'delete from public.member_report_settings where tenant_id = $1',
+					values: [fx.tenantA.id],
+				},
+			],
+			statement: {
+				text: `insert into public.member_report_settings (tenant_id, monthly_email) values ($1, true)`,
+				values: [fx.tenantA.id],
+			},
+		}),
+		select: CHAMBER_ADMINS_READ,
+		insertBy: CHAMBER_ADMINS,
+		updateBy: CHAMBER_ADMINS,
+		deleteBy: SERVICE_ONLY,
+	},
+	{
+		// Opt-out tokens: only the scheduled function and member_report_opt_out(token) use them.
+		table: 'member_report_recipients',
+		tenantColumn: 'tenant_id',
+		updateColumn: 'opted_out_at',
+		insert: (fx) => ({
+			statement: {
+				text: `insert into public.member_report_recipients (tenant_id, business_id) values ($1, gen_random_uuid())`,
+				values: [fx.tenantA.id],
+			},
+		}),
+		select: {
+			anon: 'none',
+			adminA: 'none',
+			editorA: 'none',
+			adminB: 'none',
+			superAdminB: 'none',
+			service: 'all',
+		},
+		insertBy: SERVICE_ONLY,
+		updateBy: SERVICE_ONLY,
+		deleteBy: SERVICE_ONLY,
+	},
+	{
+		table: 'member_report_mailings',
+		tenantColumn: 'tenant_id',
+		updateColumn: 'sent_at',
+		insert: (fx) => ({
+			statement: {
+				text: `insert into public.member_report_mailings (tenant_id, business_id, month) values ($1, $2, date_trunc('month', current_date)::date - interval '1 year')`,
+				values: [fx.tenantA.id, fx.tenantA.publishedProfileId],
+			},
+		}),
+		select: CHAMBER_ADMINS_READ,
+		insertBy: SERVICE_ONLY,
+		updateBy: SERVICE_ONLY,
+		deleteBy: SERVICE_ONLY,
+	},
 ];
 
 function expectation(table: TableCase, operation: Operation, role: Role): string {
 	switch (operation) {
 		case 'select':
-			return table.select[role];
+			return visibilityOf(table, role);
 		case 'insert':
 			return table.insertBy.includes(role) ? 'allowed' : 'denied';
 		case 'update':
@@ -538,9 +690,19 @@ function userOf(role: UserRoleKey): FixtureUser {
 	return fx.users[role];
 }
 
+function visibilityOf(table: TableCase, role: Role): Visibility {
+	return role === 'memberA' ? (table.select.memberA ?? table.select.anon) : table.select[role];
+}
+
+function userIdOf(role: Exclude<Role, 'anon' | 'service'>): string {
+	return role === 'memberA' ? fx.member.id : userOf(role).id;
+}
+
 function claimsOf(role: Role): Record<string, string> {
 	if (role === 'anon') return { role: 'anon' };
 	if (role === 'service') return { role: 'service_role' };
+	if (role === 'memberA')
+		return { sub: fx.member.id, role: 'authenticated', email: fx.member.email };
 	return { sub: userOf(role).id, role: 'authenticated' };
 }
 
@@ -548,6 +710,7 @@ const PG_ROLES: Record<Role, string> = {
 	anon: 'anon',
 	adminA: 'authenticated',
 	editorA: 'authenticated',
+	memberA: 'authenticated',
 	adminB: 'authenticated',
 	superAdminB: 'authenticated',
 	service: 'service_role',
@@ -602,7 +765,7 @@ function expectedRows(table: TableCase, visibility: Visibility, role: Role): Pro
 			if (role === 'anon' || role === 'service') throw new Error(`'own' needs a user, not ${role}`);
 			return superuserCount(
 				`select count(*)::int as n from public.${table.table} where ${table.tenantColumn} = $1 and user_id = $2`,
-				[fx.tenantA.id, userOf(role).id],
+				[fx.tenantA.id, userIdOf(role)],
 			);
 	}
 }
@@ -611,7 +774,7 @@ async function checkCell(table: TableCase, operation: Operation, role: Role): Pr
 	const where = `${table.tenantColumn} = $1`;
 	const tenantA = [fx.tenantA.id];
 	if (operation === 'select') {
-		const visibility = table.select[role];
+		const visibility = visibilityOf(table, role);
 		const expected = await expectedRows(table, visibility, role);
 		if (visibility === 'own') expect(expected, 'the caller has one admin record').toBe(1);
 		const outcome = await runAs(role, {

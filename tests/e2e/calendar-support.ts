@@ -36,6 +36,7 @@ export interface ApiEvent {
 	EventName: string;
 	StartDate: string;
 	EndDate: string;
+	EndDateTimeUtc: string;
 	EventType: string;
 	EventTypeColor: string;
 	FeaturedEvent: boolean;

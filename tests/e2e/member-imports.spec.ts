@@ -156,7 +156,7 @@ test('a good CSV is previewed, applied in one go and on the public site after on
 	await panel.getByRole('radio', { name: 'Keep them listed' }).check();
 	await panel.getByRole('button', { name: 'Apply changes' }).click();
 	await expect(panel.getByRole('status').filter({ hasText: 'Applied members.csv' })).toHaveText(
-		/1 businesses added or changed\. The site is being published\./,
+		/1 business added or changed\. The site is being published\./,
 		{ timeout: 60_000 },
 	);
 	const added = await profile(NEW_ID);

@@ -59,12 +59,14 @@ test('each role sees its tabs: admin all but Users, super_admin all', async ({ p
 		'Fonts',
 		'Content',
 		'Members',
+		'Requests',
 		'Cache',
 		'Homepage',
 		'Search',
 		'Logos',
 		'Nav',
 		'History',
+		'Reports',
 	]);
 	await tab(page, 'Cache');
 	await expect(page.getByRole('button', { name: 'Refresh Categories cache' })).toBeVisible();
@@ -73,7 +75,7 @@ test('each role sees its tabs: admin all but Users, super_admin all', async ({ p
 	await expect(page).toHaveURL(/\/chamber-login-v2/);
 
 	await signIn(page, superAdmin);
-	await expect(page.getByRole('tab')).toHaveCount(14);
+	await expect(page.getByRole('tab')).toHaveCount(15);
 	await expect(page.getByRole('tab').last()).toHaveText('Users');
 });
 

@@ -33,6 +33,8 @@ async function documentedRows(): Promise<Map<string, Row>> {
 
 /** What the function's source says about its callers: the role set its authenticate() names. */
 function callers(file: string, source: string, schedule: string | undefined): string {
+	// A member of a business, signed in by its e-mailed link (src/features/self-service).
+	if (/authenticateMember\(\s*req\s*\)/.test(source)) return 'member';
 	const call = /authenticate\(\s*req(?:,\s*\{([^}]*)\})?\s*\)/.exec(source);
 	// Deploy events, deploy notifications and scheduled runs come from Netlify itself.
 	if (!call) return schedule || file.startsWith('deploy-') ? 'Netlify' : 'anyone';

@@ -24,6 +24,8 @@ const authEnvSchema = z.object({
 	AUTH_RATE_LIMIT_RECOVER: z.coerce.number().int().min(1).default(30),
 	/** E-mailed link verifications per IP address per 5 minutes. */
 	AUTH_RATE_LIMIT_VERIFY: z.coerce.number().int().min(1).default(30),
+	/** Sign-in link requests (GoTrue's RATE_LIMIT_OTP) per IP address per 5 minutes. */
+	AUTH_RATE_LIMIT_OTP: z.coerce.number().int().min(1).default(30),
 	/**
 	 * GoTrue's RATE_LIMIT_HEADER: the header whose first address the per-IP limits count, set by
 	 * the edge in front (the stack's gateway sets X-Forwarded-For to the connection's address).
@@ -71,7 +73,7 @@ export interface AuthConfig {
 	emailLinkSeconds: number;
 	/** GoTrue's SMTP_MAX_FREQUENCY: one e-mail per user per minute. */
 	emailMinIntervalSeconds: number;
-	limits: { token: WindowLimit; recover: WindowLimit; verify: WindowLimit };
+	limits: { token: WindowLimit; recover: WindowLimit; verify: WindowLimit; otp: WindowLimit };
 	/** The header the per-IP limits read the client's address from ('' = the connection). */
 	rateLimitHeader: string;
 	/** Whether a secret key's request may name the visitor in Sb-Forwarded-For. */
@@ -114,6 +116,7 @@ export function readAuthConfig(
 			token: window(e.AUTH_RATE_LIMIT_TOKEN),
 			recover: window(e.AUTH_RATE_LIMIT_RECOVER),
 			verify: window(e.AUTH_RATE_LIMIT_VERIFY),
+			otp: window(e.AUTH_RATE_LIMIT_OTP),
 		},
 		rateLimitHeader: e.AUTH_RATE_LIMIT_HEADER,
 		sbForwardedForEnabled: e.AUTH_SB_FORWARDED_FOR_ENABLED,

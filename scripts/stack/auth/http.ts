@@ -122,6 +122,7 @@ export function createAuthRoutes(service: AuthService): (route: RoutedRequest) =
 		token: new RequestLimiter(service.config.limits.token),
 		recover: new RequestLimiter(service.config.limits.recover),
 		verify: new RequestLimiter(service.config.limits.verify),
+		otp: new RequestLimiter(service.config.limits.otp),
 	};
 
 	const info = (req: IncomingMessage): RequestInfo => ({
@@ -197,6 +198,12 @@ export function createAuthRoutes(service: AuthService): (route: RoutedRequest) =
 			const body = await readBody(req);
 			await captcha(req, body);
 			return send(route, 200, await service.recover(body, query.get('redirect_to')));
+		}
+		if (path === '/otp' && method === 'POST') {
+			limit('otp', req);
+			const body = await readBody(req);
+			await captcha(req, body);
+			return send(route, 200, await service.otp(body, query.get('redirect_to')));
 		}
 		if (path === '/verify' && method === 'GET') {
 			limit('verify', req);

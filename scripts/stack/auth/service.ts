@@ -1,9 +1,10 @@
+import { createHash, randomInt } from 'node:crypto';
 import { hash as argon2Hash, verify as argon2Verify } from '@node-rs/argon2';
 import { verify as bcryptVerify } from '@node-rs/bcrypt';
 import { z } from 'zod';
 import { allowedRedirect, type AuthConfig } from './config.ts';
 import { AuthError, OAuthError } from './errors.ts';
-import { sendRecoveryMail } from './mailer.ts';
+import { sendMagicLinkMail, sendRecoveryMail } from './mailer.ts';
 import { decideRefresh, isEmailLinkFresh, passwordHashKind, RecentRefreshTokens } from './rules.ts';
 import {
 	deleteSessions,
@@ -149,10 +150,44 @@ const updateUserSchema = z.object({
 const recoverSchema = z.object({ email: z.string().default('') });
 const verifyPostSchema = z.object({
 	type: z.string().default(''),
-	token_hash: z.string().optional(),
-	token: z.string().optional(),
-	email: z.string().optional(),
+	token_hash: z.string().default(''),
+	token: z.string().default(''),
+	email: z.string().default(''),
+	phone: z.string().default(''),
+	redirect_to: z.string().default(''),
 });
+/** A JSON string GoTrue decodes into a Go string: absent and null are ''. */
+const goString = z
+	.string()
+	.nullish()
+	.transform((v) => v ?? '');
+const otpSchema = z.object({
+	email: goString,
+	phone: goString,
+	create_user: z
+		.boolean()
+		.nullish()
+		.transform((v) => v ?? true),
+	data: z.record(z.string(), z.unknown()).nullish(),
+	channel: goString,
+	code_challenge_method: goString,
+	code_challenge: goString,
+	gotrue_meta_security: z.unknown().optional(),
+});
+
+/** The e-mailed link types verify redeems from the one recovery token a user holds. */
+const RECOVERY_TOKEN_TYPES: ReadonlySet<string> = new Set(['recovery', 'magiclink', 'email']);
+/** Types GoTrue verifies from a confirmation token, which this service never issues. */
+const CONFIRMATION_TOKEN_TYPES: ReadonlySet<string> = new Set(['signup', 'invite']);
+const LINK_INVALID = 'Email link is invalid or has expired';
+const CODE_INVALID = 'Token has expired or is invalid';
+
+/** GoTrue's crypto.GenerateTokenHash: SHA-224 of the address and the code, hex. */
+export function gotrueTokenHash(email: string, otp: string): string {
+	return createHash('sha224')
+		.update(email + otp)
+		.digest('hex');
+}
 const adminUserSchema = z.object({
 	id: z.string().optional(),
 	email: z.string().optional(),
@@ -202,18 +237,24 @@ export class AuthService {
 	readonly #store: AuthStore;
 	readonly #now: () => Date;
 	readonly #send: typeof sendRecoveryMail;
+	readonly #sendMagicLink: typeof sendMagicLinkMail;
 	/** For GoTrue's reuse interval: the plain child of each recently rotated refresh token. */
 	readonly #recentlyIssued: RecentRefreshTokens;
 
 	constructor(
 		config: AuthConfig,
 		store: AuthStore,
-		deps: { now?: () => Date; sendRecoveryMail?: typeof sendRecoveryMail } = {},
+		deps: {
+			now?: () => Date;
+			sendRecoveryMail?: typeof sendRecoveryMail;
+			sendMagicLinkMail?: typeof sendMagicLinkMail;
+		} = {},
 	) {
 		this.#config = config;
 		this.#store = store;
 		this.#now = deps.now ?? (() => new Date());
 		this.#send = deps.sendRecoveryMail ?? sendRecoveryMail;
+		this.#sendMagicLink = deps.sendMagicLinkMail ?? sendMagicLinkMail;
 		this.#recentlyIssued = new RecentRefreshTokens(config.refreshTokenReuseSeconds);
 	}
 
@@ -589,48 +630,187 @@ export class AuthService {
 		return {};
 	}
 
+	// --- Sign-in links (magic links) ---------------------------------------------------------------
+
 	/**
-	 * The recovery link's token → a new session, or GoTrue's otp_expired. The session's method is
-	 * GoTrue's for the implicit flow (verify.go issues it with models.OTP): amr `otp`.
+	 * POST /otp (Otp, MagicLink, sendMagicLink): an e-mailed sign-in link for a confirmed user,
+	 * 200 {}. `create_user` false and no such user (or an address that is not one): 422
+	 * otp_disabled, as GoTrue's shouldCreateUser answers. A new or unconfirmed user would be signed
+	 * up, which this service does not offer (422 signup_disabled, as with signups off). One e-mail
+	 * per user per minute, counted with recovery e-mails (429 over_email_send_rate_limit): the link
+	 * is the recovery token under another template, valid once for one hour. Phone OTPs and the
+	 * PKCE flow are not offered.
 	 */
-	async #redeemRecovery(token: string, info: RequestInfo): Promise<SessionJson> {
+	async otp(body: unknown, redirectTo: string | null): Promise<Record<string, never>> {
+		const params = parseBody(otpSchema, body);
+		if (params.email && params.phone) {
+			throw new AuthError(
+				400,
+				'validation_failed',
+				'Only an email address or phone number should be provided',
+			);
+		}
+		if (params.email && params.channel) {
+			throw new AuthError(
+				400,
+				'validation_failed',
+				'Channel should only be specified with Phone OTP',
+			);
+		}
+		if ((params.code_challenge === '') !== (params.code_challenge_method === '')) {
+			throw new AuthError(
+				400,
+				'validation_failed',
+				'PKCE flow requires code_challenge_method and code_challenge',
+			);
+		}
+		if (params.code_challenge) {
+			throw new AuthError(
+				422,
+				'feature_disabled',
+				'The PKCE flow is not available in the local identity service',
+			);
+		}
+		const otpDisabled = () => new AuthError(422, 'otp_disabled', 'Signups not allowed for otp');
+		if (!params.create_user && (params.email || params.phone)) {
+			if (params.phone) throw otpDisabled();
+			let email: string;
+			try {
+				email = checkEmail(params.email);
+			} catch {
+				throw otpDisabled();
+			}
+			if (!(await findUserByEmail(this.#store.db, email))) throw otpDisabled();
+		}
+		if (params.email) return this.#magicLink(params.email, redirectTo);
+		if (params.phone) {
+			throw new AuthError(400, 'phone_provider_disabled', 'Unsupported phone provider');
+		}
+		throw new AuthError(400, 'validation_failed', 'One of email or phone must be set');
+	}
+
+	async #magicLink(address: string, redirectTo: string | null): Promise<Record<string, never>> {
+		const email = checkEmail(address);
 		const now = this.#now();
-		const invalid = () => new AuthError(403, 'otp_expired', 'Email link is invalid or has expired');
+		await this.#store.transaction(async (db) => {
+			const user = await findUserByEmail(db, email);
+			if (!user || !user.email_confirmed_at) {
+				throw new AuthError(422, 'signup_disabled', 'Signups not allowed for this instance');
+			}
+			const interval = this.#config.emailMinIntervalSeconds * 1000;
+			if (user.recovery_sent_at && user.recovery_sent_at.getTime() + interval > now.getTime()) {
+				const left = Math.floor(
+					(user.recovery_sent_at.getTime() + interval - now.getTime()) / 1000,
+				);
+				throw new AuthError(
+					429,
+					'over_email_send_rate_limit',
+					`For security purposes, you can only request this after ${left} seconds.`,
+				);
+			}
+			// GoTrue's link carries the token hash of a six-digit code (crypto.GenerateOtp); only the
+			// hash's own SHA-256 is stored.
+			const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
+			const tokenHash = gotrueTokenHash(email, code);
+			await saveRecoveryToken(db, { userId: user.id, hash: hashToken(tokenHash), email, now });
+			await updateUser(db, user.id, { recovery_sent_at: now }, now);
+			const link = new URL(`${this.#config.externalUrl}/auth/v1/verify`);
+			link.searchParams.set('token', tokenHash);
+			link.searchParams.set('type', 'magiclink');
+			link.searchParams.set('redirect_to', allowedRedirect(this.#config, redirectTo));
+			try {
+				await this.#sendMagicLink(
+					this.#config,
+					email,
+					link.href,
+					user.raw_user_meta_data ?? {},
+					now,
+				);
+			} catch (error) {
+				console.error(`[auth] the sign-in e-mail could not be sent: ${(error as Error).message}`);
+				throw new AuthError(500, 'unexpected_failure', 'Error sending magic link email');
+			}
+		});
+		return {};
+	}
+
+	// --- Redeeming an e-mailed link ---------------------------------------------------------------
+
+	/**
+	 * An e-mailed link's token (recovery or sign-in) → a new session, or GoTrue's otp_expired
+	 * (verifyTokenHash, verifyUserAndToken, recoverVerify). The token is used up whether it was
+	 * fresh or not. The session's method is GoTrue's for the implicit flow (verify.go issues it with
+	 * models.OTP): amr `otp`. `email` names the user a six-digit code was sent to.
+	 */
+	async #redeem(
+		storedHash: string,
+		info: RequestInfo,
+		invalidMessage: string,
+		email?: string,
+	): Promise<SessionJson> {
+		const now = this.#now();
+		const invalid = () => new AuthError(403, 'otp_expired', invalidMessage);
 		const redeemed = await this.#store.transaction(async (db) => {
-			const taken = await takeRecoveryToken(db, hashToken(token));
+			if (email !== undefined) {
+				const owner = await findUserByEmail(db, email);
+				if (!owner) return 'invalid' as const;
+			}
+			const taken = await takeRecoveryToken(db, storedHash);
 			if (!taken || !isEmailLinkFresh(taken.sentAt, now, this.#config.emailLinkSeconds)) {
-				return null;
+				return 'invalid' as const;
 			}
 			const user = await findUserById(db, taken.userId);
-			if (!user) return null;
+			if (!user || (email !== undefined && user.email !== email)) return 'invalid' as const;
+			if (user.banned_until && user.banned_until > now) return 'banned' as const;
 			const confirmed = user.email_confirmed_at
 				? user
 				: await updateUser(db, user.id, { email_confirmed_at: now }, now);
 			return this.#startSession(db, confirmed, 'otp', info, now);
 		});
 		// An expired link is used up too (its row is gone): that is committed, then refused.
-		if (!redeemed) throw invalid();
+		if (redeemed === 'invalid') throw invalid();
+		if (redeemed === 'banned') throw new AuthError(403, 'user_banned', 'User is banned');
 		return redeemed;
 	}
 
+	/** verifyTokenHash's choice of token by type: the recovery token, or none this service issues. */
+	#redeemTokenHash(type: string, tokenHash: string, info: RequestInfo): Promise<SessionJson> {
+		if (CONFIRMATION_TOKEN_TYPES.has(type)) {
+			return Promise.reject(new AuthError(403, 'otp_expired', LINK_INVALID));
+		}
+		if (!RECOVERY_TOKEN_TYPES.has(type)) {
+			return Promise.reject(
+				new AuthError(400, 'validation_failed', 'Invalid email verification type'),
+			);
+		}
+		return this.#redeem(hashToken(tokenHash), info, LINK_INVALID);
+	}
+
 	/**
-	 * GET /verify (verifyGet): the e-mailed link. 303 to redirect_to with the session in the URL
-	 * fragment (supabase-js then emits PASSWORD_RECOVERY), or with GoTrue's error fragment.
+	 * GET /verify (Verify, verifyGet): the e-mailed link. 303 to redirect_to with the session in the
+	 * URL fragment and the link's type (`recovery`: supabase-js then emits PASSWORD_RECOVERY;
+	 * `magiclink` for a sign-in link, and for `email`, as GoTrue renames it), or with GoTrue's error
+	 * fragment. A missing type or token is answered directly (400), as GoTrue validates first.
 	 */
 	async verifyLink(query: URLSearchParams, info: RequestInfo): Promise<string> {
+		const type = query.get('type') ?? '';
+		const token = query.get('token') ?? '';
+		if (!type) {
+			throw new AuthError(400, 'validation_failed', 'Verify requires a verification type');
+		}
+		if (!token) {
+			throw new AuthError(400, 'validation_failed', 'Verify requires a token or a token hash');
+		}
 		const redirectTo = allowedRedirect(this.#config, query.get('redirect_to'));
 		const fragment = new URLSearchParams();
 		try {
-			if (query.get('type') !== 'recovery') {
-				throw new AuthError(400, 'validation_failed', 'Unsupported verification type');
-			}
-			const session = await this.#redeemRecovery(query.get('token') ?? '', info);
+			const session = await this.#redeemTokenHash(type, token, info);
 			fragment.set('access_token', session.access_token);
 			fragment.set('expires_at', String(session.expires_at));
 			fragment.set('expires_in', String(session.expires_in));
 			fragment.set('refresh_token', session.refresh_token);
 			fragment.set('token_type', 'bearer');
-			fragment.set('type', 'recovery');
+			fragment.set('type', type === 'email' ? 'magiclink' : type);
 		} catch (error) {
 			if (!(error instanceof AuthError)) throw error;
 			const oauth: Record<number, string> = {
@@ -651,13 +831,55 @@ export class AuthService {
 		return target.href;
 	}
 
-	/** POST /verify {type: 'recovery', token_hash} (verifyOtp): the session as JSON. */
+	/**
+	 * POST /verify (Verify, verifyPost; supabase-js verifyOtp): {type, token_hash} alone, or
+	 * {type, email, token} with the six-digit code; the session as JSON.
+	 */
 	async verifyPost(body: unknown, info: RequestInfo): Promise<SessionJson> {
 		const params = parseBody(verifyPostSchema, body);
-		if (params.type !== 'recovery') {
+		if (!params.type) {
+			throw new AuthError(400, 'validation_failed', 'Verify requires a verification type');
+		}
+		if ((params.token === '') === (params.token_hash === '')) {
+			throw new AuthError(
+				400,
+				'validation_failed',
+				'Verify requires either a token or a token hash',
+			);
+		}
+		if (params.token_hash) {
+			if (params.email || params.phone || params.redirect_to) {
+				throw new AuthError(
+					400,
+					'validation_failed',
+					'Only the token_hash and type should be provided',
+				);
+			}
+			return this.#redeemTokenHash(params.type, params.token_hash, info);
+		}
+		if (params.phone && !params.email) {
+			throw new AuthError(400, 'phone_provider_disabled', 'Unsupported phone provider');
+		}
+		if (!params.email || params.phone) {
+			throw new AuthError(
+				400,
+				'validation_failed',
+				'Only an email address or phone number should be provided on verify',
+			);
+		}
+		let email: string;
+		try {
+			email = checkEmail(params.email);
+		} catch {
+			throw new AuthError(422, 'validation_failed', 'Invalid email format');
+		}
+		if (!RECOVERY_TOKEN_TYPES.has(params.type)) {
+			if (CONFIRMATION_TOKEN_TYPES.has(params.type)) {
+				throw new AuthError(403, 'otp_expired', CODE_INVALID);
+			}
 			throw new AuthError(400, 'validation_failed', 'Unsupported verification type');
 		}
-		return this.#redeemRecovery(params.token_hash ?? params.token ?? '', info);
+		return this.#redeem(hashToken(gotrueTokenHash(email, params.token)), info, CODE_INVALID, email);
 	}
 
 	// --- Admin users (service role) --------------------------------------------------------------------

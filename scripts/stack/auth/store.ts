@@ -119,6 +119,11 @@ export class AuthStore {
 		// Execute) overwrite each other's unnamed portal ('portal "" does not exist'). Concurrent
 		// requests wait for the pool instead.
 		this.#pool = new pg.Pool({ connectionString: databaseUrl, max: 1 });
+		// An idle connection whose database went away (restarted): the pool drops it and opens
+		// another for the next query; unhandled, the error would end the process.
+		this.#pool.on('error', (error) =>
+			console.error(`[auth] database connection lost: ${error.message}`),
+		);
 	}
 
 	close(): Promise<void> {

@@ -145,6 +145,11 @@ export class StorageService {
 
 	constructor(options: StorageServiceOptions) {
 		this.#pool = new pg.Pool({ connectionString: options.databaseUrl, max: 4 });
+		// An idle connection whose database went away (restarted): the pool drops it and opens
+		// another for the next query; unhandled, the error would end the process.
+		this.#pool.on('error', (error) =>
+			console.error(`[storage] database connection lost: ${error.message}`),
+		);
 		this.#root = resolve(options.dataDir, 'storage');
 		this.#secret = options.jwtSecret;
 	}

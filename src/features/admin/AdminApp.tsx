@@ -1,6 +1,6 @@
 import { useMemo } from 'react';
 import AdminShell from '../auth/AdminShell.tsx';
-import { can } from '../auth/auth.ts';
+import { can, ROLE_SETS } from '../auth/auth.ts';
 import { browserClient, type PublicSupabase } from '../auth/browser.ts';
 import AdminPanel, { loadChamber, type ActionTabs } from './AdminPanel.tsx';
 import CacheTab from './cache/CacheTab.tsx';
@@ -10,6 +10,8 @@ import MembersTab from '../members/MembersTab.tsx';
 import { hasUnsavedMemberChanges } from '../members/store.ts';
 import ImportPanel from '../members/import/ImportPanel.tsx';
 import SyncPanel from '../members/sync/SyncPanel.tsx';
+import ReportsTab from '../reports/ReportsTab.tsx';
+import RequestsTab, { RequestCountBadge } from '../self-service/RequestsTab.tsx';
 import PanelActions, { hasUnsavedChanges, LEAVE_QUESTION } from './PanelActions.tsx';
 import { configLoaded } from './store.ts';
 import { withErrorBoundary } from '../site/ErrorBoundary.tsx';
@@ -23,8 +25,10 @@ interface Props {
 const ACTION_TABS: ActionTabs = {
 	// 'Import members' opens the file import and the membership system's sync.
 	Members: (props) => <MembersTab {...props} ImportPanel={ImportPanel} SyncPanel={SyncPanel} />,
+	Requests: (props) => <RequestsTab {...props} />,
 	Logos: (props) => <LogosTab {...props} />,
 	Cache: (props) => <CacheTab {...props} />,
+	Reports: (props) => <ReportsTab {...props} />,
 	Users: (props) => <UsersTab {...props} />,
 };
 
@@ -55,6 +59,7 @@ function AdminApp({ supabase, chamber }: Props) {
 					<PanelActions
 						chamber={key}
 						ownChamber={key === chamber.key}
+						readsMessages={(ROLE_SETS.admins as readonly string[]).includes(user.role)}
 						getAccessToken={getAccessToken}
 						reload={async () => {
 							const loaded = await loadChamber(client, key);
@@ -70,6 +75,14 @@ function AdminApp({ supabase, chamber }: Props) {
 					client={client}
 					chamberKey={chamberFor(context.user.role)}
 					actionTabs={ACTION_TABS}
+					tabBadges={{
+						Requests: (
+							<RequestCountBadge
+								getAccessToken={context.getAccessToken}
+								chamber={chamberFor(context.user.role)}
+							/>
+						),
+					}}
 				/>
 			)}
 		</AdminShell>

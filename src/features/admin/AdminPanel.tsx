@@ -21,7 +21,13 @@ import {
 import { chamberTimeZone } from '../config/time-zone.ts';
 import PublishHistory from '../publish/PublishHistory.tsx';
 import PublishAt from './PublishAt.tsx';
-import { tabsFor, type AdminTabProps, type PanelChamber, type TabName } from './admin.ts';
+import {
+	showsRequestsTab,
+	tabsFor,
+	type AdminTabProps,
+	type PanelChamber,
+	type TabName,
+} from './admin.ts';
 import { NavTab } from './config/NavTab.tsx';
 import {
 	ColorsTab,
@@ -99,6 +105,8 @@ interface Props {
 	/** The chamber to edit: this deployment's, or another one a super_admin opened. */
 	chamberKey: string;
 	actionTabs?: ActionTabs;
+	/** Shown on a tab beside its name (the Requests tab's count of waiting requests). */
+	tabBadges?: Partial<Record<TabName, ReactNode>>;
 }
 
 type Load =
@@ -108,7 +116,13 @@ type Load =
  * The admin panel: the tabs the signed-in role may use, editing one draft of the
  * configuration that the header's 'Save Changes' writes.
  */
-export default function AdminPanel({ context, client, chamberKey, actionTabs = {} }: Props) {
+export default function AdminPanel({
+	context,
+	client,
+	chamberKey,
+	actionTabs = {},
+	tabBadges = {},
+}: Props) {
 	const { user, getAccessToken } = context;
 	const [load, setLoad] = useState<Load>({ kind: 'loading' });
 	const draft = useStore($draft);
@@ -149,9 +163,13 @@ export default function AdminPanel({ context, client, chamberKey, actionTabs = {
 		};
 	}, [client, chamberKey]);
 
+	const features = (saved ?? (load.kind === 'ready' ? load.config : null))?.features;
 	const tabs = tabsFor(user.role).filter(
 		(tab) =>
-			tab === 'History' || !['Members', 'Logos', 'Cache', 'Users'].includes(tab) || actionTabs[tab],
+			(tab === 'History' ||
+				!['Members', 'Requests', 'Logos', 'Cache', 'Reports', 'Users'].includes(tab) ||
+				actionTabs[tab]) &&
+			(tab !== 'Requests' || showsRequestsTab(user.role, features)),
 	);
 	const [active, setActive] = useState<TabName>(tabs[0]!);
 	const tabRefs = useRef(new Map<TabName, HTMLButtonElement>());
@@ -241,8 +259,10 @@ export default function AdminPanel({ context, client, chamberKey, actionTabs = {
 			/>
 		),
 		Members: () => actionTabs.Members?.(tabProps),
+		Requests: () => actionTabs.Requests?.(tabProps),
 		Logos: () => actionTabs.Logos?.(tabProps),
 		Cache: () => actionTabs.Cache?.(tabProps),
+		Reports: () => actionTabs.Reports?.(tabProps),
 		Users: () => actionTabs.Users?.(tabProps),
 	};
 
@@ -299,6 +319,7 @@ export default function AdminPanel({ context, client, chamberKey, actionTabs = {
 						onClick={() => setActive(tab)}
 					>
 						{tab}
+						{tabBadges[tab]}
 					</button>
 				))}
 			</div>

@@ -2,6 +2,7 @@ import { useStore } from '@nanostores/react';
 import { useEffect } from 'react';
 import { chamberTimeZone } from '../config/time-zone.ts';
 import ConflictDialog from '../conflicts/ConflictDialog.tsx';
+import UndeliveredMessages from '../contact/UndeliveredMessages.tsx';
 import PreviewButton from '../publish/PreviewButton.tsx';
 import PublishStatus from '../publish/PublishStatus.tsx';
 import { formatInZone } from '../publish/schedule.ts';
@@ -22,6 +23,8 @@ import {
 interface Props extends Omit<SaveDeps, 'fetch' | 'setTimeout'> {
 	/** Publishing and preview concern this deployment's chamber only. */
 	ownChamber: boolean;
+	/** Whether the user may read visitors' messages (and so sees those not delivered yet). */
+	readsMessages: boolean;
 }
 
 /** Leaving the page with unsaved changes asks first (docs/behaviour.md#admin-panel). */
@@ -34,10 +37,10 @@ export const LEAVE_QUESTION = 'You have unsaved changes. Leave without saving th
 /**
  * The header's side of the panel: 'Save Changes' only while something is unsaved,
  * 'Saving...' then 'Saved!', 'Publish at…' (the changes go live at a chosen time instead), the
- * publish status with what is scheduled, and Preview; and the dialog for fields someone else
- * saved meanwhile.
+ * publish status with what is scheduled, Preview, and visitors' messages not delivered yet; and
+ * the dialog for fields someone else saved meanwhile.
  */
-export default function PanelActions({ ownChamber, ...deps }: Props) {
+export default function PanelActions({ ownChamber, readsMessages, ...deps }: Props) {
 	const changes = useStore($changes);
 	const state = useStore($saveState);
 	const draft = useStore($draft);
@@ -70,7 +73,7 @@ export default function PanelActions({ ownChamber, ...deps }: Props) {
 				<button
 					type="button"
 					className="admin-button admin-button--save"
-					onClick={() => void saveChanges(deps)}
+					onClick={() => void saveChanges({ ...deps, publishes: ownChamber })}
 				>
 					Save Changes
 					<span className="sr-only">
@@ -89,6 +92,7 @@ export default function PanelActions({ ownChamber, ...deps }: Props) {
 			{ownChamber && draft && (
 				<PreviewButton getAccessToken={deps.getAccessToken} getConfig={() => $draft.get()!} />
 			)}
+			{ownChamber && readsMessages && <UndeliveredMessages getAccessToken={deps.getAccessToken} />}
 			{ownChamber && <PublishStatus getAccessToken={deps.getAccessToken} timeZone={timeZone} />}
 			<ConflictDialog
 				conflicts={conflicts.map((c) => ({ ...c, label: fieldTitle(c.field) }))}

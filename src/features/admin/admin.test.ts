@@ -6,12 +6,13 @@ import {
 	move,
 	newMenuItem,
 	rerank,
+	showsRequestsTab,
 	tabsFor,
 } from './admin.ts';
 
 describe('tabsFor: what each role sees (docs/behaviour.md#admin-panel)', () => {
-	it('an editor sees Content and Members; an admin all but Users; a super_admin everything', () => {
-		expect(tabsFor('editor')).toEqual(['Content', 'Members']);
+	it('an editor sees Content, Members and Requests; an admin all but Users; a super_admin everything', () => {
+		expect(tabsFor('editor')).toEqual(['Content', 'Members', 'Requests']);
 		expect(tabsFor('admin')).not.toContain('Users');
 		expect(tabsFor('admin')).toEqual([
 			'Identity',
@@ -21,15 +22,28 @@ describe('tabsFor: what each role sees (docs/behaviour.md#admin-panel)', () => {
 			'Fonts',
 			'Content',
 			'Members',
+			'Requests',
 			'Cache',
 			'Homepage',
 			'Search',
 			'Logos',
 			'Nav',
 			'History',
+			'Reports',
 		]);
-		expect(tabsFor('super_admin')).toHaveLength(14);
+		expect(tabsFor('super_admin')).toHaveLength(16);
 		expect(tabsFor('super_admin').at(-1)).toBe('Users');
+	});
+});
+
+describe('showsRequestsTab: who decides members’ requests', () => {
+	it('admins when the chamber takes updates from members; editors only when it lets them', () => {
+		const on = { memberUpdates: true, memberEditorsApprove: false };
+		expect(showsRequestsTab('admin', on)).toBe(true);
+		expect(showsRequestsTab('super_admin', on)).toBe(true);
+		expect(showsRequestsTab('editor', on)).toBe(false);
+		expect(showsRequestsTab('editor', { ...on, memberEditorsApprove: true })).toBe(true);
+		expect(showsRequestsTab('admin', { ...on, memberUpdates: false })).toBe(false);
 	});
 });
 

@@ -39,12 +39,14 @@ export const TABS = [
 	'Fonts',
 	'Content',
 	'Members',
+	'Requests',
 	'Cache',
 	'Homepage',
 	'Search',
 	'Logos',
 	'Nav',
 	'History',
+	'Reports',
 	'Users',
 ] as const;
 export type TabName = (typeof TABS)[number];
@@ -64,12 +66,16 @@ export const TAB_CAPABILITY: Readonly<Record<TabName, Capability>> = {
 	// Every role: editors change listings' descriptive content, admins the rest (the database
 	// decides per field).
 	Members: 'Edit Content & Text',
+	// Members' own updates of their listings: admins, and editors when the chamber lets them
+	// (showsRequestsTab; the database decides).
+	Requests: 'Edit Content & Text',
 	Cache: 'Purge Cache',
 	Homepage: 'Edit Colors & Branding',
 	Search: 'Edit Colors & Branding',
 	Logos: 'Upload Logos',
 	Nav: 'Manage Navigation',
 	History: 'Edit Colors & Branding',
+	Reports: 'View Reports',
 	Users: 'Manage Users',
 };
 
@@ -78,6 +84,18 @@ export const TAB_CAPABILITY: Readonly<Record<TabName, Capability>> = {
  */
 export function tabsFor(role: AdminRole): TabName[] {
 	return TABS.filter((tab) => can(role, TAB_CAPABILITY[tab]));
+}
+
+/**
+ * The Requests tab shows where members update their own listings, to the staff who decide their
+ * requests: admins and super_admins, editors when the chamber lets them.
+ */
+export function showsRequestsTab(
+	role: AdminRole,
+	features: { memberUpdates: boolean; memberEditorsApprove: boolean } | undefined,
+): boolean {
+	if (!features?.memberUpdates) return false;
+	return role !== 'editor' || features.memberEditorsApprove;
 }
 
 // --- Navigation menu editing ---------------------------------------------------------------------

@@ -102,6 +102,8 @@ export function setField<S extends keyof ChamberConfig>(
 
 export interface SaveDeps {
 	chamber: string;
+	/** A save publishes this deployment's site (the panel of its own chamber): once per save. */
+	publishes?: boolean;
 	getAccessToken(): Promise<string>;
 	reload(): Promise<void>;
 	fetch?: typeof fetch;
@@ -123,7 +125,8 @@ async function send(change: PendingChange, deps: SaveDeps): Promise<Sent> {
 				Authorization: `Bearer ${await deps.getAccessToken()}`,
 				'Content-Type': 'application/json',
 			},
-			body: JSON.stringify({ chamber: deps.chamber, ...change.body, version }),
+			// One publish for the whole save, after its last change (saveChanges).
+			body: JSON.stringify({ chamber: deps.chamber, ...change.body, version, publish: false }),
 		});
 		const body = (await response.json().catch(() => null)) as Record<string, unknown> | null;
 		if (response.ok) {
@@ -151,6 +154,28 @@ async function send(change: PendingChange, deps: SaveDeps): Promise<Sent> {
 		};
 	} catch {
 		return { kind: 'failed', text: change.failure };
+	}
+}
+
+/**
+ * One build for a save of several changes: each update-config call said `publish: false`. A
+ * publish that cannot be asked for is no failed save; the header's status offers 'Publish now'.
+ */
+async function requestPublish(deps: SaveDeps, saved: number): Promise<void> {
+	const doFetch = deps.fetch ?? ((input, init) => fetch(input, init));
+	try {
+		await doFetch('/api/publish', {
+			method: 'POST',
+			headers: {
+				Authorization: `Bearer ${await deps.getAccessToken()}`,
+				'Content-Type': 'application/json',
+			},
+			body: JSON.stringify({
+				reason: saved === 1 ? 'Configuration saved' : `${saved} configuration changes saved`,
+			}),
+		});
+	} catch {
+		// The status line shows what is live; nothing is lost.
 	}
 }
 
@@ -229,7 +254,10 @@ export async function saveChanges(deps: SaveDeps, attempt = 0): Promise<boolean>
 		else if (sent.kind === 'failed') failures.push(sent.text);
 		else refused.push({ change, conflicts: sent.conflicts, version: sent.version });
 	}
-	if (saved > 0) publishRequested();
+	if (saved > 0) {
+		if (deps.publishes) await requestPublish(deps, saved);
+		publishRequested();
+	}
 	if (failures.length || refused.length) {
 		$saveState.set('idle');
 		$banner.set(failures.length ? { kind: 'error', lines: failures } : null);

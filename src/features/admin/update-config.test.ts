@@ -11,6 +11,7 @@ describe('parseConfigChange: the body forms of POST /api/update-config', () => {
 				chamber: 'demo',
 				write: { column: 'state', section: 'identity', field: null, value: 'MN', path: 'state' },
 				version: 0,
+				publish: true,
 			},
 		);
 		expect(
@@ -31,6 +32,7 @@ describe('parseConfigChange: the body forms of POST /api/update-config', () => {
 				path: 'textColors.linkHover',
 			},
 			version: 41,
+			publish: true,
 		});
 		expect(
 			parseConfigChange({
@@ -53,6 +55,15 @@ describe('parseConfigChange: the body forms of POST /api/update-config', () => {
 			path: 'colors',
 		});
 		expect(colors.value).toMatchObject({ primary: '#123456', primaryLight: '#5fa6d7' });
+	});
+
+	it('publishes unless the call says publish: false (the panel asks once per save)', () => {
+		const body = { chamber: 'demo', field: 'city', value: 'Lakeside', version: 3 };
+		expect(parseConfigChange(body).publish).toBe(true);
+		expect(parseConfigChange({ ...body, publish: false }).publish).toBe(false);
+		expect(() => parseConfigChange({ ...body, publish: 'no' })).toThrow(
+			'Expected publish to be true or false, received "no"',
+		);
 	});
 
 	it('names the field in every refusal', () => {

@@ -136,6 +136,11 @@ export function parseConfigChange(input: unknown): {
 	write: ConfigWrite;
 	/** The version of write.section the change was made from. */
 	version: number;
+	/**
+	 * Whether this call publishes the site (default true). The panel saves several changes with
+	 * `publish: false` and then asks for one publish, so a save of three fields is one build.
+	 */
+	publish: boolean;
 } {
 	if (typeof input !== 'object' || input === null || Array.isArray(input)) {
 		throw new ConfigChangeError('Expected a JSON object');
@@ -143,6 +148,12 @@ export function parseConfigChange(input: unknown): {
 	const body = input as Record<string, unknown>;
 	const chamber = chamberSchema.safeParse(body.chamber);
 	if (!chamber.success) throw new ConfigChangeError(chamber.error.issues[0]!.message);
+	if (has(body, 'publish') && typeof body.publish !== 'boolean') {
+		throw new ConfigChangeError(
+			`Expected publish to be true or false, received ${JSON.stringify(body.publish)}`,
+		);
+	}
+	const publish = body.publish !== false;
 
 	const whole = (Object.keys(WHOLE_SECTIONS) as WholeSection[]).filter((key) => has(body, key));
 	const forms = whole.length + (has(body, 'field') ? 1 : 0);
@@ -158,6 +169,7 @@ export function parseConfigChange(input: unknown): {
 			chamber: chamber.data,
 			write: { column: CONFIG_COLUMNS[section], section, field: null, value, path: section },
 			version: parseVersion(body, section),
+			publish,
 		};
 	}
 	if (!has(body, 'value')) throw new ConfigChangeError('Expected value');
@@ -185,6 +197,7 @@ export function parseConfigChange(input: unknown): {
 				path,
 			},
 			version: parseVersion(body, section as FieldSection),
+			publish,
 		};
 	}
 	if (!(TOP_LEVEL_FIELDS as readonly string[]).includes(field)) {
@@ -204,6 +217,7 @@ export function parseConfigChange(input: unknown): {
 			path: field,
 		},
 		version: parseVersion(body, 'identity'),
+		publish,
 	};
 }
 

@@ -11,6 +11,7 @@ describe('the permission table (docs/behaviour.md#roles-and-permissions)', () =>
 		'Manage Navigation': [true, true, false],
 		'Purge Cache': [true, true, false],
 		'Edit Content & Text': [true, true, true],
+		'View Reports': [true, true, false],
 		'View All Chambers': [true, false, false],
 	};
 

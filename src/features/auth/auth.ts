@@ -32,6 +32,7 @@ export const CAPABILITIES = [
 	'Manage Navigation',
 	'Purge Cache',
 	'Edit Content & Text',
+	'View Reports',
 	'View All Chambers',
 ] as const;
 export type Capability = (typeof CAPABILITIES)[number];
@@ -58,6 +59,7 @@ const CAPABILITY_ROLES: Record<Capability, readonly AdminRole[]> = {
 	'Manage Navigation': ROLE_SETS.admins,
 	'Purge Cache': ROLE_SETS.admins,
 	'Edit Content & Text': ROLE_SETS.staff,
+	'View Reports': ROLE_SETS.admins,
 	'View All Chambers': ROLE_SETS.superAdmins,
 };
 

@@ -43,7 +43,7 @@ export function BusinessCard({ business, settings, category }: Props) {
 	const website = websiteHref(business);
 	const description = settings.showBusinessShortDescription ? business.description : '';
 	return (
-		<article className="bcard">
+		<article className="bcard" data-stat-card="" data-stat-business={business.id}>
 			<div className="bcard__head">
 				{business.logoUrl ? (
 					<img
@@ -75,7 +75,7 @@ export function BusinessCard({ business, settings, category }: Props) {
 				<p className="bcard__address">{addressLine(business.address)}</p>
 			)}
 			{business.phone && (
-				<a className="bcard__phone bcard__above" href={telHref(business.phone)}>
+				<a className="bcard__phone bcard__above" href={telHref(business.phone)} data-stat="phone">
 					{business.phone}
 				</a>
 			)}
@@ -84,6 +84,7 @@ export function BusinessCard({ business, settings, category }: Props) {
 					<a
 						className="bcard__button bcard__above"
 						href={website}
+						data-stat="website"
 						target="_blank"
 						rel="noopener noreferrer"
 					>

@@ -1,5 +1,6 @@
 import type { SupabaseClient } from '../../lib/database.ts';
 import { getCacheVersion } from '../directory/directory.server.ts';
+import { isUnavailable } from '../../lib/http.server.ts';
 import { getServiceClient, readClientEnv } from '../../lib/supabase.server.ts';
 import {
 	ConfigError,
@@ -56,13 +57,20 @@ export async function getCachedChamberConfig(
 	client: SupabaseClient,
 	tenantId: string,
 ): Promise<ChamberConfig> {
-	const version = await getCacheVersion(client, tenantId, 'config');
+	let version: number;
+	try {
+		version = await getCacheVersion(client, tenantId, 'config');
+	} catch (error) {
+		return lastReadWhenUnavailable(tenantId, error);
+	}
 	const cached = cachedConfigs.get(tenantId);
 	if (cached?.version === version) return cached.config;
 	const entry: CachedConfig = {
 		version,
 		config: getChamberConfig(client, tenantId).catch((error: unknown) =>
-			error instanceof ConfigError ? lastValidConfig(tenantId, error) : Promise.reject(error),
+			error instanceof ConfigError
+				? lastValidConfig(tenantId, error)
+				: lastReadWhenUnavailable(tenantId, error),
 		),
 	};
 	cachedConfigs.set(tenantId, entry);
@@ -73,6 +81,16 @@ export async function getCachedChamberConfig(
 		},
 	);
 	return entry.config;
+}
+
+/**
+ * The database did not answer in time: the configuration this instance read last serves until
+ * it does (a function keeps answering from what it knows); without one, the failure stands.
+ */
+function lastReadWhenUnavailable(tenantId: string, error: unknown): ChamberConfig {
+	const remembered = lastRead.get(tenantId);
+	if (!remembered || !isUnavailable(error)) throw error;
+	return remembered;
 }
 
 /**

@@ -155,6 +155,19 @@ describe('defaults', () => {
 			memberBadgeDisplay: 'level',
 			businessDetailLayout: 'classic',
 			showMainContact: false,
+			memberUpdates: false,
+			memberFields: [
+				'listings',
+				'web_content',
+				'work_phone',
+				'website',
+				'social_media',
+				'logo_url',
+				'categories',
+			],
+			memberLiveFields: [],
+			memberEditorsApprove: false,
+			memberMaxCategories: 3,
 		});
 	});
 

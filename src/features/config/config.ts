@@ -60,6 +60,25 @@ export type TimeZone = (typeof TIME_ZONES)[number];
 export const FILTER_VALUES = ['city', 'county', 'zip', 'affiliation'] as const;
 export type FilterValue = (typeof FILTER_VALUES)[number];
 
+/**
+ * The fields of its listing a member may be let change from /members/listing (the tenant file's
+ * names): the descriptions, web content, phone, website, social links, logo and categories.
+ * Everything else (name, address, level …) stays with staff.
+ */
+export const MEMBER_FIELD_CHOICES = [
+	'listings',
+	'web_content',
+	'work_phone',
+	'website',
+	'social_media',
+	'logo_url',
+	'categories',
+] as const;
+export type MemberFieldChoice = (typeof MEMBER_FIELD_CHOICES)[number];
+
+/** How many categories a member may choose when the chamber sets no other limit. */
+export const MEMBER_CATEGORY_COUNT = { min: 1, max: 50, fallback: 3 } as const;
+
 export const EVENTS_CALENDARS = ['events', 'community-events', 'events-list'] as const;
 export type EventsCalendar = (typeof EVENTS_CALENDARS)[number];
 
@@ -497,6 +516,19 @@ export const featuresSchema = z.object({
 	businessDetailLayout: z.enum(['classic', 'modern']).default('classic'),
 	/** Show the business's main contact name on its profile; default false. */
 	showMainContact: z.boolean().default(false),
+	/**
+	 * Members update their own listing: profiles link to /members/sign-in and a member signs in
+	 * by an e-mailed link to the address on file; default false.
+	 */
+	memberUpdates: z.boolean().default(false),
+	/** The fields a member may change; default every one of MEMBER_FIELD_CHOICES. */
+	memberFields: uniqueList(MEMBER_FIELD_CHOICES, MEMBER_FIELD_CHOICES),
+	/** Of those, the ones that go live without review; default none. */
+	memberLiveFields: uniqueList(MEMBER_FIELD_CHOICES, []),
+	/** Editors may approve and return members' requests too (else admins only); default false. */
+	memberEditorsApprove: z.boolean().default(false),
+	/** The most categories a member may choose, 1-50, anything else falls back to 3; default 3. */
+	memberMaxCategories: countWithFallback(MEMBER_CATEGORY_COUNT),
 });
 
 /**

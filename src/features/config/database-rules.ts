@@ -74,3 +74,21 @@ export function configDatabaseRules(): Record<string, ValueRule> {
 	}
 	return rules;
 }
+
+/**
+ * The SQL that redefines a rules function (`public.config_rules()`, `public.business_rules()`)
+ * to answer `rules`: one line per key, so a migration's diff shows which one changed.
+ */
+export function rulesFunctionSql(name: string, rules: Record<string, ValueRule>): string {
+	const json = `{\n${Object.entries(rules)
+		.map(([key, rule]) => `\t"${key}": ${JSON.stringify(rule)}`)
+		.join(',\n')}\n}`.replaceAll("'", "''");
+	return `create or replace function public.${name}()
+returns jsonb
+language sql
+immutable
+set search_path = ''
+as $rules$
+	select '${json}'::jsonb;
+$rules$;`;
+}

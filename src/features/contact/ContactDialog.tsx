@@ -44,6 +44,12 @@ function keepFocusInside(event: KeyboardEvent<HTMLDialogElement>): void {
 
 type Status = { kind: 'idle' | 'sending' | 'sent' } | { kind: 'error'; message: string };
 
+/**
+ * What a visitor reads once the message is stored: it is e-mailed right after, or later while
+ * the mail server is down, so there is nothing to send again.
+ */
+export const SENT_TEXT = 'Thanks — your message will be delivered.';
+
 async function postMessage(body: Record<string, unknown>): Promise<void> {
 	let response: Response;
 	try {
@@ -128,6 +134,10 @@ export default function ContactDialog({
 			form.current?.reset();
 			idempotencyKey.current = null;
 			setStatus({ kind: 'sent' });
+			// The member statistics' page script counts it (src/features/reports/StatsBeacon.astro).
+			document.dispatchEvent(
+				new CustomEvent('chamber:stat', { detail: { kind: 'message', business: businessId } }),
+			);
 		} catch (error) {
 			const message = error instanceof Error ? error.message : '';
 			setStatus({ kind: 'error', message: message || FAILED });
@@ -199,7 +209,7 @@ export default function ContactDialog({
 						<input id={`${id}-website`} name="website" tabIndex={-1} autoComplete="off" />
 					</div>
 					<p className="contact-dialog__success" role="status">
-						{status.kind === 'sent' ? 'Message sent successfully!' : ''}
+						{status.kind === 'sent' ? SENT_TEXT : ''}
 					</p>
 					<p className="contact-dialog__error" role="alert">
 						{status.kind === 'error' ? status.message : ''}

@@ -1,10 +1,10 @@
-import { mkdir, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { SupabaseClient } from '../../lib/database.ts';
-import nodemailer from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import { z } from 'zod';
 import { readStackEnv } from '../../lib/env.server.ts';
-import type { ContactMessage } from './contact.ts';
+import { mailTransport, sendMail } from '../../lib/mail.server.ts';
+import type { ContactMessage, UndeliveredCount } from './contact.ts';
 
 /**
  * 'Message this business' on the server: the visitor's message is stored first (so nothing is
@@ -23,6 +23,10 @@ const contactEnvSchema = z.object({
 	CHAMBER_DATA_DIR: z.string().min(1).default('.data'),
 	/** Sender address; default no-reply@{services.emailDomain} (or @localhost). */
 	MAIL_FROM: z.string().min(3).optional(),
+	/** How long the mail server gets to connect, greet and answer each step (default 5000 ms). */
+	SMTP_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(5000),
+	/** The first pause before a failed delivery is tried again (default 60 s); it grows each time. */
+	CONTACT_RETRY_BASE_SECONDS: z.coerce.number().int().min(0).max(86_400).default(60),
 	/** reCAPTCHA v3 secret; verification is on exactly when it is set. */
 	RECAPTCHA_SECRET: z.string().min(1).optional(),
 	RECAPTCHA_VERIFY_URL: z.url().default('https://www.google.com/recaptcha/api/siteverify'),
@@ -30,6 +34,8 @@ const contactEnvSchema = z.object({
 
 export interface ContactEnv {
 	smtpUrl?: string;
+	smtpTimeoutMs: number;
+	retryBaseSeconds: number;
 	outboxDir: string;
 	mailFrom?: string;
 	recaptcha?: { secret: string; verifyUrl: string };
@@ -75,6 +81,8 @@ export function readContactEnv(
 	}
 	return {
 		smtpUrl: e.SMTP_URL,
+		smtpTimeoutMs: e.SMTP_TIMEOUT_MS,
+		retryBaseSeconds: e.CONTACT_RETRY_BASE_SECONDS,
 		outboxDir: resolve(e.OUTBOX_DIR ?? join(e.CHAMBER_DATA_DIR, 'outbox')),
 		mailFrom: e.MAIL_FROM,
 		recaptcha: e.RECAPTCHA_SECRET
@@ -161,20 +169,6 @@ export async function saveContactMessage(
 	return { id: found.id, status: found.delivery_status, created: false };
 }
 
-export async function setContactDelivery(
-	service: SupabaseClient,
-	messageId: string,
-	status: 'sent' | 'failed',
-	deliveryError: string | null = null,
-): Promise<void> {
-	const { error } = await service
-		.from('contact_messages')
-		.update({ delivery_status: status, delivery_error: deliveryError })
-		.eq('id', messageId);
-	// attempts and last_attempt_at are counted by claimContactDelivery.
-	if (error) throw new Error(`Failed to record delivery: ${error.message}`, { cause: error });
-}
-
 // --- Delivery -----------------------------------------------------------------------------------
 
 export interface Delivery {
@@ -188,15 +182,17 @@ export async function deliverContactMessage(
 	business: ContactBusiness,
 	chamber: { name: string; emailDomain: string; messageId: string },
 	env: ContactEnv,
+	transport: Transporter = mailTransport(env),
 ): Promise<Delivery> {
+	const domain = chamber.emailDomain || 'localhost';
 	const mail = {
-		from: env.mailFrom ?? {
-			name: chamber.name,
-			address: `no-reply@${chamber.emailDomain || 'localhost'}`,
-		},
+		from: env.mailFrom ?? { name: chamber.name, address: `no-reply@${domain}` },
 		to: { name: business.name, address: business.email },
 		replyTo: { name: message.name, address: message.email },
 		subject: `Message from ${message.name} via the ${chamber.name} directory`,
+		// One id per stored message: should an attempt be repeated after the mail server took it
+		// (its answer lost), the business's mail program sees the same message twice, not two.
+		messageId: `<contact-${chamber.messageId}@${domain}>`,
 		text: [
 			`${message.name} <${message.email}> sent ${business.name} this message through the ${chamber.name} business directory:`,
 			'',
@@ -205,21 +201,7 @@ export async function deliverContactMessage(
 			'Reply to this e-mail to answer them directly.',
 		].join('\n'),
 	};
-	if (env.smtpUrl) {
-		await nodemailer.createTransport(env.smtpUrl).sendMail(mail);
-		return {};
-	}
-	const info = await nodemailer
-		.createTransport({ streamTransport: true, buffer: true, newline: 'unix' })
-		.sendMail(mail);
-	// A visitor's message and address: only this user may read it.
-	await mkdir(env.outboxDir, { recursive: true, mode: 0o700 });
-	const file = join(
-		env.outboxDir,
-		`${new Date().toISOString().replace(/[:.]/g, '-')}-${chamber.messageId}.eml`,
-	);
-	await writeFile(file, info.message as Buffer, { mode: 0o600 });
-	return { outboxFile: file };
+	return sendMail(mail, env, chamber.messageId, transport);
 }
 
 // --- reCAPTCHA v3 -------------------------------------------------------------------------------
@@ -273,74 +255,130 @@ export async function verifyRecaptcha(
 
 // --- Delivery attempts ------------------------------------------------------------------------
 
-/** How often a stored message is tried before it is left for the chamber's staff. */
-export const MAX_DELIVERY_ATTEMPTS = 5;
+/**
+ * How often a stored message is tried before it is left for the chamber's staff (the panel counts
+ * undelivered messages): with the back-off below, about two days of a mail server being down.
+ */
+export const MAX_DELIVERY_ATTEMPTS = 16;
+
+/** How long one attempt holds its message: longer than the mail server's timeouts together. */
+const LEASE_SECONDS = 120;
+
+/** The pause after a failed attempt: the base, ×4 each time, at most 3 hours. */
+export function retryDelaySeconds(attempts: number, baseSeconds: number): number {
+	return Math.min(3 * 3600, baseSeconds * 4 ** Math.max(0, attempts - 1));
+}
 
 /**
- * Claims one delivery attempt of a message not yet sent: counts it, and answers false when the
- * message was sent meanwhile, ran out of attempts, or another attempt started within the last
- * minute (a retried submit racing the first one, or the hourly retry).
+ * Claims one delivery attempt (in the database, by its clock) and answers its number: null when
+ * the message was sent, another attempt holds it, it is not due yet, or it ran out of attempts.
  */
 export async function claimContactDelivery(
 	service: SupabaseClient,
 	messageId: string,
-	now: Date = new Date(),
-): Promise<boolean> {
-	const { data: current, error: readError } = await service
-		.from('contact_messages')
-		.select('attempts, last_attempt_at, delivery_status')
-		.eq('id', messageId)
-		.single();
-	if (readError) {
-		throw new Error(`Failed to read message: ${readError.message}`, { cause: readError });
-	}
-	const row = current as {
-		attempts: number;
-		last_attempt_at: string | null;
-		delivery_status: string;
-	};
-	if (row.delivery_status === 'sent' || row.attempts >= MAX_DELIVERY_ATTEMPTS) return false;
-	if (row.last_attempt_at && now.getTime() - Date.parse(row.last_attempt_at) < 60_000) return false;
-	// Compare-and-set on attempts: of two concurrent claims, one updates the row.
-	const { data, error } = await service
-		.from('contact_messages')
-		.update({ attempts: row.attempts + 1, last_attempt_at: now.toISOString() })
-		.eq('id', messageId)
-		.eq('attempts', row.attempts)
-		.select('id');
+): Promise<number | null> {
+	const { data, error } = await service.rpc('claim_contact_delivery', {
+		p_message_id: messageId,
+		p_max_attempts: MAX_DELIVERY_ATTEMPTS,
+		p_lease_seconds: LEASE_SECONDS,
+	});
 	if (error) throw new Error(`Failed to claim delivery: ${error.message}`, { cause: error });
-	return (data as unknown[]).length === 1;
+	return typeof data === 'number' ? data : null;
 }
 
 /**
- * The chamber's stored messages still to deliver: not sent, attempts left, not tried in the last
- * 5 minutes.
+ * One delivery attempt of a stored message: claimed, e-mailed, recorded. 'skipped' when it could
+ * not be claimed (sent, being tried, not due, out of attempts). A failure is recorded with the
+ * pause before the next attempt, and logged in one line.
  */
+export async function attemptDelivery(
+	service: SupabaseClient,
+	messageId: string,
+	message: Pick<ContactMessage, 'name' | 'email' | 'message'>,
+	business: ContactBusiness,
+	chamber: { name: string; emailDomain: string },
+	env: ContactEnv,
+	transport?: Transporter,
+): Promise<'sent' | 'failed' | 'skipped'> {
+	const attempt = await claimContactDelivery(service, messageId);
+	if (attempt === null) return 'skipped';
+	try {
+		await deliverContactMessage(message, business, { ...chamber, messageId }, env, transport);
+	} catch (error) {
+		const reason = error instanceof Error ? error.message : String(error);
+		const retrySeconds = retryDelaySeconds(attempt, env.retryBaseSeconds);
+		console.error(
+			`[contact] message ${messageId}: attempt ${attempt} failed (${reason}); next in ${retrySeconds} s`,
+		);
+		await recordContactDelivery(service, messageId, { sent: false, error: reason, retrySeconds });
+		return 'failed';
+	}
+	await recordContactDelivery(service, messageId, { sent: true });
+	return 'sent';
+}
+
+/** Records how an attempt ended; a failure is tried again after retryDelaySeconds. */
+export async function recordContactDelivery(
+	service: SupabaseClient,
+	messageId: string,
+	outcome: { sent: true } | { sent: false; error: string; retrySeconds: number },
+): Promise<void> {
+	const { error } = await service.rpc('record_contact_delivery', {
+		p_message_id: messageId,
+		p_sent: outcome.sent,
+		p_error: outcome.sent ? null : outcome.error,
+		p_retry_seconds: outcome.sent ? 0 : outcome.retrySeconds,
+	});
+	if (error) throw new Error(`Failed to record delivery: ${error.message}`, { cause: error });
+}
+
+/** A stored message and what its delivery needs. */
+export interface UndeliveredMessage {
+	id: string;
+	tenant_id: string;
+	business_id: string | null;
+	name: string;
+	email: string;
+	message: string;
+	attempts: number;
+}
+
+/** The chamber's stored messages due for another attempt, the longest waiting first. */
 export async function listUndeliveredMessages(
 	service: SupabaseClient,
 	tenantId: string,
 	now: Date = new Date(),
-	limit = 50,
-): Promise<
-	{
-		id: string;
-		tenant_id: string;
-		business_id: string | null;
-		name: string;
-		email: string;
-		message: string;
-	}[]
-> {
-	const quiet = new Date(now.getTime() - 5 * 60_000).toISOString();
+	limit = 100,
+): Promise<UndeliveredMessage[]> {
 	const { data, error } = await service
 		.from('contact_messages')
-		.select('id, tenant_id, business_id, name, email, message')
+		.select('id, tenant_id, business_id, name, email, message, attempts')
 		.eq('tenant_id', tenantId)
 		.neq('delivery_status', 'sent')
 		.lt('attempts', MAX_DELIVERY_ATTEMPTS)
-		.or(`last_attempt_at.is.null,last_attempt_at.lt.${quiet}`)
-		.order('created_at')
+		.lte('next_attempt_at', now.toISOString())
+		.order('next_attempt_at')
 		.limit(limit);
 	if (error) throw new Error(`Failed to list messages: ${error.message}`, { cause: error });
-	return data as Awaited<ReturnType<typeof listUndeliveredMessages>>;
+	return data as UndeliveredMessage[];
+}
+
+/** Counted with the staff member's own token: row-level security decides who may see them. */
+export async function countUndeliveredMessages(
+	client: SupabaseClient,
+	tenantId: string,
+): Promise<UndeliveredCount> {
+	const count = async (gaveUp: boolean) => {
+		let query = client
+			.from('contact_messages')
+			.select('id', { count: 'exact', head: true })
+			.eq('tenant_id', tenantId)
+			.neq('delivery_status', 'sent');
+		if (gaveUp) query = query.gte('attempts', MAX_DELIVERY_ATTEMPTS);
+		const { count: n, error } = await query;
+		if (error) throw new Error(`Failed to count messages: ${error.message}`, { cause: error });
+		return n ?? 0;
+	};
+	const [undelivered, givenUp] = await Promise.all([count(false), count(true)]);
+	return { undelivered, givenUp };
 }

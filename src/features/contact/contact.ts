@@ -53,3 +53,23 @@ export function isHoneypotFilled(body: unknown): boolean {
 	const value = (body as { website: unknown }).website;
 	return typeof value === 'string' ? value.trim() !== '' : value !== undefined && value !== null;
 }
+
+/** GET /api/contact-undelivered: the chamber's stored messages not e-mailed yet. */
+export const undeliveredCountSchema = z.object({
+	/** Not delivered yet: waiting for the next attempt, or no longer tried. */
+	undelivered: z.number().int().min(0),
+	/** Of those, out of attempts: they need the mail settings fixed and a look by staff. */
+	givenUp: z.number().int().min(0),
+});
+
+export type UndeliveredCount = z.output<typeof undeliveredCountSchema>;
+
+/** The panel's line for the count, or null when every message was delivered. */
+export function undeliveredText(count: UndeliveredCount): string | null {
+	if (count.undelivered === 0) return null;
+	const messages =
+		count.undelivered === 1 ? '1 visitor message' : `${count.undelivered} visitor messages`;
+	const waiting = `${messages} not delivered yet`;
+	if (count.givenUp === 0) return `${waiting}: they will be sent again automatically.`;
+	return `${waiting}, ${count.givenUp} no longer retried: check the mail settings.`;
+}

@@ -1,7 +1,7 @@
-import { LRUCache } from 'lru-cache';
 import { z } from 'zod';
 import type { CacheVersionType } from '../../lib/cache-versions.ts';
-import { cacheHeaders, jsonError, versionParam, type CacheOptions } from '../../lib/http.server.ts';
+import { jsonError, versionParam, type CacheOptions } from '../../lib/http.server.ts';
+import { lastGoodOf, rememberGood, servedHeaders } from '../../lib/last-good.server.ts';
 import { getAnonClient, readClientEnv } from '../../lib/supabase.server.ts';
 import { getCurrentTenant } from '../../lib/tenant.server.ts';
 import { getCachedChamberConfig } from '../config/config.server.ts';
@@ -122,30 +122,14 @@ export function cacheTags(resource: EventsResource, ...more: string[]): string[]
 
 // --- Last good answers -------------------------------------------------------------------------
 
-/** How long the CDN may keep an answer served from the fallback before asking again. */
-const STALE_FRESH_SECONDS = 60;
-
-/**
- * Per function instance, the last good answer of each request, the least recently used dropped
- * first: ranges and event ids are bounded, but there are still many of them.
- */
-export const LAST_GOOD_MAX_ENTRIES = 500;
-
-const lastGood = new LRUCache<string, { value: unknown; at: Date }>({
-	max: LAST_GOOD_MAX_ENTRIES,
-});
-
-/** How many answers this instance keeps (for tests and diagnostics). */
-export function lastGoodSize(): number {
-	return lastGood.size;
-}
+export { LAST_GOOD_MAX_ENTRIES, lastGoodSize } from '../../lib/last-good.server.ts';
 
 export type Outcome<T> = { ok: true; value: T; staleSince?: Date } | { ok: false; message: string };
 
 /**
  * Loads through the source and remembers the answer under `key`; when the source fails, the
  * last good answer of this instance is served instead (marked stale), else the error's
- * visitor-facing message.
+ * visitor-facing message (the functions answer 502 with it).
  */
 export async function withLastGood<T>(
 	key: string,
@@ -154,12 +138,12 @@ export async function withLastGood<T>(
 ): Promise<Outcome<T>> {
 	try {
 		const value = await load();
-		lastGood.set(key, { value, at: new Date() });
+		rememberGood(key, value);
 		return { ok: true, value };
 	} catch (error) {
-		const kept = lastGood.get(key);
+		const kept = lastGoodOf<T>(key);
 		console.error(`[events] ${key}:`, error);
-		if (kept) return { ok: true, value: kept.value as T, staleSince: kept.at };
+		if (kept) return { ok: true, ...kept };
 		const message = error instanceof EventsSourceError ? error.message : fallbackMessage;
 		return { ok: false, message };
 	}
@@ -175,13 +159,7 @@ export function outcomeHeaders(
 	outcome: { staleSince?: Date },
 	options: CacheOptions,
 ): Record<string, string> {
-	const stale = outcome.staleSince;
-	if (!stale) return cacheHeaders(options);
-	return {
-		...cacheHeaders({ ...options, fresh: STALE_FRESH_SECONDS }),
-		Warning: '110 - "Response is Stale"',
-		'X-Events-Stale-Since': stale.toISOString(),
-	};
+	return servedHeaders(outcome, options, 'X-Events-Stale-Since');
 }
 
 /** The site's own origin for links in feeds: the configured URL, else the request's. */

@@ -256,14 +256,23 @@ export function attendingHeaderCount(
 
 // --- Time zones and labels ---------------------------------------------------------------------
 
-/** Whether the runtime knows an IANA zone name. */
+const knownZones = new Map<string, boolean>();
+
+/** Whether the runtime knows an IANA zone name (remembered: asking Intl costs a formatter). */
 export function isTimeZone(name: string): boolean {
-	try {
-		new Intl.DateTimeFormat('en-US', { timeZone: name });
-		return true;
-	} catch {
-		return false;
+	let known = knownZones.get(name);
+	if (known === undefined) {
+		try {
+			new Intl.DateTimeFormat('en-US', { timeZone: name });
+			known = true;
+		} catch {
+			known = false;
+		}
+		// Names come from event data: a bounded memory, whatever a source sends.
+		if (knownZones.size >= 500) knownZones.clear();
+		knownZones.set(name, known);
 	}
+	return known;
 }
 
 // When a source gives only the abbreviation, the US zone it names; DST then follows the date.

@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import { createEvents, type DateArray, type EventAttributes } from 'ics';
 import { addDays } from 'date-fns';
 import { eventPath, eventTimeZone, isAllDay, localDay, type Event } from './events.ts';
@@ -71,7 +72,22 @@ function attributes(event: Event, options: IcsOptions): EventAttributes {
 }
 
 /** One VCALENDAR holding the events (none is a valid, empty calendar). */
+/**
+ * The last calendar files made, by their input: the feed is asked for far more often than its
+ * events change, and the ics package validates every event each time (most of a request's work).
+ */
+const madeFiles = new LRUCache<string, string>({ max: 20 });
+
 export function eventsToIcs(events: readonly Event[], options: IcsOptions): string {
+	const key = JSON.stringify([events, options]);
+	const made = madeFiles.get(key);
+	if (made !== undefined) return made;
+	const file = makeIcs(events, options);
+	madeFiles.set(key, file);
+	return file;
+}
+
+function makeIcs(events: readonly Event[], options: IcsOptions): string {
 	const { error, value } = createEvents(
 		events.map((event) => attributes(event, options)),
 		{ calName: options.calendarName, productId: 'chamber/events', method: 'PUBLISH' },

@@ -30,7 +30,7 @@ export function listErrorMessage(community: boolean): string {
 	return community ? COMMUNITY_EVENTS_FETCH_ERROR : EVENTS_FETCH_ERROR;
 }
 
-/** Atlas gets this long to answer before the request is abandoned. */
+/** Atlas gets this long to answer before the request is abandoned (ATLAS_TIMEOUT_MS overrides). */
 export const ATLAS_TIMEOUT_MS = 5_000;
 
 // --- Local: the events table -------------------------------------------------------------------
@@ -100,6 +100,8 @@ export interface AtlasOptions {
 	baseUrl: string;
 	/** Sent as `x-tenant`; without it Atlas answers 500. */
 	tenant: string;
+	/** How long Atlas gets to answer, body included (default ATLAS_TIMEOUT_MS). */
+	timeoutMs?: number;
 }
 
 async function atlasGet(options: AtlasOptions, path: string, failure: string): Promise<unknown> {
@@ -109,7 +111,7 @@ async function atlasGet(options: AtlasOptions, path: string, failure: string): P
 		// The signal also bounds reading the body, so a stalled stream cannot hang a request.
 		response = await fetch(url, {
 			headers: { accept: 'application/json', 'x-tenant': options.tenant },
-			signal: AbortSignal.timeout(ATLAS_TIMEOUT_MS),
+			signal: AbortSignal.timeout(options.timeoutMs ?? ATLAS_TIMEOUT_MS),
 		});
 	} catch (cause) {
 		throw new EventsSourceError(failure, { cause });
@@ -171,6 +173,11 @@ const sourceEnvSchema = z
 		),
 		/** The chamber's Atlas tenant name, sent as x-tenant. */
 		ATLAS_TENANT: z.preprocess(blankAsUnset, z.string().trim().min(1).optional()),
+		/** How long one Atlas request may take (default 5000 ms). */
+		ATLAS_TIMEOUT_MS: z.preprocess(
+			blankAsUnset,
+			z.coerce.number().int().min(100).max(60_000).default(ATLAS_TIMEOUT_MS),
+		),
 	})
 	.superRefine((env, ctx) => {
 		if (Boolean(env.ATLAS_BASE_URL) !== Boolean(env.ATLAS_TENANT)) {
@@ -182,7 +189,7 @@ const sourceEnvSchema = z
 	});
 
 export type EventsSourceConfig =
-	{ kind: 'local' } | { kind: 'atlas'; baseUrl: string; tenant: string };
+	{ kind: 'local' } | { kind: 'atlas'; baseUrl: string; tenant: string; timeoutMs: number };
 
 export function readEventsSourceConfig(env: NodeJS.ProcessEnv = process.env): EventsSourceConfig {
 	const parsed = sourceEnvSchema.safeParse(env);
@@ -191,9 +198,9 @@ export function readEventsSourceConfig(env: NodeJS.ProcessEnv = process.env): Ev
 			`Invalid events source: ${parsed.error.issues.map((i) => i.message).join('; ')}`,
 		);
 	}
-	const { ATLAS_BASE_URL, ATLAS_TENANT } = parsed.data;
+	const { ATLAS_BASE_URL, ATLAS_TENANT, ATLAS_TIMEOUT_MS: timeoutMs } = parsed.data;
 	return ATLAS_BASE_URL && ATLAS_TENANT
-		? { kind: 'atlas', baseUrl: ATLAS_BASE_URL, tenant: ATLAS_TENANT }
+		? { kind: 'atlas', baseUrl: ATLAS_BASE_URL, tenant: ATLAS_TENANT, timeoutMs }
 		: { kind: 'local' };
 }
 

@@ -154,7 +154,19 @@ describe('choosing the events source', () => {
 		});
 		expect(
 			readEventsSourceConfig({ ATLAS_BASE_URL: 'https://api.example.org/api', ATLAS_TENANT: 'x' }),
-		).toEqual({ kind: 'atlas', baseUrl: 'https://api.example.org/api', tenant: 'x' });
+		).toEqual({
+			kind: 'atlas',
+			baseUrl: 'https://api.example.org/api',
+			tenant: 'x',
+			timeoutMs: 5000,
+		});
+		expect(
+			readEventsSourceConfig({
+				ATLAS_BASE_URL: 'https://api.example.org/api',
+				ATLAS_TENANT: 'x',
+				ATLAS_TIMEOUT_MS: '1500',
+			}),
+		).toMatchObject({ kind: 'atlas', timeoutMs: 1500 });
 	});
 
 	it('refuses half a configuration or a bad URL', () => {

@@ -1,6 +1,7 @@
 import { useStore } from '@nanostores/react';
 import { useEffect, useId, useState, type ReactNode } from 'react';
 import Dialog from '../admin/ops/Dialog.tsx';
+import ConflictDialog from '../conflicts/ConflictDialog.tsx';
 import { publishRequested } from '../publish/store.ts';
 import type { Affiliation, Listing, SocialMediaEntry, WebContent } from '../tenants/tenant-file.ts';
 import {
@@ -29,14 +30,13 @@ import {
 	$serverIssues,
 	editMember,
 	hasUnsavedMemberChanges,
-	keepMine,
 	loadHistory,
 	memberAction,
+	resolveConflict,
 	restoreValue,
 	saveMember,
 	setMemberField,
 	setWeblinkProfileId,
-	takeTheirs,
 	uploadLogo,
 	type MembersDeps,
 } from './store.ts';
@@ -433,70 +433,167 @@ function ItemInput({
 
 type ListField = 'listings' | 'social_media' | 'profile_affiliations' | 'web_content';
 
+/** One text of a list's items: its input's label (numbered per item) and kind. */
+interface ItemText {
+	key: string;
+	label: (n: number) => string;
+	type?: 'text' | 'url';
+	multiline?: boolean;
+	/** A list of words, edited comma-separated. */
+	commaList?: boolean;
+	/** Shown to admins only (editors change a listing's descriptions, not its keywords). */
+	adminOnly?: boolean;
+}
+
+/** How each list field is edited: what an item is called, a new item, and its texts. */
+const LIST_EDITORS: Readonly<
+	Record<
+		ListField,
+		{
+			itemLabel: string;
+			empty: string;
+			/** Only admins add and remove items (editors change the descriptions' texts). */
+			adminsAddAndRemove?: boolean;
+			blank: () => Listing | SocialMediaEntry | WebContent | Affiliation;
+			texts: readonly ItemText[];
+		}
+	>
+> = {
+	listings: {
+		itemLabel: 'description',
+		empty: 'No description yet.',
+		adminsAddAndRemove: true,
+		blank: () => ({
+			description: '',
+			short_description: '',
+			categories: [],
+			keywords: '',
+			active: true,
+			primary_listing: false,
+		}),
+		texts: [
+			{ key: 'description', label: (n) => `Description ${n} (HTML)`, multiline: true },
+			{ key: 'short_description', label: (n) => `Short description ${n}` },
+			{ key: 'keywords', label: (n) => `Search keywords ${n}`, adminOnly: true },
+			{
+				key: 'categories',
+				label: (n) => `Listing categories ${n} (comma-separated)`,
+				commaList: true,
+				adminOnly: true,
+			},
+		],
+	},
+	social_media: {
+		itemLabel: 'link',
+		empty: 'No social links.',
+		blank: () => ({ platform: 'Facebook', url: '' }),
+		texts: [
+			{ key: 'platform', label: (n) => `Network ${n}` },
+			{ key: 'url', label: (n) => `Link ${n}`, type: 'url' },
+		],
+	},
+	web_content: {
+		itemLabel: 'web content item',
+		empty: 'No web content.',
+		blank: () => ({ content_type: 'Link', content_title: '', full_url: '', rel_url: '' }),
+		texts: [
+			{ key: 'content_type', label: (n) => `Type ${n}` },
+			{ key: 'content_title', label: (n) => `Title ${n}` },
+			{ key: 'full_url', label: (n) => `Address ${n}`, type: 'url' },
+		],
+	},
+	profile_affiliations: {
+		itemLabel: 'affiliation',
+		empty: 'No affiliations.',
+		blank: () => ({
+			icon: '',
+			icon_text: '',
+			icon_url: '',
+			aff_code: '',
+			aff_name: '',
+			list_available_on_website: true,
+		}),
+		texts: [
+			{ key: 'aff_name', label: (n) => `Group ${n}` },
+			{ key: 'icon_text', label: (n) => `Badge text ${n}` },
+			{ key: 'icon', label: (n) => `Badge image ${n}`, type: 'url' },
+			{ key: 'icon_url', label: (n) => `Badge link ${n}`, type: 'url' },
+		],
+	},
+};
+
 /** A list field: its items, each removable, and Add; its problems and override note. */
-function ListEditor<T>({
-	ctx,
-	field,
-	itemLabel,
-	empty,
-	blank,
-	structural,
-	heading,
-	render,
-}: {
-	ctx: Ctx;
-	field: ListField;
-	/** Its own heading, when its group holds more than it. */
-	heading: boolean;
-	itemLabel: string;
-	empty: string;
-	blank: () => T;
-	/** Whether this role may add and remove items (editors change descriptions only). */
-	structural: boolean;
-	render: (item: T, index: number, update: (patch: Partial<T>) => void) => ReactNode;
-}) {
-	const items = ctx.draft[field] as unknown as T[];
+function ListField({ ctx, field, heading }: { ctx: Ctx; field: ListField; heading: boolean }) {
+	const spec = LIST_EDITORS[field];
+	const admin = mayManageMembers(ctx.role);
+	const items = ctx.draft[field] as unknown as Record<string, unknown>[];
 	const disabled = ctx.locked || !mayChangeField(ctx.role, field);
-	const update = (index: number, patch: Partial<T>) =>
+	const structural = !disabled && (admin || !spec.adminsAddAndRemove);
+	const texts = spec.texts.filter((text) => admin || !text.adminOnly);
+	const update = (index: number, key: string, value: unknown) =>
 		editMember((draft) => {
-			const list = draft[field] as unknown as T[];
-			list[index] = { ...list[index]!, ...patch };
+			const list = draft[field] as unknown as Record<string, unknown>[];
+			list[index] = { ...list[index]!, [key]: value };
 		});
 	return (
 		<div className="members-wide members-list-field">
 			{heading && <h4>{FIELD_LABELS[field]}</h4>}
-			{items.length === 0 && <p className="admin-field__hint">{empty}</p>}
+			{items.length === 0 && <p className="admin-field__hint">{spec.empty}</p>}
 			<ol className="members-items">
 				{items.map((item, index) => (
 					<li key={index} className="members-item">
-						<div className="admin-grid">{render(item, index, (patch) => update(index, patch))}</div>
-						{structural && !disabled && (
+						<div className="admin-grid">
+							{texts.map((text) => (
+								<ItemInput
+									key={text.key}
+									ctx={ctx}
+									path={`${field}[${index}].${text.key}`}
+									label={text.label(index + 1)}
+									type={text.type}
+									multiline={text.multiline}
+									value={
+										text.commaList
+											? (item[text.key] as string[]).join(', ')
+											: (item[text.key] as string)
+									}
+									disabled={disabled}
+									onChange={(value) =>
+										update(
+											index,
+											text.key,
+											text.commaList ? value.split(',').map((word) => word.trimStart()) : value,
+										)
+									}
+								/>
+							))}
+						</div>
+						{structural && (
 							<button
 								type="button"
 								className="admin-button admin-button--secondary"
 								onClick={() =>
 									editMember((draft) => {
-										(draft[field] as unknown as T[]).splice(index, 1);
+										(draft[field] as unknown[]).splice(index, 1);
 									})
 								}
 							>
-								Remove {itemLabel} {index + 1}
+								Remove {spec.itemLabel} {index + 1}
 							</button>
 						)}
 					</li>
 				))}
 			</ol>
-			{structural && !disabled && (
+			{structural && (
 				<button
 					type="button"
 					className="admin-button admin-button--secondary"
 					onClick={() =>
 						editMember((draft) => {
-							(draft[field] as unknown as T[]).push(blank());
+							(draft[field] as unknown[]).push(spec.blank());
 						})
 					}
 				>
-					Add {itemLabel}
+					Add {spec.itemLabel}
 				</button>
 			)}
 			<Errors id={`${field}-error`} messages={messagesAt(ctx, field)} />
@@ -505,247 +602,25 @@ function ListEditor<T>({
 	);
 }
 
-function ListField({ ctx, field, heading }: { ctx: Ctx; field: ListField; heading: boolean }) {
-	const disabled = ctx.locked || !mayChangeField(ctx.role, field);
-	const admin = mayManageMembers(ctx.role);
-	switch (field) {
-		case 'listings':
-			return (
-				<ListEditor<Listing>
-					ctx={ctx}
-					field="listings"
-					heading={heading}
-					itemLabel="description"
-					empty="No description yet."
-					structural={admin}
-					blank={() => ({
-						description: '',
-						short_description: '',
-						categories: [],
-						keywords: '',
-						active: true,
-						primary_listing: false,
-					})}
-					render={(item, i, update) => (
-						<>
-							<ItemInput
-								ctx={ctx}
-								path={`listings[${i}].description`}
-								label={`Description ${i + 1} (HTML)`}
-								value={item.description}
-								disabled={disabled}
-								multiline
-								onChange={(description) => update({ description })}
-							/>
-							<ItemInput
-								ctx={ctx}
-								path={`listings[${i}].short_description`}
-								label={`Short description ${i + 1}`}
-								value={item.short_description}
-								disabled={disabled}
-								onChange={(short_description) => update({ short_description })}
-							/>
-							{admin && (
-								<>
-									<ItemInput
-										ctx={ctx}
-										path={`listings[${i}].keywords`}
-										label={`Search keywords ${i + 1}`}
-										value={item.keywords}
-										disabled={disabled}
-										onChange={(keywords) => update({ keywords })}
-									/>
-									<ItemInput
-										ctx={ctx}
-										path={`listings[${i}].categories`}
-										label={`Listing categories ${i + 1} (comma-separated)`}
-										value={item.categories.join(', ')}
-										disabled={disabled}
-										onChange={(text) =>
-											update({ categories: text.split(',').map((c) => c.trimStart()) })
-										}
-									/>
-								</>
-							)}
-						</>
-					)}
-				/>
-			);
-		case 'social_media':
-			return (
-				<ListEditor<SocialMediaEntry>
-					ctx={ctx}
-					field="social_media"
-					heading={heading}
-					itemLabel="link"
-					empty="No social links."
-					structural
-					blank={() => ({ platform: 'Facebook', url: '' })}
-					render={(item, i, update) => (
-						<>
-							<ItemInput
-								ctx={ctx}
-								path={`social_media[${i}].platform`}
-								label={`Network ${i + 1}`}
-								value={item.platform}
-								disabled={disabled}
-								onChange={(platform) => update({ platform })}
-							/>
-							<ItemInput
-								ctx={ctx}
-								path={`social_media[${i}].url`}
-								label={`Link ${i + 1}`}
-								type="url"
-								value={item.url}
-								disabled={disabled}
-								onChange={(url) => update({ url })}
-							/>
-						</>
-					)}
-				/>
-			);
-		case 'web_content':
-			return (
-				<ListEditor<WebContent>
-					ctx={ctx}
-					field="web_content"
-					heading={heading}
-					itemLabel="web content item"
-					empty="No web content."
-					structural
-					blank={() => ({ content_type: 'Link', content_title: '', full_url: '', rel_url: '' })}
-					render={(item, i, update) => (
-						<>
-							<ItemInput
-								ctx={ctx}
-								path={`web_content[${i}].content_type`}
-								label={`Type ${i + 1}`}
-								value={item.content_type}
-								disabled={disabled}
-								onChange={(content_type) => update({ content_type })}
-							/>
-							<ItemInput
-								ctx={ctx}
-								path={`web_content[${i}].content_title`}
-								label={`Title ${i + 1}`}
-								value={item.content_title}
-								disabled={disabled}
-								onChange={(content_title) => update({ content_title })}
-							/>
-							<ItemInput
-								ctx={ctx}
-								path={`web_content[${i}].full_url`}
-								label={`Address ${i + 1}`}
-								type="url"
-								value={item.full_url}
-								disabled={disabled}
-								onChange={(full_url) => update({ full_url })}
-							/>
-						</>
-					)}
-				/>
-			);
-		case 'profile_affiliations':
-			return (
-				<ListEditor<Affiliation>
-					ctx={ctx}
-					field="profile_affiliations"
-					heading={heading}
-					itemLabel="affiliation"
-					empty="No affiliations."
-					structural
-					blank={() => ({
-						icon: '',
-						icon_text: '',
-						icon_url: '',
-						aff_code: '',
-						aff_name: '',
-						list_available_on_website: true,
-					})}
-					render={(item, i, update) => (
-						<>
-							<ItemInput
-								ctx={ctx}
-								path={`profile_affiliations[${i}].aff_name`}
-								label={`Group ${i + 1}`}
-								value={item.aff_name}
-								disabled={disabled}
-								onChange={(aff_name) => update({ aff_name })}
-							/>
-							<ItemInput
-								ctx={ctx}
-								path={`profile_affiliations[${i}].icon_text`}
-								label={`Badge text ${i + 1}`}
-								value={item.icon_text}
-								disabled={disabled}
-								onChange={(icon_text) => update({ icon_text })}
-							/>
-							<ItemInput
-								ctx={ctx}
-								path={`profile_affiliations[${i}].icon`}
-								label={`Badge image ${i + 1}`}
-								type="url"
-								value={item.icon}
-								disabled={disabled}
-								onChange={(icon) => update({ icon })}
-							/>
-							<ItemInput
-								ctx={ctx}
-								path={`profile_affiliations[${i}].icon_url`}
-								label={`Badge link ${i + 1}`}
-								type="url"
-								value={item.icon_url}
-								disabled={disabled}
-								onChange={(icon_url) => update({ icon_url })}
-							/>
-						</>
-					)}
-				/>
-			);
-	}
-}
-
-function ConflictDialog({ deps }: { deps: MembersDeps }) {
+/** Fields someone else saved meanwhile: the shared dialog, one decision per field. */
+function MemberConflicts({ deps }: { deps: MembersDeps }) {
 	const conflict = useStore($conflict);
-	const id = useId();
+	const decide = (field: string, choice: 'mine' | 'theirs') =>
+		void resolveConflict(deps, field, choice).then((outcome) => {
+			if (outcome === 'saved') publishRequested();
+		});
 	return (
-		<Dialog open={conflict !== null} labelledBy={id} onClose={() => $conflict.set(null)}>
-			{conflict && (
-				<div className="members-conflict">
-					<h3 id={id}>Someone else changed this listing</h3>
-					<p>Since you opened it, these fields were changed:</p>
-					<ul>
-						{conflict.conflicts.map((c) => (
-							<li key={c.field}>
-								<strong>{FIELD_LABELS[c.field]}</strong> is now “{describeValue(c.value)}”, changed
-								by {describeActor(c.changedBy)} on {formatWhen(c.changedAt)}.
-							</li>
-						))}
-					</ul>
-					<p>Your other changes are kept either way.</p>
-					<div className="ops-dialog__actions">
-						<button
-							type="button"
-							className="admin-button admin-button--secondary"
-							onClick={() => void takeTheirs(deps)}
-						>
-							Use their values
-						</button>
-						<button
-							type="button"
-							className="admin-button"
-							onClick={() =>
-								void keepMine(deps).then((outcome) => {
-									if (outcome === 'saved') publishRequested();
-								})
-							}
-						>
-							Keep my changes
-						</button>
-					</div>
-				</div>
-			)}
-		</Dialog>
+		<ConflictDialog
+			conflicts={(conflict?.conflicts ?? []).map((c) => ({
+				...c,
+				label: FIELD_LABELS[c.field],
+				changedBy: describeActor(c.changedBy),
+			}))}
+			onKeepMine={(field) => decide(field, 'mine')}
+			onTakeTheirs={(field) => decide(field, 'theirs')}
+			formatTime={formatWhen}
+			formatValue={describeValue}
+		/>
 	);
 }
 
@@ -1066,7 +941,7 @@ export default function MemberEditor({ deps, role, onClose }: Props) {
 
 			{detail && admin && <History ctx={ctx} id={detail.business.id} version={detail.version} />}
 
-			<ConflictDialog deps={deps} />
+			<MemberConflicts deps={deps} />
 			{detail && (
 				<RemoveDialog
 					name={detail.business.report_name}

@@ -6,13 +6,14 @@ import { readClientEnv } from '../../lib/supabase.server.ts';
 import { writeLogoObject } from '../admin/logos/logos.server.ts';
 import { businessLogoObjectName, type LogoFormat } from '../admin/logos/logos.ts';
 import type { AdminSession } from '../auth/auth.server.ts';
+import { ConflictError } from '../conflicts/conflicts.server.ts';
+import { conflictOf } from '../conflicts/conflicts.ts';
 import { publishIfThisChamber } from '../publish/publish.server.ts';
 import type { PublishView } from '../publish/publish.ts';
 import { getTenantBySlugOrNull, type TenantRow } from '../tenants/lookup.server.ts';
 import type {
 	BusinessChanges,
 	BusinessField,
-	ConflictBody,
 	HistoryEntry,
 	MemberDetail,
 	MemberListQuery,
@@ -30,17 +31,6 @@ import type {
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const NOT_FOUND = 'No such business in this chamber';
-
-/** A field someone else changed since the version a save was made from: 409 with their values. */
-export class ConflictError extends HttpError {
-	readonly body: ConflictBody;
-
-	constructor(body: ConflictBody) {
-		super(409, body.error);
-		this.name = 'ConflictError';
-		this.body = body;
-	}
-}
 
 /**
  * The database's refusal as the API's answer: a role that may not (42501) 403, another
@@ -63,13 +53,9 @@ function refusal(error: PostgrestError, what: string): Error {
 		case '55000':
 			return new HttpError(409, error.message);
 		case 'PT409': {
-			let detail: Omit<ConflictBody, 'error'> = { version: 0, conflicts: [] };
-			try {
-				detail = JSON.parse(error.details) as Omit<ConflictBody, 'error'>;
-			} catch {
-				// The database always sends the detail; without it the 409 still stands.
-			}
-			return new ConflictError({ error: error.message, ...detail });
+			// The database always sends the conflicts; without them the 409 still stands.
+			const detail = conflictOf(error);
+			return detail ? new ConflictError(error.message, detail) : new HttpError(409, error.message);
 		}
 		default:
 			return new Error(`${what} failed: ${error.message}`, { cause: error });

@@ -460,22 +460,6 @@ export const memberPatchSchema = z.object({
 	changes: z.record(z.string(), z.unknown()),
 });
 
-/** A field someone else changed since the version a save was made from: the 409's body. */
-export interface Conflict {
-	field: BusinessField;
-	/** Its value now. */
-	value: unknown;
-	/** Who changed it: an e-mail, or 'the membership system'. */
-	changedBy: string;
-	changedAt: string;
-}
-
-export type ConflictBody = {
-	error: string;
-	version: number;
-	conflicts: Conflict[];
-};
-
 /** 'who' of an audit row or an update: an e-mail as it is; the import's and sync's by name. */
 export function describeActor(actor: string | null | undefined): string {
 	if (!actor || actor === 'import' || actor === 'service_role' || actor === 'database') {

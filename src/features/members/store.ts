@@ -1,4 +1,5 @@
 import { atom, computed } from 'nanostores';
+import { conflictAnswerSchema, type EditConflict } from '../conflicts/conflicts.ts';
 import {
 	BUSINESS_FIELDS,
 	changedFields,
@@ -7,8 +8,6 @@ import {
 	type BusinessChanges,
 	type BusinessField,
 	type BusinessValues,
-	type Conflict,
-	type ConflictBody,
 	type FieldIssue,
 	type HistoryEntry,
 	type MemberDetail,
@@ -153,8 +152,20 @@ export const $notice = atom<Notice>(null);
 /** Problems the server named for a field on the last save: shown at that field. */
 export const $serverIssues = atom<FieldIssue[]>([]);
 
-/** Someone else changed fields of the open listing since it was opened: the dialog's content. */
-export const $conflict = atom<{ version: number; conflicts: Conflict[] } | null>(null);
+/** A field of the open listing someone else saved since it was opened, against this person's. */
+export interface MemberConflict extends EditConflict {
+	field: BusinessField;
+	/** This person's value (the draft's). */
+	mine: unknown;
+}
+
+/**
+ * The conflict dialog's content: the fields still to decide, and the version the listing is at
+ * now (saving the person's values again states it).
+ */
+export const $conflict = atom<{ version: number; conflicts: MemberConflict[] } | null>(null);
+/** The choices made so far in the open conflict dialog. */
+let decided: { field: BusinessField; choice: 'mine' | 'theirs' }[] = [];
 
 export const $saving = atom(false);
 
@@ -187,6 +198,7 @@ function resetMessages() {
 	$notice.set(null);
 	$serverIssues.set([]);
 	$conflict.set(null);
+	decided = [];
 }
 
 export async function openMember(deps: MembersDeps, id: string): Promise<void> {
@@ -346,10 +358,7 @@ export async function saveMember(deps: MembersDeps, version?: number): Promise<S
 			'Failed to save the listing',
 		);
 		if (!answer.ok) {
-			if (answer.status === 409 && isConflict(answer.body)) {
-				$conflict.set({ version: answer.body.version, conflicts: answer.body.conflicts });
-				return 'conflict';
-			}
+			if (showConflict(answer, version ?? editor.detail.version)) return 'conflict';
 			return failed(answer);
 		}
 		// What was saved is the new baseline; anything typed meanwhile stays a change.
@@ -375,13 +384,33 @@ export async function saveMember(deps: MembersDeps, version?: number): Promise<S
 	}
 }
 
-function isConflict(body: unknown): body is ConflictBody {
-	return (
-		typeof body === 'object' &&
-		body !== null &&
-		Array.isArray((body as ConflictBody).conflicts) &&
-		typeof (body as ConflictBody).version === 'number'
-	);
+/**
+ * A 409 naming fields someone else saved: the dialog opens with each of them against the
+ * draft's value. `restoring` is an earlier value being put back from the history: it goes into
+ * the draft, so keeping it saves it. Answers whether the dialog opened.
+ */
+function showConflict(
+	answer: { status: number; body: unknown },
+	version: number,
+	restoring: BusinessChanges = {},
+): boolean {
+	if (answer.status !== 409 || $editor.get().kind !== 'open') return false;
+	const parsed = conflictAnswerSchema.safeParse(answer.body);
+	const fields = parsed.success
+		? parsed.data.conflicts.filter((c) => (BUSINESS_FIELDS as readonly string[]).includes(c.field))
+		: [];
+	if (!parsed.success || !fields.length) return false;
+	editMember((draft) => Object.assign(draft, restoring));
+	const draft = ($editor.get() as { draft: BusinessValues }).draft;
+	decided = [];
+	$conflict.set({
+		version: parsed.data.version ?? version,
+		conflicts: fields.map((c) => {
+			const field = c.field as BusinessField;
+			return { ...c, field, mine: draft[field] };
+		}),
+	});
+	return true;
 }
 
 function failed(answer: { status: number; error: string }): SaveOutcome {
@@ -391,29 +420,41 @@ function failed(answer: { status: number; error: string }): SaveOutcome {
 	return answer.status === 400 ? 'invalid' : 'failed';
 }
 
-/** After a conflict: their values for the fields both changed; the person's other changes stay. */
-export async function takeTheirs(deps: MembersDeps): Promise<void> {
+/**
+ * The person's choice for one field of the conflict dialog: 'theirs' takes the saved value, 'mine'
+ * keeps the draft's. Once every field is decided the listing is read again (their values in, the
+ * person's other changes kept on top) and, if they kept any of theirs, saved from the version
+ * the conflict was judged at; answers 'saved' then, 'unchanged' when only theirs were taken,
+ * null while fields are left.
+ */
+export async function resolveConflict(
+	deps: MembersDeps,
+	field: string,
+	choice: 'mine' | 'theirs',
+): Promise<SaveOutcome | null> {
 	const conflict = $conflict.get();
-	if (!conflict) return;
-	const fields = conflict.conflicts.map((c) => c.field);
-	$conflict.set(null);
-	if (await reloadMember(deps, fields)) {
-		const left = Object.keys($memberChanges.get()).length;
-		$notice.set({
-			kind: 'success',
-			text: left
-				? 'Their values are in. Your other changes are not saved yet: Save Listing to keep them.'
-				: 'Their values are in.',
-		});
+	const which = conflict?.conflicts.find((c) => c.field === field);
+	if (!conflict || !which) return null;
+	decided.push({ field: which.field, choice });
+	const left = conflict.conflicts.filter((c) => c !== which);
+	if (left.length) {
+		$conflict.set({ ...conflict, conflicts: left });
+		return null;
 	}
-}
-
-/** After a conflict: the person's values win; saved again from the version now stored. */
-export async function keepMine(deps: MembersDeps): Promise<SaveOutcome> {
-	const conflict = $conflict.get();
-	if (!conflict) return 'failed';
+	const choices = decided;
+	decided = [];
 	$conflict.set(null);
-	return saveMember(deps, conflict.version);
+	const theirs = choices.filter((c) => c.choice === 'theirs').map((c) => c.field);
+	if (!(await reloadMember(deps, theirs))) return 'failed';
+	if (choices.some((c) => c.choice === 'mine')) return saveMember(deps, conflict.version);
+	const unsaved = Object.keys($memberChanges.get()).length;
+	$notice.set({
+		kind: 'success',
+		text: unsaved
+			? 'Their values are in. Your other changes are not saved yet: Save Listing to keep them.'
+			: 'Their values are in.',
+	});
+	return 'unchanged';
 }
 
 /** Remove, restore, or take the membership system's value back: then the listing is read again. */
@@ -512,10 +553,7 @@ export async function restoreValue(
 			'Failed to restore the value',
 		);
 		if (!answer.ok) {
-			if (answer.status === 409 && isConflict(answer.body)) {
-				$conflict.set({ version: answer.body.version, conflicts: answer.body.conflicts });
-				return false;
-			}
+			if (showConflict(answer, editor.detail.version, parsed.changes)) return false;
 			$notice.set({ kind: 'error', text: answer.error });
 			return false;
 		}

@@ -54,6 +54,19 @@ const publishEnvSchema = z.object({
 	NETLIFY_AUTH_TOKEN: optional(z.string().min(1)),
 	/** The JWS secret of the deploy notifications sent to /api/deploy-notifications. */
 	NETLIFY_DEPLOY_NOTIFICATION_SECRET: optional(z.string().min(16)),
+	/** How long the build hook gets to answer (default 5000 ms); then the publish fails with why. */
+	BUILD_HOOK_TIMEOUT_MS: optional(z.coerce.number().int().min(100).max(60_000)).transform(
+		(v) => v ?? 5000,
+	),
+	/**
+	 * npm start's list of the publishes its local builder holds (set by npm start itself): a
+	 * publish request fails the others that are still queued or building, whose build is gone.
+	 */
+	LOCAL_BUILDS_URL: optional(z.url({ protocol: /^https?$/ })),
+	/** How long Netlify's API gets to answer (default 5000 ms). */
+	NETLIFY_API_TIMEOUT_MS: optional(z.coerce.number().int().min(100).max(60_000)).transform(
+		(v) => v ?? 5000,
+	),
 });
 
 export type PublishEnv = z.output<typeof publishEnvSchema>;
@@ -196,6 +209,10 @@ export async function requestPublish(
 	request: PublishRequest,
 	env: PublishEnv = readPublishEnv(),
 ): Promise<PublishRequestResult> {
+	// A publish whose build died (a server that crashed) would otherwise take this request in.
+	await failStalePublishes(request.tenantId, env).catch((error: unknown) => {
+		console.error('[publish] could not check for stale publishes:', error);
+	});
 	const { data, error } = await request.client.rpc('request_publish', {
 		p_tenant_id: request.tenantId,
 		p_reason: request.reason,
@@ -318,7 +335,10 @@ async function callBuildHook(title: string, env: PublishEnv): Promise<string | n
 	const url = new URL(env.NETLIFY_BUILD_HOOK_URL);
 	url.searchParams.set('trigger_title', title);
 	try {
-		const response = await fetch(url, { method: 'POST', signal: AbortSignal.timeout(10_000) });
+		const response = await fetch(url, {
+			method: 'POST',
+			signal: AbortSignal.timeout(env.BUILD_HOOK_TIMEOUT_MS),
+		});
 		await response.body?.cancel();
 		if (response.ok) return null;
 		console.error(`[publish] the build hook answered ${response.status}`);
@@ -340,12 +360,22 @@ export async function purgeTenantCache(
 ): Promise<boolean> {
 	if (!env.NETLIFY_PURGE_API_TOKEN || tags.length === 0) return false;
 	try {
-		await purgeCache({
+		// purgeCache takes no signal: the save does not wait on it past the API's deadline.
+		const purge = purgeCache({
 			tags,
 			token: env.NETLIFY_PURGE_API_TOKEN,
 			siteID: env.SITE_ID,
 			apiURL: env.NETLIFY_API_URL,
 		});
+		purge.catch(() => {});
+		let timer: NodeJS.Timeout | undefined;
+		const late = new Promise<never>((_, reject) => {
+			timer = setTimeout(
+				() => reject(new Error(`no answer within ${env.NETLIFY_API_TIMEOUT_MS} ms`)),
+				env.NETLIFY_API_TIMEOUT_MS,
+			);
+		});
+		await Promise.race([purge, late]).finally(() => clearTimeout(timer));
 		return true;
 	} catch (error) {
 		console.error(`[publish] purging ${tags.join(', ')} failed:`, error);
@@ -416,40 +446,61 @@ const RECONCILE_INTERVAL_MS = 20_000;
  */
 export async function reconcileWithNetlify(
 	tenantId: string,
-	active: readonly PublishView[],
+	active: readonly Pick<PublishView, 'id' | 'state'>[],
 	env: PublishEnv = readPublishEnv(),
 	service: SupabaseClient = getServiceClient(),
 	now: number = Date.now(),
+	options: { force?: boolean } = {},
 ): Promise<boolean> {
-	if (!env.NETLIFY_AUTH_TOKEN || !env.SITE_ID) return false;
-	const waiting = active.filter((p) => isActive(p.state));
-	if (waiting.length === 0) return false;
-	if (now - (lastReconcile.get(tenantId) ?? 0) < RECONCILE_INTERVAL_MS) return false;
-	lastReconcile.set(tenantId, now);
+	return (await readNetlifyDeploys(tenantId, active, env, service, now, options)) !== null;
+}
 
-	let deploys: NetlifyDeploy[];
+/** The newest deploys of the site (20), or null when they could not be read. */
+async function netlifyDeploys(env: PublishEnv): Promise<NetlifyDeploy[] | null> {
 	try {
 		const url = new URL(
-			`/api/v1/sites/${encodeURIComponent(env.SITE_ID)}/deploys`,
+			`/api/v1/sites/${encodeURIComponent(env.SITE_ID ?? '')}/deploys`,
 			env.NETLIFY_API_URL,
 		);
 		url.searchParams.set('per_page', '20');
 		const response = await fetch(url, {
 			headers: { Authorization: `Bearer ${env.NETLIFY_AUTH_TOKEN}` },
-			signal: AbortSignal.timeout(10_000),
+			signal: AbortSignal.timeout(env.NETLIFY_API_TIMEOUT_MS),
 		});
 		if (!response.ok) throw new Error(`HTTP ${response.status}`);
 		// A deploy that does not validate is skipped, not the whole list.
 		const body = z.array(z.unknown()).parse(await response.json());
-		deploys = body.flatMap((d) => {
+		return body.flatMap((d) => {
 			const parsed = netlifyDeploySchema.safeParse(d);
 			return parsed.success ? [parsed.data] : [];
 		});
 	} catch (error) {
 		console.error('[publish] reading Netlify deploys failed:', error);
-		return false;
+		return null;
 	}
-	let changed = false;
+}
+
+/**
+ * reconcileWithNetlify's work: answers the deploys it read and applied (null when it read none:
+ * no token, nothing waiting, asked too recently, or Netlify did not answer).
+ */
+async function readNetlifyDeploys(
+	tenantId: string,
+	active: readonly Pick<PublishView, 'id' | 'state'>[],
+	env: PublishEnv,
+	service: SupabaseClient,
+	now: number,
+	options: { force?: boolean },
+): Promise<NetlifyDeploy[] | null> {
+	if (!env.NETLIFY_AUTH_TOKEN || !env.SITE_ID) return null;
+	const waiting = active.filter((p) => isActive(p.state));
+	if (waiting.length === 0) return null;
+	if (!options.force && now - (lastReconcile.get(tenantId) ?? 0) < RECONCILE_INTERVAL_MS) {
+		return null;
+	}
+	lastReconcile.set(tenantId, now);
+	const deploys = await netlifyDeploys(env);
+	if (!deploys) return null;
 	for (const publish of waiting) {
 		// Newest first, as Netlify lists them: a retried build's latest deploy decides.
 		const deploy = deploys.find((d) => publishFromTitle(d.title)?.id === publish.id);
@@ -464,9 +515,85 @@ export async function reconcileWithNetlify(
 					: 'deploy-building';
 		if (event === 'deploy-building' && publish.state === 'building') continue;
 		await applyDeployEvent(event, deploy, env, service);
-		changed = true;
 	}
-	return changed;
+	return deploys;
+}
+
+// --- Publishes whose build is gone ---------------------------------------------------------------
+
+/** Seconds a new publish may wait for its build service before a request may call it stale. */
+const LOCAL_GRACE_MS = 15_000;
+/** A build Netlify accepted appears in its deploys list within minutes, or never will. */
+const NETLIFY_GRACE_MS = 10 * 60_000;
+
+interface ActiveRow {
+	id: number | string;
+	state: 'queued' | 'building';
+	requested_at: string;
+	dispatched_at: string | null;
+	last_report_at: string;
+}
+
+/**
+ * Fails the chamber's queued and building publishes whose build is gone, so that a new request
+ * gets a build of its own instead of joining one that will never run: under `npm start`, those
+ * its builder does not hold (LOCAL_BUILDS_URL); on Netlify with a token, those Netlify's deploys
+ * list says ended (applied as their notifications would be) or does not know ten minutes after
+ * the build hook accepted them. Without either, the 15-minute expiry still applies. Answers how
+ * many were failed.
+ */
+export async function failStalePublishes(
+	tenantId: string,
+	env: PublishEnv = readPublishEnv(),
+	service: SupabaseClient = getServiceClient(),
+	now: number = Date.now(),
+): Promise<number> {
+	if (!env.LOCAL_BUILDS_URL && !(env.NETLIFY_AUTH_TOKEN && env.SITE_ID)) return 0;
+	const { data, error } = await service
+		.from('publishes')
+		.select('id, state, requested_at, dispatched_at, last_report_at')
+		.eq('tenant_id', tenantId)
+		.in('state', ['queued', 'building'])
+		.overrideTypes<ActiveRow[], { merge: false }>();
+	if (error) throw new Error(`Failed to read publishes: ${error.message}`, { cause: error });
+	if (data.length === 0) return 0;
+	const rows = data.map((row) => ({ ...row, id: Number(row.id) }));
+
+	let stale: { id: number; error: string }[];
+	if (env.LOCAL_BUILDS_URL) {
+		const response = await fetch(env.LOCAL_BUILDS_URL, {
+			signal: AbortSignal.timeout(env.BUILD_HOOK_TIMEOUT_MS),
+		});
+		if (!response.ok) throw new Error(`The local builder answered ${response.status}`);
+		const { publishIds } = z
+			.object({ publishIds: z.array(z.number()) })
+			.parse(await response.json());
+		const held = new Set(publishIds);
+		stale = rows
+			.filter((row) => !held.has(row.id) && now - Date.parse(row.last_report_at) > LOCAL_GRACE_MS)
+			.map((row) => ({
+				id: row.id,
+				error: 'The local server has no build for this publish (it was restarted). Publish again.',
+			}));
+	} else {
+		const deploys = await readNetlifyDeploys(tenantId, rows, env, service, now, { force: true });
+		if (!deploys) return 0;
+		stale = rows
+			.filter(
+				(row) =>
+					row.dispatched_at !== null &&
+					now - Date.parse(row.dispatched_at) > NETLIFY_GRACE_MS &&
+					!deploys.some((d) => publishFromTitle(d.title)?.id === row.id),
+			)
+			.map((row) => ({ id: row.id, error: 'Netlify has no build for this publish.' }));
+	}
+	for (const row of stale) {
+		await finishPublish(service, row.id, { state: 'failed', error: row.error });
+	}
+	if (stale.length) {
+		console.error(`[publish] failed ${stale.length} publish(es) whose build is gone`);
+	}
+	return stale.length;
 }
 
 // --- History and restore ------------------------------------------------------------------------

@@ -137,6 +137,9 @@ describe('Footer', () => {
 		);
 		expect(getByRole('link', { name: /Astro/ }).getAttribute('href')).toBe('https://astro.build');
 
+		expect(getByRole('link', { name: 'Statistics and privacy' }).getAttribute('href')).toBe(
+			'/privacy/statistics',
+		);
 		const noPrivacy = await render(Footer, { config: testConfig() });
 		expect(noPrivacy.queryByRole('link', { name: /Privacy Policy/ })).toBeNull();
 		expect(queryByRole('link', { name: /Join the Chamber/ })).toBeNull();

@@ -8,6 +8,8 @@ import {
 	FEATURED_COUNT,
 	FILTER_VALUES,
 	FONT_CHOICES,
+	MEMBER_CATEGORY_COUNT,
+	MEMBER_FIELD_CHOICES,
 	TIME_ZONES,
 	type ChamberConfig,
 	type Colors,
@@ -15,6 +17,7 @@ import {
 	type Features,
 	type FilterValue,
 	type FontChoice,
+	type MemberFieldChoice,
 	type Social,
 	type TextColors,
 } from '../../config/config.ts';
@@ -314,14 +317,36 @@ const CALENDAR_LABELS: Record<(typeof EVENTS_CALENDARS)[number], string> = {
 /** A meta description is cut at 160 characters. */
 export const META_DESCRIPTION_MAX = 160;
 
+/** How each field a member may be let change is named in the Member updates settings. */
+export const MEMBER_FIELD_LABELS: Record<MemberFieldChoice, string> = {
+	listings: 'Descriptions',
+	web_content: 'Web content',
+	work_phone: 'Phone',
+	website: 'Website',
+	social_media: 'Social links',
+	logo_url: 'Logo',
+	categories: 'Categories',
+};
+
+/** The member-update switches have their own section, not the Display toggles. */
+const MEMBER_UPDATE_KEYS: ReadonlySet<keyof Features> = new Set([
+	'memberUpdates',
+	'memberEditorsApprove',
+]);
+
 export function ContentTab({ draft, role }: ConfigTabProps) {
 	const content = draft.content;
 	const editorOnly = role === 'editor';
 	const toggles = (Object.keys(FEATURE_LABELS) as (keyof Features)[]).filter(
 		(key) =>
 			typeof draft.features[key] === 'boolean' &&
+			!MEMBER_UPDATE_KEYS.has(key) &&
 			(!editorOnly || (EDITOR_FEATURE_KEYS as readonly string[]).includes(key)),
 	);
+	const memberOptions = MEMBER_FIELD_CHOICES.map((value) => ({
+		value,
+		label: MEMBER_FIELD_LABELS[value],
+	}));
 	return (
 		<>
 			<Section title="Page texts">
@@ -418,6 +443,50 @@ export function ContentTab({ draft, role }: ConfigTabProps) {
 					</>
 				)}
 			</Section>
+			{!editorOnly && (
+				<Section title="Member updates">
+					<Toggle
+						label={FEATURE_LABELS.memberUpdates}
+						checked={draft.features.memberUpdates}
+						onChange={(v) => setField('features', 'memberUpdates', v)}
+					/>
+					<CheckboxList<MemberFieldChoice>
+						legend={FEATURE_LABELS.memberFields}
+						values={draft.features.memberFields}
+						options={memberOptions}
+						onChange={(v) =>
+							setField(
+								'features',
+								'memberFields',
+								MEMBER_FIELD_CHOICES.filter((x) => v.includes(x)),
+							)
+						}
+					/>
+					<CheckboxList<MemberFieldChoice>
+						legend={FEATURE_LABELS.memberLiveFields}
+						values={draft.features.memberLiveFields}
+						options={memberOptions}
+						onChange={(v) =>
+							setField(
+								'features',
+								'memberLiveFields',
+								MEMBER_FIELD_CHOICES.filter((x) => v.includes(x)),
+							)
+						}
+					/>
+					<CountField
+						label={FEATURE_LABELS.memberMaxCategories}
+						value={draft.features.memberMaxCategories}
+						range={MEMBER_CATEGORY_COUNT}
+						onChange={(v) => setField('features', 'memberMaxCategories', v)}
+					/>
+					<Toggle
+						label={FEATURE_LABELS.memberEditorsApprove}
+						checked={draft.features.memberEditorsApprove}
+						onChange={(v) => setField('features', 'memberEditorsApprove', v)}
+					/>
+				</Section>
+			)}
 		</>
 	);
 }

@@ -153,6 +153,11 @@ export const FEATURE_LABELS: Record<keyof Features, string> = {
 	memberBadgeDisplay: 'Member badge shows',
 	businessDetailLayout: 'Business page layout',
 	showMainContact: "Show the business's main contact",
+	memberUpdates: "Let members update their own listing ('Update this listing' on profiles)",
+	memberFields: 'Fields members may change',
+	memberLiveFields: 'Fields that go live without review',
+	memberEditorsApprove: "Editors may approve members' requests",
+	memberMaxCategories: 'Most categories a member may choose',
 };
 
 const SECTION_LABELS: Readonly<Record<string, Readonly<Record<string, string>>>> = {

@@ -139,6 +139,15 @@ describe('profile variants', () => {
 		expect(getByText('Ana Bell')).toBeTruthy();
 	});
 
+	it("links 'Update this listing' to the member sign-in only when the chamber lets members update", async () => {
+		const off = await renderProfile(business);
+		expect(off.queryByRole('link', { name: 'Update this listing' })).toBeNull();
+		const on = await renderProfile(business, { features: { memberUpdates: true } });
+		expect(on.getByRole('link', { name: 'Update this listing' }).getAttribute('href')).toBe(
+			`/members/sign-in?business=${business.id}`,
+		);
+	});
+
 	it('hides the main contact by default', async () => {
 		const { queryByText } = await renderProfile(business);
 		expect(queryByText('Ana Bell')).toBeNull();

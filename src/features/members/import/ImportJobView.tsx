@@ -208,7 +208,7 @@ function Listed({
 					<li key={row.id}>{render(row)}</li>
 				))}
 			</ul>
-			{count > shown.length && <p>… and {number(count - shown.length)} more.</p>}
+			{rows && count > rows.length && <p>… and {number(count - rows.length)} more.</p>}
 		</section>
 	);
 }
@@ -362,7 +362,8 @@ export default function ImportJobView(props: Props) {
 		<div>
 			{job.state === 'applied' ? (
 				<p className="admin-banner admin-banner--success" role="status">
-					Applied {job.source}: {number(job.rows_applied)} businesses added or changed
+					Applied {job.source}: {number(job.rows_applied)}{' '}
+					{job.rows_applied === 1 ? 'business' : 'businesses'} added or changed
 					{counts.unpublished ? `, ${number(counts.unpublished)} unpublished` : ''}.{' '}
 					{job.publish_id ? 'The site is being published.' : ''}
 				</p>

@@ -1,6 +1,13 @@
 // Which business field a file's column fills. Pure logic, no I/O: the panel's mapping screen and
 // the background function share it.
 
+import { SCALAR_FIELDS } from '../members.ts';
+
+/** The social networks a column can hold a link for (the directory shows an icon for each). */
+export const SOCIAL_TARGETS = ['facebook', 'twitter', 'linkedin', 'instagram', 'youtube'] as const;
+/** The primary listing's texts. */
+export const LISTING_TARGETS = ['description', 'short_description', 'keywords'] as const;
+
 /**
  * The fields a column can fill: the tenant file's business fields, plus the parts of its lists a
  * spreadsheet has one column for (the primary listing's texts, one link per social network). The
@@ -8,44 +15,14 @@
  */
 export const MAPPING_TARGETS = [
 	'weblink_profile_id',
-	'report_name',
-	'address1',
-	'address2',
-	'city',
-	'county',
-	'state',
-	'zip',
-	'work_phone',
-	'website',
-	'email',
-	'featured',
-	'categories',
-	'membership_level_name',
-	'membership_rank',
-	'member_since_date',
-	'main_related_profile_name',
-	'logo_url',
-	'listing_position',
-	'is_member',
-	'published',
-	'description',
-	'short_description',
-	'keywords',
-	'facebook',
-	'twitter',
-	'linkedin',
-	'instagram',
-	'youtube',
+	...SCALAR_FIELDS,
+	...LISTING_TARGETS,
+	...SOCIAL_TARGETS,
 ] as const;
 export type MappingTarget = (typeof MAPPING_TARGETS)[number];
 
 /** A heading mapped to '' is ignored. */
 export type Mapping = Record<string, MappingTarget | ''>;
-
-/** The social networks a column can hold a link for (the directory shows an icon for each). */
-export const SOCIAL_TARGETS = ['facebook', 'twitter', 'linkedin', 'instagram', 'youtube'] as const;
-/** The primary listing's texts. */
-export const LISTING_TARGETS = ['description', 'short_description', 'keywords'] as const;
 
 /** How each field is named to people (the mapping screen and the preview). */
 export const TARGET_LABELS: Readonly<Record<MappingTarget, string>> = {

@@ -1,0 +1,11 @@
+// The member pages' addresses. Zod-free, so a profile page links to them without loading a schema.
+
+/** Where a profile's 'Update this listing' leads: the sign-in page of that business. */
+export function signInPath(businessId: string): string {
+	return `/members/sign-in?business=${encodeURIComponent(businessId)}`;
+}
+
+/** Where the e-mailed link leads: the editor of that business's listing. */
+export function listingPath(businessId: string): string {
+	return `/members/listing?business=${encodeURIComponent(businessId)}`;
+}

@@ -1,0 +1,440 @@
+import { randomUUID } from 'node:crypto';
+import type { PostgrestError, SupabaseClient } from '@supabase/supabase-js';
+import { BadRequest, HttpError, ipRateKey } from '../../lib/http.server.ts';
+import { sendMail } from '../../lib/mail.server.ts';
+import { takeRateLimits } from '../../lib/rate-limit.server.ts';
+import {
+	createAuthClient,
+	createForwardingAuthClient,
+	getServiceClient,
+	getUserClient,
+	readClientEnv,
+	type ClientEnv,
+} from '../../lib/supabase.server.ts';
+import { getCurrentTenant } from '../../lib/tenant.server.ts';
+import { writeLogoObject } from '../admin/logos/logos.server.ts';
+import { businessLogoObjectName, type LogoFormat } from '../admin/logos/logos.ts';
+import type { AdminSession } from '../auth/auth.server.ts';
+import { getChamberConfig } from '../config/config.server.ts';
+import { throwIfConflict } from '../conflicts/conflicts.server.ts';
+import { readContactEnv } from '../contact/contact.server.ts';
+import { publishMemberChange } from '../members/members.server.ts';
+import { describeIssues, parseBusinessChanges } from '../members/members.ts';
+import type { TenantRow } from '../tenants/lookup.server.ts';
+import {
+	decisionMail,
+	listingPath,
+	parseMemberChanges,
+	SIGN_IN_ADDRESS_LIMITS,
+	SIGN_IN_BUSINESS_LIMITS,
+	type DecisionMail,
+	type MemberListing,
+	type MemberRequestList,
+	type SubmitResult,
+} from './self-service.ts';
+
+/**
+ * Members updating their own listing, on the server. A member's calls run with the member's own
+ * token (supabase-js as the user), so the database's member checks (is_business_member,
+ * submit_member_changes) judge each one; staff decide requests with theirs
+ * (approve_member_submission applies a request through save_business). Only the sign-in request,
+ * which no one is signed in for yet, and the publish a member's live change starts use the
+ * service role.
+ */
+
+const NOT_A_MEMBER = 'Please sign in again with the link e-mailed to your business.';
+
+/** The database's refusal as the API's answer. */
+function refusal(error: PostgrestError, what: string): Error {
+	throwIfConflict(error);
+	switch (error.code) {
+		case '42501':
+			return new HttpError(403, error.message);
+		case 'P0002':
+			return new HttpError(404, error.message);
+		case '22023':
+		case '23514':
+		case '22P02':
+			return new BadRequest(error.message);
+		case '55000':
+			return new HttpError(409, error.message);
+		default:
+			return new Error(`${what} failed: ${error.message}`, { cause: error });
+	}
+}
+
+// --- Sign-in --------------------------------------------------------------------------------------
+
+function tooMany(wait: number): HttpError {
+	const minutes = Math.max(1, Math.ceil(wait / 60));
+	return new HttpError(
+		429,
+		`Too many sign-in requests from your network. Please try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
+		{ 'Retry-After': String(wait) },
+	);
+}
+
+/**
+ * Asks for a business's sign-in link. Only the limits are checked before answering (the
+ * visitor's address: 429; the business: silently, nothing is sent past it); looking the business
+ * and its address up, making its user and sending the link happen after the answer (`later`,
+ * Netlify's waitUntil), so the answer and its time are the same whether the business exists,
+ * has an address on file, or has the feature on.
+ */
+export async function requestSignInLink(
+	businessId: string,
+	clientIp: string,
+	siteUrl: string,
+	later: (work: Promise<unknown>) => void,
+	env: ClientEnv = readClientEnv(),
+): Promise<void> {
+	const service = getServiceClient(env);
+	const address = `member-link-ip:${ipRateKey(clientIp)}`;
+	const wait = await takeRateLimits(
+		service,
+		SIGN_IN_ADDRESS_LIMITS.map((l) => ({ bucket: address, ...l })),
+	);
+	if (wait > 0) throw tooMany(wait);
+	const business = `member-link-business:${businessId.toLowerCase()}`;
+	const businessWait = await takeRateLimits(
+		service,
+		SIGN_IN_BUSINESS_LIMITS.map((l) => ({ bucket: business, ...l })),
+	);
+	if (businessWait > 0) return;
+	later(
+		sendSignInLink(service, businessId.toLowerCase(), clientIp, siteUrl, env).catch(
+			(error: unknown) => {
+				// Logged without the address: nothing of a member's address leaves the server.
+				console.error(`[members] no sign-in link was sent: ${(error as Error).message}`);
+			},
+		),
+	);
+}
+
+async function sendSignInLink(
+	service: SupabaseClient,
+	businessId: string,
+	clientIp: string,
+	siteUrl: string,
+	env: ClientEnv,
+): Promise<void> {
+	const tenant = await getCurrentTenant();
+	const { data: profile, error } = await service
+		.from('profiles')
+		.select('id, report_name, removed_at')
+		.eq('id', businessId)
+		.eq('tenant_id', tenant.id)
+		.maybeSingle<{ id: string; report_name: string; removed_at: string | null }>();
+	if (error) throw new Error(`Reading the business failed: ${error.message}`);
+	if (!profile || profile.removed_at) return;
+	const settings = await service.rpc('member_update_settings', { p_tenant_id: tenant.id });
+	if (settings.error) throw new Error(`Reading the settings failed: ${settings.error.message}`);
+	if (!(settings.data as { enabled: boolean }).enabled) return;
+	const onFile = await service.rpc('business_address_on_file', { p_profile_id: businessId });
+	if (onFile.error) throw new Error(`Reading the address failed: ${onFile.error.message}`);
+	const email = onFile.data as string | null;
+	if (!email) return;
+
+	const config = await getChamberConfig(service, tenant.id);
+	const metadata = {
+		chamber_name: config.name,
+		chamber_color: config.colors.primary,
+		business_name: profile.report_name,
+	};
+	// The member's user, made through the Auth admin API the first time (as GoTrue makes users).
+	const created = await service.auth.admin.createUser({
+		email,
+		email_confirm: true,
+		user_metadata: metadata,
+	});
+	if (created.error && created.error.code !== 'email_exists') {
+		throw new Error(`Creating the member's user failed: ${created.error.message}`);
+	}
+	const bound = await service.rpc('bind_business_member', {
+		p_tenant_id: tenant.id,
+		p_business_id: businessId,
+		p_email: email,
+	});
+	if (bound.error) throw new Error(`Binding the member failed: ${bound.error.message}`);
+	const userId = bound.data as string | null;
+	if (!userId) return;
+	if (created.error) {
+		// An existing user: the e-mail names this chamber and business (GoTrue's template reads
+		// the user's metadata).
+		const updated = await service.auth.admin.updateUserById(userId, {
+			email_confirm: true,
+			user_metadata: metadata,
+		});
+		if (updated.error)
+			throw new Error(`Updating the member's user failed: ${updated.error.message}`);
+	}
+	const { error: otpError } = await createForwardingAuthClient(clientIp, env).auth.signInWithOtp({
+		email,
+		options: {
+			shouldCreateUser: false,
+			emailRedirectTo: new URL(listingPath(businessId), siteUrl).href,
+		},
+	});
+	// GoTrue's one e-mail per minute: a link is on its way already.
+	if (otpError && otpError.status !== 429) {
+		throw new Error(`The identity service sent no link: ${otpError.message}`);
+	}
+}
+
+// --- The signed-in member -----------------------------------------------------------------------------
+
+export interface MemberSession {
+	userId: string;
+	/** PostgREST as the member: the database's member checks apply. */
+	client: SupabaseClient;
+}
+
+/** The member's token, checked by the identity service; 401 without a valid one. */
+export async function authenticateMember(
+	req: Request,
+	env: ClientEnv = readClientEnv(),
+): Promise<MemberSession> {
+	const token = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.get('authorization') ?? '')?.[1];
+	if (!token) throw new HttpError(401, NOT_A_MEMBER);
+	const { data, error } = await createAuthClient(env).auth.getUser(token);
+	if (error || !data.user) {
+		if (error && (error.status ?? 0) >= 500) {
+			throw new Error(`Identity service failed: ${error.message}`, { cause: error });
+		}
+		throw new HttpError(401, NOT_A_MEMBER);
+	}
+	return { userId: data.user.id, client: getUserClient(token, env) };
+}
+
+/** The business must be one of this deployment's chamber (a member of another signs in there). */
+async function businessOfThisChamber(businessId: string): Promise<TenantRow> {
+	const tenant = await getCurrentTenant();
+	const { data, error } = await getServiceClient()
+		.from('profiles')
+		.select('id')
+		.eq('id', businessId)
+		.eq('tenant_id', tenant.id)
+		.maybeSingle();
+	if (error) throw new Error(`Reading the business failed: ${error.message}`);
+	if (!data) throw new HttpError(404, 'No such business in this directory');
+	return tenant;
+}
+
+export async function getMemberListing(
+	session: MemberSession,
+	businessId: string,
+): Promise<MemberListing> {
+	await businessOfThisChamber(businessId);
+	const { data, error } = await session.client.rpc('member_listing', {
+		p_business_id: businessId,
+	});
+	if (error) throw refusal(error, 'Reading the listing');
+	return data as MemberListing;
+}
+
+/**
+ * A member's changes: checked with the Members tab's schema and the chamber's member rules, then
+ * submitted as the member (live fields saved, the rest its pending request). Live fields publish
+ * (service role: members do not publish themselves) and purge the business's cache tags.
+ */
+export async function submitMemberChanges(
+	session: MemberSession,
+	businessId: string,
+	body: { version: number; changes: Record<string, unknown> },
+): Promise<SubmitResult> {
+	const tenant = await businessOfThisChamber(businessId);
+	const listing = await getMemberListing(session, businessId);
+	const parsed = parseMemberChanges(
+		body.changes,
+		listing.settings,
+		listing.categoryChoices,
+		listing.business.categories ?? [],
+	);
+	if (!parsed.ok) throw new BadRequest(describeIssues(parsed.issues));
+	const { data, error } = await session.client.rpc('submit_member_changes', {
+		p_business_id: businessId,
+		p_changes: parsed.changes,
+		p_version: body.version,
+	});
+	if (error) throw refusal(error, 'Submitting the changes');
+	const result = data as Omit<SubmitResult, 'published'>;
+	let published = false;
+	if (result.live.length > 0) {
+		await publishMemberChange(
+			getServiceClient(),
+			tenant,
+			businessId,
+			'A member updated its listing',
+		);
+		published = true;
+	}
+	return { live: result.live, version: result.version, submission: result.submission, published };
+}
+
+/**
+ * A member's logo, checked and stored as the Members tab's are (prepareLogo, the chamber's folder
+ * of the public `logos` bucket), once the database says the member may change its logo. The
+ * listing uses it when the request with it is approved (or at once, when logos go live).
+ */
+export async function storeMemberLogo(
+	session: MemberSession,
+	businessId: string,
+	logo: { format: LogoFormat; body: Uint8Array },
+): Promise<string> {
+	const tenant = await businessOfThisChamber(businessId);
+	const listing = await getMemberListing(session, businessId);
+	if (!listing.settings.fields.includes('logo_url')) {
+		throw new HttpError(403, 'Members of this chamber cannot change their logo.');
+	}
+	return writeLogoObject(
+		getServiceClient(),
+		businessLogoObjectName(tenant.id, businessId, logo.format, randomUUID()),
+		logo,
+	);
+}
+
+// --- Staff: the Requests tab --------------------------------------------------------------------------
+
+export async function listMemberRequests(
+	session: AdminSession,
+	tenant: TenantRow,
+): Promise<MemberRequestList> {
+	const { data, error } = await session.client.rpc('member_requests', { p_tenant_id: tenant.id });
+	if (error) throw refusal(error, 'Reading the requests');
+	const list = data as MemberRequestList;
+	return { requests: list.requests, count: Number(list.count) };
+}
+
+export async function countMemberRequests(
+	session: AdminSession,
+	tenant: TenantRow,
+): Promise<number> {
+	const { data, error } = await session.client.rpc('member_request_count', {
+		p_tenant_id: tenant.id,
+	});
+	if (error) throw refusal(error, 'Counting the requests');
+	return Number(data);
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+function requestId(id: string | undefined): string {
+	if (!id || !UUID.test(id)) throw new HttpError(404, 'No such request in this chamber');
+	return id.toLowerCase();
+}
+
+export interface Decision {
+	id: string;
+	business: string;
+	/** The listing's version after an approval. */
+	version?: number;
+	memberEmail: string;
+}
+
+/**
+ * Approves a request as the staff member's own edit of the listing (save_business through
+ * approve_member_submission: role, rules, version check, overrides, audit), publishes and purges
+ * the business's cache tags, and e-mails the member. A 409 carries the conflicts.
+ */
+export async function approveMemberRequest(
+	session: AdminSession,
+	tenant: TenantRow,
+	id: string | undefined,
+	body: { version: number; changes?: Record<string, unknown> },
+	siteUrl: string,
+	later: (work: Promise<unknown>) => void,
+): Promise<Decision> {
+	let changes = body.changes;
+	if (changes) {
+		// The Members tab's validation; the database keeps the edit to the request's fields.
+		const parsed = parseBusinessChanges(changes);
+		if (!parsed.ok) throw new BadRequest(describeIssues(parsed.issues));
+		changes = parsed.changes;
+	}
+	const { data, error } = await session.client.rpc('approve_member_submission', {
+		p_submission_id: requestId(id),
+		p_changes: changes ?? null,
+		p_version: body.version,
+	});
+	if (error) throw refusal(error, 'Approving the request');
+	const decision = data as Decision;
+	await publishMemberChange(
+		session.client,
+		tenant,
+		decision.business,
+		"A member's update approved",
+	);
+	later(mailDecision(tenant, decision, { kind: 'approved' }, siteUrl));
+	return decision;
+}
+
+/** Returns a request to the member with the note, and e-mails it. */
+export async function returnMemberRequest(
+	session: AdminSession,
+	tenant: TenantRow,
+	id: string | undefined,
+	note: string,
+	siteUrl: string,
+	later: (work: Promise<unknown>) => void,
+): Promise<Decision> {
+	const { data, error } = await session.client.rpc('return_member_submission', {
+		p_submission_id: requestId(id),
+		p_note: note,
+	});
+	if (error) throw refusal(error, 'Returning the request');
+	const decision = data as Decision;
+	later(mailDecision(tenant, decision, { kind: 'returned', note }, siteUrl));
+	return decision;
+}
+
+// --- E-mails ----------------------------------------------------------------------------------------
+
+async function mailDecision(
+	tenant: TenantRow,
+	decision: Decision,
+	kind: Parameters<typeof decisionMail>[0],
+	siteUrl: string,
+): Promise<void> {
+	try {
+		const service = getServiceClient();
+		const config = await getChamberConfig(service, tenant.id);
+		const { data: business } = await service
+			.from('profiles')
+			.select('id, report_name')
+			.eq('id', decision.business)
+			.maybeSingle<{ id: string; report_name: string }>();
+		const mail = decisionMail(
+			kind,
+			{ name: config.name, colour: config.colors.primary, siteUrl },
+			{ id: decision.business, name: business?.report_name ?? 'your business' },
+		);
+		await deliverMemberMail(decision.memberEmail, mail, {
+			name: config.name,
+			emailDomain: config.services.emailDomain,
+			kind: kind.kind,
+		});
+	} catch (error) {
+		console.error(`[members] the member's e-mail was not sent: ${(error as Error).message}`);
+	}
+}
+
+/** Through SMTP_URL, else an .eml in the outbox folder (as the contact form and sign-in links). */
+export async function deliverMemberMail(
+	to: string,
+	mail: DecisionMail,
+	chamber: { name: string; emailDomain: string; kind: string },
+): Promise<void> {
+	const env = readContactEnv();
+	const message = {
+		from: env.mailFrom ?? {
+			name: chamber.name,
+			address: `no-reply@${chamber.emailDomain || 'localhost'}`,
+		},
+		to,
+		subject: mail.subject,
+		text: mail.text,
+		html: mail.html,
+	};
+	const safe = to.replace(/[^a-z0-9@._-]/gi, '_');
+	await sendMail(message, env, `member-${chamber.kind}-${safe}`);
+}

@@ -1,0 +1,153 @@
+import { describe, expect, it } from 'vitest';
+import { chamberConfigSchema } from '../config/config.ts';
+import {
+	decisionMail,
+	describeSubmission,
+	parseMemberChanges,
+	requestDiff,
+	type Submission,
+} from './self-service.ts';
+
+const settings = {
+	fields: ['listings', 'website', 'categories', 'social_media'] as const,
+	maxCategories: 2,
+};
+
+describe('parseMemberChanges: the Members tab’s schema and the chamber’s member rules', () => {
+	it('takes the fields the chamber allows, as the import would store them', () => {
+		const parsed = parseMemberChanges(
+			{ website: '  https://new.example ', categories: ['Bakeries', ' '] },
+			{ ...settings, fields: [...settings.fields] },
+			['Bakeries', 'Cafes'],
+		);
+		expect(parsed).toEqual({
+			ok: true,
+			changes: { website: 'https://new.example', categories: ['Bakeries'] },
+		});
+	});
+
+	it('refuses a field the chamber keeps, a category not of its list and too many categories', () => {
+		const parsed = parseMemberChanges(
+			{ report_name: 'Renamed', categories: ['Bakeries', 'Cafes', 'Invented'] },
+			{ ...settings, fields: [...settings.fields] },
+			['Bakeries', 'Cafes'],
+		);
+		expect(parsed.ok).toBe(false);
+		if (parsed.ok) return;
+		expect(parsed.issues.map((i) => `${i.path}: ${i.message}`)).toEqual([
+			'report_name: Members of this chamber cannot change business name',
+			'categories: Choose from the chamber\'s categories ("Invented" is not one)',
+			'categories: At most 2 categories',
+		]);
+	});
+
+	it('reports the schema’s own problems at their path', () => {
+		const parsed = parseMemberChanges(
+			{ social_media: [{ platform: '', url: 'https://x.example' }] },
+			{ ...settings, fields: [...settings.fields] },
+		);
+		expect(parsed).toMatchObject({
+			ok: false,
+			issues: [{ path: 'social_media[0].platform', message: 'Name the network' }],
+		});
+	});
+});
+
+const submission: Submission = {
+	id: 's1',
+	status: 'pending',
+	changes: {
+		website: 'https://new.example',
+		social_media: [{ platform: 'facebook', url: 'https://facebook.com/new' }],
+	},
+	baseVersion: 3,
+	note: '',
+	submittedAt: '2026-11-25T10:00:00Z',
+	decidedAt: null,
+	memberEmail: 'owner@example.com',
+};
+
+describe('requestDiff: each requested field beside its live value', () => {
+	it('names the field and shows list entries a line each', () => {
+		expect(requestDiff({ submission, live: { website: '', social_media: [] } })).toEqual([
+			{ field: 'website', label: 'Website', live: ['(empty)'], requested: ['https://new.example'] },
+			{
+				field: 'social_media',
+				label: 'Social links',
+				live: ['(none)'],
+				requested: ['facebook: https://facebook.com/new'],
+			},
+		]);
+	});
+});
+
+describe('describeSubmission', () => {
+	const at = (iso: string) => iso.slice(0, 10);
+	it('says pending since, approved (live since) or returned', () => {
+		expect(describeSubmission(submission, at)).toBe(
+			"Waiting for the chamber's review since 2026-11-25.",
+		);
+		expect(
+			describeSubmission(
+				{ ...submission, status: 'approved', decidedAt: '2026-11-26T09:00:00Z' },
+				at,
+			),
+		).toBe('Approved: live on the site since 2026-11-26.');
+		expect(describeSubmission(null, at)).toBeNull();
+	});
+});
+
+describe('decisionMail: in the chamber’s name and colour, with a plain-text part', () => {
+	const chamber = {
+		name: 'Cedar Valley Chamber',
+		colour: '#123456',
+		siteUrl: 'https://cv.example',
+	};
+	const business = { id: '5b0e7f62-8a55-4c3f-9d38-2f3c1c8f0a11', name: 'Bella <Café>' };
+
+	it('tells the member its update was approved', () => {
+		const mail = decisionMail({ kind: 'approved' }, chamber, business);
+		expect(mail.subject).toBe('Your listing update is approved — Cedar Valley Chamber');
+		expect(mail.text).toContain("approved your update of Bella <Café>'s listing");
+		expect(mail.html).toContain('color:#123456');
+		expect(mail.html).toContain('Bella &lt;Café&gt;');
+	});
+
+	it('carries the note of a returned update and the way back to the listing', () => {
+		const mail = decisionMail(
+			{ kind: 'returned', note: 'Use the <shop> number' },
+			chamber,
+			business,
+		);
+		expect(mail.text).toContain('Use the <shop> number');
+		expect(mail.text).toContain(`https://cv.example/members/sign-in?business=${business.id}`);
+		expect(mail.html).toContain('Use the &lt;shop&gt; number');
+	});
+});
+
+describe('the settings’ defaults', () => {
+	it('are off, every field, none live, editors not deciding, 3 categories', () => {
+		const { features } = chamberConfigSchema.parse({ name: 'X', slug: 'x' });
+		expect({
+			enabled: features.memberUpdates,
+			fields: features.memberFields,
+			liveFields: features.memberLiveFields,
+			editorsApprove: features.memberEditorsApprove,
+			maxCategories: features.memberMaxCategories,
+		}).toEqual({
+			enabled: false,
+			fields: [
+				'listings',
+				'web_content',
+				'work_phone',
+				'website',
+				'social_media',
+				'logo_url',
+				'categories',
+			],
+			liveFields: [],
+			editorsApprove: false,
+			maxCategories: 3,
+		});
+	});
+});

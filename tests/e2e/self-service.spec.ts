@@ -1,0 +1,205 @@
+import AxeBuilder from '@axe-core/playwright';
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { expect, test, type BrowserContext, type Page } from '@playwright/test';
+import { simpleParser } from 'mailparser';
+import { slugify } from '../../src/features/directory/rules.ts';
+import { SIGN_IN_SENT } from '../../src/features/self-service/self-service.ts';
+import { getTenantBySlug } from '../../src/features/tenants/tenants.server.ts';
+import { changeDemoConfig, DATA_DIR, serviceClient, signIn } from './admin-support.ts';
+import { weighScripts } from './script-budget.ts';
+
+// A member of the demo chamber keeps its own listing current: from its profile to an e-mailed
+// sign-in link, an edit of its description and logo, staff's approval in the Requests tab, and
+// the profile after the publish; a returned request's note; a field that goes live at once.
+
+test.describe.configure({ mode: 'serial' });
+
+const build = { timeout: 240_000 };
+const tag = Date.now().toString(36);
+let business: { id: string; name: string; email: string; profile: string };
+let member: BrowserContext;
+let memberPage: Page;
+
+/** The newest e-mail of `kind` to an address in the stack's outbox, once it is there. */
+async function mailTo(address: string, kind: string, after = 0) {
+	const outbox = join(DATA_DIR, 'outbox');
+	let files: string[] = [];
+	await expect
+		.poll(async () => {
+			files = (await readdir(outbox).catch(() => [] as string[]))
+				.filter((f) => f.includes(kind) && f.includes(address))
+				.sort();
+			return files.length;
+		})
+		.toBeGreaterThan(after);
+	return simpleParser(await readFile(join(outbox, files.at(-1)!)));
+}
+
+async function mailCount(address: string, kind: string): Promise<number> {
+	return (await readdir(join(DATA_DIR, 'outbox')).catch(() => [] as string[])).filter(
+		(f) => f.includes(kind) && f.includes(address),
+	).length;
+}
+
+/** The Requests tab, signed in as the demo's admin. */
+async function openRequests(page: Page) {
+	await page.goto(`/chamber-login-v2?redirect=${encodeURIComponent('/chamber-config-v2')}`);
+	await signIn(page, 'admin@demo.test');
+	await page.getByRole('tab', { name: /^Requests/ }).click();
+	const panel = page.getByRole('tabpanel');
+	await expect(panel.getByRole('heading', { name: 'Requests', level: 2 })).toBeVisible();
+	return panel;
+}
+
+test.beforeAll(async ({ browser }) => {
+	// A published demo business with an address on file that no other spec edits.
+	const service = await serviceClient();
+	const tenant = await getTenantBySlug(service, 'demo');
+	const { data, error } = await service
+		.from('profiles')
+		.select('id, report_name, email')
+		.eq('tenant_id', tenant.id)
+		.eq('published', true)
+		.neq('email', '')
+		.order('report_name', { ascending: false })
+		.range(7, 7)
+		.single<{ id: string; report_name: string; email: string }>();
+	if (error) throw new Error(`No demo business with an address: ${error.message}`);
+	business = {
+		id: data.id,
+		name: data.report_name,
+		email: data.email.toLowerCase(),
+		profile: `/business/${data.id}/${slugify(data.report_name)}`,
+	};
+	member = await browser.newContext();
+	memberPage = await member.newPage();
+});
+
+test.afterAll(async () => {
+	await member?.close();
+});
+
+test('a member updates its description and logo through an e-mailed link; staff approve it; the profile shows it after the publish', async ({
+	page,
+}) => {
+	test.setTimeout(420_000);
+	const description = `Fresh bread and e2e pastries ${tag}`;
+
+	// The profile links to the sign-in, with no script before interaction.
+	const weight = await weighScripts(memberPage, business.profile);
+	expect(weight.files).toEqual([]);
+	await memberPage.getByRole('link', { name: 'Update this listing' }).click();
+	await expect(memberPage.getByRole('heading', { name: 'Update your listing' })).toBeVisible();
+	const signInPage = await new AxeBuilder({ page: memberPage }).include('main').analyze();
+	expect(signInPage.violations.map((v) => v.id)).toEqual([]);
+	const before = await mailCount(business.email, 'sign-in');
+	await memberPage.getByRole('button', { name: 'E-mail me a sign-in link' }).click();
+	await expect(memberPage.getByRole('status')).toHaveText(SIGN_IN_SENT);
+
+	// The link in the e-mail signs the member in to its listing.
+	const mail = await mailTo(business.email, 'sign-in', before);
+	expect(mail.text).toContain(business.name);
+	const link = /https?:\/\/\S+\/auth\/v1\/verify\?\S+/.exec(mail.text ?? '')![0];
+	await memberPage.goto(link);
+	await expect(memberPage.getByRole('heading', { name: business.name, level: 1 })).toBeVisible();
+	const editorPage = await new AxeBuilder({ page: memberPage }).include('main').analyze();
+	expect(editorPage.violations.map((v) => v.id)).toEqual([]);
+
+	const form = memberPage.getByRole('form').or(memberPage.locator('form'));
+	await form
+		.getByRole('textbox', { name: 'Description', exact: true })
+		.first()
+		.fill(`<p>${description}</p>`);
+	await memberPage.getByLabel('Logo').setInputFiles({
+		name: 'logo.svg',
+		mimeType: 'image/svg+xml',
+		buffer: Buffer.from(
+			`<svg xmlns="http://www.w3.org/2000/svg" width="40" height="40"><circle cx="20" cy="20" r="18" fill="#c0392b"/><title>${tag}</title></svg>`,
+		),
+	});
+	const preview = memberPage.getByRole('complementary', { name: 'Preview' });
+	await expect(preview.getByText(description)).toBeVisible();
+	await expect(preview.getByRole('img', { name: `${business.name} logo` })).toHaveAttribute(
+		'src',
+		/\/storage\/v1\/object\/public\/logos\/.+\/businesses\//,
+	);
+	await memberPage.getByRole('button', { name: 'Submit for review' }).click();
+	await expect(memberPage.getByText('Sent for review')).toBeVisible();
+	await expect(memberPage.getByText(/Waiting for the chamber's review since/)).toBeVisible();
+
+	// Staff see the diff and approve it.
+	const panel = await openRequests(page);
+	await expect(page.getByRole('tab', { name: /^Requests/ })).toContainText(/\d/);
+	const card = panel.getByRole('article', { name: business.name });
+	await expect(card.getByRole('row', { name: /Descriptions/ })).toContainText(description);
+	await expect(card.getByRole('row', { name: /Logo/ })).toBeVisible();
+	const requestsTab = await new AxeBuilder({ page }).include('[role="tabpanel"]').analyze();
+	expect(requestsTab.violations.map((v) => v.id)).toEqual([]);
+	await card.getByRole('button', { name: 'Approve', exact: true }).click();
+	await expect(panel.getByRole('status')).toContainText(`Approved the update of ${business.name}`);
+	await expect(panel.getByRole('article', { name: business.name })).toHaveCount(0);
+
+	// The member is told, and the profile shows it after the publish.
+	const approved = await mailTo(business.email, 'member-approved');
+	expect(approved.subject).toContain('approved');
+	await expect
+		.poll(async () => (await page.request.get(business.profile)).text(), build)
+		.toContain(description);
+	const html = await (await page.request.get(business.profile)).text();
+	expect(html).toMatch(/\/storage\/v1\/object\/public\/logos\/[^"]+\/businesses\//);
+	const after = await weighScripts(page, business.profile);
+	expect(after.files).toEqual([]);
+
+	await memberPage.reload();
+	await expect(memberPage.getByText(/Approved: live on the site since/)).toBeVisible();
+});
+
+test('a returned request shows the chamber’s note to the member', async ({ page }) => {
+	await memberPage.reload();
+	await memberPage.getByRole('textbox', { name: 'Website' }).fill(`https://e2e-${tag}.example`);
+	await memberPage.getByRole('button', { name: 'Submit for review' }).click();
+	await expect(memberPage.getByText('Sent for review')).toBeVisible();
+
+	const panel = await openRequests(page);
+	const card = panel.getByRole('article', { name: business.name });
+	await expect(card.getByRole('row', { name: /Website/ })).toContainText(
+		`https://e2e-${tag}.example`,
+	);
+	await card.getByRole('button', { name: 'Return with a note' }).click();
+	await card
+		.getByRole('textbox', { name: 'Note to the member' })
+		.fill('Please use your shop’s own site.');
+	await card.getByRole('button', { name: 'Return request' }).click();
+	await expect(panel.getByRole('status')).toContainText(`Returned the update of ${business.name}`);
+
+	await memberPage.reload();
+	await expect(
+		memberPage.getByText('Note from the chamber: Please use your shop’s own site.'),
+	).toBeVisible();
+	const mail = await mailTo(business.email, 'member-returned');
+	expect(mail.text).toContain('Please use your shop’s own site.');
+});
+
+test('a field the chamber lets go live without review does so at once', async ({ page }) => {
+	test.setTimeout(300_000);
+	const features = await changeDemoConfig<Record<string, unknown>>('features', (current) => ({
+		...current,
+		memberLiveFields: ['work_phone'],
+	}));
+	try {
+		const phone = `(319) 555-${String(Date.now() % 10_000).padStart(4, '0')}`;
+		await memberPage.reload();
+		await expect(memberPage.getByText('Phone goes live without review.')).toBeVisible();
+		await memberPage.getByRole('textbox', { name: 'Phone' }).fill(phone);
+		await memberPage.getByRole('button', { name: 'Submit for review' }).click();
+		await expect(
+			memberPage.getByText('Phone: live on the site after the next publish.'),
+		).toBeVisible();
+		await expect
+			.poll(async () => (await page.request.get(business.profile)).text(), build)
+			.toContain(phone);
+	} finally {
+		await changeDemoConfig('features', () => features);
+	}
+});
