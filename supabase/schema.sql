@@ -175,6 +175,32 @@ comment on table public.business_counts is 'Published businesses per tenant ('''
 grant select, insert, update, delete, truncate, references, trigger, maintain on table public.business_counts to postgres;
 grant select, insert, update, delete, truncate, references, trigger, maintain on table public.business_counts to service_role;
 
+create table public.business_members (
+	user_id uuid not null,
+	tenant_id uuid not null,
+	profile_id uuid not null,
+	email text not null,
+	created_at timestamp with time zone default now() not null
+);
+alter table public.business_members add constraint business_members_email_check CHECK (((email = lower(email)) AND ((char_length(email) >= 3) AND (char_length(email) <= 254))));
+alter table public.business_members add constraint business_members_pkey PRIMARY KEY (user_id, profile_id);
+alter table public.business_members add constraint business_members_tenant_id_profile_id_fkey FOREIGN KEY (tenant_id, profile_id) REFERENCES public.profiles(tenant_id, id) ON DELETE CASCADE;
+alter table public.business_members add constraint business_members_user_id_fkey FOREIGN KEY (user_id) REFERENCES auth.users(id) ON DELETE CASCADE;
+CREATE INDEX business_members_profile_idx ON public.business_members USING btree (profile_id);
+CREATE INDEX business_members_tenant_idx ON public.business_members USING btree (tenant_id);
+alter table public.business_members enable row level security;
+create policy "Chamber admins can read their chamber's members" on public.business_members
+	for select to authenticated
+	using (public.has_tenant_role(tenant_id, ARRAY['super_admin'::text, 'admin'::text]));
+create policy "Members can read their own bindings" on public.business_members
+	for select to authenticated
+	using ((user_id = auth.uid()));
+comment on table public.business_members is 'Which identity-service user is the member of which business: bound when a sign-in link is sent to the business''s address on file. A member is no staff role.';
+comment on column public.business_members.email is 'The address on file the binding was made for: the binding holds only while the business still has that address.';
+grant select on table public.business_members to authenticated;
+grant select, insert, update, delete, truncate, references, trigger, maintain on table public.business_members to postgres;
+grant select, insert, update, delete, truncate, references, trigger, maintain on table public.business_members to service_role;
+
 create table public.business_overrides (
 	tenant_id uuid not null,
 	profile_id uuid not null,
@@ -194,6 +220,34 @@ comment on column public.business_overrides.system_value is 'The membership syst
 grant select on table public.business_overrides to authenticated;
 grant select, insert, update, delete, truncate, references, trigger, maintain on table public.business_overrides to postgres;
 grant select, insert, update, delete, truncate, references, trigger, maintain on table public.business_overrides to service_role;
+
+create table public.business_stats (
+	tenant_id uuid not null,
+	business_id uuid not null,
+	day date not null,
+	kind text not null,
+	words text default ''::text not null,
+	count integer not null
+);
+alter table public.business_stats add constraint business_stats_check CHECK (((kind = 'search'::text) = (words <> ''::text)));
+alter table public.business_stats add constraint business_stats_count_check CHECK ((count > 0));
+alter table public.business_stats add constraint business_stats_kind_check CHECK ((kind = ANY (ARRAY['shown'::text, 'view'::text, 'search'::text, 'website'::text, 'phone'::text, 'email'::text, 'message'::text, 'directions'::text, 'share'::text, 'social_facebook'::text, 'social_twitter'::text, 'social_linkedin'::text, 'social_instagram'::text, 'social_youtube'::text])));
+alter table public.business_stats add constraint business_stats_pkey PRIMARY KEY (tenant_id, business_id, day, kind, words);
+alter table public.business_stats add constraint business_stats_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
+alter table public.business_stats add constraint business_stats_words_check CHECK (((char_length(words) <= 100) AND (words = lower(btrim(words)))));
+CREATE INDEX business_stats_tenant_day_idx ON public.business_stats USING btree (tenant_id, day);
+alter table public.business_stats enable row level security;
+create policy "Chamber admins can read their chamber's statistics" on public.business_stats
+	for select to authenticated
+	using (public.has_tenant_role(tenant_id, ARRAY['super_admin'::text, 'admin'::text]));
+comment on table public.business_stats is 'Counters per business, UTC day and kind (card shown, profile view, each action; search words that led to a view). Added to by /api/stats only; read by the chamber''s admins.';
+comment on column public.business_stats.business_id is 'profiles.id of the business (no foreign key: statistics outlive a re-import).';
+comment on column public.business_stats.kind is 'shown: the card was on screen in a listing; view: the profile was opened; search: a view that came from a search (words); the rest are actions.';
+comment on column public.business_stats.words is 'For kind search: the search text, lower case and trimmed, at most 100 characters; empty for every other kind.';
+comment on column public.business_stats.count is 'How many times, after bots, repeats within 30 minutes and the chamber''s own staff were left out.';
+grant select on table public.business_stats to authenticated;
+grant select, insert, update, delete, truncate, references, trigger, maintain on table public.business_stats to postgres;
+grant select, insert, update, delete, truncate, references, trigger, maintain on table public.business_stats to service_role;
 
 create table public.cache_purge_log (
 	id bigint generated always as identity not null,
@@ -298,11 +352,13 @@ create table public.contact_messages (
 	created_at timestamp with time zone default now() not null,
 	idempotency_key uuid,
 	attempts integer default 0 not null,
-	last_attempt_at timestamp with time zone
+	last_attempt_at timestamp with time zone,
+	next_attempt_at timestamp with time zone default now() not null
 );
 alter table public.contact_messages add constraint contact_messages_delivery_status_check CHECK ((delivery_status = ANY (ARRAY['pending'::text, 'sent'::text, 'failed'::text])));
 alter table public.contact_messages add constraint contact_messages_pkey PRIMARY KEY (id);
 alter table public.contact_messages add constraint contact_messages_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
+CREATE INDEX contact_messages_due_idx ON public.contact_messages USING btree (tenant_id, next_attempt_at) WHERE (delivery_status <> 'sent'::text);
 CREATE UNIQUE INDEX contact_messages_idempotency_idx ON public.contact_messages USING btree (tenant_id, idempotency_key);
 CREATE INDEX contact_messages_tenant_created_idx ON public.contact_messages USING btree (tenant_id, created_at DESC);
 CREATE INDEX contact_messages_undelivered_idx ON public.contact_messages USING btree (created_at) WHERE (delivery_status <> 'sent'::text);
@@ -312,8 +368,9 @@ create policy "Chamber admins can read messages sent to their businesses" on pub
 	using (public.has_tenant_role(tenant_id, ARRAY['super_admin'::text, 'admin'::text]));
 comment on table public.contact_messages is 'Messages visitors sent to a business; kept whether or not e-mail delivery worked.';
 comment on column public.contact_messages.idempotency_key is 'Random key the contact dialog sends with one message; the same key again is the same message.';
-comment on column public.contact_messages.attempts is 'Delivery attempts so far (the function, a retried submit, the hourly retry).';
+comment on column public.contact_messages.attempts is 'Delivery attempts so far (the one after the submit, retried submits, the scheduled retry).';
 comment on column public.contact_messages.last_attempt_at is 'When delivery was last tried.';
+comment on column public.contact_messages.next_attempt_at is 'When delivery may be tried next: after a failure the back-off, during an attempt the end of its lease.';
 grant select on table public.contact_messages to authenticated;
 grant select, insert, update, delete, truncate, references, trigger, maintain on table public.contact_messages to postgres;
 grant select, insert, update, delete, truncate, references, trigger, maintain on table public.contact_messages to service_role;
@@ -498,6 +555,112 @@ comment on column public.member_imports.missing_action is 'What the person chose
 grant select on table public.member_imports to authenticated;
 grant select, insert, update, delete, truncate, references, trigger, maintain on table public.member_imports to postgres;
 grant select, insert, update, delete, truncate, references, trigger, maintain on table public.member_imports to service_role;
+
+create table public.member_report_mailings (
+	tenant_id uuid not null,
+	business_id uuid not null,
+	month date not null,
+	claimed_at timestamp with time zone default now() not null,
+	sent_at timestamp with time zone,
+	error text
+);
+alter table public.member_report_mailings add constraint member_report_mailings_error_check CHECK ((char_length(error) <= 500));
+alter table public.member_report_mailings add constraint member_report_mailings_month_check CHECK ((month = (date_trunc('month'::text, (month)::timestamp with time zone))::date));
+alter table public.member_report_mailings add constraint member_report_mailings_pkey PRIMARY KEY (tenant_id, business_id, month);
+alter table public.member_report_mailings add constraint member_report_mailings_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
+alter table public.member_report_mailings enable row level security;
+create policy "Chamber admins can read their monthly mailings" on public.member_report_mailings
+	for select to authenticated
+	using (public.has_tenant_role(tenant_id, ARRAY['super_admin'::text, 'admin'::text]));
+comment on table public.member_report_mailings is 'One row per business and month, claimed before its monthly e-mail is sent: never a second mail for the same month.';
+comment on column public.member_report_mailings.month is 'First day of the month the e-mail reports.';
+comment on column public.member_report_mailings.sent_at is 'When the mail server took it; null while sending, or when it failed (error).';
+grant select on table public.member_report_mailings to authenticated;
+grant select, insert, update, delete, truncate, references, trigger, maintain on table public.member_report_mailings to postgres;
+grant select, insert, update, delete, truncate, references, trigger, maintain on table public.member_report_mailings to service_role;
+
+create table public.member_report_recipients (
+	tenant_id uuid not null,
+	business_id uuid not null,
+	opt_out_token uuid default gen_random_uuid() not null,
+	opted_out_at timestamp with time zone
+);
+alter table public.member_report_recipients add constraint member_report_recipients_opt_out_token_key UNIQUE (opt_out_token);
+alter table public.member_report_recipients add constraint member_report_recipients_pkey PRIMARY KEY (tenant_id, business_id);
+alter table public.member_report_recipients add constraint member_report_recipients_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
+alter table public.member_report_recipients enable row level security;
+comment on table public.member_report_recipients is 'Each mailed business''s opt-out token (the link in every monthly e-mail) and whether it opted out. Service role only.';
+comment on column public.member_report_recipients.opt_out_token is 'Random; the only thing the opt-out link carries.';
+grant select, insert, update, delete, truncate, references, trigger, maintain on table public.member_report_recipients to postgres;
+grant select, insert, update, delete, truncate, references, trigger, maintain on table public.member_report_recipients to service_role;
+
+create table public.member_report_settings (
+	tenant_id uuid not null,
+	monthly_email boolean default false not null,
+	updated_at timestamp with time zone default now() not null
+);
+alter table public.member_report_settings add constraint member_report_settings_pkey PRIMARY KEY (tenant_id);
+alter table public.member_report_settings add constraint member_report_settings_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
+CREATE TRIGGER member_report_settings_audit AFTER INSERT OR UPDATE ON public.member_report_settings FOR EACH ROW EXECUTE FUNCTION public.member_report_settings_audit();
+alter table public.member_report_settings enable row level security;
+create policy "Chamber admins can change their report settings" on public.member_report_settings
+	for update to authenticated
+	using (public.has_tenant_role(tenant_id, ARRAY['super_admin'::text, 'admin'::text]))
+	with check (public.has_tenant_role(tenant_id, ARRAY['super_admin'::text, 'admin'::text]));
+create policy "Chamber admins can create their report settings" on public.member_report_settings
+	for insert to authenticated
+	with check (public.has_tenant_role(tenant_id, ARRAY['super_admin'::text, 'admin'::text]));
+create policy "Chamber admins can read their report settings" on public.member_report_settings
+	for select to authenticated
+	using (public.has_tenant_role(tenant_id, ARRAY['super_admin'::text, 'admin'::text]));
+comment on table public.member_report_settings is 'Per chamber: whether each member business gets its statistics by e-mail every month (off without a row).';
+comment on column public.member_report_settings.monthly_email is 'The monthly statistics e-mail to every member business with an e-mail address; default off.';
+grant select, insert, update on table public.member_report_settings to authenticated;
+grant select, insert, update, delete, truncate, references, trigger, maintain on table public.member_report_settings to postgres;
+grant select, insert, update, delete, truncate, references, trigger, maintain on table public.member_report_settings to service_role;
+
+create table public.member_submissions (
+	id uuid default gen_random_uuid() not null,
+	tenant_id uuid not null,
+	profile_id uuid not null,
+	user_id uuid,
+	member_email text not null,
+	changes jsonb not null,
+	base_version integer not null,
+	status text default 'pending'::text not null,
+	note text default ''::text not null,
+	submitted_at timestamp with time zone default now() not null,
+	decided_at timestamp with time zone,
+	decided_by text,
+	applied jsonb
+);
+alter table public.member_submissions add constraint member_submissions_changes_check CHECK ((jsonb_typeof(changes) = 'object'::text));
+alter table public.member_submissions add constraint member_submissions_check CHECK (((status = 'pending'::text) = (decided_at IS NULL)));
+alter table public.member_submissions add constraint member_submissions_check1 CHECK (((status <> 'returned'::text) OR (btrim(note) <> ''::text)));
+alter table public.member_submissions add constraint member_submissions_member_email_check CHECK (((char_length(member_email) >= 3) AND (char_length(member_email) <= 254)));
+alter table public.member_submissions add constraint member_submissions_note_check CHECK ((char_length(note) <= 2000));
+alter table public.member_submissions add constraint member_submissions_pkey PRIMARY KEY (id);
+alter table public.member_submissions add constraint member_submissions_status_check CHECK ((status = ANY (ARRAY['pending'::text, 'approved'::text, 'returned'::text])));
+alter table public.member_submissions add constraint member_submissions_tenant_id_profile_id_fkey FOREIGN KEY (tenant_id, profile_id) REFERENCES public.profiles(tenant_id, id) ON DELETE CASCADE;
+alter table public.member_submissions add constraint member_submissions_user_id_fkey FOREIGN KEY (user_id) REFERENCES auth.users(id) ON DELETE SET NULL;
+CREATE UNIQUE INDEX member_submissions_one_pending_idx ON public.member_submissions USING btree (profile_id) WHERE (status = 'pending'::text);
+CREATE INDEX member_submissions_pending_idx ON public.member_submissions USING btree (tenant_id, submitted_at) WHERE (status = 'pending'::text);
+CREATE INDEX member_submissions_profile_idx ON public.member_submissions USING btree (profile_id, submitted_at DESC);
+alter table public.member_submissions enable row level security;
+create policy "Chamber staff can read their chamber's requests" on public.member_submissions
+	for select to authenticated
+	using (public.has_tenant_role(tenant_id));
+create policy "Members can read their business's requests" on public.member_submissions
+	for select to authenticated
+	using (public.is_business_member(profile_id));
+comment on table public.member_submissions is 'A member''s request to change its listing: pending (one per business), approved (applied by staff) or returned with a note.';
+comment on column public.member_submissions.changes is 'The fields the member changed, in the tenant file''s shape, as it submitted them.';
+comment on column public.member_submissions.base_version is 'The listing''s version the member edited from.';
+comment on column public.member_submissions.decided_by is 'The staff member who approved or returned it (e-mail).';
+comment on column public.member_submissions.applied is 'What staff applied on approval (the request, or their edit of it).';
+grant select on table public.member_submissions to authenticated;
+grant select, insert, update, delete, truncate, references, trigger, maintain on table public.member_submissions to postgres;
+grant select, insert, update, delete, truncate, references, trigger, maintain on table public.member_submissions to service_role;
 
 create table public.profile_affiliations (
 	id uuid default gen_random_uuid() not null,
@@ -1233,10 +1396,9 @@ begin
 	from public.member_import_rows r
 	where r.import_id = p_import_id and r.action in ('add', 'change');
 	-- In chunks that double from 250 up to 2,500: import_tenant analyzes the directory's tables
-	-- after each, so the planner never joins thousands of new rows believing the tables empty,
-	-- and the directory's statement triggers (search words, counts), which join their transition
-	-- tables without statistics, never see more than 2,500 rows at once. In one call a
-	-- 50,000-row file into an empty chamber took over 10 minutes; 5,000 rows took 46 s.
+	-- after each while they are still small next to the chunk, so the planner never joins
+	-- thousands of new rows believing the tables empty, and no statement holds more than 2,500
+	-- businesses' documents at once.
 	while v_done < v_written loop
 		drop table if exists pg_temp.import_businesses;
 		drop table if exists pg_temp.import_lists;
@@ -1259,6 +1421,10 @@ begin
 		v_done := v_done + v_chunk;
 		v_chunk := least(v_chunk * 2, 2500);
 	end loop;
+	if v_written > 0 then
+		analyze public.profiles;
+		analyze public.listings;
+	end if;
 	if v_import.kind = 'sync' then
 		update public.profiles p set updated_by = 'sync'
 		from public.member_import_rows r
@@ -1291,7 +1457,7 @@ begin
 	return v_counts || jsonb_build_object('written', v_written);
 end;
 $function$;
-comment on function public.apply_member_import(p_import_id uuid) is 'Applies an import''s dry run in one transaction (service role): added and changed businesses through import_tenant, members missing from the file unpublished if chosen; refused when a business changed since the dry run.';
+comment on function public.apply_member_import(p_import_id uuid) is 'Applies an import''s dry run in one transaction (service role): added and changed businesses through import_tenant in batches, members missing from the file unpublished if chosen; refused when a business changed since the dry run.';
 grant execute on function public.apply_member_import(p_import_id uuid) to postgres;
 grant execute on function public.apply_member_import(p_import_id uuid) to service_role;
 
@@ -1353,6 +1519,57 @@ grant execute on function public.apply_scheduled_change(p_tenant_id uuid, p_kind
 grant execute on function public.apply_scheduled_change(p_tenant_id uuid, p_kind text, p_changes jsonb, p_snapshot jsonb) to postgres;
 grant execute on function public.apply_scheduled_change(p_tenant_id uuid, p_kind text, p_changes jsonb, p_snapshot jsonb) to service_role;
 
+CREATE OR REPLACE FUNCTION public.approve_member_submission(p_submission_id uuid, p_changes jsonb, p_version integer)
+ RETURNS jsonb
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+	v_submission public.member_submissions;
+	v_changes jsonb;
+	v_saved jsonb;
+	v_actor record;
+begin
+	select * into v_submission from public.member_submissions where id = p_submission_id for update;
+	if not found or not public.has_tenant_role(v_submission.tenant_id) then
+		raise exception 'No such request in this chamber' using errcode = 'P0002';
+	end if;
+	if not public.may_decide_member_requests(v_submission.tenant_id) then
+		raise exception 'Your role does not decide members'' requests' using errcode = '42501';
+	end if;
+	if v_submission.status <> 'pending' then
+		raise exception 'This request was % already', v_submission.status using errcode = '55000';
+	end if;
+	v_changes := coalesce(p_changes, v_submission.changes);
+	if jsonb_typeof(v_changes) is distinct from 'object' then
+		raise exception 'Expected the changed fields' using errcode = '22023';
+	end if;
+	if exists (select 1 from jsonb_object_keys(v_changes) k where not v_submission.changes ? k) then
+		raise exception 'An approval changes the fields of the request only' using errcode = '22023';
+	end if;
+	-- An editor the chamber lets approve applies the member's fields, as the member could.
+	if public.tenant_role(v_submission.tenant_id) = 'editor' then
+		perform set_config('chamber.member_fields', (select string_agg(k, ',') from jsonb_object_keys(v_changes) k), true);
+	end if;
+	v_saved := public.save_business(v_submission.tenant_id, v_submission.profile_id, v_changes, p_version);
+	perform set_config('chamber.member_fields', '', true);
+	select * into v_actor from public.audit_actor(v_submission.tenant_id);
+	update public.member_submissions
+	set status = 'approved', decided_at = now(), decided_by = coalesce(v_actor.actor_email, v_actor.actor_role),
+		applied = v_changes
+	where id = p_submission_id;
+	return jsonb_build_object(
+		'id', p_submission_id, 'business', v_submission.profile_id,
+		'version', v_saved -> 'version', 'memberEmail', v_submission.member_email
+	);
+end;
+$function$;
+comment on function public.approve_member_submission(p_submission_id uuid, p_changes jsonb, p_version integer) is 'Approves a member request: applied through save_business as the staff member''s edit (overrides, audit, version check).';
+grant execute on function public.approve_member_submission(p_submission_id uuid, p_changes jsonb, p_version integer) to authenticated;
+grant execute on function public.approve_member_submission(p_submission_id uuid, p_changes jsonb, p_version integer) to postgres;
+grant execute on function public.approve_member_submission(p_submission_id uuid, p_changes jsonb, p_version integer) to service_role;
+
 CREATE OR REPLACE FUNCTION public.audit_actor(p_tenant_id uuid)
  RETURNS TABLE(actor_id uuid, actor_email text, actor_role text)
  LANGUAGE sql
@@ -1370,6 +1587,41 @@ $function$;
 comment on function public.audit_actor(p_tenant_id uuid) is 'The current writer for audit rows: user id, e-mail and role for the chamber (or service_role / database).';
 grant execute on function public.audit_actor(p_tenant_id uuid) to postgres;
 grant execute on function public.audit_actor(p_tenant_id uuid) to service_role;
+
+CREATE OR REPLACE FUNCTION public.bind_business_member(p_tenant_id uuid, p_business_id uuid, p_email text)
+ RETURNS uuid
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+	v_email text := lower(btrim(p_email));
+	v_user uuid;
+begin
+	if not exists (
+		select 1 from public.profiles p
+		where p.id = p_business_id and p.tenant_id = p_tenant_id and p.removed_at is null
+			and nullif(lower(btrim(p.email)), '') = v_email
+	) then
+		return null;
+	end if;
+	select u.id into v_user
+	from auth.users u
+	where lower(u.email) = v_email and u.aud = 'authenticated'
+	order by u.created_at
+	limit 1;
+	if v_user is null then
+		return null;
+	end if;
+	insert into public.business_members (user_id, tenant_id, profile_id, email)
+	values (v_user, p_tenant_id, p_business_id, v_email)
+	on conflict (user_id, profile_id) do update set email = excluded.email;
+	return v_user;
+end;
+$function$;
+comment on function public.bind_business_member(p_tenant_id uuid, p_business_id uuid, p_email text) is 'Binds the user of the business''s address on file to the business (service role, when a sign-in link is sent); their id, or null.';
+grant execute on function public.bind_business_member(p_tenant_id uuid, p_business_id uuid, p_email text) to postgres;
+grant execute on function public.bind_business_member(p_tenant_id uuid, p_business_id uuid, p_email text) to service_role;
 
 CREATE OR REPLACE FUNCTION public.bump_cache_version(p_tenant_id uuid, p_type text)
  RETURNS integer
@@ -1403,6 +1655,20 @@ comment on function public.bump_cache_version(p_tenant_id uuid, p_type text) is 
 grant execute on function public.bump_cache_version(p_tenant_id uuid, p_type text) to authenticated;
 grant execute on function public.bump_cache_version(p_tenant_id uuid, p_type text) to postgres;
 grant execute on function public.bump_cache_version(p_tenant_id uuid, p_type text) to service_role;
+
+CREATE OR REPLACE FUNCTION public.business_address_on_file(p_profile_id uuid)
+ RETURNS text
+ LANGUAGE sql
+ STABLE SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+	select nullif(lower(btrim(p.email)), '')
+	from public.profiles p
+	where p.id = p_profile_id;
+$function$;
+comment on function public.business_address_on_file(p_profile_id uuid) is 'The address a business''s member sign-in link goes to (its listing''s e-mail, lowercase), or null.';
+grant execute on function public.business_address_on_file(p_profile_id uuid) to postgres;
+grant execute on function public.business_address_on_file(p_profile_id uuid) to service_role;
 
 CREATE OR REPLACE FUNCTION public.business_document(p_profile_id uuid)
  RETURNS jsonb
@@ -1490,8 +1756,12 @@ AS $function$
 		select 1 from public.profiles p
 		where p.tenant_id = p_tenant_id and not p.published
 			and (
-				(p_key ~* '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$' and p.id = p_key::uuid)
-				or (p_key ~ '^\d{1,30}$' and p.weblink_profile_id = regexp_replace(p_key, '^0+(?=\d)', ''))
+				p.id = case
+					when p_key ~* '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$' then p_key::uuid
+				end
+				or p.weblink_profile_id = case
+					when p_key ~ '^\d{1,30}$' then regexp_replace(p_key, '^0+(?=\d)', '')
+				end
 			)
 	);
 $function$;
@@ -1562,37 +1832,42 @@ grant execute on function public.business_list_normalized(p_field text, p_rows j
 
 CREATE OR REPLACE FUNCTION public.business_list_value(p_profile_id uuid, p_field text)
  RETURNS jsonb
- LANGUAGE sql
+ LANGUAGE plpgsql
  STABLE SECURITY DEFINER
  SET search_path TO ''
 AS $function$
-	select coalesce(
-		case p_field
-			when 'listings' then (
+begin
+	case p_field
+		when 'listings' then
+			return coalesce((
 				select jsonb_agg(jsonb_build_object(
 					'description', l.description, 'short_description', l.short_description,
 					'categories', to_jsonb(l.categories), 'keywords', l.keywords,
 					'active', l.active, 'primary_listing', l.primary_listing
 				) order by l.position)
-				from public.listings l where l.profile_id = p_profile_id)
-			when 'social_media' then (
+				from public.listings l where l.profile_id = p_profile_id), '[]'::jsonb);
+		when 'social_media' then
+			return coalesce((
 				select jsonb_agg(jsonb_build_object('platform', s.platform, 'url', s.url) order by s.position)
-				from public.social_media s where s.profile_id = p_profile_id)
-			when 'profile_affiliations' then (
+				from public.social_media s where s.profile_id = p_profile_id), '[]'::jsonb);
+		when 'profile_affiliations' then
+			return coalesce((
 				select jsonb_agg(jsonb_build_object(
 					'icon', a.icon, 'icon_text', a.icon_text, 'icon_url', a.icon_url, 'aff_code', a.aff_code,
 					'aff_name', a.aff_name, 'list_available_on_website', a.list_available_on_website
 				) order by a.position)
-				from public.profile_affiliations a where a.profile_id = p_profile_id)
-			when 'web_content' then (
+				from public.profile_affiliations a where a.profile_id = p_profile_id), '[]'::jsonb);
+		when 'web_content' then
+			return coalesce((
 				select jsonb_agg(jsonb_build_object(
 					'content_type', w.content_type, 'content_title', w.content_title,
 					'full_url', w.full_url, 'rel_url', w.rel_url
 				) order by w.position)
-				from public.web_content w where w.profile_id = p_profile_id)
-		end,
-		'[]'::jsonb
-	);
+				from public.web_content w where w.profile_id = p_profile_id), '[]'::jsonb);
+		else
+			return '[]'::jsonb;
+	end case;
+end;
 $function$;
 comment on function public.business_list_value(p_profile_id uuid, p_field text) is 'A business''s list field as the tenant file writes it.';
 grant execute on function public.business_list_value(p_profile_id uuid, p_field text) to postgres;
@@ -1651,6 +1926,107 @@ $function$;
 comment on function public.business_scalar_fields() is 'The fields of a business kept in profiles columns, as the tenant file names them.';
 grant execute on function public.business_scalar_fields() to postgres;
 grant execute on function public.business_scalar_fields() to service_role;
+
+CREATE OR REPLACE FUNCTION public.business_stat_kinds()
+ RETURNS text[]
+ LANGUAGE sql
+ IMMUTABLE
+ SET search_path TO ''
+AS $function$
+	select array[
+		'shown', 'view', 'search',
+		'website', 'phone', 'email', 'message', 'directions', 'share',
+		'social_facebook', 'social_twitter', 'social_linkedin', 'social_instagram', 'social_youtube'
+	];
+$function$;
+comment on function public.business_stat_kinds() is 'Every kind business_stats counts: shown, view, search (words that led to a view) and the actions.';
+grant execute on function public.business_stat_kinds() to postgres;
+grant execute on function public.business_stat_kinds() to service_role;
+
+CREATE OR REPLACE FUNCTION public.business_stats_report(p_tenant_id uuid, p_business_id uuid, p_from date, p_to date)
+ RETURNS jsonb
+ LANGUAGE sql
+ STABLE
+ SET search_path TO ''
+AS $function$
+	select jsonb_build_object(
+		'kinds', coalesce((
+			select jsonb_object_agg(k.kind, k.n)
+			from (
+				select s.kind, sum(s.count) as n
+				from public.business_stats s
+				where s.tenant_id = p_tenant_id and s.business_id = p_business_id
+					and s.day between p_from and p_to
+				group by s.kind
+			) k
+		), '{}'::jsonb),
+		'searches', coalesce((
+			select jsonb_agg(jsonb_build_object('words', w.words, 'count', w.n) order by w.n desc, w.words)
+			from (
+				select s.words, sum(s.count) as n
+				from public.business_stats s
+				where s.tenant_id = p_tenant_id and s.business_id = p_business_id
+					and s.kind = 'search' and s.day between p_from and p_to
+				group by s.words
+				order by n desc, s.words
+				limit 20
+			) w
+		), '[]'::jsonb),
+		'months', (
+			select jsonb_agg(jsonb_build_object(
+				'month', to_char(m.month, 'YYYY-MM'),
+				'shown', coalesce(t.shown, 0),
+				'views', coalesce(t.views, 0),
+				'actions', coalesce(t.actions, 0)
+			) order by m.month)
+			from generate_series(
+				date_trunc('month', p_to) - interval '11 months',
+				date_trunc('month', p_to),
+				interval '1 month'
+			) as m(month)
+			left join (
+				select
+					date_trunc('month', s.day) as month,
+					sum(s.count) filter (where s.kind = 'shown') as shown,
+					sum(s.count) filter (where s.kind = 'view') as views,
+					sum(s.count) filter (where s.kind not in ('shown', 'view', 'search')) as actions
+				from public.business_stats s
+				where s.tenant_id = p_tenant_id and s.business_id = p_business_id
+					and s.day >= (date_trunc('month', p_to) - interval '11 months')::date
+					and s.day < (date_trunc('month', p_to) + interval '1 month')::date
+				group by 1
+			) t on t.month = m.month
+		)
+	);
+$function$;
+comment on function public.business_stats_report(p_tenant_id uuid, p_business_id uuid, p_from date, p_to date) is 'One business''s report: counts by kind and top 20 search texts between two UTC days, and shown/views/actions for the 12 months ending with the last day''s month, as the caller may read them.';
+grant execute on function public.business_stats_report(p_tenant_id uuid, p_business_id uuid, p_from date, p_to date) to authenticated;
+grant execute on function public.business_stats_report(p_tenant_id uuid, p_business_id uuid, p_from date, p_to date) to postgres;
+grant execute on function public.business_stats_report(p_tenant_id uuid, p_business_id uuid, p_from date, p_to date) to service_role;
+
+CREATE OR REPLACE FUNCTION public.business_stats_totals(p_tenant_id uuid, p_from date, p_to date)
+ RETURNS TABLE(business_id uuid, name text, shown bigint, views bigint, actions bigint)
+ LANGUAGE sql
+ STABLE
+ SET search_path TO ''
+AS $function$
+	select
+		p.id,
+		p.report_name,
+		coalesce(sum(s.count) filter (where s.kind = 'shown'), 0),
+		coalesce(sum(s.count) filter (where s.kind = 'view'), 0),
+		coalesce(sum(s.count) filter (where s.kind not in ('shown', 'view', 'search')), 0)
+	from public.profiles p
+	left join public.business_stats s
+		on s.tenant_id = p.tenant_id and s.business_id = p.id and s.day between p_from and p_to
+	where p.tenant_id = p_tenant_id and p.published
+	group by p.id, p.report_name
+	order by lower(p.report_name), p.id;
+$function$;
+comment on function public.business_stats_totals(p_tenant_id uuid, p_from date, p_to date) is 'Each published business of the chamber with its shown, views and actions between two UTC days (inclusive), as the caller may read them.';
+grant execute on function public.business_stats_totals(p_tenant_id uuid, p_from date, p_to date) to authenticated;
+grant execute on function public.business_stats_totals(p_tenant_id uuid, p_from date, p_to date) to postgres;
+grant execute on function public.business_stats_totals(p_tenant_id uuid, p_from date, p_to date) to service_role;
 
 CREATE OR REPLACE FUNCTION public.business_value_problem(p_field text, p_value jsonb)
  RETURNS text
@@ -1923,6 +2299,28 @@ comment on function public.chamber_config_validate() is 'Trigger: refuses config
 grant execute on function public.chamber_config_validate() to postgres;
 grant execute on function public.chamber_config_validate() to service_role;
 
+CREATE OR REPLACE FUNCTION public.claim_contact_delivery(p_message_id uuid, p_max_attempts integer, p_lease_seconds integer)
+ RETURNS integer
+ LANGUAGE sql
+ SET search_path TO ''
+AS $function$
+	with claimed as (
+		update public.contact_messages
+		set attempts = attempts + 1,
+			last_attempt_at = now(),
+			next_attempt_at = now() + make_interval(secs => p_lease_seconds)
+		where id = p_message_id
+			and delivery_status <> 'sent'
+			and attempts < p_max_attempts
+			and next_attempt_at <= now()
+		returning attempts
+	)
+	select attempts from claimed;
+$function$;
+comment on function public.claim_contact_delivery(p_message_id uuid, p_max_attempts integer, p_lease_seconds integer) is 'Claims one delivery attempt of an unsent message that is due and has attempts left and answers its number; null when it was sent, is being tried, is not due or ran out of attempts.';
+grant execute on function public.claim_contact_delivery(p_message_id uuid, p_max_attempts integer, p_lease_seconds integer) to postgres;
+grant execute on function public.claim_contact_delivery(p_message_id uuid, p_max_attempts integer, p_lease_seconds integer) to service_role;
+
 CREATE OR REPLACE FUNCTION public.claim_member_import(p_import_id uuid)
  RETURNS SETOF public.member_imports
  LANGUAGE sql
@@ -2110,7 +2508,7 @@ AS $function$
 	"footer_labels": {"types":["object"],"properties":{"businessResourcesLabel":{"types":["string"],"maxLength":200},"workforceLabel":{"types":["string"],"maxLength":200},"communityGuideLabel":{"types":["string"],"maxLength":200},"jobBoardLabel":{"types":["string"],"maxLength":200}}},
 	"content": {"types":["object"],"properties":{"heroTitle":{"types":["string"],"maxLength":200},"heroSubtitle":{"types":["string"],"maxLength":1000},"footerTagline":{"types":["string"],"maxLength":1000},"copyrightText":{"types":["string"],"maxLength":200},"featuredTitle":{"types":["string"],"maxLength":200},"categoriesTitle":{"types":["string"],"maxLength":200},"whyJoinTitle":{"types":["string"],"maxLength":200},"whyJoinText":{"types":["string"],"maxLength":1000},"whyJoinButtonText":{"types":["string"],"maxLength":200},"directoryTitle":{"types":["string"],"maxLength":200},"sidebarTitle":{"types":["string"],"maxLength":200},"sidebarTagline":{"types":["string"],"maxLength":1000},"sidebarButtonText":{"types":["string"],"maxLength":200},"eventsTabLabel":{"types":["string"],"maxLength":200},"communityEventsTabLabel":{"types":["string"],"maxLength":200},"defaultEventsCalendar":{"types":["string"],"enum":["events","community-events","events-list"]},"metaDescription":{"types":["string"],"maxLength":1000},"metaKeywords":{"types":["string"],"maxLength":1000}}},
 	"services": {"types":["object"],"properties":{"googleAnalyticsId":{"types":["string"],"maxLength":30},"recaptchaSiteKey":{"types":["string"],"maxLength":100},"emailDomain":{"types":["string"],"maxLength":253}}},
-	"features": {"types":["object"],"properties":{"showEvents":{"types":["boolean"]},"showCommunityEvents":{"types":["boolean"]},"showNewMembersFilter":{"types":["boolean"]},"showMembershipLevels":{"types":["boolean"]},"showBanners":{"types":["boolean"]},"showEventFilters":{"types":["boolean"]},"showFeaturedEvent":{"types":["boolean"]},"featuredEventId":{"types":["integer","null","string"],"maxLength":20},"showBusinessShortDescription":{"types":["boolean"]},"showEventAttendeeCountInHeader":{"types":["boolean"]},"memberBadgeDisplay":{"types":["string"],"enum":["level","year"]},"businessDetailLayout":{"types":["string"],"enum":["classic","modern"]},"showMainContact":{"types":["boolean"]}}},
+	"features": {"types":["object"],"properties":{"showEvents":{"types":["boolean"]},"showCommunityEvents":{"types":["boolean"]},"showNewMembersFilter":{"types":["boolean"]},"showMembershipLevels":{"types":["boolean"]},"showBanners":{"types":["boolean"]},"showEventFilters":{"types":["boolean"]},"showFeaturedEvent":{"types":["boolean"]},"featuredEventId":{"types":["integer","null","string"],"maxLength":20},"showBusinessShortDescription":{"types":["boolean"]},"showEventAttendeeCountInHeader":{"types":["boolean"]},"memberBadgeDisplay":{"types":["string"],"enum":["level","year"]},"businessDetailLayout":{"types":["string"],"enum":["classic","modern"]},"showMainContact":{"types":["boolean"]},"memberUpdates":{"types":["boolean"]},"memberFields":{"types":["array"],"maxItems":50,"items":{"types":["string"],"enum":["listings","web_content","work_phone","website","social_media","logo_url","categories"]}},"memberLiveFields":{"types":["array"],"maxItems":50,"items":{"types":["string"],"enum":["listings","web_content","work_phone","website","social_media","logo_url","categories"]}},"memberEditorsApprove":{"types":["boolean"]},"memberMaxCategories":{"types":["null","number","string"],"maxLength":20}}},
 	"membership_levels": {"types":["object"],"properties":{"featured":{"types":["array"],"maxItems":50,"items":{"types":["string"],"maxLength":200}},"canLinkWebsite":{"types":["array"],"maxItems":50,"items":{"types":["string"],"maxLength":200}}}},
 	"featured_businesses": {"types":["object"],"properties":{"strategy":{"types":["string"],"enum":["membership","affiliation","random"]},"count":{"types":["null","number","string"],"maxLength":20},"membershipLevels":{"types":["array"],"maxItems":50,"items":{"types":["string"],"maxLength":200}},"affiliation":{"types":["string"],"maxLength":200},"requireCompleteProfile":{"types":["boolean"]},"showViewAllButton":{"types":["boolean"]}}},
 	"category_display": {"types":["object"],"properties":{"count":{"types":["null","number","string"],"maxLength":20},"sortBy":{"types":["string"],"enum":["popularity","alphabetical"]}}},
@@ -3248,7 +3646,8 @@ begin
 	if payload ? 'businesses' then
 		-- Each business as it would be stored (d), with its id and whether it exists already.
 		create temporary table pg_temp.import_businesses on commit drop as
-		select x.id, x.b, public.business_from_file(x.b) as d, false as existed
+		select x.id, x.b, public.business_from_file(x.b) as d, false as existed,
+			''::tsvector as search_vector, ''::text as search_text
 		from (
 			select
 				coalesce(
@@ -3294,59 +3693,14 @@ begin
 		) m
 		where m.profile_id = i.id;
 
-		insert into public.profiles as p (
-			id, tenant_id, report_name, address1, address2, city, county, state, zip, work_phone,
-			website, email, featured, categories, membership_level_name, membership_rank,
-			member_since_date, weblink_profile_id, main_related_profile_name, logo_url,
-			listing_position, is_member, published, updated_by
-		)
-		select
-			i.id, v_tenant_id, i.d ->> 'report_name', i.d ->> 'address1', i.d ->> 'address2',
-			i.d ->> 'city', i.d ->> 'county', i.d ->> 'state', i.d ->> 'zip', i.d ->> 'work_phone',
-			i.d ->> 'website', i.d ->> 'email', (i.d ->> 'featured')::boolean,
-			array(select jsonb_array_elements_text(i.d -> 'categories')),
-			i.d ->> 'membership_level_name', (i.d ->> 'membership_rank')::integer,
-			(i.d ->> 'member_since_date')::date, i.b ->> 'weblink_profile_id',
-			i.d ->> 'main_related_profile_name', i.d ->> 'logo_url',
-			(i.d ->> 'listing_position')::integer, (i.d ->> 'is_member')::boolean,
-			(i.d ->> 'published')::boolean, 'import'
-		from pg_temp.import_businesses i
-		on conflict (id) do update set
-			report_name = excluded.report_name, address1 = excluded.address1,
-			address2 = excluded.address2, city = excluded.city, county = excluded.county,
-			state = excluded.state, zip = excluded.zip, work_phone = excluded.work_phone,
-			website = excluded.website, email = excluded.email, featured = excluded.featured,
-			categories = excluded.categories, membership_level_name = excluded.membership_level_name,
-			membership_rank = excluded.membership_rank, member_since_date = excluded.member_since_date,
-			weblink_profile_id = excluded.weblink_profile_id,
-			main_related_profile_name = excluded.main_related_profile_name,
-			logo_url = excluded.logo_url, listing_position = excluded.listing_position,
-			is_member = excluded.is_member,
-			-- A removed business stays off the site until staff restore it.
-			published = excluded.published and p.removed_at is null,
-			published_before_removal = case
-				when p.removed_at is null then null else excluded.published
-			end,
-			updated_by = 'import'
-		-- Only a business whose values differ is written: an unchanged re-import changes nothing.
-		where (p.report_name, p.address1, p.address2, p.city, p.county, p.state, p.zip, p.work_phone,
-				p.website, p.email, p.featured, p.categories, p.membership_level_name, p.membership_rank,
-				p.member_since_date, p.weblink_profile_id, p.main_related_profile_name, p.logo_url,
-				p.listing_position, p.is_member, p.published,
-				case when p.removed_at is null then null else p.published_before_removal end)
-			is distinct from (excluded.report_name, excluded.address1, excluded.address2, excluded.city,
-				excluded.county, excluded.state, excluded.zip, excluded.work_phone, excluded.website,
-				excluded.email, excluded.featured, excluded.categories, excluded.membership_level_name,
-				excluded.membership_rank, excluded.member_since_date, excluded.weblink_profile_id,
-				excluded.main_related_profile_name, excluded.logo_url, excluded.listing_position,
-				excluded.is_member, excluded.published and p.removed_at is null,
-				case when p.removed_at is null then null else excluded.published end);
-
 		-- The lists of each business as the file has them, but those staff changed; then only those
 		-- that differ from what is stored are written.
 		create temporary table pg_temp.import_lists on commit drop as
 		select i.id, i.existed, f.field,
-			public.business_list_normalized(f.field, coalesce(i.b -> f.field, '[]'::jsonb)) as rows,
+			-- Most lists of most rows are empty: no need to normalize those.
+			case when coalesce(i.b -> f.field, '[]'::jsonb) = '[]'::jsonb then '[]'::jsonb
+				else public.business_list_normalized(f.field, i.b -> f.field)
+			end as rows,
 			'[]'::jsonb as current
 		from pg_temp.import_businesses i
 		cross join unnest(public.business_list_fields()) f(field)
@@ -3403,6 +3757,80 @@ begin
 			group by w.profile_id
 		) c
 		where x.field = 'web_content' and x.existed and x.id = c.profile_id;
+		-- The search columns as the directory's triggers would leave them once the lists are in
+		-- (profile_search_document_of), computed here for the whole batch: the triggers that
+		-- would compute them row by row, and again after the listings, stand aside meanwhile.
+		update pg_temp.import_businesses i
+		set search_vector = s.search_vector, search_text = s.search_text
+		from pg_temp.import_businesses i2
+		left join pg_temp.import_lists x on x.id = i2.id and x.field = 'listings'
+		cross join lateral public.profile_search_document_of(
+			i2.d ->> 'report_name',
+			array(select jsonb_array_elements_text(i2.d -> 'categories')),
+			coalesce(
+				x.rows,
+				case when i2.existed then public.business_list_value(i2.id, 'listings') end,
+				'[]'::jsonb
+			)
+		) s
+		where i.id = i2.id;
+		perform set_config('chamber.import_writes_search', 'on', true);
+
+		insert into public.profiles as p (
+			id, tenant_id, report_name, address1, address2, city, county, state, zip, work_phone,
+			website, email, featured, categories, membership_level_name, membership_rank,
+			member_since_date, weblink_profile_id, main_related_profile_name, logo_url,
+			listing_position, is_member, published, updated_by, search_vector, search_text
+		)
+		select
+			i.id, v_tenant_id, i.d ->> 'report_name', i.d ->> 'address1', i.d ->> 'address2',
+			i.d ->> 'city', i.d ->> 'county', i.d ->> 'state', i.d ->> 'zip', i.d ->> 'work_phone',
+			i.d ->> 'website', i.d ->> 'email', (i.d ->> 'featured')::boolean,
+			array(select jsonb_array_elements_text(i.d -> 'categories')),
+			i.d ->> 'membership_level_name', (i.d ->> 'membership_rank')::integer,
+			(i.d ->> 'member_since_date')::date, i.b ->> 'weblink_profile_id',
+			i.d ->> 'main_related_profile_name', i.d ->> 'logo_url',
+			(i.d ->> 'listing_position')::integer, (i.d ->> 'is_member')::boolean,
+			(i.d ->> 'published')::boolean, 'import', i.search_vector, i.search_text
+		from pg_temp.import_businesses i
+		on conflict (id) do update set
+			report_name = excluded.report_name, address1 = excluded.address1,
+			address2 = excluded.address2, city = excluded.city, county = excluded.county,
+			state = excluded.state, zip = excluded.zip, work_phone = excluded.work_phone,
+			website = excluded.website, email = excluded.email, featured = excluded.featured,
+			categories = excluded.categories, membership_level_name = excluded.membership_level_name,
+			membership_rank = excluded.membership_rank, member_since_date = excluded.member_since_date,
+			weblink_profile_id = excluded.weblink_profile_id,
+			main_related_profile_name = excluded.main_related_profile_name,
+			logo_url = excluded.logo_url, listing_position = excluded.listing_position,
+			is_member = excluded.is_member,
+			-- A removed business stays off the site until staff restore it.
+			published = excluded.published and p.removed_at is null,
+			published_before_removal = case
+				when p.removed_at is null then null else excluded.published
+			end,
+			updated_by = 'import',
+			search_vector = excluded.search_vector, search_text = excluded.search_text
+		-- Only a business whose values differ is written: an unchanged re-import changes nothing.
+		where (p.report_name, p.address1, p.address2, p.city, p.county, p.state, p.zip, p.work_phone,
+				p.website, p.email, p.featured, p.categories, p.membership_level_name, p.membership_rank,
+				p.member_since_date, p.weblink_profile_id, p.main_related_profile_name, p.logo_url,
+				p.listing_position, p.is_member, p.published,
+				case when p.removed_at is null then null else p.published_before_removal end)
+			is distinct from (excluded.report_name, excluded.address1, excluded.address2, excluded.city,
+				excluded.county, excluded.state, excluded.zip, excluded.work_phone, excluded.website,
+				excluded.email, excluded.featured, excluded.categories, excluded.membership_level_name,
+				excluded.membership_rank, excluded.member_since_date, excluded.weblink_profile_id,
+				excluded.main_related_profile_name, excluded.logo_url, excluded.listing_position,
+				excluded.is_member, excluded.published and p.removed_at is null,
+				case when p.removed_at is null then null else excluded.published end);
+
+		update public.profiles p
+		set search_vector = i.search_vector, search_text = i.search_text
+		from pg_temp.import_businesses i
+		where p.id = i.id and i.existed
+			and (p.search_text, p.search_vector) is distinct from (i.search_text, i.search_vector);
+
 		delete from pg_temp.import_lists where rows = current;
 
 		delete from public.listings l using pg_temp.import_lists x
@@ -3455,6 +3883,8 @@ begin
 		from pg_temp.import_lists x
 		cross join lateral jsonb_array_elements(x.rows) with ordinality e(v, ord)
 		where x.field = 'web_content';
+
+		perform set_config('chamber.import_writes_search', 'off', true);
 
 		-- A list of a business that was there before changed: its version, and the audit.
 		select * into v_actor from public.audit_actor(v_tenant_id);
@@ -3521,9 +3951,14 @@ begin
 	end if;
 
 	-- Fresh statistics keep search plans on their indexes right after a large import
-	-- (PGlite runs no autovacuum).
-	analyze public.profiles;
-	analyze public.listings;
+	-- (PGlite runs no autovacuum). The directory's two large tables are analyzed when this
+	-- import is a fifth or more of what their statistics count: a smaller batch moves no plan,
+	-- and sampling 30,000 rows would cost more than the batch (apply_member_import, which
+	-- imports in batches, analyzes them once after its last).
+	if v_businesses * 5 >= (select c.reltuples from pg_catalog.pg_class c where c.oid = 'public.profiles'::regclass) then
+		analyze public.profiles;
+		analyze public.listings;
+	end if;
 	analyze public.profile_affiliations;
 	analyze public.search_words;
 	analyze public.events;
@@ -3638,6 +4073,39 @@ comment on function public.import_value(p_profile_id uuid, p_field text, p_curre
 grant execute on function public.import_value(p_profile_id uuid, p_field text, p_current anyelement, p_file anyelement) to postgres;
 grant execute on function public.import_value(p_profile_id uuid, p_field text, p_current anyelement, p_file anyelement) to service_role;
 
+CREATE OR REPLACE FUNCTION public.import_writes_search()
+ RETURNS boolean
+ LANGUAGE sql
+ STABLE
+ SET search_path TO ''
+AS $function$
+	select coalesce(current_setting('chamber.import_writes_search', true), '') = 'on';
+$function$;
+comment on function public.import_writes_search() is 'Whether import_tenant is writing the search columns itself in this transaction (its setting chamber.import_writes_search), so the search triggers stand aside.';
+grant execute on function public.import_writes_search() to postgres;
+grant execute on function public.import_writes_search() to service_role;
+
+CREATE OR REPLACE FUNCTION public.is_business_member(check_profile_id uuid)
+ RETURNS boolean
+ LANGUAGE sql
+ STABLE SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+	select exists (
+		select 1
+		from public.business_members m
+		join public.profiles p on p.id = m.profile_id
+		where m.user_id = auth.uid()
+			and m.profile_id = check_profile_id
+			and p.removed_at is null
+			and nullif(lower(btrim(p.email)), '') = m.email
+	);
+$function$;
+comment on function public.is_business_member(check_profile_id uuid) is 'True when the signed-in user is the member of this business (bound to it, its address on file unchanged, not removed).';
+grant execute on function public.is_business_member(check_profile_id uuid) to authenticated;
+grant execute on function public.is_business_member(check_profile_id uuid) to postgres;
+grant execute on function public.is_business_member(check_profile_id uuid) to service_role;
+
 CREATE OR REPLACE FUNCTION public.link_scheduled_publishes(p_ids bigint[], p_publish_id bigint)
  RETURNS void
  LANGUAGE sql
@@ -3676,13 +4144,18 @@ CREATE OR REPLACE FUNCTION public.listings_search_trigger()
  SET search_path TO ''
 AS $function$
 begin
-	-- Touching search columns only, so the profiles row trigger (name, categories) does not fire.
+	if public.import_writes_search() then
+		return null;
+	end if;
+	-- Touching search columns only, so the profiles row trigger (name, categories) does not fire;
+	-- a business whose search columns come out the same is not rewritten.
 	update public.profiles p
 	set search_vector = d.search_vector, search_text = d.search_text
 	from (select distinct profile_id from changed_rows) c
 	join public.profiles p2 on p2.id = c.profile_id
 	cross join lateral public.profile_search_document(p2.id, p2.report_name, p2.categories) d
-	where p.id = c.profile_id;
+	where p.id = c.profile_id
+		and (p.search_vector, p.search_text) is distinct from (d.search_vector, d.search_text);
 	return null;
 end;
 $function$;
@@ -3737,17 +4210,43 @@ CREATE OR REPLACE FUNCTION public.may_change_business_field(p_tenant_id uuid, p_
  STABLE SECURITY DEFINER
  SET search_path TO ''
 AS $function$
-	select case public.tenant_role(p_tenant_id)
-		when 'super_admin' then true
-		when 'admin' then true
-		when 'editor' then p_field = any (public.business_editor_fields())
-		else false
-	end;
+	select coalesce(
+		case public.tenant_role(p_tenant_id)
+			when 'super_admin' then true
+			when 'admin' then true
+			when 'editor' then p_field = any (public.business_editor_fields())
+				or p_field = any (public.member_change_fields())
+			when 'member' then p_field = any (public.member_change_fields())
+			else false
+		end,
+		false
+	);
 $function$;
-comment on function public.may_change_business_field(p_tenant_id uuid, p_field text) is 'Whether the signed-in user may change a field of the chamber''s businesses (editors: the descriptive ones).';
+comment on function public.may_change_business_field(p_tenant_id uuid, p_field text) is 'Whether the signed-in user may change a field of the chamber''s businesses (editors: the descriptive ones; a member or an approving editor: the fields the member function names).';
 grant execute on function public.may_change_business_field(p_tenant_id uuid, p_field text) to authenticated;
 grant execute on function public.may_change_business_field(p_tenant_id uuid, p_field text) to postgres;
 grant execute on function public.may_change_business_field(p_tenant_id uuid, p_field text) to service_role;
+
+CREATE OR REPLACE FUNCTION public.may_decide_member_requests(p_tenant_id uuid)
+ RETURNS boolean
+ LANGUAGE sql
+ STABLE SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+	select coalesce(
+		case public.tenant_role(p_tenant_id)
+			when 'super_admin' then true
+			when 'admin' then true
+			when 'editor' then (public.member_update_settings(p_tenant_id) ->> 'editorsApprove')::boolean
+			else false
+		end,
+		false
+	);
+$function$;
+comment on function public.may_decide_member_requests(p_tenant_id uuid) is 'Whether the signed-in user may approve and return the chamber''s member requests (admins; editors when the chamber allows).';
+grant execute on function public.may_decide_member_requests(p_tenant_id uuid) to authenticated;
+grant execute on function public.may_decide_member_requests(p_tenant_id uuid) to postgres;
+grant execute on function public.may_decide_member_requests(p_tenant_id uuid) to service_role;
 
 CREATE OR REPLACE FUNCTION public.may_import_members(p_tenant_id uuid)
  RETURNS boolean
@@ -3798,6 +4297,32 @@ comment on function public.may_upload_import(p_bucket_id text, p_name text) is '
 grant execute on function public.may_upload_import(p_bucket_id text, p_name text) to authenticated;
 grant execute on function public.may_upload_import(p_bucket_id text, p_name text) to postgres;
 grant execute on function public.may_upload_import(p_bucket_id text, p_name text) to service_role;
+
+CREATE OR REPLACE FUNCTION public.member_category_choices(p_tenant_id uuid)
+ RETURNS jsonb
+ LANGUAGE sql
+ STABLE SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+	select coalesce(jsonb_agg(c.category order by c.category), '[]'::jsonb)
+	from public.business_counts c
+	where c.tenant_id = p_tenant_id and c.category <> '';
+$function$;
+comment on function public.member_category_choices(p_tenant_id uuid) is 'The categories a member may choose from: those of the chamber''s published businesses.';
+grant execute on function public.member_category_choices(p_tenant_id uuid) to postgres;
+grant execute on function public.member_category_choices(p_tenant_id uuid) to service_role;
+
+CREATE OR REPLACE FUNCTION public.member_change_fields()
+ RETURNS text[]
+ LANGUAGE sql
+ STABLE
+ SET search_path TO ''
+AS $function$
+	select coalesce(string_to_array(nullif(current_setting('chamber.member_fields', true), ''), ','), '{}'::text[]);
+$function$;
+comment on function public.member_change_fields() is 'The business fields the running member function (submit or approve) lets its caller change; empty outside one.';
+grant execute on function public.member_change_fields() to postgres;
+grant execute on function public.member_change_fields() to service_role;
 
 CREATE OR REPLACE FUNCTION public.member_import_documents(p_tenant_id uuid, p_weblink_ids text[])
  RETURNS TABLE(id uuid, weblink_profile_id text, version integer, removed boolean, document jsonb, overrides text[])
@@ -3891,6 +4416,200 @@ comment on function public.member_imports_keep_newest() is 'Trigger: keeps the 2
 grant execute on function public.member_imports_keep_newest() to postgres;
 grant execute on function public.member_imports_keep_newest() to service_role;
 
+CREATE OR REPLACE FUNCTION public.member_listing(p_business_id uuid)
+ RETURNS jsonb
+ LANGUAGE plpgsql
+ STABLE SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+	v_tenant uuid;
+	v_settings jsonb;
+	v_doc jsonb;
+	v_latest public.member_submissions;
+begin
+	if not public.is_business_member(p_business_id) then
+		raise exception 'You are not signed in for this business' using errcode = '42501';
+	end if;
+	select tenant_id into v_tenant from public.profiles where id = p_business_id;
+	v_settings := public.member_update_settings(v_tenant);
+	if not (v_settings ->> 'enabled')::boolean then
+		raise exception 'This chamber does not take updates from members' using errcode = '42501';
+	end if;
+	v_doc := public.business_document(p_business_id);
+	select * into v_latest from public.member_submissions
+	where profile_id = p_business_id
+	order by (status = 'pending') desc, submitted_at desc
+	limit 1;
+	return jsonb_build_object(
+		'business', jsonb_build_object(
+			'id', v_doc -> 'id', 'report_name', v_doc -> 'report_name', 'city', v_doc -> 'city',
+			'published', v_doc -> 'published'
+		) || (
+			select coalesce(jsonb_object_agg(f, v_doc -> f), '{}'::jsonb)
+			from jsonb_array_elements_text(v_settings -> 'fields') f
+		),
+		'version', (select version from public.profiles where id = p_business_id),
+		'settings', v_settings - 'editorsApprove',
+		'categoryChoices', public.member_category_choices(v_tenant),
+		'submission', case when v_latest.id is null then null else public.member_submission_json(v_latest) end
+	);
+end;
+$function$;
+comment on function public.member_listing(p_business_id uuid) is 'The signed-in member''s listing: the fields it may change, version, settings, categories to choose from, its latest request.';
+grant execute on function public.member_listing(p_business_id uuid) to authenticated;
+grant execute on function public.member_listing(p_business_id uuid) to postgres;
+grant execute on function public.member_listing(p_business_id uuid) to service_role;
+
+CREATE OR REPLACE FUNCTION public.member_report_opt_out(p_token uuid)
+ RETURNS text
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+	v_recipient public.member_report_recipients;
+begin
+	update public.member_report_recipients
+	set opted_out_at = coalesce(opted_out_at, now())
+	where opt_out_token = p_token
+	returning * into v_recipient;
+	if not found then
+		return null;
+	end if;
+	return coalesce(
+		(select p.report_name from public.profiles p
+			where p.tenant_id = v_recipient.tenant_id and p.id = v_recipient.business_id),
+		'Your business'
+	);
+end;
+$function$;
+comment on function public.member_report_opt_out(p_token uuid) is 'The monthly e-mail''s opt-out link: marks the token''s business as opted out and answers its name (null for an unknown token).';
+grant execute on function public.member_report_opt_out(p_token uuid) to anon;
+grant execute on function public.member_report_opt_out(p_token uuid) to authenticated;
+grant execute on function public.member_report_opt_out(p_token uuid) to postgres;
+grant execute on function public.member_report_opt_out(p_token uuid) to service_role;
+
+CREATE OR REPLACE FUNCTION public.member_report_settings_audit()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+	v_actor record;
+begin
+	if tg_op = 'UPDATE' and old.monthly_email is not distinct from new.monthly_email then
+		return null;
+	end if;
+	select * into v_actor from public.audit_actor(new.tenant_id);
+	insert into public.audit_log (tenant_id, actor_id, actor_email, actor_role, section, field, old_value, new_value)
+	values (new.tenant_id, v_actor.actor_id, v_actor.actor_email, v_actor.actor_role,
+		'reports', 'monthlyEmail',
+		case when tg_op = 'UPDATE' then to_jsonb(old.monthly_email) end, to_jsonb(new.monthly_email));
+	return null;
+end;
+$function$;
+comment on function public.member_report_settings_audit() is 'Trigger: an audit_log row (section reports) when the monthly e-mail is switched.';
+grant execute on function public.member_report_settings_audit() to postgres;
+grant execute on function public.member_report_settings_audit() to service_role;
+
+CREATE OR REPLACE FUNCTION public.member_request_count(p_tenant_id uuid)
+ RETURNS integer
+ LANGUAGE sql
+ STABLE SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+	select case when public.may_decide_member_requests(p_tenant_id) then (
+		select count(*)::integer from public.member_submissions
+		where tenant_id = p_tenant_id and status = 'pending'
+	) else 0 end;
+$function$;
+comment on function public.member_request_count(p_tenant_id uuid) is 'The number of the chamber''s pending member requests (0 for a role that does not decide them).';
+grant execute on function public.member_request_count(p_tenant_id uuid) to authenticated;
+grant execute on function public.member_request_count(p_tenant_id uuid) to postgres;
+grant execute on function public.member_request_count(p_tenant_id uuid) to service_role;
+
+CREATE OR REPLACE FUNCTION public.member_requests(p_tenant_id uuid)
+ RETURNS jsonb
+ LANGUAGE plpgsql
+ STABLE SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+begin
+	if not public.may_decide_member_requests(p_tenant_id) then
+		raise exception 'Your role does not decide members'' requests' using errcode = '42501';
+	end if;
+	return (
+		select jsonb_build_object(
+			'count', count(*),
+			'requests', coalesce(jsonb_agg(jsonb_build_object(
+				'submission', public.member_submission_json(s),
+				'business', jsonb_build_object('id', p.id, 'name', p.report_name, 'version', p.version),
+				'live', (
+					select coalesce(jsonb_object_agg(k, doc.d -> k), '{}'::jsonb)
+					from jsonb_object_keys(s.changes) k
+				)
+			) order by s.submitted_at), '[]'::jsonb)
+		)
+		from public.member_submissions s
+		join public.profiles p on p.id = s.profile_id
+		cross join lateral (select public.business_document(p.id) as d) doc
+		where s.tenant_id = p_tenant_id and s.status = 'pending'
+	);
+end;
+$function$;
+comment on function public.member_requests(p_tenant_id uuid) is 'The chamber''s pending member requests with the live values they would change (staff who decide them).';
+grant execute on function public.member_requests(p_tenant_id uuid) to authenticated;
+grant execute on function public.member_requests(p_tenant_id uuid) to postgres;
+grant execute on function public.member_requests(p_tenant_id uuid) to service_role;
+
+CREATE OR REPLACE FUNCTION public.member_submission_json(s public.member_submissions)
+ RETURNS jsonb
+ LANGUAGE sql
+ STABLE
+ SET search_path TO ''
+AS $function$
+	select jsonb_build_object(
+		'id', s.id, 'status', s.status, 'changes', s.changes, 'baseVersion', s.base_version,
+		'note', s.note, 'submittedAt', s.submitted_at, 'decidedAt', s.decided_at,
+		'memberEmail', s.member_email
+	);
+$function$;
+comment on function public.member_submission_json(s public.member_submissions) is 'A member request as the member page and the Requests tab read it.';
+grant execute on function public.member_submission_json(s public.member_submissions) to postgres;
+grant execute on function public.member_submission_json(s public.member_submissions) to service_role;
+
+CREATE OR REPLACE FUNCTION public.member_update_settings(p_tenant_id uuid)
+ RETURNS jsonb
+ LANGUAGE sql
+ STABLE SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+	select jsonb_build_object(
+		'enabled', coalesce((c.features ->> 'memberUpdates')::boolean, false),
+		'fields', coalesce(
+			case when jsonb_typeof(c.features -> 'memberFields') = 'array' then c.features -> 'memberFields' end,
+			'["listings", "web_content", "work_phone", "website", "social_media", "logo_url", "categories"]'::jsonb
+		),
+		'liveFields', coalesce(
+			case when jsonb_typeof(c.features -> 'memberLiveFields') = 'array' then c.features -> 'memberLiveFields' end,
+			'[]'::jsonb
+		),
+		'editorsApprove', coalesce((c.features ->> 'memberEditorsApprove')::boolean, false),
+		'maxCategories', case
+			when (c.features ->> 'memberMaxCategories') ~ '^\d{1,2}$'
+				and (c.features ->> 'memberMaxCategories')::integer between 1 and 50
+				then (c.features ->> 'memberMaxCategories')::integer
+			else 3
+		end
+	)
+	from (select coalesce((select features from public.chamber_config where tenant_id = p_tenant_id), '{}'::jsonb) as features) c;
+$function$;
+comment on function public.member_update_settings(p_tenant_id uuid) is 'A chamber''s member-update settings: enabled, fields, liveFields, editorsApprove, maxCategories (defaults filled in).';
+grant execute on function public.member_update_settings(p_tenant_id uuid) to postgres;
+grant execute on function public.member_update_settings(p_tenant_id uuid) to service_role;
+
 CREATE OR REPLACE FUNCTION public.membership_rank(p_level_name text, p_given_rank integer DEFAULT NULL::integer, p_hierarchy jsonb DEFAULT '[]'::jsonb)
  RETURNS integer
  LANGUAGE sql
@@ -3983,23 +4702,50 @@ CREATE OR REPLACE FUNCTION public.profile_search_document(profile_id uuid, repor
  STABLE SECURITY DEFINER
  SET search_path TO ''
 AS $function$
-	select
-		setweight(to_tsvector('english', report_name), 'A')
-			|| setweight(to_tsvector('english', array_to_string(categories, ' ') || ' ' || coalesce(l.keywords, '')), 'B')
-			|| setweight(to_tsvector('english', coalesce(l.descriptions, '')), 'C'),
-		lower(report_name || ' ' || array_to_string(categories, ' ') || ' ' || coalesce(l.keywords, ''))
-	from (
-		select
-			string_agg(li.keywords || ' ' || array_to_string(li.categories, ' '), ' ') as keywords,
-			-- Tags would only add noise to the index.
-			string_agg(regexp_replace(li.short_description || ' ' || li.description, '<[^>]*>', ' ', 'g'), ' ') as descriptions
-		from public.listings li
-		where li.profile_id = profile_search_document.profile_id and li.active
-	) l;
+	select d.search_vector, d.search_text
+	from public.profile_search_document_of(
+		report_name,
+		categories,
+		public.business_list_value(profile_search_document.profile_id, 'listings')
+	) d;
 $function$;
-comment on function public.profile_search_document(profile_id uuid, report_name text, categories text[], OUT search_vector tsvector, OUT search_text text) is 'The search vector and search text of a business: its name, categories and active listings.';
+comment on function public.profile_search_document(profile_id uuid, report_name text, categories text[], OUT search_vector tsvector, OUT search_text text) is 'A stored business''s search columns: profile_search_document_of with its listings as stored.';
 grant execute on function public.profile_search_document(profile_id uuid, report_name text, categories text[], OUT search_vector tsvector, OUT search_text text) to postgres;
 grant execute on function public.profile_search_document(profile_id uuid, report_name text, categories text[], OUT search_vector tsvector, OUT search_text text) to service_role;
+
+CREATE OR REPLACE FUNCTION public.profile_search_document_of(p_report_name text, p_categories text[], p_listings jsonb, OUT search_vector tsvector, OUT search_text text)
+ RETURNS record
+ LANGUAGE sql
+ IMMUTABLE
+ SET search_path TO ''
+AS $function$
+	select
+		setweight(to_tsvector('english', p_report_name), 'A')
+			|| setweight(to_tsvector('english', array_to_string(p_categories, ' ') || ' ' || coalesce(l.keywords, '')), 'B')
+			|| setweight(to_tsvector('english', coalesce(l.descriptions, '')), 'C'),
+		lower(p_report_name || ' ' || array_to_string(p_categories, ' ') || ' ' || coalesce(l.keywords, ''))
+	from (
+		select
+			string_agg(
+				coalesce(e.v ->> 'keywords', '') || ' '
+					|| array_to_string(array(select jsonb_array_elements_text(coalesce(e.v -> 'categories', '[]'))), ' '),
+				' ' order by e.ord
+			) as keywords,
+			-- Tags would only add noise to the index.
+			string_agg(
+				regexp_replace(
+					coalesce(e.v ->> 'short_description', '') || ' ' || coalesce(e.v ->> 'description', ''),
+					'<[^>]*>', ' ', 'g'
+				),
+				' ' order by e.ord
+			) as descriptions
+		from jsonb_array_elements(coalesce(p_listings, '[]')) with ordinality e(v, ord)
+		where coalesce((e.v ->> 'active')::boolean, true)
+	) l;
+$function$;
+comment on function public.profile_search_document_of(p_report_name text, p_categories text[], p_listings jsonb, OUT search_vector tsvector, OUT search_text text) is 'A business''s search_vector and search_text from its name, categories and listings (business_list_value''s shape); the one definition of what search reads.';
+grant execute on function public.profile_search_document_of(p_report_name text, p_categories text[], p_listings jsonb, OUT search_vector tsvector, OUT search_text text) to postgres;
+grant execute on function public.profile_search_document_of(p_report_name text, p_categories text[], p_listings jsonb, OUT search_vector tsvector, OUT search_text text) to service_role;
 
 CREATE OR REPLACE FUNCTION public.profiles_counts_trigger()
  RETURNS trigger
@@ -4057,6 +4803,9 @@ CREATE OR REPLACE FUNCTION public.profiles_search_trigger()
  SET search_path TO ''
 AS $function$
 begin
+	if public.import_writes_search() then
+		return new;
+	end if;
 	select d.search_vector, d.search_text into new.search_vector, new.search_text
 	from public.profile_search_document(new.id, new.report_name, new.categories) d;
 	return new;
@@ -4088,21 +4837,24 @@ begin
 		from old_rows o
 		where o.published;
 	else
-		-- Only rows whose words or publication changed; other updates cost a join, no words.
+		-- Only rows whose words or publication changed, found as sets (except all hashes each side
+		-- once; the transition tables have no statistics, so a join of them could be a nested loop).
 		select array_agg(c.tenant_id), array_agg(c.search_text), array_agg(c.sign)
 		into v_tenant_ids, v_texts, v_signs
 		from (
-			select o.tenant_id, o.search_text, -1 as sign
-			from old_rows o
-			join new_rows n on n.id = o.id
-			where o.published
-				and (not n.published or n.search_text <> o.search_text or n.tenant_id <> o.tenant_id)
+			select g.tenant_id, g.search_text, -1 as sign
+			from (
+				select o.id, o.tenant_id, o.search_text from old_rows o where o.published
+				except all
+				select n.id, n.tenant_id, n.search_text from new_rows n where n.published
+			) g
 			union all
-			select n.tenant_id, n.search_text, 1
-			from new_rows n
-			join old_rows o on o.id = n.id
-			where n.published
-				and (not o.published or n.search_text <> o.search_text or n.tenant_id <> o.tenant_id)
+			select a.tenant_id, a.search_text, 1
+			from (
+				select n.id, n.tenant_id, n.search_text from new_rows n where n.published
+				except all
+				select o.id, o.tenant_id, o.search_text from old_rows o where o.published
+			) a
 		) c;
 	end if;
 	if v_tenant_ids is not null then
@@ -4327,6 +5079,73 @@ $function$;
 comment on function public.rate_limit_take(p_limits jsonb) is 'Counts one hit in each bucket of p_limits ([{bucket, limit, window}]) when all have room, atomically; returns 0, else the seconds to wait (and counts nothing).';
 grant execute on function public.rate_limit_take(p_limits jsonb) to postgres;
 grant execute on function public.rate_limit_take(p_limits jsonb) to service_role;
+
+CREATE OR REPLACE FUNCTION public.record_business_stats(p_tenant_id uuid, p_day date, p_counts jsonb)
+ RETURNS integer
+ LANGUAGE plpgsql
+ SET search_path TO ''
+AS $function$
+declare
+	v_rows integer;
+begin
+	with batch as (
+		select
+			(e ->> 'business')::uuid as business_id,
+			e ->> 'kind' as kind,
+			coalesce(e ->> 'words', '') as words,
+			(e ->> 'count')::integer as n
+		from jsonb_array_elements(p_counts) e
+	),
+	valid as (
+		select b.business_id, b.kind, b.words, sum(b.n)::integer as n
+		from batch b
+		join public.profiles p on p.id = b.business_id and p.tenant_id = p_tenant_id and p.published
+		where b.n > 0
+			and b.kind = any (public.business_stat_kinds())
+			and (
+				b.kind <> 'search'
+				or exists (
+					select 1 from public.business_stats s
+					where s.tenant_id = p_tenant_id and s.business_id = b.business_id
+						and s.day = p_day and s.kind = 'search' and s.words = b.words
+				)
+				or (
+					select count(distinct s.words) from public.business_stats s
+					where s.tenant_id = p_tenant_id and s.business_id = b.business_id and s.kind = 'search'
+						and s.day >= date_trunc('month', p_day)::date and s.day <= p_day
+				) < 200
+			)
+		group by b.business_id, b.kind, b.words
+	)
+	insert into public.business_stats as s (tenant_id, business_id, day, kind, words, count)
+	select p_tenant_id, v.business_id, p_day, v.kind, v.words, v.n
+	from valid v
+	order by v.business_id, v.kind, v.words
+	on conflict (tenant_id, business_id, day, kind, words)
+		do update set count = s.count + excluded.count;
+	get diagnostics v_rows = row_count;
+	return v_rows;
+end;
+$function$;
+comment on function public.record_business_stats(p_tenant_id uuid, p_day date, p_counts jsonb) is 'Adds one batch of summed counts to business_stats for the chamber''s published businesses; answers how many counters it touched. Service role only (/api/stats).';
+grant execute on function public.record_business_stats(p_tenant_id uuid, p_day date, p_counts jsonb) to postgres;
+grant execute on function public.record_business_stats(p_tenant_id uuid, p_day date, p_counts jsonb) to service_role;
+
+CREATE OR REPLACE FUNCTION public.record_contact_delivery(p_message_id uuid, p_sent boolean, p_error text, p_retry_seconds integer)
+ RETURNS void
+ LANGUAGE sql
+ SET search_path TO ''
+AS $function$
+	update public.contact_messages
+	set delivery_status = case when p_sent then 'sent' else 'failed' end,
+		delivery_error = case when p_sent then null else left(p_error, 500) end,
+		next_attempt_at = case when p_sent then next_attempt_at
+			else now() + make_interval(secs => p_retry_seconds) end
+	where id = p_message_id;
+$function$;
+comment on function public.record_contact_delivery(p_message_id uuid, p_sent boolean, p_error text, p_retry_seconds integer) is 'Records how a delivery attempt ended: sent, or failed with the reason and the back-off before the next attempt.';
+grant execute on function public.record_contact_delivery(p_message_id uuid, p_sent boolean, p_error text, p_retry_seconds integer) to postgres;
+grant execute on function public.record_contact_delivery(p_message_id uuid, p_sent boolean, p_error text, p_retry_seconds integer) to service_role;
 
 CREATE OR REPLACE FUNCTION public.refresh_affiliation_counts(p_tenant_ids uuid[])
  RETURNS void
@@ -4582,6 +5401,45 @@ comment on function public.restore_business(p_tenant_id uuid, p_business_id uuid
 grant execute on function public.restore_business(p_tenant_id uuid, p_business_id uuid) to authenticated;
 grant execute on function public.restore_business(p_tenant_id uuid, p_business_id uuid) to postgres;
 grant execute on function public.restore_business(p_tenant_id uuid, p_business_id uuid) to service_role;
+
+CREATE OR REPLACE FUNCTION public.return_member_submission(p_submission_id uuid, p_note text)
+ RETURNS jsonb
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+	v_submission public.member_submissions;
+	v_actor record;
+	v_note text := btrim(coalesce(p_note, ''));
+begin
+	select * into v_submission from public.member_submissions where id = p_submission_id for update;
+	if not found or not public.has_tenant_role(v_submission.tenant_id) then
+		raise exception 'No such request in this chamber' using errcode = 'P0002';
+	end if;
+	if not public.may_decide_member_requests(v_submission.tenant_id) then
+		raise exception 'Your role does not decide members'' requests' using errcode = '42501';
+	end if;
+	if v_submission.status <> 'pending' then
+		raise exception 'This request was % already', v_submission.status using errcode = '55000';
+	end if;
+	if v_note = '' or char_length(v_note) > 2000 then
+		raise exception 'note: say what the member should change (at most 2000 characters)' using errcode = '22023';
+	end if;
+	select * into v_actor from public.audit_actor(v_submission.tenant_id);
+	update public.member_submissions
+	set status = 'returned', note = v_note, decided_at = now(),
+		decided_by = coalesce(v_actor.actor_email, v_actor.actor_role)
+	where id = p_submission_id;
+	return jsonb_build_object(
+		'id', p_submission_id, 'business', v_submission.profile_id, 'memberEmail', v_submission.member_email
+	);
+end;
+$function$;
+comment on function public.return_member_submission(p_submission_id uuid, p_note text) is 'Returns a pending member request with the staff member''s note.';
+grant execute on function public.return_member_submission(p_submission_id uuid, p_note text) to authenticated;
+grant execute on function public.return_member_submission(p_submission_id uuid, p_note text) to postgres;
+grant execute on function public.return_member_submission(p_submission_id uuid, p_note text) to service_role;
 
 CREATE OR REPLACE FUNCTION public.save_business(p_tenant_id uuid, p_business_id uuid, p_changes jsonb, p_version integer)
  RETURNS jsonb
@@ -5047,6 +5905,129 @@ comment on function public.start_publish(p_publish_id bigint, p_deploy_id text) 
 grant execute on function public.start_publish(p_publish_id bigint, p_deploy_id text) to postgres;
 grant execute on function public.start_publish(p_publish_id bigint, p_deploy_id text) to service_role;
 
+CREATE OR REPLACE FUNCTION public.submit_member_changes(p_business_id uuid, p_changes jsonb, p_version integer)
+ RETURNS jsonb
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+	v_profile public.profiles;
+	v_settings jsonb;
+	v_current jsonb;
+	v_field text;
+	v_problem text;
+	v_value jsonb;
+	v_live jsonb := '{}'::jsonb;
+	v_review jsonb := '{}'::jsonb;
+	v_choices jsonb;
+	v_saved jsonb;
+	v_version integer;
+	v_submission public.member_submissions;
+	v_email text := nullif(lower(auth.jwt() ->> 'email'), '');
+begin
+	if not public.is_business_member(p_business_id) then
+		raise exception 'You are not signed in for this business' using errcode = '42501';
+	end if;
+	select * into v_profile from public.profiles where id = p_business_id for update;
+	v_settings := public.member_update_settings(v_profile.tenant_id);
+	if not (v_settings ->> 'enabled')::boolean then
+		raise exception 'This chamber does not take updates from members' using errcode = '42501';
+	end if;
+	if jsonb_typeof(p_changes) is distinct from 'object' then
+		raise exception 'Expected the changed fields' using errcode = '22023';
+	end if;
+	v_current := public.business_document(p_business_id);
+	for v_field in select jsonb_object_keys(p_changes) loop
+		if not (v_settings -> 'fields') ? v_field then
+			raise exception 'Members of this chamber cannot change %', v_field
+				using errcode = '42501', hint = 'Ask the chamber to make this change.';
+		end if;
+		v_value := p_changes -> v_field;
+		v_problem := public.business_value_problem(v_field, v_value);
+		if v_problem is not null then
+			raise exception '%', v_problem using errcode = '22023';
+		end if;
+		if v_field = any (public.business_list_fields()) then
+			v_value := public.business_list_normalized(v_field, v_value);
+		end if;
+		if v_field = 'listings' and
+			(select coalesce(jsonb_agg(e - array['description', 'short_description'] order by ord), '[]')
+				from jsonb_array_elements(v_value) with ordinality x(e, ord))
+			is distinct from
+			(select coalesce(jsonb_agg(e - array['description', 'short_description'] order by ord), '[]')
+				from jsonb_array_elements(v_current -> 'listings') with ordinality x(e, ord)) then
+			raise exception 'listings: a member changes the descriptions only, not the listings'' categories, keywords or which there are'
+				using errcode = '42501';
+		end if;
+		if v_field = 'categories' then
+			select coalesce(jsonb_agg(distinct btrim(c)), '[]'::jsonb) into v_value
+			from jsonb_array_elements_text(v_value) c where btrim(c) <> '';
+			v_choices := public.member_category_choices(v_profile.tenant_id) || (v_current -> 'categories');
+			if exists (select 1 from jsonb_array_elements(v_value) c where not v_choices @> jsonb_build_array(c)) then
+				raise exception 'categories: choose from the chamber''s categories' using errcode = '22023';
+			end if;
+			if jsonb_array_length(v_value) > (v_settings ->> 'maxCategories')::integer
+				and v_value is distinct from v_current -> 'categories' then
+				raise exception 'categories: at most % categories', v_settings ->> 'maxCategories' using errcode = '22023';
+			end if;
+			-- Compared as the listing keeps them (its order), so the same set is no change.
+			if (select coalesce(jsonb_agg(c order by c), '[]') from jsonb_array_elements_text(v_value) c)
+				= (select coalesce(jsonb_agg(c order by c), '[]') from jsonb_array_elements_text(v_current -> 'categories') c) then
+				v_value := v_current -> 'categories';
+			end if;
+		end if;
+		continue when v_value is not distinct from v_current -> v_field;
+		if (v_settings -> 'liveFields') ? v_field then
+			v_live := v_live || jsonb_build_object(v_field, v_value);
+		else
+			v_review := v_review || jsonb_build_object(v_field, v_value);
+		end if;
+	end loop;
+
+	v_version := v_profile.version;
+	if v_live <> '{}'::jsonb then
+		perform set_config('chamber.acting_member', v_profile.tenant_id::text, true);
+		perform set_config('chamber.member_fields', (select string_agg(k, ',') from jsonb_object_keys(v_live) k), true);
+		v_saved := public.save_business(v_profile.tenant_id, p_business_id, v_live, p_version);
+		perform set_config('chamber.acting_member', '', true);
+		perform set_config('chamber.member_fields', '', true);
+		v_version := (v_saved ->> 'version')::integer;
+	end if;
+
+	select * into v_submission from public.member_submissions
+	where profile_id = p_business_id and status = 'pending' for update;
+	if v_review = '{}'::jsonb then
+		-- Nothing left to review: an earlier request the member has now taken back goes.
+		if v_submission.id is not null and v_live = '{}'::jsonb then
+			delete from public.member_submissions where id = v_submission.id;
+			v_submission := null;
+		end if;
+	elsif v_submission.id is not null then
+		update public.member_submissions
+		set changes = v_review, base_version = p_version, submitted_at = now(), user_id = auth.uid(),
+			member_email = coalesce(v_email, member_email)
+		where id = v_submission.id
+		returning * into v_submission;
+	else
+		insert into public.member_submissions (tenant_id, profile_id, user_id, member_email, changes, base_version)
+		values (v_profile.tenant_id, p_business_id, auth.uid(), coalesce(v_email, 'unknown'), v_review, p_version)
+		returning * into v_submission;
+	end if;
+
+	return jsonb_build_object(
+		'live', coalesce((select jsonb_agg(k) from jsonb_object_keys(v_live) k), '[]'::jsonb),
+		'version', v_version,
+		'tenantId', v_profile.tenant_id,
+		'submission', case when v_submission.id is null then null else public.member_submission_json(v_submission) end
+	);
+end;
+$function$;
+comment on function public.submit_member_changes(p_business_id uuid, p_changes jsonb, p_version integer) is 'A member''s changes of its listing: live fields saved at once (save_business, as the member), the rest its one pending request.';
+grant execute on function public.submit_member_changes(p_business_id uuid, p_changes jsonb, p_version integer) to authenticated;
+grant execute on function public.submit_member_changes(p_business_id uuid, p_changes jsonb, p_version integer) to postgres;
+grant execute on function public.submit_member_changes(p_business_id uuid, p_changes jsonb, p_version integer) to service_role;
+
 CREATE OR REPLACE FUNCTION public.submit_member_import_mapping(p_import_id uuid, p_mapping jsonb)
  RETURNS void
  LANGUAGE plpgsql
@@ -5101,13 +6082,24 @@ CREATE OR REPLACE FUNCTION public.tenant_role(check_tenant_id uuid)
  STABLE SECURITY DEFINER
  SET search_path TO ''
 AS $function$
-	select au.role
-	from public.admin_users au
-	where au.user_id = auth.uid()
-		and check_tenant_id is not null
-		and (au.tenant_id = check_tenant_id or au.role = 'super_admin');
+	select coalesce(
+		(
+			select au.role
+			from public.admin_users au
+			where au.user_id = auth.uid()
+				and check_tenant_id is not null
+				and (au.tenant_id = check_tenant_id or au.role = 'super_admin')
+		),
+		-- A member, only while a member function of this chamber runs (it checked the binding).
+		(
+			select 'member'
+			where check_tenant_id is not null
+				and current_setting('chamber.acting_member', true) = check_tenant_id::text
+				and auth.uid() is not null
+		)
+	);
 $function$;
-comment on function public.tenant_role(check_tenant_id uuid) is 'The signed-in user''s role for a chamber (super_admin for every chamber if they are one), or null.';
+comment on function public.tenant_role(check_tenant_id uuid) is 'The signed-in user''s staff role for a chamber (super_admin for every chamber if they are one), or null; member only inside the member functions.';
 grant execute on function public.tenant_role(check_tenant_id uuid) to authenticated;
 grant execute on function public.tenant_role(check_tenant_id uuid) to postgres;
 grant execute on function public.tenant_role(check_tenant_id uuid) to service_role;

@@ -23,7 +23,11 @@ async function freePort(): Promise<number> {
 export async function withMigratedDatabase<T>(use: (client: pg.Client) => Promise<T>): Promise<T> {
 	const dir = await mkdtemp(join(tmpdir(), 'chamber-schema-'));
 	try {
-		const database = await openEmbeddedDatabase(dir, await freePort());
+		// The stack's defaults: the schema does not depend on them.
+		const database = await openEmbeddedDatabase(dir, await freePort(), {
+			idleInTransactionMs: 10_000,
+			sharedBuffers: '32MB',
+		});
 		try {
 			await runMigrations(database.url);
 			const client = new pg.Client({ connectionString: database.url });

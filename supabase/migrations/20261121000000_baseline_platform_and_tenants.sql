@@ -10,7 +10,8 @@
   This file: the extensions and default privileges every later file starts
   from, the chambers (tenants), their admin users and the one role check,
   the audit log, the tenant import's users, rate limits, the session guard
-  PostgREST consults, and the list of applied migrations.
+  PostgREST consults, the API roles' timeouts, and the list of applied
+  migrations.
 
   Supabase's own objects (the API roles, auth.uid() and auth.jwt(), the auth
   and storage schemas and their tables) are the platform's: on a hosted
@@ -109,7 +110,10 @@ alter table public.admin_users enable row level security;
   ---------------------------------------------------------------------------
   tenant_role is the signed-in user's role for a chamber: their own role in
   their own chamber, 'super_admin' in every chamber for a super_admin, else
-  null. has_tenant_role, which every policy uses, asks it. Both are security
+  null. has_tenant_role, which every policy uses, asks it. A member of a
+  business (20261121000005_baseline_members.sql) is 'member' for its chamber
+  only while a member function runs, and never one of has_tenant_role's
+  default roles: no staff policy lets a member in. Both are security
   definer so policies can consult admin_users without granting anyone read
   access to it; search_path pinned so no caller can shadow a table or
   operator.
@@ -121,14 +125,25 @@ stable
 security definer
 set search_path = ''
 as $$
-	select au.role
-	from public.admin_users au
-	where au.user_id = auth.uid()
-		and check_tenant_id is not null
-		and (au.tenant_id = check_tenant_id or au.role = 'super_admin');
+	select coalesce(
+		(
+			select au.role
+			from public.admin_users au
+			where au.user_id = auth.uid()
+				and check_tenant_id is not null
+				and (au.tenant_id = check_tenant_id or au.role = 'super_admin')
+		),
+		-- A member, only while a member function of this chamber runs (it checked the binding).
+		(
+			select 'member'
+			where check_tenant_id is not null
+				and current_setting('chamber.acting_member', true) = check_tenant_id::text
+				and auth.uid() is not null
+		)
+	);
 $$;
 
-comment on function public.tenant_role is 'The signed-in user''s role for a chamber (super_admin for every chamber if they are one), or null.';
+comment on function public.tenant_role is 'The signed-in user''s staff role for a chamber (super_admin for every chamber if they are one), or null; member only inside the member functions.';
 
 create or replace function public.has_tenant_role(
 	check_tenant_id uuid,
@@ -709,6 +724,47 @@ end
 $$;
 
 notify pgrst, 'reload config';
+
+/**
+  ---------------------------------------------------------------------------
+  Timeouts on the API roles: no statement runs away, no transaction idles
+  ---------------------------------------------------------------------------
+  A statement that runs for minutes holds its connection and its locks, and
+  a client that opens a transaction and goes quiet holds its locks until it
+  comes back. Both are ended by the database on the roles the API uses:
+  PostgREST logs in as authenticator (its settings apply to the session) and
+  applies the impersonated role's own settings in each request's transaction.
+
+  - anon 3 s and authenticated 8 s: a hosted project's own defaults, set here
+    too so a plain PostgreSQL (DATABASE_URL) behaves the same.
+  - service_role 5 minutes: the import writes a whole chamber in one call;
+    without its own setting it would inherit authenticator's 8 s.
+  - idle in a transaction for 60 s: the session is ended (SQLSTATE 25P03).
+
+  The postgres role may set these on a hosted project (supautils lets it
+  configure the API roles). PGlite, the embedded database, is skipped: it
+  cannot interrupt a statement and spins once
+  idle_in_transaction_session_timeout is set; the embedded stack ends idle
+  transactions itself (scripts/stack/wire.ts).
+ */
+
+do $$
+begin
+	if version() like '%PGlite%' then
+		return;
+	end if;
+
+	alter role anon set statement_timeout = '3s';
+	alter role authenticated set statement_timeout = '8s';
+	alter role service_role set statement_timeout = '5min';
+	alter role authenticator set statement_timeout = '8s';
+
+	alter role anon set idle_in_transaction_session_timeout = '60s';
+	alter role authenticated set idle_in_transaction_session_timeout = '60s';
+	alter role service_role set idle_in_transaction_session_timeout = '60s';
+	alter role authenticator set idle_in_transaction_session_timeout = '60s';
+end;
+$$;
 
 /**
   ---------------------------------------------------------------------------

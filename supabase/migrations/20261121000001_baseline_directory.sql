@@ -301,36 +301,132 @@ grant all on table public.banners to service_role;
   Search document
   ---------------------------------------------------------------------------
   Name (A), categories and keywords (B), descriptions (C), stemmed in English
-  for word forms; search_text feeds the trigram index for typos.
+  for word forms; search_text feeds the trigram index for typos. The row
+  trigger computes a business's search columns as it is written and the
+  listings trigger again when its listings change; import_tenant computes
+  them once for a whole batch, from the file's listings, and writes them with
+  the businesses, while both triggers stand aside (import_writes_search).
  */
-create or replace function public.profile_search_document(
-	profile_id uuid,
-	report_name text,
-	categories text[],
+
+/**
+  A business's search columns from its name, categories and listings (in the
+  shape business_list_value answers): the one definition of what search
+  reads. Inactive listings do not count; tags are dropped from descriptions.
+ */
+create or replace function public.profile_search_document_of(
+	p_report_name text,
+	p_categories text[],
+	p_listings jsonb,
 	out search_vector tsvector,
 	out search_text text
 )
+language sql
+immutable
+set search_path = ''
+as $$
+	select
+		setweight(to_tsvector('english', p_report_name), 'A')
+			|| setweight(to_tsvector('english', array_to_string(p_categories, ' ') || ' ' || coalesce(l.keywords, '')), 'B')
+			|| setweight(to_tsvector('english', coalesce(l.descriptions, '')), 'C'),
+		lower(p_report_name || ' ' || array_to_string(p_categories, ' ') || ' ' || coalesce(l.keywords, ''))
+	from (
+		select
+			string_agg(
+				coalesce(e.v ->> 'keywords', '') || ' '
+					|| array_to_string(array(select jsonb_array_elements_text(coalesce(e.v -> 'categories', '[]'))), ' '),
+				' ' order by e.ord
+			) as keywords,
+			-- Tags would only add noise to the index.
+			string_agg(
+				regexp_replace(
+					coalesce(e.v ->> 'short_description', '') || ' ' || coalesce(e.v ->> 'description', ''),
+					'<[^>]*>', ' ', 'g'
+				),
+				' ' order by e.ord
+			) as descriptions
+		from jsonb_array_elements(coalesce(p_listings, '[]')) with ordinality e(v, ord)
+		where coalesce((e.v ->> 'active')::boolean, true)
+	) l;
+$$;
+
+comment on function public.profile_search_document_of is 'A business''s search_vector and search_text from its name, categories and listings (business_list_value''s shape); the one definition of what search reads.';
+
+/**
+  A business's list field as the tenant file writes it (children in their
+  order). PL/pgSQL, so its queries' plans are kept for the session: a dry run
+  reads four lists of every business it compares.
+ */
+create or replace function public.business_list_value(p_profile_id uuid, p_field text)
+returns jsonb
+language plpgsql
+stable
+security definer
+set search_path = ''
+as $$
+begin
+	case p_field
+		when 'listings' then
+			return coalesce((
+				select jsonb_agg(jsonb_build_object(
+					'description', l.description, 'short_description', l.short_description,
+					'categories', to_jsonb(l.categories), 'keywords', l.keywords,
+					'active', l.active, 'primary_listing', l.primary_listing
+				) order by l.position)
+				from public.listings l where l.profile_id = p_profile_id), '[]'::jsonb);
+		when 'social_media' then
+			return coalesce((
+				select jsonb_agg(jsonb_build_object('platform', s.platform, 'url', s.url) order by s.position)
+				from public.social_media s where s.profile_id = p_profile_id), '[]'::jsonb);
+		when 'profile_affiliations' then
+			return coalesce((
+				select jsonb_agg(jsonb_build_object(
+					'icon', a.icon, 'icon_text', a.icon_text, 'icon_url', a.icon_url, 'aff_code', a.aff_code,
+					'aff_name', a.aff_name, 'list_available_on_website', a.list_available_on_website
+				) order by a.position)
+				from public.profile_affiliations a where a.profile_id = p_profile_id), '[]'::jsonb);
+		when 'web_content' then
+			return coalesce((
+				select jsonb_agg(jsonb_build_object(
+					'content_type', w.content_type, 'content_title', w.content_title,
+					'full_url', w.full_url, 'rel_url', w.rel_url
+				) order by w.position)
+				from public.web_content w where w.profile_id = p_profile_id), '[]'::jsonb);
+		else
+			return '[]'::jsonb;
+	end case;
+end;
+$$;
+
+comment on function public.business_list_value is 'A business''s list field as the tenant file writes it.';
+
+/** The search columns of a stored business (its listings as stored). */
+create or replace function public.profile_search_document(profile_id uuid, report_name text, categories text[], out search_vector tsvector, out search_text text)
 language sql
 stable
 security definer
 set search_path = ''
 as $$
-	select
-		setweight(to_tsvector('english', report_name), 'A')
-			|| setweight(to_tsvector('english', array_to_string(categories, ' ') || ' ' || coalesce(l.keywords, '')), 'B')
-			|| setweight(to_tsvector('english', coalesce(l.descriptions, '')), 'C'),
-		lower(report_name || ' ' || array_to_string(categories, ' ') || ' ' || coalesce(l.keywords, ''))
-	from (
-		select
-			string_agg(li.keywords || ' ' || array_to_string(li.categories, ' '), ' ') as keywords,
-			-- Tags would only add noise to the index.
-			string_agg(regexp_replace(li.short_description || ' ' || li.description, '<[^>]*>', ' ', 'g'), ' ') as descriptions
-		from public.listings li
-		where li.profile_id = profile_search_document.profile_id and li.active
-	) l;
+	select d.search_vector, d.search_text
+	from public.profile_search_document_of(
+		report_name,
+		categories,
+		public.business_list_value(profile_search_document.profile_id, 'listings')
+	) d;
 $$;
 
-comment on function public.profile_search_document is 'The search vector and search text of a business: its name, categories and active listings.';
+comment on function public.profile_search_document(uuid, text, text[]) is 'A stored business''s search columns: profile_search_document_of with its listings as stored.';
+
+/** Set by import_tenant while it writes the search columns itself (local to its transaction). */
+create or replace function public.import_writes_search()
+returns boolean
+language sql
+stable
+set search_path = ''
+as $$
+	select coalesce(current_setting('chamber.import_writes_search', true), '') = 'on';
+$$;
+
+comment on function public.import_writes_search is 'Whether import_tenant is writing the search columns itself in this transaction (its setting chamber.import_writes_search), so the search triggers stand aside.';
 
 create or replace function public.profiles_search_trigger()
 returns trigger
@@ -339,6 +435,9 @@ security definer
 set search_path = ''
 as $$
 begin
+	if public.import_writes_search() then
+		return new;
+	end if;
 	select d.search_vector, d.search_text into new.search_vector, new.search_text
 	from public.profile_search_document(new.id, new.report_name, new.categories) d;
 	return new;
@@ -354,13 +453,18 @@ security definer
 set search_path = ''
 as $$
 begin
-	-- Touching search columns only, so the profiles row trigger (name, categories) does not fire.
+	if public.import_writes_search() then
+		return null;
+	end if;
+	-- Touching search columns only, so the profiles row trigger (name, categories) does not fire;
+	-- a business whose search columns come out the same is not rewritten.
 	update public.profiles p
 	set search_vector = d.search_vector, search_text = d.search_text
 	from (select distinct profile_id from changed_rows) c
 	join public.profiles p2 on p2.id = c.profile_id
 	cross join lateral public.profile_search_document(p2.id, p2.report_name, p2.categories) d
-	where p.id = c.profile_id;
+	where p.id = c.profile_id
+		and (p.search_vector, p.search_text) is distinct from (d.search_vector, d.search_text);
 	return null;
 end;
 $$;
@@ -490,21 +594,24 @@ begin
 		from old_rows o
 		where o.published;
 	else
-		-- Only rows whose words or publication changed; other updates cost a join, no words.
+		-- Only rows whose words or publication changed, found as sets (except all hashes each side
+		-- once; the transition tables have no statistics, so a join of them could be a nested loop).
 		select array_agg(c.tenant_id), array_agg(c.search_text), array_agg(c.sign)
 		into v_tenant_ids, v_texts, v_signs
 		from (
-			select o.tenant_id, o.search_text, -1 as sign
-			from old_rows o
-			join new_rows n on n.id = o.id
-			where o.published
-				and (not n.published or n.search_text <> o.search_text or n.tenant_id <> o.tenant_id)
+			select g.tenant_id, g.search_text, -1 as sign
+			from (
+				select o.id, o.tenant_id, o.search_text from old_rows o where o.published
+				except all
+				select n.id, n.tenant_id, n.search_text from new_rows n where n.published
+			) g
 			union all
-			select n.tenant_id, n.search_text, 1
-			from new_rows n
-			join old_rows o on o.id = n.id
-			where n.published
-				and (not o.published or n.search_text <> o.search_text or n.tenant_id <> o.tenant_id)
+			select a.tenant_id, a.search_text, 1
+			from (
+				select n.id, n.tenant_id, n.search_text from new_rows n where n.published
+				except all
+				select o.id, o.tenant_id, o.search_text from old_rows o where o.published
+			) a
 		) c;
 	end if;
 	if v_tenant_ids is not null then
@@ -1813,7 +1920,10 @@ comment on function public.featured_business_candidates is 'Up to 500 random pub
   directory_page (the bounded one). Trigger functions need no EXECUTE to
   fire; the rest is the service role's.
  */
+revoke all on function public.profile_search_document_of(text, text[], jsonb) from public, anon, authenticated;
+revoke all on function public.business_list_value(uuid, text) from public, anon, authenticated;
 revoke all on function public.profile_search_document(uuid, text, text[]) from public, anon, authenticated;
+revoke all on function public.import_writes_search() from public, anon, authenticated;
 revoke all on function public.profiles_search_trigger() from public, anon, authenticated;
 revoke all on function public.listings_search_trigger() from public, anon, authenticated;
 revoke all on function public.search_words_apply(uuid[], text[], integer[]) from public, anon, authenticated;
@@ -1826,7 +1936,10 @@ revoke all on function public.membership_rank(text, integer, jsonb) from public,
 revoke all on function public.directory_page_unbounded(
 	uuid, text, text, text, text, text, text, boolean, text, jsonb, double precision, integer, integer
 ) from public, anon, authenticated;
+grant execute on function public.profile_search_document_of(text, text[], jsonb) to service_role;
+grant execute on function public.business_list_value(uuid, text) to service_role;
 grant execute on function public.profile_search_document(uuid, text, text[]) to service_role;
+grant execute on function public.import_writes_search() to service_role;
 grant execute on function public.profiles_search_trigger() to service_role;
 grant execute on function public.listings_search_trigger() to service_role;
 grant execute on function public.search_words_apply(uuid[], text[], integer[]) to service_role;

@@ -19,6 +19,10 @@
   Member data comes in through import_tenant: from a tenant file (npm run
   tenant:import), or from a file or the membership system, previewed first
   (member_imports, below).
+
+  Further down: what a listing is worth to its member (statistics counted
+  per day, the Reports tab, the monthly e-mail), and members who update
+  their own listing (a sign-in link, requests staff approve or return).
  */
 
 /**
@@ -188,45 +192,6 @@ as $$
 $$;
 
 comment on function public.business_list_normalized is 'A list field''s rows (from a file or a change) in the shape business_list_value answers: the fields with their defaults, in order.';
-
-/** A business's list field as the tenant file writes it (children in their order). */
-create or replace function public.business_list_value(p_profile_id uuid, p_field text)
-returns jsonb
-language sql
-stable
-security definer
-set search_path = ''
-as $$
-	select coalesce(
-		case p_field
-			when 'listings' then (
-				select jsonb_agg(jsonb_build_object(
-					'description', l.description, 'short_description', l.short_description,
-					'categories', to_jsonb(l.categories), 'keywords', l.keywords,
-					'active', l.active, 'primary_listing', l.primary_listing
-				) order by l.position)
-				from public.listings l where l.profile_id = p_profile_id)
-			when 'social_media' then (
-				select jsonb_agg(jsonb_build_object('platform', s.platform, 'url', s.url) order by s.position)
-				from public.social_media s where s.profile_id = p_profile_id)
-			when 'profile_affiliations' then (
-				select jsonb_agg(jsonb_build_object(
-					'icon', a.icon, 'icon_text', a.icon_text, 'icon_url', a.icon_url, 'aff_code', a.aff_code,
-					'aff_name', a.aff_name, 'list_available_on_website', a.list_available_on_website
-				) order by a.position)
-				from public.profile_affiliations a where a.profile_id = p_profile_id)
-			when 'web_content' then (
-				select jsonb_agg(jsonb_build_object(
-					'content_type', w.content_type, 'content_title', w.content_title,
-					'full_url', w.full_url, 'rel_url', w.rel_url
-				) order by w.position)
-				from public.web_content w where w.profile_id = p_profile_id)
-		end,
-		'[]'::jsonb
-	);
-$$;
-
-comment on function public.business_list_value is 'A business''s list field as the tenant file writes it.';
 
 /** Replaces a business's list field with the given rows (ids derived as the import derives them). */
 create or replace function public.replace_business_list(
@@ -473,11 +438,26 @@ $$;
 
 comment on function public.business_value_problem is 'The first way a staff change''s value breaks business_rules() ("field: problem"), or null.';
 
+/** The fields the running member function lets its caller change ('{}' outside one). */
+create or replace function public.member_change_fields()
+returns text[]
+language sql
+stable
+set search_path = ''
+as $$
+	select coalesce(string_to_array(nullif(current_setting('chamber.member_fields', true), ''), ','), '{}'::text[]);
+$$;
+
+comment on function public.member_change_fields is 'The business fields the running member function (submit or approve) lets its caller change; empty outside one.';
+
 /**
   Whether the signed-in user may change this field of this chamber's
   businesses: admins and super_admins every field, editors the descriptive
   ones. (Of listings an editor changes the descriptions only; save_business
-  checks that against the stored listings.)
+  checks that against the stored listings.) A member, or an editor approving
+  a member's request, changes only the fields the member function names
+  (member_change_fields, below with the members who update their own
+  listing).
  */
 create or replace function public.may_change_business_field(p_tenant_id uuid, p_field text)
 returns boolean
@@ -486,15 +466,20 @@ stable
 security definer
 set search_path = ''
 as $$
-	select case public.tenant_role(p_tenant_id)
-		when 'super_admin' then true
-		when 'admin' then true
-		when 'editor' then p_field = any (public.business_editor_fields())
-		else false
-	end;
+	select coalesce(
+		case public.tenant_role(p_tenant_id)
+			when 'super_admin' then true
+			when 'admin' then true
+			when 'editor' then p_field = any (public.business_editor_fields())
+				or p_field = any (public.member_change_fields())
+			when 'member' then p_field = any (public.member_change_fields())
+			else false
+		end,
+		false
+	);
 $$;
 
-comment on function public.may_change_business_field is 'Whether the signed-in user may change a field of the chamber''s businesses (editors: the descriptive ones).';
+comment on function public.may_change_business_field is 'Whether the signed-in user may change a field of the chamber''s businesses (editors: the descriptive ones; a member or an approving editor: the fields the member function names).';
 
 /**
   ---------------------------------------------------------------------------
@@ -1007,7 +992,9 @@ comment on function public.admin_business is 'One business for the chamber''s st
   Whether a /business/{id or weblink id}/… address names a business of the
   chamber that is not on the site (unpublished or removed): such addresses
   answer 410 Gone rather than 404. Visitors may ask; the answer says no more
-  than the status does.
+  than the status does. The key is compared as an id only when it is one
+  (a case inside the comparison): a plan the session keeps for any key may
+  look it up by both indexes, and '777' must not fail as no uuid.
  */
 create or replace function public.business_gone(p_tenant_id uuid, p_key text)
 returns boolean
@@ -1020,8 +1007,12 @@ as $$
 		select 1 from public.profiles p
 		where p.tenant_id = p_tenant_id and not p.published
 			and (
-				(p_key ~* '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$' and p.id = p_key::uuid)
-				or (p_key ~ '^\d{1,30}$' and p.weblink_profile_id = regexp_replace(p_key, '^0+(?=\d)', ''))
+				p.id = case
+					when p_key ~* '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$' then p_key::uuid
+				end
+				or p.weblink_profile_id = case
+					when p_key ~ '^\d{1,30}$' then regexp_replace(p_key, '^0+(?=\d)', '')
+				end
 			)
 	);
 $$;
@@ -1047,6 +1038,10 @@ comment on function public.business_gone is 'Whether an id or membership-system 
   id: weblink_profile_id 'local-…') are kept. Changed fields are counted and
   audited like any other change (the trigger above; list fields here).
   Banner ids may be the membership system's numbers as well as uuids.
+
+  Each business's search columns are computed once, from its final name,
+  categories and listings (profile_search_document_of), and written with
+  it; the directory's search triggers stand aside meanwhile.
  */
 
 /** The value an import writes into a field: the file's, unless staff changed that field here. */
@@ -1121,7 +1116,8 @@ begin
 	if payload ? 'businesses' then
 		-- Each business as it would be stored (d), with its id and whether it exists already.
 		create temporary table pg_temp.import_businesses on commit drop as
-		select x.id, x.b, public.business_from_file(x.b) as d, false as existed
+		select x.id, x.b, public.business_from_file(x.b) as d, false as existed,
+			''::tsvector as search_vector, ''::text as search_text
 		from (
 			select
 				coalesce(
@@ -1167,59 +1163,14 @@ begin
 		) m
 		where m.profile_id = i.id;
 
-		insert into public.profiles as p (
-			id, tenant_id, report_name, address1, address2, city, county, state, zip, work_phone,
-			website, email, featured, categories, membership_level_name, membership_rank,
-			member_since_date, weblink_profile_id, main_related_profile_name, logo_url,
-			listing_position, is_member, published, updated_by
-		)
-		select
-			i.id, v_tenant_id, i.d ->> 'report_name', i.d ->> 'address1', i.d ->> 'address2',
-			i.d ->> 'city', i.d ->> 'county', i.d ->> 'state', i.d ->> 'zip', i.d ->> 'work_phone',
-			i.d ->> 'website', i.d ->> 'email', (i.d ->> 'featured')::boolean,
-			array(select jsonb_array_elements_text(i.d -> 'categories')),
-			i.d ->> 'membership_level_name', (i.d ->> 'membership_rank')::integer,
-			(i.d ->> 'member_since_date')::date, i.b ->> 'weblink_profile_id',
-			i.d ->> 'main_related_profile_name', i.d ->> 'logo_url',
-			(i.d ->> 'listing_position')::integer, (i.d ->> 'is_member')::boolean,
-			(i.d ->> 'published')::boolean, 'import'
-		from pg_temp.import_businesses i
-		on conflict (id) do update set
-			report_name = excluded.report_name, address1 = excluded.address1,
-			address2 = excluded.address2, city = excluded.city, county = excluded.county,
-			state = excluded.state, zip = excluded.zip, work_phone = excluded.work_phone,
-			website = excluded.website, email = excluded.email, featured = excluded.featured,
-			categories = excluded.categories, membership_level_name = excluded.membership_level_name,
-			membership_rank = excluded.membership_rank, member_since_date = excluded.member_since_date,
-			weblink_profile_id = excluded.weblink_profile_id,
-			main_related_profile_name = excluded.main_related_profile_name,
-			logo_url = excluded.logo_url, listing_position = excluded.listing_position,
-			is_member = excluded.is_member,
-			-- A removed business stays off the site until staff restore it.
-			published = excluded.published and p.removed_at is null,
-			published_before_removal = case
-				when p.removed_at is null then null else excluded.published
-			end,
-			updated_by = 'import'
-		-- Only a business whose values differ is written: an unchanged re-import changes nothing.
-		where (p.report_name, p.address1, p.address2, p.city, p.county, p.state, p.zip, p.work_phone,
-				p.website, p.email, p.featured, p.categories, p.membership_level_name, p.membership_rank,
-				p.member_since_date, p.weblink_profile_id, p.main_related_profile_name, p.logo_url,
-				p.listing_position, p.is_member, p.published,
-				case when p.removed_at is null then null else p.published_before_removal end)
-			is distinct from (excluded.report_name, excluded.address1, excluded.address2, excluded.city,
-				excluded.county, excluded.state, excluded.zip, excluded.work_phone, excluded.website,
-				excluded.email, excluded.featured, excluded.categories, excluded.membership_level_name,
-				excluded.membership_rank, excluded.member_since_date, excluded.weblink_profile_id,
-				excluded.main_related_profile_name, excluded.logo_url, excluded.listing_position,
-				excluded.is_member, excluded.published and p.removed_at is null,
-				case when p.removed_at is null then null else excluded.published end);
-
 		-- The lists of each business as the file has them, but those staff changed; then only those
 		-- that differ from what is stored are written.
 		create temporary table pg_temp.import_lists on commit drop as
 		select i.id, i.existed, f.field,
-			public.business_list_normalized(f.field, coalesce(i.b -> f.field, '[]'::jsonb)) as rows,
+			-- Most lists of most rows are empty: no need to normalize those.
+			case when coalesce(i.b -> f.field, '[]'::jsonb) = '[]'::jsonb then '[]'::jsonb
+				else public.business_list_normalized(f.field, i.b -> f.field)
+			end as rows,
 			'[]'::jsonb as current
 		from pg_temp.import_businesses i
 		cross join unnest(public.business_list_fields()) f(field)
@@ -1276,6 +1227,80 @@ begin
 			group by w.profile_id
 		) c
 		where x.field = 'web_content' and x.existed and x.id = c.profile_id;
+		-- The search columns as the directory's triggers would leave them once the lists are in
+		-- (profile_search_document_of), computed here for the whole batch: the triggers that
+		-- would compute them row by row, and again after the listings, stand aside meanwhile.
+		update pg_temp.import_businesses i
+		set search_vector = s.search_vector, search_text = s.search_text
+		from pg_temp.import_businesses i2
+		left join pg_temp.import_lists x on x.id = i2.id and x.field = 'listings'
+		cross join lateral public.profile_search_document_of(
+			i2.d ->> 'report_name',
+			array(select jsonb_array_elements_text(i2.d -> 'categories')),
+			coalesce(
+				x.rows,
+				case when i2.existed then public.business_list_value(i2.id, 'listings') end,
+				'[]'::jsonb
+			)
+		) s
+		where i.id = i2.id;
+		perform set_config('chamber.import_writes_search', 'on', true);
+
+		insert into public.profiles as p (
+			id, tenant_id, report_name, address1, address2, city, county, state, zip, work_phone,
+			website, email, featured, categories, membership_level_name, membership_rank,
+			member_since_date, weblink_profile_id, main_related_profile_name, logo_url,
+			listing_position, is_member, published, updated_by, search_vector, search_text
+		)
+		select
+			i.id, v_tenant_id, i.d ->> 'report_name', i.d ->> 'address1', i.d ->> 'address2',
+			i.d ->> 'city', i.d ->> 'county', i.d ->> 'state', i.d ->> 'zip', i.d ->> 'work_phone',
+			i.d ->> 'website', i.d ->> 'email', (i.d ->> 'featured')::boolean,
+			array(select jsonb_array_elements_text(i.d -> 'categories')),
+			i.d ->> 'membership_level_name', (i.d ->> 'membership_rank')::integer,
+			(i.d ->> 'member_since_date')::date, i.b ->> 'weblink_profile_id',
+			i.d ->> 'main_related_profile_name', i.d ->> 'logo_url',
+			(i.d ->> 'listing_position')::integer, (i.d ->> 'is_member')::boolean,
+			(i.d ->> 'published')::boolean, 'import', i.search_vector, i.search_text
+		from pg_temp.import_businesses i
+		on conflict (id) do update set
+			report_name = excluded.report_name, address1 = excluded.address1,
+			address2 = excluded.address2, city = excluded.city, county = excluded.county,
+			state = excluded.state, zip = excluded.zip, work_phone = excluded.work_phone,
+			website = excluded.website, email = excluded.email, featured = excluded.featured,
+			categories = excluded.categories, membership_level_name = excluded.membership_level_name,
+			membership_rank = excluded.membership_rank, member_since_date = excluded.member_since_date,
+			weblink_profile_id = excluded.weblink_profile_id,
+			main_related_profile_name = excluded.main_related_profile_name,
+			logo_url = excluded.logo_url, listing_position = excluded.listing_position,
+			is_member = excluded.is_member,
+			-- A removed business stays off the site until staff restore it.
+			published = excluded.published and p.removed_at is null,
+			published_before_removal = case
+				when p.removed_at is null then null else excluded.published
+			end,
+			updated_by = 'import',
+			search_vector = excluded.search_vector, search_text = excluded.search_text
+		-- Only a business whose values differ is written: an unchanged re-import changes nothing.
+		where (p.report_name, p.address1, p.address2, p.city, p.county, p.state, p.zip, p.work_phone,
+				p.website, p.email, p.featured, p.categories, p.membership_level_name, p.membership_rank,
+				p.member_since_date, p.weblink_profile_id, p.main_related_profile_name, p.logo_url,
+				p.listing_position, p.is_member, p.published,
+				case when p.removed_at is null then null else p.published_before_removal end)
+			is distinct from (excluded.report_name, excluded.address1, excluded.address2, excluded.city,
+				excluded.county, excluded.state, excluded.zip, excluded.work_phone, excluded.website,
+				excluded.email, excluded.featured, excluded.categories, excluded.membership_level_name,
+				excluded.membership_rank, excluded.member_since_date, excluded.weblink_profile_id,
+				excluded.main_related_profile_name, excluded.logo_url, excluded.listing_position,
+				excluded.is_member, excluded.published and p.removed_at is null,
+				case when p.removed_at is null then null else excluded.published end);
+
+		update public.profiles p
+		set search_vector = i.search_vector, search_text = i.search_text
+		from pg_temp.import_businesses i
+		where p.id = i.id and i.existed
+			and (p.search_text, p.search_vector) is distinct from (i.search_text, i.search_vector);
+
 		delete from pg_temp.import_lists where rows = current;
 
 		delete from public.listings l using pg_temp.import_lists x
@@ -1328,6 +1353,8 @@ begin
 		from pg_temp.import_lists x
 		cross join lateral jsonb_array_elements(x.rows) with ordinality e(v, ord)
 		where x.field = 'web_content';
+
+		perform set_config('chamber.import_writes_search', 'off', true);
 
 		-- A list of a business that was there before changed: its version, and the audit.
 		select * into v_actor from public.audit_actor(v_tenant_id);
@@ -1394,9 +1421,14 @@ begin
 	end if;
 
 	-- Fresh statistics keep search plans on their indexes right after a large import
-	-- (PGlite runs no autovacuum).
-	analyze public.profiles;
-	analyze public.listings;
+	-- (PGlite runs no autovacuum). The directory's two large tables are analyzed when this
+	-- import is a fifth or more of what their statistics count: a smaller batch moves no plan,
+	-- and sampling 30,000 rows would cost more than the batch (apply_member_import, which
+	-- imports in batches, analyzes them once after its last).
+	if v_businesses * 5 >= (select c.reltuples from pg_catalog.pg_class c where c.oid = 'public.profiles'::regclass) then
+		analyze public.profiles;
+		analyze public.listings;
+	end if;
 	analyze public.profile_affiliations;
 	analyze public.search_words;
 	analyze public.events;
@@ -1920,7 +1952,8 @@ comment on function public.member_import_documents is 'The businesses a batch of
   (fields staff changed here keep their value, removed businesses stay
   removed), and unpublishes the members missing from the file when that was
   chosen. All or nothing: a business that changed since the dry run refuses
-  the whole apply.
+  the whole apply. The directory's statistics are brought up to date once,
+  after the last batch.
  */
 create or replace function public.apply_member_import(p_import_id uuid)
 returns jsonb
@@ -1966,10 +1999,9 @@ begin
 	from public.member_import_rows r
 	where r.import_id = p_import_id and r.action in ('add', 'change');
 	-- In chunks that double from 250 up to 2,500: import_tenant analyzes the directory's tables
-	-- after each, so the planner never joins thousands of new rows believing the tables empty,
-	-- and the directory's statement triggers (search words, counts), which join their transition
-	-- tables without statistics, never see more than 2,500 rows at once. In one call a
-	-- 50,000-row file into an empty chamber took over 10 minutes; 5,000 rows took 46 s.
+	-- after each while they are still small next to the chunk, so the planner never joins
+	-- thousands of new rows believing the tables empty, and no statement holds more than 2,500
+	-- businesses' documents at once.
 	while v_done < v_written loop
 		drop table if exists pg_temp.import_businesses;
 		drop table if exists pg_temp.import_lists;
@@ -1992,6 +2024,10 @@ begin
 		v_done := v_done + v_chunk;
 		v_chunk := least(v_chunk * 2, 2500);
 	end loop;
+	if v_written > 0 then
+		analyze public.profiles;
+		analyze public.listings;
+	end if;
 	if v_import.kind = 'sync' then
 		update public.profiles p set updated_by = 'sync'
 		from public.member_import_rows r
@@ -2025,7 +2061,7 @@ begin
 end;
 $$;
 
-comment on function public.apply_member_import is 'Applies an import''s dry run in one transaction (service role): added and changed businesses through import_tenant, members missing from the file unpublished if chosen; refused when a business changed since the dry run.';
+comment on function public.apply_member_import is 'Applies an import''s dry run in one transaction (service role): added and changed businesses through import_tenant in batches, members missing from the file unpublished if chosen; refused when a business changed since the dry run.';
 
 /**
   ---------------------------------------------------------------------------
@@ -2041,12 +2077,12 @@ revoke all on function public.business_list_fields() from public, anon, authenti
 revoke all on function public.business_editor_fields() from public, anon, authenticated;
 revoke all on function public.business_rules() from public, anon, authenticated;
 revoke all on function public.business_list_normalized(text, jsonb) from public, anon, authenticated;
-revoke all on function public.business_list_value(uuid, text) from public, anon, authenticated;
 revoke all on function public.replace_business_list(uuid, uuid, text, jsonb) from public, anon, authenticated;
 revoke all on function public.business_from_file(jsonb) from public, anon, authenticated;
 revoke all on function public.business_document(uuid) from public, anon, authenticated;
 revoke all on function public.profiles_version_trigger() from public, anon, authenticated;
 revoke all on function public.business_value_problem(text, jsonb) from public, anon, authenticated;
+revoke all on function public.member_change_fields() from public, anon, authenticated;
 revoke all on function public.purge_removed_businesses(uuid) from public, anon, authenticated;
 revoke all on function public.import_value(uuid, text, anyelement, anyelement) from public, anon, authenticated;
 revoke all on function public.import_tenant(jsonb, boolean) from public, anon, authenticated;
@@ -2059,12 +2095,12 @@ grant execute on function public.business_list_fields() to service_role;
 grant execute on function public.business_editor_fields() to service_role;
 grant execute on function public.business_rules() to service_role;
 grant execute on function public.business_list_normalized(text, jsonb) to service_role;
-grant execute on function public.business_list_value(uuid, text) to service_role;
 grant execute on function public.replace_business_list(uuid, uuid, text, jsonb) to service_role;
 grant execute on function public.business_from_file(jsonb) to service_role;
 grant execute on function public.business_document(uuid) to service_role;
 grant execute on function public.profiles_version_trigger() to service_role;
 grant execute on function public.business_value_problem(text, jsonb) to service_role;
+grant execute on function public.member_change_fields() to service_role;
 grant execute on function public.purge_removed_businesses(uuid) to service_role;
 grant execute on function public.import_value(uuid, text, anyelement, anyelement) to service_role;
 grant execute on function public.import_tenant(jsonb, boolean) to service_role;
@@ -2106,3 +2142,1057 @@ grant execute on function public.member_import_preview(uuid, text, integer) to a
 
 revoke all on function public.business_gone(uuid, text) from public;
 grant execute on function public.business_gone(uuid, text) to anon, authenticated, service_role;
+
+/**
+  ---------------------------------------------------------------------------
+  Member statistics: what a listing is worth, without tracking anyone
+  ---------------------------------------------------------------------------
+  Per business and day, how often its card was shown, its profile viewed,
+  and each of its actions used (website, phone, …), plus the search words
+  that led to a view. Counters only: no row per visit, nothing about the
+  visitor. The /api/stats function adds to them (service role, one call per
+  batch of events); the chamber's admins read them in the panel's Reports tab.
+
+  Days are UTC days. Businesses are referred to by id without a foreign key:
+  the import replaces a chamber's profiles (same ids), and their statistics
+  must outlive that.
+
+  A member of a business (below) would read its own rows with one more
+  policy on business_stats:
+    create policy "A member can read its own business's statistics"
+      on public.business_stats for select to authenticated
+      using (public.is_business_member(business_id));
+  and the report functions below, which read as the caller, then answer it
+  for its own business with no change.
+ */
+
+/** The kinds counted, in the order the reports list them (also src/features/reports/reports.ts). */
+create or replace function public.business_stat_kinds()
+returns text[]
+language sql
+immutable
+set search_path = ''
+as $$
+	select array[
+		'shown', 'view', 'search',
+		'website', 'phone', 'email', 'message', 'directions', 'share',
+		'social_facebook', 'social_twitter', 'social_linkedin', 'social_instagram', 'social_youtube'
+	];
+$$;
+
+comment on function public.business_stat_kinds is 'Every kind business_stats counts: shown, view, search (words that led to a view) and the actions.';
+
+revoke all on function public.business_stat_kinds() from public, anon, authenticated;
+grant execute on function public.business_stat_kinds() to service_role;
+
+create table if not exists public.business_stats (
+	tenant_id uuid not null references public.tenants (id) on delete cascade,
+	business_id uuid not null,
+	day date not null,
+	kind text not null,
+	words text not null default '',
+	count integer not null check (count > 0),
+	primary key (tenant_id, business_id, day, kind, words),
+	-- The literal list, as business_stat_kinds() answers it (a check cannot call a function that
+	-- a later migration may redefine without rechecking the rows).
+	check (kind in (
+		'shown', 'view', 'search',
+		'website', 'phone', 'email', 'message', 'directions', 'share',
+		'social_facebook', 'social_twitter', 'social_linkedin', 'social_instagram', 'social_youtube'
+	)),
+	check ((kind = 'search') = (words <> '')),
+	check (char_length(words) <= 100 and words = lower(btrim(words)))
+);
+
+comment on table public.business_stats is 'Counters per business, UTC day and kind (card shown, profile view, each action; search words that led to a view). Added to by /api/stats only; read by the chamber''s admins.';
+comment on column public.business_stats.business_id is 'profiles.id of the business (no foreign key: statistics outlive a re-import).';
+comment on column public.business_stats.kind is 'shown: the card was on screen in a listing; view: the profile was opened; search: a view that came from a search (words); the rest are actions.';
+comment on column public.business_stats.words is 'For kind search: the search text, lower case and trimmed, at most 100 characters; empty for every other kind.';
+comment on column public.business_stats.count is 'How many times, after bots, repeats within 30 minutes and the chamber''s own staff were left out.';
+
+create index if not exists business_stats_tenant_day_idx on public.business_stats (tenant_id, day);
+
+alter table public.business_stats enable row level security;
+
+create policy "Chamber admins can read their chamber's statistics" on public.business_stats
+	for select to authenticated
+	using (public.has_tenant_role(tenant_id, array['super_admin', 'admin']));
+
+grant select on public.business_stats to authenticated;
+grant all on public.business_stats to service_role;
+
+/**
+  ---------------------------------------------------------------------------
+  Adding a batch: one call, one upsert per table row touched
+  ---------------------------------------------------------------------------
+  p_counts: [{business, kind, words?, count}], already summed per business,
+  kind and words by the function. Ids that are not a published business of
+  the chamber are dropped here, so nothing can be counted for another
+  chamber or an unknown id. Rows are written in key order, so concurrent
+  batches touching the same counters wait for each other instead of
+  deadlocking. A business keeps at most 200 different search texts a month:
+  beyond that only texts it already has are counted.
+ */
+create or replace function public.record_business_stats(p_tenant_id uuid, p_day date, p_counts jsonb)
+returns integer
+language plpgsql
+set search_path = ''
+as $$
+declare
+	v_rows integer;
+begin
+	with batch as (
+		select
+			(e ->> 'business')::uuid as business_id,
+			e ->> 'kind' as kind,
+			coalesce(e ->> 'words', '') as words,
+			(e ->> 'count')::integer as n
+		from jsonb_array_elements(p_counts) e
+	),
+	valid as (
+		select b.business_id, b.kind, b.words, sum(b.n)::integer as n
+		from batch b
+		join public.profiles p on p.id = b.business_id and p.tenant_id = p_tenant_id and p.published
+		where b.n > 0
+			and b.kind = any (public.business_stat_kinds())
+			and (
+				b.kind <> 'search'
+				or exists (
+					select 1 from public.business_stats s
+					where s.tenant_id = p_tenant_id and s.business_id = b.business_id
+						and s.day = p_day and s.kind = 'search' and s.words = b.words
+				)
+				or (
+					select count(distinct s.words) from public.business_stats s
+					where s.tenant_id = p_tenant_id and s.business_id = b.business_id and s.kind = 'search'
+						and s.day >= date_trunc('month', p_day)::date and s.day <= p_day
+				) < 200
+			)
+		group by b.business_id, b.kind, b.words
+	)
+	insert into public.business_stats as s (tenant_id, business_id, day, kind, words, count)
+	select p_tenant_id, v.business_id, p_day, v.kind, v.words, v.n
+	from valid v
+	order by v.business_id, v.kind, v.words
+	on conflict (tenant_id, business_id, day, kind, words)
+		do update set count = s.count + excluded.count;
+	get diagnostics v_rows = row_count;
+	return v_rows;
+end;
+$$;
+
+comment on function public.record_business_stats is 'Adds one batch of summed counts to business_stats for the chamber''s published businesses; answers how many counters it touched. Service role only (/api/stats).';
+
+revoke all on function public.record_business_stats(uuid, date, jsonb) from public, anon, authenticated;
+grant execute on function public.record_business_stats(uuid, date, jsonb) to service_role;
+
+/**
+  ---------------------------------------------------------------------------
+  Reading: the Reports tab's calls, as the caller (row-level security)
+  ---------------------------------------------------------------------------
+  Invoker functions: a caller reads the counters its policies allow and
+  zeros for the rest.
+ */
+
+/** Every published business with its totals over [p_from, p_to]: the Reports tab's table. */
+create or replace function public.business_stats_totals(p_tenant_id uuid, p_from date, p_to date)
+returns table (business_id uuid, name text, shown bigint, views bigint, actions bigint)
+language sql
+stable
+set search_path = ''
+as $$
+	select
+		p.id,
+		p.report_name,
+		coalesce(sum(s.count) filter (where s.kind = 'shown'), 0),
+		coalesce(sum(s.count) filter (where s.kind = 'view'), 0),
+		coalesce(sum(s.count) filter (where s.kind not in ('shown', 'view', 'search')), 0)
+	from public.profiles p
+	left join public.business_stats s
+		on s.tenant_id = p.tenant_id and s.business_id = p.id and s.day between p_from and p_to
+	where p.tenant_id = p_tenant_id and p.published
+	group by p.id, p.report_name
+	order by lower(p.report_name), p.id;
+$$;
+
+comment on function public.business_stats_totals is 'Each published business of the chamber with its shown, views and actions between two UTC days (inclusive), as the caller may read them.';
+
+revoke all on function public.business_stats_totals(uuid, date, date) from public, anon, authenticated;
+grant execute on function public.business_stats_totals(uuid, date, date) to authenticated, service_role;
+
+/**
+ * One business over [p_from, p_to]: each kind's count (actions by kind, and the search total),
+ * its 20 most frequent search texts, and shown / views / actions for each of the 12 months
+ * ending with p_to's month.
+ */
+create or replace function public.business_stats_report(
+	p_tenant_id uuid,
+	p_business_id uuid,
+	p_from date,
+	p_to date
+)
+returns jsonb
+language sql
+stable
+set search_path = ''
+as $$
+	select jsonb_build_object(
+		'kinds', coalesce((
+			select jsonb_object_agg(k.kind, k.n)
+			from (
+				select s.kind, sum(s.count) as n
+				from public.business_stats s
+				where s.tenant_id = p_tenant_id and s.business_id = p_business_id
+					and s.day between p_from and p_to
+				group by s.kind
+			) k
+		), '{}'::jsonb),
+		'searches', coalesce((
+			select jsonb_agg(jsonb_build_object('words', w.words, 'count', w.n) order by w.n desc, w.words)
+			from (
+				select s.words, sum(s.count) as n
+				from public.business_stats s
+				where s.tenant_id = p_tenant_id and s.business_id = p_business_id
+					and s.kind = 'search' and s.day between p_from and p_to
+				group by s.words
+				order by n desc, s.words
+				limit 20
+			) w
+		), '[]'::jsonb),
+		'months', (
+			select jsonb_agg(jsonb_build_object(
+				'month', to_char(m.month, 'YYYY-MM'),
+				'shown', coalesce(t.shown, 0),
+				'views', coalesce(t.views, 0),
+				'actions', coalesce(t.actions, 0)
+			) order by m.month)
+			from generate_series(
+				date_trunc('month', p_to) - interval '11 months',
+				date_trunc('month', p_to),
+				interval '1 month'
+			) as m(month)
+			left join (
+				select
+					date_trunc('month', s.day) as month,
+					sum(s.count) filter (where s.kind = 'shown') as shown,
+					sum(s.count) filter (where s.kind = 'view') as views,
+					sum(s.count) filter (where s.kind not in ('shown', 'view', 'search')) as actions
+				from public.business_stats s
+				where s.tenant_id = p_tenant_id and s.business_id = p_business_id
+					and s.day >= (date_trunc('month', p_to) - interval '11 months')::date
+					and s.day < (date_trunc('month', p_to) + interval '1 month')::date
+				group by 1
+			) t on t.month = m.month
+		)
+	);
+$$;
+
+comment on function public.business_stats_report is 'One business''s report: counts by kind and top 20 search texts between two UTC days, and shown/views/actions for the 12 months ending with the last day''s month, as the caller may read them.';
+
+revoke all on function public.business_stats_report(uuid, uuid, date, date) from public, anon, authenticated;
+grant execute on function public.business_stats_report(uuid, uuid, date, date) to authenticated, service_role;
+
+/**
+  ---------------------------------------------------------------------------
+  The monthly e-mail to each member business
+  ---------------------------------------------------------------------------
+  A chamber switches it on (off by default). Each business gets an opt-out
+  token the first time it is mailed; every mail links to it. A mailing row
+  is claimed before its mail is sent (primary key: business and month), so
+  a business is mailed at most once a month however often the scheduled
+  function runs or stops midway; a run picks up whatever is still unclaimed.
+ */
+create table if not exists public.member_report_settings (
+	tenant_id uuid primary key references public.tenants (id) on delete cascade,
+	monthly_email boolean not null default false,
+	updated_at timestamptz not null default now()
+);
+
+comment on table public.member_report_settings is 'Per chamber: whether each member business gets its statistics by e-mail every month (off without a row).';
+comment on column public.member_report_settings.monthly_email is 'The monthly statistics e-mail to every member business with an e-mail address; default off.';
+
+alter table public.member_report_settings enable row level security;
+
+create policy "Chamber admins can read their report settings" on public.member_report_settings
+	for select to authenticated
+	using (public.has_tenant_role(tenant_id, array['super_admin', 'admin']));
+create policy "Chamber admins can create their report settings" on public.member_report_settings
+	for insert to authenticated
+	with check (public.has_tenant_role(tenant_id, array['super_admin', 'admin']));
+create policy "Chamber admins can change their report settings" on public.member_report_settings
+	for update to authenticated
+	using (public.has_tenant_role(tenant_id, array['super_admin', 'admin']))
+	with check (public.has_tenant_role(tenant_id, array['super_admin', 'admin']));
+
+grant select, insert, update on public.member_report_settings to authenticated;
+grant all on public.member_report_settings to service_role;
+
+create or replace function public.member_report_settings_audit()
+returns trigger
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+	v_actor record;
+begin
+	if tg_op = 'UPDATE' and old.monthly_email is not distinct from new.monthly_email then
+		return null;
+	end if;
+	select * into v_actor from public.audit_actor(new.tenant_id);
+	insert into public.audit_log (tenant_id, actor_id, actor_email, actor_role, section, field, old_value, new_value)
+	values (new.tenant_id, v_actor.actor_id, v_actor.actor_email, v_actor.actor_role,
+		'reports', 'monthlyEmail',
+		case when tg_op = 'UPDATE' then to_jsonb(old.monthly_email) end, to_jsonb(new.monthly_email));
+	return null;
+end;
+$$;
+
+comment on function public.member_report_settings_audit is 'Trigger: an audit_log row (section reports) when the monthly e-mail is switched.';
+
+revoke all on function public.member_report_settings_audit() from public, anon, authenticated;
+
+create trigger member_report_settings_audit after insert or update on public.member_report_settings
+	for each row execute function public.member_report_settings_audit();
+
+create table if not exists public.member_report_recipients (
+	tenant_id uuid not null references public.tenants (id) on delete cascade,
+	business_id uuid not null,
+	opt_out_token uuid not null unique default gen_random_uuid(),
+	opted_out_at timestamptz,
+	primary key (tenant_id, business_id)
+);
+
+comment on table public.member_report_recipients is 'Each mailed business''s opt-out token (the link in every monthly e-mail) and whether it opted out. Service role only.';
+comment on column public.member_report_recipients.opt_out_token is 'Random; the only thing the opt-out link carries.';
+
+alter table public.member_report_recipients enable row level security;
+
+grant all on public.member_report_recipients to service_role;
+
+create table if not exists public.member_report_mailings (
+	tenant_id uuid not null references public.tenants (id) on delete cascade,
+	business_id uuid not null,
+	month date not null check (month = date_trunc('month', month)::date),
+	claimed_at timestamptz not null default now(),
+	sent_at timestamptz,
+	error text check (char_length(error) <= 500),
+	primary key (tenant_id, business_id, month)
+);
+
+comment on table public.member_report_mailings is 'One row per business and month, claimed before its monthly e-mail is sent: never a second mail for the same month.';
+comment on column public.member_report_mailings.month is 'First day of the month the e-mail reports.';
+comment on column public.member_report_mailings.sent_at is 'When the mail server took it; null while sending, or when it failed (error).';
+
+alter table public.member_report_mailings enable row level security;
+
+create policy "Chamber admins can read their monthly mailings" on public.member_report_mailings
+	for select to authenticated
+	using (public.has_tenant_role(tenant_id, array['super_admin', 'admin']));
+
+grant select on public.member_report_mailings to authenticated;
+grant all on public.member_report_mailings to service_role;
+
+/**
+ * The opt-out link's work: the token's business stops getting the monthly e-mail. Answers the
+ * business's name, or null for a token nobody holds. Visitors call it (the link needs no
+ * sign-in); the random token is the only key.
+ */
+create or replace function public.member_report_opt_out(p_token uuid)
+returns text
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+	v_recipient public.member_report_recipients;
+begin
+	update public.member_report_recipients
+	set opted_out_at = coalesce(opted_out_at, now())
+	where opt_out_token = p_token
+	returning * into v_recipient;
+	if not found then
+		return null;
+	end if;
+	return coalesce(
+		(select p.report_name from public.profiles p
+			where p.tenant_id = v_recipient.tenant_id and p.id = v_recipient.business_id),
+		'Your business'
+	);
+end;
+$$;
+
+comment on function public.member_report_opt_out is 'The monthly e-mail''s opt-out link: marks the token''s business as opted out and answers its name (null for an unknown token).';
+
+revoke all on function public.member_report_opt_out(uuid) from public, anon, authenticated;
+grant execute on function public.member_report_opt_out(uuid) to anon, authenticated, service_role;
+
+/**
+  ---------------------------------------------------------------------------
+  Members who update their own listing
+  ---------------------------------------------------------------------------
+  A member business signs in by a link e-mailed to the address the chamber
+  has on file for it (the listing's e-mail) and becomes that business's
+  member: a binding of its identity-service user to the one business
+  (business_members), never a staff role. A member reads its own listing and
+  submissions through the functions below and changes nothing directly: it
+  submits changes of the fields its chamber lets members change
+  (member_submissions, one pending request per business, a later one
+  replaces it); staff approve a request, which applies it through
+  save_business as their own edit (the role check, the rules, the version
+  check, overrides and the audit), or return it with a note. Fields the
+  chamber lets go live without review are applied at once, through
+  save_business too, audited as the member.
+
+  The member is not a staff role: has_tenant_role and every staff policy
+  keep to super_admin, admin and editor. tenant_role answers 'member' only
+  inside the member functions below, which set the transaction-local
+  setting chamber.acting_member after checking the binding, so
+  save_business's checks and audit_actor judge and record the member as
+  such; may_change_business_field lets a member, or an editor approving a
+  request when the chamber allows it, change only the fields those
+  functions name in chamber.member_fields.
+ */
+
+/**
+  ---------------------------------------------------------------------------
+  The address on file and the settings
+  ---------------------------------------------------------------------------
+ */
+
+/** The address a business's sign-in link goes to: its listing's e-mail, lowercase, or null. */
+create or replace function public.business_address_on_file(p_profile_id uuid)
+returns text
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+	select nullif(lower(btrim(p.email)), '')
+	from public.profiles p
+	where p.id = p_profile_id;
+$$;
+
+comment on function public.business_address_on_file is 'The address a business''s member sign-in link goes to (its listing''s e-mail, lowercase), or null.';
+
+revoke all on function public.business_address_on_file(uuid) from public, anon, authenticated;
+grant execute on function public.business_address_on_file(uuid) to service_role;
+
+/**
+  A chamber's member-update settings (features.member*), with the
+  configuration's defaults for a stored configuration that predates them
+  (MEMBER_FIELD_CHOICES and the defaults in src/features/config/config.ts;
+  a test compares them).
+ */
+create or replace function public.member_update_settings(p_tenant_id uuid)
+returns jsonb
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+	select jsonb_build_object(
+		'enabled', coalesce((c.features ->> 'memberUpdates')::boolean, false),
+		'fields', coalesce(
+			case when jsonb_typeof(c.features -> 'memberFields') = 'array' then c.features -> 'memberFields' end,
+			'["listings", "web_content", "work_phone", "website", "social_media", "logo_url", "categories"]'::jsonb
+		),
+		'liveFields', coalesce(
+			case when jsonb_typeof(c.features -> 'memberLiveFields') = 'array' then c.features -> 'memberLiveFields' end,
+			'[]'::jsonb
+		),
+		'editorsApprove', coalesce((c.features ->> 'memberEditorsApprove')::boolean, false),
+		'maxCategories', case
+			when (c.features ->> 'memberMaxCategories') ~ '^\d{1,2}$'
+				and (c.features ->> 'memberMaxCategories')::integer between 1 and 50
+				then (c.features ->> 'memberMaxCategories')::integer
+			else 3
+		end
+	)
+	from (select coalesce((select features from public.chamber_config where tenant_id = p_tenant_id), '{}'::jsonb) as features) c;
+$$;
+
+comment on function public.member_update_settings is 'A chamber''s member-update settings: enabled, fields, liveFields, editorsApprove, maxCategories (defaults filled in).';
+
+revoke all on function public.member_update_settings(uuid) from public, anon, authenticated;
+grant execute on function public.member_update_settings(uuid) to service_role;
+
+/**
+  ---------------------------------------------------------------------------
+  Members: an identity bound to one business
+  ---------------------------------------------------------------------------
+ */
+create table if not exists public.business_members (
+	user_id uuid not null references auth.users (id) on delete cascade,
+	tenant_id uuid not null,
+	profile_id uuid not null,
+	email text not null check (email = lower(email) and char_length(email) between 3 and 254),
+	created_at timestamptz not null default now(),
+	primary key (user_id, profile_id),
+	foreign key (tenant_id, profile_id) references public.profiles (tenant_id, id) on delete cascade
+);
+
+comment on table public.business_members is 'Which identity-service user is the member of which business: bound when a sign-in link is sent to the business''s address on file. A member is no staff role.';
+comment on column public.business_members.email is 'The address on file the binding was made for: the binding holds only while the business still has that address.';
+
+create index if not exists business_members_profile_idx on public.business_members (profile_id);
+create index if not exists business_members_tenant_idx on public.business_members (tenant_id);
+
+alter table public.business_members enable row level security;
+revoke all on table public.business_members from anon, authenticated;
+grant select on table public.business_members to authenticated;
+grant all on table public.business_members to service_role;
+
+create policy "Members can read their own bindings" on public.business_members
+	for select to authenticated
+	using (user_id = auth.uid());
+
+create policy "Chamber admins can read their chamber's members" on public.business_members
+	for select to authenticated
+	using (public.has_tenant_role(tenant_id, array['super_admin', 'admin']));
+
+/**
+  Whether the signed-in user is the member of this business: bound to it,
+  the business still has the address the binding was made for, and it was
+  not removed. The one check every member rule uses (a policy on a table of
+  a business's own rows: using (public.is_business_member(profile_id))).
+ */
+create or replace function public.is_business_member(check_profile_id uuid)
+returns boolean
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+	select exists (
+		select 1
+		from public.business_members m
+		join public.profiles p on p.id = m.profile_id
+		where m.user_id = auth.uid()
+			and m.profile_id = check_profile_id
+			and p.removed_at is null
+			and nullif(lower(btrim(p.email)), '') = m.email
+	);
+$$;
+
+comment on function public.is_business_member is 'True when the signed-in user is the member of this business (bound to it, its address on file unchanged, not removed).';
+
+revoke all on function public.is_business_member(uuid) from public;
+grant execute on function public.is_business_member(uuid) to authenticated, service_role;
+
+/**
+  Binds the identity-service user of an address to a business, when that
+  address is the business's address on file (the sign-in function, service
+  role, right before it asks for the link). Answers the user's id, or null.
+ */
+create or replace function public.bind_business_member(p_tenant_id uuid, p_business_id uuid, p_email text)
+returns uuid
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+	v_email text := lower(btrim(p_email));
+	v_user uuid;
+begin
+	if not exists (
+		select 1 from public.profiles p
+		where p.id = p_business_id and p.tenant_id = p_tenant_id and p.removed_at is null
+			and nullif(lower(btrim(p.email)), '') = v_email
+	) then
+		return null;
+	end if;
+	select u.id into v_user
+	from auth.users u
+	where lower(u.email) = v_email and u.aud = 'authenticated'
+	order by u.created_at
+	limit 1;
+	if v_user is null then
+		return null;
+	end if;
+	insert into public.business_members (user_id, tenant_id, profile_id, email)
+	values (v_user, p_tenant_id, p_business_id, v_email)
+	on conflict (user_id, profile_id) do update set email = excluded.email;
+	return v_user;
+end;
+$$;
+
+comment on function public.bind_business_member is 'Binds the user of the business''s address on file to the business (service role, when a sign-in link is sent); their id, or null.';
+
+revoke all on function public.bind_business_member(uuid, uuid, text) from public, anon, authenticated;
+grant execute on function public.bind_business_member(uuid, uuid, text) to service_role;
+
+/**
+  ---------------------------------------------------------------------------
+  Members' requests
+  ---------------------------------------------------------------------------
+ */
+create table if not exists public.member_submissions (
+	id uuid primary key default gen_random_uuid(),
+	tenant_id uuid not null,
+	profile_id uuid not null,
+	user_id uuid references auth.users (id) on delete set null,
+	member_email text not null check (char_length(member_email) between 3 and 254),
+	changes jsonb not null check (jsonb_typeof(changes) = 'object'),
+	base_version integer not null,
+	status text not null default 'pending' check (status in ('pending', 'approved', 'returned')),
+	note text not null default '' check (char_length(note) <= 2000),
+	submitted_at timestamptz not null default now(),
+	decided_at timestamptz,
+	decided_by text,
+	applied jsonb,
+	check ((status = 'pending') = (decided_at is null)),
+	check (status <> 'returned' or btrim(note) <> ''),
+	foreign key (tenant_id, profile_id) references public.profiles (tenant_id, id) on delete cascade
+);
+
+comment on table public.member_submissions is 'A member''s request to change its listing: pending (one per business), approved (applied by staff) or returned with a note.';
+comment on column public.member_submissions.changes is 'The fields the member changed, in the tenant file''s shape, as it submitted them.';
+comment on column public.member_submissions.base_version is 'The listing''s version the member edited from.';
+comment on column public.member_submissions.applied is 'What staff applied on approval (the request, or their edit of it).';
+comment on column public.member_submissions.decided_by is 'The staff member who approved or returned it (e-mail).';
+
+create unique index if not exists member_submissions_one_pending_idx on public.member_submissions (profile_id)
+	where status = 'pending';
+create index if not exists member_submissions_pending_idx on public.member_submissions (tenant_id, submitted_at)
+	where status = 'pending';
+create index if not exists member_submissions_profile_idx on public.member_submissions (profile_id, submitted_at desc);
+
+alter table public.member_submissions enable row level security;
+revoke all on table public.member_submissions from anon, authenticated;
+grant select on table public.member_submissions to authenticated;
+grant all on table public.member_submissions to service_role;
+
+create policy "Members can read their business's requests" on public.member_submissions
+	for select to authenticated
+	using (public.is_business_member(profile_id));
+
+create policy "Chamber staff can read their chamber's requests" on public.member_submissions
+	for select to authenticated
+	using (public.has_tenant_role(tenant_id));
+
+/**
+  ---------------------------------------------------------------------------
+  What a member reads and submits
+  ---------------------------------------------------------------------------
+ */
+
+/** A request as the member page and the Requests tab read it. */
+create or replace function public.member_submission_json(s public.member_submissions)
+returns jsonb
+language sql
+stable
+set search_path = ''
+as $$
+	select jsonb_build_object(
+		'id', s.id, 'status', s.status, 'changes', s.changes, 'baseVersion', s.base_version,
+		'note', s.note, 'submittedAt', s.submitted_at, 'decidedAt', s.decided_at,
+		'memberEmail', s.member_email
+	);
+$$;
+
+comment on function public.member_submission_json is 'A member request as the member page and the Requests tab read it.';
+
+revoke all on function public.member_submission_json(public.member_submissions) from public, anon, authenticated;
+grant execute on function public.member_submission_json(public.member_submissions) to service_role;
+
+/** The chamber's categories a member chooses from: those of its published businesses. */
+create or replace function public.member_category_choices(p_tenant_id uuid)
+returns jsonb
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+	select coalesce(jsonb_agg(c.category order by c.category), '[]'::jsonb)
+	from public.business_counts c
+	where c.tenant_id = p_tenant_id and c.category <> '';
+$$;
+
+comment on function public.member_category_choices is 'The categories a member may choose from: those of the chamber''s published businesses.';
+
+revoke all on function public.member_category_choices(uuid) from public, anon, authenticated;
+grant execute on function public.member_category_choices(uuid) to service_role;
+
+/**
+  The member's own listing for /members/listing: its name and the fields the
+  chamber lets it change (never its address on file), the version, the
+  settings, the categories to choose from and its latest request.
+ */
+create or replace function public.member_listing(p_business_id uuid)
+returns jsonb
+language plpgsql
+stable
+security definer
+set search_path = ''
+as $$
+declare
+	v_tenant uuid;
+	v_settings jsonb;
+	v_doc jsonb;
+	v_latest public.member_submissions;
+begin
+	if not public.is_business_member(p_business_id) then
+		raise exception 'You are not signed in for this business' using errcode = '42501';
+	end if;
+	select tenant_id into v_tenant from public.profiles where id = p_business_id;
+	v_settings := public.member_update_settings(v_tenant);
+	if not (v_settings ->> 'enabled')::boolean then
+		raise exception 'This chamber does not take updates from members' using errcode = '42501';
+	end if;
+	v_doc := public.business_document(p_business_id);
+	select * into v_latest from public.member_submissions
+	where profile_id = p_business_id
+	order by (status = 'pending') desc, submitted_at desc
+	limit 1;
+	return jsonb_build_object(
+		'business', jsonb_build_object(
+			'id', v_doc -> 'id', 'report_name', v_doc -> 'report_name', 'city', v_doc -> 'city',
+			'published', v_doc -> 'published'
+		) || (
+			select coalesce(jsonb_object_agg(f, v_doc -> f), '{}'::jsonb)
+			from jsonb_array_elements_text(v_settings -> 'fields') f
+		),
+		'version', (select version from public.profiles where id = p_business_id),
+		'settings', v_settings - 'editorsApprove',
+		'categoryChoices', public.member_category_choices(v_tenant),
+		'submission', case when v_latest.id is null then null else public.member_submission_json(v_latest) end
+	);
+end;
+$$;
+
+comment on function public.member_listing is 'The signed-in member''s listing: the fields it may change, version, settings, categories to choose from, its latest request.';
+
+revoke all on function public.member_listing(uuid) from public, anon;
+grant execute on function public.member_listing(uuid) to authenticated;
+
+/**
+  A member's changes: each field one the chamber lets members change, held
+  to business_rules(); of listings the descriptions only; categories from
+  the chamber's list, at most its limit. Fields the chamber lets go live
+  without review are saved at once through save_business (as the member,
+  from p_version: someone else's change of the same field since refuses it
+  with PT409); the rest become the business's one pending request (replacing
+  an earlier one; none when nothing is left to review). Answers
+  {live: [fields], version, submission}.
+ */
+create or replace function public.submit_member_changes(
+	p_business_id uuid,
+	p_changes jsonb,
+	p_version integer
+) returns jsonb
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+	v_profile public.profiles;
+	v_settings jsonb;
+	v_current jsonb;
+	v_field text;
+	v_problem text;
+	v_value jsonb;
+	v_live jsonb := '{}'::jsonb;
+	v_review jsonb := '{}'::jsonb;
+	v_choices jsonb;
+	v_saved jsonb;
+	v_version integer;
+	v_submission public.member_submissions;
+	v_email text := nullif(lower(auth.jwt() ->> 'email'), '');
+begin
+	if not public.is_business_member(p_business_id) then
+		raise exception 'You are not signed in for this business' using errcode = '42501';
+	end if;
+	select * into v_profile from public.profiles where id = p_business_id for update;
+	v_settings := public.member_update_settings(v_profile.tenant_id);
+	if not (v_settings ->> 'enabled')::boolean then
+		raise exception 'This chamber does not take updates from members' using errcode = '42501';
+	end if;
+	if jsonb_typeof(p_changes) is distinct from 'object' then
+		raise exception 'Expected the changed fields' using errcode = '22023';
+	end if;
+	v_current := public.business_document(p_business_id);
+	for v_field in select jsonb_object_keys(p_changes) loop
+		if not (v_settings -> 'fields') ? v_field then
+			raise exception 'Members of this chamber cannot change %', v_field
+				using errcode = '42501', hint = 'Ask the chamber to make this change.';
+		end if;
+		v_value := p_changes -> v_field;
+		v_problem := public.business_value_problem(v_field, v_value);
+		if v_problem is not null then
+			raise exception '%', v_problem using errcode = '22023';
+		end if;
+		if v_field = any (public.business_list_fields()) then
+			v_value := public.business_list_normalized(v_field, v_value);
+		end if;
+		if v_field = 'listings' and
+			(select coalesce(jsonb_agg(e - array['description', 'short_description'] order by ord), '[]')
+				from jsonb_array_elements(v_value) with ordinality x(e, ord))
+			is distinct from
+			(select coalesce(jsonb_agg(e - array['description', 'short_description'] order by ord), '[]')
+				from jsonb_array_elements(v_current -> 'listings') with ordinality x(e, ord)) then
+			raise exception 'listings: a member changes the descriptions only, not the listings'' categories, keywords or which there are'
+				using errcode = '42501';
+		end if;
+		if v_field = 'categories' then
+			select coalesce(jsonb_agg(distinct btrim(c)), '[]'::jsonb) into v_value
+			from jsonb_array_elements_text(v_value) c where btrim(c) <> '';
+			v_choices := public.member_category_choices(v_profile.tenant_id) || (v_current -> 'categories');
+			if exists (select 1 from jsonb_array_elements(v_value) c where not v_choices @> jsonb_build_array(c)) then
+				raise exception 'categories: choose from the chamber''s categories' using errcode = '22023';
+			end if;
+			if jsonb_array_length(v_value) > (v_settings ->> 'maxCategories')::integer
+				and v_value is distinct from v_current -> 'categories' then
+				raise exception 'categories: at most % categories', v_settings ->> 'maxCategories' using errcode = '22023';
+			end if;
+			-- Compared as the listing keeps them (its order), so the same set is no change.
+			if (select coalesce(jsonb_agg(c order by c), '[]') from jsonb_array_elements_text(v_value) c)
+				= (select coalesce(jsonb_agg(c order by c), '[]') from jsonb_array_elements_text(v_current -> 'categories') c) then
+				v_value := v_current -> 'categories';
+			end if;
+		end if;
+		continue when v_value is not distinct from v_current -> v_field;
+		if (v_settings -> 'liveFields') ? v_field then
+			v_live := v_live || jsonb_build_object(v_field, v_value);
+		else
+			v_review := v_review || jsonb_build_object(v_field, v_value);
+		end if;
+	end loop;
+
+	v_version := v_profile.version;
+	if v_live <> '{}'::jsonb then
+		perform set_config('chamber.acting_member', v_profile.tenant_id::text, true);
+		perform set_config('chamber.member_fields', (select string_agg(k, ',') from jsonb_object_keys(v_live) k), true);
+		v_saved := public.save_business(v_profile.tenant_id, p_business_id, v_live, p_version);
+		perform set_config('chamber.acting_member', '', true);
+		perform set_config('chamber.member_fields', '', true);
+		v_version := (v_saved ->> 'version')::integer;
+	end if;
+
+	select * into v_submission from public.member_submissions
+	where profile_id = p_business_id and status = 'pending' for update;
+	if v_review = '{}'::jsonb then
+		-- Nothing left to review: an earlier request the member has now taken back goes.
+		if v_submission.id is not null and v_live = '{}'::jsonb then
+			delete from public.member_submissions where id = v_submission.id;
+			v_submission := null;
+		end if;
+	elsif v_submission.id is not null then
+		update public.member_submissions
+		set changes = v_review, base_version = p_version, submitted_at = now(), user_id = auth.uid(),
+			member_email = coalesce(v_email, member_email)
+		where id = v_submission.id
+		returning * into v_submission;
+	else
+		insert into public.member_submissions (tenant_id, profile_id, user_id, member_email, changes, base_version)
+		values (v_profile.tenant_id, p_business_id, auth.uid(), coalesce(v_email, 'unknown'), v_review, p_version)
+		returning * into v_submission;
+	end if;
+
+	return jsonb_build_object(
+		'live', coalesce((select jsonb_agg(k) from jsonb_object_keys(v_live) k), '[]'::jsonb),
+		'version', v_version,
+		'tenantId', v_profile.tenant_id,
+		'submission', case when v_submission.id is null then null else public.member_submission_json(v_submission) end
+	);
+end;
+$$;
+
+comment on function public.submit_member_changes is 'A member''s changes of its listing: live fields saved at once (save_business, as the member), the rest its one pending request.';
+
+revoke all on function public.submit_member_changes(uuid, jsonb, integer) from public, anon;
+grant execute on function public.submit_member_changes(uuid, jsonb, integer) to authenticated;
+
+/**
+  ---------------------------------------------------------------------------
+  The Requests tab: staff approve or return
+  ---------------------------------------------------------------------------
+  Admins and super_admins; editors too when the chamber lets them.
+ */
+
+/** Whether the signed-in user may decide the chamber's member requests. */
+create or replace function public.may_decide_member_requests(p_tenant_id uuid)
+returns boolean
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+	select coalesce(
+		case public.tenant_role(p_tenant_id)
+			when 'super_admin' then true
+			when 'admin' then true
+			when 'editor' then (public.member_update_settings(p_tenant_id) ->> 'editorsApprove')::boolean
+			else false
+		end,
+		false
+	);
+$$;
+
+comment on function public.may_decide_member_requests is 'Whether the signed-in user may approve and return the chamber''s member requests (admins; editors when the chamber allows).';
+
+revoke all on function public.may_decide_member_requests(uuid) from public, anon;
+grant execute on function public.may_decide_member_requests(uuid) to authenticated, service_role;
+
+/**
+  The chamber's pending requests, oldest first, each with the business's
+  name, its version and the live value of every field the request changes
+  (the diff's left side). Answers {requests: [...], count}.
+ */
+create or replace function public.member_requests(p_tenant_id uuid)
+returns jsonb
+language plpgsql
+stable
+security definer
+set search_path = ''
+as $$
+begin
+	if not public.may_decide_member_requests(p_tenant_id) then
+		raise exception 'Your role does not decide members'' requests' using errcode = '42501';
+	end if;
+	return (
+		select jsonb_build_object(
+			'count', count(*),
+			'requests', coalesce(jsonb_agg(jsonb_build_object(
+				'submission', public.member_submission_json(s),
+				'business', jsonb_build_object('id', p.id, 'name', p.report_name, 'version', p.version),
+				'live', (
+					select coalesce(jsonb_object_agg(k, doc.d -> k), '{}'::jsonb)
+					from jsonb_object_keys(s.changes) k
+				)
+			) order by s.submitted_at), '[]'::jsonb)
+		)
+		from public.member_submissions s
+		join public.profiles p on p.id = s.profile_id
+		cross join lateral (select public.business_document(p.id) as d) doc
+		where s.tenant_id = p_tenant_id and s.status = 'pending'
+	);
+end;
+$$;
+
+comment on function public.member_requests is 'The chamber''s pending member requests with the live values they would change (staff who decide them).';
+
+revoke all on function public.member_requests(uuid) from public, anon;
+grant execute on function public.member_requests(uuid) to authenticated;
+
+/** How many requests wait (the Requests tab's badge); 0 for a role that does not decide them. */
+create or replace function public.member_request_count(p_tenant_id uuid)
+returns integer
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+	select case when public.may_decide_member_requests(p_tenant_id) then (
+		select count(*)::integer from public.member_submissions
+		where tenant_id = p_tenant_id and status = 'pending'
+	) else 0 end;
+$$;
+
+comment on function public.member_request_count is 'The number of the chamber''s pending member requests (0 for a role that does not decide them).';
+
+revoke all on function public.member_request_count(uuid) from public, anon;
+grant execute on function public.member_request_count(uuid) to authenticated;
+
+/**
+  Approves a pending request: its changes (or the staff member's edit of
+  them, for the same fields) saved through save_business as the staff
+  member's own edit, from the version of the listing the diff was shown at
+  (PT409 when someone changed one of those fields since). Answers {id,
+  business, version, memberEmail}.
+ */
+create or replace function public.approve_member_submission(
+	p_submission_id uuid,
+	p_changes jsonb,
+	p_version integer
+) returns jsonb
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+	v_submission public.member_submissions;
+	v_changes jsonb;
+	v_saved jsonb;
+	v_actor record;
+begin
+	select * into v_submission from public.member_submissions where id = p_submission_id for update;
+	if not found or not public.has_tenant_role(v_submission.tenant_id) then
+		raise exception 'No such request in this chamber' using errcode = 'P0002';
+	end if;
+	if not public.may_decide_member_requests(v_submission.tenant_id) then
+		raise exception 'Your role does not decide members'' requests' using errcode = '42501';
+	end if;
+	if v_submission.status <> 'pending' then
+		raise exception 'This request was % already', v_submission.status using errcode = '55000';
+	end if;
+	v_changes := coalesce(p_changes, v_submission.changes);
+	if jsonb_typeof(v_changes) is distinct from 'object' then
+		raise exception 'Expected the changed fields' using errcode = '22023';
+	end if;
+	if exists (select 1 from jsonb_object_keys(v_changes) k where not v_submission.changes ? k) then
+		raise exception 'An approval changes the fields of the request only' using errcode = '22023';
+	end if;
+	-- An editor the chamber lets approve applies the member's fields, as the member could.
+	if public.tenant_role(v_submission.tenant_id) = 'editor' then
+		perform set_config('chamber.member_fields', (select string_agg(k, ',') from jsonb_object_keys(v_changes) k), true);
+	end if;
+	v_saved := public.save_business(v_submission.tenant_id, v_submission.profile_id, v_changes, p_version);
+	perform set_config('chamber.member_fields', '', true);
+	select * into v_actor from public.audit_actor(v_submission.tenant_id);
+	update public.member_submissions
+	set status = 'approved', decided_at = now(), decided_by = coalesce(v_actor.actor_email, v_actor.actor_role),
+		applied = v_changes
+	where id = p_submission_id;
+	return jsonb_build_object(
+		'id', p_submission_id, 'business', v_submission.profile_id,
+		'version', v_saved -> 'version', 'memberEmail', v_submission.member_email
+	);
+end;
+$$;
+
+comment on function public.approve_member_submission is 'Approves a member request: applied through save_business as the staff member''s edit (overrides, audit, version check).';
+
+revoke all on function public.approve_member_submission(uuid, jsonb, integer) from public, anon;
+grant execute on function public.approve_member_submission(uuid, jsonb, integer) to authenticated;
+
+/** Returns a pending request to the member with the staff member's note (required). */
+create or replace function public.return_member_submission(p_submission_id uuid, p_note text)
+returns jsonb
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+	v_submission public.member_submissions;
+	v_actor record;
+	v_note text := btrim(coalesce(p_note, ''));
+begin
+	select * into v_submission from public.member_submissions where id = p_submission_id for update;
+	if not found or not public.has_tenant_role(v_submission.tenant_id) then
+		raise exception 'No such request in this chamber' using errcode = 'P0002';
+	end if;
+	if not public.may_decide_member_requests(v_submission.tenant_id) then
+		raise exception 'Your role does not decide members'' requests' using errcode = '42501';
+	end if;
+	if v_submission.status <> 'pending' then
+		raise exception 'This request was % already', v_submission.status using errcode = '55000';
+	end if;
+	if v_note = '' or char_length(v_note) > 2000 then
+		raise exception 'note: say what the member should change (at most 2000 characters)' using errcode = '22023';
+	end if;
+	select * into v_actor from public.audit_actor(v_submission.tenant_id);
+	update public.member_submissions
+	set status = 'returned', note = v_note, decided_at = now(),
+		decided_by = coalesce(v_actor.actor_email, v_actor.actor_role)
+	where id = p_submission_id;
+	return jsonb_build_object(
+		'id', p_submission_id, 'business', v_submission.profile_id, 'memberEmail', v_submission.member_email
+	);
+end;
+$$;
+
+comment on function public.return_member_submission is 'Returns a pending member request with the staff member''s note.';
+
+revoke all on function public.return_member_submission(uuid, text) from public, anon;
+grant execute on function public.return_member_submission(uuid, text) to authenticated;
