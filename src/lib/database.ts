@@ -12,6 +12,13 @@
 import type { SupabaseClient as SupabaseJsClient } from '@supabase/supabase-js';
 import type { ImportCounts } from '../features/members/import/import.ts';
 import type { MemberDetail, MemberListResult, Saved } from '../features/members/members.ts';
+import type {
+	Decision,
+	MemberListing,
+	MemberRequestList,
+	MemberUpdateSettings,
+	SubmitResult,
+} from '../features/self-service/self-service.ts';
 import type { Database as GeneratedDatabase, Json } from './database.types.ts';
 
 export type { Json };
@@ -63,14 +70,20 @@ interface Answers {
 	admin_business: MemberDetail;
 	admin_list_businesses: MemberListResult;
 	apply_member_import: ImportCounts & { written: number };
+	approve_member_submission: Decision;
 	clear_business_override: Saved;
 	featured_business_candidates: BusinessCardRecord[];
 	get_businesses_with_listing_position: BusinessCardRecord[];
 	get_businesses_with_listing_position_randomized: BusinessCardRecord[];
+	member_listing: MemberListing;
+	member_requests: MemberRequestList;
+	member_update_settings: MemberUpdateSettings;
 	remove_business: Saved;
 	restore_business: Saved;
+	return_member_submission: Decision;
 	save_business: Saved;
 	search_businesses: { total: number; card: BusinessCardRecord }[];
+	submit_member_changes: Omit<SubmitResult, 'published'> & { tenantId: string };
 }
 
 /** A function's arguments, each of which may be NULL. */

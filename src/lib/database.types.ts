@@ -188,6 +188,49 @@ export type Database = {
 					},
 				];
 			};
+			business_members: {
+				Row: {
+					created_at: string;
+					email: string;
+					profile_id: string;
+					tenant_id: string;
+					user_id: string;
+				};
+				Insert: {
+					created_at?: string;
+					email: string;
+					profile_id: string;
+					tenant_id: string;
+					user_id: string;
+				};
+				Update: {
+					created_at?: string;
+					email?: string;
+					profile_id?: string;
+					tenant_id?: string;
+					user_id?: string;
+				};
+				Relationships: [
+					{
+						foreignKeyName: 'business_members_tenant_id_profile_id_fkey';
+						columns: ['tenant_id', 'profile_id'];
+						referencedRelation: 'business_cards_view';
+						referencedColumns: ['tenant_id', 'id'];
+					},
+					{
+						foreignKeyName: 'business_members_tenant_id_profile_id_fkey';
+						columns: ['tenant_id', 'profile_id'];
+						referencedRelation: 'business_detail_view';
+						referencedColumns: ['tenant_id', 'id'];
+					},
+					{
+						foreignKeyName: 'business_members_tenant_id_profile_id_fkey';
+						columns: ['tenant_id', 'profile_id'];
+						referencedRelation: 'profiles';
+						referencedColumns: ['tenant_id', 'id'];
+					},
+				];
+			};
 			business_overrides: {
 				Row: {
 					changed_at: string;
@@ -231,6 +274,40 @@ export type Database = {
 						columns: ['tenant_id', 'profile_id'];
 						referencedRelation: 'profiles';
 						referencedColumns: ['tenant_id', 'id'];
+					},
+				];
+			};
+			business_stats: {
+				Row: {
+					business_id: string;
+					count: number;
+					day: string;
+					kind: string;
+					tenant_id: string;
+					words: string;
+				};
+				Insert: {
+					business_id: string;
+					count: number;
+					day: string;
+					kind: string;
+					tenant_id: string;
+					words?: string;
+				};
+				Update: {
+					business_id?: string;
+					count?: number;
+					day?: string;
+					kind?: string;
+					tenant_id?: string;
+					words?: string;
+				};
+				Relationships: [
+					{
+						foreignKeyName: 'business_stats_tenant_id_fkey';
+						columns: ['tenant_id'];
+						referencedRelation: 'tenants';
+						referencedColumns: ['id'];
 					},
 				];
 			};
@@ -393,6 +470,7 @@ export type Database = {
 					last_attempt_at: string | null;
 					message: string;
 					name: string;
+					next_attempt_at: string;
 					tenant_id: string;
 				};
 				Insert: {
@@ -408,6 +486,7 @@ export type Database = {
 					last_attempt_at?: string | null;
 					message: string;
 					name: string;
+					next_attempt_at?: string;
 					tenant_id: string;
 				};
 				Update: {
@@ -423,6 +502,7 @@ export type Database = {
 					last_attempt_at?: string | null;
 					message?: string;
 					name?: string;
+					next_attempt_at?: string;
 					tenant_id?: string;
 				};
 				Relationships: [
@@ -697,6 +777,161 @@ export type Database = {
 						columns: ['tenant_id'];
 						referencedRelation: 'tenants';
 						referencedColumns: ['id'];
+					},
+				];
+			};
+			member_report_mailings: {
+				Row: {
+					business_id: string;
+					claimed_at: string;
+					error: string | null;
+					month: string;
+					sent_at: string | null;
+					tenant_id: string;
+				};
+				Insert: {
+					business_id: string;
+					claimed_at?: string;
+					error?: string | null;
+					month: string;
+					sent_at?: string | null;
+					tenant_id: string;
+				};
+				Update: {
+					business_id?: string;
+					claimed_at?: string;
+					error?: string | null;
+					month?: string;
+					sent_at?: string | null;
+					tenant_id?: string;
+				};
+				Relationships: [
+					{
+						foreignKeyName: 'member_report_mailings_tenant_id_fkey';
+						columns: ['tenant_id'];
+						referencedRelation: 'tenants';
+						referencedColumns: ['id'];
+					},
+				];
+			};
+			member_report_recipients: {
+				Row: {
+					business_id: string;
+					opt_out_token: string;
+					opted_out_at: string | null;
+					tenant_id: string;
+				};
+				Insert: {
+					business_id: string;
+					opt_out_token?: string;
+					opted_out_at?: string | null;
+					tenant_id: string;
+				};
+				Update: {
+					business_id?: string;
+					opt_out_token?: string;
+					opted_out_at?: string | null;
+					tenant_id?: string;
+				};
+				Relationships: [
+					{
+						foreignKeyName: 'member_report_recipients_tenant_id_fkey';
+						columns: ['tenant_id'];
+						referencedRelation: 'tenants';
+						referencedColumns: ['id'];
+					},
+				];
+			};
+			member_report_settings: {
+				Row: {
+					monthly_email: boolean;
+					tenant_id: string;
+					updated_at: string;
+				};
+				Insert: {
+					monthly_email?: boolean;
+					tenant_id: string;
+					updated_at?: string;
+				};
+				Update: {
+					monthly_email?: boolean;
+					tenant_id?: string;
+					updated_at?: string;
+				};
+				Relationships: [
+					{
+						foreignKeyName: 'member_report_settings_tenant_id_fkey';
+						columns: ['tenant_id'];
+						referencedRelation: 'tenants';
+						referencedColumns: ['id'];
+					},
+				];
+			};
+			member_submissions: {
+				Row: {
+					applied: Json | null;
+					base_version: number;
+					changes: NonNullable<Json>;
+					decided_at: string | null;
+					decided_by: string | null;
+					id: string;
+					member_email: string;
+					note: string;
+					profile_id: string;
+					status: string;
+					submitted_at: string;
+					tenant_id: string;
+					user_id: string | null;
+					member_submission_json: Json | null;
+				};
+				Insert: {
+					applied?: Json | null;
+					base_version: number;
+					changes: NonNullable<Json>;
+					decided_at?: string | null;
+					decided_by?: string | null;
+					id?: string;
+					member_email: string;
+					note?: string;
+					profile_id: string;
+					status?: string;
+					submitted_at?: string;
+					tenant_id: string;
+					user_id?: string | null;
+				};
+				Update: {
+					applied?: Json | null;
+					base_version?: number;
+					changes?: NonNullable<Json>;
+					decided_at?: string | null;
+					decided_by?: string | null;
+					id?: string;
+					member_email?: string;
+					note?: string;
+					profile_id?: string;
+					status?: string;
+					submitted_at?: string;
+					tenant_id?: string;
+					user_id?: string | null;
+				};
+				Relationships: [
+					{
+						foreignKeyName: 'member_submissions_tenant_id_profile_id_fkey';
+						columns: ['tenant_id', 'profile_id'];
+						referencedRelation: 'business_cards_view';
+						referencedColumns: ['tenant_id', 'id'];
+					},
+					{
+						foreignKeyName: 'member_submissions_tenant_id_profile_id_fkey';
+						columns: ['tenant_id', 'profile_id'];
+						referencedRelation: 'business_detail_view';
+						referencedColumns: ['tenant_id', 'id'];
+					},
+					{
+						foreignKeyName: 'member_submissions_tenant_id_profile_id_fkey';
+						columns: ['tenant_id', 'profile_id'];
+						referencedRelation: 'profiles';
+						referencedColumns: ['tenant_id', 'id'];
 					},
 				];
 			};
@@ -1398,6 +1633,10 @@ export type Database = {
 				};
 				Returns: undefined;
 			};
+			approve_member_submission: {
+				Args: { p_changes: Json; p_submission_id: string; p_version: number };
+				Returns: Json;
+			};
 			audit_actor: {
 				Args: { p_tenant_id: string };
 				Returns: {
@@ -1406,9 +1645,17 @@ export type Database = {
 					actor_role: string;
 				}[];
 			};
+			bind_business_member: {
+				Args: { p_business_id: string; p_email: string; p_tenant_id: string };
+				Returns: string;
+			};
 			bump_cache_version: {
 				Args: { p_tenant_id: string; p_type: string };
 				Returns: number;
+			};
+			business_address_on_file: {
+				Args: { p_profile_id: string };
+				Returns: string;
 			};
 			business_document: { Args: { p_profile_id: string }; Returns: Json };
 			business_editor_fields: {
@@ -1436,6 +1683,29 @@ export type Database = {
 			business_scalar_fields: {
 				Args: Record<PropertyKey, never>;
 				Returns: string[];
+			};
+			business_stat_kinds: {
+				Args: Record<PropertyKey, never>;
+				Returns: string[];
+			};
+			business_stats_report: {
+				Args: {
+					p_business_id: string;
+					p_from: string;
+					p_tenant_id: string;
+					p_to: string;
+				};
+				Returns: Json;
+			};
+			business_stats_totals: {
+				Args: { p_from: string; p_tenant_id: string; p_to: string };
+				Returns: {
+					actions: number;
+					business_id: string;
+					name: string;
+					shown: number;
+					views: number;
+				}[];
 			};
 			business_value_problem: {
 				Args: { p_field: string; p_value: Json };
@@ -1468,6 +1738,14 @@ export type Database = {
 					isOneToOne: false;
 					isSetofReturn: true;
 				};
+			};
+			claim_contact_delivery: {
+				Args: {
+					p_lease_seconds: number;
+					p_max_attempts: number;
+					p_message_id: string;
+				};
+				Returns: number;
 			};
 			claim_member_import: {
 				Args: { p_import_id: string };
@@ -1896,6 +2174,14 @@ export type Database = {
 				};
 				Returns: unknown;
 			};
+			import_writes_search: {
+				Args: Record<PropertyKey, never>;
+				Returns: boolean;
+			};
+			is_business_member: {
+				Args: { check_profile_id: string };
+				Returns: boolean;
+			};
 			link_scheduled_publishes: {
 				Args: { p_ids: number[]; p_publish_id: number };
 				Returns: undefined;
@@ -1931,6 +2217,10 @@ export type Database = {
 				Args: { p_field: string; p_tenant_id: string };
 				Returns: boolean;
 			};
+			may_decide_member_requests: {
+				Args: { p_tenant_id: string };
+				Returns: boolean;
+			};
 			may_import_members: { Args: { p_tenant_id: string }; Returns: boolean };
 			may_manage_logo: {
 				Args: { p_bucket_id: string; p_name: string };
@@ -1939,6 +2229,11 @@ export type Database = {
 			may_upload_import: {
 				Args: { p_bucket_id: string; p_name: string };
 				Returns: boolean;
+			};
+			member_category_choices: { Args: { p_tenant_id: string }; Returns: Json };
+			member_change_fields: {
+				Args: Record<PropertyKey, never>;
+				Returns: string[];
 			};
 			member_import_documents: {
 				Args: { p_tenant_id: string; p_weblink_ids: string[] };
@@ -1967,6 +2262,15 @@ export type Database = {
 				Args: Record<PropertyKey, never>;
 				Returns: string[];
 			};
+			member_listing: { Args: { p_business_id: string }; Returns: Json };
+			member_report_opt_out: { Args: { p_token: string }; Returns: string };
+			member_request_count: { Args: { p_tenant_id: string }; Returns: number };
+			member_requests: { Args: { p_tenant_id: string }; Returns: Json };
+			member_submission_json: {
+				Args: { s: Database['public']['Tables']['member_submissions']['Row'] };
+				Returns: Json;
+			};
+			member_update_settings: { Args: { p_tenant_id: string }; Returns: Json };
 			membership_rank: {
 				Args: {
 					p_given_rank?: number;
@@ -1977,6 +2281,14 @@ export type Database = {
 			};
 			profile_search_document: {
 				Args: { categories: string[]; profile_id: string; report_name: string };
+				Returns: Record<string, unknown>;
+			};
+			profile_search_document_of: {
+				Args: {
+					p_categories: string[];
+					p_listings: Json;
+					p_report_name: string;
+				};
 				Returns: Record<string, unknown>;
 			};
 			purge_removed_businesses: {
@@ -1995,6 +2307,19 @@ export type Database = {
 				Returns: number;
 			};
 			rate_limit_take: { Args: { p_limits: Json }; Returns: number };
+			record_business_stats: {
+				Args: { p_counts: Json; p_day: string; p_tenant_id: string };
+				Returns: number;
+			};
+			record_contact_delivery: {
+				Args: {
+					p_error: string;
+					p_message_id: string;
+					p_retry_seconds: number;
+					p_sent: boolean;
+				};
+				Returns: undefined;
+			};
 			refresh_affiliation_counts: {
 				Args: { p_tenant_ids: string[] };
 				Returns: undefined;
@@ -2032,6 +2357,10 @@ export type Database = {
 			};
 			restore_business: {
 				Args: { p_business_id: string; p_tenant_id: string };
+				Returns: Json;
+			};
+			return_member_submission: {
+				Args: { p_note: string; p_submission_id: string };
 				Returns: Json;
 			};
 			save_business: {
@@ -2105,6 +2434,10 @@ export type Database = {
 					isOneToOne: false;
 					isSetofReturn: true;
 				};
+			};
+			submit_member_changes: {
+				Args: { p_business_id: string; p_changes: Json; p_version: number };
+				Returns: Json;
 			};
 			submit_member_import_mapping: {
 				Args: { p_import_id: string; p_mapping: Json };

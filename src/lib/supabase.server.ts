@@ -138,7 +138,11 @@ export function createAuthClient(
 	env: ClientEnv = readClientEnv(),
 	headers: Record<string, string> = {},
 ): SupabaseClient {
-	return createClient<Database>(env.SUPABASE_URL, env.SUPABASE_ANON_KEY, clientOptions(env, headers));
+	return createClient<Database>(
+		env.SUPABASE_URL,
+		env.SUPABASE_ANON_KEY,
+		clientOptions(env, headers),
+	);
 }
 
 /**
