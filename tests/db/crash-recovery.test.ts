@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { INTERRUPTED } from '../../scripts/lib/local-publisher.ts';
+import { loadOrCreateKeys } from '../../scripts/stack/keys.ts';
 import { freePort } from '../support/db-clients.ts';
 
 // `npm start` killed with kill -9 in the middle of a publish (the build, the database and
@@ -90,6 +91,20 @@ async function signIn(): Promise<string> {
 	return (body.session as { access_token: string }).access_token;
 }
 
+/** The content section's version as the panel loads it, read through PostgREST with the admin's token. */
+async function contentVersion(token: string): Promise<number> {
+	const { anonKey } = await loadOrCreateKeys(DATA_DIR);
+	const gateway = `http://127.0.0.1:${Number(stack.stackPort) + 10}`;
+	const response = await fetch(
+		`${gateway}/rest/v1/chamber_config?select=config_versions,tenants!inner(slug)&tenants.slug=eq.demo`,
+		{
+			headers: { apikey: anonKey, authorization: `Bearer ${token}` },
+		},
+	);
+	const rows = (await response.json()) as { config_versions: Record<string, number> }[];
+	return rows[0]?.config_versions.content ?? 0;
+}
+
 async function newestPublish(
 	token: string,
 ): Promise<{ id: number; state: string; error: string | null }> {
@@ -128,6 +143,7 @@ describe('npm start killed during a publish', () => {
 					section: 'content',
 					field: 'heroTitle',
 					value: title,
+					version: await contentVersion(token),
 				}),
 			});
 			expect(saved.status).toBe(200);
