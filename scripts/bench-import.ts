@@ -9,7 +9,7 @@
  */
 import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
-import type { SupabaseClient } from '@supabase/supabase-js';
+import type { SupabaseClient } from '../src/lib/database.ts';
 import { IMPORTS_BUCKET, runImportJob } from '../src/features/members/import/import.server.ts';
 import { importTenant } from '../src/features/tenants/tenants.server.ts';
 import { parseTenantFile } from '../src/features/tenants/tenant-file.ts';

@@ -15,6 +15,7 @@ import { parseArgs } from 'node:util';
 import { ACTION_KINDS, utcDay } from '../src/features/reports/reports.ts';
 import { getTenantBySlug } from '../src/features/tenants/lookup.server.ts';
 import { getServiceClient, readClientEnv } from '../src/lib/supabase.server.ts';
+import type { Row } from '../src/lib/database.ts';
 import { startSiteServer } from './lib/netlify-local.ts';
 import { runMain } from './lib/main.ts';
 import { withStack } from './stack/index.ts';
@@ -89,12 +90,12 @@ runMain(async () => {
 			.eq('published', true)
 			.limit(1000);
 		if (error || !profiles?.length) throw new Error(`No published businesses in "${values.slug}"`);
-		const ids = profiles.map((p) => p.id as string);
+		const ids = profiles.map((p) => p.id);
 		if (ids.length < batchSize) throw new Error(`--batch needs at least ${batchSize} businesses`);
 
 		const day = utcDay(new Date());
 		const snapshot = async () => {
-			const rows: Record<string, unknown>[] = [];
+			const rows: Row<'business_stats'>[] = [];
 			for (let from = 0; ; from += 1000) {
 				const { data, error: readError } = await service
 					.from('business_stats')
@@ -110,8 +111,7 @@ runMain(async () => {
 				if ((data ?? []).length < 1000) return rows;
 			}
 		};
-		const total = (rows: Record<string, unknown>[]) =>
-			rows.reduce((sum, row) => sum + Number(row.count), 0);
+		const total = (rows: Row<'business_stats'>[]) => rows.reduce((sum, row) => sum + row.count, 0);
 		const before = await snapshot();
 		/** The chamber's counters of the day as they were before the benchmark. */
 		const restore = async () => {

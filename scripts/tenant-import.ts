@@ -6,7 +6,7 @@
  * the member import's dry run, whose summary is printed; --dry-run stops there and writes nothing.
  */
 import { readFile } from 'node:fs/promises';
-import type { SupabaseClient } from '@supabase/supabase-js';
+import type { SupabaseClient } from '../src/lib/database.ts';
 import { resolveMapping } from '../src/features/members/import/fields.ts';
 import {
 	countDecision,

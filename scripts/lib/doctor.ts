@@ -1,5 +1,6 @@
 import { readdir } from 'node:fs/promises';
-import { createClient, type SupabaseClient } from '@supabase/supabase-js';
+import { createClient } from '@supabase/supabase-js';
+import type { SupabaseClient } from '../../src/lib/database.ts';
 import { decodeJwt } from 'jose';
 import nodemailer from 'nodemailer';
 import { readContactEnv } from '../../src/features/contact/contact.server.ts';

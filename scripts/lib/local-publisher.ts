@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { SupabaseClient } from '@supabase/supabase-js';
+import type { SupabaseClient } from '../../src/lib/database.ts';
 import { z } from 'zod';
 import { finishPublish, startPublish } from '../../src/features/publish/publish.server.ts';
 import { publishFromTitle } from '../../src/features/publish/publish.ts';

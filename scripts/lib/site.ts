@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { cp, readdir, readFile, rename, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { SupabaseClient } from '@supabase/supabase-js';
+import type { SupabaseClient } from '../../src/lib/database.ts';
 import { parseTenantFile } from '../../src/features/tenants/tenant-file.ts';
 import {
 	getTenantBySlug,

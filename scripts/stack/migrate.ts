@@ -34,6 +34,23 @@ export async function checkDatabaseRights(client: pg.Client): Promise<void> {
 }
 
 /**
+ * The schema starts from the baseline files (`*_baseline_*.sql`, the earliest). A database that
+ * recorded migrations but none of them was migrated by the files the baseline replaced: applying
+ * the baseline on top would fail on its first table, so say what to do instead.
+ */
+function refuseHistoryBeforeBaseline(files: string[], done: Set<string>): void {
+	const baseline = files.filter((f) => /^\d+_baseline_/.test(f)).map((f) => f.split('_')[0]!);
+	if (done.size === 0 || baseline.length === 0 || baseline.some((v) => done.has(v))) return;
+	throw new Error(
+		'This database was migrated before the schema was squashed into its baseline ' +
+			"(supabase/migrations/*_baseline_*.sql), so its migrations are not this checkout's. " +
+			'Start from an empty database: stop the stack and delete its data folder ' +
+			'(CHAMBER_DATA_DIR, .data by default), or point DATABASE_URL at a new database ' +
+			'(docs/operations.md#start-again-from-nothing).',
+	);
+}
+
+/**
  * Applies supabase/migrations in order, each in its own transaction, recording them in the
  * table the Supabase CLI uses, so `supabase db push` and this runner agree on what is applied.
  */
@@ -58,6 +75,7 @@ export async function runMigrations(databaseUrl: string): Promise<MigrationResul
 			'select version from supabase_migrations.schema_migrations',
 		);
 		const done = new Set(rows.map((r) => r.version));
+		refuseHistoryBeforeBaseline(files, done);
 		const applied: string[] = [];
 		for (const file of files) {
 			const [version, ...rest] = file.replace(/\.sql$/, '').split('_');

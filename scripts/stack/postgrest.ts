@@ -92,7 +92,7 @@ async function spawnPostgrest(
 			PGRST_DB_PREPARED_STATEMENTS: 'false',
 			PGRST_DB_CHANNEL_ENABLED: 'false',
 			PGRST_JWT_SECRET: options.jwtSecret,
-			// A signed-out session's token is refused here too (migration 20261123000022); hosted
+			// A signed-out session's token is refused here too (auth_guard.check_session); hosted
 			// PostgREST reads the same setting from the authenticator role.
 			PGRST_DB_PRE_REQUEST: 'auth_guard.check_session',
 			PGRST_SERVER_HOST: '127.0.0.1',

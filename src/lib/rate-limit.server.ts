@@ -1,7 +1,7 @@
-import type { SupabaseClient } from '@supabase/supabase-js';
+import type { SupabaseClient } from './database.ts';
 
 /**
- * Rate limits kept in the database (migration 20261123000010), so they hold across every
+ * Rate limits kept in the database (rate_limit_take and its neighbours), so they hold across every
  * instance of a function: Netlify runs many, each with its own memory. Callers pass a
  * service-role client; visitors cannot reach these functions.
  */

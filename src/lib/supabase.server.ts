@@ -1,5 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { createClient, type SupabaseClient } from '@supabase/supabase-js';
+import { createClient } from '@supabase/supabase-js';
+import type { Database, SupabaseClient } from './database.ts';
 import { z } from 'zod';
 
 /**
@@ -102,7 +103,7 @@ function makeClient(env: ClientEnv, key: string): SupabaseClient {
 	const cacheKey = `${env.SUPABASE_URL}|${key}|${env.SUPABASE_TIMEOUT_MS}`;
 	let client = clients.get(cacheKey);
 	if (!client) {
-		client = createClient(env.SUPABASE_URL, key, clientOptions(env));
+		client = createClient<Database>(env.SUPABASE_URL, key, clientOptions(env));
 		clients.set(cacheKey, client);
 	}
 	return client;
@@ -122,7 +123,7 @@ export function getUserClient(
 	accessToken: string,
 	env: ClientEnv = readClientEnv(),
 ): SupabaseClient {
-	return createClient(
+	return createClient<Database>(
 		env.SUPABASE_URL,
 		env.SUPABASE_ANON_KEY,
 		clientOptions(env, { Authorization: `Bearer ${accessToken}` }),
@@ -137,7 +138,11 @@ export function createAuthClient(
 	env: ClientEnv = readClientEnv(),
 	headers: Record<string, string> = {},
 ): SupabaseClient {
-	return createClient(env.SUPABASE_URL, env.SUPABASE_ANON_KEY, clientOptions(env, headers));
+	return createClient<Database>(
+		env.SUPABASE_URL,
+		env.SUPABASE_ANON_KEY,
+		clientOptions(env, headers),
+	);
 }
 
 /**
@@ -154,7 +159,7 @@ export function createForwardingAuthClient(
 	if (!env.SUPABASE_SERVICE_ROLE_KEY) {
 		throw new Error('SUPABASE_SERVICE_ROLE_KEY is not set; forwarding needs the secret key');
 	}
-	return createClient(
+	return createClient<Database>(
 		env.SUPABASE_URL,
 		env.SUPABASE_SERVICE_ROLE_KEY,
 		clientOptions(env, { 'sb-forwarded-for': visitorIp }),

@@ -1,4 +1,4 @@
-import type { SupabaseClient } from '@supabase/supabase-js';
+import type { SupabaseClient } from './database.ts';
 import { getTenantBySlug, type TenantRow } from '../features/tenants/lookup.server.ts';
 import { getAnonClient, readClientEnv } from './supabase.server.ts';
 

@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process';
 import { once } from 'node:events';
+import { readdir } from 'node:fs/promises';
 import { promisify } from 'node:util';
 import { createClient } from '@supabase/supabase-js';
 import pg from 'pg';
@@ -90,7 +91,14 @@ describe('npm run doctor', () => {
 				'✓ NETLIFY_BUILD_HOOK_URL is a Netlify build hook',
 			]),
 		);
-		expect(lines.filter((l) => /^✓ migration \d+_\w+ applied$/.test(l)).length).toBeGreaterThan(0);
+		const migrations = (await readdir('supabase/migrations'))
+			.filter((f) => /^\d+_.+\.sql$/.test(f))
+			.sort()
+			.map((f) => `✓ migration ${f.replace(/\.sql$/, '')} applied`);
+		expect(migrations).toContain(
+			'✓ migration 20261121000000_baseline_platform_and_tenants applied',
+		);
+		expect(lines.filter((l) => l.startsWith('✓ migration '))).toEqual(migrations);
 		expect(lines.at(-1)).toBe('Everything checked is right.');
 	});
 

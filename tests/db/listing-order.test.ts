@@ -12,8 +12,8 @@ import { importTenant } from '../../src/features/tenants/tenants.server.ts';
 import { DIRECTORY_HIERARCHY, daysAgo, directoryConfig } from './directory-fixtures.ts';
 import { randomSlug } from './fixtures.ts';
 
-// The directory's orders where they are read from indexes (more than 500 matches, migration
-// 20261122000008): every sort, page by page, against the rule written out here in TypeScript,
+// The directory's orders where they are read from indexes (more than 500 matches,
+// directory_page): every sort, page by page, against the rule written out here in TypeScript,
 // and the sorted path (a search, few matches, deep filtered pages) against the same rule.
 
 const stack = inject('stack');

@@ -283,6 +283,19 @@ test('an editor sees Content and Members, with the display toggles it may change
 	await expect(content.getByRole('combobox', { name: 'Business page layout' })).toHaveCount(0);
 });
 
+test('the Homepage tab offers the chamber’s own affiliations to feature, with their members', async ({
+	page,
+}) => {
+	await openPanel(page, 'admin@demo.test');
+	const homepage = await tab(page, 'Homepage');
+	await homepage.getByRole('combobox', { name: 'Strategy' }).selectOption('affiliation');
+	await expect(
+		homepage
+			.getByRole('combobox', { name: 'Affiliation' })
+			.getByRole('option', { name: /^Women in Business \(\d+ members?\)$/ }),
+	).toHaveCount(1);
+});
+
 test('a save on the demo chamber goes live (hero title, a colour, a menu item, a logo) in at most two builds, and History restores what was live before', async ({
 	page,
 	request,

@@ -10,7 +10,7 @@
  * test's own look-ups).
  */
 import { spawn } from 'node:child_process';
-import { readFile } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createClient } from '@supabase/supabase-js';
@@ -21,6 +21,11 @@ import { ensureStack, type Stack } from '../../scripts/stack/index.ts';
 
 const GUIDE = 'docs/deploy.md';
 const HOOK = 'https://api.netlify.com/build_hooks/0123456789abcdef01234567';
+
+/** The files `supabase db push` applies, in order. */
+async function migrationFiles(): Promise<string[]> {
+	return (await readdir('supabase/migrations')).filter((f) => /^\d+_.+\.sql$/.test(f)).sort();
+}
 
 /** The guide's ```sh blocks, in order. */
 async function shellBlocks(): Promise<string[]> {
@@ -70,7 +75,7 @@ describe('docs/deploy.md on a hosted-shaped database', () => {
 		const { rows } = await admin.query<{ n: number }>(
 			'select count(*)::int as n from supabase_migrations.schema_migrations',
 		);
-		assert.ok(rows[0]!.n > 0);
+		assert.equal(rows[0]!.n, (await migrationFiles()).length);
 		const second = await sh(guide[0]!, env);
 		assert.equal(second.code, 0, second.output);
 		assert.match(second.output, /Remote database is up to date/);
@@ -142,5 +147,10 @@ describe('docs/deploy.md on a hosted-shaped database', () => {
 		assert.equal(release.code, 0, release.output);
 		assert.match(release.output, /Remote database is up to date/);
 		assert.doesNotMatch(release.output, /^✗/m);
+		const listed = release.output.split('\n').filter((l) => l.startsWith('✓ migration '));
+		assert.deepEqual(
+			listed,
+			(await migrationFiles()).map((f) => `✓ migration ${f.replace(/\.sql$/, '')} applied`),
+		);
 	});
 });

@@ -11,7 +11,7 @@ import { jwtVerify } from 'jose';
  * The local stand-in for Supabase Storage (supabase/storage: src/http/routes/bucket and object,
  * src/internal/errors): the calls storage-js makes, with its answers and error shapes. Files live
  * under {dataDir}/storage/{bucket}/{name}; their rows in storage.buckets and storage.objects
- * (migration 20261123000021). As Supabase Storage does, every object read and write runs in the
+ * (scripts/stack/platform/storage.sql). As Supabase Storage does, every object read and write runs in the
  * database under the caller's role and JWT claims, so row-level security on storage.objects
  * decides who may do what; the service role bypasses it.
  */

@@ -1,5 +1,5 @@
 import { useStore } from '@nanostores/react';
-import type { SupabaseClient } from '@supabase/supabase-js';
+import type { SupabaseClient } from '../../lib/database.ts';
 import {
 	useCallback,
 	useEffect,
@@ -64,7 +64,7 @@ export async function loadChamber(client: SupabaseClient, key: string): Promise<
 		.from('tenants')
 		.select('id, slug, name')
 		.eq('slug', key)
-		.maybeSingle<{ id: string; slug: string; name: string }>();
+		.maybeSingle();
 	if (error) throw new Error('Failed to load the chamber', { cause: error });
 	if (!tenant) throw new Error(`There is no chamber "${key}".`);
 	const { data: row, error: configError } = await client

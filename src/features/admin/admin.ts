@@ -1,4 +1,4 @@
-import type { SupabaseClient } from '@supabase/supabase-js';
+import type { SupabaseClient } from '../../lib/database.ts';
 import { can, type AdminRole, type AdminUser, type Capability } from '../auth/auth.ts';
 import type { ChamberConfig, MembershipTier, MenuItem } from '../config/config.ts';
 

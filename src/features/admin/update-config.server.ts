@@ -1,4 +1,4 @@
-import type { SupabaseClient } from '@supabase/supabase-js';
+import type { SupabaseClient } from '../../lib/database.ts';
 import { BadRequest, HttpError } from '../../lib/http.server.ts';
 import { throwIfConflict } from '../conflicts/conflicts.server.ts';
 import { savedVersionSchema, type ConfigWrite, type SavedVersion } from './update-config.ts';

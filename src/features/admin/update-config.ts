@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { Json } from '../../lib/database.ts';
 import {
 	categoryDisplaySchema,
 	chamberConfigSchema,
@@ -63,7 +64,7 @@ export interface ConfigWrite {
 	/** The key inside a jsonb column, or null for a whole column. */
 	field: string | null;
 	/** The validated value (the schema's output: trimmed, uppercased, defaults filled). */
-	value: unknown;
+	value: Json;
 	/** Where the change lands, e.g. 'content.heroTitle', for messages and the publish's reason. */
 	path: string;
 }
@@ -107,10 +108,11 @@ function firstIssue(error: z.ZodError, path: string): string {
 	return `${where}: ${issue?.message ?? 'Invalid value'}`;
 }
 
-function validate(schema: z.ZodType, value: unknown, path: string): unknown {
+function validate(schema: z.ZodType, value: unknown, path: string): Json {
 	const result = schema.safeParse(value, { reportInput: true });
 	if (!result.success) throw new ConfigChangeError(firstIssue(result.error, path));
-	return result.data;
+	// The configuration's schemas describe JSON: their output is JSON too.
+	return result.data as Json;
 }
 
 const has = (body: object, key: string) => Object.hasOwn(body, key);

@@ -1,4 +1,4 @@
-import type { SupabaseClient } from '@supabase/supabase-js';
+import type { SupabaseClient } from '../../lib/database.ts';
 import { useId, useRef, useState, type FormEvent } from 'react';
 import { newPasswordProblem } from './auth.ts';
 

@@ -1,4 +1,4 @@
-import type { SupabaseClient } from '@supabase/supabase-js';
+import type { SupabaseClient } from '../../lib/database.ts';
 import { HttpError, ipRateKey } from '../../lib/http.server.ts';
 import {
 	clearRateLimit,

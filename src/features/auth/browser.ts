@@ -1,4 +1,5 @@
-import { createClient, type Session, type SupabaseClient } from '@supabase/supabase-js';
+import { createClient, type Session } from '@supabase/supabase-js';
+import type { Database, SupabaseClient } from '../../lib/database.ts';
 import { adminUserSchema, USER_INFO_KEY, type AdminUser } from './auth.ts';
 
 /**
@@ -21,7 +22,7 @@ export function browserClient(
 	supabase: PublicSupabase,
 	options: { detectSessionInUrl?: boolean } = {},
 ): SupabaseClient {
-	client ??= createClient(supabase.url, supabase.anonKey, {
+	client ??= createClient<Database>(supabase.url, supabase.anonKey, {
 		auth: {
 			persistSession: true,
 			autoRefreshToken: true,

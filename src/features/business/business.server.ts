@@ -1,4 +1,4 @@
-import type { SupabaseClient } from '@supabase/supabase-js';
+import type { SupabaseClient } from '../../lib/database.ts';
 import { z } from 'zod';
 import type { ChamberConfig } from '../config/config.ts';
 import { getCachedChamberConfig } from '../config/config.server.ts';

@@ -1,4 +1,4 @@
-import type { SupabaseClient } from '@supabase/supabase-js';
+import type { SupabaseClient } from '../../lib/database.ts';
 import { getCacheVersion } from '../directory/directory.server.ts';
 import { isUnavailable } from '../../lib/http.server.ts';
 import { getServiceClient, readClientEnv } from '../../lib/supabase.server.ts';
@@ -50,7 +50,7 @@ const cachedConfigs = new Map<string, CachedConfig>();
  * reads only that version (one small row, no validation), so a change published with a version
  * bump is seen on the next call, and an unchanged version costs no configuration read. A failed
  * read is not kept. Every real change of a chamber_config row bumps that version in the same
- * transaction (a trigger, migration 009), whoever makes it. The build reads getChamberConfig
+ * transaction (the trigger chamber_config_bump_version), whoever makes it. The build reads getChamberConfig
  * directly.
  */
 export async function getCachedChamberConfig(

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { SORT_VALUES } from '../directory/rules.ts';
+import type { Row } from '../../lib/database.ts';
 
 // Chamber configuration: one per tenant. Pure logic, no I/O.
 //
@@ -856,34 +857,11 @@ function removeAt(target: unknown, path: readonly PropertyKey[]): void {
 
 // --- Database row mapping ----------------------------------------------------------------------
 
-/** A row of table chamber_config: snake_case columns, jsonb contents keep camelCase keys. */
-export interface ChamberConfigRow {
-	tenant_id: string;
-	name: string;
-	slug: string;
-	city: string;
-	state: string;
-	founded_year: number | null;
-	colors: Colors;
-	logo: Logo;
-	fonts: Fonts;
-	text_colors: TextColors;
-	contact: Contact;
-	social: Social;
-	urls: Urls;
-	footer_labels: FooterLabels;
-	content: Content;
-	services: Services;
-	features: Features;
-	membership_levels: MembershipLevels;
-	featured_businesses: FeaturedBusinesses;
-	category_display: CategoryDisplay;
-	search_page: SearchPage;
-	navigation: Navigation;
-}
+/** A row of chamber_config as the database has it (the schema's types). */
+type ConfigTableRow = Row<'chamber_config'>;
 
 /** A row as read from the database: any column may be missing, NULL or of an unexpected shape. */
-export type StoredChamberConfigRow = { [K in keyof ChamberConfigRow]?: unknown };
+export type StoredChamberConfigRow = { [K in keyof ConfigTableRow]?: unknown };
 
 /** Each configuration key's chamber_config column: the one home of the camelCase↔snake_case map. */
 export const CONFIG_COLUMNS = {
@@ -908,18 +886,23 @@ export const CONFIG_COLUMNS = {
 	categoryDisplay: 'category_display',
 	searchPage: 'search_page',
 	navigation: 'navigation',
-} as const satisfies { [K in keyof ChamberConfig]: keyof ChamberConfigRow };
+} as const satisfies { [K in keyof ChamberConfig]: keyof ConfigTableRow };
+
+/** A configuration as chamber_config's columns hold it: each key under its column (snake_case),
+ * a jsonb section's contents keeping their camelCase keys. */
+export type ChamberConfigColumns = {
+	[K in keyof ChamberConfig as (typeof CONFIG_COLUMNS)[K]]: ChamberConfig[K];
+};
 
 const CONFIG_ENTRIES = Object.entries(CONFIG_COLUMNS) as [
 	keyof ChamberConfig,
 	(typeof CONFIG_COLUMNS)[keyof ChamberConfig],
 ][];
 
-export function configToRow(config: ChamberConfig): Omit<ChamberConfigRow, 'tenant_id'> {
-	return Object.fromEntries(CONFIG_ENTRIES.map(([key, column]) => [column, config[key]])) as Omit<
-		ChamberConfigRow,
-		'tenant_id'
-	>;
+export function configToRow(config: ChamberConfig): ChamberConfigColumns {
+	return Object.fromEntries(
+		CONFIG_ENTRIES.map(([key, column]) => [column, config[key]]),
+	) as ChamberConfigColumns;
 }
 
 /** The configuration keys of a chamber_config row; a NULL column means "not configured". */

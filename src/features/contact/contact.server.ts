@@ -1,5 +1,5 @@
 import { join, resolve } from 'node:path';
-import type { SupabaseClient } from '@supabase/supabase-js';
+import type { Row, SupabaseClient } from '../../lib/database.ts';
 import type { Transporter } from 'nodemailer';
 import { z } from 'zod';
 import { readStackEnv } from '../../lib/env.server.ts';
@@ -333,15 +333,10 @@ export async function recordContactDelivery(
 }
 
 /** A stored message and what its delivery needs. */
-export interface UndeliveredMessage {
-	id: string;
-	tenant_id: string;
-	business_id: string | null;
-	name: string;
-	email: string;
-	message: string;
-	attempts: number;
-}
+export type UndeliveredMessage = Pick<
+	Row<'contact_messages'>,
+	'id' | 'tenant_id' | 'business_id' | 'name' | 'email' | 'message' | 'attempts'
+>;
 
 /** The chamber's stored messages due for another attempt, the longest waiting first. */
 export async function listUndeliveredMessages(
@@ -360,7 +355,7 @@ export async function listUndeliveredMessages(
 		.order('next_attempt_at')
 		.limit(limit);
 	if (error) throw new Error(`Failed to list messages: ${error.message}`, { cause: error });
-	return data as UndeliveredMessage[];
+	return data;
 }
 
 /** Counted with the staff member's own token: row-level security decides who may see them. */

@@ -1,4 +1,4 @@
-import type { SupabaseClient } from '@supabase/supabase-js';
+import type { Args, Row, SupabaseClient } from '../../lib/database.ts';
 import type { CacheVersionType } from '../../lib/cache-versions.ts';
 import type { ChamberConfig } from '../config/config.ts';
 import {
@@ -12,8 +12,8 @@ import { dropBlankNames, isInternalId, keepAffiliation } from './rules.ts';
 
 /**
  * The directory's reads, all through supabase-js and all scoped to one tenant.
- * Sorting, filtering and paging happen in SQL (search_businesses, migration
- * 20261122000007_directory_search.sql); this module maps records to the display model.
+ * Sorting, filtering and paging happen in SQL (search_businesses and directory_page,
+ * 20261121000001_baseline_directory.sql); this module maps records to the display model.
  */
 
 export interface CategoryCount {
@@ -29,14 +29,11 @@ export interface FilterOption {
 	count: number;
 }
 
-export interface Banner {
-	id: string;
-	banner_name: string;
-	image_url: string;
-	navigate_url: string;
-	target: string;
-	alternate_text: string;
-}
+/** A banner of the home page's carousel, as listBanners reads it. */
+export type Banner = Pick<
+	Row<'banners'>,
+	'id' | 'banner_name' | 'image_url' | 'navigate_url' | 'target' | 'alternate_text'
+>;
 
 /** Bulk reads go in batches of this many rows. */
 export const BATCH_SIZE = 1000;
@@ -52,7 +49,7 @@ export async function listCategories(
 ): Promise<CategoryCount[]> {
 	const { data, error } = await client.rpc('list_categories', { p_tenant_id: tenantId });
 	if (error) throw new Error(`Failed to fetch categories: ${error.message}`, { cause: error });
-	return dropBlankNames(data as { name: string; count: number }[]).map((c) => ({
+	return dropBlankNames(data).map((c) => ({
 		name: c.name,
 		count: Number(c.count),
 	}));
@@ -66,7 +63,7 @@ export async function listBusinesses(
 	config: ChamberConfig,
 	today: Date = new Date(),
 ): Promise<BusinessListResult> {
-	const filters = {
+	const filters: Args<'count_businesses_with_category'> = {
 		p_tenant_id: tenantId,
 		p_search_query: query.searchQuery ?? null,
 		p_category: query.category ?? null,
@@ -85,7 +82,7 @@ export async function listBusinesses(
 		p_offset: (query.page - 1) * query.pageSize,
 	});
 	if (error) throw new Error(`Failed to fetch businesses: ${error.message}`, { cause: error });
-	const rows = data as { total: number | string; card: BusinessCardRecord }[];
+	const rows = data;
 	let total = rows[0] ? Number(rows[0].total) : 0;
 	// A page past the end has no row to carry the total.
 	if (rows.length === 0 && query.page > 1) total = await countBusinesses(client, filters);
@@ -98,7 +95,7 @@ export async function listBusinesses(
 
 async function countBusinesses(
 	client: SupabaseClient,
-	filters: Record<string, unknown>,
+	filters: Args<'count_businesses_with_category'>,
 ): Promise<number> {
 	const { data, error } = await client.rpc('count_businesses_with_category', filters);
 	if (error) throw new Error(`Failed to count businesses: ${error.message}`, { cause: error });
@@ -135,7 +132,7 @@ export async function listAllBusinesses(
 		}
 		const { data, error } = await request.order('report_name').order('id').limit(batchSize);
 		if (error) throw new Error(`Failed to fetch businesses: ${error.message}`, { cause: error });
-		const records = data as BusinessCardRecord[];
+		const records = data;
 		for (const record of records) all.push(toBusiness(record, config, today));
 		if (records.length < batchSize) return all;
 		last = records.at(-1);
@@ -166,7 +163,7 @@ export async function getBusiness(
 	}
 	const { data, error } = await request.limit(1);
 	if (error) throw new Error(`Failed to fetch business: ${error.message}`, { cause: error });
-	const record = (data as BusinessCardRecord[])[0];
+	const record = data[0];
 	return record ? toBusiness(record, config, today) : null;
 }
 
@@ -192,7 +189,7 @@ export async function listFeaturedCandidates(
 	if (error) {
 		throw new Error(`Failed to fetch featured businesses: ${error.message}`, { cause: error });
 	}
-	return (data as BusinessCardRecord[]).map((record) => toBusiness(record, config, today));
+	return data.map((record) => toBusiness(record, config, today));
 }
 
 /** Values of one search filter with their counts, within a category and search. */
@@ -209,7 +206,7 @@ export async function listFilterOptions(
 		p_search_query: options.search ?? null,
 	});
 	if (error) throw new Error(`Failed to fetch ${type}: ${error.message}`, { cause: error });
-	const list = dropBlankNames(data as { name: string; count: number | string }[]).map((o) => ({
+	const list = dropBlankNames(data).map((o) => ({
 		name: o.name,
 		count: Number(o.count),
 	}));
@@ -226,7 +223,7 @@ export async function listBanners(client: SupabaseClient, tenantId: string): Pro
 		.order('position')
 		.order('banner_name');
 	if (error) throw new Error(`Failed to fetch banners: ${error.message}`, { cause: error });
-	return data as Banner[];
+	return data;
 }
 
 /** The cache version of one resource type; 1 when none was ever recorded. */

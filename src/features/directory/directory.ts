@@ -25,52 +25,9 @@ import type { OpeningHours } from '../tenants/opening-hours.ts';
 
 // --- Records as the database views return them --------------------------------------------------
 
-/** One row of business_cards_view / business_detail_view: the business card record. */
-export interface BusinessCardRecord {
-	tenant_id: string;
-	id: string;
-	report_name: string;
-	city: string;
-	county: string;
-	zip: string;
-	address1: string;
-	address2: string;
-	state: string;
-	work_phone: string;
-	website: string;
-	/** Whether the business has an e-mail address (never the address itself). */
-	accepts_messages: boolean;
-	featured: boolean;
-	categories: string[];
-	membership_rank: number | null;
-	membership_level_name: string;
-	member_since: { member_since_date: string; member_since_year: number }[];
-	member_since_year: number | null;
-	weblink_profile_id: string;
-	main_related_profile_name: string;
-	listings: {
-		description: string;
-		short_description: string;
-		categories: string[];
-		active: boolean;
-		primary_listing: boolean;
-	}[];
-	social_media: { platform: string; url: string }[] | string;
-	profile_affiliations: {
-		icon: string;
-		icon_text: string;
-		icon_url: string;
-		aff_code: string;
-		aff_name: string;
-		list_available_on_website: boolean;
-		profile_id: string;
-		member_count: number;
-	}[];
-	web_content: { content_type: string; content_title: string; full_url: string; rel_url: string }[];
-	logo_url: string;
-	/** Opening hours (profiles.hours); null when the business gives none. */
-	hours?: OpeningHours | null;
-}
+/** One row of business_cards_view / business_detail_view (the schema's types). */
+export type { BusinessCardRecord } from '../../lib/database.ts';
+import type { BusinessCardRecord } from '../../lib/database.ts';
 
 // --- The display model ---------------------------------------------------------------------------
 

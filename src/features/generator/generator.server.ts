@@ -1,4 +1,4 @@
-import type { SupabaseClient } from '@supabase/supabase-js';
+import type { SupabaseClient } from '../../lib/database.ts';
 import { HttpError } from '../../lib/http.server.ts';
 import { createAuthClient, readClientEnv, type ClientEnv } from '../../lib/supabase.server.ts';
 import { parseTenantFile, TenantFileError, type TenantFile } from '../tenants/tenant-file.ts';

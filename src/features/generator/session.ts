@@ -1,4 +1,4 @@
-import type { SupabaseClient } from '@supabase/supabase-js';
+import type { SupabaseClient } from '../../lib/database.ts';
 import { adminUserSchema, type AdminUser } from '../auth/auth.ts';
 import { currentSession } from '../auth/browser.ts';
 

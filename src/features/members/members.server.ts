@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { PostgrestError, SupabaseClient } from '@supabase/supabase-js';
+import type { PostgrestError } from '@supabase/supabase-js';
+import type { SupabaseClient } from '../../lib/database.ts';
 import { BadRequest, HttpError } from '../../lib/http.server.ts';
 import { readClientEnv } from '../../lib/supabase.server.ts';
 import { writeLogoObject } from '../admin/logos/logos.server.ts';
@@ -18,11 +19,12 @@ import type {
 	MemberListQuery,
 	MemberListResult,
 	NewBusiness,
+	Saved,
 } from './members.ts';
 
 /**
  * The Members tab's data: every read and write through the signed-in user's supabase-js client,
- * so the database's own checks (save_business and its neighbours, migration 20261124140000)
+ * so the database's own checks (save_business and its neighbours, 20261121000005_baseline_members.sql)
  * judge each call as they would a direct one; their refusals become the API's statuses.
  */
 
@@ -88,8 +90,7 @@ export async function listMembers(
 		p_offset: (query.page - 1) * query.pageSize,
 	});
 	if (error) throw refusal(error, 'Listing the members');
-	const result = data as MemberListResult;
-	return { businesses: result.businesses, total: Number(result.total) };
+	return { businesses: data.businesses, total: Number(data.total) };
 }
 
 export async function getMember(
@@ -102,12 +103,7 @@ export async function getMember(
 		p_business_id: businessId(id),
 	});
 	if (error) throw refusal(error, 'Reading the business');
-	return data as MemberDetail;
-}
-
-export interface Saved {
-	id: string;
-	version: number;
+	return data;
 }
 
 export async function addMember(
@@ -125,7 +121,7 @@ export async function addMember(
 		p_version: 0,
 	});
 	if (error) throw refusal(error, 'Adding the business');
-	return data as Saved;
+	return data;
 }
 
 export async function saveMember(
@@ -142,7 +138,7 @@ export async function saveMember(
 		p_version: version,
 	});
 	if (error) throw refusal(error, 'Saving the business');
-	return data as Saved;
+	return data;
 }
 
 export async function removeMember(
@@ -155,7 +151,7 @@ export async function removeMember(
 		p_business_id: businessId(id),
 	});
 	if (error) throw refusal(error, 'Removing the business');
-	return data as Saved;
+	return data;
 }
 
 export async function restoreMember(
@@ -168,7 +164,7 @@ export async function restoreMember(
 		p_business_id: businessId(id),
 	});
 	if (error) throw refusal(error, 'Restoring the business');
-	return data as Saved;
+	return data;
 }
 
 /** The membership system's value of a field changed here, back in place. */
@@ -184,7 +180,7 @@ export async function takeSystemValue(
 		p_field: field,
 	});
 	if (error) throw refusal(error, 'Taking the membership system’s value');
-	return data as Saved;
+	return data;
 }
 
 interface AuditRow {

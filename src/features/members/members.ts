@@ -418,6 +418,12 @@ export interface MemberSummary {
 	updatedBy: string;
 }
 
+/** What a staff change of a listing answers: its id and its version now. */
+export interface Saved {
+	id: string;
+	version: number;
+}
+
 export interface MemberListResult {
 	businesses: MemberSummary[];
 	total: number;

@@ -1,5 +1,6 @@
 import { purgeCache } from '@netlify/functions';
-import type { SupabaseClient } from '@supabase/supabase-js';
+import type { PostgrestError } from '@supabase/supabase-js';
+import type { Row, SupabaseClient } from '../../lib/database.ts';
 import { z } from 'zod';
 import { HttpError } from '../../lib/http.server.ts';
 import { getServiceClient, readClientEnv } from '../../lib/supabase.server.ts';
@@ -29,7 +30,7 @@ import {
 } from './publish.ts';
 
 /**
- * Publishing on the server: a save requests a build (coalesced in the database, migration 040),
+ * Publishing on the server: a save requests a build (coalesced in the database, request_publish),
  * the build service is asked for it (Netlify's build hook, or the local server's), the tenant's
  * CDN entries are purged, and the build's reports move the `publishes` row along.
  */
@@ -122,25 +123,27 @@ export async function expirePublishes(
 		p_now: now?.toISOString() ?? null,
 	});
 	if (error) throw new Error(`Failed to expire publishes: ${error.message}`, { cause: error });
-	return data as number;
+	return data;
 }
 
 // --- The build's reports (service role) ----------------------------------------------------------
 
-async function publishRpc(
-	service: SupabaseClient,
-	fn: 'start_publish' | 'finish_publish',
-	args: Record<string, unknown>,
-): Promise<PublishView | null> {
-	const { data, error } = await service.rpc(fn, args);
+/** The publish a build report answers with (a late or repeated report: unchanged, or none). */
+function reported(
+	fn: string,
+	{ data, error }: { data: Row<'publishes'>[] | null; error: PostgrestError | null },
+): PublishView | null {
 	if (error) throw new Error(`${fn} failed: ${error.message}`, { cause: error });
-	const row = (data as PublishRow[] | null)?.[0];
+	// The state column's check holds it to the publish states.
+	const row = data?.[0] as PublishRow | undefined;
 	return row ? toPublishView(row) : null;
 }
 
 /** A queued publish's build started; a late or repeated report changes nothing. */
 export function startPublish(service: SupabaseClient, id: number, deployId: string | null) {
-	return publishRpc(service, 'start_publish', { p_publish_id: id, p_deploy_id: deployId });
+	return service
+		.rpc('start_publish', { p_publish_id: id, p_deploy_id: deployId })
+		.then((answer) => reported('start_publish', answer));
 }
 
 /** A publish's build ended; a late or repeated report changes nothing. */
@@ -150,12 +153,14 @@ export function finishPublish(
 	outcome: { state: 'live' } | { state: 'failed'; error: string },
 	deployId: string | null = null,
 ) {
-	return publishRpc(service, 'finish_publish', {
-		p_publish_id: id,
-		p_state: outcome.state,
-		p_error: outcome.state === 'failed' ? outcome.error : null,
-		p_deploy_id: deployId,
-	});
+	return service
+		.rpc('finish_publish', {
+			p_publish_id: id,
+			p_state: outcome.state,
+			p_error: outcome.state === 'failed' ? outcome.error : null,
+			p_deploy_id: deployId,
+		})
+		.then((answer) => reported('finish_publish', answer));
 }
 
 async function markDispatched(service: SupabaseClient, id: number): Promise<void> {

@@ -1,4 +1,4 @@
-import type { SupabaseClient } from '@supabase/supabase-js';
+import type { RowInsert, SupabaseClient } from '../../lib/database.ts';
 import { BadRequest, HttpError } from '../../lib/http.server.ts';
 import { getAnonClient, getServiceClient } from '../../lib/supabase.server.ts';
 import type { AdminSession } from '../auth/auth.server.ts';
@@ -18,7 +18,7 @@ import {
 } from './schedule.ts';
 
 /**
- * Scheduled publishing on the server (migration 20261125140000): storing a save or a restore to
+ * Scheduled publishing on the server (the database's side: scheduled_publishes): storing a save or a restore to
  * go live later, listing and cancelling what is scheduled, and firing what is due.
  */
 
@@ -41,7 +41,7 @@ async function runAtFor(tenant: Tenant, at: string, now: Date): Promise<Date> {
 
 async function insertScheduled(
 	client: SupabaseClient,
-	row: Record<string, unknown>,
+	row: RowInsert<'scheduled_publishes'>,
 ): Promise<ScheduledView> {
 	const { data, error } = await client
 		.from('scheduled_publishes')

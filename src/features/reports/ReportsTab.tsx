@@ -1,4 +1,4 @@
-import type { SupabaseClient } from '@supabase/supabase-js';
+import type { SupabaseClient } from '../../lib/database.ts';
 import Papa from 'papaparse';
 import { useEffect, useId, useState } from 'react';
 import type { AdminTabProps } from '../admin/admin.ts';

@@ -1,4 +1,4 @@
-import type { SupabaseClient } from '@supabase/supabase-js';
+import type { SupabaseClient } from '../../lib/database.ts';
 import type { ChamberConfig } from '../config/config.ts';
 import { chamberTimeZone } from '../config/time-zone.ts';
 import { profilePath } from '../business/business.ts';

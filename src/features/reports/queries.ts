@@ -1,4 +1,4 @@
-import type { SupabaseClient } from '@supabase/supabase-js';
+import type { SupabaseClient } from '../../lib/database.ts';
 import {
 	businessReportSchema,
 	memberTotalsRowSchema,
@@ -10,7 +10,7 @@ import {
 
 /**
  * The reports' reads and the monthly e-mail's switch
- * (supabase/migrations/20261125150000_member_statistics.sql), with whichever client the caller
+ * ("Member statistics" in supabase/migrations/20261121000005_baseline_members.sql), with whichever client the caller
  * holds: the admin panel's signed-in user, so row-level security decides what it reads.
  */
 
@@ -61,7 +61,7 @@ export async function readMonthlyEmailSwitch(
 		.from('member_report_settings')
 		.select('monthly_email')
 		.eq('tenant_id', tenantId)
-		.maybeSingle<{ monthly_email: boolean }>();
+		.maybeSingle();
 	if (error)
 		throw new Error(`Failed to load the report settings: ${error.message}`, { cause: error });
 	return data?.monthly_email ?? false;

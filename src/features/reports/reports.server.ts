@@ -1,4 +1,4 @@
-import type { SupabaseClient } from '@supabase/supabase-js';
+import type { SupabaseClient } from '../../lib/database.ts';
 import type { StatCount } from './reports.ts';
 
 /**
@@ -17,7 +17,7 @@ export async function recordStats(
 	const { data, error } = await service.rpc('record_business_stats', {
 		p_tenant_id: tenantId,
 		p_day: day,
-		p_counts: counts,
+		p_counts: [...counts],
 	});
 	if (error) throw new Error(`Failed to record statistics: ${error.message}`, { cause: error });
 	return Number(data) || 0;

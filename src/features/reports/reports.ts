@@ -88,12 +88,13 @@ export function normaliseSearchWords(words: string): string {
 }
 
 /** One counter to add to: a business, a kind (and for `search` its words), how many. */
-export interface StatCount {
+/** A type, not an interface, so it passes as JSON to record_business_stats. */
+export type StatCount = {
 	business: string;
 	kind: StatKind;
 	words?: string;
 	count: number;
-}
+};
 
 /**
  * The counters a batch adds to: a view with search words also counts a `search` under its words.

@@ -1,6 +1,7 @@
-import { createClient, type SupabaseClient } from '@supabase/supabase-js';
+import { createClient } from '@supabase/supabase-js';
 import { format } from 'date-fns';
 import { useCallback, useEffect, useId, useMemo, useState, type FormEvent } from 'react';
+import type { Database, SupabaseClient } from '../../lib/database.ts';
 import type { PublicSupabase } from '../auth/browser.ts';
 import { sanitizeDescription } from '../directory/sanitize.ts';
 import type { BusinessChanges, FieldIssue } from '../members/members.ts';
@@ -35,7 +36,7 @@ let memberClient: SupabaseClient | undefined;
 
 /** The member's session: its own storage key, so a staff session in the same browser stays. */
 function client(supabase: PublicSupabase): SupabaseClient {
-	memberClient ??= createClient(supabase.url, supabase.anonKey, {
+	memberClient ??= createClient<Database>(supabase.url, supabase.anonKey, {
 		auth: {
 			storageKey: MEMBER_SESSION_KEY,
 			persistSession: true,

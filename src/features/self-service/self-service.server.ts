@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { PostgrestError, SupabaseClient } from '@supabase/supabase-js';
+import type { PostgrestError } from '@supabase/supabase-js';
+import type { SupabaseClient } from '../../lib/database.ts';
 import { BadRequest, HttpError, ipRateKey } from '../../lib/http.server.ts';
 import { sendMail } from '../../lib/mail.server.ts';
 import { takeRateLimits } from '../../lib/rate-limit.server.ts';
@@ -19,7 +20,7 @@ import { getChamberConfig } from '../config/config.server.ts';
 import { throwIfConflict } from '../conflicts/conflicts.server.ts';
 import { readContactEnv } from '../contact/contact.server.ts';
 import { publishMemberChange } from '../members/members.server.ts';
-import { describeIssues, parseBusinessChanges } from '../members/members.ts';
+import { describeIssues, parseBusinessChanges, type BusinessChanges } from '../members/members.ts';
 import type { TenantRow } from '../tenants/lookup.server.ts';
 import {
 	decisionMail,
@@ -27,6 +28,7 @@ import {
 	parseMemberChanges,
 	SIGN_IN_ADDRESS_LIMITS,
 	SIGN_IN_BUSINESS_LIMITS,
+	type Decision,
 	type DecisionMail,
 	type MemberListing,
 	type MemberRequestList,
@@ -124,15 +126,15 @@ async function sendSignInLink(
 		.select('id, report_name, removed_at')
 		.eq('id', businessId)
 		.eq('tenant_id', tenant.id)
-		.maybeSingle<{ id: string; report_name: string; removed_at: string | null }>();
+		.maybeSingle();
 	if (error) throw new Error(`Reading the business failed: ${error.message}`);
 	if (!profile || profile.removed_at) return;
 	const settings = await service.rpc('member_update_settings', { p_tenant_id: tenant.id });
 	if (settings.error) throw new Error(`Reading the settings failed: ${settings.error.message}`);
-	if (!(settings.data as { enabled: boolean }).enabled) return;
+	if (!settings.data.enabled) return;
 	const onFile = await service.rpc('business_address_on_file', { p_profile_id: businessId });
 	if (onFile.error) throw new Error(`Reading the address failed: ${onFile.error.message}`);
-	const email = onFile.data as string | null;
+	const email = onFile.data;
 	if (!email) return;
 
 	const config = await getChamberConfig(service, tenant.id);
@@ -156,7 +158,7 @@ async function sendSignInLink(
 		p_email: email,
 	});
 	if (bound.error) throw new Error(`Binding the member failed: ${bound.error.message}`);
-	const userId = bound.data as string | null;
+	const userId = bound.data;
 	if (!userId) return;
 	if (created.error) {
 		// An existing user: the e-mail names this chamber and business (GoTrue's template reads
@@ -229,7 +231,7 @@ export async function getMemberListing(
 		p_business_id: businessId,
 	});
 	if (error) throw refusal(error, 'Reading the listing');
-	return data as MemberListing;
+	return data;
 }
 
 /**
@@ -257,7 +259,7 @@ export async function submitMemberChanges(
 		p_version: body.version,
 	});
 	if (error) throw refusal(error, 'Submitting the changes');
-	const result = data as Omit<SubmitResult, 'published'>;
+	const result = data;
 	let published = false;
 	if (result.live.length > 0) {
 		await publishMemberChange(
@@ -301,8 +303,7 @@ export async function listMemberRequests(
 ): Promise<MemberRequestList> {
 	const { data, error } = await session.client.rpc('member_requests', { p_tenant_id: tenant.id });
 	if (error) throw refusal(error, 'Reading the requests');
-	const list = data as MemberRequestList;
-	return { requests: list.requests, count: Number(list.count) };
+	return { requests: data.requests, count: Number(data.count) };
 }
 
 export async function countMemberRequests(
@@ -323,14 +324,6 @@ function requestId(id: string | undefined): string {
 	return id.toLowerCase();
 }
 
-export interface Decision {
-	id: string;
-	business: string;
-	/** The listing's version after an approval. */
-	version?: number;
-	memberEmail: string;
-}
-
 /**
  * Approves a request as the staff member's own edit of the listing (save_business through
  * approve_member_submission: role, rules, version check, overrides, audit), publishes and purges
@@ -344,20 +337,20 @@ export async function approveMemberRequest(
 	siteUrl: string,
 	later: (work: Promise<unknown>) => void,
 ): Promise<Decision> {
-	let changes = body.changes;
-	if (changes) {
+	let changes: BusinessChanges | null = null;
+	if (body.changes) {
 		// The Members tab's validation; the database keeps the edit to the request's fields.
-		const parsed = parseBusinessChanges(changes);
+		const parsed = parseBusinessChanges(body.changes);
 		if (!parsed.ok) throw new BadRequest(describeIssues(parsed.issues));
 		changes = parsed.changes;
 	}
 	const { data, error } = await session.client.rpc('approve_member_submission', {
 		p_submission_id: requestId(id),
-		p_changes: changes ?? null,
+		p_changes: changes,
 		p_version: body.version,
 	});
 	if (error) throw refusal(error, 'Approving the request');
-	const decision = data as Decision;
+	const decision = data;
 	await publishMemberChange(
 		session.client,
 		tenant,
@@ -382,7 +375,7 @@ export async function returnMemberRequest(
 		p_note: note,
 	});
 	if (error) throw refusal(error, 'Returning the request');
-	const decision = data as Decision;
+	const decision = data;
 	later(mailDecision(tenant, decision, { kind: 'returned', note }, siteUrl));
 	return decision;
 }
@@ -402,7 +395,7 @@ async function mailDecision(
 			.from('profiles')
 			.select('id, report_name')
 			.eq('id', decision.business)
-			.maybeSingle<{ id: string; report_name: string }>();
+			.maybeSingle();
 		const mail = decisionMail(
 			kind,
 			{ name: config.name, colour: config.colors.primary, siteUrl },

@@ -11,7 +11,7 @@ import {
 // Members updating their own listing: the sign-in request, the member's listing and request,
 // staff's decisions and the field-by-field diff. Pure logic, no I/O: the member pages, the
 // Requests tab, the functions and the tests share it. The database holds the same rules on its
-// own (submit_member_changes, approve_member_submission; migration 20261125160001).
+// own (submit_member_changes, approve_member_submission; supabase/schema.sql).
 
 // --- Sign-in --------------------------------------------------------------------------------------
 
@@ -80,6 +80,9 @@ export interface MemberSettings {
 	liveFields: MemberField[];
 	maxCategories: number;
 }
+
+/** A chamber's member settings as the database answers them (member_update_settings). */
+export type MemberUpdateSettings = MemberSettings & { editorsApprove: boolean };
 
 /** GET /api/members/listing?business=: the member's listing, never its address on file. */
 export interface MemberListing {
@@ -187,6 +190,15 @@ export interface MemberRequest {
 export interface MemberRequestList {
 	requests: MemberRequest[];
 	count: number;
+}
+
+/** What approving or returning a request answers (approve_member_submission, return_…). */
+export interface Decision {
+	id: string;
+	business: string;
+	/** The listing's version after an approval. */
+	version?: number;
+	memberEmail: string;
 }
 
 /** POST /api/admin/member-requests/{id}/approve: 'Approve', or 'Edit and approve' with changes. */

@@ -1,10 +1,7 @@
-import type { SupabaseClient } from '@supabase/supabase-js';
+import type { Row, SupabaseClient } from '../../lib/database.ts';
 
-export interface TenantRow {
-	id: string;
-	slug: string;
-	name: string;
-}
+/** A chamber as the lookups answer it. */
+export type TenantRow = Pick<Row<'tenants'>, 'id' | 'slug' | 'name'>;
 
 export async function listTenants(client: SupabaseClient): Promise<TenantRow[]> {
 	const { data, error } = await client.from('tenants').select('id, slug, name').order('slug');
@@ -21,7 +18,7 @@ export async function getTenantBySlugOrNull(
 		.from('tenants')
 		.select('id, slug, name')
 		.eq('slug', slug)
-		.maybeSingle<TenantRow>();
+		.maybeSingle();
 	if (error) throw new Error(`Failed to read tenant ${slug}: ${error.message}`, { cause: error });
 	return data;
 }

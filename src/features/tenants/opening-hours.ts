@@ -26,10 +26,10 @@ const SHORT_NAMES: Readonly<Record<Weekday, string>> = {
 };
 
 /** One opening time: 'HH:MM' on a 24-hour clock; a close earlier than the open is past midnight. */
-export interface OpeningTime {
+export type OpeningTime = {
 	open: string;
 	close: string;
-}
+};
 
 /** Each weekday's opening times (none: closed) and a note; as profiles.hours keeps them. */
 export type OpeningHours = Record<Weekday, OpeningTime[]> & { note: string };

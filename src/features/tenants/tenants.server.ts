@@ -1,5 +1,6 @@
 import { hash } from '@node-rs/argon2';
-import type { SupabaseClient, User } from '@supabase/supabase-js';
+import type { User } from '@supabase/supabase-js';
+import type { Json, SupabaseClient } from '../../lib/database.ts';
 import { configToRow } from '../config/config.ts';
 import type { TenantFile, TenantUser } from './tenant-file.ts';
 
@@ -174,7 +175,7 @@ export async function importTenant(
 	const users = withUsers
 		? await ensureUsers(client, file, allowSuperAdmin)
 		: { ids: new Map<string, string>(), created: [], createdWithoutPassword: [] };
-	const payload: Record<string, unknown> = {
+	const payload: { [key: string]: Json | undefined } = {
 		tenant: file.tenant,
 		allow_super_admin: allowSuperAdmin,
 	};

@@ -1,4 +1,4 @@
-import type { SupabaseClient } from '@supabase/supabase-js';
+import type { SupabaseClient } from '../../../lib/database.ts';
 import { useCallback, useEffect, useState } from 'react';
 import { can } from '../../auth/auth.ts';
 import { publishRequested } from '../../publish/store.ts';
@@ -28,8 +28,7 @@ async function readVersions(client: SupabaseClient, tenantId: string): Promise<V
 	const { data } = await client
 		.from('cache_versions')
 		.select('type, version')
-		.eq('tenant_id', tenantId)
-		.overrideTypes<{ type: string; version: number }[], { merge: false }>();
+		.eq('tenant_id', tenantId);
 	const versions: Versions = {};
 	for (const row of data ?? []) {
 		if ((REFRESHABLE_CACHE_TYPES as readonly string[]).includes(row.type)) {
@@ -47,8 +46,7 @@ async function readHistory(client: SupabaseClient, tenantId: string): Promise<Hi
 		.eq('tenant_id', tenantId)
 		.order('created_at', { ascending: false })
 		.order('id', { ascending: false })
-		.limit(CACHE_HISTORY_SIZE)
-		.overrideTypes<CachePurgeLogRow[], { merge: false }>();
+		.limit(CACHE_HISTORY_SIZE);
 	return error ? { kind: 'failed' } : { kind: 'ready', rows: data };
 }
 

@@ -1,4 +1,4 @@
-import type { SupabaseClient } from '@supabase/supabase-js';
+import type { SupabaseClient } from '../../../lib/database.ts';
 import { BadRequest, HttpError } from '../../../lib/http.server.ts';
 import type { RefreshableCacheType } from '../../../lib/cache-versions.ts';
 

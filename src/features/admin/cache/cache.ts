@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { REFRESHABLE_CACHE_TYPES, type RefreshableCacheType } from '../../../lib/cache-versions.ts';
+import type { Row } from '../../../lib/database.ts';
 
 // The Cache tab: the four resource types an admin may refresh, how the
 // tab names them, and what a refresh purges. Pure logic: the function, the tab and the tests share it.
@@ -50,12 +51,10 @@ export function refreshPublishes(type: RefreshableCacheType): boolean {
 }
 
 /** A row of cache_purge_log as the tab shows it. */
-export interface CachePurgeLogRow {
-	id: number;
-	user_email: string;
-	purge_type: string;
-	created_at: string;
-}
+export type CachePurgeLogRow = Pick<
+	Row<'cache_purge_log'>,
+	'id' | 'user_email' | 'purge_type' | 'created_at'
+>;
 
 /** How a purge type reads in the history: the card's title, or the stored type as it is. */
 export function purgeTypeLabel(type: string): string {

@@ -1,4 +1,4 @@
-import type { SupabaseClient } from '@supabase/supabase-js';
+import type { SupabaseClient } from '../../../lib/database.ts';
 import { useEffect, useId, useState } from 'react';
 import type { AdminRole } from '../../auth/auth.ts';
 import {
@@ -500,28 +500,34 @@ interface Option {
 type Load = { kind: 'loading' } | { kind: 'ready'; options: Option[] } | { kind: 'failed' };
 
 /** The chamber's membership levels and affiliations, for the featured-businesses choices. */
-function useOptions(client: SupabaseClient, chamberId: string, fn: string, args: object): Load {
+function useOptions(
+	client: SupabaseClient,
+	chamberId: string,
+	kind: 'levels' | 'affiliations',
+): Load {
 	const [load, setLoad] = useState<Load>({ kind: 'loading' });
 	useEffect(() => {
 		let live = true;
 		void (async () => {
-			const { data, error } = await client.rpc(fn, { p_tenant_id: chamberId, ...args });
+			const { data, error } =
+				kind === 'levels'
+					? await client.rpc('get_membership_levels', { p_tenant_id: chamberId })
+					: await client.rpc('get_filter_options', {
+							p_tenant_id: chamberId,
+							p_type: 'affiliations',
+						});
 			if (!live) return;
 			if (error || !Array.isArray(data)) setLoad({ kind: 'failed' });
 			else
 				setLoad({
 					kind: 'ready',
-					options: (data as { name: string; count: number | string }[]).map((o) => ({
-						name: o.name,
-						count: Number(o.count),
-					})),
+					options: data.map((o) => ({ name: o.name, count: Number(o.count) })),
 				});
 		})();
 		return () => {
 			live = false;
 		};
-		// eslint-disable-next-line react-hooks/exhaustive-deps -- args are constant per call site
-	}, [client, chamberId, fn]);
+	}, [client, chamberId, kind]);
 	return load;
 }
 
@@ -531,10 +537,8 @@ export function HomepageTab({
 	chamberId,
 }: ConfigTabProps & { client: SupabaseClient; chamberId: string }) {
 	const featured = draft.featuredBusinesses;
-	const levels = useOptions(client, chamberId, 'get_membership_levels', {});
-	const affiliations = useOptions(client, chamberId, 'get_filter_options', {
-		p_type: 'affiliations',
-	});
+	const levels = useOptions(client, chamberId, 'levels');
+	const affiliations = useOptions(client, chamberId, 'affiliations');
 	// Levels that cannot be loaded fall back to the default list; none found → Member.
 	const levelNames =
 		levels.kind === 'failed'

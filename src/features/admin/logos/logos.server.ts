@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { detectXml } from '@file-type/xml';
-import type { SupabaseClient } from '@supabase/supabase-js';
+import type { SupabaseClient } from '../../../lib/database.ts';
 import { FileTypeParser } from 'file-type';
 import { BadRequest, HttpError } from '../../../lib/http.server.ts';
 import { InvalidSvgError, sanitizeSvg } from './svg.server.ts';
@@ -13,7 +13,7 @@ import {
 	type LogoType,
 } from './logos.ts';
 
-/** The Storage bucket of logos (migration 095: public, 5 MB, image types). */
+/** The Storage bucket of logos (public, 5 MB, image types: supabase/schema.sql, Storage). */
 export const LOGOS_BUCKET = 'logos';
 
 const parser = new FileTypeParser({ customDetectors: [detectXml] });

@@ -1,4 +1,5 @@
-import { createClient, type SupabaseClient } from '@supabase/supabase-js';
+import { createClient } from '@supabase/supabase-js';
+import type { SupabaseClient } from '../../../lib/database.ts';
 import { act, createElement, type ComponentType } from 'react';
 import { vi } from 'vitest';
 import { createRoot, type Root } from 'react-dom/client';

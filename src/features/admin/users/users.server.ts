@@ -1,4 +1,5 @@
-import type { SupabaseClient, User } from '@supabase/supabase-js';
+import type { User } from '@supabase/supabase-js';
+import type { SupabaseClient } from '../../../lib/database.ts';
 import { HttpError } from '../../../lib/http.server.ts';
 import type { AdminRole, AdminUser } from '../../auth/auth.ts';
 import {
@@ -10,7 +11,7 @@ import {
 
 /**
  * Admin users. The admin_users rows are read and written with the super_admin's own
- * client, so row-level security judges them (migration 001: super_admins only); the identity
+ * client, so row-level security judges them (the admin_users policies: super_admins only); the identity
  * service's user is created and removed with the service key, the one place Supabase requires it
  * (auth.admin.*). The two are kept together: when the second step fails, the first is undone.
  */
@@ -63,13 +64,9 @@ export async function listAdminUsers(
 	}));
 }
 
-/** The chambers, by name (anyone signed in may read the list; RLS of migration 001). */
+/** The chambers, by name (anyone signed in may read the list; RLS of tenants). */
 export async function listTenants(client: SupabaseClient): Promise<TenantListItem[]> {
-	const { data, error } = await client
-		.from('tenants')
-		.select('id, name, slug')
-		.order('name')
-		.overrideTypes<{ id: string; name: string; slug: string }[], { merge: false }>();
+	const { data, error } = await client.from('tenants').select('id, name, slug').order('name');
 	if (error) throw new Error(`Failed to read chambers: ${error.message}`, { cause: error });
 	return data.map((t) => ({ id: t.id, name: t.name, tenant_key: t.slug }));
 }

@@ -1,4 +1,4 @@
-import type { SupabaseClient } from '@supabase/supabase-js';
+import type { SupabaseClient } from '../../../lib/database.ts';
 import { useEffect, useId, useState, type FormEvent } from 'react';
 import { callApi } from '../../admin/ops/api.ts';
 import { MAPPING_TARGETS, TARGET_LABELS } from './fields.ts';

@@ -1,4 +1,4 @@
-import type { SupabaseClient } from '@supabase/supabase-js';
+import type { Json, RowUpdate, SupabaseClient } from '../../../lib/database.ts';
 import { requestPublish } from '../../publish/publish.server.ts';
 import { getCurrentTenant } from '../../../lib/tenant.server.ts';
 import { fetchMemberExport, MemberSourceError, readSyncConfig } from '../sync/atlas.server.ts';
@@ -15,7 +15,6 @@ import {
 	rowProfileId,
 	type ExistingBusiness,
 	type HeaderInfo,
-	type ImportCounts,
 	type ImportJob,
 	type RowDecision,
 	type TableRow,
@@ -171,10 +170,13 @@ export async function* dryRun(
 
 // --- Jobs ----------------------------------------------------------------------------------------
 
+/** The dry run's values are read from a file or the directory's documents: JSON by construction. */
+const json = (value: unknown) => value as NonNullable<Json>;
+
 async function updateJob(
 	service: SupabaseClient,
 	id: string,
-	values: Partial<Record<keyof ImportJob, unknown>>,
+	values: RowUpdate<'member_imports'>,
 ): Promise<void> {
 	const { error } = await service
 		.from('member_imports')
@@ -199,9 +201,9 @@ async function storeDecisions(
 			weblink_profile_id: d.weblinkProfileId,
 			name: d.name?.slice(0, 500) ?? null,
 			base_version: d.baseVersion,
-			record: d.record,
-			changes: d.changes.length > 0 ? d.changes : null,
-			errors: d.errors.length > 0 ? d.errors : null,
+			record: json(d.record),
+			changes: d.changes.length > 0 ? json(d.changes) : null,
+			errors: d.errors.length > 0 ? json(d.errors) : null,
 		})),
 	);
 	if (error) throw new Error(`Failed to store the preview: ${error.message}`, { cause: error });
@@ -269,7 +271,7 @@ async function preview(
 		}
 		await updateJob(service, job.id, {
 			state: 'needs_mapping',
-			headers: describeHeaders(table, resolved.mapping),
+			headers: json(describeHeaders(table, resolved.mapping)),
 			error:
 				resolved.missing.length > 0
 					? 'Choose the column that holds the membership-system id of each business.'
@@ -303,7 +305,7 @@ async function preview(
 		state: applyNow ? 'apply_requested' : 'previewed',
 		...(applyNow ? { missing_action: readSyncConfig()?.missing ?? 'keep' } : {}),
 		rows_validated: validated,
-		counts,
+		counts: json(counts),
 		previewed_at: new Date().toISOString(),
 	});
 	console.log(`[member-import] ${job.id} (${job.source}): ${formatSummary(counts)}`);
@@ -329,7 +331,7 @@ async function apply(service: SupabaseClient, job: ImportJob): Promise<void> {
 			error.code === 'PT409' ? error.message : `The changes could not be applied: ${error.message}`,
 		);
 	}
-	const result = data as ImportCounts & { written: number };
+	const result = data;
 	await removeFile(service, job.id);
 	if (result.written === 0 && !result.unpublished) return;
 	// This deployment publishes its own chamber; a super_admin's import into another chamber is

@@ -1,4 +1,4 @@
-import type { SupabaseClient } from '@supabase/supabase-js';
+import type { SupabaseClient } from '../../../lib/database.ts';
 import { useCallback, useEffect, useState } from 'react';
 import { publishRequested } from '../../publish/store.ts';
 import { IMPORT_JOB_COLUMNS, WORKING_STATES, type ImportJob } from './import.ts';

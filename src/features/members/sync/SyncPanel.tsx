@@ -1,4 +1,4 @@
-import type { SupabaseClient } from '@supabase/supabase-js';
+import type { SupabaseClient } from '../../../lib/database.ts';
 import { useEffect, useId, useState } from 'react';
 import type { AdminTabProps } from '../../admin/admin.ts';
 import { callApi } from '../../admin/ops/api.ts';

@@ -1,0 +1,46 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { openEmbeddedDatabase } from '../stack/database.ts';
+import { runMigrations } from '../stack/migrate.ts';
+
+/** A port the system has free now (the embedded database listens on loopback only). */
+async function freePort(): Promise<number> {
+	const server = createServer();
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	const { port } = server.address() as { port: number };
+	await new Promise<void>((resolve) => server.close(() => resolve()));
+	return port;
+}
+
+/**
+ * Runs `use` against a fresh embedded database with every migration applied, then removes it:
+ * what supabase/schema.sql and the generated types are made from, the same whatever
+ * database or data folder the caller otherwise uses.
+ */
+export async function withMigratedDatabase<T>(use: (client: pg.Client) => Promise<T>): Promise<T> {
+	const dir = await mkdtemp(join(tmpdir(), 'chamber-schema-'));
+	try {
+		// The stack's defaults: the schema does not depend on them.
+		const database = await openEmbeddedDatabase(dir, await freePort(), {
+			idleInTransactionMs: 10_000,
+			sharedBuffers: '32MB',
+		});
+		try {
+			await runMigrations(database.url);
+			const client = new pg.Client({ connectionString: database.url });
+			await client.connect();
+			try {
+				return await use(client);
+			} finally {
+				await client.end();
+			}
+		} finally {
+			await database.close();
+		}
+	} finally {
+		await rm(dir, { recursive: true, force: true });
+	}
+}
