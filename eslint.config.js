@@ -38,6 +38,20 @@ const ARGON2 = {
 		"This pulls argon2's native module into the function's zip: read tenants with tenants/lookup.server.ts.",
 };
 
+// Netlify traces a function's packages file by file (node-file-trace), not into a bundle: what a
+// module imports lands in the zip of every function that loads it (docs/performance.md#function-sizes).
+const DATE_FNS = {
+	name: 'date-fns',
+	message:
+		"Import each function from its own entry (date-fns/format): the package's index brings all of date-fns into every function that loads the module.",
+};
+const MAIL_AND_SHEETS = {
+	group: ['nodemailer', 'nodemailer/*', 'exceljs', 'exceljs/*'],
+	allowTypeImports: true,
+	message:
+		'nodemailer is for src/lib/mail.server.ts and exceljs for members/import/read.server.ts: only the functions that send mail or read a spreadsheet may carry them.',
+};
+
 /** The public pages' islands and every module they load (tests/unit/import-rules.test.ts). */
 const PUBLIC_ISLAND_FILES = [
 	'src/features/{business,contact,events,home,search,site}/**/*.tsx',
@@ -81,14 +95,34 @@ export default tseslint.config(
 		rules: reactHooks.configs.recommended.rules,
 	},
 	// What a file may import, by where it runs (docs/architecture.md#where-the-code-goes).
-	// tests/unit/import-rules.test.ts follows the same rules through every import.
+	// tests/unit/import-rules.test.ts follows the same rules through every import. A later block
+	// replaces an earlier one's list for the files both name, so each repeats what still applies.
+	{
+		files: ['**/*.{ts,tsx}'],
+		rules: { '@typescript-eslint/no-restricted-imports': ['error', { paths: [DATE_FNS] }] },
+	},
+	{
+		// Server code: the mail library and the spreadsheet reader each have one module.
+		files: ['src/**/*.ts', 'netlify/**/*.ts'],
+		ignores: [
+			'src/lib/mail.server.ts',
+			'src/features/members/import/read.server.ts',
+			'**/*.test.ts',
+		],
+		rules: {
+			'@typescript-eslint/no-restricted-imports': [
+				'error',
+				{ paths: [DATE_FNS], patterns: [MAIL_AND_SHEETS] },
+			],
+		},
+	},
 	{
 		// Components render in the browser: no server code, and zod only through a feature's module.
 		files: ['src/**/*.tsx'],
 		rules: {
 			'@typescript-eslint/no-restricted-imports': [
 				'error',
-				{ patterns: [ISLAND_SERVER, ISLAND_ZOD] },
+				{ paths: [DATE_FNS], patterns: [ISLAND_SERVER, ISLAND_ZOD] },
 			],
 		},
 	},
@@ -99,7 +133,7 @@ export default tseslint.config(
 		rules: {
 			'@typescript-eslint/no-restricted-imports': [
 				'error',
-				{ patterns: [ISLAND_SERVER, ISLAND_ZOD, ZOD_MODULES] },
+				{ paths: [DATE_FNS], patterns: [ISLAND_SERVER, ISLAND_ZOD, ZOD_MODULES] },
 			],
 		},
 	},
@@ -109,7 +143,10 @@ export default tseslint.config(
 		files: ['netlify/functions/*.ts'],
 		ignores: ['netlify/functions/admin-chambers.ts'],
 		rules: {
-			'@typescript-eslint/no-restricted-imports': ['error', { patterns: [ARGON2] }],
+			'@typescript-eslint/no-restricted-imports': [
+				'error',
+				{ paths: [DATE_FNS], patterns: [ARGON2, MAIL_AND_SHEETS] },
+			],
 		},
 	},
 );

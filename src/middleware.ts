@@ -2,12 +2,11 @@ import { defineMiddleware } from 'astro:middleware';
 import type { ChamberConfig } from './features/config/config.ts';
 import { getCachedChamberConfig } from './features/config/config.server.ts';
 import { getSite } from './features/site/site.server.ts';
+import { inlineScriptHashes, withCspMeta } from './lib/page-csp.ts';
 import {
 	applySecurityHeaders,
 	buildCsp,
-	inlineScriptHashes,
 	pageKind,
-	withCspMeta,
 	type CspOptions,
 } from './lib/security-headers.ts';
 import { getAnonClient } from './lib/supabase.server.ts';

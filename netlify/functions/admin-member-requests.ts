@@ -4,9 +4,11 @@ import { chamberOf } from '../../src/features/members/members.server.ts';
 import { memberListQuerySchema } from '../../src/features/members/members.ts';
 import {
 	approveMemberRequest,
+	returnMemberRequest,
+} from '../../src/features/self-service/decisions.server.ts';
+import {
 	countMemberRequests,
 	listMemberRequests,
-	returnMemberRequest,
 } from '../../src/features/self-service/self-service.server.ts';
 import {
 	approveBodySchema,

@@ -3,10 +3,10 @@ import { getCachedChamberConfig } from '../../src/features/config/config.server.
 import {
 	attemptDelivery,
 	getContactBusiness,
-	listUndeliveredMessages,
 	readContactEnv,
 	recordContactDelivery,
 } from '../../src/features/contact/contact.server.ts';
+import { listUndeliveredMessages } from '../../src/features/contact/undelivered.server.ts';
 import { mailTransport } from '../../src/lib/mail.server.ts';
 import { getAnonClient, getServiceClient } from '../../src/lib/supabase.server.ts';
 import { getCurrentTenant } from '../../src/lib/tenant.server.ts';

@@ -1,7 +1,7 @@
 import type { Config } from '@netlify/functions';
 import { ROLE_SETS } from '../../src/features/auth/auth.ts';
 import { authenticate } from '../../src/features/auth/auth.server.ts';
-import { countUndeliveredMessages } from '../../src/features/contact/contact.server.ts';
+import { countUndeliveredMessages } from '../../src/features/contact/undelivered.server.ts';
 import { handleJson } from '../../src/lib/http.server.ts';
 import { getCurrentTenant } from '../../src/lib/tenant.server.ts';
 

@@ -3,7 +3,7 @@ import { ROLE_SETS } from '../../src/features/auth/auth.ts';
 import { authenticate } from '../../src/features/auth/auth.server.ts';
 import { importRpcError, UUID } from '../../src/features/members/import/api.server.ts';
 import { applyBodySchema, mappingBodySchema } from '../../src/features/members/import/import.ts';
-import { triggerBackground } from '../../src/features/members/import/import.server.ts';
+import { triggerBackground } from '../../src/features/members/import/trigger.server.ts';
 import { handleJson, HttpError, parseJsonBody } from '../../src/lib/http.server.ts';
 
 export const config: Config = { path: '/api/member-imports/:id/:action' };

@@ -1,5 +1,5 @@
 import type { Config } from '@netlify/functions';
-import { triggerBackground } from '../../src/features/members/import/import.server.ts';
+import { triggerBackground } from '../../src/features/members/import/trigger.server.ts';
 import { readSyncConfig } from '../../src/features/members/sync/atlas.server.ts';
 import { getServiceClient } from '../../src/lib/supabase.server.ts';
 import { getCurrentTenant } from '../../src/lib/tenant.server.ts';

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { ROLE_SETS } from '../../src/features/auth/auth.ts';
 import { authenticate } from '../../src/features/auth/auth.server.ts';
 import { importRpcError } from '../../src/features/members/import/api.server.ts';
-import { triggerBackground } from '../../src/features/members/import/import.server.ts';
+import { triggerBackground } from '../../src/features/members/import/trigger.server.ts';
 import { readSyncConfig, SYNC_SCHEDULE } from '../../src/features/members/sync/atlas.server.ts';
 import { getTenantBySlugOrNull } from '../../src/features/tenants/lookup.server.ts';
 import { handleJson, HttpError, parseJsonBody, parseQuery } from '../../src/lib/http.server.ts';

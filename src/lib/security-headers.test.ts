@@ -1,14 +1,13 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { inlineScriptHashes, withCspMeta } from './page-csp.ts';
 import {
 	buildCsp,
 	cspDirectives,
-	inlineScriptHashes,
 	pageKind,
 	SECURITY_HEADERS,
 	STATIC_HEADER_CSP,
-	withCspMeta,
 } from './security-headers.ts';
 
 const sha = (text: string) => `sha256-${createHash('sha256').update(text).digest('base64')}`;

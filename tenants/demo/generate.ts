@@ -1,6 +1,10 @@
 import { Faker, base, en, en_US } from '@faker-js/faker';
 import { TZDate, tzName } from '@date-fns/tz';
-import { addDays, addMonths, format, getDay, startOfMonth } from 'date-fns';
+import { addDays } from 'date-fns/addDays';
+import { addMonths } from 'date-fns/addMonths';
+import { format } from 'date-fns/format';
+import { getDay } from 'date-fns/getDay';
+import { startOfMonth } from 'date-fns/startOfMonth';
 import type { ChamberConfigInput } from '../../src/features/config/config.ts';
 import type {
 	AffiliationInput,

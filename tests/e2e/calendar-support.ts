@@ -1,6 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page, type Request } from '@playwright/test';
-import { addMonths, format } from 'date-fns';
+import { addMonths } from 'date-fns/addMonths';
+import { format } from 'date-fns/format';
 import { decodeHTMLAttribute, escapeAttribute } from 'entities';
 
 // Shared by the calendar page specs (events, events-list, community-events).

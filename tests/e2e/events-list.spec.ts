@@ -1,5 +1,7 @@
 import { expect, test, type Page, type Request } from '@playwright/test';
-import { addDays, format, startOfWeek } from 'date-fns';
+import { addDays } from 'date-fns/addDays';
+import { format } from 'date-fns/format';
+import { startOfWeek } from 'date-fns/startOfWeek';
 import {
 	apiEvents,
 	dayFromToday,

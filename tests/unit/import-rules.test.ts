@@ -6,8 +6,9 @@ import { describe, expect, it } from 'vitest';
 /**
  * What lint checks file by file (eslint.config.js: no-restricted-imports), followed through every
  * import: what a public page's island loads must not bring zod or server code, and a function must
- * not bring argon2's native module unless it is the import itself. Type-only imports are erased by
- * the build and do not count.
+ * not bring argon2's native module unless it is the import itself, nor the mail library, the
+ * spreadsheet reader or date-fns's index unless it uses them. Type-only imports are erased by the
+ * build and do not count.
  */
 
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -108,5 +109,37 @@ describe('the functions', () => {
 			if (argon2Allowed.includes(name)) expect(found).not.toEqual([]);
 			else expect(found).toEqual([]);
 		});
+	}
+
+	// Netlify traces a function's packages file by file: a package lands whole in the zip of every
+	// function that loads it (docs/performance.md#function-sizes), so only those that use it may.
+	const heavy: Record<string, { is: (module: string) => boolean; usedBy: string[] }> = {
+		"date-fns's index (each function from its own entry instead)": {
+			is: (m) => m === 'date-fns',
+			usedBy: [],
+		},
+		'nodemailer (sending mail)': {
+			is: (m) => m === 'nodemailer',
+			usedBy: [
+				'admin-member-requests.ts',
+				'contact-business.ts',
+				'contact-retry.ts',
+				'stats-monthly-email.ts',
+			],
+		},
+		'exceljs (reading a spreadsheet)': {
+			is: (m) => m === 'exceljs' || m.startsWith('exceljs/'),
+			usedBy: ['member-import-background.ts'],
+		},
+	};
+	for (const [what, { is, usedBy }] of Object.entries(heavy)) {
+		for (const name of functions) {
+			const uses = usedBy.includes(name);
+			it(`${name} ${uses ? 'loads' : 'does not load'} ${what}`, () => {
+				const found = offending(`netlify/functions/${name}`, is);
+				if (uses) expect(found).not.toEqual([]);
+				else expect(found).toEqual([]);
+			});
+		}
 	}
 });

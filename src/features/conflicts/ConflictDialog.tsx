@@ -1,4 +1,4 @@
-import { format } from 'date-fns';
+import { format } from 'date-fns/format';
 import { useEffect, useId, useRef } from 'react';
 import type { EditConflict } from './conflicts.ts';
 import './conflicts.css';

@@ -1,4 +1,6 @@
-import { differenceInCalendarDays, isValid, parseISO } from 'date-fns';
+import { differenceInCalendarDays } from 'date-fns/differenceInCalendarDays';
+import { isValid } from 'date-fns/isValid';
+import { parseISO } from 'date-fns/parseISO';
 import type { ChamberConfig, MembershipTier } from '../config/config.ts';
 import type { Business } from './directory.ts';
 

@@ -1,6 +1,6 @@
 import { LRUCache } from 'lru-cache';
 import { createEvents, type DateArray, type EventAttributes } from 'ics';
-import { addDays } from 'date-fns';
+import { addDays } from 'date-fns/addDays';
 import { eventPath, eventTimeZone, isAllDay, localDay, type Event } from './events.ts';
 import { htmlToText } from '../directory/text.ts';
 import { truncate } from './text.ts';

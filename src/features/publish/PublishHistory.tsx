@@ -1,4 +1,4 @@
-import { format } from 'date-fns';
+import { format } from 'date-fns/format';
 import { useEffect, useState, type ReactNode } from 'react';
 import { describeChangeValue, type HistoryEntry } from './publish.ts';
 import { formatInZone, type ScheduledView } from './schedule.ts';

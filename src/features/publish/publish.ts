@@ -1,4 +1,5 @@
-import { format, isSameDay } from 'date-fns';
+import { format } from 'date-fns/format';
+import { isSameDay } from 'date-fns/isSameDay';
 import { z } from 'zod';
 import type { ChamberConfig } from '../config/config.ts';
 import { wallTimeSchema } from './schedule.ts';

@@ -1,5 +1,5 @@
 import { createClient } from '@supabase/supabase-js';
-import { format } from 'date-fns';
+import { format } from 'date-fns/format';
 import { useCallback, useEffect, useId, useMemo, useState, type FormEvent } from 'react';
 import type { Database, SupabaseClient } from '../../lib/database.ts';
 import type { PublicSupabase } from '../auth/browser.ts';

@@ -1,5 +1,5 @@
 import { useStore } from '@nanostores/react';
-import { format } from 'date-fns';
+import { format } from 'date-fns/format';
 import { useCallback, useEffect, useId, useState } from 'react';
 import type { AdminTabProps } from '../admin/admin.ts';
 import {

@@ -1,6 +1,8 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { TZDate } from '@date-fns/tz';
-import { addDays, addMonths, format } from 'date-fns';
+import { addDays } from 'date-fns/addDays';
+import { addMonths } from 'date-fns/addMonths';
+import { format } from 'date-fns/format';
 import { describe, expect, it } from 'vitest';
 import { DEMO_TIME_ZONE, generateTenant } from '../../../tenants/demo/generate.ts';
 import {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { TZDate } from '@date-fns/tz';
-import { format } from 'date-fns';
+import { format } from 'date-fns/format';
 import { ADMIN_ROLES, PASSWORD_MIN_LENGTH, type AdminRole } from '../auth/auth.ts';
 import { chamberConfigSchema, type ChamberConfig } from '../config/config.ts';
 import { openingHoursSchema } from './hours.ts';

@@ -1,4 +1,4 @@
-import { format } from 'date-fns';
+import { format } from 'date-fns/format';
 import { z } from 'zod';
 import { ADMIN_ROLES, PASSWORD_MIN_LENGTH, type AdminRole } from '../../auth/auth.ts';
 

@@ -408,20 +408,3 @@ export async function runImportJob(service: SupabaseClient, id: string): Promise
 		if (job.state === 'applying') await removeFile(service, id).catch(() => {});
 	}
 }
-
-/**
- * Queues the work of an import with the background function, as Netlify runs it: a request to
- * its path answers 202 at once and the work goes on for up to 15 minutes. `origin` is this site's.
- */
-export async function triggerBackground(origin: string, id: string): Promise<void> {
-	const response = await fetch(new URL('/api/member-import-background', origin), {
-		method: 'POST',
-		headers: { 'content-type': 'application/json' },
-		body: JSON.stringify({ id }),
-		signal: AbortSignal.timeout(10_000),
-	});
-	await response.body?.cancel();
-	if (response.status !== 202 && !response.ok) {
-		throw new Error(`The background function answered HTTP ${response.status}`);
-	}
-}

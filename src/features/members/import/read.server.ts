@@ -1,11 +1,12 @@
-import ExcelJS from 'exceljs';
+import type ExcelJS from 'exceljs';
+import Workbook from 'exceljs/lib/doc/workbook.js';
 import Papa from 'papaparse';
 import type { TableRow } from './import.ts';
 
 // A member file as a table: its headings and its rows, whatever the format. CSV through
 // papaparse (UTF-8 with or without BOM, comma, semicolon or tab, quoted fields with line breaks),
-// XLSX through exceljs (the first worksheet), JSON as the tenant file's businesses or a list of
-// objects.
+// XLSX through exceljs's Workbook (the first worksheet; that module alone, see
+// src/exceljs-workbook.d.ts), JSON as the tenant file's businesses or a list of objects.
 
 export type FileFormat = 'csv' | 'xlsx' | 'json';
 
@@ -98,7 +99,7 @@ function excelValue(value: ExcelJS.CellValue): unknown {
 }
 
 async function readXlsx(bytes: Uint8Array): Promise<Table> {
-	const workbook = new ExcelJS.Workbook();
+	const workbook = new Workbook();
 	try {
 		await workbook.xlsx.load(
 			bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer,
