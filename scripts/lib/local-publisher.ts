@@ -203,6 +203,10 @@ export function createLocalPublisher(options: {
 			log(
 				`${label}: failed after ${seconds(began)} s, the live site is unchanged: ${(error as Error).message}`,
 			);
+			// The build's own last lines: what whoever runs the server needs to see why it failed.
+			const output = (error as { output?: unknown }).output;
+			if (Array.isArray(output) && output.length > 0)
+				log(`${label}: the build said:\n  ${output.join('\n  ')}`);
 			throw error;
 		}
 		await writeLive({

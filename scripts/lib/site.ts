@@ -126,7 +126,9 @@ export async function buildSite(
 	const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
 	if (code === 0) return;
 	if (options.signal?.aborted) throw new Error('The build was stopped');
-	throw new Error(`The site could not be built${buildFailureReason(tail, code)}`);
+	throw Object.assign(new Error(`The site could not be built${buildFailureReason(tail, code)}`), {
+		output: tail,
+	});
 }
 
 /**

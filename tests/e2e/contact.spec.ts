@@ -253,6 +253,8 @@ test.describe("messages not delivered yet, in the panel's header", () => {
 			);
 
 			await page.getByRole('button', { name: 'Logout' }).click();
+			// Logging out goes to the sign-in page; a second navigation before it lands aborts it.
+			await expect(page).toHaveURL(/\/chamber-login-v2/);
 			await page.goto('/chamber-login-v2?redirect=%2Fchamber-config-v2');
 			await signIn(page, 'editor@demo.test');
 			await expect(page.getByRole('tablist', { name: 'Settings' })).toBeVisible();
