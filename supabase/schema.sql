@@ -707,6 +707,7 @@ create table public.profiles (
 	state text default ''::text not null,
 	zip text default ''::text not null,
 	work_phone text default ''::text not null,
+	hours jsonb,
 	website text default ''::text not null,
 	email text default ''::text not null,
 	featured boolean default false not null,
@@ -730,8 +731,7 @@ create table public.profiles (
 	updated_at timestamp with time zone default now() not null,
 	updated_by text default 'import'::text not null,
 	removed_at timestamp with time zone,
-	published_before_removal boolean,
-	hours jsonb
+	published_before_removal boolean
 );
 alter table public.profiles add constraint profiles_hours_valid CHECK ((public.business_hours_problem(hours) IS NULL));
 alter table public.profiles add constraint profiles_listing_position_check CHECK ((listing_position >= 1));
@@ -773,6 +773,7 @@ create policy "Chamber staff can read their unpublished businesses" on public.pr
 	for select to authenticated
 	using (public.has_tenant_role(tenant_id));
 comment on table public.profiles is 'Member businesses of a chamber, one per membership-system profile (weblink_profile_id).';
+comment on column public.profiles.hours is 'Opening hours: {mon … sun: [{open, close}] (HH:MM, none when closed), note}; null when the business gives none. Checked by business_hours_problem().';
 comment on column public.profiles.sort_name is 'lower(report_name): the name key of every directory sort.';
 comment on column public.profiles.shuffle_key is 'A fixed hash of the id in [0, 2^31): the random sorts shuffle by it (directory_page).';
 comment on column public.profiles.accepts_messages is 'Whether the business has an e-mail address the contact form can send to (the address itself is not public).';
@@ -782,7 +783,6 @@ comment on column public.profiles.updated_at is 'When the business last changed.
 comment on column public.profiles.updated_by is 'Who changed the business last: a staff member''s e-mail, or import / sync for the membership system.';
 comment on column public.profiles.removed_at is 'When staff removed the business (it is unpublished; restorable for 30 days), else null.';
 comment on column public.profiles.published_before_removal is 'Whether a removed business was published: restoring it puts that back.';
-comment on column public.profiles.hours is 'Opening hours: {mon … sun: [{open, close}] (HH:MM, none when closed), note}; null when the business gives none. Checked by business_hours_problem().';
 grant select on table public.profiles to authenticated;
 grant select, insert, update, delete, truncate, references, trigger, maintain on table public.profiles to postgres;
 grant select, insert, update, delete, truncate, references, trigger, maintain on table public.profiles to service_role;
@@ -796,6 +796,7 @@ grant select (county) on table public.profiles to anon;
 grant select (state) on table public.profiles to anon;
 grant select (zip) on table public.profiles to anon;
 grant select (work_phone) on table public.profiles to anon;
+grant select (hours) on table public.profiles to anon;
 grant select (website) on table public.profiles to anon;
 grant select (featured) on table public.profiles to anon;
 grant select (categories) on table public.profiles to anon;
@@ -813,7 +814,6 @@ grant select (search_text) on table public.profiles to anon;
 grant select (sort_name) on table public.profiles to anon;
 grant select (shuffle_key) on table public.profiles to anon;
 grant select (accepts_messages) on table public.profiles to anon;
-grant select (hours) on table public.profiles to anon;
 
 create table public.publishes (
 	id bigint generated always as identity not null,
@@ -1069,6 +1069,7 @@ create view public.business_cards_view with (security_invoker=true) as
     address2,
     state,
     work_phone,
+    hours,
     website,
     accepts_messages,
     featured,
@@ -1083,8 +1084,7 @@ create view public.business_cards_view with (security_invoker=true) as
     social_media,
     profile_affiliations,
     web_content,
-    logo_url,
-    hours
+    logo_url
    FROM public.business_detail_view;
 comment on view public.business_cards_view is 'The list view of business card records; same record as business_detail_view.';
 grant select on table public.business_cards_view to anon;
@@ -1103,6 +1103,7 @@ create view public.business_detail_view with (security_invoker=true) as
     address2,
     state,
     work_phone,
+    hours,
     website,
     accepts_messages,
     featured,
@@ -1130,13 +1131,12 @@ create view public.business_detail_view with (security_invoker=true) as
     COALESCE(( SELECT jsonb_agg(jsonb_build_object('content_type', w.content_type, 'content_title', w.content_title, 'full_url', w.full_url, 'rel_url', w.rel_url) ORDER BY w."position") AS jsonb_agg
            FROM public.web_content w
           WHERE w.profile_id = p.id), '[]'::jsonb) AS web_content,
-    logo_url,
-    hours
+    logo_url
    FROM public.profiles p
   WHERE published;
 comment on view public.business_detail_view is 'One business card record per published profile, without the e-mail address: accepts_messages says whether the contact form can reach it.';
-comment on column public.business_detail_view.accepts_messages is 'Whether the business has an e-mail address the contact function can send to; the address itself is never public.';
 comment on column public.business_detail_view.hours is 'Opening hours (profiles.hours), or null when the business gives none.';
+comment on column public.business_detail_view.accepts_messages is 'Whether the business has an e-mail address the contact function can send to; the address itself is never public.';
 grant select on table public.business_detail_view to anon;
 grant select on table public.business_detail_view to authenticated;
 grant select, insert, update, delete, truncate, references, trigger, maintain on table public.business_detail_view to postgres;

@@ -14,6 +14,101 @@
 
 /**
   ---------------------------------------------------------------------------
+  Opening hours of a business
+  ---------------------------------------------------------------------------
+  profiles.hours: for each weekday (mon … sun) its opening times, a list of
+  {open, close} on a 24-hour clock ('HH:MM'; close may be '24:00', or earlier
+  than open for a time past midnight), in order, at most three a day, none
+  for a closed day; and a free note ("By appointment"). Null: the business
+  gives no hours. The app writes it from the tenant file's schema (the
+  object, or its text form "Mon-Fri 9:00-17:00; by appointment", read by
+  src/features/tenants/hours.ts); the check on profiles holds every writer to
+  the same shape. Hours are a field of a business like its phone:
+  save_business, the audit, overrides, the imports and the member's page
+  know them, and members may change them (live without review by default).
+
+  The check calls business_hours_problem(): a later migration that narrows
+  what it accepts must first fix the rows it would refuse.
+ */
+
+/** The first problem of an hours value ('mon[1]: …'), or null when it is valid (or null). */
+create or replace function public.business_hours_problem(p_hours jsonb)
+returns text
+language plpgsql
+immutable
+set search_path = ''
+as $$
+declare
+	v_day text;
+	v_times jsonb;
+	v_time jsonb;
+	v_i integer;
+	v_open text;
+	v_close text;
+	-- The previous time's close on this day; 'overnight' when it ran past midnight.
+	v_previous text;
+	v_key text;
+begin
+	if p_hours is null or jsonb_typeof(p_hours) = 'null' then
+		return null;
+	end if;
+	if jsonb_typeof(p_hours) <> 'object' then
+		return 'expected each weekday''s opening times and a note';
+	end if;
+	select k into v_key from jsonb_object_keys(p_hours) k
+	where k not in ('mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun', 'note')
+	limit 1;
+	if v_key is not null then
+		return format('%s: not a weekday (mon … sun) or the note', v_key);
+	end if;
+	if p_hours ? 'note' and (
+		jsonb_typeof(p_hours -> 'note') <> 'string' or char_length(p_hours ->> 'note') > 200
+	) then
+		return 'note: a text of at most 200 characters';
+	end if;
+	foreach v_day in array array['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] loop
+		v_times := p_hours -> v_day;
+		continue when v_times is null;
+		if jsonb_typeof(v_times) <> 'array' then
+			return format('%s: expected a list of opening times', v_day);
+		end if;
+		if jsonb_array_length(v_times) > 3 then
+			return format('%s: at most 3 opening times a day', v_day);
+		end if;
+		v_previous := null;
+		for v_i in 0 .. jsonb_array_length(v_times) - 1 loop
+			v_time := v_times -> v_i;
+			if jsonb_typeof(v_time) <> 'object'
+				or exists (select 1 from jsonb_object_keys(v_time) k where k not in ('open', 'close'))
+				or jsonb_typeof(v_time -> 'open') is distinct from 'string'
+				or jsonb_typeof(v_time -> 'close') is distinct from 'string' then
+				return format('%s[%s]: expected an opening and a closing time', v_day, v_i);
+			end if;
+			v_open := v_time ->> 'open';
+			v_close := v_time ->> 'close';
+			if v_open !~ '^([01]\d|2[0-3]):[0-5]\d$' or v_close !~ '^(([01]\d|2[0-3]):[0-5]\d|24:00)$' then
+				return format('%s[%s]: expected times like 09:00 (closing 24:00 at the latest)', v_day, v_i);
+			end if;
+			if v_open = v_close then
+				return format('%s[%s]: opening and closing times must differ', v_day, v_i);
+			end if;
+			if v_previous = 'overnight' or v_open < v_previous then
+				return format('%s[%s]: times of a day must be in order and not overlap', v_day, v_i);
+			end if;
+			v_previous := case when v_close = '24:00' or v_close < v_open then 'overnight' else v_close end;
+		end loop;
+	end loop;
+	return null;
+end;
+$$;
+
+comment on function public.business_hours_problem is 'The first problem of a business''s opening hours (weekday lists of {open, close} HH:MM times, in order, at most 3 a day, and a note of at most 200 characters), or null when valid.';
+
+revoke all on function public.business_hours_problem(jsonb) from public, anon, authenticated;
+grant execute on function public.business_hours_problem(jsonb) to service_role;
+
+/**
+  ---------------------------------------------------------------------------
   Profiles: one business each
   ---------------------------------------------------------------------------
   search_vector and search_text are kept by triggers below from the name,
@@ -33,6 +128,8 @@ create table if not exists public.profiles (
 	state text not null default '',
 	zip text not null default '',
 	work_phone text not null default '',
+	hours jsonb constraint profiles_hours_valid
+		check (public.business_hours_problem(hours) is null),
 	website text not null default '',
 	email text not null default '',
 	featured boolean not null default false,
@@ -65,6 +162,7 @@ create table if not exists public.profiles (
 );
 
 comment on table public.profiles is 'Member businesses of a chamber, one per membership-system profile (weblink_profile_id).';
+comment on column public.profiles.hours is 'Opening hours: {mon … sun: [{open, close}] (HH:MM, none when closed), note}; null when the business gives none. Checked by business_hours_problem().';
 comment on column public.profiles.sort_name is 'lower(report_name): the name key of every directory sort.';
 comment on column public.profiles.shuffle_key is 'A fixed hash of the id in [0, 2^31): the random sorts shuffle by it (directory_page).';
 comment on column public.profiles.accepts_messages is 'Whether the business has an e-mail address the contact form can send to (the address itself is not public).';
@@ -129,8 +227,8 @@ create policy "Chamber staff can read their unpublished businesses" on public.pr
   grants it (tests/db/privileges.test.ts lists the private ones).
  */
 grant select (
-	id, tenant_id, report_name, address1, address2, city, county, state, zip, work_phone, website,
-	featured, categories, membership_level_name, membership_rank, member_since_date,
+	id, tenant_id, report_name, address1, address2, city, county, state, zip, work_phone, hours,
+	website, featured, categories, membership_level_name, membership_rank, member_since_date,
 	weblink_profile_id, main_related_profile_name, logo_url, listing_position, is_member, published,
 	search_vector, search_text, sort_name, shuffle_key, accepts_messages
 ) on table public.profiles to anon;
@@ -924,6 +1022,7 @@ select
 	p.address2,
 	p.state,
 	p.work_phone,
+	p.hours,
 	p.website,
 	-- Whether the business can receive messages; the address itself is never public.
 	p.accepts_messages,
@@ -987,6 +1086,7 @@ from public.profiles p
 where p.published;
 
 comment on view public.business_detail_view is 'One business card record per published profile, without the e-mail address: accepts_messages says whether the contact form can reach it.';
+comment on column public.business_detail_view.hours is 'Opening hours (profiles.hours), or null when the business gives none.';
 comment on column public.business_detail_view.accepts_messages is 'Whether the business has an e-mail address the contact function can send to; the address itself is never public.';
 
 create view public.business_cards_view with (security_invoker = true) as

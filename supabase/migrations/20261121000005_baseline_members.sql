@@ -68,7 +68,7 @@ immutable
 set search_path = ''
 as $$
 	select array[
-		'report_name', 'address1', 'address2', 'city', 'county', 'state', 'zip', 'work_phone',
+		'report_name', 'address1', 'address2', 'city', 'county', 'state', 'zip', 'work_phone', 'hours',
 		'website', 'email', 'featured', 'categories', 'membership_level_name', 'membership_rank',
 		'member_since_date', 'main_related_profile_name', 'logo_url', 'listing_position',
 		'is_member', 'published'
@@ -119,6 +119,7 @@ as $rules$
 	"state": {"types":["string"],"maxLength":200},
 	"zip": {"types":["string"],"maxLength":200},
 	"work_phone": {"types":["string"],"maxLength":200},
+	"hours": {"types":["null","object","string"],"properties":{"mon":{"types":["array"],"items":{"types":["object"],"properties":{"open":{"types":["string"]},"close":{"types":["string"]}},"required":["open","close"]}},"tue":{"types":["array"],"items":{"types":["object"],"properties":{"open":{"types":["string"]},"close":{"types":["string"]}},"required":["open","close"]}},"wed":{"types":["array"],"items":{"types":["object"],"properties":{"open":{"types":["string"]},"close":{"types":["string"]}},"required":["open","close"]}},"thu":{"types":["array"],"items":{"types":["object"],"properties":{"open":{"types":["string"]},"close":{"types":["string"]}},"required":["open","close"]}},"fri":{"types":["array"],"items":{"types":["object"],"properties":{"open":{"types":["string"]},"close":{"types":["string"]}},"required":["open","close"]}},"sat":{"types":["array"],"items":{"types":["object"],"properties":{"open":{"types":["string"]},"close":{"types":["string"]}},"required":["open","close"]}},"sun":{"types":["array"],"items":{"types":["object"],"properties":{"open":{"types":["string"]},"close":{"types":["string"]}},"required":["open","close"]}},"note":{"types":["string"],"maxLength":200}},"maxLength":1000},
 	"website": {"types":["string"],"maxLength":2000},
 	"email": {"types":["string"],"maxLength":254},
 	"featured": {"types":["boolean"]},
@@ -269,6 +270,7 @@ as $$
 		'state', coalesce(p_business ->> 'state', ''),
 		'zip', coalesce(p_business ->> 'zip', ''),
 		'work_phone', coalesce(p_business ->> 'work_phone', ''),
+		'hours', case when jsonb_typeof(p_business -> 'hours') = 'object' then p_business -> 'hours' end,
 		'website', coalesce(p_business ->> 'website', ''),
 		'email', coalesce(p_business ->> 'email', ''),
 		'featured', coalesce((p_business ->> 'featured')::boolean, false),
@@ -299,7 +301,7 @@ as $$
 			'weblink_profile_id', p.weblink_profile_id,
 			'report_name', p.report_name, 'address1', p.address1, 'address2', p.address2,
 			'city', p.city, 'county', p.county, 'state', p.state, 'zip', p.zip,
-			'work_phone', p.work_phone, 'website', p.website, 'email', p.email,
+			'work_phone', p.work_phone, 'hours', p.hours, 'website', p.website, 'email', p.email,
 			'featured', p.featured, 'categories', to_jsonb(p.categories),
 			'membership_level_name', p.membership_level_name, 'membership_rank', p.membership_rank,
 			'member_since_date', p.member_since_date,
@@ -344,13 +346,13 @@ declare
 begin
 	-- The cheap test first: most updates of a profile change none of its fields.
 	if (new.report_name, new.address1, new.address2, new.city, new.county, new.state, new.zip,
-			new.work_phone, new.website, new.email, new.featured, new.categories,
+			new.work_phone, new.hours, new.website, new.email, new.featured, new.categories,
 			new.membership_level_name, new.membership_rank, new.member_since_date,
 			new.main_related_profile_name, new.logo_url, new.listing_position, new.is_member,
 			new.published, new.removed_at)
 		is not distinct from
 		(old.report_name, old.address1, old.address2, old.city, old.county, old.state, old.zip,
-			old.work_phone, old.website, old.email, old.featured, old.categories,
+			old.work_phone, old.hours, old.website, old.email, old.featured, old.categories,
 			old.membership_level_name, old.membership_rank, old.member_since_date,
 			old.main_related_profile_name, old.logo_url, old.listing_position, old.is_member,
 			old.published, old.removed_at)
@@ -418,6 +420,10 @@ begin
 	end if;
 	if p_value is null then
 		return format('%s: expected a value', p_field);
+	end if;
+	-- Hours arrive as the object the app's schema makes of any form; the check names the problem.
+	if p_field = 'hours' then
+		return 'hours: ' || public.business_hours_problem(p_value);
 	end if;
 	if p_field = 'report_name' and btrim(p_value #>> '{}') = '' then
 		return 'report_name: a business needs a name';
@@ -600,12 +606,13 @@ begin
 		end if;
 		insert into public.profiles as p (
 			id, tenant_id, weblink_profile_id, report_name, address1, address2, city, county, state, zip,
-			work_phone, website, email, featured, categories, membership_level_name, membership_rank,
+			work_phone, hours, website, email, featured, categories, membership_level_name, membership_rank,
 			member_since_date, main_related_profile_name, logo_url, listing_position, is_member,
 			published, updated_by
 		)
 		select v_id, p_tenant_id, v_weblink, d ->> 'report_name', d ->> 'address1', d ->> 'address2',
-			d ->> 'city', d ->> 'county', d ->> 'state', d ->> 'zip', d ->> 'work_phone', d ->> 'website',
+			d ->> 'city', d ->> 'county', d ->> 'state', d ->> 'zip', d ->> 'work_phone',
+			nullif(d -> 'hours', 'null'::jsonb), d ->> 'website',
 			d ->> 'email', (d ->> 'featured')::boolean,
 			array(select jsonb_array_elements_text(d -> 'categories')), d ->> 'membership_level_name',
 			(d ->> 'membership_rank')::integer, (d ->> 'member_since_date')::date,
@@ -690,11 +697,12 @@ begin
 	-- One version for the whole save: set here when a list changed, else the trigger's.
 	v_version := case when cardinality(v_lists) > 0 then v_row.version + 1 else v_row.version end;
 	update public.profiles p
-	set (report_name, address1, address2, city, county, state, zip, work_phone, website, email,
+	set (report_name, address1, address2, city, county, state, zip, work_phone, hours, website, email,
 			featured, categories, membership_level_name, membership_rank, member_since_date,
 			main_related_profile_name, logo_url, listing_position, is_member, published) = (
 		select r.report_name, r.address1, r.address2, r.city, r.county, r.state, r.zip, r.work_phone,
-			r.website, r.email, r.featured, r.categories, r.membership_level_name, r.membership_rank,
+			-- A JSON null (hours cleared) is stored as no hours.
+			nullif(r.hours, 'null'::jsonb), r.website, r.email, r.featured, r.categories, r.membership_level_name, r.membership_rank,
 			r.member_since_date, r.main_related_profile_name, r.logo_url, r.listing_position,
 			r.is_member, r.published
 		from jsonb_populate_record(p, v_scalars) r
@@ -1248,14 +1256,14 @@ begin
 
 		insert into public.profiles as p (
 			id, tenant_id, report_name, address1, address2, city, county, state, zip, work_phone,
-			website, email, featured, categories, membership_level_name, membership_rank,
+			hours, website, email, featured, categories, membership_level_name, membership_rank,
 			member_since_date, weblink_profile_id, main_related_profile_name, logo_url,
 			listing_position, is_member, published, updated_by, search_vector, search_text
 		)
 		select
 			i.id, v_tenant_id, i.d ->> 'report_name', i.d ->> 'address1', i.d ->> 'address2',
 			i.d ->> 'city', i.d ->> 'county', i.d ->> 'state', i.d ->> 'zip', i.d ->> 'work_phone',
-			i.d ->> 'website', i.d ->> 'email', (i.d ->> 'featured')::boolean,
+			nullif(i.d -> 'hours', 'null'::jsonb), i.d ->> 'website', i.d ->> 'email', (i.d ->> 'featured')::boolean,
 			array(select jsonb_array_elements_text(i.d -> 'categories')),
 			i.d ->> 'membership_level_name', (i.d ->> 'membership_rank')::integer,
 			(i.d ->> 'member_since_date')::date, i.b ->> 'weblink_profile_id',
@@ -1267,6 +1275,7 @@ begin
 			report_name = excluded.report_name, address1 = excluded.address1,
 			address2 = excluded.address2, city = excluded.city, county = excluded.county,
 			state = excluded.state, zip = excluded.zip, work_phone = excluded.work_phone,
+			hours = excluded.hours,
 			website = excluded.website, email = excluded.email, featured = excluded.featured,
 			categories = excluded.categories, membership_level_name = excluded.membership_level_name,
 			membership_rank = excluded.membership_rank, member_since_date = excluded.member_since_date,
@@ -1282,13 +1291,13 @@ begin
 			updated_by = 'import',
 			search_vector = excluded.search_vector, search_text = excluded.search_text
 		-- Only a business whose values differ is written: an unchanged re-import changes nothing.
-		where (p.report_name, p.address1, p.address2, p.city, p.county, p.state, p.zip, p.work_phone,
+		where (p.report_name, p.address1, p.address2, p.city, p.county, p.state, p.zip, p.work_phone, p.hours,
 				p.website, p.email, p.featured, p.categories, p.membership_level_name, p.membership_rank,
 				p.member_since_date, p.weblink_profile_id, p.main_related_profile_name, p.logo_url,
 				p.listing_position, p.is_member, p.published,
 				case when p.removed_at is null then null else p.published_before_removal end)
 			is distinct from (excluded.report_name, excluded.address1, excluded.address2, excluded.city,
-				excluded.county, excluded.state, excluded.zip, excluded.work_phone, excluded.website,
+				excluded.county, excluded.state, excluded.zip, excluded.work_phone, excluded.hours, excluded.website,
 				excluded.email, excluded.featured, excluded.categories, excluded.membership_level_name,
 				excluded.membership_rank, excluded.member_since_date, excluded.weblink_profile_id,
 				excluded.main_related_profile_name, excluded.logo_url, excluded.listing_position,
@@ -1478,7 +1487,7 @@ set search_path = ''
 as $$
 	select array[
 		'weblink_profile_id', 'report_name', 'address1', 'address2', 'city', 'county', 'state', 'zip',
-		'work_phone', 'website', 'email', 'featured', 'categories', 'membership_level_name',
+		'work_phone', 'hours', 'website', 'email', 'featured', 'categories', 'membership_level_name',
 		'membership_rank', 'member_since_date', 'main_related_profile_name', 'logo_url',
 		'listing_position', 'is_member', 'published', 'description', 'short_description', 'keywords',
 		'facebook', 'twitter', 'linkedin', 'instagram', 'youtube'
@@ -2151,19 +2160,18 @@ grant execute on function public.business_gone(uuid, text) to anon, authenticate
   and each of its actions used (website, phone, …), plus the search words
   that led to a view. Counters only: no row per visit, nothing about the
   visitor. The /api/stats function adds to them (service role, one call per
-  batch of events); the chamber's admins read them in the panel's Reports tab.
+  batch of events); the chamber's admins read them in the panel's Reports
+  tab, and a member its own business's on its page.
 
-  Days are UTC days. Businesses are referred to by id without a foreign key:
+  Days are days in the chamber's time zone (the function dates each event
+  so). Businesses are referred to by id without a foreign key:
   the import replaces a chamber's profiles (same ids), and their statistics
   must outlive that.
 
-  A member of a business (below) would read its own rows with one more
-  policy on business_stats:
-    create policy "A member can read its own business's statistics"
-      on public.business_stats for select to authenticated
-      using (public.is_business_member(business_id));
-  and the report functions below, which read as the caller, then answer it
-  for its own business with no change.
+  A member of a business (below) reads its own business's rows: its policy
+  on business_stats follows is_business_member, which it calls. The report
+  functions below read as the caller, so they answer a member for its own
+  business with no change (zeros for every other business).
  */
 
 /** The kinds counted, in the order the reports list them (also src/features/reports/reports.ts). */
@@ -2204,7 +2212,7 @@ create table if not exists public.business_stats (
 	check (char_length(words) <= 100 and words = lower(btrim(words)))
 );
 
-comment on table public.business_stats is 'Counters per business, UTC day and kind (card shown, profile view, each action; search words that led to a view). Added to by /api/stats only; read by the chamber''s admins.';
+comment on table public.business_stats is 'Counters per business, day in the chamber''s time zone, and kind (card shown, profile view, each action; search words that led to a view). Added to by /api/stats only; read by the chamber''s admins, and by a member for its own business.';
 comment on column public.business_stats.business_id is 'profiles.id of the business (no foreign key: statistics outlive a re-import).';
 comment on column public.business_stats.kind is 'shown: the card was on screen in a listing; view: the profile was opened; search: a view that came from a search (words); the rest are actions.';
 comment on column public.business_stats.words is 'For kind search: the search text, lower case and trimmed, at most 100 characters; empty for every other kind.';
@@ -2595,11 +2603,11 @@ as $$
 		'enabled', coalesce((c.features ->> 'memberUpdates')::boolean, false),
 		'fields', coalesce(
 			case when jsonb_typeof(c.features -> 'memberFields') = 'array' then c.features -> 'memberFields' end,
-			'["listings", "web_content", "work_phone", "website", "social_media", "logo_url", "categories"]'::jsonb
+			'["listings", "web_content", "work_phone", "hours", "website", "social_media", "logo_url", "categories"]'::jsonb
 		),
 		'liveFields', coalesce(
 			case when jsonb_typeof(c.features -> 'memberLiveFields') = 'array' then c.features -> 'memberLiveFields' end,
-			'[]'::jsonb
+			'["hours"]'::jsonb
 		),
 		'editorsApprove', coalesce((c.features ->> 'memberEditorsApprove')::boolean, false),
 		'maxCategories', case
@@ -2679,6 +2687,11 @@ comment on function public.is_business_member is 'True when the signed-in user i
 
 revoke all on function public.is_business_member(uuid) from public;
 grant execute on function public.is_business_member(uuid) to authenticated, service_role;
+
+-- The statistics' member policy (business_stats, above) needs is_business_member, so it is here.
+create policy "Members can read their own business's statistics" on public.business_stats
+	for select to authenticated
+	using (public.is_business_member(business_id));
 
 /**
   Binds the identity-service user of an address to a business, when that
