@@ -2084,7 +2084,7 @@ AS $function$
 		)
 	);
 $function$;
-comment on function public.business_stats_report(p_tenant_id uuid, p_business_id uuid, p_from date, p_to date) is 'One business''s report: counts by kind and top 20 search texts between two UTC days, and shown/views/actions for the 12 months ending with the last day''s month, as the caller may read them.';
+comment on function public.business_stats_report(p_tenant_id uuid, p_business_id uuid, p_from date, p_to date) is 'One business''s report: counts by kind and top 20 search texts between two days (the chamber''s own), and shown/views/actions for the 12 months ending with the last day''s month, as the caller may read them.';
 grant execute on function public.business_stats_report(p_tenant_id uuid, p_business_id uuid, p_from date, p_to date) to authenticated;
 grant execute on function public.business_stats_report(p_tenant_id uuid, p_business_id uuid, p_from date, p_to date) to postgres;
 grant execute on function public.business_stats_report(p_tenant_id uuid, p_business_id uuid, p_from date, p_to date) to service_role;
@@ -2108,7 +2108,7 @@ AS $function$
 	group by p.id, p.report_name
 	order by lower(p.report_name), p.id;
 $function$;
-comment on function public.business_stats_totals(p_tenant_id uuid, p_from date, p_to date) is 'Each published business of the chamber with its shown, views and actions between two UTC days (inclusive), as the caller may read them.';
+comment on function public.business_stats_totals(p_tenant_id uuid, p_from date, p_to date) is 'Each published business of the chamber with its shown, views and actions between two days (inclusive; the chamber''s own days, as the counters are kept), as the caller may read them.';
 grant execute on function public.business_stats_totals(p_tenant_id uuid, p_from date, p_to date) to authenticated;
 grant execute on function public.business_stats_totals(p_tenant_id uuid, p_from date, p_to date) to postgres;
 grant execute on function public.business_stats_totals(p_tenant_id uuid, p_from date, p_to date) to service_role;

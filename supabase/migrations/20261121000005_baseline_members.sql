@@ -2323,7 +2323,7 @@ as $$
 	order by lower(p.report_name), p.id;
 $$;
 
-comment on function public.business_stats_totals is 'Each published business of the chamber with its shown, views and actions between two UTC days (inclusive), as the caller may read them.';
+comment on function public.business_stats_totals is 'Each published business of the chamber with its shown, views and actions between two days (inclusive; the chamber''s own days, as the counters are kept), as the caller may read them.';
 
 revoke all on function public.business_stats_totals(uuid, date, date) from public, anon, authenticated;
 grant execute on function public.business_stats_totals(uuid, date, date) to authenticated, service_role;
@@ -2395,7 +2395,7 @@ as $$
 	);
 $$;
 
-comment on function public.business_stats_report is 'One business''s report: counts by kind and top 20 search texts between two UTC days, and shown/views/actions for the 12 months ending with the last day''s month, as the caller may read them.';
+comment on function public.business_stats_report is 'One business''s report: counts by kind and top 20 search texts between two days (the chamber''s own), and shown/views/actions for the 12 months ending with the last day''s month, as the caller may read them.';
 
 revoke all on function public.business_stats_report(uuid, uuid, date, date) from public, anon, authenticated;
 grant execute on function public.business_stats_report(uuid, uuid, date, date) to authenticated, service_role;
