@@ -489,79 +489,73 @@ function BusinessReportBody({
 				</button>
 			</Section>
 			<Section title={`Actions by kind, ${label}`}>
-				<div className="ops-table-wrap">
-					<table className="ops-table reports__table">
-						<caption>Actions by kind, {label}</caption>
-						<thead>
-							<tr>
-								<th scope="col">Action</th>
-								<th scope="col">Count</th>
-							</tr>
-						</thead>
-						<tbody>
-							{actions.map((a) => (
-								<tr key={a.kind}>
-									<th scope="row">{KIND_LABELS[a.kind]}</th>
-									<td>{fmt(a.count)}</td>
-								</tr>
-							))}
-						</tbody>
-					</table>
-				</div>
-				<button
-					type="button"
-					className="admin-button admin-button--secondary"
-					onClick={() =>
-						downloadCsv(
-							`${file}-actions.csv`,
-							['Action', 'Count'],
-							actions.map((a) => [KIND_LABELS[a.kind], a.count]),
-						)
-					}
-				>
-					Export actions as CSV
-				</button>
+				<CountTable
+					caption={`Actions by kind, ${label}`}
+					columns={['Action', 'Count']}
+					rows={actions.map((a): [string, number] => [KIND_LABELS[a.kind], a.count])}
+					file={`${file}-actions.csv`}
+					exportLabel="Export actions as CSV"
+				/>
 			</Section>
 			<Section title={`Top search words, ${label}`}>
 				{report.searches.length === 0 ? (
 					<p>No views came from a search in this period.</p>
 				) : (
-					<>
-						<div className="ops-table-wrap">
-							<table className="ops-table reports__table">
-								<caption>Top search words, {label}</caption>
-								<thead>
-									<tr>
-										<th scope="col">Searched for</th>
-										<th scope="col">Views</th>
-									</tr>
-								</thead>
-								<tbody>
-									{report.searches.map((s) => (
-										<tr key={s.words}>
-											<th scope="row">{s.words}</th>
-											<td>{fmt(s.count)}</td>
-										</tr>
-									))}
-								</tbody>
-							</table>
-						</div>
-						<button
-							type="button"
-							className="admin-button admin-button--secondary"
-							onClick={() =>
-								downloadCsv(
-									`${file}-searches.csv`,
-									['Searched for', 'Views'],
-									report.searches.map((s) => [s.words, s.count]),
-								)
-							}
-						>
-							Export search words as CSV
-						</button>
-					</>
+					<CountTable
+						caption={`Top search words, ${label}`}
+						columns={['Searched for', 'Views']}
+						rows={report.searches.map((s): [string, number] => [s.words, s.count])}
+						file={`${file}-searches.csv`}
+						exportLabel="Export search words as CSV"
+					/>
 				)}
 			</Section>
+		</>
+	);
+}
+
+/** A table of labels and their counts, with its CSV export (the same two columns). */
+function CountTable({
+	caption,
+	columns,
+	rows,
+	file,
+	exportLabel,
+}: {
+	caption: string;
+	columns: [string, string];
+	rows: [string, number][];
+	file: string;
+	exportLabel: string;
+}) {
+	return (
+		<>
+			<div className="ops-table-wrap">
+				<table className="ops-table reports__table">
+					<caption>{caption}</caption>
+					<thead>
+						<tr>
+							<th scope="col">{columns[0]}</th>
+							<th scope="col">{columns[1]}</th>
+						</tr>
+					</thead>
+					<tbody>
+						{rows.map(([name, count]) => (
+							<tr key={name}>
+								<th scope="row">{name}</th>
+								<td>{fmt(count)}</td>
+							</tr>
+						))}
+					</tbody>
+				</table>
+			</div>
+			<button
+				type="button"
+				className="admin-button admin-button--secondary"
+				onClick={() => downloadCsv(file, columns, rows)}
+			>
+				{exportLabel}
+			</button>
 		</>
 	);
 }
