@@ -14,7 +14,7 @@ import { IMPORTS_BUCKET, runImportJob } from '../src/features/members/import/imp
 import { importTenant } from '../src/features/tenants/tenants.server.ts';
 import { parseTenantFile } from '../src/features/tenants/tenant-file.ts';
 import { getServiceClient, readClientEnv } from '../src/lib/supabase.server.ts';
-import { runMain } from './lib/main.ts';
+import { runMain, wholeNumber } from './lib/main.ts';
 import { withStack } from './stack/index.ts';
 
 const CITIES = ['Lakeside', 'Harbor', 'Cedar Falls', 'Riverside', 'Oak Hill'];
@@ -124,8 +124,7 @@ runMain(async () => {
 			slug: { type: 'string', default: 'bench-import' },
 		},
 	});
-	const rows = Number(values.rows);
-	if (!Number.isInteger(rows) || rows < 1) throw new Error('--rows takes a positive whole number');
+	const rows = wholeNumber('rows', values.rows);
 	await withStack(async (stack) => {
 		// The import code reads the stack's address from the environment, as the functions do.
 		Object.assign(process.env, stack.env);

@@ -7,7 +7,6 @@
  * Make the chamber first with `npm run tenant:demo -- --businesses 50000 --slug big`. A
  * benchmark, not a test: it prints.
  */
-import { createServer } from 'node:net';
 import { parseArgs } from 'node:util';
 import { createClient } from '@supabase/supabase-js';
 import { listMembers } from '../src/features/members/members.server.ts';
@@ -15,16 +14,9 @@ import { memberListQuerySchema } from '../src/features/members/members.ts';
 import { getTenantBySlug } from '../src/features/tenants/lookup.server.ts';
 import { getUserClient, readClientEnv } from '../src/lib/supabase.server.ts';
 import { startSiteServer } from './lib/netlify-local.ts';
-import { runMain } from './lib/main.ts';
+import { runMain, wholeNumber } from './lib/main.ts';
 import { withStack } from './stack/index.ts';
-
-async function freePort(): Promise<number> {
-	const probe = createServer().listen(0, '127.0.0.1');
-	await new Promise((resolve) => probe.once('listening', resolve));
-	const { port } = probe.address() as { port: number };
-	probe.close();
-	return port;
-}
+import { freePort } from './lib/free-port.ts';
 
 function stats(times: number[]) {
 	const sorted = [...times].sort((a, b) => a - b);
@@ -42,8 +34,7 @@ runMain(async () => {
 			runs: { type: 'string', default: '9' },
 		},
 	});
-	const runs = Number(values.runs);
-	if (!Number.isInteger(runs) || runs < 1) throw new Error('--runs takes a positive whole number');
+	const runs = wholeNumber('runs', values.runs);
 	await withStack(
 		async (stack) => {
 			Object.assign(process.env, stack.env, { TENANT: values.slug });

@@ -22,7 +22,6 @@
  * page only, e.g. Search, or several, comma-separated: --page 'Events,Event detail'), --no-docs.
  */
 import { readdir, readFile, stat, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { loadavg } from 'node:os';
 import { join, posix } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -38,6 +37,7 @@ import { startSiteServer } from './lib/netlify-local.ts';
 import { onShutdown, runMain } from './lib/main.ts';
 import { ROOT } from './lib/site.ts';
 import { ensureStack } from './stack/index.ts';
+import { freePort } from './lib/free-port.ts';
 
 type Element = DefaultTreeAdapterMap['element'];
 type ParentNode = DefaultTreeAdapterMap['parentNode'];
@@ -231,17 +231,6 @@ async function weigh(path: string, origin: string): Promise<Weights> {
 		inlineJs: inline ? gzipSize(inline) : 0,
 		jsFiles: [...seen],
 	};
-}
-
-async function freePort(): Promise<number> {
-	return new Promise((resolve, reject) => {
-		const server = createServer();
-		server.once('error', reject);
-		server.listen(0, '127.0.0.1', () => {
-			const address = server.address();
-			server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-		});
-	});
 }
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[values.length >> 1] ?? 0;

@@ -20,7 +20,7 @@ import { escapeHTML } from 'astro/runtime/server/escape.js';
 import type { PublishView } from '../src/features/publish/publish.ts';
 import { readClientEnv } from '../src/lib/supabase.server.ts';
 import { ensureBenchTenant } from './lib/bench-tenant.ts';
-import { runMain } from './lib/main.ts';
+import { runMain, wholeNumber } from './lib/main.ts';
 import { ROOT } from './lib/site.ts';
 import { withStack, type Stack } from './stack/index.ts';
 
@@ -97,12 +97,9 @@ runMain(async () => {
 			password: { type: 'string', default: 'demo-password' },
 		},
 	});
-	const runs = Number(values.runs);
-	if (!Number.isInteger(runs) || runs < 1) throw new Error('--runs takes a positive whole number');
-	const size = values.businesses === undefined ? null : Number(values.businesses);
-	if (size !== null && (!Number.isInteger(size) || size < 1)) {
-		throw new Error('--businesses takes a positive whole number, e.g. 300, 3000 or 50000');
-	}
+	const runs = wholeNumber('runs', values.runs);
+	const size =
+		values.businesses === undefined ? null : wholeNumber('businesses', values.businesses);
 	const builds = new Map<number, BuildTimes>();
 	const loadAtStart = loadavg()[0]!.toFixed(1);
 

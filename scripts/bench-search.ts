@@ -11,7 +11,7 @@ import { SORT_VALUES } from '../src/features/directory/rules.ts';
 import { listBusinesses, listCategories } from '../src/features/directory/directory.server.ts';
 import { getTenantBySlug } from '../src/features/tenants/tenants.server.ts';
 import { getAnonClient, readClientEnv, LONG_CALL_TIMEOUT_MS } from '../src/lib/supabase.server.ts';
-import { runMain } from './lib/main.ts';
+import { runMain, wholeNumber } from './lib/main.ts';
 import { withStack } from './stack/index.ts';
 
 runMain(async () => {
@@ -21,8 +21,7 @@ runMain(async () => {
 			runs: { type: 'string', default: '5' },
 		},
 	});
-	const runs = Number(values.runs);
-	if (!Number.isInteger(runs) || runs < 1) throw new Error('--runs takes a positive whole number');
+	const runs = wholeNumber('runs', values.runs);
 	await withStack(
 		async (stack) => {
 			const client = getAnonClient(

@@ -7,9 +7,7 @@
  * sent, then puts the day's counters of the chamber back as they were. A benchmark, not a test:
  * it prints its figures and the machine's load.
  */
-import { once } from 'node:events';
 import { request } from 'node:http';
-import { createServer } from 'node:net';
 import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import { ACTION_KINDS, utcDay } from '../src/features/reports/reports.ts';
@@ -17,20 +15,12 @@ import { getTenantBySlug } from '../src/features/tenants/lookup.server.ts';
 import { getServiceClient, readClientEnv } from '../src/lib/supabase.server.ts';
 import type { Row } from '../src/lib/database.ts';
 import { startSiteServer } from './lib/netlify-local.ts';
-import { runMain } from './lib/main.ts';
+import { runMain, wholeNumber } from './lib/main.ts';
 import { withStack } from './stack/index.ts';
+import { freePort } from './lib/free-port.ts';
 
 const CHROME =
 	'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
-
-/** A loopback port nothing listens on right now. */
-async function freePort(): Promise<number> {
-	const probe = createServer().listen(0, '127.0.0.1');
-	await once(probe, 'listening');
-	const { port } = probe.address() as { port: number };
-	probe.close();
-	return port;
-}
 
 /** The 1-minute load average, as `uptime` prints it. */
 const load = () => loadavg()[0]!.toFixed(2);
@@ -71,13 +61,9 @@ runMain(async () => {
 		},
 	});
 	const seconds = Number(values.seconds);
-	const concurrency = Number(values.concurrency);
-	const batchSize = Number(values.batch);
 	if (!(seconds > 0 && seconds <= 120)) throw new Error('--seconds takes 1 to 120');
-	if (!(Number.isInteger(concurrency) && concurrency >= 1 && concurrency <= 64))
-		throw new Error('--concurrency takes 1 to 64');
-	if (!(Number.isInteger(batchSize) && batchSize >= 1 && batchSize <= 50))
-		throw new Error('--batch takes 1 to 50');
+	const concurrency = wholeNumber('concurrency', values.concurrency, { max: 64 });
+	const batchSize = wholeNumber('batch', values.batch, { max: 50 });
 
 	await withStack(async (stack) => {
 		Object.assign(process.env, stack.env, { TENANT: values.slug });

@@ -15,7 +15,7 @@ import {
 	LONG_CALL_TIMEOUT_MS,
 } from '../src/lib/supabase.server.ts';
 import { generateTenant } from '../tenants/demo/generate.ts';
-import { runMain } from './lib/main.ts';
+import { runMain, wholeNumber } from './lib/main.ts';
 import { withStack } from './stack/index.ts';
 
 const BATCH = 1000;
@@ -31,9 +31,7 @@ runMain(async () => {
 			'allow-super-admin': { type: 'boolean', default: false },
 		},
 	});
-	const count = Number(values.businesses);
-	if (!Number.isInteger(count) || count < 1)
-		throw new Error('--businesses takes a positive whole number');
+	const count = wholeNumber('businesses', values.businesses);
 	const started = Date.now();
 	const input = generateTenant({
 		slug: values.slug,

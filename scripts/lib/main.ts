@@ -43,3 +43,20 @@ export function runMain(body: () => Promise<void>, options: { keepAlive?: boolea
 		},
 	);
 }
+
+/** A command's whole-number option (`--runs 5`), or a one-line error naming the option. */
+export function wholeNumber(
+	option: string,
+	value: string,
+	{ min = 1, max = Number.MAX_SAFE_INTEGER }: { min?: number; max?: number } = {},
+): number {
+	const number = Number(value);
+	if (!(Number.isInteger(number) && number >= min && number <= max)) {
+		throw new Error(
+			max === Number.MAX_SAFE_INTEGER
+				? `--${option} takes a whole number from ${min}`
+				: `--${option} takes ${min} to ${max}`,
+		);
+	}
+	return number;
+}

@@ -1,19 +1,10 @@
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { openEmbeddedDatabase } from '../stack/database.ts';
 import { runMigrations } from '../stack/migrate.ts';
-
-/** A port the system has free now (the embedded database listens on loopback only). */
-async function freePort(): Promise<number> {
-	const server = createServer();
-	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-	const { port } = server.address() as { port: number };
-	await new Promise<void>((resolve) => server.close(() => resolve()));
-	return port;
-}
+import { freePort } from './free-port.ts';
 
 /**
  * Runs `use` against a fresh embedded database with every migration applied, then removes it:

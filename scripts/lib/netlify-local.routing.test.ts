@@ -1,10 +1,9 @@
-import { once } from 'node:events';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSiteServer, type SiteServer } from './netlify-local.ts';
+import { freePort } from './free-port.ts';
 
 // Netlify's request chain, which netlify serve follows too: functions by path first (one with
 // preferStatic steps aside for a file), the on-demand function (`/*`, preferStatic) next, and
@@ -12,14 +11,6 @@ import { startSiteServer, type SiteServer } from './netlify-local.ts';
 
 let root: string;
 let server: SiteServer;
-
-async function freePort(): Promise<number> {
-	const probe = createServer().listen(0, '127.0.0.1');
-	await once(probe, 'listening');
-	const { port } = probe.address() as { port: number };
-	probe.close();
-	return port;
-}
 
 beforeAll(async () => {
 	root = await mkdtemp(join(tmpdir(), 'chamber-netlify-local-'));

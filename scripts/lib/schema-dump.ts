@@ -150,18 +150,18 @@ async function dumpPolicies(db: Queryable, relid: number, qualified: string): Pr
 	);
 }
 
-async function dumpRelation(
-	db: Queryable,
-	rel: {
-		oid: number;
-		nspname: string;
-		relname: string;
-		relkind: string;
-		rls: boolean;
-		force_rls: boolean;
-		reloptions: string[] | null;
-	},
-): Promise<string> {
+/** A table, view or sequence as pg_class describes it. */
+type Relation = {
+	oid: number;
+	nspname: string;
+	relname: string;
+	relkind: string;
+	rls: boolean;
+	force_rls: boolean;
+	reloptions: string[] | null;
+};
+
+async function dumpRelation(db: Queryable, rel: Relation): Promise<string> {
 	const qualified = `${ident(rel.nspname)}.${ident(rel.relname)}`;
 	const out: string[] = [];
 	const { rows: columns } = await db.query<{
@@ -389,15 +389,7 @@ async function dumpQualified(db: Queryable, schemas: string[]): Promise<string> 
 
 	const relations = async (kinds: string[]) =>
 		(
-			await db.query<{
-				oid: number;
-				nspname: string;
-				relname: string;
-				relkind: string;
-				rls: boolean;
-				force_rls: boolean;
-				reloptions: string[] | null;
-			}>(
+			await db.query<Relation>(
 				`select c.oid, n.nspname, c.relname, c.relkind, c.relrowsecurity as rls,
 					c.relforcerowsecurity as force_rls, c.reloptions
 				from pg_class c join pg_namespace n on n.oid = c.relnamespace

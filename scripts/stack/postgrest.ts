@@ -1,9 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { createServer, type AddressInfo } from 'node:net';
 import { dirname, join } from 'node:path';
 import { supervise, type Supervised } from './supervisor.ts';
+import { freePort } from '../lib/free-port.ts';
 
 export interface PostgrestProcess {
 	url: string;
@@ -26,15 +26,6 @@ function binaryPath(): string {
 			{ cause: error },
 		);
 	}
-}
-
-/** A loopback port nobody listens on now, for PostgREST's admin server (only the stack asks it). */
-async function freePort(): Promise<number> {
-	const server = createServer();
-	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-	const port = (server.address() as AddressInfo).port;
-	await new Promise((resolve) => server.close(resolve));
-	return port;
 }
 
 async function probe(url: string, timeoutMs: number): Promise<number> {

@@ -1,3 +1,4 @@
+import { escapeUTF8 } from 'entities';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import nodemailer, { type SendMailOptions } from 'nodemailer';
@@ -30,13 +31,6 @@ async function deliver(
 	);
 }
 
-const escapeHtml = (value: string) =>
-	value
-		.replaceAll('&', '&amp;')
-		.replaceAll('<', '&lt;')
-		.replaceAll('>', '&gt;')
-		.replaceAll('"', '&quot;');
-
 /** A metadata value a template may print: a short string, or ''. */
 function dataText(data: Record<string, unknown>, key: string, max = 200): string {
 	const value = data[key];
@@ -64,7 +58,7 @@ export async function sendMagicLinkMail(
 		? dataText(data, 'chamber_color')
 		: '#1f4e79';
 	const what = business ? `the listing of ${business}` : 'your listing';
-	const href = escapeHtml(link);
+	const href = escapeUTF8(link);
 	await deliver(
 		config,
 		{
@@ -82,8 +76,8 @@ export async function sendMagicLinkMail(
 				"If you didn't ask for this, you can ignore this e-mail.",
 			].join('\n'),
 			html: `<div style="font-family:sans-serif;max-width:560px">
-<h2 style="color:${colour}">${escapeHtml(chamber || 'Your sign-in link')}</h2>
-<p>Follow the link below to sign in and update ${escapeHtml(what)}. This link expires in ${lasts} and can only be used once.</p>
+<h2 style="color:${colour}">${escapeUTF8(chamber || 'Your sign-in link')}</h2>
+<p>Follow the link below to sign in and update ${escapeUTF8(what)}. This link expires in ${lasts} and can only be used once.</p>
 <p><a href="${href}" style="display:inline-block;padding:10px 18px;background:${colour};color:#fff;text-decoration:none;border-radius:4px">Sign in</a></p>
 <p>If you didn't ask for this, you can ignore this e-mail.</p>
 </div>`,

@@ -210,6 +210,25 @@ function checkPassword(password: string): void {
 	}
 }
 
+/** A user keeps its address here: changing it is GoTrue's confirmation e-mail flow, not offered. */
+function refuseEmailChange(user: UserRow, email: string | undefined): void {
+	if (email && email.trim().toLowerCase() !== user.email) {
+		throw new AuthError(
+			422,
+			'feature_disabled',
+			'Changing the e-mail address is not available in the local identity service',
+		);
+	}
+}
+
+/** Metadata updates merge into what the user has, as GoTrue's do. */
+function merged(
+	current: Record<string, unknown> | null,
+	update: Record<string, unknown>,
+): Record<string, unknown> {
+	return { ...(current ?? {}), ...update };
+}
+
 const EMAIL = z.email();
 
 function checkEmail(email: string): string {
@@ -516,13 +535,7 @@ export class AuthService {
 		if (params.app_metadata) {
 			throw new AuthError(403, 'not_admin', 'Updating app_metadata requires admin privileges');
 		}
-		if (params.email && params.email.trim().toLowerCase() !== user.email) {
-			throw new AuthError(
-				422,
-				'feature_disabled',
-				'Changing the e-mail address is not available in the local identity service',
-			);
-		}
+		refuseEmailChange(user, params.email);
 		const now = this.#now();
 		const changes: Parameters<typeof updateUser>[2] = {};
 		if (params.password !== undefined && params.password !== '') {
@@ -559,8 +572,7 @@ export class AuthService {
 			// Completing a reset proves the address: as GoTrue confirms it on verify.
 			if (!user.email_confirmed_at) changes.email_confirmed_at = now;
 		}
-		if (params.data)
-			changes.raw_user_meta_data = { ...(user.raw_user_meta_data ?? {}), ...params.data };
+		if (params.data) changes.raw_user_meta_data = merged(user.raw_user_meta_data, params.data);
 		return this.#store.transaction(async (db) => {
 			const updated = Object.keys(changes).length
 				? await updateUser(db, user.id, changes, now)
@@ -980,13 +992,7 @@ export class AuthService {
 	async adminUpdateUser(id: string, body: unknown): Promise<UserJson> {
 		const user = await this.#adminFind(id);
 		const params = parseBody(adminUserSchema, body);
-		if (params.email && params.email.trim().toLowerCase() !== user.email) {
-			throw new AuthError(
-				422,
-				'feature_disabled',
-				'Changing the e-mail address is not available in the local identity service',
-			);
-		}
+		refuseEmailChange(user, params.email);
 		const now = this.#now();
 		const changes: Parameters<typeof updateUser>[2] = {};
 		if (params.password !== undefined) {
@@ -995,10 +1001,10 @@ export class AuthService {
 		}
 		if (params.email_confirm) changes.email_confirmed_at = user.email_confirmed_at ?? now;
 		if (params.user_metadata) {
-			changes.raw_user_meta_data = { ...(user.raw_user_meta_data ?? {}), ...params.user_metadata };
+			changes.raw_user_meta_data = merged(user.raw_user_meta_data, params.user_metadata);
 		}
 		if (params.app_metadata) {
-			changes.raw_app_meta_data = { ...(user.raw_app_meta_data ?? {}), ...params.app_metadata };
+			changes.raw_app_meta_data = merged(user.raw_app_meta_data, params.app_metadata);
 		}
 		if (params.ban_duration !== undefined) {
 			if (params.ban_duration === 'none') changes.banned_until = null;

@@ -701,22 +701,21 @@ export async function listPublishHistory(
 }
 
 /**
- * Writes a kept configuration back as a save, with the caller's token (so the database's role
- * checks judge it exactly as a save from the panel), and publishes it.
+ * A configuration the chamber published and still keeps, as the row a save writes back (the slug
+ * names the deployment and never changes), with when it went live (UTC, to the minute) for the
+ * publish's or the schedule's reason.
  */
-export async function restorePublishedConfig(
-	session: Pick<AdminSession, 'client'>,
+export async function readKeptConfig(
+	client: SupabaseClient,
 	tenantId: string,
 	publishId: number,
-): Promise<PublishRequestResult> {
-	const { data, error } = await session.client
+): Promise<{ row: Omit<ReturnType<typeof configToRow>, 'slug'>; publishedAt: string }> {
+	const { data, error } = await client
 		.from('publishes')
-		.select('id, tenant_id, state, finished_at, config_snapshot')
+		.select('state, finished_at, config_snapshot')
 		.eq('id', publishId)
 		.eq('tenant_id', tenantId)
 		.maybeSingle<{
-			id: number;
-			tenant_id: string;
 			state: string;
 			finished_at: string | null;
 			config_snapshot: StoredChamberConfigRow | null;
@@ -728,8 +727,21 @@ export async function restorePublishedConfig(
 		throw new HttpError(409, 'This configuration is no longer kept.');
 	}
 	const config: ChamberConfig = configFromRow(data.config_snapshot, `publish ${publishId}`);
-	// The slug names the deployment and never changes; everything else is written back.
 	const { slug: _slug, ...row } = configToRow(config);
+	const publishedAt = data.finished_at ? data.finished_at.slice(0, 16).replace('T', ' ') : '';
+	return { row, publishedAt };
+}
+
+/**
+ * Writes a kept configuration back as a save, with the caller's token (so the database's role
+ * checks judge it exactly as a save from the panel), and publishes it.
+ */
+export async function restorePublishedConfig(
+	session: Pick<AdminSession, 'client'>,
+	tenantId: string,
+	publishId: number,
+): Promise<PublishRequestResult> {
+	const { row, publishedAt } = await readKeptConfig(session.client, tenantId, publishId);
 	const update = await session.client
 		.from('chamber_config')
 		.update(row)
@@ -742,10 +754,9 @@ export async function restorePublishedConfig(
 		});
 	}
 	if (update.data.length === 0) throw new HttpError(403, 'You cannot change this chamber.');
-	const when = data.finished_at ? data.finished_at.slice(0, 16).replace('T', ' ') : '';
 	return requestPublish({
 		client: session.client,
 		tenantId,
-		reason: `Restored the configuration published ${when} UTC`.trim(),
+		reason: `Restored the configuration published ${publishedAt} UTC`.trim(),
 	});
 }

@@ -7,7 +7,12 @@ import { configFromRow, configToRow, type StoredChamberConfigRow } from '../conf
 import { chamberTimeZone, zonedWallTimeToInstant } from '../config/time-zone.ts';
 import { throwIfConflict } from '../conflicts/conflicts.server.ts';
 import { ConfigChangeError, parseConfigChange } from '../admin/update-config.ts';
-import { readPublishEnv, requestPublish, type PublishEnv } from './publish.server.ts';
+import {
+	readKeptConfig,
+	readPublishEnv,
+	requestPublish,
+	type PublishEnv,
+} from './publish.server.ts';
 import type { PublishView } from './publish.ts';
 import {
 	saveSummary,
@@ -108,35 +113,15 @@ export async function scheduleRestore(
 	at: string,
 	now: Date = new Date(),
 ): Promise<ScheduledView> {
-	const { data, error } = await session.client
-		.from('publishes')
-		.select('id, state, finished_at, config_snapshot')
-		.eq('id', publishId)
-		.eq('tenant_id', tenant.id)
-		.maybeSingle<{
-			id: number;
-			state: string;
-			finished_at: string | null;
-			config_snapshot: StoredChamberConfigRow | null;
-		}>();
-	if (error)
-		throw new Error(`Failed to read publish ${publishId}: ${error.message}`, { cause: error });
-	if (!data) throw new HttpError(404, 'No such publish of this chamber.');
-	if (data.state !== 'live' || !data.config_snapshot) {
-		throw new HttpError(409, 'This configuration is no longer kept.');
-	}
-	const { slug: _slug, ...row } = configToRow(
-		configFromRow(data.config_snapshot, `publish ${publishId}`),
-	);
+	const { row, publishedAt } = await readKeptConfig(session.client, tenant.id, publishId);
 	const runAt = await runAtFor(tenant, at, now);
-	const when = data.finished_at ? data.finished_at.slice(0, 16).replace('T', ' ') : '';
 	return insertScheduled(session.client, {
 		tenant_id: tenant.id,
 		run_at: runAt.toISOString(),
 		kind: 'restore',
 		snapshot: row,
 		restore_of: publishId,
-		summary: `Restore the configuration published ${when} UTC`,
+		summary: `Restore the configuration published ${publishedAt} UTC`,
 	});
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { chamberConfigSchema } from '../config/config.ts';
+import { chamberConfigSchema, MEMBER_FIELD_CHOICES } from '../config/config.ts';
 import {
 	decisionMail,
 	describeSubmission,
@@ -155,16 +155,7 @@ describe('the settings’ defaults', () => {
 			maxCategories: features.memberMaxCategories,
 		}).toEqual({
 			enabled: false,
-			fields: [
-				'listings',
-				'web_content',
-				'work_phone',
-				'hours',
-				'website',
-				'social_media',
-				'logo_url',
-				'categories',
-			],
+			fields: [...MEMBER_FIELD_CHOICES],
 			liveFields: ['hours'],
 			editorsApprove: false,
 			maxCategories: 3,

@@ -1,3 +1,4 @@
+import { escapeUTF8 } from 'entities';
 import { z } from 'zod';
 import { MEMBER_FIELD_CHOICES, type MemberFieldChoice } from '../config/config.ts';
 import {
@@ -271,13 +272,6 @@ export interface DecisionMail {
 	html: string;
 }
 
-const escapeHtml = (value: string) =>
-	value
-		.replaceAll('&', '&amp;')
-		.replaceAll('<', '&lt;')
-		.replaceAll('>', '&gt;')
-		.replaceAll('"', '&quot;');
-
 /** The e-mail telling a member its request was approved, or returned with the note. */
 export function decisionMail(
 	decision: { kind: 'approved' } | { kind: 'returned'; note: string },
@@ -307,13 +301,13 @@ export function decisionMail(
 		? chamber.colour
 		: '#1f4e79';
 	const html = `<div style="font-family:sans-serif;max-width:560px">
-<h2 style="color:${colour}">${escapeHtml(chamber.name)}</h2>
+<h2 style="color:${colour}">${escapeUTF8(chamber.name)}</h2>
 ${lines
 	.filter((line) => line !== '')
 	.map((line) =>
 		line === link
-			? `<p><a href="${escapeHtml(link)}" style="color:${colour}">Update your listing</a></p>`
-			: `<p>${escapeHtml(line)}</p>`,
+			? `<p><a href="${escapeUTF8(link)}" style="color:${colour}">Update your listing</a></p>`
+			: `<p>${escapeUTF8(line)}</p>`,
 	)
 	.join('\n')}
 </div>`;

@@ -8,8 +8,10 @@ import type {
 	FooterLabels,
 	Social,
 	TextColors,
+	UrlKey,
 	Urls,
 } from '../../config/config.ts';
+import { URL_KEYS } from '../../config/config.ts';
 
 // The names of configuration fields, in the words a chamber's staff use: the panel's, and the
 // generator's (fieldLabel), so a field is called the same in both.
@@ -95,19 +97,12 @@ export const FOOTER_RESOURCES = [
 	['jobBoardUrl', 'jobBoardLabel'],
 ] as const satisfies readonly (readonly [keyof Urls, keyof FooterLabels])[];
 export const OTHER_FOOTER_URLS = ['privacyUrl'] as const;
-export const LIBRARY_URLS = [
-	'aboutUrl',
-	'teamUrl',
-	'presidentUrl',
-	'boardUrl',
-	'eventsUrl',
-	'networkingUrl',
-	'newsUrl',
-	'advocacyUrl',
-	'communityMapUrl',
-	'committeesUrl',
-	'annualReportUrl',
-] as const;
+/** Every other URL, in the order of URL_KEYS, so a new URL key cannot be left out of the tab. */
+export const LIBRARY_URLS: readonly UrlKey[] = URL_KEYS.filter(
+	(key) =>
+		!([...CORE_URLS, ...OTHER_FOOTER_URLS] as readonly UrlKey[]).includes(key) &&
+		!FOOTER_RESOURCES.some(([url]) => url === key),
+);
 
 export const TEXT_COLOR_LABELS: Record<keyof TextColors, string> = {
 	heading: 'Heading',
