@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import type { Business } from '../directory/directory.ts';
 import {
 	addressLine,
 	cityStateZip,
@@ -15,30 +14,14 @@ import {
 	visibleBadge,
 	websiteHref,
 } from './business.ts';
+import { testBusiness } from './test-business.ts';
 
-const business: Business = {
-	id: '5b0e7f62-8a55-4c3f-9d38-2f3c1c8f0a11',
-	weblinkProfileId: '104233',
+const business = testBusiness({
 	name: "Bella's Café & Bar",
 	slug: 'bella-s-caf-bar',
 	description: 'Wood-fired pizza in Cedarbrook.',
-	longDescription: '<p>Wood-fired pizza.</p>',
-	logo: '',
-	logoUrl: '',
 	website: 'https://bellas.example',
-	acceptsMessages: true,
-	phone: '(319) 555-0142',
-	mainContactName: 'Ana Bell',
-	address: {
-		street: '12 Main St',
-		street2: 'Suite 4',
-		city: 'Cedarbrook',
-		state: 'IA',
-		zip: '52901',
-	},
-	county: 'Linn',
 	categories: ['Restaurants', 'Catering'],
-	featured: false,
 	socialMedia: {
 		facebook: 'https://facebook.com/bellas',
 		myspace: 'https://myspace.com/bellas',
@@ -46,11 +29,8 @@ const business: Business = {
 		youtube: 'https://youtube.com/@bellas',
 	},
 	membershipLevel: 'Executive',
-	memberSince: '2011',
 	membership: { level: 'Executive', since: '2011' },
-	isNewMember: false,
-	badges: [],
-};
+});
 
 describe('badge and website link', () => {
 	it('shows the badge text the configuration asks for', () => {

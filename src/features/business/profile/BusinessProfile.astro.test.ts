@@ -2,37 +2,16 @@ import { describe, expect, it } from 'vitest';
 import type { ChamberConfigInput } from '../../config/config.ts';
 import type { Business } from '../../directory/directory.ts';
 import { render, testConfig } from '../../site/render.test-helpers.ts';
+import { testBusiness } from '../test-business.ts';
 import BusinessProfile from './BusinessProfile.astro';
 
-const business: Business = {
-	id: '5b0e7f62-8a55-4c3f-9d38-2f3c1c8f0a11',
-	weblinkProfileId: '104233',
-	name: 'Bella Café',
-	slug: 'bella-caf',
-	description: 'Wood-fired pizza.',
+const business = testBusiness({
 	longDescription:
 		'<p>Wood-fired <strong>pizza</strong>.</p><img src="x" onerror="alert(1)"><a href="javascript:alert(2)">Menu</a>',
 	logo: '/logo.svg',
 	logoUrl: '/logo.svg',
-	website: 'https://bella.example',
-	acceptsMessages: true,
-	phone: '(319) 555-0142',
-	mainContactName: 'Ana Bell',
-	address: {
-		street: '12 Main St',
-		street2: 'Suite 4',
-		city: 'Cedarbrook',
-		state: 'IA',
-		zip: '52901',
-	},
-	county: 'Linn',
-	categories: ['Restaurants & Catering', 'Bakeries'],
 	featured: true,
 	socialMedia: { facebook: 'https://facebook.com/bella', myspace: 'https://myspace.com/bella' },
-	membershipLevel: 'Trustee',
-	memberSince: '2011',
-	membership: { level: 'Trustee', since: '2011' },
-	isNewMember: false,
 	badges: [
 		{
 			icon: '',
@@ -41,7 +20,7 @@ const business: Business = {
 			affCode: 'WIB',
 		},
 	],
-};
+});
 
 async function renderProfile(b: Business, config: Partial<ChamberConfigInput> = {}) {
 	return render(BusinessProfile, {
