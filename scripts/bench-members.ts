@@ -8,11 +8,10 @@
  * benchmark, not a test: it prints.
  */
 import { parseArgs } from 'node:util';
-import { createClient } from '@supabase/supabase-js';
 import { listMembers } from '../src/features/members/members.server.ts';
 import { memberListQuerySchema } from '../src/features/members/members.ts';
 import { getTenantBySlug } from '../src/features/tenants/lookup.server.ts';
-import { getUserClient, readClientEnv } from '../src/lib/supabase.server.ts';
+import { createAuthClient, getUserClient, readClientEnv } from '../src/lib/supabase.server.ts';
 import { startSiteServer } from './lib/netlify-local.ts';
 import { runMain, wholeNumber } from './lib/main.ts';
 import { withStack } from './stack/index.ts';
@@ -39,9 +38,7 @@ runMain(async () => {
 		async (stack) => {
 			Object.assign(process.env, stack.env, { TENANT: values.slug });
 			const env = readClientEnv();
-			const auth = createClient(env.SUPABASE_URL, env.SUPABASE_ANON_KEY, {
-				auth: { persistSession: false, autoRefreshToken: false },
-			});
+			const auth = createAuthClient(env);
 			const email = `admin@${values.slug}.test`;
 			const { data, error } = await auth.auth.signInWithPassword({
 				email,

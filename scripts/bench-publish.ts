@@ -15,10 +15,9 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { loadavg } from 'node:os';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
-import { createClient } from '@supabase/supabase-js';
 import { escapeHTML } from 'astro/runtime/server/escape.js';
 import type { PublishView } from '../src/features/publish/publish.ts';
-import { readClientEnv } from '../src/lib/supabase.server.ts';
+import { getUserClient, readClientEnv } from '../src/lib/supabase.server.ts';
 import { ensureBenchTenant } from './lib/bench-tenant.ts';
 import { runMain, wholeNumber } from './lib/main.ts';
 import { ROOT } from './lib/site.ts';
@@ -146,10 +145,7 @@ runMain(async () => {
 			token: (login.session as { access_token: string }).access_token,
 			tenantId: (login.user as { tenantId: string }).tenantId,
 		};
-		const client = createClient(env.SUPABASE_URL, env.SUPABASE_ANON_KEY, {
-			global: { headers: { Authorization: `Bearer ${session.token}` } },
-			auth: { persistSession: false },
-		});
+		const client = getUserClient(session.token, env);
 		const tenantKey = (login.user as { tenantKey: string }).tenantKey;
 
 		async function readContent(): Promise<Record<string, unknown>> {

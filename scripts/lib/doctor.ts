@@ -1,6 +1,6 @@
 import { readdir } from 'node:fs/promises';
 import { createClient } from '@supabase/supabase-js';
-import type { SupabaseClient } from '../../src/lib/database.ts';
+import type { Database, SupabaseClient } from '../../src/lib/database.ts';
 import { decodeJwt } from 'jose';
 import nodemailer from 'nodemailer';
 import { readContactEnv } from '../../src/features/contact/contact.server.ts';
@@ -279,7 +279,7 @@ export async function runDoctor(target: DoctorTarget): Promise<Finding[]> {
 	);
 	// With a key of the wrong role, the checks below would only repeat the same finding.
 	if (keys.some((k) => !k.ok)) return findings;
-	const service = createClient(target.supabaseUrl, target.serviceKey, {
+	const service = createClient<Database>(target.supabaseUrl, target.serviceKey, {
 		auth: { persistSession: false, autoRefreshToken: false },
 	});
 	findings.push(...(await checkMigrations(service)));
