@@ -3,7 +3,6 @@ import { BadRequest, HttpError } from '../../lib/http.server.ts';
 import { getAnonClient, getServiceClient } from '../../lib/supabase.server.ts';
 import type { AdminSession } from '../auth/auth.server.ts';
 import { getCachedChamberConfig } from '../config/config.server.ts';
-import { configFromRow, configToRow, type StoredChamberConfigRow } from '../config/config.ts';
 import { chamberTimeZone, zonedWallTimeToInstant } from '../config/time-zone.ts';
 import { throwIfConflict } from '../conflicts/conflicts.server.ts';
 import { ConfigChangeError, parseConfigChange } from '../admin/update-config.ts';
