@@ -1,6 +1,7 @@
 import type { SupabaseClient } from '../../lib/database.ts';
 import { useId, useRef, useState, type FormEvent } from 'react';
 import { newPasswordProblem } from './auth.ts';
+import { ErrorAlert, Field, NewPasswordFields, SubmitButton } from './AuthForm.tsx';
 
 type Status =
 	{ kind: 'idle' } | { kind: 'saving' } | { kind: 'error'; message: string } | { kind: 'done' };
@@ -29,7 +30,6 @@ export default function ChangePassword({ client }: { client: SupabaseClient }) {
 	const [status, setStatus] = useState<Status>({ kind: 'idle' });
 
 	const problem = newPasswordProblem(password, confirm);
-	const shownProblem = password && confirm ? problem : null;
 
 	function open() {
 		setCurrent('');
@@ -62,60 +62,35 @@ export default function ChangePassword({ client }: { client: SupabaseClient }) {
 			<dialog ref={dialog} className="auth-dialog" aria-labelledby={`${ids}-title`}>
 				<form className="auth-card" method="dialog" onSubmit={onSubmit} noValidate>
 					<h2 id={`${ids}-title`}>Change password</h2>
-					{status.kind === 'error' && (
-						<p className="auth-alert auth-alert--error" role="alert">
-							{status.message}
-						</p>
-					)}
+					{status.kind === 'error' && <ErrorAlert message={status.message} />}
 					{status.kind === 'done' ? (
 						<p className="auth-alert auth-alert--success" role="status">
 							Your password has been changed. Your other sessions were signed out.
 						</p>
 					) : (
 						<>
-							<div className="auth-field">
-								<label htmlFor={`${ids}-current`}>Current password</label>
-								<input
-									id={`${ids}-current`}
-									type="password"
-									autoComplete="current-password"
-									required
-									value={current}
-									onChange={(e) => setCurrent(e.target.value)}
-								/>
-							</div>
-							<div className="auth-field">
-								<label htmlFor={`${ids}-new`}>New password</label>
-								<input
-									id={`${ids}-new`}
-									type="password"
-									autoComplete="new-password"
-									required
-									minLength={6}
-									value={password}
-									onChange={(e) => setPassword(e.target.value)}
-								/>
-							</div>
-							<div className="auth-field">
-								<label htmlFor={`${ids}-confirm`}>Confirm new password</label>
-								<input
-									id={`${ids}-confirm`}
-									type="password"
-									autoComplete="new-password"
-									required
-									value={confirm}
-									aria-describedby={shownProblem ? `${ids}-problem` : undefined}
-									onChange={(e) => setConfirm(e.target.value)}
-								/>
-								{shownProblem && (
-									<p id={`${ids}-problem`} className="auth-field-error">
-										{shownProblem}
-									</p>
-								)}
-							</div>
-							<button type="submit" className="auth-button" disabled={status.kind === 'saving'}>
-								{status.kind === 'saving' ? 'Changing...' : 'Change password'}
-							</button>
+							<Field
+								id={`${ids}-current`}
+								label="Current password"
+								type="password"
+								autoComplete="current-password"
+								required
+								value={current}
+								onValue={setCurrent}
+							/>
+							<NewPasswordFields
+								id={ids}
+								password={password}
+								confirm={confirm}
+								onPassword={setPassword}
+								onConfirm={setConfirm}
+								confirmLabel="Confirm new password"
+							/>
+							<SubmitButton
+								label="Change password"
+								busyLabel="Changing..."
+								busy={status.kind === 'saving'}
+							/>
 						</>
 					)}
 					<button

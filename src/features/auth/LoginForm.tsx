@@ -1,5 +1,6 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { safeRedirect, type AdminUser } from './auth.ts';
+import { AuthForm, EmailField, ErrorAlert, SubmitButton } from './AuthForm.tsx';
 import {
 	browserClient,
 	currentSession,
@@ -86,35 +87,15 @@ function LoginForm({ supabase }: Props) {
 		window.location.assign(destination());
 	}
 
-	const submitting = status.kind === 'submitting';
 	return (
-		<form
-			className="auth-card"
-			method="post"
+		<AuthForm
+			id={ids}
+			title="Admin Sign In"
+			lead={<>Sign in to manage your chamber&rsquo;s website.</>}
 			onSubmit={onSubmit}
-			noValidate
-			aria-labelledby={`${ids}-title`}
 		>
-			<h1 id={`${ids}-title`}>Admin Sign In</h1>
-			<p className="auth-card__lead">Sign in to manage your chamber&rsquo;s website.</p>
-			{status.kind === 'error' && (
-				<p className="auth-alert auth-alert--error" role="alert" tabIndex={-1} ref={errorRef}>
-					{status.message}
-				</p>
-			)}
-			<div className="auth-field">
-				<label htmlFor={`${ids}-email`}>Email</label>
-				<input
-					id={`${ids}-email`}
-					type="email"
-					name="email"
-					autoComplete="username"
-					required
-					disabled={!hydrated}
-					value={email}
-					onChange={(e) => setEmail(e.target.value)}
-				/>
-			</div>
+			{status.kind === 'error' && <ErrorAlert message={status.message} ref={errorRef} />}
+			<EmailField id={`${ids}-email`} disabled={!hydrated} value={email} onValue={setEmail} />
 			<div className="auth-field">
 				<label htmlFor={`${ids}-password`}>Password</label>
 				<div className="auth-password">
@@ -139,13 +120,16 @@ function LoginForm({ supabase }: Props) {
 					</button>
 				</div>
 			</div>
-			<button type="submit" className="auth-button" disabled={!hydrated || submitting}>
-				{submitting ? 'Signing in...' : 'Sign In'}
-			</button>
+			<SubmitButton
+				label="Sign In"
+				busyLabel="Signing in..."
+				busy={status.kind === 'submitting'}
+				disabled={!hydrated}
+			/>
 			<p className="auth-card__links">
 				<a href="/forgot-password">Forgot password?</a>
 			</p>
-		</form>
+		</AuthForm>
 	);
 }
 

@@ -1,6 +1,7 @@
 import type { Session } from '@supabase/supabase-js';
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { newPasswordProblem } from './auth.ts';
+import { AuthForm, ErrorAlert, NewPasswordFields, SubmitButton } from './AuthForm.tsx';
 import { browserClient, clearSession, currentSession, type PublicSupabase } from './browser.ts';
 import { withErrorBoundary } from '../site/ErrorBoundary.tsx';
 import './auth.css';
@@ -79,8 +80,6 @@ function ResetPasswordForm({ supabase }: Props) {
 	}, [status]);
 
 	const problem = newPasswordProblem(password, confirm);
-	// Shown once both fields hold something, so the first keystroke is not greeted by an error.
-	const shownProblem = password && confirm ? problem : null;
 
 	async function onSubmit(event: FormEvent<HTMLFormElement>) {
 		event.preventDefault();
@@ -116,9 +115,7 @@ function ResetPasswordForm({ supabase }: Props) {
 		return (
 			<section className="auth-card">
 				<h1>Reset Password</h1>
-				<p className="auth-alert auth-alert--error" role="alert">
-					{INVALID_LINK}
-				</p>
+				<ErrorAlert message={INVALID_LINK} />
 				<p className="auth-card__links">
 					<a href="/forgot-password">Request a new link</a> ·{' '}
 					<a href="/chamber-login-v2">Sign in</a>
@@ -140,60 +137,28 @@ function ResetPasswordForm({ supabase }: Props) {
 		);
 	}
 	return (
-		<form
-			className="auth-card"
-			method="post"
+		<AuthForm
+			id={ids}
+			title="Reset Password"
+			lead="Choose a new password for your admin account."
 			onSubmit={onSubmit}
-			noValidate
-			aria-labelledby={`${ids}-title`}
 		>
-			<h1 id={`${ids}-title`}>Reset Password</h1>
-			<p className="auth-card__lead">Choose a new password for your admin account.</p>
-			{status.kind === 'error' && (
-				<p className="auth-alert auth-alert--error" role="alert">
-					{status.message}
-				</p>
-			)}
-			<div className="auth-field">
-				<label htmlFor={`${ids}-new`}>New password</label>
-				<input
-					id={`${ids}-new`}
-					type="password"
-					autoComplete="new-password"
-					required
-					minLength={6}
-					value={password}
-					aria-describedby={`${ids}-rule`}
-					onChange={(e) => setPassword(e.target.value)}
-				/>
-				<small id={`${ids}-rule`} className="auth-hint">
-					At least 6 characters.
-				</small>
-			</div>
-			<div className="auth-field">
-				<label htmlFor={`${ids}-confirm`}>Confirm password</label>
-				<input
-					id={`${ids}-confirm`}
-					type="password"
-					autoComplete="new-password"
-					required
-					value={confirm}
-					aria-invalid={shownProblem ? true : undefined}
-					aria-describedby={shownProblem ? `${ids}-problem` : undefined}
-					onChange={(e) => setConfirm(e.target.value)}
-				/>
-			</div>
-			<p id={`${ids}-problem`} className="auth-field-error" aria-live="polite">
-				{shownProblem}
-			</p>
-			<button
-				type="submit"
-				className="auth-button"
-				disabled={problem !== null || status.kind === 'saving'}
-			>
-				{status.kind === 'saving' ? 'Updating...' : 'Update Password'}
-			</button>
-		</form>
+			{status.kind === 'error' && <ErrorAlert message={status.message} />}
+			<NewPasswordFields
+				id={ids}
+				password={password}
+				confirm={confirm}
+				onPassword={setPassword}
+				onConfirm={setConfirm}
+				confirmLabel="Confirm password"
+			/>
+			<SubmitButton
+				label="Update Password"
+				busyLabel="Updating..."
+				busy={status.kind === 'saving'}
+				disabled={problem !== null}
+			/>
+		</AuthForm>
 	);
 }
 
