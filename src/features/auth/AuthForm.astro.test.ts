@@ -1,9 +1,9 @@
 // @vitest-environment happy-dom
 import { within } from '@testing-library/dom';
-import { act, createElement, useId, useState } from 'react';
+import { act, createElement, useId } from 'react';
 import { createRoot, type Root } from 'react-dom/client';
 import { afterEach, describe, expect, it } from 'vitest';
-import { NewPasswordFields } from './AuthForm.tsx';
+import { NewPasswordFields, useNewPassword } from './AuthForm.tsx';
 
 // The new password and its confirmation as the reset page and the panel's 'Change password'
 // show them while someone types.
@@ -14,16 +14,11 @@ let root: Root | null = null;
 let container: HTMLElement;
 
 function Harness() {
-	const id = useId();
-	const [password, setPassword] = useState('');
-	const [confirm, setConfirm] = useState('');
+	const newPassword = useNewPassword();
 	return createElement(NewPasswordFields, {
-		id,
-		password,
-		confirm,
-		onPassword: setPassword,
-		onConfirm: setConfirm,
+		id: useId(),
 		confirmLabel: 'Confirm password',
+		...newPassword.fields,
 	});
 }
 

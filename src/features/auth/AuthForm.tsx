@@ -1,4 +1,10 @@
-import type { FormEvent, InputHTMLAttributes, ReactNode, Ref } from 'react';
+import {
+	useState,
+	type FormEvent,
+	type InputHTMLAttributes,
+	type ReactNode,
+	type Ref,
+} from 'react';
 import { newPasswordProblem, PASSWORD_MIN_LENGTH } from './auth.ts';
 
 // The parts the admin pages' forms (sign-in, forgotten and reset password, change password) are
@@ -55,19 +61,31 @@ interface FieldProps extends InputHTMLAttributes<HTMLInputElement> {
 	onValue: (value: string) => void;
 	/** What the field asks for, said with it. */
 	hint?: string;
+	/** A button beside the input. */
+	children?: ReactNode;
 }
 
 /** A labelled input. */
-export function Field({ id, label, hint, onValue, ...input }: FieldProps) {
+export function Field({ id, label, hint, onValue, children, ...props }: FieldProps) {
+	const input = (
+		<input
+			id={id}
+			aria-describedby={hint ? `${id}-hint` : undefined}
+			onChange={(e) => onValue(e.target.value)}
+			{...props}
+		/>
+	);
 	return (
 		<div className="auth-field">
 			<label htmlFor={id}>{label}</label>
-			<input
-				id={id}
-				aria-describedby={hint ? `${id}-hint` : undefined}
-				onChange={(e) => onValue(e.target.value)}
-				{...input}
-			/>
+			{children ? (
+				<div className="auth-field__row">
+					{input}
+					{children}
+				</div>
+			) : (
+				input
+			)}
 			{hint && (
 				<small id={`${id}-hint`} className="auth-hint">
 					{hint}
@@ -86,15 +104,52 @@ export function EmailField(props: ValueProps) {
 	);
 }
 
-interface NewPasswordProps {
+interface PasswordProps extends Omit<FieldProps, 'type' | 'children'> {
+	autoComplete: 'current-password' | 'new-password';
+	/** With a Show password button, for a password typed once. */
+	revealable?: boolean;
+}
+
+/** A password, unseen as it is typed unless the person asks to see it. */
+export function PasswordField({ revealable = false, ...props }: PasswordProps) {
+	const [shown, setShown] = useState(false);
+	return (
+		<Field type={shown ? 'text' : 'password'} required {...props}>
+			{revealable && (
+				<button
+					type="button"
+					className="auth-field__reveal"
+					aria-pressed={shown}
+					aria-controls={props.id}
+					onClick={() => setShown((was) => !was)}
+				>
+					{shown ? 'Hide password' : 'Show password'}
+				</button>
+			)}
+		</Field>
+	);
+}
+
+/** The values of NewPasswordFields (`fields`) and what keeps them from being submitted. */
+export function useNewPassword() {
+	const [password, setPassword] = useState('');
+	const [confirm, setConfirm] = useState('');
+	return {
+		password,
+		problem: newPasswordProblem(password, confirm),
+		clear() {
+			setPassword('');
+			setConfirm('');
+		},
+		fields: { password, confirm, onPassword: setPassword, onConfirm: setConfirm },
+	};
+}
+
+type NewPasswordProps = ReturnType<typeof useNewPassword>['fields'] & {
 	/** The form's `useId()`. */
 	id: string;
-	password: string;
-	confirm: string;
-	onPassword: (value: string) => void;
-	onConfirm: (value: string) => void;
 	confirmLabel: string;
-}
+};
 
 /**
  * The new password and its confirmation, with the rule under the first and, once both hold
@@ -111,23 +166,19 @@ export function NewPasswordFields({
 	const problem = password && confirm ? newPasswordProblem(password, confirm) : null;
 	return (
 		<>
-			<Field
+			<PasswordField
 				id={`${id}-new`}
 				label="New password"
-				type="password"
 				autoComplete="new-password"
-				required
 				minLength={PASSWORD_MIN_LENGTH}
 				hint={`At least ${PASSWORD_MIN_LENGTH} characters.`}
 				value={password}
 				onValue={onPassword}
 			/>
-			<Field
+			<PasswordField
 				id={`${id}-confirm`}
 				label={confirmLabel}
-				type="password"
 				autoComplete="new-password"
-				required
 				aria-invalid={problem ? true : undefined}
 				aria-describedby={problem ? `${id}-problem` : undefined}
 				value={confirm}

@@ -1,7 +1,12 @@
 import type { SupabaseClient } from '../../lib/database.ts';
 import { useId, useRef, useState, type FormEvent } from 'react';
-import { newPasswordProblem } from './auth.ts';
-import { ErrorAlert, Field, NewPasswordFields, SubmitButton } from './AuthForm.tsx';
+import {
+	ErrorAlert,
+	NewPasswordFields,
+	PasswordField,
+	SubmitButton,
+	useNewPassword,
+} from './AuthForm.tsx';
 
 type Status =
 	{ kind: 'idle' } | { kind: 'saving' } | { kind: 'error'; message: string } | { kind: 'done' };
@@ -25,16 +30,12 @@ export default function ChangePassword({ client }: { client: SupabaseClient }) {
 	const ids = useId();
 	const dialog = useRef<HTMLDialogElement>(null);
 	const [current, setCurrent] = useState('');
-	const [password, setPassword] = useState('');
-	const [confirm, setConfirm] = useState('');
+	const newPassword = useNewPassword();
 	const [status, setStatus] = useState<Status>({ kind: 'idle' });
-
-	const problem = newPasswordProblem(password, confirm);
 
 	function open() {
 		setCurrent('');
-		setPassword('');
-		setConfirm('');
+		newPassword.clear();
 		setStatus({ kind: 'idle' });
 		dialog.current?.showModal();
 	}
@@ -45,12 +46,15 @@ export default function ChangePassword({ client }: { client: SupabaseClient }) {
 			setStatus({ kind: 'error', message: 'Please enter your current password.' });
 			return;
 		}
-		if (problem) {
-			setStatus({ kind: 'error', message: problem });
+		if (newPassword.problem) {
+			setStatus({ kind: 'error', message: newPassword.problem });
 			return;
 		}
 		setStatus({ kind: 'saving' });
-		const { error } = await client.auth.updateUser({ password, current_password: current });
+		const { error } = await client.auth.updateUser({
+			password: newPassword.password,
+			current_password: current,
+		});
 		setStatus(error ? { kind: 'error', message: explain(error) } : { kind: 'done' });
 	}
 
@@ -69,22 +73,17 @@ export default function ChangePassword({ client }: { client: SupabaseClient }) {
 						</p>
 					) : (
 						<>
-							<Field
+							<PasswordField
 								id={`${ids}-current`}
 								label="Current password"
-								type="password"
 								autoComplete="current-password"
-								required
 								value={current}
 								onValue={setCurrent}
 							/>
 							<NewPasswordFields
 								id={ids}
-								password={password}
-								confirm={confirm}
-								onPassword={setPassword}
-								onConfirm={setConfirm}
 								confirmLabel="Confirm new password"
+								{...newPassword.fields}
 							/>
 							<SubmitButton
 								label="Change password"

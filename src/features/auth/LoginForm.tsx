@@ -1,6 +1,6 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { safeRedirect, type AdminUser } from './auth.ts';
-import { AuthForm, EmailField, ErrorAlert, SubmitButton } from './AuthForm.tsx';
+import { AuthForm, EmailField, ErrorAlert, PasswordField, SubmitButton } from './AuthForm.tsx';
 import {
 	browserClient,
 	currentSession,
@@ -29,7 +29,6 @@ function LoginForm({ supabase }: Props) {
 	const ids = useId();
 	const [email, setEmail] = useState('');
 	const [password, setPassword] = useState('');
-	const [showPassword, setShowPassword] = useState(false);
 	const [status, setStatus] = useState<Status>({ kind: 'idle' });
 	const errorRef = useRef<HTMLParagraphElement>(null);
 	const hydrated = useHydrated();
@@ -96,30 +95,16 @@ function LoginForm({ supabase }: Props) {
 		>
 			{status.kind === 'error' && <ErrorAlert message={status.message} ref={errorRef} />}
 			<EmailField id={`${ids}-email`} disabled={!hydrated} value={email} onValue={setEmail} />
-			<div className="auth-field">
-				<label htmlFor={`${ids}-password`}>Password</label>
-				<div className="auth-password">
-					<input
-						id={`${ids}-password`}
-						type={showPassword ? 'text' : 'password'}
-						name="password"
-						autoComplete="current-password"
-						required
-						disabled={!hydrated}
-						value={password}
-						onChange={(e) => setPassword(e.target.value)}
-					/>
-					<button
-						type="button"
-						className="auth-password__toggle"
-						aria-pressed={showPassword}
-						aria-controls={`${ids}-password`}
-						onClick={() => setShowPassword((shown) => !shown)}
-					>
-						{showPassword ? 'Hide password' : 'Show password'}
-					</button>
-				</div>
-			</div>
+			<PasswordField
+				id={`${ids}-password`}
+				label="Password"
+				name="password"
+				autoComplete="current-password"
+				revealable
+				disabled={!hydrated}
+				value={password}
+				onValue={setPassword}
+			/>
 			<SubmitButton
 				label="Sign In"
 				busyLabel="Signing in..."

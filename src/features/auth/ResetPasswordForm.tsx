@@ -1,7 +1,12 @@
 import type { Session } from '@supabase/supabase-js';
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
-import { newPasswordProblem } from './auth.ts';
-import { AuthForm, ErrorAlert, NewPasswordFields, SubmitButton } from './AuthForm.tsx';
+import {
+	AuthForm,
+	ErrorAlert,
+	NewPasswordFields,
+	SubmitButton,
+	useNewPassword,
+} from './AuthForm.tsx';
 import { browserClient, clearSession, currentSession, type PublicSupabase } from './browser.ts';
 import { withErrorBoundary } from '../site/ErrorBoundary.tsx';
 import './auth.css';
@@ -49,8 +54,7 @@ interface Props {
 function ResetPasswordForm({ supabase }: Props) {
 	const ids = useId();
 	const [status, setStatus] = useState<Status>({ kind: 'checking' });
-	const [password, setPassword] = useState('');
-	const [confirm, setConfirm] = useState('');
+	const newPassword = useNewPassword();
 	const headingRef = useRef<HTMLHeadingElement>(null);
 
 	useEffect(() => {
@@ -79,18 +83,16 @@ function ResetPasswordForm({ supabase }: Props) {
 		return () => clearTimeout(timer);
 	}, [status]);
 
-	const problem = newPasswordProblem(password, confirm);
-
 	async function onSubmit(event: FormEvent<HTMLFormElement>) {
 		event.preventDefault();
-		if (problem) return;
+		if (newPassword.problem) return;
 		setStatus({ kind: 'saving' });
 		const client = browserClient(supabase, { detectSessionInUrl: true });
 		if (!isRecovery(await currentSession(client))) {
 			setStatus({ kind: 'error', message: NO_SESSION });
 			return;
 		}
-		const { error } = await client.auth.updateUser({ password });
+		const { error } = await client.auth.updateUser({ password: newPassword.password });
 		if (error) {
 			const explained = error.code === 'same_password' || error.code === 'weak_password';
 			setStatus({
@@ -144,19 +146,12 @@ function ResetPasswordForm({ supabase }: Props) {
 			onSubmit={onSubmit}
 		>
 			{status.kind === 'error' && <ErrorAlert message={status.message} />}
-			<NewPasswordFields
-				id={ids}
-				password={password}
-				confirm={confirm}
-				onPassword={setPassword}
-				onConfirm={setConfirm}
-				confirmLabel="Confirm password"
-			/>
+			<NewPasswordFields id={ids} confirmLabel="Confirm password" {...newPassword.fields} />
 			<SubmitButton
 				label="Update Password"
 				busyLabel="Updating..."
 				busy={status.kind === 'saving'}
-				disabled={problem !== null}
+				disabled={newPassword.problem !== null}
 			/>
 		</AuthForm>
 	);
