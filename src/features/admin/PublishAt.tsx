@@ -1,5 +1,6 @@
-import { useEffect, useId, useRef, useState } from 'react';
+import { useId, useState } from 'react';
 import { nextScheduleMark, SCHEDULE_STEP_MINUTES } from '../publish/schedule.ts';
+import Dialog from './ops/Dialog.tsx';
 import './ops/ops.css';
 
 interface Props {
@@ -29,18 +30,10 @@ export default function PublishAt({
 	className = 'admin-button admin-button--secondary',
 	now = () => new Date(),
 }: Props) {
-	const ref = useRef<HTMLDialogElement>(null);
 	const ids = useId();
 	const [open, setOpen] = useState(false);
 	const [at, setAt] = useState('');
 	const [busy, setBusy] = useState(false);
-
-	useEffect(() => {
-		const dialog = ref.current;
-		if (!dialog) return;
-		if (open && !dialog.open) dialog.showModal();
-		if (!open && dialog.open) dialog.close();
-	}, [open]);
 
 	const earliest = nextScheduleMark(now(), timeZone, 1);
 	return (
@@ -56,12 +49,7 @@ export default function PublishAt({
 			>
 				{label}
 			</button>
-			<dialog
-				ref={ref}
-				className="ops-dialog"
-				aria-labelledby={`${ids}-title`}
-				onClose={() => setOpen(false)}
-			>
+			<Dialog open={open} labelledBy={`${ids}-title`} onClose={() => setOpen(false)}>
 				<form
 					className="publish-at"
 					onSubmit={(event) => {
@@ -103,7 +91,7 @@ export default function PublishAt({
 						</button>
 					</div>
 				</form>
-			</dialog>
+			</Dialog>
 		</>
 	);
 }

@@ -1,6 +1,12 @@
 import type { SupabaseClient } from '../../lib/database.ts';
 import { useId, useRef, useState, type FormEvent } from 'react';
-import { newPasswordProblem } from './auth.ts';
+import {
+	ErrorAlert,
+	NewPasswordFields,
+	PasswordField,
+	SubmitButton,
+	useNewPassword,
+} from './AuthForm.tsx';
 
 type Status =
 	{ kind: 'idle' } | { kind: 'saving' } | { kind: 'error'; message: string } | { kind: 'done' };
@@ -24,17 +30,12 @@ export default function ChangePassword({ client }: { client: SupabaseClient }) {
 	const ids = useId();
 	const dialog = useRef<HTMLDialogElement>(null);
 	const [current, setCurrent] = useState('');
-	const [password, setPassword] = useState('');
-	const [confirm, setConfirm] = useState('');
+	const newPassword = useNewPassword();
 	const [status, setStatus] = useState<Status>({ kind: 'idle' });
-
-	const problem = newPasswordProblem(password, confirm);
-	const shownProblem = password && confirm ? problem : null;
 
 	function open() {
 		setCurrent('');
-		setPassword('');
-		setConfirm('');
+		newPassword.clear();
 		setStatus({ kind: 'idle' });
 		dialog.current?.showModal();
 	}
@@ -45,12 +46,15 @@ export default function ChangePassword({ client }: { client: SupabaseClient }) {
 			setStatus({ kind: 'error', message: 'Please enter your current password.' });
 			return;
 		}
-		if (problem) {
-			setStatus({ kind: 'error', message: problem });
+		if (newPassword.problem) {
+			setStatus({ kind: 'error', message: newPassword.problem });
 			return;
 		}
 		setStatus({ kind: 'saving' });
-		const { error } = await client.auth.updateUser({ password, current_password: current });
+		const { error } = await client.auth.updateUser({
+			password: newPassword.password,
+			current_password: current,
+		});
 		setStatus(error ? { kind: 'error', message: explain(error) } : { kind: 'done' });
 	}
 
@@ -62,60 +66,30 @@ export default function ChangePassword({ client }: { client: SupabaseClient }) {
 			<dialog ref={dialog} className="auth-dialog" aria-labelledby={`${ids}-title`}>
 				<form className="auth-card" method="dialog" onSubmit={onSubmit} noValidate>
 					<h2 id={`${ids}-title`}>Change password</h2>
-					{status.kind === 'error' && (
-						<p className="auth-alert auth-alert--error" role="alert">
-							{status.message}
-						</p>
-					)}
+					{status.kind === 'error' && <ErrorAlert message={status.message} />}
 					{status.kind === 'done' ? (
 						<p className="auth-alert auth-alert--success" role="status">
 							Your password has been changed. Your other sessions were signed out.
 						</p>
 					) : (
 						<>
-							<div className="auth-field">
-								<label htmlFor={`${ids}-current`}>Current password</label>
-								<input
-									id={`${ids}-current`}
-									type="password"
-									autoComplete="current-password"
-									required
-									value={current}
-									onChange={(e) => setCurrent(e.target.value)}
-								/>
-							</div>
-							<div className="auth-field">
-								<label htmlFor={`${ids}-new`}>New password</label>
-								<input
-									id={`${ids}-new`}
-									type="password"
-									autoComplete="new-password"
-									required
-									minLength={6}
-									value={password}
-									onChange={(e) => setPassword(e.target.value)}
-								/>
-							</div>
-							<div className="auth-field">
-								<label htmlFor={`${ids}-confirm`}>Confirm new password</label>
-								<input
-									id={`${ids}-confirm`}
-									type="password"
-									autoComplete="new-password"
-									required
-									value={confirm}
-									aria-describedby={shownProblem ? `${ids}-problem` : undefined}
-									onChange={(e) => setConfirm(e.target.value)}
-								/>
-								{shownProblem && (
-									<p id={`${ids}-problem`} className="auth-field-error">
-										{shownProblem}
-									</p>
-								)}
-							</div>
-							<button type="submit" className="auth-button" disabled={status.kind === 'saving'}>
-								{status.kind === 'saving' ? 'Changing...' : 'Change password'}
-							</button>
+							<PasswordField
+								id={`${ids}-current`}
+								label="Current password"
+								autoComplete="current-password"
+								value={current}
+								onValue={setCurrent}
+							/>
+							<NewPasswordFields
+								id={ids}
+								confirmLabel="Confirm new password"
+								{...newPassword.fields}
+							/>
+							<SubmitButton
+								label="Change password"
+								busyLabel="Changing..."
+								busy={status.kind === 'saving'}
+							/>
 						</>
 					)}
 					<button

@@ -1,4 +1,5 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { AuthForm, EmailField, ErrorAlert, SubmitButton } from './AuthForm.tsx';
 import { useHydrated } from './hydrated.ts';
 import { withErrorBoundary } from '../site/ErrorBoundary.tsx';
 import './auth.css';
@@ -69,46 +70,29 @@ function ForgotPasswordForm() {
 	}
 
 	return (
-		<form
-			className="auth-card"
-			method="post"
+		<AuthForm
+			id={ids}
+			title="Forgot Password"
+			lead={
+				<>
+					Enter the email address of your admin account and we&rsquo;ll send you a link to reset
+					your password.
+				</>
+			}
 			onSubmit={onSubmit}
-			noValidate
-			aria-labelledby={`${ids}-title`}
 		>
-			<h1 id={`${ids}-title`}>Forgot Password</h1>
-			<p className="auth-card__lead">
-				Enter the email address of your admin account and we&rsquo;ll send you a link to reset your
-				password.
-			</p>
-			{status.kind === 'error' && (
-				<p className="auth-alert auth-alert--error" role="alert">
-					{status.message}
-				</p>
-			)}
-			<div className="auth-field">
-				<label htmlFor={`${ids}-email`}>Email</label>
-				<input
-					id={`${ids}-email`}
-					type="email"
-					autoComplete="username"
-					required
-					disabled={!hydrated}
-					value={email}
-					onChange={(e) => setEmail(e.target.value)}
-				/>
-			</div>
-			<button
-				type="submit"
-				className="auth-button"
-				disabled={!hydrated || status.kind === 'sending'}
-			>
-				{status.kind === 'sending' ? 'Sending...' : 'Send Reset Link'}
-			</button>
+			{status.kind === 'error' && <ErrorAlert message={status.message} />}
+			<EmailField id={`${ids}-email`} disabled={!hydrated} value={email} onValue={setEmail} />
+			<SubmitButton
+				label="Send Reset Link"
+				busyLabel="Sending..."
+				busy={status.kind === 'sending'}
+				disabled={!hydrated}
+			/>
 			<p className="auth-card__links">
 				<a href="/chamber-login-v2">Back to sign in</a>
 			</p>
-		</form>
+		</AuthForm>
 	);
 }
 

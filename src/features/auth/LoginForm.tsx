@@ -1,5 +1,6 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { safeRedirect, type AdminUser } from './auth.ts';
+import { AuthForm, EmailField, ErrorAlert, PasswordField, SubmitButton } from './AuthForm.tsx';
 import {
 	browserClient,
 	currentSession,
@@ -28,7 +29,6 @@ function LoginForm({ supabase }: Props) {
 	const ids = useId();
 	const [email, setEmail] = useState('');
 	const [password, setPassword] = useState('');
-	const [showPassword, setShowPassword] = useState(false);
 	const [status, setStatus] = useState<Status>({ kind: 'idle' });
 	const errorRef = useRef<HTMLParagraphElement>(null);
 	const hydrated = useHydrated();
@@ -86,66 +86,35 @@ function LoginForm({ supabase }: Props) {
 		window.location.assign(destination());
 	}
 
-	const submitting = status.kind === 'submitting';
 	return (
-		<form
-			className="auth-card"
-			method="post"
+		<AuthForm
+			id={ids}
+			title="Admin Sign In"
+			lead={<>Sign in to manage your chamber&rsquo;s website.</>}
 			onSubmit={onSubmit}
-			noValidate
-			aria-labelledby={`${ids}-title`}
 		>
-			<h1 id={`${ids}-title`}>Admin Sign In</h1>
-			<p className="auth-card__lead">Sign in to manage your chamber&rsquo;s website.</p>
-			{status.kind === 'error' && (
-				<p className="auth-alert auth-alert--error" role="alert" tabIndex={-1} ref={errorRef}>
-					{status.message}
-				</p>
-			)}
-			<div className="auth-field">
-				<label htmlFor={`${ids}-email`}>Email</label>
-				<input
-					id={`${ids}-email`}
-					type="email"
-					name="email"
-					autoComplete="username"
-					required
-					disabled={!hydrated}
-					value={email}
-					onChange={(e) => setEmail(e.target.value)}
-				/>
-			</div>
-			<div className="auth-field">
-				<label htmlFor={`${ids}-password`}>Password</label>
-				<div className="auth-password">
-					<input
-						id={`${ids}-password`}
-						type={showPassword ? 'text' : 'password'}
-						name="password"
-						autoComplete="current-password"
-						required
-						disabled={!hydrated}
-						value={password}
-						onChange={(e) => setPassword(e.target.value)}
-					/>
-					<button
-						type="button"
-						className="auth-password__toggle"
-						aria-pressed={showPassword}
-						aria-controls={`${ids}-password`}
-						onClick={() => setShowPassword((shown) => !shown)}
-					>
-						{showPassword ? 'Hide password' : 'Show password'}
-					</button>
-				</div>
-			</div>
-			<button type="submit" className="auth-button" disabled={!hydrated || submitting}>
-				{submitting ? 'Signing in...' : 'Sign In'}
-			</button>
+			{status.kind === 'error' && <ErrorAlert message={status.message} ref={errorRef} />}
+			<EmailField id={`${ids}-email`} disabled={!hydrated} value={email} onValue={setEmail} />
+			<PasswordField
+				id={`${ids}-password`}
+				label="Password"
+				name="password"
+				autoComplete="current-password"
+				revealable
+				disabled={!hydrated}
+				value={password}
+				onValue={setPassword}
+			/>
+			<SubmitButton
+				label="Sign In"
+				busyLabel="Signing in..."
+				busy={status.kind === 'submitting'}
+				disabled={!hydrated}
+			/>
 			<p className="auth-card__links">
 				<a href="/forgot-password">Forgot password?</a>
 			</p>
-		</form>
+		</AuthForm>
 	);
 }
 

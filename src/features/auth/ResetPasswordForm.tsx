@@ -1,6 +1,12 @@
 import type { Session } from '@supabase/supabase-js';
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
-import { newPasswordProblem } from './auth.ts';
+import {
+	AuthForm,
+	ErrorAlert,
+	NewPasswordFields,
+	SubmitButton,
+	useNewPassword,
+} from './AuthForm.tsx';
 import { browserClient, clearSession, currentSession, type PublicSupabase } from './browser.ts';
 import { withErrorBoundary } from '../site/ErrorBoundary.tsx';
 import './auth.css';
@@ -48,8 +54,7 @@ interface Props {
 function ResetPasswordForm({ supabase }: Props) {
 	const ids = useId();
 	const [status, setStatus] = useState<Status>({ kind: 'checking' });
-	const [password, setPassword] = useState('');
-	const [confirm, setConfirm] = useState('');
+	const newPassword = useNewPassword();
 	const headingRef = useRef<HTMLHeadingElement>(null);
 
 	useEffect(() => {
@@ -78,20 +83,16 @@ function ResetPasswordForm({ supabase }: Props) {
 		return () => clearTimeout(timer);
 	}, [status]);
 
-	const problem = newPasswordProblem(password, confirm);
-	// Shown once both fields hold something, so the first keystroke is not greeted by an error.
-	const shownProblem = password && confirm ? problem : null;
-
 	async function onSubmit(event: FormEvent<HTMLFormElement>) {
 		event.preventDefault();
-		if (problem) return;
+		if (newPassword.problem) return;
 		setStatus({ kind: 'saving' });
 		const client = browserClient(supabase, { detectSessionInUrl: true });
 		if (!isRecovery(await currentSession(client))) {
 			setStatus({ kind: 'error', message: NO_SESSION });
 			return;
 		}
-		const { error } = await client.auth.updateUser({ password });
+		const { error } = await client.auth.updateUser({ password: newPassword.password });
 		if (error) {
 			const explained = error.code === 'same_password' || error.code === 'weak_password';
 			setStatus({
@@ -116,9 +117,7 @@ function ResetPasswordForm({ supabase }: Props) {
 		return (
 			<section className="auth-card">
 				<h1>Reset Password</h1>
-				<p className="auth-alert auth-alert--error" role="alert">
-					{INVALID_LINK}
-				</p>
+				<ErrorAlert message={INVALID_LINK} />
 				<p className="auth-card__links">
 					<a href="/forgot-password">Request a new link</a> ·{' '}
 					<a href="/chamber-login-v2">Sign in</a>
@@ -140,60 +139,21 @@ function ResetPasswordForm({ supabase }: Props) {
 		);
 	}
 	return (
-		<form
-			className="auth-card"
-			method="post"
+		<AuthForm
+			id={ids}
+			title="Reset Password"
+			lead="Choose a new password for your admin account."
 			onSubmit={onSubmit}
-			noValidate
-			aria-labelledby={`${ids}-title`}
 		>
-			<h1 id={`${ids}-title`}>Reset Password</h1>
-			<p className="auth-card__lead">Choose a new password for your admin account.</p>
-			{status.kind === 'error' && (
-				<p className="auth-alert auth-alert--error" role="alert">
-					{status.message}
-				</p>
-			)}
-			<div className="auth-field">
-				<label htmlFor={`${ids}-new`}>New password</label>
-				<input
-					id={`${ids}-new`}
-					type="password"
-					autoComplete="new-password"
-					required
-					minLength={6}
-					value={password}
-					aria-describedby={`${ids}-rule`}
-					onChange={(e) => setPassword(e.target.value)}
-				/>
-				<small id={`${ids}-rule`} className="auth-hint">
-					At least 6 characters.
-				</small>
-			</div>
-			<div className="auth-field">
-				<label htmlFor={`${ids}-confirm`}>Confirm password</label>
-				<input
-					id={`${ids}-confirm`}
-					type="password"
-					autoComplete="new-password"
-					required
-					value={confirm}
-					aria-invalid={shownProblem ? true : undefined}
-					aria-describedby={shownProblem ? `${ids}-problem` : undefined}
-					onChange={(e) => setConfirm(e.target.value)}
-				/>
-			</div>
-			<p id={`${ids}-problem`} className="auth-field-error" aria-live="polite">
-				{shownProblem}
-			</p>
-			<button
-				type="submit"
-				className="auth-button"
-				disabled={problem !== null || status.kind === 'saving'}
-			>
-				{status.kind === 'saving' ? 'Updating...' : 'Update Password'}
-			</button>
-		</form>
+			{status.kind === 'error' && <ErrorAlert message={status.message} />}
+			<NewPasswordFields id={ids} confirmLabel="Confirm password" {...newPassword.fields} />
+			<SubmitButton
+				label="Update Password"
+				busyLabel="Updating..."
+				busy={status.kind === 'saving'}
+				disabled={newPassword.problem !== null}
+			/>
+		</AuthForm>
 	);
 }
 

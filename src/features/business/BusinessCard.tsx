@@ -89,11 +89,11 @@ export function BusinessCard({ business, settings, category }: Props) {
 						rel="noopener noreferrer"
 					>
 						Visit Website
-						<span className="bcard__hidden"> of {business.name} (opens in a new tab)</span>
+						<span className="sr-only"> of {business.name} (opens in a new tab)</span>
 					</a>
 				)}
 				<a className="bcard__button bcard__button--primary bcard__above" href={href}>
-					View Profile<span className="bcard__hidden"> of {business.name}</span>
+					View Profile<span className="sr-only"> of {business.name}</span>
 				</a>
 			</div>
 		</article>

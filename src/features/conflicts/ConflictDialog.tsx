@@ -1,5 +1,6 @@
 import { format } from 'date-fns/format';
-import { useEffect, useId, useRef } from 'react';
+import { useId } from 'react';
+import Dialog from '../admin/ops/Dialog.tsx';
 import type { EditConflict } from './conflicts.ts';
 import './conflicts.css';
 
@@ -42,24 +43,13 @@ export default function ConflictDialog({
 	formatTime = (iso) => format(new Date(iso), 'MMM d, yyyy HH:mm'),
 	formatValue = describe,
 }: Props) {
-	const ref = useRef<HTMLDialogElement>(null);
 	const ids = useId();
-	const open = conflicts.length > 0;
-
-	useEffect(() => {
-		const dialog = ref.current;
-		if (!dialog) return;
-		if (open && !dialog.open) dialog.showModal();
-		if (!open && dialog.open) dialog.close();
-	}, [open]);
-
 	return (
-		<dialog
-			ref={ref}
+		<Dialog
+			open={conflicts.length > 0}
 			className="conflict-dialog"
-			aria-labelledby={`${ids}-title`}
-			aria-describedby={`${ids}-intro`}
-			onCancel={(event) => event.preventDefault()}
+			labelledBy={`${ids}-title`}
+			describedBy={`${ids}-intro`}
 		>
 			<h2 id={`${ids}-title`} className="conflict-dialog__title">
 				Someone else changed this meanwhile
@@ -114,6 +104,6 @@ export default function ConflictDialog({
 					);
 				})}
 			</ul>
-		</dialog>
+		</Dialog>
 	);
 }

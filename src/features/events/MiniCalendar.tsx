@@ -8,8 +8,7 @@ import {
 	type DayKey,
 } from './calendar.ts';
 import type { Event } from './events.ts';
-import { useDayGrid } from './useDayGrid.ts';
-import { WeekdayHeader } from './WeekdayHeader.tsx';
+import { DayGrid } from './DayGrid.tsx';
 
 interface Props {
 	/** First day of the month shown. */
@@ -32,11 +31,6 @@ export function MiniCalendar(props: Props) {
 	const focusDay =
 		monthStart(focused) === month ? focused : monthStart(selected) === month ? selected : month;
 	const weeks = monthWeeks(month, events, today);
-	const { gridRef, onKeyDown } = useDayGrid(focusDay, (day) => {
-		setFocused(day);
-		if (monthStart(day) < month) onShiftMonth(-1);
-		if (monthStart(day) > month) onShiftMonth(1);
-	});
 
 	return (
 		<div className="ev-mini">
@@ -71,50 +65,45 @@ export function MiniCalendar(props: Props) {
 					<span aria-hidden="true">›</span>
 				</button>
 			</div>
-			<table
-				role="grid"
+			<DayGrid
 				className="ev-mini__grid"
 				aria-label={monthTitle(month)}
-				ref={gridRef}
-				onKeyDown={onKeyDown}
-			>
-				<WeekdayHeader />
-				<tbody>
-					{weeks.map((week) => (
-						<tr key={week[0]!.key}>
-							{week.map((day) => {
-								if (!day.inMonth) return <td key={day.key} />;
-								const count = day.events.length;
-								const classes = ['ev-mini__day'];
-								if (day.isToday) classes.push('ev-mini__day--today');
-								if (day.key === selected) classes.push('ev-mini__day--selected');
-								if (count > 0) classes.push('ev-mini__day--events');
-								return (
-									<td key={day.key} aria-selected={day.key === selected}>
-										<button
-											type="button"
-											data-day={day.key}
-											tabIndex={day.key === focusDay ? 0 : -1}
-											className={classes.join(' ')}
-											aria-label={dayCellLabel(day.key, count)}
-											aria-current={day.isToday ? 'date' : undefined}
-											onFocus={() => setFocused(day.key)}
-											onClick={() => onSelect(day.key)}
-										>
-											<span aria-hidden="true">{day.date}</span>
-											{count > 1 && (
-												<span className="ev-mini__more" aria-hidden="true">
-													{moreLabel(count)}
-												</span>
-											)}
-										</button>
-									</td>
-								);
-							})}
-						</tr>
-					))}
-				</tbody>
-			</table>
+				weeks={weeks}
+				focusDay={focusDay}
+				onMove={(day) => {
+					setFocused(day);
+					if (monthStart(day) < month) onShiftMonth(-1);
+					if (monthStart(day) > month) onShiftMonth(1);
+				}}
+				renderDay={(day) => {
+					const count = day.events.length;
+					const classes = ['ev-mini__day'];
+					if (day.isToday) classes.push('ev-mini__day--today');
+					if (day.key === selected) classes.push('ev-mini__day--selected');
+					if (count > 0) classes.push('ev-mini__day--events');
+					return (
+						<td aria-selected={day.key === selected}>
+							<button
+								type="button"
+								data-day={day.key}
+								tabIndex={day.key === focusDay ? 0 : -1}
+								className={classes.join(' ')}
+								aria-label={dayCellLabel(day.key, count)}
+								aria-current={day.isToday ? 'date' : undefined}
+								onFocus={() => setFocused(day.key)}
+								onClick={() => onSelect(day.key)}
+							>
+								<span aria-hidden="true">{day.date}</span>
+								{count > 1 && (
+									<span className="ev-mini__more" aria-hidden="true">
+										{moreLabel(count)}
+									</span>
+								)}
+							</button>
+						</td>
+					);
+				}}
+			/>
 		</div>
 	);
 }

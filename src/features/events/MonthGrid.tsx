@@ -9,8 +9,7 @@ import {
 	type DayKey,
 } from './calendar.ts';
 import { eventPath, type Event } from './events.ts';
-import { useDayGrid } from './useDayGrid.ts';
-import { WeekdayHeader } from './WeekdayHeader.tsx';
+import { DayGrid } from './DayGrid.tsx';
 
 interface Props {
 	/** First day of the month shown. */
@@ -31,10 +30,6 @@ export function MonthGrid({ month, events, today, onMonthChange, loadingMore }: 
 	const [focused, setFocused] = useState(today);
 	const focusDay = monthStart(focused) === month ? focused : month;
 	const weeks = useMemo(() => monthWeeks(month, events, today), [month, events, today]);
-	const { gridRef, onKeyDown } = useDayGrid(focusDay, (day) => {
-		setFocused(day);
-		if (monthStart(day) !== month) onMonthChange(monthStart(day));
-	});
 
 	return (
 		<section className="ev-month" aria-labelledby={titleId}>
@@ -60,59 +55,53 @@ export function MonthGrid({ month, events, today, onMonthChange, loadingMore }: 
 				</button>
 			</div>
 			<div className="ev-month__body">
-				<table
-					role="grid"
+				<DayGrid
 					className="ev-grid"
 					aria-labelledby={titleId}
-					ref={gridRef}
-					onKeyDown={onKeyDown}
-				>
-					<WeekdayHeader />
-					<tbody>
-						{weeks.map((week) => (
-							<tr key={week[0]!.key}>
-								{week.map((day) => {
-									if (!day.inMonth) return <td key={day.key} className="ev-grid__pad" />;
-									const active = day.key === focusDay;
-									return (
-										<td
-											key={day.key}
-											data-day={day.key}
-											tabIndex={active ? 0 : -1}
-											aria-label={dayCellLabel(day.key, day.events.length)}
-											aria-current={day.isToday ? 'date' : undefined}
-											className={day.isToday ? 'ev-grid__day ev-grid__day--today' : 'ev-grid__day'}
-											onFocus={() => setFocused(day.key)}
-										>
-											<span className="ev-grid__date" aria-hidden="true">
-												{day.date}
-											</span>
-											{day.events.length > 0 && (
-												<ul className="ev-grid__events">
-													{day.events.map((event) => (
-														<li key={event.EventId}>
-															<a
-																href={eventPath(event)}
-																tabIndex={active ? 0 : -1}
-																className="ev-chip"
-																style={{
-																	background: event.EventTypeColor,
-																	color: readableTextColor(event.EventTypeColor),
-																}}
-															>
-																{event.EventName}
-															</a>
-														</li>
-													))}
-												</ul>
-											)}
-										</td>
-									);
-								})}
-							</tr>
-						))}
-					</tbody>
-				</table>
+					weeks={weeks}
+					focusDay={focusDay}
+					onMove={(day) => {
+						setFocused(day);
+						if (monthStart(day) !== month) onMonthChange(monthStart(day));
+					}}
+					padClassName="ev-grid__pad"
+					renderDay={(day) => {
+						const active = day.key === focusDay;
+						return (
+							<td
+								data-day={day.key}
+								tabIndex={active ? 0 : -1}
+								aria-label={dayCellLabel(day.key, day.events.length)}
+								aria-current={day.isToday ? 'date' : undefined}
+								className={day.isToday ? 'ev-grid__day ev-grid__day--today' : 'ev-grid__day'}
+								onFocus={() => setFocused(day.key)}
+							>
+								<span className="ev-grid__date" aria-hidden="true">
+									{day.date}
+								</span>
+								{day.events.length > 0 && (
+									<ul className="ev-grid__events">
+										{day.events.map((event) => (
+											<li key={event.EventId}>
+												<a
+													href={eventPath(event)}
+													tabIndex={active ? 0 : -1}
+													className="ev-chip"
+													style={{
+														background: event.EventTypeColor,
+														color: readableTextColor(event.EventTypeColor),
+													}}
+												>
+													{event.EventName}
+												</a>
+											</li>
+										))}
+									</ul>
+								)}
+							</td>
+						);
+					}}
+				/>
 				<div className={loadingMore ? 'ev-overlay' : 'ev-overlay ev-overlay--idle'} role="status">
 					{loadingMore ? 'Loading more events...' : ''}
 				</div>

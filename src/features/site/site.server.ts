@@ -1,11 +1,12 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import type { PublicSupabase } from '../auth/browser.ts';
 import type { ChamberConfig } from '../config/config.ts';
 import { getChamberConfig } from '../config/config.server.ts';
 import { listAllBusinesses } from '../directory/directory.server.ts';
 import type { Business } from '../directory/directory.ts';
 import type { TenantRow } from '../tenants/tenants.server.ts';
-import { getAnonClient, getServiceClient } from '../../lib/supabase.server.ts';
+import { getAnonClient, getServiceClient, readClientEnv } from '../../lib/supabase.server.ts';
 import { getCurrentTenant } from '../../lib/tenant.server.ts';
 
 export interface Site {
@@ -44,6 +45,12 @@ export function getSite(): Promise<Site> {
 		return { tenant, config: withExistingLogos(config, join(process.cwd(), 'public')) };
 	})();
 	return site;
+}
+
+/** What the admin pages' islands reach Supabase with from the browser: the URL and public key. */
+export function publicSupabase(): PublicSupabase {
+	const { SUPABASE_URL, SUPABASE_ANON_KEY } = readClientEnv();
+	return { url: SUPABASE_URL, anonKey: SUPABASE_ANON_KEY };
 }
 
 let businesses: Promise<Business[]> | undefined;
