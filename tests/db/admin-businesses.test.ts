@@ -1,6 +1,5 @@
-import { createClient } from '@supabase/supabase-js';
-import pg from 'pg';
-import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { db, service, stack } from './clients.ts';
 import { importTenant } from '../../src/features/tenants/tenants.server.ts';
 import { parseTenantFile } from '../../src/features/tenants/tenant-file.ts';
 import { startNetlifyStandin, type NetlifyStandin } from '../support/netlify-api-standin.ts';
@@ -16,11 +15,6 @@ import { randomSlug } from './fixtures.ts';
 // server, signed in with the identity service, writing with the user's token; a stand-in of
 // Netlify's API receives the build hook and the purges a change causes.
 
-const stack = inject('stack');
-const db = new pg.Client({ connectionString: stack.databaseUrl });
-const service = createClient(stack.supabaseUrl, stack.serviceKey, {
-	auth: { persistSession: false },
-});
 const PASSWORD = 'admin-businesses-password';
 
 let netlify: NetlifyStandin;

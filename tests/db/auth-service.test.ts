@@ -7,9 +7,9 @@ import { hash as argon2Hash } from '@node-rs/argon2';
 import { hash as bcryptHash } from '@node-rs/bcrypt';
 import { SignJWT } from 'jose';
 import { simpleParser } from 'mailparser';
-import pg from 'pg';
 import { SMTPServer } from 'smtp-server';
-import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { db, service, stack } from './clients.ts';
 import { readAuthConfig } from '../../scripts/stack/auth/config.ts';
 import { createAuthRoutes } from '../../scripts/stack/auth/http.ts';
 import { AuthService } from '../../scripts/stack/auth/service.ts';
@@ -31,11 +31,6 @@ import { freePort } from '../support/db-clients.ts';
 // test stack's gateway, and on a second gateway in this process whose clock the tests move (token
 // expiry, the refresh reuse interval, the one-hour link) and whose mail goes to an SMTP sink.
 
-const stack = inject('stack');
-const db = new pg.Client({ connectionString: stack.databaseUrl });
-const service = createClient(stack.supabaseUrl, stack.serviceKey, {
-	auth: { persistSession: false },
-});
 const PASSWORD = 'original-password';
 let slug: string;
 const outbox = join(stack.dataDir, 'outbox');

@@ -1,6 +1,6 @@
 import { createClient } from '@supabase/supabase-js';
-import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { db, service, stack } from './clients.ts';
 import { businessDatabaseRules } from '../../src/features/members/database-rules.ts';
 import {
 	BUSINESS_FIELDS,
@@ -19,11 +19,6 @@ import { randomSlug } from './fixtures.ts';
 // neighbours, with their own tokens: what a role may change is refused by Postgres, a field
 // someone else changed since is a conflict, every change is audited and kept through imports.
 
-const stack = inject('stack');
-const db = new pg.Client({ connectionString: stack.databaseUrl });
-const service = createClient(stack.supabaseUrl, stack.serviceKey, {
-	auth: { persistSession: false },
-});
 const PASSWORD = 'business-admin-password';
 const slug = randomSlug('biz');
 const otherSlug = randomSlug('biz-other');
@@ -342,7 +337,7 @@ describe('the rules, in the database as in the app', () => {
 		const { version } = await row(id);
 		expect((await save('admin', id, { hours }, version)).error).toBeNull();
 		const { data: document } = await service.rpc('business_document', { p_profile_id: id });
-		expect(document.hours).toEqual(hours);
+		expect((document as { hours?: unknown }).hours).toEqual(hours);
 
 		// Through save_business: the field's problem, named.
 		const overlapping = {

@@ -1,6 +1,5 @@
-import { createClient } from '@supabase/supabase-js';
-import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { db, service, stack } from './clients.ts';
 import {
 	chamberConfigSchema,
 	CONFIG_COLUMNS,
@@ -18,11 +17,6 @@ import { randomSlug } from './fixtures.ts';
 // token, and those rules are the zod schema's: every field's wrong type and every text one
 // character too long is refused by both.
 
-const stack = inject('stack');
-const db = new pg.Client({ connectionString: stack.databaseUrl });
-const service = createClient(stack.supabaseUrl, stack.serviceKey, {
-	auth: { persistSession: false },
-});
 const PASSWORD = 'config-validation-password';
 const slug = randomSlug('validate');
 const users = {

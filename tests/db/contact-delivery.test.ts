@@ -3,10 +3,9 @@ import { once } from 'node:events';
 import { createServer, type Server as NetServer, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import type { Context } from '@netlify/functions';
-import { createClient } from '@supabase/supabase-js';
-import pg from 'pg';
 import { SMTPServer } from 'smtp-server';
-import { afterAll, afterEach, beforeAll, describe, expect, inject, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { db, service, stack } from './clients.ts';
 import contactBusiness from '../../netlify/functions/contact-business.ts';
 import { retryContactMessages } from '../../netlify/functions/contact-retry.ts';
 import { signInAs } from '../support/db-clients.ts';
@@ -21,11 +20,6 @@ import { FIXTURE_PASSWORD, fixtureUser } from './fixtures.ts';
 // nothing at all. The message goes out in the background and again later (contact-retry), each
 // exactly once: counted at a real SMTP server (smtp-server) by Message-ID.
 
-const stack = inject('stack');
-const service = createClient(stack.supabaseUrl, stack.serviceKey, {
-	auth: { persistSession: false },
-});
-const db = new pg.Client({ connectionString: stack.databaseUrl });
 const savedEnv = { ...process.env };
 const SMTP_TIMEOUT_MS = 1000;
 let fx: DirectoryFixture;

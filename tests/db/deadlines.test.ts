@@ -1,7 +1,7 @@
-import { createClient } from '@supabase/supabase-js';
 import type { Context } from '@netlify/functions';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { db, service, stack } from './clients.ts';
 import businesses from '../../netlify/functions/businesses.ts';
 import events from '../../netlify/functions/events.ts';
 import {
@@ -15,11 +15,6 @@ import {
 // error within the deadline, or its last good answer when it has one, and answers normally once
 // the stack is whole again.
 
-const stack = inject('stack');
-const service = createClient(stack.supabaseUrl, stack.serviceKey, {
-	auth: { persistSession: false },
-});
-const db = new pg.Client({ connectionString: stack.databaseUrl });
 const savedEnv = { ...process.env };
 const DEADLINE_MS = 2000;
 let fx: DirectoryFixture;

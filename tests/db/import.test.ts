@@ -4,15 +4,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { createClient } from '@supabase/supabase-js';
-import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { db, service, stack } from './clients.ts';
 
 const run = promisify(execFile);
-const stack = inject('stack');
-const db = new pg.Client({ connectionString: stack.databaseUrl });
-const service = createClient(stack.supabaseUrl, stack.serviceKey, {
-	auth: { persistSession: false },
-});
 
 const TENANT_TABLES = [
 	'chamber_config',

@@ -2,9 +2,8 @@ import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promis
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { createClient } from '@supabase/supabase-js';
-import pg from 'pg';
-import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { db, service, stack } from './clients.ts';
 import {
 	createLocalPublisher,
 	INTERRUPTED,
@@ -24,11 +23,6 @@ import { freePort } from '../support/db-clients.ts';
 // made while a build is under way, and during the swap, can show whether anything half-built is
 // ever served. The publishes record moves through the same states as with Netlify.
 
-const stack = inject('stack');
-const db = new pg.Client({ connectionString: stack.databaseUrl });
-const service = createClient(stack.supabaseUrl, stack.serviceKey, {
-	auth: { persistSession: false },
-});
 const savedEnv = { ...process.env };
 
 let slug: string;

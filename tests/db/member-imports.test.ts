@@ -3,9 +3,8 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { createClient } from '@supabase/supabase-js';
-import pg from 'pg';
-import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { db, service, stack } from './clients.ts';
 import { MAPPING_TARGETS } from '../../src/features/members/import/fields.ts';
 import { importTenant } from '../../src/features/tenants/tenants.server.ts';
 import { parseTenantFile } from '../../src/features/tenants/tenant-file.ts';
@@ -27,11 +26,6 @@ import { randomSlug } from './fixtures.ts';
 // in the real database, a stand-in of the membership system for the sync and of Netlify's API for
 // the publish.
 
-const stack = inject('stack');
-const db = new pg.Client({ connectionString: stack.databaseUrl });
-const service = createClient(stack.supabaseUrl, stack.serviceKey, {
-	auth: { persistSession: false },
-});
 const PASSWORD = 'member-imports-password';
 const slug = randomSlug('imp');
 const otherSlug = randomSlug('imp-b');

@@ -1,6 +1,6 @@
-import { createClient } from '@supabase/supabase-js';
-import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Database, Json } from '../../src/lib/database.ts';
+import { anon, db, service } from './clients.ts';
 import {
 	removeDirectoryTenants,
 	seedDirectoryTenants,
@@ -10,12 +10,6 @@ import {
 // The API roles hold only the table and function privileges PostgREST needs, the
 // directory reads anon can call are bounded, and PostgREST answers at most 1000 rows.
 
-const stack = inject('stack');
-const db = new pg.Client({ connectionString: stack.databaseUrl });
-const service = createClient(stack.supabaseUrl, stack.serviceKey, {
-	auth: { persistSession: false },
-});
-const anon = createClient(stack.supabaseUrl, stack.anonKey, { auth: { persistSession: false } });
 let fx: DirectoryFixture;
 
 beforeAll(async () => {
@@ -124,7 +118,7 @@ describe('column privileges of anon', () => {
 	});
 
 	it('let visitors read every column of every view they may read', async () => {
-		const { rows: views } = await db.query<{ name: string }>(`
+		const { rows: views } = await db.query<{ name: keyof Database['public']['Views'] }>(`
 			select c.relname as name from pg_class c join pg_namespace n on n.oid = c.relnamespace
 			where n.nspname = 'public' and c.relkind in ('v', 'm')
 				and has_table_privilege('anon', c.oid, 'SELECT')
@@ -294,7 +288,10 @@ describe('function privileges of anon and authenticated', () => {
 	it('refuse a revoked function called through PostgREST with the anon key', async () => {
 		for (const [fn, args] of [
 			['has_tenant_role', { check_tenant_id: fx.a.id }],
-			['membership_rank', { p_level_name: 'Trustee', p_given_rank: null, p_hierarchy: [] }],
+			[
+				'membership_rank',
+				{ p_level_name: 'Trustee', p_given_rank: null, p_hierarchy: [] as Json[] },
+			],
 			['editor_feature_keys', {}],
 		] as const) {
 			const { data, error } = await anon.rpc(fn, args);

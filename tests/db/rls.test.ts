@@ -1,16 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { createClient } from '@supabase/supabase-js';
 import { SignJWT } from 'jose';
-import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { db, stack } from './clients.ts';
 import { randomProfileNumber, randomSlug, removeRlsFixtures, seedRlsFixtures } from './fixtures.ts';
 import type { FixtureUser, RlsFixtures } from './fixtures.ts';
 
 // Row-level security, cell by cell: every table × {select, insert, update, delete} × every kind
 // of caller, run as that caller inside a transaction that is always rolled back. The expectations
 // below are the design; a failing cell means a migration disagrees with it.
-
-const stack = inject('stack');
 
 // --- Callers -----------------------------------------------------------------------------------
 
@@ -684,7 +682,6 @@ function expectation(table: TableCase, operation: Operation, role: Role): string
 
 // --- Running a statement as a caller -------------------------------------------------------------
 
-const db = new pg.Client({ connectionString: stack.databaseUrl });
 let fx: RlsFixtures;
 /** Rows of tenant A per table as the superuser counts them: all of them, and the public ones. */
 const counts = new Map<string, { all: number; public: number }>();

@@ -1,6 +1,6 @@
 import { createClient } from '@supabase/supabase-js';
-import pg from 'pg';
-import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { db, service, stack } from './clients.ts';
 import fireScheduled, {
 	config as fireConfig,
 } from '../../netlify/functions/fire-scheduled-publishes.ts';
@@ -24,11 +24,6 @@ import { randomSlug } from './fixtures.ts';
 // writes what is due in the author's name and publishes it once; Cancel; and what the database
 // refuses, whichever way a request comes in.
 
-const stack = inject('stack');
-const db = new pg.Client({ connectionString: stack.databaseUrl });
-const service = createClient(stack.supabaseUrl, stack.serviceKey, {
-	auth: { persistSession: false },
-});
 const PASSWORD = 'schedule-password';
 const savedEnv = { ...process.env };
 const ZONE = 'America/Los_Angeles';

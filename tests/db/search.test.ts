@@ -1,18 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { createClient } from '@supabase/supabase-js';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { anon, service } from './clients.ts';
 import { parseTenantFile, type BusinessInput } from '../../src/features/tenants/tenant-file.ts';
 import { importTenant } from '../../src/features/tenants/tenants.server.ts';
+import type { RowUpdate } from '../../src/lib/database.ts';
 import { randomSlug } from './fixtures.ts';
 
 // The search core (matching_profiles and the directory's RPCs) against the real migrations: word
 // forms, typos, hostile input, filters and tenant isolation, through supabase-js as visitors call it.
-
-const stack = inject('stack');
-const service = createClient(stack.supabaseUrl, stack.serviceKey, {
-	auth: { persistSession: false },
-});
-const anon = createClient(stack.supabaseUrl, stack.anonKey, { auth: { persistSession: false } });
 
 let next = 1;
 function business(name: string, extra: Partial<BusinessInput> = {}): BusinessInput {
@@ -193,7 +188,7 @@ describe('spelling suggestions (the search vocabulary)', () => {
 		return (await lexemes(idC, word)).filter((w) => !typed.includes(w)).sort();
 	}
 
-	async function setBusiness(name: string, change: Record<string, unknown>) {
+	async function setBusiness(name: string, change: RowUpdate<'profiles'>) {
 		const { error } = await service
 			.from('profiles')
 			.update(change)

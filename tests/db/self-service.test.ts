@@ -4,13 +4,13 @@ import { join } from 'node:path';
 import { createClient, type SupabaseClient } from '@supabase/supabase-js';
 import { decodeJwt } from 'jose';
 import { simpleParser } from 'mailparser';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chamberConfigSchema } from '../../src/features/config/config.ts';
 import { importTenant } from '../../src/features/tenants/tenants.server.ts';
 import { parseTenantFile } from '../../src/features/tenants/tenant-file.ts';
 import { SIGN_IN_SENT } from '../../src/features/self-service/self-service.ts';
 import { startFunctionServer, type FunctionServer } from '../support/function-server.ts';
-import { db, service } from './clients.ts';
+import { db, service, stack } from './clients.ts';
 import { importStaffChambers, removeStaffChambers, type StaffChambers } from './fixtures.ts';
 
 // Members updating their own listing, end to end through the functions, the local identity
@@ -18,7 +18,6 @@ import { importStaffChambers, removeStaffChambers, type StaffChambers } from './
 // decisions through save_business, the live fields, the e-mails, and what a member's token may
 // not do.
 
-const stack = inject('stack');
 const DOMAIN = 'self-service.test';
 const outbox = join(stack.dataDir, 'outbox');
 

@@ -52,7 +52,7 @@ function sectionOf(body: Record<string, unknown>): string {
  */
 async function save(body: unknown, token?: string, raw?: string) {
 	if (typeof body === 'object' && body !== null && !('version' in body) && 'chamber' in body) {
-		const chamber = (body as { chamber: unknown }).chamber;
+		const chamber = (body as { chamber: string }).chamber;
 		const { data } = await service.from('tenants').select('id').eq('slug', chamber).maybeSingle();
 		if (data) {
 			const version = (await versions(data.id))[sectionOf(body as Record<string, unknown>)] ?? 0;
