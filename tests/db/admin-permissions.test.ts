@@ -1,6 +1,7 @@
 import { createClient, type SupabaseClient } from '@supabase/supabase-js';
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { userClient } from '../support/db-clients.ts';
 import { anon, db, service, stack } from './clients.ts';
 import { EDITOR_FEATURE_KEYS } from '../../src/features/config/config.ts';
 import { CACHE_VERSION_TYPES, REFRESHABLE_CACHE_TYPES } from '../../src/lib/cache-versions.ts';
@@ -27,10 +28,7 @@ async function tokenFor(user: FixtureUser, secret = stack.jwtSecret): Promise<st
 }
 
 async function as(user: FixtureUser): Promise<SupabaseClient> {
-	return createClient(stack.supabaseUrl, stack.anonKey, {
-		auth: { persistSession: false },
-		global: { headers: { Authorization: `Bearer ${await tokenFor(user)}` } },
-	});
+	return userClient(stack, await tokenFor(user));
 }
 
 async function configOf(tenantId: string) {

@@ -25,7 +25,7 @@ import {
 	shapeOf,
 } from '../support/gotrue-fixtures.ts';
 import { randomSlug } from './fixtures.ts';
-import { freePort } from '../support/db-clients.ts';
+import { freePort, userClient } from '../support/db-clients.ts';
 
 // The local identity service through supabase-js's own `auth` client, as the app uses it: on the
 // test stack's gateway, and on a second gateway in this process whose clock the tests move (token
@@ -373,10 +373,7 @@ describe('admin users (service role)', () => {
 		expect(page.data.users.map((u) => u.email)).toContain(email);
 
 		const user = await signedIn(await newUser('not-admin'));
-		const asUser = createClient(stack.supabaseUrl, stack.anonKey, {
-			auth: { persistSession: false },
-			global: { headers: { Authorization: `Bearer ${user.session.access_token}` } },
-		});
+		const asUser = userClient(stack, user.session.access_token);
 		expect((await asUser.auth.admin.listUsers()).error).toMatchObject({
 			status: 403,
 			code: 'not_admin',

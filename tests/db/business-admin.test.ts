@@ -1,6 +1,5 @@
-import { createClient } from '@supabase/supabase-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { db, service, stack } from './clients.ts';
+import { anon, db, service, stack } from './clients.ts';
 import { businessDatabaseRules } from '../../src/features/members/database-rules.ts';
 import {
 	BUSINESS_FIELDS,
@@ -232,9 +231,6 @@ describe('add, remove, restore', () => {
 		expect(removed.published).toBe(false);
 		expect(removed.removed_at).not.toBeNull();
 		// Visitors no longer see it.
-		const anon = createClient(stack.supabaseUrl, stack.anonKey, {
-			auth: { persistSession: false },
-		});
 		expect((await anon.rpc('business_document', { p_profile_id: id })).error?.code).toBe('42501');
 		expect((await rpc('restore_business')).error).toBeNull();
 		expect(await row(id)).toMatchObject({ published: true, removed_at: null });
@@ -533,9 +529,6 @@ describe('the Members tab’s reads', () => {
 });
 
 describe('addresses of listings that left the site', () => {
-	const anon = createClient(stack.supabaseUrl, stack.anonKey, {
-		auth: { persistSession: false },
-	});
 	/** The answer, or the error's message (a visitor's request must never make one). */
 	const gone = async (key: string) => {
 		const { data, error } = await anon.rpc('business_gone', { p_tenant_id: tenantId, p_key: key });

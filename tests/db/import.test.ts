@@ -3,9 +3,8 @@ import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { createClient } from '@supabase/supabase-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { db, service, stack } from './clients.ts';
+import { anon, db, service, stack } from './clients.ts';
 
 const run = promisify(execFile);
 
@@ -157,9 +156,6 @@ describe('npm run tenant:import', () => {
 	});
 
 	it('refuses the import function to the public (anon) key', async () => {
-		const anon = createClient(stack.supabaseUrl, stack.anonKey, {
-			auth: { persistSession: false },
-		});
 		const { error } = await anon.rpc('import_tenant', {
 			payload: { tenant: { slug: 'x', name: 'X' } },
 		});

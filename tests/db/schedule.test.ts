@@ -1,6 +1,5 @@
-import { createClient } from '@supabase/supabase-js';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { db, service, stack } from './clients.ts';
+import { anon, db, service, stack } from './clients.ts';
 import fireScheduled, {
 	config as fireConfig,
 } from '../../netlify/functions/fire-scheduled-publishes.ts';
@@ -397,9 +396,6 @@ describe('what cannot be scheduled', () => {
 			state: 'scheduled',
 		});
 		expect((await config()).content.heroTitle).not.toBe('Mine');
-		const anon = createClient(stack.supabaseUrl, stack.anonKey, {
-			auth: { persistSession: false },
-		});
 		expect((await anon.from('scheduled_publishes').select('id')).error?.code).toBe('42501');
 	});
 });

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { createClient, type SupabaseClient } from '@supabase/supabase-js';
+import { createClient } from '@supabase/supabase-js';
 import { decodeJwt } from 'jose';
 import { simpleParser } from 'mailparser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,6 +10,7 @@ import { importTenant } from '../../src/features/tenants/tenants.server.ts';
 import { parseTenantFile } from '../../src/features/tenants/tenant-file.ts';
 import { SIGN_IN_SENT } from '../../src/features/self-service/self-service.ts';
 import { startFunctionServer, type FunctionServer } from '../support/function-server.ts';
+import { userClient } from '../support/db-clients.ts';
 import { db, service, stack } from './clients.ts';
 import { importStaffChambers, removeStaffChambers, type StaffChambers } from './fixtures.ts';
 
@@ -75,12 +76,7 @@ function fragmentOf(location: string | null): URLSearchParams {
 	return new URLSearchParams(new URL(location ?? 'http://x').hash.slice(1));
 }
 
-function asUser(token: string): SupabaseClient {
-	return createClient(stack.supabaseUrl, stack.anonKey, {
-		auth: { persistSession: false, autoRefreshToken: false },
-		global: { headers: { Authorization: `Bearer ${token}` } },
-	});
-}
+const asUser = (token: string) => userClient(stack, token);
 
 let memberToken: string;
 

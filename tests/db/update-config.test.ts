@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { db, service, stack } from './clients.ts';
-import { createClient } from '@supabase/supabase-js';
+import { anon, db, service, stack } from './clients.ts';
 import { conflictOf } from '../../src/features/conflicts/conflicts.ts';
 import { startNetlifyStandin, type NetlifyStandin } from '../support/netlify-api-standin.ts';
 import {
@@ -572,9 +571,6 @@ describe('no lost edits: a save states the version it was made from', () => {
 			).data?.config_versions;
 		const editor = await read(userClient(tokens.editor));
 		expect(editor).toMatchObject({ content: expect.any(Number), identity: expect.any(Number) });
-		const anon = createClient(stack.supabaseUrl, stack.anonKey, {
-			auth: { persistSession: false },
-		});
 		const visitor = await anon
 			.from('chamber_config')
 			.select('config_versions')
