@@ -180,7 +180,7 @@ describe('/api/admin/users and /api/admin/tenants', () => {
 			lastSignIn: expect.any(String),
 		});
 		expect(answer.body.users.map((u: { email: string }) => u.email)).toEqual(
-			expect.arrayContaining([email('editor'), email('otherAdmin'), email('super')]),
+			expect.arrayContaining([email('editor'), chambers.emails.otherAdmin, chambers.emails.super]),
 		);
 	});
 

@@ -3,6 +3,7 @@ import { anon, db, service, stack } from './clients.ts';
 import { conflictOf } from '../../src/features/conflicts/conflicts.ts';
 import { startNetlifyStandin, type NetlifyStandin } from '../support/netlify-api-standin.ts';
 import {
+	configVersions,
 	importStaffChambers,
 	removeStaffChambers,
 	storedConfig,
@@ -25,16 +26,7 @@ let otherSlug: string;
 let tenantId: string;
 let tokens: StaffChambers['tokens'];
 
-/** Each section's version now, as the panel reads it with the configuration. */
-async function versions(tenant = tenantId): Promise<Record<string, number>> {
-	const { data, error } = await service
-		.from('chamber_config')
-		.select('config_versions')
-		.eq('tenant_id', tenant)
-		.single<{ config_versions: Record<string, number> }>();
-	if (error) throw error;
-	return data.config_versions;
-}
+const versions = (tenant = tenantId) => configVersions(service, tenant);
 
 const IDENTITY_FIELDS = new Set(['name', 'city', 'state', 'foundedYear']);
 
