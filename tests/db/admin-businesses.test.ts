@@ -1,30 +1,34 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { db, service, stack } from './clients.ts';
-import { importTenant } from '../../src/features/tenants/tenants.server.ts';
-import { parseTenantFile } from '../../src/features/tenants/tenant-file.ts';
+import type { BusinessInput } from '../../src/features/tenants/tenant-file.ts';
 import { startNetlifyStandin, type NetlifyStandin } from '../support/netlify-api-standin.ts';
-import { signInAs } from '../support/db-clients.ts';
 import {
 	startFunctionServer,
 	type Answer,
 	type FunctionServer,
 } from '../support/function-server.ts';
-import { randomSlug } from './fixtures.ts';
+import {
+	importStaffChambers,
+	removeStaffChambers,
+	type StaffChambers,
+	type StaffKey,
+} from './fixtures.ts';
 
 // /api/admin/businesses and /api/admin/businesses/{id}… over real HTTP in the local Netlify
 // server, signed in with the identity service, writing with the user's token; a stand-in of
 // Netlify's API receives the build hook and the purges a change causes.
 
-const PASSWORD = 'admin-businesses-password';
+const DOMAIN = 'members.test';
 
 let netlify: NetlifyStandin;
 let server: FunctionServer;
-const slug = randomSlug('members');
-const otherSlug = randomSlug('members-b');
+let chambers: StaffChambers;
+let slug: string;
+let otherSlug: string;
 let tenantId: string;
 let otherTenantId: string;
-const tokens = { admin: '', admin2: '', editor: '', otherAdmin: '' };
-const email = (key: string) => `${key.toLowerCase()}-${slug}@members.test`;
+let tokens: StaffChambers['tokens'];
+const email = (key: StaffKey) => chambers.emails[key];
 
 function call(
 	method: string,
@@ -56,49 +60,23 @@ async function idOf(weblinkId: string, tenant = tenantId): Promise<string> {
 beforeAll(async () => {
 	await db.connect();
 	netlify = await startNetlifyStandin();
-	const fixture = (
-		s: string,
-		users: { email: string; role: 'admin' | 'editor' }[],
-		names: string[],
-	) =>
-		parseTenantFile(
-			{
-				tenant: { slug: s, name: `Members ${s}` },
-				businesses: names.map((name, index) => ({
-					weblink_profile_id: String(7000 + index),
-					report_name: name,
-					city: 'Lakeside',
-					categories: index % 2 ? ['Retail'] : ['Food'],
-					membership_level_name: index % 2 ? 'Gold' : 'Member',
-					listings: [{ description: `<p>${name}</p>` }],
-				})),
-				users: users.map((u) => ({ ...u, password: PASSWORD })),
-			},
-			'fixture',
-		);
-	tenantId = (
-		await importTenant(
-			service,
-			fixture(
-				slug,
-				[
-					{ email: email('admin'), role: 'admin' },
-					{ email: email('admin2'), role: 'admin' },
-					{ email: email('editor'), role: 'editor' },
-				],
-				['Lakeside Bakery', 'Harbor Books', 'Corner Café', 'Lakeside Hardware'],
-			),
-		)
-	).tenant_id;
-	otherTenantId = (
-		await importTenant(
-			service,
-			fixture(otherSlug, [{ email: email('otherAdmin'), role: 'admin' }], ['Elsewhere Diner']),
-		)
-	).tenant_id;
-	for (const key of Object.keys(tokens) as (keyof typeof tokens)[]) {
-		tokens[key] = await signInAs(stack, email(key), PASSWORD);
-	}
+	const member = (name: string, index: number): BusinessInput => ({
+		weblink_profile_id: String(7000 + index),
+		report_name: name,
+		city: 'Lakeside',
+		categories: index % 2 ? ['Retail'] : ['Food'],
+		membership_level_name: index % 2 ? 'Gold' : 'Member',
+		listings: [{ description: `<p>${name}</p>` }],
+	});
+	chambers = await importStaffChambers(stack, service, {
+		prefix: 'members',
+		domain: DOMAIN,
+		password: 'admin-businesses-password',
+		name: 'Members',
+		businesses: ['Lakeside Bakery', 'Harbor Books', 'Corner Café', 'Lakeside Hardware'].map(member),
+		otherBusinesses: ['Elsewhere Diner'].map(member),
+	});
+	({ slug, otherSlug, tenantId, otherTenantId, tokens } = chambers);
 	server = await startFunctionServer(stack, {
 		tenant: slug,
 		env: netlify.env,
@@ -108,8 +86,7 @@ beforeAll(async () => {
 afterAll(async () => {
 	await server?.close();
 	await netlify?.close();
-	await db.query('delete from public.tenants where slug = any($1)', [[slug, otherSlug]]);
-	await db.query(`delete from auth.users where email like '%@members.test'`);
+	await removeStaffChambers(db, chambers, DOMAIN);
 	await db.end();
 });
 
@@ -252,7 +229,7 @@ describe('GET and PATCH /api/admin/businesses/{id}', () => {
 	it('saves changes (200), merges different fields and answers 409 with who and when for the same one', async () => {
 		const id = await idOf('7000');
 		const { body: opened } = await call('GET', business(id), tokens.admin);
-		const first = await call('PATCH', business(id), tokens.admin2, {
+		const first = await call('PATCH', business(id), tokens.second, {
 			version: opened.version,
 			changes: { work_phone: '555-0101' },
 		});
@@ -270,7 +247,7 @@ describe('GET and PATCH /api/admin/businesses/{id}', () => {
 		expect(conflict.body).toMatchObject({
 			error: expect.any(String),
 			version: opened.version + 2,
-			conflicts: [{ field: 'work_phone', value: '555-0101', changedBy: email('admin2') }],
+			conflicts: [{ field: 'work_phone', value: '555-0101', changedBy: email('second') }],
 		});
 		expect(Date.parse(conflict.body.conflicts[0].changedAt)).not.toBeNaN();
 		const detail = await call('GET', business(id), tokens.admin);
