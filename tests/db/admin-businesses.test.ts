@@ -49,6 +49,10 @@ const businesses = (query = '') => `/api/admin/businesses${query}`;
 const business = (id: string, rest = '', query = '') =>
 	`/api/admin/businesses/${id}${rest}${query}`;
 
+/** PATCH /api/admin/businesses/{id}: `changes` made to the business as it was at `version`. */
+const patch = (id: string, token: string, version: number, changes: object) =>
+	call('PATCH', business(id), token, { version, changes });
+
 async function idOf(weblinkId: string, tenant = tenantId): Promise<string> {
 	const { rows } = await db.query(
 		'select id from public.profiles where tenant_id = $1 and weblink_profile_id = $2',
@@ -229,19 +233,15 @@ describe('GET and PATCH /api/admin/businesses/{id}', () => {
 	it('saves changes (200), merges different fields and answers 409 with who and when for the same one', async () => {
 		const id = await idOf('7000');
 		const { body: opened } = await call('GET', business(id), tokens.admin);
-		const first = await call('PATCH', business(id), tokens.second, {
-			version: opened.version,
-			changes: { work_phone: '555-0101' },
-		});
+		const first = await patch(id, tokens.second, opened.version, { work_phone: '555-0101' });
 		expect(first).toMatchObject({ status: 200, body: { id, version: opened.version + 1 } });
-		const merged = await call('PATCH', business(id), tokens.admin, {
-			version: opened.version,
-			changes: { website: 'https://bakery.example' },
+		const merged = await patch(id, tokens.admin, opened.version, {
+			website: 'https://bakery.example',
 		});
 		expect(merged.status).toBe(200);
-		const conflict = await call('PATCH', business(id), tokens.admin, {
-			version: opened.version,
-			changes: { work_phone: '555-0199', city: 'Hilltop' },
+		const conflict = await patch(id, tokens.admin, opened.version, {
+			work_phone: '555-0199',
+			city: 'Hilltop',
 		});
 		expect(conflict.status).toBe(409);
 		expect(conflict.body).toMatchObject({
@@ -272,24 +272,17 @@ describe('GET and PATCH /api/admin/businesses/{id}', () => {
 			[{ social_media: [{ platform: 'Facebook' }] }, 'social_media[0].url'],
 			[{ nickname: 'x' }, 'nickname'],
 		] as const) {
-			const answer = await call('PATCH', business(id), tokens.admin, {
-				version: body.version,
-				changes,
-			});
+			const answer = await patch(id, tokens.admin, body.version, changes);
 			expect(answer.status, path).toBe(400);
 			expect(answer.body.error, path).toMatch(new RegExp(`^${path.replace(/[[\].]/g, '\\$&')}: `));
 		}
 		expect(
 			(await call('PATCH', business(id), tokens.admin, { changes: { city: 'x' } })).body.error,
 		).toMatch(/^version: /);
-		const editor = await call('PATCH', business(id), tokens.editor, {
-			version: body.version,
-			changes: { report_name: 'Renamed' },
-		});
+		const editor = await patch(id, tokens.editor, body.version, { report_name: 'Renamed' });
 		expect(editor.status).toBe(403);
-		const allowed = await call('PATCH', business(id), tokens.editor, {
-			version: body.version,
-			changes: { social_media: [{ platform: 'Instagram', url: 'https://instagram.com/books' }] },
+		const allowed = await patch(id, tokens.editor, body.version, {
+			social_media: [{ platform: 'Instagram', url: 'https://instagram.com/books' }],
 		});
 		expect(allowed.status).toBe(200);
 		expect((await call('GET', business(id), tokens.admin)).body.business.report_name).toBe(
@@ -335,10 +328,7 @@ describe('remove, restore, history and the membership system’s value', () => {
 		expect(page.status).toBe(410);
 		expect((await call('GET', '/business/7002/corner-cafe', null)).status).toBe(410);
 		expect((await call('GET', `/business/${await idOf('7000')}/x`, null)).status).toBe(301);
-		const stale = await call('PATCH', business(id), tokens.admin, {
-			version: removed.body.version,
-			changes: { city: 'X' },
-		});
+		const stale = await patch(id, tokens.admin, removed.body.version, { city: 'X' });
 		expect(stale.status).toBe(409);
 		expect((await call('POST', business(id, '/restore'), tokens.editor)).status).toBe(403);
 		const restored = await call('POST', business(id, '/restore'), tokens.admin);

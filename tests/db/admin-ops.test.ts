@@ -3,6 +3,7 @@ import { db, service, stack } from './clients.ts';
 import { startNetlifyStandin, type NetlifyStandin } from '../support/netlify-api-standin.ts';
 import {
 	importStaffChambers,
+	removeChamberFiles,
 	removeStaffChambers,
 	storedConfig,
 	type StaffChambers,
@@ -53,13 +54,7 @@ beforeAll(async () => {
 afterAll(async () => {
 	await server?.close();
 	await netlify?.close();
-	// Storage's tables refuse deletes but the Storage API's own (protect_delete): as it does.
-	await db.query('begin');
-	await db.query(`set local storage.allow_delete_query = 'true'`);
-	await db.query(`delete from storage.objects where bucket_id = 'logos' and name like any($1)`, [
-		[`${tenantId}/%`, `${otherTenantId}/%`],
-	]);
-	await db.query('commit');
+	await removeChamberFiles(db, 'logos', [tenantId, otherTenantId]);
 	await removeStaffChambers(db, chambers, DOMAIN);
 	await db.end();
 });

@@ -471,6 +471,22 @@ export async function removeStaffChambers(
 	await db.query('delete from auth.users where email like $1', [`%@${domain}`]);
 }
 
+/** Removes the chambers' files (each in its folder, `{tenantId}/…`) from a Storage bucket. */
+export async function removeChamberFiles(
+	db: Client,
+	bucket: string,
+	tenantIds: string[],
+): Promise<void> {
+	// Storage's tables refuse deletes but the Storage API's own (protect_delete): as it does.
+	await db.query('begin');
+	await db.query(`set local storage.allow_delete_query = 'true'`);
+	await db.query('delete from storage.objects where bucket_id = $1 and name like any($2)', [
+		bucket,
+		tenantIds.map((id) => `${id}/%`),
+	]);
+	await db.query('commit');
+}
+
 /** A chamber's stored configuration, read with the service key and validated as the site reads it. */
 export async function storedConfig(
 	service: SupabaseClient,

@@ -6,37 +6,39 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { db, service, stack } from './clients.ts';
 import { MAPPING_TARGETS } from '../../src/features/members/import/fields.ts';
-import { importTenant } from '../../src/features/tenants/tenants.server.ts';
-import { parseTenantFile } from '../../src/features/tenants/tenant-file.ts';
 import {
 	startAtlasMembersStandin,
 	type AtlasMembersStandin,
 } from '../support/atlas-members-standin.ts';
-import { signInAs, userClient } from '../support/db-clients.ts';
+import { userClient } from '../support/db-clients.ts';
 import {
 	startFunctionServer,
 	type Answer,
 	type FunctionServer,
 } from '../support/function-server.ts';
 import { startNetlifyStandin, type NetlifyStandin } from '../support/netlify-api-standin.ts';
-import { randomSlug } from './fixtures.ts';
+import {
+	importStaffChambers,
+	removeChamberFiles,
+	removeStaffChambers,
+	type StaffChambers,
+} from './fixtures.ts';
 
 // Member imports over real HTTP: files uploaded to the imports bucket with the user's token, the
 // functions and the background function in the local Netlify server, the dry run and the apply
 // in the real database, a stand-in of the membership system for the sync and of Netlify's API for
 // the publish.
 
-const PASSWORD = 'member-imports-password';
-const slug = randomSlug('imp');
-const otherSlug = randomSlug('imp-b');
-const email = (who: string, s = slug) => `${who}@${s}.test`;
+const DOMAIN = 'member-imports.test';
 
 let server: FunctionServer;
 let netlify: NetlifyStandin;
 let atlas: AtlasMembersStandin;
+let chambers: StaffChambers;
+let slug: string;
 let tenantId: string;
 let otherTenantId: string;
-const tokens = { admin: '', editor: '', otherAdmin: '' };
+let tokens: StaffChambers['tokens'];
 
 function call(path: string, token: string, json?: unknown, method?: string): Promise<Answer> {
 	return server.call(path, { method, token, body: json });
@@ -119,37 +121,14 @@ beforeAll(async () => {
 		{ weblink_profile_id: '102', report_name: 'Harbor Hardware', city: 'Harbor' },
 		{ weblink_profile_id: '103', report_name: 'Gone Gifts', city: 'Lakeside' },
 	];
-	tenantId = (
-		await importTenant(
-			service,
-			parseTenantFile(
-				{
-					tenant: { slug, name: `Imports ${slug}` },
-					businesses,
-					users: [
-						{ email: email('admin'), password: PASSWORD, role: 'admin' },
-						{ email: email('editor'), password: PASSWORD, role: 'editor' },
-					],
-				},
-				'fixture',
-			),
-		)
-	).tenant_id;
-	otherTenantId = (
-		await importTenant(
-			service,
-			parseTenantFile(
-				{
-					tenant: { slug: otherSlug, name: 'Other' },
-					users: [{ email: email('admin', otherSlug), password: PASSWORD, role: 'admin' }],
-				},
-				'fixture',
-			),
-		)
-	).tenant_id;
-	tokens.admin = await signInAs(stack, email('admin'), PASSWORD);
-	tokens.editor = await signInAs(stack, email('editor'), PASSWORD);
-	tokens.otherAdmin = await signInAs(stack, email('admin', otherSlug), PASSWORD);
+	chambers = await importStaffChambers(stack, service, {
+		prefix: 'imp',
+		domain: DOMAIN,
+		password: 'member-imports-password',
+		name: 'Imports',
+		businesses,
+	});
+	({ slug, tenantId, otherTenantId, tokens } = chambers);
 	atlas = await startAtlasMembersStandin({ members: [] });
 	server = await startFunctionServer(stack, {
 		tenant: slug,
@@ -170,16 +149,8 @@ afterAll(async () => {
 	await server?.close();
 	await netlify?.close();
 	await atlas?.close();
-	await db.query('begin');
-	await db.query(`set local storage.allow_delete_query = 'true'`);
-	await db.query(`delete from storage.objects where bucket_id = 'imports' and name like any($1)`, [
-		[`${tenantId}/%`, `${otherTenantId}/%`],
-	]);
-	await db.query('commit');
-	await db.query('delete from public.tenants where id = any($1)', [[tenantId, otherTenantId]]);
-	await db.query(`delete from auth.users where email like any($1)`, [
-		[`%@${slug}.test`, `%@${otherSlug}.test`],
-	]);
+	await removeChamberFiles(db, 'imports', [tenantId, otherTenantId]);
+	await removeStaffChambers(db, chambers, DOMAIN);
 	await db.end();
 });
 
