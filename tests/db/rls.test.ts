@@ -54,10 +54,11 @@ interface TableCase {
 	/** A valid new row for tenant A, with superuser preparation run before switching role. */
 	insert: (fx: RlsFixtures) => { prepare?: Statement[]; statement: Statement };
 	select: Selects;
-	insertBy: readonly Role[];
-	updateBy: readonly Role[];
-	deleteBy: readonly Role[];
+	writes: Writes;
 }
+
+/** Who inserts, updates and deletes tenant A's rows. */
+type Writes = Record<Exclude<Operation, 'select'>, readonly Role[]>;
 
 /**
  * Who reads which rows. A member of a business (no staff role) reads what a visitor reads unless
@@ -67,6 +68,17 @@ type Selects = Omit<Record<Role, Visibility>, 'memberA'> & { memberA?: Visibilit
 
 const SERVICE_ONLY: readonly Role[] = ['service'];
 const CHAMBER_ADMINS: readonly Role[] = ['adminA', 'superAdminB', 'service'];
+const CHAMBER_STAFF: readonly Role[] = ['adminA', 'editorA', 'superAdminB', 'service'];
+
+/** The same callers insert, update and delete. */
+const writtenBy = (roles: readonly Role[]): Writes => ({
+	insert: roles,
+	update: roles,
+	delete: roles,
+});
+/** Staff change the table through definer functions, if at all; directly, only the service role. */
+const SERVICE_WRITES = writtenBy(SERVICE_ONLY);
+
 const EVERYONE_READS: Selects = {
 	anon: 'all',
 	adminA: 'all',
@@ -82,6 +94,24 @@ const STAFF_READ_ALL: Selects = {
 	editorA: 'all',
 	adminB: 'public',
 	superAdminB: 'all',
+	service: 'all',
+};
+/** The chamber's staff read every row; nobody else any. */
+const STAFF_ONLY_READ: Selects = {
+	anon: 'none',
+	adminA: 'all',
+	editorA: 'all',
+	adminB: 'none',
+	superAdminB: 'all',
+	service: 'all',
+};
+/** Internal to definer functions and the server: only the service role reads a row. */
+const SERVICE_ONLY_READS: Selects = {
+	anon: 'none',
+	adminA: 'none',
+	editorA: 'none',
+	adminB: 'none',
+	superAdminB: 'none',
 	service: 'all',
 };
 /** The chamber's admins and super_admins read every row; nobody else any. */
@@ -118,9 +148,7 @@ const TABLES: readonly TableCase[] = [
 			},
 		}),
 		select: EVERYONE_READS,
-		insertBy: SERVICE_ONLY,
-		updateBy: SERVICE_ONLY,
-		deleteBy: SERVICE_ONLY,
+		writes: SERVICE_WRITES,
 	},
 	{
 		table: 'admin_users',
@@ -147,9 +175,7 @@ const TABLES: readonly TableCase[] = [
 			superAdminB: 'all',
 			service: 'all',
 		},
-		insertBy: ['superAdminB', 'service'],
-		updateBy: ['superAdminB', 'service'],
-		deleteBy: ['superAdminB', 'service'],
+		writes: writtenBy(['superAdminB', 'service']),
 	},
 	{
 		table: 'chamber_config',
@@ -165,9 +191,11 @@ const TABLES: readonly TableCase[] = [
 			},
 		}),
 		select: EVERYONE_READS,
-		insertBy: SERVICE_ONLY,
-		updateBy: ['adminA', 'editorA', 'superAdminB', 'service'],
-		deleteBy: SERVICE_ONLY,
+		writes: {
+			insert: SERVICE_ONLY,
+			update: CHAMBER_STAFF,
+			delete: SERVICE_ONLY,
+		},
 	},
 	{
 		// Written by triggers only; not even the service role writes or deletes it.
@@ -180,17 +208,8 @@ const TABLES: readonly TableCase[] = [
 				values: [fx.tenantA.id],
 			},
 		}),
-		select: {
-			anon: 'none',
-			adminA: 'all',
-			editorA: 'none',
-			adminB: 'none',
-			superAdminB: 'all',
-			service: 'all',
-		},
-		insertBy: [],
-		updateBy: [],
-		deleteBy: [],
+		select: CHAMBER_ADMINS_READ,
+		writes: writtenBy([]),
 	},
 	{
 		table: 'cache_versions',
@@ -210,9 +229,7 @@ const TABLES: readonly TableCase[] = [
 		}),
 		select: EVERYONE_READS,
 		// Users bump versions only through bump_cache_version (tests/db/admin-permissions.test.ts).
-		insertBy: SERVICE_ONLY,
-		updateBy: SERVICE_ONLY,
-		deleteBy: SERVICE_ONLY,
+		writes: SERVICE_WRITES,
 	},
 	{
 		table: 'cache_purge_log',
@@ -233,9 +250,7 @@ const TABLES: readonly TableCase[] = [
 			service: 'all',
 		},
 		// Written by bump_cache_version, with the e-mail of the token's user.
-		insertBy: SERVICE_ONLY,
-		updateBy: SERVICE_ONLY,
-		deleteBy: SERVICE_ONLY,
+		writes: SERVICE_WRITES,
 	},
 	{
 		// Written only by the publishing functions (request_publish for staff, the rest for the
@@ -249,17 +264,8 @@ const TABLES: readonly TableCase[] = [
 				values: [fx.tenantA.id],
 			},
 		}),
-		select: {
-			anon: 'none',
-			adminA: 'all',
-			editorA: 'all',
-			adminB: 'none',
-			superAdminB: 'all',
-			service: 'all',
-		},
-		insertBy: SERVICE_ONLY,
-		updateBy: SERVICE_ONLY,
-		deleteBy: SERVICE_ONLY,
+		select: STAFF_ONLY_READ,
+		writes: SERVICE_WRITES,
 	},
 	{
 		// Written only by save_business (tests/db/business-admin.test.ts) and cleared by staff
@@ -273,17 +279,8 @@ const TABLES: readonly TableCase[] = [
 				values: [fx.tenantA.id, fx.tenantA.publishedProfileId],
 			},
 		}),
-		select: {
-			anon: 'none',
-			adminA: 'all',
-			editorA: 'all',
-			adminB: 'none',
-			superAdminB: 'all',
-			service: 'all',
-		},
-		insertBy: SERVICE_ONLY,
-		updateBy: SERVICE_ONLY,
-		deleteBy: SERVICE_ONLY,
+		select: STAFF_ONLY_READ,
+		writes: SERVICE_WRITES,
 	},
 	{
 		// Bound by the sign-in function (service role); a member reads its own binding, the
@@ -306,18 +303,8 @@ const TABLES: readonly TableCase[] = [
 				},
 			};
 		},
-		select: {
-			anon: 'none',
-			adminA: 'all',
-			editorA: 'none',
-			memberA: 'own',
-			adminB: 'none',
-			superAdminB: 'all',
-			service: 'all',
-		},
-		insertBy: SERVICE_ONLY,
-		updateBy: SERVICE_ONLY,
-		deleteBy: SERVICE_ONLY,
+		select: { ...CHAMBER_ADMINS_READ, memberA: 'own' },
+		writes: SERVICE_WRITES,
 	},
 	{
 		// Written by submit_member_changes (the member) and decided by approve_ and
@@ -332,18 +319,8 @@ const TABLES: readonly TableCase[] = [
 				values: [fx.tenantA.id, fx.tenantA.publishedProfileId],
 			},
 		}),
-		select: {
-			anon: 'none',
-			adminA: 'all',
-			editorA: 'all',
-			memberA: 'own',
-			adminB: 'none',
-			superAdminB: 'all',
-			service: 'all',
-		},
-		insertBy: SERVICE_ONLY,
-		updateBy: SERVICE_ONLY,
-		deleteBy: SERVICE_ONLY,
+		select: { ...STAFF_ONLY_READ, memberA: 'own' },
+		writes: SERVICE_WRITES,
 	},
 	...(
 		[
@@ -370,17 +347,8 @@ const TABLES: readonly TableCase[] = [
 		tenantColumn: 'tenant_id',
 		updateColumn,
 		insert: (fx) => ({ statement: { text, values: [fx.tenantA.id] } }),
-		select: {
-			anon: 'none',
-			adminA: 'all',
-			editorA: 'none',
-			adminB: 'none',
-			superAdminB: 'all',
-			service: 'all',
-		},
-		insertBy: SERVICE_ONLY,
-		updateBy: SERVICE_ONLY,
-		deleteBy: SERVICE_ONLY,
+		select: CHAMBER_ADMINS_READ,
+		writes: SERVICE_WRITES,
 	})),
 	{
 		// Staff schedule what they may save now: the insert trigger tries the change as them
@@ -397,17 +365,12 @@ const TABLES: readonly TableCase[] = [
 				values: [fx.tenantA.id],
 			},
 		}),
-		select: {
-			anon: 'none',
-			adminA: 'all',
-			editorA: 'all',
-			adminB: 'none',
-			superAdminB: 'all',
-			service: 'all',
+		select: STAFF_ONLY_READ,
+		writes: {
+			insert: CHAMBER_STAFF,
+			update: SERVICE_ONLY,
+			delete: SERVICE_ONLY,
 		},
-		insertBy: ['adminA', 'editorA', 'superAdminB', 'service'],
-		updateBy: SERVICE_ONLY,
-		deleteBy: SERVICE_ONLY,
 	},
 	{
 		table: 'profiles',
@@ -421,9 +384,7 @@ const TABLES: readonly TableCase[] = [
 			},
 		}),
 		select: STAFF_READ_ALL,
-		insertBy: SERVICE_ONLY,
-		updateBy: SERVICE_ONLY,
-		deleteBy: SERVICE_ONLY,
+		writes: SERVICE_WRITES,
 	},
 	{
 		table: 'listings',
@@ -432,9 +393,7 @@ const TABLES: readonly TableCase[] = [
 		publicRows: CHILD_OF_PUBLISHED,
 		insert: childInsert('listings', 'description', `'<p>New listing</p>'`),
 		select: STAFF_READ_ALL,
-		insertBy: SERVICE_ONLY,
-		updateBy: SERVICE_ONLY,
-		deleteBy: SERVICE_ONLY,
+		writes: SERVICE_WRITES,
 	},
 	{
 		table: 'social_media',
@@ -443,9 +402,7 @@ const TABLES: readonly TableCase[] = [
 		publicRows: CHILD_OF_PUBLISHED,
 		insert: childInsert('social_media', 'platform, url', `'youtube', 'https://youtube.com/x'`),
 		select: STAFF_READ_ALL,
-		insertBy: SERVICE_ONLY,
-		updateBy: SERVICE_ONLY,
-		deleteBy: SERVICE_ONLY,
+		writes: SERVICE_WRITES,
 	},
 	{
 		table: 'profile_affiliations',
@@ -454,9 +411,7 @@ const TABLES: readonly TableCase[] = [
 		publicRows: CHILD_OF_PUBLISHED,
 		insert: childInsert('profile_affiliations', 'aff_name', `'Young Professionals'`),
 		select: STAFF_READ_ALL,
-		insertBy: SERVICE_ONLY,
-		updateBy: SERVICE_ONLY,
-		deleteBy: SERVICE_ONLY,
+		writes: SERVICE_WRITES,
 	},
 	{
 		table: 'web_content',
@@ -465,9 +420,7 @@ const TABLES: readonly TableCase[] = [
 		publicRows: CHILD_OF_PUBLISHED,
 		insert: childInsert('web_content', 'content_type, content_title', `'document', 'Menu'`),
 		select: STAFF_READ_ALL,
-		insertBy: SERVICE_ONLY,
-		updateBy: SERVICE_ONLY,
-		deleteBy: SERVICE_ONLY,
+		writes: SERVICE_WRITES,
 	},
 	{
 		table: 'banners',
@@ -481,9 +434,7 @@ const TABLES: readonly TableCase[] = [
 			},
 		}),
 		select: STAFF_READ_ALL,
-		insertBy: CHAMBER_ADMINS,
-		updateBy: CHAMBER_ADMINS,
-		deleteBy: CHAMBER_ADMINS,
+		writes: writtenBy(CHAMBER_ADMINS),
 	},
 	{
 		table: 'events',
@@ -498,9 +449,7 @@ const TABLES: readonly TableCase[] = [
 			},
 		}),
 		select: STAFF_READ_ALL,
-		insertBy: SERVICE_ONLY,
-		updateBy: SERVICE_ONLY,
-		deleteBy: SERVICE_ONLY,
+		writes: SERVICE_WRITES,
 	},
 	{
 		table: 'contact_messages',
@@ -513,17 +462,8 @@ const TABLES: readonly TableCase[] = [
 				values: [fx.tenantA.id],
 			},
 		}),
-		select: {
-			anon: 'none',
-			adminA: 'all',
-			editorA: 'none',
-			adminB: 'none',
-			superAdminB: 'all',
-			service: 'all',
-		},
-		insertBy: SERVICE_ONLY,
-		updateBy: SERVICE_ONLY,
-		deleteBy: SERVICE_ONLY,
+		select: CHAMBER_ADMINS_READ,
+		writes: SERVICE_WRITES,
 	},
 	{
 		// Internal vocabulary for typo-tolerant search: only definer functions read it.
@@ -536,17 +476,8 @@ const TABLES: readonly TableCase[] = [
 				values: [fx.tenantA.id],
 			},
 		}),
-		select: {
-			anon: 'none',
-			adminA: 'none',
-			editorA: 'none',
-			adminB: 'none',
-			superAdminB: 'none',
-			service: 'all',
-		},
-		insertBy: SERVICE_ONLY,
-		updateBy: SERVICE_ONLY,
-		deleteBy: SERVICE_ONLY,
+		select: SERVICE_ONLY_READS,
+		writes: SERVICE_WRITES,
 	},
 	{
 		// Kept business counts per category: only definer functions read them, triggers write them.
@@ -559,17 +490,8 @@ const TABLES: readonly TableCase[] = [
 				values: [fx.tenantA.id],
 			},
 		}),
-		select: {
-			anon: 'none',
-			adminA: 'none',
-			editorA: 'none',
-			adminB: 'none',
-			superAdminB: 'none',
-			service: 'all',
-		},
-		insertBy: SERVICE_ONLY,
-		updateBy: SERVICE_ONLY,
-		deleteBy: SERVICE_ONLY,
+		select: SERVICE_ONLY_READS,
+		writes: SERVICE_WRITES,
 	},
 	{
 		// Kept member counts of the card record: readable exactly as the businesses they count.
@@ -584,9 +506,7 @@ const TABLES: readonly TableCase[] = [
 			},
 		}),
 		select: STAFF_READ_ALL,
-		insertBy: SERVICE_ONLY,
-		updateBy: SERVICE_ONLY,
-		deleteBy: SERVICE_ONLY,
+		writes: SERVICE_WRITES,
 	},
 	{
 		// Member statistics: added to by /api/stats (service role) only, read by the chamber's
@@ -602,9 +522,7 @@ const TABLES: readonly TableCase[] = [
 			},
 		}),
 		select: { ...CHAMBER_ADMINS_READ, memberA: 'business' },
-		insertBy: SERVICE_ONLY,
-		updateBy: SERVICE_ONLY,
-		deleteBy: SERVICE_ONLY,
+		writes: SERVICE_WRITES,
 	},
 	{
 		table: 'member_report_settings',
@@ -623,9 +541,7 @@ const TABLES: readonly TableCase[] = [
 			},
 		}),
 		select: CHAMBER_ADMINS_READ,
-		insertBy: CHAMBER_ADMINS,
-		updateBy: CHAMBER_ADMINS,
-		deleteBy: SERVICE_ONLY,
+		writes: { insert: CHAMBER_ADMINS, update: CHAMBER_ADMINS, delete: SERVICE_ONLY },
 	},
 	{
 		// Opt-out tokens: only the scheduled function and member_report_opt_out(token) use them.
@@ -638,17 +554,8 @@ const TABLES: readonly TableCase[] = [
 				values: [fx.tenantA.id],
 			},
 		}),
-		select: {
-			anon: 'none',
-			adminA: 'none',
-			editorA: 'none',
-			adminB: 'none',
-			superAdminB: 'none',
-			service: 'all',
-		},
-		insertBy: SERVICE_ONLY,
-		updateBy: SERVICE_ONLY,
-		deleteBy: SERVICE_ONLY,
+		select: SERVICE_ONLY_READS,
+		writes: SERVICE_WRITES,
 	},
 	{
 		table: 'member_report_mailings',
@@ -661,9 +568,7 @@ const TABLES: readonly TableCase[] = [
 			},
 		}),
 		select: CHAMBER_ADMINS_READ,
-		insertBy: SERVICE_ONLY,
-		updateBy: SERVICE_ONLY,
-		deleteBy: SERVICE_ONLY,
+		writes: SERVICE_WRITES,
 	},
 ];
 
@@ -671,12 +576,8 @@ function expectation(table: TableCase, operation: Operation, role: Role): string
 	switch (operation) {
 		case 'select':
 			return visibilityOf(table, role);
-		case 'insert':
-			return table.insertBy.includes(role) ? 'allowed' : 'denied';
-		case 'update':
-			return table.updateBy.includes(role) ? 'allowed' : 'denied';
-		case 'delete':
-			return table.deleteBy.includes(role) ? 'allowed' : 'denied';
+		default:
+			return table.writes[operation].includes(role) ? 'allowed' : 'denied';
 	}
 }
 
