@@ -1,18 +1,10 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { db, service, stack } from './clients.ts';
 import type { BusinessInput } from '../../src/features/tenants/tenant-file.ts';
-import { startNetlifyStandin, type NetlifyStandin } from '../support/netlify-api-standin.ts';
-import {
-	startFunctionServer,
-	type Answer,
-	type FunctionServer,
-} from '../support/function-server.ts';
-import {
-	importStaffChambers,
-	removeStaffChambers,
-	type StaffChambers,
-	type StaffKey,
-} from './fixtures.ts';
+import type { NetlifyStandin } from '../support/netlify-api-standin.ts';
+import type { Answer } from '../support/function-server.ts';
+import { startStaffSite, type StaffSite } from './staff-site.ts';
+import { importStaffChambers, type StaffChambers, type StaffKey } from './fixtures.ts';
 
 // /api/admin/businesses and /api/admin/businesses/{id}… over real HTTP in the local Netlify
 // server, signed in with the identity service, writing with the user's token; a stand-in of
@@ -20,8 +12,8 @@ import {
 
 const DOMAIN = 'members.test';
 
+let site: StaffSite<StaffChambers>;
 let netlify: NetlifyStandin;
-let server: FunctionServer;
 let chambers: StaffChambers;
 let slug: string;
 let otherSlug: string;
@@ -37,7 +29,7 @@ function call(
 	body?: unknown,
 	raw?: string | FormData,
 ): Promise<Answer> {
-	return server.call(path, {
+	return site.server.call(path, {
 		method,
 		token: token ?? undefined,
 		body,
@@ -62,8 +54,6 @@ async function idOf(weblinkId: string, tenant = tenantId): Promise<string> {
 }
 
 beforeAll(async () => {
-	await db.connect();
-	netlify = await startNetlifyStandin();
 	const member = (name: string, index: number): BusinessInput => ({
 		weblink_profile_id: String(7000 + index),
 		report_name: name,
@@ -72,32 +62,27 @@ beforeAll(async () => {
 		membership_level_name: index % 2 ? 'Gold' : 'Member',
 		listings: [{ description: `<p>${name}</p>` }],
 	});
-	chambers = await importStaffChambers(stack, service, {
-		prefix: 'members',
+	site = await startStaffSite({
 		domain: DOMAIN,
-		password: 'admin-businesses-password',
-		name: 'Members',
-		businesses: ['Lakeside Bakery', 'Harbor Books', 'Corner Café', 'Lakeside Hardware'].map(member),
-		otherBusinesses: ['Elsewhere Diner'].map(member),
+		chambers: () =>
+			importStaffChambers(stack, service, {
+				prefix: 'members',
+				domain: DOMAIN,
+				password: 'admin-businesses-password',
+				name: 'Members',
+				businesses: ['Lakeside Bakery', 'Harbor Books', 'Corner Café', 'Lakeside Hardware'].map(
+					member,
+				),
+				otherBusinesses: ['Elsewhere Diner'].map(member),
+			}),
 	});
+	({ netlify, chambers } = site);
 	({ slug, otherSlug, tenantId, otherTenantId, tokens } = chambers);
-	server = await startFunctionServer(stack, {
-		tenant: slug,
-		env: netlify.env,
-	});
 });
 
-afterAll(async () => {
-	await server?.close();
-	await netlify?.close();
-	await removeStaffChambers(db, chambers, DOMAIN);
-	await db.end();
-});
+afterAll(() => site?.close());
 
-beforeEach(async () => {
-	await db.query('delete from public.publishes where tenant_id = $1', [tenantId]);
-	netlify.reset();
-});
+beforeEach(() => site.reset());
 
 describe('GET /api/admin/businesses', () => {
 	it('pages every business of the chamber by name, searchable and filtered, for its staff', async () => {

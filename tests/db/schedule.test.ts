@@ -10,16 +10,10 @@ import {
 import { finishPublish, startPublish } from '../../src/features/publish/publish.server.ts';
 import { fireDueSchedules } from '../../src/features/publish/schedule.server.ts';
 import { nextScheduleMark, SCHEDULE_STEP_MINUTES } from '../../src/features/publish/schedule.ts';
-import { startNetlifyStandin, type NetlifyStandin } from '../support/netlify-api-standin.ts';
+import type { NetlifyStandin } from '../support/netlify-api-standin.ts';
 import { userClient } from '../support/db-clients.ts';
-import { startFunctionServer, type FunctionServer } from '../support/function-server.ts';
-import {
-	configVersions,
-	importChamber,
-	removeStaffChambers,
-	storedConfig,
-	type StaffChamber,
-} from './fixtures.ts';
+import { startStaffSite, type StaffSite } from './staff-site.ts';
+import { configVersions, importChamber, storedConfig, type StaffChamber } from './fixtures.ts';
 
 // Scheduled publishing over real HTTP in the local Netlify server: 'Publish at…' stores a save or
 // a restore checked as its author, the scheduled function (here called with an injected clock)
@@ -29,8 +23,8 @@ import {
 const DOMAIN = 'schedule.test';
 const ZONE = 'America/Los_Angeles';
 
+let site: StaffSite<typeof chamber>;
 let netlify: NetlifyStandin;
-let server: FunctionServer;
 let chamber: StaffChamber<'admin' | 'second' | 'editor' | 'otherEditor'>;
 let slug: string;
 let tenantId: string;
@@ -38,7 +32,7 @@ let tokens: typeof chamber.tokens;
 const email = (key: keyof typeof chamber.emails) => chamber.emails[key];
 
 const call = (method: string, path: string, token?: string, body?: unknown) =>
-	server.call(path, { method, token, body });
+	site.server.call(path, { method, token, body });
 
 const cancel = (id: number, token: string) =>
 	call('DELETE', `/api/publish-schedule?id=${id}`, token);
@@ -55,32 +49,28 @@ async function heroTitleChange(value: string) {
 }
 
 beforeAll(async () => {
-	await db.connect();
-	netlify = await startNetlifyStandin();
-	chamber = await importChamber(stack, service, {
-		prefix: 'schedule',
-		domain: DOMAIN,
-		password: 'schedule-password',
-		name: 'Schedule',
-		config: { state: 'CA', content: { heroTitle: 'Before' }, contact: { timeZone: ZONE } },
-		staff: { admin: 'admin', second: 'admin', editor: 'editor', otherEditor: 'editor' },
-	});
-	({ slug, tenantId, tokens } = chamber);
 	// The scheduled function is also called in this process: the server's environment serves it.
-	server = await startFunctionServer(stack, { tenant: slug, env: netlify.env });
+	site = await startStaffSite({
+		domain: DOMAIN,
+		chambers: () =>
+			importChamber(stack, service, {
+				prefix: 'schedule',
+				domain: DOMAIN,
+				password: 'schedule-password',
+				name: 'Schedule',
+				config: { state: 'CA', content: { heroTitle: 'Before' }, contact: { timeZone: ZONE } },
+				staff: { admin: 'admin', second: 'admin', editor: 'editor', otherEditor: 'editor' },
+			}),
+	});
+	({ netlify, chambers: chamber } = site);
+	({ slug, tenantId, tokens } = chamber);
 });
 
-afterAll(async () => {
-	await server?.close();
-	await netlify?.close();
-	await removeStaffChambers(db, chamber, DOMAIN);
-	await db.end();
-});
+afterAll(() => site?.close());
 
 beforeEach(async () => {
 	await db.query('delete from public.scheduled_publishes where tenant_id = $1', [tenantId]);
-	await db.query('delete from public.publishes where tenant_id = $1', [tenantId]);
-	netlify.reset();
+	await site.reset();
 });
 
 describe('Publish at… on a save', () => {

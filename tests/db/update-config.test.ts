@@ -1,16 +1,15 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { anon, db, service, stack } from './clients.ts';
 import { conflictOf } from '../../src/features/conflicts/conflicts.ts';
-import { startNetlifyStandin, type NetlifyStandin } from '../support/netlify-api-standin.ts';
+import type { NetlifyStandin } from '../support/netlify-api-standin.ts';
 import {
 	configVersions,
 	importStaffChambers,
-	removeStaffChambers,
 	storedConfig,
 	type StaffChambers,
 } from './fixtures.ts';
 import { userClient as asUser } from '../support/db-clients.ts';
-import { startFunctionServer, type FunctionServer } from '../support/function-server.ts';
+import { startStaffSite, type StaffSite } from './staff-site.ts';
 
 // POST /api/update-config over real HTTP in the local Netlify server, signed in with
 // the identity service, writing to the real database with the user's token; a stand-in of
@@ -18,9 +17,8 @@ import { startFunctionServer, type FunctionServer } from '../support/function-se
 
 const DOMAIN = 'update.test';
 
+let site: StaffSite<StaffChambers>;
 let netlify: NetlifyStandin;
-let server: FunctionServer;
-let chambers: StaffChambers;
 let slug: string;
 let otherSlug: string;
 let tenantId: string;
@@ -50,7 +48,7 @@ async function save(body: unknown, token?: string, raw?: string) {
 			body = { ...body, version };
 		}
 	}
-	return server.call('/api/update-config', { method: 'POST', body, token, raw });
+	return site.server.call('/api/update-config', { method: 'POST', body, token, raw });
 }
 
 const userClient = (token: string) => asUser(stack, token);
@@ -58,30 +56,24 @@ const userClient = (token: string) => asUser(stack, token);
 const config = (tenant = tenantId) => storedConfig(service, tenant);
 
 beforeAll(async () => {
-	await db.connect();
-	netlify = await startNetlifyStandin();
-	chambers = await importStaffChambers(stack, service, {
-		prefix: 'update',
+	site = await startStaffSite({
 		domain: DOMAIN,
-		name: 'Update',
-		password: 'update-config-password',
-		config: { content: { heroTitle: 'First title' } },
+		chambers: () =>
+			importStaffChambers(stack, service, {
+				prefix: 'update',
+				domain: DOMAIN,
+				name: 'Update',
+				password: 'update-config-password',
+				config: { content: { heroTitle: 'First title' } },
+			}),
 	});
-	({ slug, otherSlug, tenantId, tokens } = chambers);
-	server = await startFunctionServer(stack, { tenant: slug, env: netlify.env });
+	({ netlify } = site);
+	({ slug, otherSlug, tenantId, tokens } = site.chambers);
 });
 
-afterAll(async () => {
-	await server?.close();
-	await netlify?.close();
-	await removeStaffChambers(db, chambers, DOMAIN);
-	await db.end();
-});
+afterAll(() => site?.close());
 
-beforeEach(async () => {
-	await db.query('delete from public.publishes where tenant_id = $1', [tenantId]);
-	netlify.reset();
-});
+beforeEach(() => site.reset());
 
 describe('every body form saves, validated by the configuration schemas', () => {
 	it('a top-level field: {field, value}, as the schema outputs it', async () => {
