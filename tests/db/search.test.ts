@@ -40,54 +40,40 @@ async function count(tenantId: string, query: string, filters: Record<string, un
 	return data as number;
 }
 
+/** Imports a chamber of these businesses; answers its id. */
+async function importBusinesses(slug: string, name: string, businesses: BusinessInput[]) {
+	const file = parseTenantFile({ tenant: { slug, name }, businesses }, `search fixture ${name}`);
+	return (await importTenant(service, file)).tenant_id;
+}
+
 beforeAll(async () => {
-	const a = await importTenant(
-		service,
-		parseTenantFile(
-			{
-				tenant: { slug: tenantA, name: 'Search A' },
-				businesses: [
-					business('Bluestem Grill', {
-						categories: ['Restaurants & Catering'],
-						city: 'Cedarbrook',
-						listing_position: 2,
-					}),
-					business('Main Street Plumbing', {
-						categories: ['Construction & Contractors'],
-						city: 'Elm Falls',
-						listings: [
-							{ description: '<p>Emergency <b>pipe</b> repairs</p>', keywords: 'plumber drains' },
-						],
-					}),
-					business('Hometown Dental Care', {
-						categories: ['Dental Care'],
-						listing_position: 1,
-						member_since_date: new Date(Date.now() - 10 * 86_400_000).toISOString().slice(0, 10),
-						profile_affiliations: [{ aff_name: 'Women in Business' }],
-					}),
-					business('Hidden Draft Diner', {
-						categories: ['Restaurants & Catering'],
-						published: false,
-					}),
-				],
-			},
-			'search fixture A',
-		),
-	);
-	const b = await importTenant(
-		service,
-		parseTenantFile(
-			{
-				tenant: { slug: tenantB, name: 'Search B' },
-				businesses: [
-					business('Other Chamber Restaurant', { categories: ['Restaurants & Catering'] }),
-				],
-			},
-			'search fixture B',
-		),
-	);
-	idA = a.tenant_id;
-	idB = b.tenant_id;
+	idA = await importBusinesses(tenantA, 'Search A', [
+		business('Bluestem Grill', {
+			categories: ['Restaurants & Catering'],
+			city: 'Cedarbrook',
+			listing_position: 2,
+		}),
+		business('Main Street Plumbing', {
+			categories: ['Construction & Contractors'],
+			city: 'Elm Falls',
+			listings: [
+				{ description: '<p>Emergency <b>pipe</b> repairs</p>', keywords: 'plumber drains' },
+			],
+		}),
+		business('Hometown Dental Care', {
+			categories: ['Dental Care'],
+			listing_position: 1,
+			member_since_date: new Date(Date.now() - 10 * 86_400_000).toISOString().slice(0, 10),
+			profile_affiliations: [{ aff_name: 'Women in Business' }],
+		}),
+		business('Hidden Draft Diner', {
+			categories: ['Restaurants & Catering'],
+			published: false,
+		}),
+	]);
+	idB = await importBusinesses(tenantB, 'Search B', [
+		business('Other Chamber Restaurant', { categories: ['Restaurants & Catering'] }),
+	]);
 });
 
 afterAll(async () => {
@@ -198,24 +184,14 @@ describe('spelling suggestions (the search vocabulary)', () => {
 	}
 
 	beforeAll(async () => {
-		const c = await importTenant(
-			service,
-			parseTenantFile(
-				{
-					tenant: { slug: tenantC, name: 'Search words' },
-					businesses: [
-						business('Quokka Kennels', { categories: ['Pets'] }),
-						business('Marmalade Bakery', { categories: ['Food'] }),
-						business('Marmalade Preserves', { categories: ['Food'], published: false }),
-						business('Zeppelin Tours', { categories: ['Travel'], published: false }),
-						business('Walrus Repairs', { categories: ['Services'] }),
-						business('Lantern Studio', { categories: ['Arts'] }),
-					],
-				},
-				'search words fixture',
-			),
-		);
-		idC = c.tenant_id;
+		idC = await importBusinesses(tenantC, 'Search words', [
+			business('Quokka Kennels', { categories: ['Pets'] }),
+			business('Marmalade Bakery', { categories: ['Food'] }),
+			business('Marmalade Preserves', { categories: ['Food'], published: false }),
+			business('Zeppelin Tours', { categories: ['Travel'], published: false }),
+			business('Walrus Repairs', { categories: ['Services'] }),
+			business('Lantern Studio', { categories: ['Arts'] }),
+		]);
 	});
 
 	afterAll(async () => {

@@ -55,6 +55,10 @@ const userClient = (token: string) => asUser(stack, token);
 
 const config = (tenant = tenantId) => storedConfig(service, tenant);
 
+/** A content field saved from the section's `version` (as the token's user opened it). */
+const saveContent = (field: string, value: string, version: number | undefined, token: string) =>
+	save({ chamber: slug, section: 'content', field, value, version }, token);
+
 beforeAll(async () => {
 	site = await startStaffSite({
 		domain: DOMAIN,
@@ -366,30 +370,12 @@ describe('no lost edits: a save states the version it was made from', () => {
 
 	it('the same field changed since: 409 with their value, who and when; nothing overwritten', async () => {
 		const opened = await versions();
-		const first = await save(
-			{
-				chamber: slug,
-				section: 'content',
-				field: 'heroTitle',
-				value: 'Ann’s title',
-				version: opened.content,
-			},
-			tokens.admin,
-		);
+		const first = await saveContent('heroTitle', 'Ann’s title', opened.content, tokens.admin);
 		expect(first.status).toBe(200);
 		expect(first.body).toMatchObject({ previousVersion: opened.content });
 		expect(first.body.version).toBeGreaterThan(opened.content!);
 
-		const second = await save(
-			{
-				chamber: slug,
-				section: 'content',
-				field: 'heroTitle',
-				value: 'Bo’s title',
-				version: opened.content,
-			},
-			tokens.second,
-		);
+		const second = await saveContent('heroTitle', 'Bo’s title', opened.content, tokens.second);
 		expect(second.status).toBe(409);
 		expect(second.body).toEqual({
 			error: 'Someone else changed content.heroTitle since you opened it',
@@ -407,55 +393,19 @@ describe('no lost edits: a save states the version it was made from', () => {
 		expect((await config()).content.heroTitle).toBe('Ann’s title');
 
 		// Keep mine: the same value again, made from the version the refusal named.
-		const kept = await save(
-			{
-				chamber: slug,
-				section: 'content',
-				field: 'heroTitle',
-				value: 'Bo’s title',
-				version: second.body.version,
-			},
-			tokens.second,
-		);
+		const kept = await saveContent('heroTitle', 'Bo’s title', second.body.version, tokens.second);
 		expect(kept.status).toBe(200);
 		expect((await config()).content.heroTitle).toBe('Bo’s title');
 	});
 
 	it('different fields of the section still merge; the same value is no conflict', async () => {
 		const opened = await versions();
-		await save(
-			{
-				chamber: slug,
-				section: 'content',
-				field: 'whyJoinTitle',
-				value: 'Join us',
-				version: opened.content,
-			},
-			tokens.admin,
-		);
-		const other = await save(
-			{
-				chamber: slug,
-				section: 'content',
-				field: 'whyJoinText',
-				value: 'Because',
-				version: opened.content,
-			},
-			tokens.second,
-		);
+		await saveContent('whyJoinTitle', 'Join us', opened.content, tokens.admin);
+		const other = await saveContent('whyJoinText', 'Because', opened.content, tokens.second);
 		expect(other.status).toBe(200);
 		// Someone else came between: the answer says so (previousVersion is not the one stated).
 		expect(other.body.previousVersion).toBeGreaterThan(opened.content!);
-		const same = await save(
-			{
-				chamber: slug,
-				section: 'content',
-				field: 'whyJoinTitle',
-				value: 'Join us',
-				version: opened.content,
-			},
-			tokens.second,
-		);
+		const same = await saveContent('whyJoinTitle', 'Join us', opened.content, tokens.second);
 		expect(same.status).toBe(200);
 		expect((await config()).content).toMatchObject({
 			whyJoinTitle: 'Join us',
