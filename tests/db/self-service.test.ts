@@ -6,8 +6,6 @@ import { decodeJwt } from 'jose';
 import { simpleParser } from 'mailparser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chamberConfigSchema } from '../../src/features/config/config.ts';
-import { importTenant } from '../../src/features/tenants/tenants.server.ts';
-import { parseTenantFile } from '../../src/features/tenants/tenant-file.ts';
 import { SIGN_IN_SENT } from '../../src/features/self-service/self-service.ts';
 import { startFunctionServer, type FunctionServer } from '../support/function-server.ts';
 import { userClient } from '../support/db-clients.ts';
@@ -87,25 +85,13 @@ beforeAll(async () => {
 		domain: DOMAIN,
 		password: 'staff-password',
 		config: { features: { memberUpdates: true } },
-	});
-	const file = (slug: string, businesses: unknown[]) =>
-		parseTenantFile({ tenant: { slug, name: slug }, businesses }, 'fixture');
-	await importTenant(
-		service,
-		file(chambers.slug, [
+		businesses: [
 			business(ids.withEmail, 'Owner Bakery', memberEmail, '7001'),
 			business(ids.second, 'Second Shop', secondEmail, '7002'),
 			business(ids.noEmail, 'No Mail Garage', '', '7003'),
-		]),
-		{ only: ['businesses'] },
-	);
-	await importTenant(
-		service,
-		file(chambers.otherSlug, [
-			business(ids.other, 'Elsewhere Cafe', `other-${tag}@${DOMAIN}`, '7004'),
-		]),
-		{ only: ['businesses'] },
-	);
+		],
+		otherBusinesses: [business(ids.other, 'Elsewhere Cafe', `other-${tag}@${DOMAIN}`, '7004')],
+	});
 	server = await startFunctionServer(stack, {
 		tenant: chambers.slug,
 		env: { OUTBOX_DIR: outbox, SMTP_URL: undefined },
