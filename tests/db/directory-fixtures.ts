@@ -39,16 +39,6 @@ export const NAMES = [
 ] as const;
 export type FixtureName = (typeof NAMES)[number];
 
-/** What a visitor is given of a banner, in name order: none of the columns only staff use. */
-export const PUBLIC_BANNER_FIELDS = [
-	'alternate_text',
-	'banner_name',
-	'id',
-	'image_url',
-	'navigate_url',
-	'target',
-];
-
 function business(
 	name: string,
 	fields: Partial<BusinessInput> & { keywords?: string; description?: string },
