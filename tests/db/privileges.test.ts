@@ -336,30 +336,21 @@ describe('PostgREST row cap (db-max-rows)', () => {
 			[fx.a.id],
 		);
 		try {
-			const all = await anon
-				.from('events')
-				.select('event_id', { count: 'exact' })
-				.eq('tenant_id', fx.a.id)
-				.eq('source', 'community');
+			const community = (options?: { count: 'exact' }) =>
+				anon
+					.from('events')
+					.select('event_id', options)
+					.eq('tenant_id', fx.a.id)
+					.eq('source', 'community');
+			const all = await community({ count: 'exact' });
 			expect(all.error).toBeNull();
 			expect(all.count).toBe(1200);
 			expect(all.data).toHaveLength(1000);
-			const asked = await anon
-				.from('events')
-				.select('event_id')
-				.eq('tenant_id', fx.a.id)
-				.eq('source', 'community')
-				.range(0, 1199);
+			const asked = await community().range(0, 1199);
 			expect(asked.error).toBeNull();
 			expect(asked.data).toHaveLength(1000);
 			// The rest is there, a page further on.
-			const next = await anon
-				.from('events')
-				.select('event_id')
-				.eq('tenant_id', fx.a.id)
-				.eq('source', 'community')
-				.order('event_id')
-				.range(1000, 1199);
+			const next = await community().order('event_id').range(1000, 1199);
 			expect(next.data).toHaveLength(200);
 		} finally {
 			await db.query(`delete from public.events where tenant_id = $1 and source = 'community'`, [
