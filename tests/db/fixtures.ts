@@ -361,9 +361,9 @@ export interface StaffChamber<Key extends string> {
 }
 
 interface ChamberOptions {
-	/** Of the chamber's random slug. */
+	/** The start of the chamber's random slug. */
 	prefix: string;
-	/** Of the staff's e-mails. */
+	/** The staff's e-mails'. */
 	domain: string;
 	/** Every staff member's. */
 	password: string;
@@ -426,14 +426,19 @@ export interface StaffChambers extends StaffChamber<StaffKey> {
 	otherTenantId: string;
 }
 
-/** Imports the two chambers (importChamber) and signs their staff in. */
+interface StaffChambersOptions extends ChamberOptions {
+	/** Chamber B's businesses (default none). */
+	otherBusinesses?: BusinessInput[];
+}
+
+/**
+ * Imports the two chambers (importChamber) and signs their staff in: the options are chamber A's,
+ * and B is named `Other {slug}`.
+ */
 export async function importStaffChambers(
 	stack: { supabaseUrl: string; anonKey: string },
 	service: SupabaseClient,
-	/** Chamber A's; B is named 'Other {slug}'. */
-	options: ChamberOptions & {
-		/** Chamber B's businesses (default none). */ otherBusinesses?: BusinessInput[];
-	},
+	options: StaffChambersOptions,
 ): Promise<StaffChambers> {
 	const { otherBusinesses, ...chamberA } = options;
 	const a = await importChamber(stack, service, {
