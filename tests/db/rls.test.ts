@@ -126,6 +126,11 @@ const CHAMBER_ADMINS_READ: Record<Role, Visibility> = {
 };
 const CHILD_OF_PUBLISHED = 'profile_id in (select p.id from public.profiles p where p.published)';
 
+/** A row of tenant A, made by `text` with tenant A's id as $1. */
+function tenantInsert(text: string) {
+	return (fx: RlsFixtures) => ({ statement: { text, values: [fx.tenantA.id] } });
+}
+
 /** A child row of tenant A's published business. */
 function childInsert(table: string, columns: string, values: string) {
 	return (fx: RlsFixtures) => ({
@@ -202,12 +207,9 @@ const TABLES: readonly TableCase[] = [
 		table: 'audit_log',
 		tenantColumn: 'tenant_id',
 		updateColumn: 'section',
-		insert: (fx) => ({
-			statement: {
-				text: `insert into public.audit_log (tenant_id, actor_role, section) values ($1, 'admin', 'colors')`,
-				values: [fx.tenantA.id],
-			},
-		}),
+		insert: tenantInsert(
+			`insert into public.audit_log (tenant_id, actor_role, section) values ($1, 'admin', 'colors')`,
+		),
 		select: CHAMBER_ADMINS_READ,
 		writes: writtenBy([]),
 	},
@@ -258,12 +260,9 @@ const TABLES: readonly TableCase[] = [
 		table: 'publishes',
 		tenantColumn: 'tenant_id',
 		updateColumn: 'reason',
-		insert: (fx) => ({
-			statement: {
-				text: `insert into public.publishes (tenant_id, reason) values ($1, 'Sneaky build')`,
-				values: [fx.tenantA.id],
-			},
-		}),
+		insert: tenantInsert(
+			`insert into public.publishes (tenant_id, reason) values ($1, 'Sneaky build')`,
+		),
 		select: STAFF_ONLY_READ,
 		writes: SERVICE_WRITES,
 	},
@@ -346,7 +345,7 @@ const TABLES: readonly TableCase[] = [
 		table,
 		tenantColumn: 'tenant_id',
 		updateColumn,
-		insert: (fx) => ({ statement: { text, values: [fx.tenantA.id] } }),
+		insert: tenantInsert(text),
 		select: CHAMBER_ADMINS_READ,
 		writes: SERVICE_WRITES,
 	})),
@@ -356,15 +355,11 @@ const TABLES: readonly TableCase[] = [
 		table: 'scheduled_publishes',
 		tenantColumn: 'tenant_id',
 		updateColumn: 'summary',
-		insert: (fx) => ({
-			statement: {
-				text: `insert into public.scheduled_publishes (tenant_id, run_at, kind, changes, summary)
+		insert:
+			tenantInsert(`insert into public.scheduled_publishes (tenant_id, run_at, kind, changes, summary)
 				values ($1, now() + interval '1 day', 'save', jsonb_build_array(jsonb_build_object(
 					'column', 'content', 'field', 'footerTagline', 'value', 'Later',
-					'version', public.config_section_version($1, 'content'))), 'Later')`,
-				values: [fx.tenantA.id],
-			},
-		}),
+					'version', public.config_section_version($1, 'content'))), 'Later')`),
 		select: STAFF_ONLY_READ,
 		writes: {
 			insert: CHAMBER_STAFF,
@@ -427,12 +422,9 @@ const TABLES: readonly TableCase[] = [
 		tenantColumn: 'tenant_id',
 		updateColumn: 'banner_name',
 		publicRows: 'active',
-		insert: (fx) => ({
-			statement: {
-				text: `insert into public.banners (tenant_id, banner_name, image_url) values ($1, 'New banner', '/new.png')`,
-				values: [fx.tenantA.id],
-			},
-		}),
+		insert: tenantInsert(
+			`insert into public.banners (tenant_id, banner_name, image_url) values ($1, 'New banner', '/new.png')`,
+		),
 		select: STAFF_READ_ALL,
 		writes: writtenBy(CHAMBER_ADMINS),
 	},
@@ -441,13 +433,9 @@ const TABLES: readonly TableCase[] = [
 		tenantColumn: 'tenant_id',
 		updateColumn: 'data',
 		publicRows: 'not closed',
-		insert: (fx) => ({
-			statement: {
-				text: `insert into public.events (tenant_id, source, event_id, start_utc, end_utc, data)
-					values ($1, 'chamber', 999, now(), now(), '{"EventId": 999}')`,
-				values: [fx.tenantA.id],
-			},
-		}),
+		insert:
+			tenantInsert(`insert into public.events (tenant_id, source, event_id, start_utc, end_utc, data)
+					values ($1, 'chamber', 999, now(), now(), '{"EventId": 999}')`),
 		select: STAFF_READ_ALL,
 		writes: SERVICE_WRITES,
 	},
@@ -455,13 +443,9 @@ const TABLES: readonly TableCase[] = [
 		table: 'contact_messages',
 		tenantColumn: 'tenant_id',
 		updateColumn: 'delivery_status',
-		insert: (fx) => ({
-			statement: {
-				text: `insert into public.contact_messages (tenant_id, business_name, name, email, message)
-					values ($1, 'Published Diner', 'Visitor', 'visitor@example.com', 'Hello')`,
-				values: [fx.tenantA.id],
-			},
-		}),
+		insert:
+			tenantInsert(`insert into public.contact_messages (tenant_id, business_name, name, email, message)
+					values ($1, 'Published Diner', 'Visitor', 'visitor@example.com', 'Hello')`),
 		select: CHAMBER_ADMINS_READ,
 		writes: SERVICE_WRITES,
 	},
@@ -470,12 +454,9 @@ const TABLES: readonly TableCase[] = [
 		table: 'search_words',
 		tenantColumn: 'tenant_id',
 		updateColumn: 'word',
-		insert: (fx) => ({
-			statement: {
-				text: `insert into public.search_words (tenant_id, word) values ($1, 'zzzfreshword')`,
-				values: [fx.tenantA.id],
-			},
-		}),
+		insert: tenantInsert(
+			`insert into public.search_words (tenant_id, word) values ($1, 'zzzfreshword')`,
+		),
 		select: SERVICE_ONLY_READS,
 		writes: SERVICE_WRITES,
 	},
@@ -484,12 +465,9 @@ const TABLES: readonly TableCase[] = [
 		table: 'business_counts',
 		tenantColumn: 'tenant_id',
 		updateColumn: 'businesses',
-		insert: (fx) => ({
-			statement: {
-				text: `insert into public.business_counts (tenant_id, category, businesses) values ($1, 'Zzz new category', 1)`,
-				values: [fx.tenantA.id],
-			},
-		}),
+		insert: tenantInsert(
+			`insert into public.business_counts (tenant_id, category, businesses) values ($1, 'Zzz new category', 1)`,
+		),
 		select: SERVICE_ONLY_READS,
 		writes: SERVICE_WRITES,
 	},
@@ -499,12 +477,9 @@ const TABLES: readonly TableCase[] = [
 		tenantColumn: 'tenant_id',
 		updateColumn: 'members',
 		publicRows: 'published',
-		insert: (fx) => ({
-			statement: {
-				text: `insert into public.affiliation_counts (tenant_id, aff_name, published, members) values ($1, 'New group', true, 1)`,
-				values: [fx.tenantA.id],
-			},
-		}),
+		insert: tenantInsert(
+			`insert into public.affiliation_counts (tenant_id, aff_name, published, members) values ($1, 'New group', true, 1)`,
+		),
 		select: STAFF_READ_ALL,
 		writes: SERVICE_WRITES,
 	},
@@ -548,12 +523,9 @@ const TABLES: readonly TableCase[] = [
 		table: 'member_report_recipients',
 		tenantColumn: 'tenant_id',
 		updateColumn: 'opted_out_at',
-		insert: (fx) => ({
-			statement: {
-				text: `insert into public.member_report_recipients (tenant_id, business_id) values ($1, gen_random_uuid())`,
-				values: [fx.tenantA.id],
-			},
-		}),
+		insert: tenantInsert(
+			`insert into public.member_report_recipients (tenant_id, business_id) values ($1, gen_random_uuid())`,
+		),
 		select: SERVICE_ONLY_READS,
 		writes: SERVICE_WRITES,
 	},
