@@ -1,36 +1,26 @@
-import { createClient } from '@supabase/supabase-js';
-import pg from 'pg';
-import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
-import { importTenant } from '../../src/features/tenants/tenants.server.ts';
-import { parseTenantFile } from '../../src/features/tenants/tenant-file.ts';
-import { startNetlifyStandin, type NetlifyStandin } from '../support/netlify-api-standin.ts';
-import { signInAs } from '../support/db-clients.ts';
-import {
-	startFunctionServer,
-	type Answer,
-	type FunctionServer,
-} from '../support/function-server.ts';
-import { randomSlug } from './fixtures.ts';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { db, service, stack } from './clients.ts';
+import type { BusinessInput } from '../../src/features/tenants/tenant-file.ts';
+import type { NetlifyStandin } from '../support/netlify-api-standin.ts';
+import type { Answer } from '../support/function-server.ts';
+import { startStaffSite, type StaffSite } from './staff-site.ts';
+import { importStaffChambers, type StaffChambers, type StaffKey } from './fixtures.ts';
 
 // /api/admin/businesses and /api/admin/businesses/{id}… over real HTTP in the local Netlify
 // server, signed in with the identity service, writing with the user's token; a stand-in of
 // Netlify's API receives the build hook and the purges a change causes.
 
-const stack = inject('stack');
-const db = new pg.Client({ connectionString: stack.databaseUrl });
-const service = createClient(stack.supabaseUrl, stack.serviceKey, {
-	auth: { persistSession: false },
-});
-const PASSWORD = 'admin-businesses-password';
+const DOMAIN = 'members.test';
 
+let site: StaffSite<StaffChambers>;
 let netlify: NetlifyStandin;
-let server: FunctionServer;
-const slug = randomSlug('members');
-const otherSlug = randomSlug('members-b');
+let chambers: StaffChambers;
+let slug: string;
+let otherSlug: string;
 let tenantId: string;
 let otherTenantId: string;
-const tokens = { admin: '', admin2: '', editor: '', otherAdmin: '' };
-const email = (key: string) => `${key.toLowerCase()}-${slug}@members.test`;
+let tokens: StaffChambers['tokens'];
+const email = (key: StaffKey) => chambers.emails[key];
 
 function call(
 	method: string,
@@ -39,7 +29,7 @@ function call(
 	body?: unknown,
 	raw?: string | FormData,
 ): Promise<Answer> {
-	return server.call(path, {
+	return site.server.call(path, {
 		method,
 		token: token ?? undefined,
 		body,
@@ -51,6 +41,10 @@ const businesses = (query = '') => `/api/admin/businesses${query}`;
 const business = (id: string, rest = '', query = '') =>
 	`/api/admin/businesses/${id}${rest}${query}`;
 
+/** PATCH /api/admin/businesses/{id}: `changes` made to the business as it was at `version`. */
+const patch = (id: string, token: string, version: number, changes: object) =>
+	call('PATCH', business(id), token, { version, changes });
+
 async function idOf(weblinkId: string, tenant = tenantId): Promise<string> {
 	const { rows } = await db.query(
 		'select id from public.profiles where tenant_id = $1 and weblink_profile_id = $2',
@@ -60,69 +54,35 @@ async function idOf(weblinkId: string, tenant = tenantId): Promise<string> {
 }
 
 beforeAll(async () => {
-	await db.connect();
-	netlify = await startNetlifyStandin();
-	const fixture = (
-		s: string,
-		users: { email: string; role: 'admin' | 'editor' }[],
-		names: string[],
-	) =>
-		parseTenantFile(
-			{
-				tenant: { slug: s, name: `Members ${s}` },
-				businesses: names.map((name, index) => ({
-					weblink_profile_id: String(7000 + index),
-					report_name: name,
-					city: 'Lakeside',
-					categories: index % 2 ? ['Retail'] : ['Food'],
-					membership_level_name: index % 2 ? 'Gold' : 'Member',
-					listings: [{ description: `<p>${name}</p>` }],
-				})),
-				users: users.map((u) => ({ ...u, password: PASSWORD })),
-			},
-			'fixture',
-		);
-	tenantId = (
-		await importTenant(
-			service,
-			fixture(
-				slug,
-				[
-					{ email: email('admin'), role: 'admin' },
-					{ email: email('admin2'), role: 'admin' },
-					{ email: email('editor'), role: 'editor' },
-				],
-				['Lakeside Bakery', 'Harbor Books', 'Corner Café', 'Lakeside Hardware'],
-			),
-		)
-	).tenant_id;
-	otherTenantId = (
-		await importTenant(
-			service,
-			fixture(otherSlug, [{ email: email('otherAdmin'), role: 'admin' }], ['Elsewhere Diner']),
-		)
-	).tenant_id;
-	for (const key of Object.keys(tokens) as (keyof typeof tokens)[]) {
-		tokens[key] = await signInAs(stack, email(key), PASSWORD);
-	}
-	server = await startFunctionServer(stack, {
-		tenant: slug,
-		env: netlify.env,
+	const member = (name: string, index: number): BusinessInput => ({
+		weblink_profile_id: String(7000 + index),
+		report_name: name,
+		city: 'Lakeside',
+		categories: index % 2 ? ['Retail'] : ['Food'],
+		membership_level_name: index % 2 ? 'Gold' : 'Member',
+		listings: [{ description: `<p>${name}</p>` }],
 	});
+	site = await startStaffSite({
+		domain: DOMAIN,
+		chambers: () =>
+			importStaffChambers(stack, service, {
+				prefix: 'members',
+				domain: DOMAIN,
+				password: 'admin-businesses-password',
+				name: 'Members',
+				businesses: ['Lakeside Bakery', 'Harbor Books', 'Corner Café', 'Lakeside Hardware'].map(
+					member,
+				),
+				otherBusinesses: ['Elsewhere Diner'].map(member),
+			}),
+	});
+	({ netlify, chambers } = site);
+	({ slug, otherSlug, tenantId, otherTenantId, tokens } = chambers);
 });
 
-afterAll(async () => {
-	await server?.close();
-	await netlify?.close();
-	await db.query('delete from public.tenants where slug = any($1)', [[slug, otherSlug]]);
-	await db.query(`delete from auth.users where email like '%@members.test'`);
-	await db.end();
-});
+afterAll(() => site?.close());
 
-beforeEach(async () => {
-	await db.query('delete from public.publishes where tenant_id = $1', [tenantId]);
-	netlify.reset();
-});
+beforeEach(() => site.reset());
 
 describe('GET /api/admin/businesses', () => {
 	it('pages every business of the chamber by name, searchable and filtered, for its staff', async () => {
@@ -258,25 +218,21 @@ describe('GET and PATCH /api/admin/businesses/{id}', () => {
 	it('saves changes (200), merges different fields and answers 409 with who and when for the same one', async () => {
 		const id = await idOf('7000');
 		const { body: opened } = await call('GET', business(id), tokens.admin);
-		const first = await call('PATCH', business(id), tokens.admin2, {
-			version: opened.version,
-			changes: { work_phone: '555-0101' },
-		});
+		const first = await patch(id, tokens.second, opened.version, { work_phone: '555-0101' });
 		expect(first).toMatchObject({ status: 200, body: { id, version: opened.version + 1 } });
-		const merged = await call('PATCH', business(id), tokens.admin, {
-			version: opened.version,
-			changes: { website: 'https://bakery.example' },
+		const merged = await patch(id, tokens.admin, opened.version, {
+			website: 'https://bakery.example',
 		});
 		expect(merged.status).toBe(200);
-		const conflict = await call('PATCH', business(id), tokens.admin, {
-			version: opened.version,
-			changes: { work_phone: '555-0199', city: 'Hilltop' },
+		const conflict = await patch(id, tokens.admin, opened.version, {
+			work_phone: '555-0199',
+			city: 'Hilltop',
 		});
 		expect(conflict.status).toBe(409);
 		expect(conflict.body).toMatchObject({
 			error: expect.any(String),
 			version: opened.version + 2,
-			conflicts: [{ field: 'work_phone', value: '555-0101', changedBy: email('admin2') }],
+			conflicts: [{ field: 'work_phone', value: '555-0101', changedBy: email('second') }],
 		});
 		expect(Date.parse(conflict.body.conflicts[0].changedAt)).not.toBeNaN();
 		const detail = await call('GET', business(id), tokens.admin);
@@ -301,24 +257,17 @@ describe('GET and PATCH /api/admin/businesses/{id}', () => {
 			[{ social_media: [{ platform: 'Facebook' }] }, 'social_media[0].url'],
 			[{ nickname: 'x' }, 'nickname'],
 		] as const) {
-			const answer = await call('PATCH', business(id), tokens.admin, {
-				version: body.version,
-				changes,
-			});
+			const answer = await patch(id, tokens.admin, body.version, changes);
 			expect(answer.status, path).toBe(400);
 			expect(answer.body.error, path).toMatch(new RegExp(`^${path.replace(/[[\].]/g, '\\$&')}: `));
 		}
 		expect(
 			(await call('PATCH', business(id), tokens.admin, { changes: { city: 'x' } })).body.error,
 		).toMatch(/^version: /);
-		const editor = await call('PATCH', business(id), tokens.editor, {
-			version: body.version,
-			changes: { report_name: 'Renamed' },
-		});
+		const editor = await patch(id, tokens.editor, body.version, { report_name: 'Renamed' });
 		expect(editor.status).toBe(403);
-		const allowed = await call('PATCH', business(id), tokens.editor, {
-			version: body.version,
-			changes: { social_media: [{ platform: 'Instagram', url: 'https://instagram.com/books' }] },
+		const allowed = await patch(id, tokens.editor, body.version, {
+			social_media: [{ platform: 'Instagram', url: 'https://instagram.com/books' }],
 		});
 		expect(allowed.status).toBe(200);
 		expect((await call('GET', business(id), tokens.admin)).body.business.report_name).toBe(
@@ -364,10 +313,7 @@ describe('remove, restore, history and the membership system’s value', () => {
 		expect(page.status).toBe(410);
 		expect((await call('GET', '/business/7002/corner-cafe', null)).status).toBe(410);
 		expect((await call('GET', `/business/${await idOf('7000')}/x`, null)).status).toBe(301);
-		const stale = await call('PATCH', business(id), tokens.admin, {
-			version: removed.body.version,
-			changes: { city: 'X' },
-		});
+		const stale = await patch(id, tokens.admin, removed.body.version, { city: 'X' });
 		expect(stale.status).toBe(409);
 		expect((await call('POST', business(id, '/restore'), tokens.editor)).status).toBe(403);
 		const restored = await call('POST', business(id, '/restore'), tokens.admin);

@@ -1,14 +1,15 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { db, service, stack } from './clients.ts';
-import { startNetlifyStandin, type NetlifyStandin } from '../support/netlify-api-standin.ts';
+import type { NetlifyStandin } from '../support/netlify-api-standin.ts';
 import {
 	importStaffChambers,
-	removeStaffChambers,
+	removeChamberFiles,
 	storedConfig,
 	type StaffChambers,
 } from './fixtures.ts';
 import { signInAs, userClient as asUser } from '../support/db-clients.ts';
-import { startFunctionServer, type FunctionServer } from '../support/function-server.ts';
+import type { FunctionServer } from '../support/function-server.ts';
+import { startStaffSite, type StaffSite } from './staff-site.ts';
 
 // The admin panel's Logos, Cache and Users functions over real HTTP in the local
 // Netlify server, signed in with the identity service, writing with the user's token to the real
@@ -17,8 +18,8 @@ import { startFunctionServer, type FunctionServer } from '../support/function-se
 const PASSWORD = 'admin-ops-password';
 const DOMAIN = 'admin-ops.test';
 
+let site: StaffSite<StaffChambers>;
 let netlify: NetlifyStandin;
-let server: FunctionServer;
 let chambers: StaffChambers;
 let slug: string;
 let tenantId: string;
@@ -26,7 +27,7 @@ let otherTenantId: string;
 let tokens: StaffChambers['tokens'];
 let ids: StaffChambers['ids'];
 
-const call: FunctionServer['call'] = (path, options) => server.call(path, options);
+const call: FunctionServer['call'] = (path, options) => site.server.call(path, options);
 
 /** The address of a user `key` of this test's chamber (the staff's, or a new one). */
 const email = (key: string) => `${key.toLowerCase()}-${slug}@${DOMAIN}`;
@@ -38,36 +39,26 @@ const userClient = (token: string) => asUser(stack, token);
 const config = () => storedConfig(service, tenantId);
 
 beforeAll(async () => {
-	await db.connect();
-	netlify = await startNetlifyStandin();
-	chambers = await importStaffChambers(stack, service, {
-		prefix: 'ops',
+	site = await startStaffSite({
 		domain: DOMAIN,
-		name: 'Ops',
-		password: PASSWORD,
+		chambers: () =>
+			importStaffChambers(stack, service, {
+				prefix: 'ops',
+				domain: DOMAIN,
+				name: 'Ops',
+				password: PASSWORD,
+			}),
 	});
+	({ netlify, chambers } = site);
 	({ slug, tenantId, otherTenantId, tokens, ids } = chambers);
-	server = await startFunctionServer(stack, { tenant: slug, env: netlify.env });
 });
 
 afterAll(async () => {
-	await server?.close();
-	await netlify?.close();
-	// Storage's tables refuse deletes but the Storage API's own (protect_delete): as it does.
-	await db.query('begin');
-	await db.query(`set local storage.allow_delete_query = 'true'`);
-	await db.query(`delete from storage.objects where bucket_id = 'logos' and name like any($1)`, [
-		[`${tenantId}/%`, `${otherTenantId}/%`],
-	]);
-	await db.query('commit');
-	await removeStaffChambers(db, chambers, DOMAIN);
-	await db.end();
+	if (chambers) await removeChamberFiles(db, 'logos', [tenantId, otherTenantId]);
+	await site?.close();
 });
 
-beforeEach(async () => {
-	await db.query('delete from public.publishes where tenant_id = $1', [tenantId]);
-	netlify.reset();
-});
+beforeEach(() => site.reset());
 
 // --- Cache ---------------------------------------------------------------------------------------
 
@@ -180,7 +171,7 @@ describe('/api/admin/users and /api/admin/tenants', () => {
 			lastSignIn: expect.any(String),
 		});
 		expect(answer.body.users.map((u: { email: string }) => u.email)).toEqual(
-			expect.arrayContaining([email('editor'), email('otherAdmin'), email('super')]),
+			expect.arrayContaining([email('editor'), chambers.emails.otherAdmin, chambers.emails.super]),
 		);
 	});
 

@@ -1,7 +1,8 @@
 import { createClient, type SupabaseClient } from '@supabase/supabase-js';
 import { SignJWT } from 'jose';
-import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { userClient } from '../support/db-clients.ts';
+import { anon, db, service, stack } from './clients.ts';
 import { EDITOR_FEATURE_KEYS } from '../../src/features/config/config.ts';
 import { CACHE_VERSION_TYPES, REFRESHABLE_CACHE_TYPES } from '../../src/lib/cache-versions.ts';
 import {
@@ -15,12 +16,6 @@ import {
 // through PostgREST with supabase-js, as a direct API call with a stolen or handed-out token would.
 // Tokens are signed with the stack's JWT secret exactly as the identity service signs them.
 
-const stack = inject('stack');
-const db = new pg.Client({ connectionString: stack.databaseUrl });
-const service = createClient(stack.supabaseUrl, stack.serviceKey, {
-	auth: { persistSession: false },
-});
-const anon = createClient(stack.supabaseUrl, stack.anonKey, { auth: { persistSession: false } });
 let fx: RlsFixtures;
 
 async function tokenFor(user: FixtureUser, secret = stack.jwtSecret): Promise<string> {
@@ -33,10 +28,7 @@ async function tokenFor(user: FixtureUser, secret = stack.jwtSecret): Promise<st
 }
 
 async function as(user: FixtureUser): Promise<SupabaseClient> {
-	return createClient(stack.supabaseUrl, stack.anonKey, {
-		auth: { persistSession: false },
-		global: { headers: { Authorization: `Bearer ${await tokenFor(user)}` } },
-	});
+	return userClient(stack, await tokenFor(user));
 }
 
 async function configOf(tenantId: string) {
@@ -389,7 +381,7 @@ describe('cache versions: up by one, through bump_cache_version, by admins', () 
 
 describe('anon reads no admin data', () => {
 	it('admin_users, audit_log and cache_purge_log are empty to visitors', async () => {
-		for (const table of ['admin_users', 'audit_log', 'cache_purge_log']) {
+		for (const table of ['admin_users', 'audit_log', 'cache_purge_log'] as const) {
 			const { data } = await anon.from(table).select('*');
 			expect(data ?? [], table).toEqual([]);
 		}

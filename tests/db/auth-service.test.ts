@@ -7,14 +7,14 @@ import { hash as argon2Hash } from '@node-rs/argon2';
 import { hash as bcryptHash } from '@node-rs/bcrypt';
 import { SignJWT } from 'jose';
 import { simpleParser } from 'mailparser';
-import pg from 'pg';
 import { SMTPServer } from 'smtp-server';
-import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { db, service, stack } from './clients.ts';
 import { readAuthConfig } from '../../scripts/stack/auth/config.ts';
 import { createAuthRoutes } from '../../scripts/stack/auth/http.ts';
 import { AuthService } from '../../scripts/stack/auth/service.ts';
 import { AuthStore } from '../../scripts/stack/auth/store.ts';
-import { startGateway, type Gateway } from '../../scripts/stack/gateway.ts';
+import { startGateway } from '../../scripts/stack/gateway.ts';
 import { importTenant } from '../../src/features/tenants/tenants.server.ts';
 import { parseTenantFile } from '../../src/features/tenants/tenant-file.ts';
 import {
@@ -25,17 +25,12 @@ import {
 	shapeOf,
 } from '../support/gotrue-fixtures.ts';
 import { randomSlug } from './fixtures.ts';
-import { freePort } from '../support/db-clients.ts';
+import { freePort, userClient } from '../support/db-clients.ts';
 
 // The local identity service through supabase-js's own `auth` client, as the app uses it: on the
 // test stack's gateway, and on a second gateway in this process whose clock the tests move (token
 // expiry, the refresh reuse interval, the one-hour link) and whose mail goes to an SMTP sink.
 
-const stack = inject('stack');
-const db = new pg.Client({ connectionString: stack.databaseUrl });
-const service = createClient(stack.supabaseUrl, stack.serviceKey, {
-	auth: { persistSession: false },
-});
 const PASSWORD = 'original-password';
 let slug: string;
 const outbox = join(stack.dataDir, 'outbox');
@@ -378,10 +373,7 @@ describe('admin users (service role)', () => {
 		expect(page.data.users.map((u) => u.email)).toContain(email);
 
 		const user = await signedIn(await newUser('not-admin'));
-		const asUser = createClient(stack.supabaseUrl, stack.anonKey, {
-			auth: { persistSession: false },
-			global: { headers: { Authorization: `Bearer ${user.session.access_token}` } },
-		});
+		const asUser = userClient(stack, user.session.access_token);
 		expect((await asUser.auth.admin.listUsers()).error).toMatchObject({
 			status: 403,
 			code: 'not_admin',
@@ -575,12 +567,51 @@ describe("Supabase's gateway behaviour", () => {
 	});
 });
 
+// --- Gateways of their own --------------------------------------------------------------------------
+
+interface OwnGateway {
+	url: string;
+	close(): Promise<void>;
+}
+
+/**
+ * A gateway in this process on the suite's database and PostgREST, whose identity service reads
+ * `env` as the stack's reads the environment, and takes the time from `now`.
+ */
+async function startOwnGateway(env: Record<string, string>, now?: () => Date): Promise<OwnGateway> {
+	const port = await freePort();
+	const store = new AuthStore(stack.databaseUrl);
+	const config = readAuthConfig(
+		{
+			externalUrl: `http://127.0.0.1:${port}`,
+			jwtSecret: stack.jwtSecret,
+			apiKeys: [stack.anonKey, stack.serviceKey],
+		},
+		env,
+	);
+	const gateway = await startGateway({
+		port,
+		postgrestUrl: `${stack.supabaseUrl}/rest/v1`,
+		mode: 'embedded',
+		apiKeys: [stack.anonKey, stack.serviceKey],
+		secretKeys: [stack.serviceKey],
+		auth: createAuthRoutes(new AuthService(config, store, { now })),
+		reload: async () => {},
+	});
+	return {
+		url: gateway.url,
+		async close() {
+			await gateway.close();
+			await store.close();
+		},
+	};
+}
+
 // --- A second gateway: a clock the tests move, mail to an SMTP sink, low limits ---------------------
 
 describe('with a moving clock, an SMTP sink and low limits', () => {
 	let clock = Date.now();
-	let gateway: Gateway;
-	let store: AuthStore;
+	let gateway: OwnGateway;
 	let smtp: SMTPServer;
 	const received: { to: string; raw: Buffer }[] = [];
 
@@ -608,32 +639,15 @@ describe('with a moving clock, an SMTP sink and low limits', () => {
 		smtp.listen(0, '127.0.0.1');
 		await once(smtp.server, 'listening');
 		const smtpPort = (smtp.server.address() as { port: number }).port;
-		const port = await freePort();
-		store = new AuthStore(stack.databaseUrl);
-		const config = readAuthConfig(
-			{
-				externalUrl: `http://127.0.0.1:${port}`,
-				jwtSecret: stack.jwtSecret,
-				apiKeys: [stack.anonKey, stack.serviceKey],
-			},
+		gateway = await startOwnGateway(
 			{ SMTP_URL: `smtp://127.0.0.1:${smtpPort}`, AUTH_RATE_LIMIT_TOKEN: '20' },
+			() => new Date(clock),
 		);
-		const auth = new AuthService(config, store, { now: () => new Date(clock) });
-		gateway = await startGateway({
-			port,
-			postgrestUrl: `${stack.supabaseUrl}/rest/v1`,
-			mode: 'embedded',
-			apiKeys: [stack.anonKey, stack.serviceKey],
-			secretKeys: [stack.serviceKey],
-			auth: createAuthRoutes(auth),
-			reload: async () => {},
-		});
 	});
 
 	afterAll(async () => {
 		vi.restoreAllMocks();
 		await gateway?.close();
-		await store?.close();
 		await new Promise<void>((resolve) => smtp?.close(() => resolve()));
 	});
 
@@ -788,8 +802,7 @@ describe('with a moving clock, an SMTP sink and low limits', () => {
 // --- A third gateway: CAPTCHA protection on, against a stand-in siteverify -------------------------
 
 describe('CAPTCHA protection, as GoTrue has it', () => {
-	let gateway: Gateway;
-	let store: AuthStore;
+	let gateway: OwnGateway;
 	let verifier: ReturnType<typeof createHttpServer>;
 	const asked: URLSearchParams[] = [];
 
@@ -812,34 +825,15 @@ describe('CAPTCHA protection, as GoTrue has it', () => {
 		});
 		verifier.listen(0, '127.0.0.1');
 		await once(verifier, 'listening');
-		const port = await freePort();
-		store = new AuthStore(stack.databaseUrl);
-		const config = readAuthConfig(
-			{
-				externalUrl: `http://127.0.0.1:${port}`,
-				jwtSecret: stack.jwtSecret,
-				apiKeys: [stack.anonKey, stack.serviceKey],
-			},
-			{
-				AUTH_CAPTCHA_ENABLED: 'true',
-				AUTH_CAPTCHA_SECRET: 'captcha-secret',
-				AUTH_CAPTCHA_VERIFY_URL: `http://127.0.0.1:${(verifier.address() as { port: number }).port}/siteverify`,
-			},
-		);
-		gateway = await startGateway({
-			port,
-			postgrestUrl: `${stack.supabaseUrl}/rest/v1`,
-			mode: 'embedded',
-			apiKeys: [stack.anonKey, stack.serviceKey],
-			secretKeys: [stack.serviceKey],
-			auth: createAuthRoutes(new AuthService(config, store)),
-			reload: async () => {},
+		gateway = await startOwnGateway({
+			AUTH_CAPTCHA_ENABLED: 'true',
+			AUTH_CAPTCHA_SECRET: 'captcha-secret',
+			AUTH_CAPTCHA_VERIFY_URL: `http://127.0.0.1:${(verifier.address() as { port: number }).port}/siteverify`,
 		});
 	});
 
 	afterAll(async () => {
 		await gateway.close();
-		await store.close();
 		verifier.close();
 	});
 

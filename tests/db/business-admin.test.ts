@@ -1,6 +1,5 @@
-import { createClient } from '@supabase/supabase-js';
-import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { anon, db, service, stack } from './clients.ts';
 import { businessDatabaseRules } from '../../src/features/members/database-rules.ts';
 import {
 	BUSINESS_FIELDS,
@@ -19,11 +18,6 @@ import { randomSlug } from './fixtures.ts';
 // neighbours, with their own tokens: what a role may change is refused by Postgres, a field
 // someone else changed since is a conflict, every change is audited and kept through imports.
 
-const stack = inject('stack');
-const db = new pg.Client({ connectionString: stack.databaseUrl });
-const service = createClient(stack.supabaseUrl, stack.serviceKey, {
-	auth: { persistSession: false },
-});
 const PASSWORD = 'business-admin-password';
 const slug = randomSlug('biz');
 const otherSlug = randomSlug('biz-other');
@@ -237,9 +231,6 @@ describe('add, remove, restore', () => {
 		expect(removed.published).toBe(false);
 		expect(removed.removed_at).not.toBeNull();
 		// Visitors no longer see it.
-		const anon = createClient(stack.supabaseUrl, stack.anonKey, {
-			auth: { persistSession: false },
-		});
 		expect((await anon.rpc('business_document', { p_profile_id: id })).error?.code).toBe('42501');
 		expect((await rpc('restore_business')).error).toBeNull();
 		expect(await row(id)).toMatchObject({ published: true, removed_at: null });
@@ -342,7 +333,7 @@ describe('the rules, in the database as in the app', () => {
 		const { version } = await row(id);
 		expect((await save('admin', id, { hours }, version)).error).toBeNull();
 		const { data: document } = await service.rpc('business_document', { p_profile_id: id });
-		expect(document.hours).toEqual(hours);
+		expect((document as { hours?: unknown }).hours).toEqual(hours);
 
 		// Through save_business: the field's problem, named.
 		const overlapping = {
@@ -538,9 +529,6 @@ describe('the Members tab’s reads', () => {
 });
 
 describe('addresses of listings that left the site', () => {
-	const anon = createClient(stack.supabaseUrl, stack.anonKey, {
-		auth: { persistSession: false },
-	});
 	/** The answer, or the error's message (a visitor's request must never make one). */
 	const gone = async (key: string) => {
 		const { data, error } = await anon.rpc('business_gone', { p_tenant_id: tenantId, p_key: key });

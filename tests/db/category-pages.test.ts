@@ -2,8 +2,8 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createClient } from '@supabase/supabase-js';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { service, stack } from './clients.ts';
 import { describeLargest, overBudget, pageSizes } from '../../scripts/lib/page-sizes.ts';
 import { buildSite } from '../../scripts/lib/site.ts';
 import { importTenant } from '../../src/features/tenants/tenants.server.ts';
@@ -15,10 +15,6 @@ import { fixtureBusiness, randomSlug } from './fixtures.ts';
 // enough that the paging, the sitemap, the counts and the page-size budget are all exercised;
 // the same budget is checked at 50,000 businesses by `npm run bench:build -- --sizes 50000`.
 
-const stack = inject('stack');
-const service = createClient(stack.supabaseUrl, stack.serviceKey, {
-	auth: { persistSession: false },
-});
 const slug = randomSlug('paging');
 const BAKERIES = 110;
 let outDir: string;

@@ -1,9 +1,9 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { stack } from './clients.ts';
 
 const run = promisify(execFile);
-const stack = inject('stack');
 
 /** The npm commands, run as people run them, against the already-running test stack. */
 function command(script: string, env: Record<string, string> = {}) {

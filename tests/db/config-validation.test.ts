@@ -1,60 +1,37 @@
-import { createClient } from '@supabase/supabase-js';
-import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { db, service, stack } from './clients.ts';
 import {
 	chamberConfigSchema,
 	CONFIG_COLUMNS,
-	parseConfig,
 	type ChamberConfig,
 } from '../../src/features/config/config.ts';
 import { TOP_LEVEL_FIELDS } from '../../src/features/admin/update-config.ts';
 import { configDatabaseRules, type ValueRule } from '../../src/features/config/database-rules.ts';
-import { importTenant } from '../../src/features/tenants/tenants.server.ts';
-import { parseTenantFile } from '../../src/features/tenants/tenant-file.ts';
-import { signInAs, userClient } from '../support/db-clients.ts';
-import { randomSlug } from './fixtures.ts';
+import { userClient } from '../support/db-clients.ts';
+import { importChamber, removeStaffChambers, storedConfig, type StaffChamber } from './fixtures.ts';
 
 // Configuration values are held to their rules by the database, for anyone holding a staff
 // token, and those rules are the zod schema's: every field's wrong type and every text one
 // character too long is refused by both.
 
-const stack = inject('stack');
-const db = new pg.Client({ connectionString: stack.databaseUrl });
-const service = createClient(stack.supabaseUrl, stack.serviceKey, {
-	auth: { persistSession: false },
-});
-const PASSWORD = 'config-validation-password';
-const slug = randomSlug('validate');
-const users = {
-	editor: `editor@${slug}.test`,
-	admin: `admin@${slug}.test`,
-	super: `super@${slug}.test`,
-};
+const DOMAIN = 'config-validation.test';
+let chamber: StaffChamber<'editor' | 'admin' | 'super'>;
 let tenantId: string;
 
 beforeAll(async () => {
 	await db.connect();
-	const summary = await importTenant(
-		service,
-		parseTenantFile(
-			{
-				tenant: { slug, name: 'Validation Chamber' },
-				users: [
-					{ email: users.editor, password: PASSWORD, role: 'editor' },
-					{ email: users.admin, password: PASSWORD, role: 'admin' },
-					{ email: users.super, password: PASSWORD, role: 'super_admin' },
-				],
-			},
-			'fixture',
-		),
-		{ allowSuperAdmin: true },
-	);
-	tenantId = summary.tenant_id;
+	chamber = await importChamber(stack, service, {
+		prefix: 'validate',
+		domain: DOMAIN,
+		password: 'config-validation-password',
+		name: 'Validation Chamber',
+		staff: { editor: 'editor', admin: 'admin', super: 'super_admin' },
+	});
+	tenantId = chamber.tenantId;
 });
 
 afterAll(async () => {
-	await db.query('delete from public.tenants where id = $1', [tenantId]);
-	await db.query('delete from auth.users where email like $1', [`%@${slug}.test`]);
+	await removeStaffChambers(db, chamber, DOMAIN);
 	await db.end();
 });
 
@@ -128,21 +105,10 @@ describe('the database’s rules', () => {
 });
 
 describe('values the database refuses, whoever writes them', () => {
-	const current = async (): Promise<ChamberConfig> => {
-		const { data, error } = await service
-			.from('chamber_config')
-			.select('*')
-			.eq('tenant_id', tenantId)
-			.single();
-		if (error) throw error;
-		const input = Object.fromEntries(
-			Object.entries(CONFIG_COLUMNS).map(([key, column]) => [key, data[column]]),
-		);
-		return parseConfig(input, 'test');
-	};
+	const current = () => storedConfig(service, tenantId);
 
 	it('an editor’s token cannot write an object where the hero title belongs (the site stays up)', async () => {
-		const editor = userClient(stack, await signInAs(stack, users.editor, PASSWORD));
+		const editor = userClient(stack, chamber.tokens.editor);
 		const before = await current();
 		const { error } = await editor.rpc('update_chamber_config', {
 			p_tenant_id: tenantId,
@@ -164,7 +130,7 @@ describe('values the database refuses, whoever writes them', () => {
 	});
 
 	it('nor a three-megabyte tagline, nor a field the section does not have', async () => {
-		const admin = userClient(stack, await signInAs(stack, users.admin, PASSWORD));
+		const admin = userClient(stack, chamber.tokens.admin);
 		const write = async (field: string, value: unknown) =>
 			admin.rpc('update_chamber_config', {
 				p_tenant_id: tenantId,
@@ -222,18 +188,16 @@ describe('values the database refuses, whoever writes them', () => {
 	});
 
 	it('lets only a super_admin (and the import) change services', async () => {
-		const write = async (email: string) => {
-			const client = userClient(stack, await signInAs(stack, email, PASSWORD));
-			return client
+		const write = (token: string) =>
+			userClient(stack, token)
 				.from('chamber_config')
 				.update({ services: { googleAnalyticsId: 'G-ABC1234' } })
 				.eq('tenant_id', tenantId);
-		};
-		expect((await write(users.admin)).error).toMatchObject({
+		expect((await write(chamber.tokens.admin)).error).toMatchObject({
 			code: '42501',
 			message: "Only a super_admin can change the site's services (analytics, e-mail, reCAPTCHA)",
 		});
-		expect((await write(users.super)).error).toBeNull();
+		expect((await write(chamber.tokens.super)).error).toBeNull();
 		expect((await current()).services.googleAnalyticsId).toBe('G-ABC1234');
 	});
 });

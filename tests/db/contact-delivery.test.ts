@@ -1,15 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import { createServer, type Server as NetServer, type Socket } from 'node:net';
-import type { AddressInfo } from 'node:net';
 import type { Context } from '@netlify/functions';
-import { createClient } from '@supabase/supabase-js';
-import pg from 'pg';
 import { SMTPServer } from 'smtp-server';
-import { afterAll, afterEach, beforeAll, describe, expect, inject, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { db, service, stack } from './clients.ts';
 import contactBusiness from '../../netlify/functions/contact-business.ts';
 import { retryContactMessages } from '../../netlify/functions/contact-retry.ts';
-import { signInAs } from '../support/db-clients.ts';
+import { freePort, signInAs } from '../support/db-clients.ts';
+import { setFunctionEnv } from '../support/function-server.ts';
 import {
 	removeDirectoryTenants,
 	seedDirectoryTenants,
@@ -21,12 +20,7 @@ import { FIXTURE_PASSWORD, fixtureUser } from './fixtures.ts';
 // nothing at all. The message goes out in the background and again later (contact-retry), each
 // exactly once: counted at a real SMTP server (smtp-server) by Message-ID.
 
-const stack = inject('stack');
-const service = createClient(stack.supabaseUrl, stack.serviceKey, {
-	auth: { persistSession: false },
-});
-const db = new pg.Client({ connectionString: stack.databaseUrl });
-const savedEnv = { ...process.env };
+let restoreEnv: (() => void) | undefined;
 const SMTP_TIMEOUT_MS = 1000;
 let fx: DirectoryFixture;
 let port: number;
@@ -129,22 +123,17 @@ beforeAll(async () => {
 		config: { services: { emailDomain: 'cedarchamber.example' } },
 		users: (slug) => [fixtureUser(slug, 'admin'), fixtureUser(slug, 'editor')],
 	});
-	const probe = createServer();
-	probe.listen(0, '127.0.0.1');
-	await once(probe, 'listening');
-	port = (probe.address() as AddressInfo).port;
-	probe.close();
-	Object.assign(process.env, {
-		SUPABASE_URL: stack.supabaseUrl,
-		SUPABASE_ANON_KEY: stack.anonKey,
-		SUPABASE_SERVICE_ROLE_KEY: stack.serviceKey,
-		TENANT: fx.a.slug,
-		SMTP_URL: `smtp://127.0.0.1:${port}`,
-		SMTP_TIMEOUT_MS: String(SMTP_TIMEOUT_MS),
-		// The back-off's first pause (×4 each attempt); none here, so a test runs retries at once.
-		CONTACT_RETRY_BASE_SECONDS: '0',
+	port = await freePort();
+	restoreEnv = setFunctionEnv(stack, {
+		tenant: fx.a.slug,
+		env: {
+			SMTP_URL: `smtp://127.0.0.1:${port}`,
+			SMTP_TIMEOUT_MS: String(SMTP_TIMEOUT_MS),
+			// The back-off's first pause (×4 each attempt); none here, so a test runs retries at once.
+			CONTACT_RETRY_BASE_SECONDS: '0',
+			RECAPTCHA_SECRET: undefined,
+		},
 	});
-	delete process.env.RECAPTCHA_SECRET;
 });
 
 afterEach(async () => {
@@ -160,7 +149,7 @@ afterAll(async () => {
 		await removeDirectoryTenants(db, fx);
 	}
 	await db.end();
-	process.env = savedEnv;
+	restoreEnv?.();
 });
 
 describe('contact messages while the mail server fails', () => {

@@ -3,7 +3,8 @@ import { once } from 'node:events';
 import { mkdir, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { afterAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
+import { stack } from './clients.ts';
 import { INTERRUPTED } from '../../scripts/lib/local-publisher.ts';
 import { loadOrCreateKeys } from '../../scripts/stack/keys.ts';
 import { freePort } from '../support/db-clients.ts';
@@ -14,7 +15,6 @@ import { freePort } from '../support/db-clients.ts';
 // built, and the next 'Publish now' goes live. A real `npm start` with its own embedded stack and
 // data folder, on ports next to the suite's.
 
-const stack = inject('stack');
 const ROOT = resolve(import.meta.dirname, '../..');
 const DATA_DIR = resolve(ROOT, '.data-test/crash');
 let port: number;

@@ -1,7 +1,7 @@
-import { createClient } from '@supabase/supabase-js';
 import type { Context } from '@netlify/functions';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { db, service, stack } from './clients.ts';
 import businesses from '../../netlify/functions/businesses.ts';
 import events from '../../netlify/functions/events.ts';
 import {
@@ -9,18 +9,14 @@ import {
 	seedDirectoryTenants,
 	type DirectoryFixture,
 } from './directory-fixtures.ts';
+import { setFunctionEnv } from '../support/function-server.ts';
 
 // No function waits on the data API past its deadline (SUPABASE_TIMEOUT_MS): while PostgREST is
 // paused, or a transaction left open holds what a request needs, a read answers 503 with a JSON
 // error within the deadline, or its last good answer when it has one, and answers normally once
 // the stack is whole again.
 
-const stack = inject('stack');
-const service = createClient(stack.supabaseUrl, stack.serviceKey, {
-	auth: { persistSession: false },
-});
-const db = new pg.Client({ connectionString: stack.databaseUrl });
-const savedEnv = { ...process.env };
+let restoreEnv: (() => void) | undefined;
 const DEADLINE_MS = 2000;
 let fx: DirectoryFixture;
 
@@ -64,12 +60,9 @@ async function health(): Promise<{ ok: boolean; postgrest: { pid: number } }> {
 beforeAll(async () => {
 	await db.connect();
 	fx = await seedDirectoryTenants(service, { prefix: 'deadline' });
-	Object.assign(process.env, {
-		SUPABASE_URL: stack.supabaseUrl,
-		SUPABASE_ANON_KEY: stack.anonKey,
-		SUPABASE_SERVICE_ROLE_KEY: stack.serviceKey,
-		TENANT: fx.a.slug,
-		SUPABASE_TIMEOUT_MS: String(DEADLINE_MS),
+	restoreEnv = setFunctionEnv(stack, {
+		tenant: fx.a.slug,
+		env: { SUPABASE_TIMEOUT_MS: String(DEADLINE_MS) },
 	});
 });
 
@@ -79,7 +72,7 @@ afterAll(async () => {
 	}
 	if (fx) await removeDirectoryTenants(db, fx);
 	await db.end();
-	process.env = savedEnv;
+	restoreEnv?.();
 });
 
 describe('deadlines', () => {

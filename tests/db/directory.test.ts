@@ -1,6 +1,5 @@
-import { createClient } from '@supabase/supabase-js';
-import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { anon, db, service } from './clients.ts';
 import { parseConfig, type ChamberConfig } from '../../src/features/config/config.ts';
 import { getChamberConfig } from '../../src/features/config/config.server.ts';
 import {
@@ -34,13 +33,6 @@ import {
 	type DirectoryFixture,
 } from './directory-fixtures.ts';
 import { randomProfileNumber, randomSlug } from './fixtures.ts';
-
-const stack = inject('stack');
-const db = new pg.Client({ connectionString: stack.databaseUrl });
-const anon = createClient(stack.supabaseUrl, stack.anonKey, { auth: { persistSession: false } });
-const service = createClient(stack.supabaseUrl, stack.serviceKey, {
-	auth: { persistSession: false },
-});
 
 let fx: DirectoryFixture;
 let config: ChamberConfig;

@@ -2,10 +2,9 @@ import { execFile } from 'node:child_process';
 import { once } from 'node:events';
 import { readdir } from 'node:fs/promises';
 import { promisify } from 'node:util';
-import { createClient } from '@supabase/supabase-js';
-import pg from 'pg';
 import { SMTPServer } from 'smtp-server';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { db, service, stack } from './clients.ts';
 import { parseTenantFile } from '../../src/features/tenants/tenant-file.ts';
 import { importTenant } from '../../src/features/tenants/tenants.server.ts';
 import { randomSlug } from './fixtures.ts';
@@ -14,11 +13,6 @@ import { randomSlug } from './fixtures.ts';
 // Supabase project (SUPABASE_URL and the keys), and as `npm start`'s stack.
 
 const run = promisify(execFile);
-const stack = inject('stack');
-const db = new pg.Client({ connectionString: stack.databaseUrl });
-const service = createClient(stack.supabaseUrl, stack.serviceKey, {
-	auth: { persistSession: false },
-});
 const slug = randomSlug('doctor');
 const HOOK = 'https://api.netlify.com/build_hooks/0123456789abcdef01234567';
 let smtp: SMTPServer;

@@ -345,115 +345,151 @@ export async function removeRlsFixtures(db: Client, fixtures: RlsFixtures): Prom
 	]);
 }
 
-// --- Two chambers with their staff, signed in -----------------------------------------------------
+// --- Chambers with their staff, signed in ---------------------------------------------------------
 
-export const STAFF = ['admin', 'second', 'editor', 'otherAdmin', 'super'] as const;
-export type StaffKey = (typeof STAFF)[number];
-
-/**
- * Chamber A (`slug`) with two admins (`admin`, `second`) and an editor, chamber B (`otherSlug`) with an admin
- * (`otherAdmin`) and a super_admin (`super`), each signed in through the identity service.
- */
-export interface StaffChambers {
+/** A chamber imported with its staff, each signed in through the identity service. */
+export interface StaffChamber<Key extends string> {
 	slug: string;
-	otherSlug: string;
 	tenantId: string;
-	otherTenantId: string;
+	/** `{name} {slug}`. */
 	tenantName: string;
-	emails: Record<StaffKey, string>;
+	emails: Record<Key, string>;
 	/** Access tokens. */
-	tokens: Record<StaffKey, string>;
+	tokens: Record<Key, string>;
 	/** Auth user ids. */
-	ids: Record<StaffKey, string>;
+	ids: Record<Key, string>;
 }
 
-const STAFF_ROLES: Record<StaffKey, UserRole> = {
-	admin: 'admin',
-	second: 'admin',
-	editor: 'editor',
-	otherAdmin: 'admin',
-	super: 'super_admin',
-};
+interface ChamberOptions {
+	/** The start of the chamber's random slug. */
+	prefix: string;
+	/** The staff's e-mails'. */
+	domain: string;
+	/** Every staff member's. */
+	password: string;
+	/** The chamber is named `{name} {slug}`; default 'Chamber'. */
+	name?: string;
+	config?: TenantFileInput['config'];
+	/** Default none. */
+	businesses?: BusinessInput[];
+}
 
 /**
- * Imports the two chambers through the real import and signs their staff in. E-mails are
- * `{key}-{slug}@{domain}`, so removeStaffChambers finds them again.
+ * Imports a chamber through the real import, with one user of each `staff` key in its role, and
+ * signs them in. E-mails are `{key}-{slug}@{domain}`, so removeStaffChambers finds them again.
+ */
+export async function importChamber<Key extends string>(
+	stack: { supabaseUrl: string; anonKey: string },
+	service: SupabaseClient,
+	options: ChamberOptions & { staff: Record<Key, UserRole> },
+): Promise<StaffChamber<Key>> {
+	const slug = randomSlug(options.prefix);
+	const tenantName = `${options.name ?? 'Chamber'} ${slug}`;
+	const keys = Object.keys(options.staff) as Key[];
+	const emails = Object.fromEntries(
+		keys.map((key) => [key, `${key.toLowerCase()}-${slug}@${options.domain}`]),
+	) as Record<Key, string>;
+	const imported = await importTenant(
+		service,
+		parseTenantFile(
+			{
+				tenant: { slug, name: tenantName },
+				config: options.config,
+				businesses: options.businesses,
+				users: keys.map((key) => ({
+					email: emails[key],
+					password: options.password,
+					role: options.staff[key],
+				})),
+			},
+			'fixture',
+		),
+		{ allowSuperAdmin: keys.some((key) => options.staff[key] === 'super_admin') },
+	);
+	const tokens = {} as Record<Key, string>;
+	const ids = {} as Record<Key, string>;
+	for (const key of keys) {
+		tokens[key] = await signInAs(stack, emails[key], options.password);
+		ids[key] = decodeJwt(tokens[key]).sub!;
+	}
+	return { slug, tenantId: imported.tenant_id, tenantName, emails, tokens, ids };
+}
+
+export type StaffKey = 'admin' | 'second' | 'editor' | 'otherAdmin' | 'super';
+
+/**
+ * Chamber A (`slug`, `tenantId`, `tenantName`) with two admins (`admin`, `second`) and an editor,
+ * chamber B (`otherSlug`) with an admin (`otherAdmin`) and a super_admin (`super`).
+ */
+export interface StaffChambers extends StaffChamber<StaffKey> {
+	otherSlug: string;
+	otherTenantId: string;
+}
+
+interface StaffChambersOptions extends ChamberOptions {
+	/** Chamber B's businesses (default none). */
+	otherBusinesses?: BusinessInput[];
+}
+
+/**
+ * Imports the two chambers (importChamber) and signs their staff in: the options are chamber A's,
+ * and B is named `Other {slug}`.
  */
 export async function importStaffChambers(
 	stack: { supabaseUrl: string; anonKey: string },
 	service: SupabaseClient,
-	options: {
-		prefix: string;
-		domain: string;
-		password: string;
-		/** Chamber A is named `{name} {slug}`; default 'Chamber'. */
-		name?: string;
-		config?: TenantFileInput['config'];
-		/** Chamber A's businesses (default none). */
-		businesses?: BusinessInput[];
-	},
+	options: StaffChambersOptions,
 ): Promise<StaffChambers> {
-	const slug = randomSlug(options.prefix);
-	const otherSlug = randomSlug(`${options.prefix}-b`);
-	const tenantName = `${options.name ?? 'Chamber'} ${slug}`;
-	const emails = Object.fromEntries(
-		STAFF.map((key) => [key, `${key.toLowerCase()}-${slug}@${options.domain}`]),
-	) as Record<StaffKey, string>;
-	const file = (s: string, name: string, keys: StaffKey[], businesses?: BusinessInput[]) =>
-		parseTenantFile(
-			{
-				tenant: { slug: s, name },
-				config: options.config,
-				businesses,
-				users: keys.map((key) => ({
-					email: emails[key],
-					password: options.password,
-					role: STAFF_ROLES[key],
-				})),
-			},
-			'fixture',
-		);
-	const a = await importTenant(
-		service,
-		file(slug, tenantName, ['admin', 'second', 'editor'], options.businesses),
-	);
-	const b = await importTenant(
-		service,
-		file(otherSlug, `Other ${otherSlug}`, ['otherAdmin', 'super']),
-		{
-			allowSuperAdmin: true,
-		},
-	);
-	const tokens = {} as Record<StaffKey, string>;
-	const ids = {} as Record<StaffKey, string>;
-	for (const key of STAFF) {
-		tokens[key] = await signInAs(stack, emails[key], options.password);
-		ids[key] = decodeJwt(tokens[key]).sub!;
-	}
+	const { otherBusinesses, ...chamberA } = options;
+	const a = await importChamber(stack, service, {
+		...chamberA,
+		staff: { admin: 'admin', second: 'admin', editor: 'editor' },
+	});
+	const b = await importChamber(stack, service, {
+		prefix: `${options.prefix}-b`,
+		domain: options.domain,
+		password: options.password,
+		name: 'Other',
+		businesses: otherBusinesses,
+		staff: { otherAdmin: 'admin', super: 'super_admin' },
+	});
 	return {
-		slug,
-		otherSlug,
-		tenantId: a.tenant_id,
-		otherTenantId: b.tenant_id,
-		tenantName,
-		emails,
-		tokens,
-		ids,
+		...a,
+		otherSlug: b.slug,
+		otherTenantId: b.tenantId,
+		emails: { ...a.emails, ...b.emails },
+		tokens: { ...a.tokens, ...b.tokens },
+		ids: { ...a.ids, ...b.ids },
 	};
 }
 
-/** Removes the two chambers and every identity of `domain`. */
+/** Removes the chambers (importChamber, importStaffChambers) and every identity of `domain`. */
 export async function removeStaffChambers(
 	db: Client,
-	chambers: StaffChambers | undefined,
+	chambers: { slug: string; otherSlug?: string } | undefined,
 	domain: string,
 ): Promise<void> {
 	if (chambers) {
-		await db.query('delete from public.tenants where slug = any($1)', [
-			[chambers.slug, chambers.otherSlug],
-		]);
+		const slugs = chambers.otherSlug ? [chambers.slug, chambers.otherSlug] : [chambers.slug];
+		await db.query('delete from public.tenants where slug = any($1)', [slugs]);
 	}
 	await db.query('delete from auth.users where email like $1', [`%@${domain}`]);
+}
+
+/** Removes the chambers' files (each in its folder, `{tenantId}/…`) from a Storage bucket. */
+export async function removeChamberFiles(
+	db: Client,
+	bucket: string,
+	tenantIds: string[],
+): Promise<void> {
+	// Storage's tables refuse deletes but the Storage API's own (protect_delete): as it does.
+	await db.query('begin');
+	await db.query(`set local storage.allow_delete_query = 'true'`);
+	await db.query('delete from storage.objects where bucket_id = $1 and name like any($2)', [
+		bucket,
+		tenantIds.map((id) => `${id}/%`),
+	]);
+	await db.query('commit');
 }
 
 /** A chamber's stored configuration, read with the service key and validated as the site reads it. */
@@ -468,4 +504,18 @@ export async function storedConfig(
 		.single();
 	if (error) throw error;
 	return configFromRow(data, 'test');
+}
+
+/** Each configuration section's version now, as the panel reads it with the configuration. */
+export async function configVersions(
+	service: SupabaseClient,
+	tenantId: string,
+): Promise<Record<string, number>> {
+	const { data, error } = await service
+		.from('chamber_config')
+		.select('config_versions')
+		.eq('tenant_id', tenantId)
+		.single<{ config_versions: Record<string, number> }>();
+	if (error) throw error;
+	return data.config_versions;
 }

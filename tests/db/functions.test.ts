@@ -11,9 +11,8 @@ import {
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createClient } from '@supabase/supabase-js';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { db, service, stack } from './clients.ts';
+import { anon, db, service, stack } from './clients.ts';
 import type { Context } from '@netlify/functions';
 import { bannerImageHandler } from '../../netlify/functions/banner-image.ts';
 import { createPublicFetch, isPublicAddress } from '../../src/lib/public-fetch.server.ts';
@@ -359,9 +358,6 @@ describe('business e-mail addresses', () => {
 			acceptsMessages: boolean;
 		};
 		expect(one.acceptsMessages).toBe(true);
-		const anon = createClient(stack.supabaseUrl, stack.anonKey, {
-			auth: { persistSession: false },
-		});
 		const cards = await anon.from('business_cards_view').select('*').eq('tenant_id', fx.a.id);
 		expect(cards.error).toBeNull();
 		expect(JSON.stringify(cards.data)).not.toMatch(/@[a-z0-9-]+\.example/);

@@ -3,9 +3,8 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { createClient } from '@supabase/supabase-js';
-import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { db, service, stack } from './clients.ts';
 import { buildTenantFile, emptyForm, setField } from '../../src/features/generator/generator.ts';
 import { createChamber } from '../../src/features/generator/generator.server.ts';
 import { HttpError } from '../../src/lib/http.server.ts';
@@ -16,11 +15,6 @@ import { randomSlug } from './fixtures.ts';
 // existing one) whose first admin has no password until the reset e-mail sets one.
 
 const run = promisify(execFile);
-const stack = inject('stack');
-const db = new pg.Client({ connectionString: stack.databaseUrl });
-const service = createClient(stack.supabaseUrl, stack.serviceKey, {
-	auth: { persistSession: false },
-});
 const created: string[] = [];
 
 function generatedFile(slug: string, adminEmail: string) {

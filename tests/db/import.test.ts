@@ -3,16 +3,10 @@ import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { createClient } from '@supabase/supabase-js';
-import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { anon, db, service, stack } from './clients.ts';
 
 const run = promisify(execFile);
-const stack = inject('stack');
-const db = new pg.Client({ connectionString: stack.databaseUrl });
-const service = createClient(stack.supabaseUrl, stack.serviceKey, {
-	auth: { persistSession: false },
-});
 
 const TENANT_TABLES = [
 	'chamber_config',
@@ -162,9 +156,6 @@ describe('npm run tenant:import', () => {
 	});
 
 	it('refuses the import function to the public (anon) key', async () => {
-		const anon = createClient(stack.supabaseUrl, stack.anonKey, {
-			auth: { persistSession: false },
-		});
 		const { error } = await anon.rpc('import_tenant', {
 			payload: { tenant: { slug: 'x', name: 'X' } },
 		});

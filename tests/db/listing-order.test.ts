@@ -1,7 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { createClient } from '@supabase/supabase-js';
-import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { anon, db, service } from './clients.ts';
 import type { ChamberConfig } from '../../src/features/config/config.ts';
 import { getChamberConfig } from '../../src/features/config/config.server.ts';
 import { businessListQuerySchema } from '../../src/features/directory/directory.ts';
@@ -15,13 +14,6 @@ import { randomSlug } from './fixtures.ts';
 // The directory's orders where they are read from indexes (more than 500 matches,
 // directory_page): every sort, page by page, against the rule written out here in TypeScript,
 // and the sorted path (a search, few matches, deep filtered pages) against the same rule.
-
-const stack = inject('stack');
-const db = new pg.Client({ connectionString: stack.databaseUrl });
-const anon = createClient(stack.supabaseUrl, stack.anonKey, { auth: { persistSession: false } });
-const service = createClient(stack.supabaseUrl, stack.serviceKey, {
-	auth: { persistSession: false },
-});
 
 // --- The fixture: 640 published businesses, shaped so every sort has ties and mixed groups ---
 
@@ -291,7 +283,11 @@ describe('directory order above 500 matches (read from the indexes)', () => {
 });
 
 describe('the listing-position procedures', () => {
-	async function rpcIds(name: string, args: Record<string, unknown>): Promise<string[]> {
+	async function rpcIds(
+		name:
+			'get_businesses_with_listing_position' | 'get_businesses_with_listing_position_randomized',
+		args: Record<string, unknown>,
+	): Promise<string[]> {
 		const ids: string[] = [];
 		for (let offset = 0; ; offset += 100) {
 			const { data, error } = await anon.rpc(name, {

@@ -2,9 +2,8 @@ import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promis
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { createClient } from '@supabase/supabase-js';
-import pg from 'pg';
-import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { db, service, stack } from './clients.ts';
 import {
 	createLocalPublisher,
 	INTERRUPTED,
@@ -18,18 +17,14 @@ import { importTenant } from '../../src/features/tenants/tenants.server.ts';
 import { parseTenantFile } from '../../src/features/tenants/tenant-file.ts';
 import { randomSlug } from './fixtures.ts';
 import { freePort } from '../support/db-clients.ts';
+import { setFunctionEnv } from '../support/function-server.ts';
 
 // `npm start`'s publishing: its own build hook, a build into a fresh folder, and the swap. The
 // builds here are small stand-ins for `astro build` that write their files slowly, so requests
 // made while a build is under way, and during the swap, can show whether anything half-built is
 // ever served. The publishes record moves through the same states as with Netlify.
 
-const stack = inject('stack');
-const db = new pg.Client({ connectionString: stack.databaseUrl });
-const service = createClient(stack.supabaseUrl, stack.serviceKey, {
-	auth: { persistSession: false },
-});
-const savedEnv = { ...process.env };
+let restoreEnv: (() => void) | undefined;
 
 let slug: string;
 let tenantId: string;
@@ -40,6 +35,16 @@ let builder: SiteBuilder;
 let buildCount = 0;
 let concurrentBuilds = 0;
 let maxConcurrentBuilds = 0;
+
+/** `npm start`'s publisher of the chamber, building with `builder` into this test's folder. */
+const newPublisher = () =>
+	createLocalPublisher({
+		tenant: { id: tenantId, slug },
+		service,
+		buildsDir: join(root, 'builds'),
+		build: (outDir, signal) => builder(outDir, signal),
+		log: () => {},
+	});
 
 /** A whole site of version `label`: two pages, a hashed asset they load, an SSR function. */
 async function writeSite(
@@ -99,23 +104,11 @@ beforeAll(async () => {
 		parseTenantFile({ tenant: { slug, name: `Local ${slug}` } }, 'fixture'),
 	);
 	tenantId = imported.tenant_id;
-	Object.assign(process.env, {
-		SUPABASE_URL: stack.supabaseUrl,
-		SUPABASE_ANON_KEY: stack.anonKey,
-		SUPABASE_SERVICE_ROLE_KEY: stack.serviceKey,
-		TENANT: slug,
-	});
-	delete process.env.NETLIFY_PURGE_API_TOKEN;
+	restoreEnv = setFunctionEnv(stack, { tenant: slug, env: { NETLIFY_PURGE_API_TOKEN: undefined } });
 
 	root = await mkdtemp(join(tmpdir(), 'chamber-publisher-test-'));
 	const initial = await writeSite(join(root, 'initial'), 'A');
-	publisher = createLocalPublisher({
-		tenant: { id: tenantId, slug },
-		service,
-		buildsDir: join(root, 'builds'),
-		build: (outDir, signal) => builder(outDir, signal),
-		log: () => {},
-	});
+	publisher = newPublisher();
 	const port = await freePort();
 	server = await startSiteServer({
 		distDir: initial.distDir,
@@ -131,7 +124,7 @@ beforeAll(async () => {
 afterAll(async () => {
 	await publisher?.close();
 	await server?.close();
-	process.env = savedEnv;
+	restoreEnv?.();
 	await db.query('delete from public.tenants where slug = $1', [slug]);
 	await db.end();
 	await rm(root, { recursive: true, force: true });
@@ -341,13 +334,7 @@ describe('after the server was killed', () => {
 		const queued = await leftBehind('queued');
 		await mkdir(join(root, 'builds', 'local-half-built', 'dist'), { recursive: true });
 
-		const restarted = createLocalPublisher({
-			tenant: { id: tenantId, slug },
-			service,
-			buildsDir: join(root, 'builds'),
-			build: (outDir, signal) => builder(outDir, signal),
-			log: () => {},
-		});
+		const restarted = newPublisher();
 		const recovery = await restarted.recover();
 		expect(recovery.live?.distDir).toMatch(/builds\/local-[\w-]+\/dist$/);
 		expect(await readFile(join(recovery.live!.distDir, 'index.html'), 'utf8')).toContain(
@@ -374,13 +361,7 @@ describe('after the server was killed', () => {
 			join(root, 'builds', 'live.json'),
 			JSON.stringify({ ...record, publishId: building }),
 		);
-		const restarted = createLocalPublisher({
-			tenant: { id: tenantId, slug },
-			service,
-			buildsDir: join(root, 'builds'),
-			build: (outDir, signal) => builder(outDir, signal),
-			log: () => {},
-		});
+		const restarted = newPublisher();
 		const recovery = await restarted.recover();
 		expect(recovery.failed).toEqual([]);
 		expect(recovery.unpublishedChanges).toBe(false);

@@ -3,49 +3,35 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { createClient } from '@supabase/supabase-js';
-import pg from 'pg';
-import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { db, service, stack } from './clients.ts';
 import { MAPPING_TARGETS } from '../../src/features/members/import/fields.ts';
-import { importTenant } from '../../src/features/tenants/tenants.server.ts';
-import { parseTenantFile } from '../../src/features/tenants/tenant-file.ts';
 import {
 	startAtlasMembersStandin,
 	type AtlasMembersStandin,
 } from '../support/atlas-members-standin.ts';
-import { signInAs, userClient } from '../support/db-clients.ts';
-import {
-	startFunctionServer,
-	type Answer,
-	type FunctionServer,
-} from '../support/function-server.ts';
-import { startNetlifyStandin, type NetlifyStandin } from '../support/netlify-api-standin.ts';
-import { randomSlug } from './fixtures.ts';
+import { userClient } from '../support/db-clients.ts';
+import type { Answer } from '../support/function-server.ts';
+import { importStaffChambers, removeChamberFiles, type StaffChambers } from './fixtures.ts';
+import { startStaffSite, type StaffSite } from './staff-site.ts';
 
 // Member imports over real HTTP: files uploaded to the imports bucket with the user's token, the
 // functions and the background function in the local Netlify server, the dry run and the apply
 // in the real database, a stand-in of the membership system for the sync and of Netlify's API for
 // the publish.
 
-const stack = inject('stack');
-const db = new pg.Client({ connectionString: stack.databaseUrl });
-const service = createClient(stack.supabaseUrl, stack.serviceKey, {
-	auth: { persistSession: false },
-});
-const PASSWORD = 'member-imports-password';
-const slug = randomSlug('imp');
-const otherSlug = randomSlug('imp-b');
-const email = (who: string, s = slug) => `${who}@${s}.test`;
+const DOMAIN = 'member-imports.test';
 
-let server: FunctionServer;
-let netlify: NetlifyStandin;
+let site: StaffSite<StaffChambers>;
 let atlas: AtlasMembersStandin;
+let chambers: StaffChambers;
+let slug: string;
 let tenantId: string;
 let otherTenantId: string;
-const tokens = { admin: '', editor: '', otherAdmin: '' };
+let tokens: StaffChambers['tokens'];
 
 function call(path: string, token: string, json?: unknown, method?: string): Promise<Answer> {
-	return server.call(path, { method, token, body: json });
+	return site.server.call(path, { method, token, body: json });
 }
 
 async function upload(token: string, name: string, text: string, tenant = tenantId) {
@@ -113,8 +99,6 @@ async function business(weblinkId: string) {
 }
 
 beforeAll(async () => {
-	await db.connect();
-	netlify = await startNetlifyStandin();
 	const businesses = [
 		{
 			weblink_profile_id: '101',
@@ -125,42 +109,18 @@ beforeAll(async () => {
 		{ weblink_profile_id: '102', report_name: 'Harbor Hardware', city: 'Harbor' },
 		{ weblink_profile_id: '103', report_name: 'Gone Gifts', city: 'Lakeside' },
 	];
-	tenantId = (
-		await importTenant(
-			service,
-			parseTenantFile(
-				{
-					tenant: { slug, name: `Imports ${slug}` },
-					businesses,
-					users: [
-						{ email: email('admin'), password: PASSWORD, role: 'admin' },
-						{ email: email('editor'), password: PASSWORD, role: 'editor' },
-					],
-				},
-				'fixture',
-			),
-		)
-	).tenant_id;
-	otherTenantId = (
-		await importTenant(
-			service,
-			parseTenantFile(
-				{
-					tenant: { slug: otherSlug, name: 'Other' },
-					users: [{ email: email('admin', otherSlug), password: PASSWORD, role: 'admin' }],
-				},
-				'fixture',
-			),
-		)
-	).tenant_id;
-	tokens.admin = await signInAs(stack, email('admin'), PASSWORD);
-	tokens.editor = await signInAs(stack, email('editor'), PASSWORD);
-	tokens.otherAdmin = await signInAs(stack, email('admin', otherSlug), PASSWORD);
 	atlas = await startAtlasMembersStandin({ members: [] });
-	server = await startFunctionServer(stack, {
-		tenant: slug,
+	site = await startStaffSite({
+		domain: DOMAIN,
+		chambers: () =>
+			importStaffChambers(stack, service, {
+				prefix: 'imp',
+				domain: DOMAIN,
+				password: 'member-imports-password',
+				name: 'Imports',
+				businesses,
+			}),
 		env: {
-			...netlify.env,
 			ATLAS_MEMBERS_URL: atlas.membersUrl,
 			ATLAS_TOKEN_URL: atlas.tokenUrl,
 			ATLAS_CLIENT_ID: atlas.clientId,
@@ -168,32 +128,19 @@ beforeAll(async () => {
 			ATLAS_MEMBERS_TENANT: atlas.tenant,
 		},
 	});
+	({ chambers } = site);
+	({ slug, tenantId, otherTenantId, tokens } = chambers);
 	// The scheduled sync starts the background function at the site's own address.
-	process.env.URL = server.url.replace('localhost', '127.0.0.1');
+	process.env.URL = site.server.url.replace('localhost', '127.0.0.1');
 });
 
 afterAll(async () => {
-	await server?.close();
-	await netlify?.close();
 	await atlas?.close();
-	await db.query('begin');
-	await db.query(`set local storage.allow_delete_query = 'true'`);
-	await db.query(`delete from storage.objects where bucket_id = 'imports' and name like any($1)`, [
-		[`${tenantId}/%`, `${otherTenantId}/%`],
-	]);
-	await db.query('commit');
-	await db.query('delete from public.tenants where id = any($1)', [[tenantId, otherTenantId]]);
-	await db.query(`delete from auth.users where email like any($1)`, [
-		[`%@${slug}.test`, `%@${otherSlug}.test`],
-	]);
-	await db.end();
+	if (chambers) await removeChamberFiles(db, 'imports', [tenantId, otherTenantId]);
+	await site?.close();
 });
 
-beforeEach(async () => {
-	// A publish nobody builds stays queued and later ones join it: each test starts without one.
-	await db.query('delete from public.publishes where tenant_id = $1', [tenantId]);
-	netlify.reset();
-});
+beforeEach(() => site.reset());
 
 describe('a file with a bad row', () => {
 	it('previews the row, column and message, and nothing is applied', async () => {
@@ -225,7 +172,7 @@ describe('a file with a bad row', () => {
 		});
 		expect((await business('101')).website).toBe(before.website);
 		expect(await business('104')).toBeUndefined();
-		expect(netlify.buildHooks).toHaveLength(0);
+		expect(site.netlify.buildHooks).toHaveLength(0);
 	});
 });
 
@@ -289,7 +236,7 @@ describe('a good file', () => {
 		expect((await business('102')).social).toEqual(['https://facebook.com/harbor']);
 		expect(await business('104')).toMatchObject({ report_name: 'New Florist', published: true });
 		expect((await business('103')).published).toBe(false);
-		expect(netlify.buildHooks).toHaveLength(1);
+		expect(site.netlify.buildHooks).toHaveLength(1);
 		expect(applied.publish_id).not.toBeNull();
 		const { rows: files } = await db.query(
 			`select 1 from storage.objects where bucket_id = 'imports' and name = $1`,
@@ -493,7 +440,7 @@ describe('the sync from the membership system', () => {
 		expect(run).toMatchObject({ state: 'applied', auto_apply: true, missing_action: 'unpublish' });
 		expect(await business('105')).toMatchObject({ report_name: 'Atlas Cafe', updated_by: 'sync' });
 		expect((await business('101')).website).toBe('https://staff.example');
-		expect(netlify.buildHooks).toHaveLength(1);
+		expect(site.netlify.buildHooks).toHaveLength(1);
 
 		for (let i = 0; i < 21; i += 1) {
 			await db.query(

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
-import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { db } from './clients.ts';
 import { readPlatformShape, type PlatformShape } from '../../scripts/stack/platform/shape.ts';
 
 // The auth and storage tables are Supabase's. Locally the stack creates them itself
@@ -8,9 +8,6 @@ import { readPlatformShape, type PlatformShape } from '../../scripts/stack/platf
 // database this suite runs on, its tables must have the shape read from a hosted-shaped database
 // (scripts/platform-shape.ts wrote it): a column, default, index or constraint the services rely
 // on cannot differ between the stand-in and the real thing.
-
-const stack = inject('stack');
-const db = new pg.Client({ connectionString: stack.databaseUrl });
 
 beforeAll(() => db.connect());
 afterAll(() => db.end());

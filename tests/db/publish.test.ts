@@ -11,18 +11,11 @@ import {
 	readPublishEnv,
 	requestPublish,
 } from '../../src/features/publish/publish.server.ts';
-import {
-	netlifyDeploy,
-	startNetlifyStandin,
-	type NetlifyStandin,
-} from '../support/netlify-api-standin.ts';
-import { importStaffChambers, removeStaffChambers, type StaffChambers } from './fixtures.ts';
+import { netlifyDeploy, type NetlifyStandin } from '../support/netlify-api-standin.ts';
+import { importStaffChambers, type StaffChambers } from './fixtures.ts';
 import { userClient as asUser } from '../support/db-clients.ts';
-import {
-	startFunctionServer,
-	type Answer as FunctionAnswer,
-	type FunctionServer,
-} from '../support/function-server.ts';
+import type { Answer as FunctionAnswer, FunctionServer } from '../support/function-server.ts';
+import { startStaffSite, type StaffSite } from './staff-site.ts';
 
 // Publishing against the real stack: the functions run in the local Netlify server, sign-in is
 // the identity service's, and a stand-in of Netlify's API receives the build-hook, purge and
@@ -32,9 +25,8 @@ const PASSWORD = 'publish-password';
 const NOTIFICATION_SECRET = 'deploy-notification-secret-0123456789';
 const DOMAIN = 'publish.test';
 
+let site: StaffSite<StaffChambers>;
 let netlify: NetlifyStandin;
-let server: FunctionServer;
-let chambers: StaffChambers;
 let slug: string;
 let otherSlug: string;
 let tenantId: string;
@@ -44,7 +36,7 @@ let emails: StaffChambers['emails'];
 
 type Answer = FunctionAnswer;
 
-const call: FunctionServer['call'] = (path, options) => server.call(path, options);
+const call: FunctionServer['call'] = (path, options) => site.server.call(path, options);
 
 const userClient = (token: string) => asUser(stack, token);
 
@@ -115,42 +107,26 @@ const deployFor = (
 		...extra,
 	});
 
-async function clearPublishes() {
-	await db.query('delete from public.publishes where tenant_id = $1', [tenantId]);
-	netlify.reset();
-}
-
 beforeAll(async () => {
-	await db.connect();
-	netlify = await startNetlifyStandin();
-	chambers = await importStaffChambers(stack, service, {
-		prefix: 'publish',
+	site = await startStaffSite({
 		domain: DOMAIN,
-		password: PASSWORD,
-		name: 'Publish Chamber',
-		config: { content: { heroTitle: 'First title' } },
+		chambers: () =>
+			importStaffChambers(stack, service, {
+				prefix: 'publish',
+				domain: DOMAIN,
+				password: PASSWORD,
+				name: 'Publish Chamber',
+				config: { content: { heroTitle: 'First title' } },
+			}),
+		env: { NETLIFY_DEPLOY_NOTIFICATION_SECRET: NOTIFICATION_SECRET, NETLIFY_AUTH_TOKEN: undefined },
 	});
-	({ slug, otherSlug, tenantId, tenantName, tokens, emails } = chambers);
-	server = await startFunctionServer(stack, {
-		tenant: slug,
-		env: {
-			...netlify.env,
-			NETLIFY_DEPLOY_NOTIFICATION_SECRET: NOTIFICATION_SECRET,
-			NETLIFY_AUTH_TOKEN: undefined,
-		},
-	});
+	({ netlify } = site);
+	({ slug, otherSlug, tenantId, tenantName, tokens, emails } = site.chambers);
 });
 
-afterAll(async () => {
-	await server?.close();
-	await netlify?.close();
-	await removeStaffChambers(db, chambers, DOMAIN);
-	await db.end();
-});
+afterAll(() => site?.close());
 
-beforeEach(async () => {
-	await clearPublishes();
-});
+beforeEach(() => site.reset());
 
 describe('POST /api/publish', () => {
 	it("queues a build, calls Netlify's build hook naming the chamber and the user, and purges the chamber's cache tags", async () => {

@@ -1,18 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { createClient } from '@supabase/supabase-js';
-import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { anon, db, service, stack } from './clients.ts';
 import { clearRateLimit, takeRateLimit, takeRateLimits } from '../../src/lib/rate-limit.server.ts';
 
 // The database-backed rate limiter through supabase-js, as the functions use it: limits hold
 // across clients (function instances), windows slide, and nobody but the service role reaches it.
-
-const stack = inject('stack');
-const service = createClient(stack.supabaseUrl, stack.serviceKey, {
-	auth: { persistSession: false },
-});
-const anon = createClient(stack.supabaseUrl, stack.anonKey, { auth: { persistSession: false } });
-const db = new pg.Client({ connectionString: stack.databaseUrl });
 
 const bucket = (name: string) => `test-${name}:${randomBytes(4).toString('hex')}`;
 

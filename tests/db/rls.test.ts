@@ -1,16 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { createClient } from '@supabase/supabase-js';
 import { SignJWT } from 'jose';
-import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { db, stack } from './clients.ts';
 import { randomProfileNumber, randomSlug, removeRlsFixtures, seedRlsFixtures } from './fixtures.ts';
 import type { FixtureUser, RlsFixtures } from './fixtures.ts';
 
 // Row-level security, cell by cell: every table × {select, insert, update, delete} × every kind
 // of caller, run as that caller inside a transaction that is always rolled back. The expectations
 // below are the design; a failing cell means a migration disagrees with it.
-
-const stack = inject('stack');
 
 // --- Callers -----------------------------------------------------------------------------------
 
@@ -56,10 +54,11 @@ interface TableCase {
 	/** A valid new row for tenant A, with superuser preparation run before switching role. */
 	insert: (fx: RlsFixtures) => { prepare?: Statement[]; statement: Statement };
 	select: Selects;
-	insertBy: readonly Role[];
-	updateBy: readonly Role[];
-	deleteBy: readonly Role[];
+	writes: Writes;
 }
+
+/** Who inserts, updates and deletes tenant A's rows. */
+type Writes = Record<Exclude<Operation, 'select'>, readonly Role[]>;
 
 /**
  * Who reads which rows. A member of a business (no staff role) reads what a visitor reads unless
@@ -69,6 +68,17 @@ type Selects = Omit<Record<Role, Visibility>, 'memberA'> & { memberA?: Visibilit
 
 const SERVICE_ONLY: readonly Role[] = ['service'];
 const CHAMBER_ADMINS: readonly Role[] = ['adminA', 'superAdminB', 'service'];
+const CHAMBER_STAFF: readonly Role[] = ['adminA', 'editorA', 'superAdminB', 'service'];
+
+/** The same callers insert, update and delete. */
+const writtenBy = (roles: readonly Role[]): Writes => ({
+	insert: roles,
+	update: roles,
+	delete: roles,
+});
+/** Staff change the table through definer functions, if at all; directly, only the service role. */
+const SERVICE_WRITES = writtenBy(SERVICE_ONLY);
+
 const EVERYONE_READS: Selects = {
 	anon: 'all',
 	adminA: 'all',
@@ -86,6 +96,24 @@ const STAFF_READ_ALL: Selects = {
 	superAdminB: 'all',
 	service: 'all',
 };
+/** The chamber's staff read every row; nobody else any. */
+const STAFF_ONLY_READ: Selects = {
+	anon: 'none',
+	adminA: 'all',
+	editorA: 'all',
+	adminB: 'none',
+	superAdminB: 'all',
+	service: 'all',
+};
+/** Internal to definer functions and the server: only the service role reads a row. */
+const SERVICE_ONLY_READS: Selects = {
+	anon: 'none',
+	adminA: 'none',
+	editorA: 'none',
+	adminB: 'none',
+	superAdminB: 'none',
+	service: 'all',
+};
 /** The chamber's admins and super_admins read every row; nobody else any. */
 const CHAMBER_ADMINS_READ: Record<Role, Visibility> = {
 	anon: 'none',
@@ -97,6 +125,11 @@ const CHAMBER_ADMINS_READ: Record<Role, Visibility> = {
 	memberA: 'none',
 };
 const CHILD_OF_PUBLISHED = 'profile_id in (select p.id from public.profiles p where p.published)';
+
+/** A row of tenant A, made by `text` with tenant A's id as $1. */
+function tenantInsert(text: string) {
+	return (fx: RlsFixtures) => ({ statement: { text, values: [fx.tenantA.id] } });
+}
 
 /** A child row of tenant A's published business. */
 function childInsert(table: string, columns: string, values: string) {
@@ -120,9 +153,7 @@ const TABLES: readonly TableCase[] = [
 			},
 		}),
 		select: EVERYONE_READS,
-		insertBy: SERVICE_ONLY,
-		updateBy: SERVICE_ONLY,
-		deleteBy: SERVICE_ONLY,
+		writes: SERVICE_WRITES,
 	},
 	{
 		table: 'admin_users',
@@ -149,9 +180,7 @@ const TABLES: readonly TableCase[] = [
 			superAdminB: 'all',
 			service: 'all',
 		},
-		insertBy: ['superAdminB', 'service'],
-		updateBy: ['superAdminB', 'service'],
-		deleteBy: ['superAdminB', 'service'],
+		writes: writtenBy(['superAdminB', 'service']),
 	},
 	{
 		table: 'chamber_config',
@@ -167,32 +196,22 @@ const TABLES: readonly TableCase[] = [
 			},
 		}),
 		select: EVERYONE_READS,
-		insertBy: SERVICE_ONLY,
-		updateBy: ['adminA', 'editorA', 'superAdminB', 'service'],
-		deleteBy: SERVICE_ONLY,
+		writes: {
+			insert: SERVICE_ONLY,
+			update: CHAMBER_STAFF,
+			delete: SERVICE_ONLY,
+		},
 	},
 	{
 		// Written by triggers only; not even the service role writes or deletes it.
 		table: 'audit_log',
 		tenantColumn: 'tenant_id',
 		updateColumn: 'section',
-		insert: (fx) => ({
-			statement: {
-				text: `insert into public.audit_log (tenant_id, actor_role, section) values ($1, 'admin', 'colors')`,
-				values: [fx.tenantA.id],
-			},
-		}),
-		select: {
-			anon: 'none',
-			adminA: 'all',
-			editorA: 'none',
-			adminB: 'none',
-			superAdminB: 'all',
-			service: 'all',
-		},
-		insertBy: [],
-		updateBy: [],
-		deleteBy: [],
+		insert: tenantInsert(
+			`insert into public.audit_log (tenant_id, actor_role, section) values ($1, 'admin', 'colors')`,
+		),
+		select: CHAMBER_ADMINS_READ,
+		writes: writtenBy([]),
 	},
 	{
 		table: 'cache_versions',
@@ -212,9 +231,7 @@ const TABLES: readonly TableCase[] = [
 		}),
 		select: EVERYONE_READS,
 		// Users bump versions only through bump_cache_version (tests/db/admin-permissions.test.ts).
-		insertBy: SERVICE_ONLY,
-		updateBy: SERVICE_ONLY,
-		deleteBy: SERVICE_ONLY,
+		writes: SERVICE_WRITES,
 	},
 	{
 		table: 'cache_purge_log',
@@ -235,9 +252,7 @@ const TABLES: readonly TableCase[] = [
 			service: 'all',
 		},
 		// Written by bump_cache_version, with the e-mail of the token's user.
-		insertBy: SERVICE_ONLY,
-		updateBy: SERVICE_ONLY,
-		deleteBy: SERVICE_ONLY,
+		writes: SERVICE_WRITES,
 	},
 	{
 		// Written only by the publishing functions (request_publish for staff, the rest for the
@@ -245,23 +260,11 @@ const TABLES: readonly TableCase[] = [
 		table: 'publishes',
 		tenantColumn: 'tenant_id',
 		updateColumn: 'reason',
-		insert: (fx) => ({
-			statement: {
-				text: `insert into public.publishes (tenant_id, reason) values ($1, 'Sneaky build')`,
-				values: [fx.tenantA.id],
-			},
-		}),
-		select: {
-			anon: 'none',
-			adminA: 'all',
-			editorA: 'all',
-			adminB: 'none',
-			superAdminB: 'all',
-			service: 'all',
-		},
-		insertBy: SERVICE_ONLY,
-		updateBy: SERVICE_ONLY,
-		deleteBy: SERVICE_ONLY,
+		insert: tenantInsert(
+			`insert into public.publishes (tenant_id, reason) values ($1, 'Sneaky build')`,
+		),
+		select: STAFF_ONLY_READ,
+		writes: SERVICE_WRITES,
 	},
 	{
 		// Written only by save_business (tests/db/business-admin.test.ts) and cleared by staff
@@ -275,17 +278,8 @@ const TABLES: readonly TableCase[] = [
 				values: [fx.tenantA.id, fx.tenantA.publishedProfileId],
 			},
 		}),
-		select: {
-			anon: 'none',
-			adminA: 'all',
-			editorA: 'all',
-			adminB: 'none',
-			superAdminB: 'all',
-			service: 'all',
-		},
-		insertBy: SERVICE_ONLY,
-		updateBy: SERVICE_ONLY,
-		deleteBy: SERVICE_ONLY,
+		select: STAFF_ONLY_READ,
+		writes: SERVICE_WRITES,
 	},
 	{
 		// Bound by the sign-in function (service role); a member reads its own binding, the
@@ -308,18 +302,8 @@ const TABLES: readonly TableCase[] = [
 				},
 			};
 		},
-		select: {
-			anon: 'none',
-			adminA: 'all',
-			editorA: 'none',
-			memberA: 'own',
-			adminB: 'none',
-			superAdminB: 'all',
-			service: 'all',
-		},
-		insertBy: SERVICE_ONLY,
-		updateBy: SERVICE_ONLY,
-		deleteBy: SERVICE_ONLY,
+		select: { ...CHAMBER_ADMINS_READ, memberA: 'own' },
+		writes: SERVICE_WRITES,
 	},
 	{
 		// Written by submit_member_changes (the member) and decided by approve_ and
@@ -334,18 +318,8 @@ const TABLES: readonly TableCase[] = [
 				values: [fx.tenantA.id, fx.tenantA.publishedProfileId],
 			},
 		}),
-		select: {
-			anon: 'none',
-			adminA: 'all',
-			editorA: 'all',
-			memberA: 'own',
-			adminB: 'none',
-			superAdminB: 'all',
-			service: 'all',
-		},
-		insertBy: SERVICE_ONLY,
-		updateBy: SERVICE_ONLY,
-		deleteBy: SERVICE_ONLY,
+		select: { ...STAFF_ONLY_READ, memberA: 'own' },
+		writes: SERVICE_WRITES,
 	},
 	...(
 		[
@@ -371,18 +345,9 @@ const TABLES: readonly TableCase[] = [
 		table,
 		tenantColumn: 'tenant_id',
 		updateColumn,
-		insert: (fx) => ({ statement: { text, values: [fx.tenantA.id] } }),
-		select: {
-			anon: 'none',
-			adminA: 'all',
-			editorA: 'none',
-			adminB: 'none',
-			superAdminB: 'all',
-			service: 'all',
-		},
-		insertBy: SERVICE_ONLY,
-		updateBy: SERVICE_ONLY,
-		deleteBy: SERVICE_ONLY,
+		insert: tenantInsert(text),
+		select: CHAMBER_ADMINS_READ,
+		writes: SERVICE_WRITES,
 	})),
 	{
 		// Staff schedule what they may save now: the insert trigger tries the change as them
@@ -390,26 +355,17 @@ const TABLES: readonly TableCase[] = [
 		table: 'scheduled_publishes',
 		tenantColumn: 'tenant_id',
 		updateColumn: 'summary',
-		insert: (fx) => ({
-			statement: {
-				text: `insert into public.scheduled_publishes (tenant_id, run_at, kind, changes, summary)
+		insert:
+			tenantInsert(`insert into public.scheduled_publishes (tenant_id, run_at, kind, changes, summary)
 				values ($1, now() + interval '1 day', 'save', jsonb_build_array(jsonb_build_object(
 					'column', 'content', 'field', 'footerTagline', 'value', 'Later',
-					'version', public.config_section_version($1, 'content'))), 'Later')`,
-				values: [fx.tenantA.id],
-			},
-		}),
-		select: {
-			anon: 'none',
-			adminA: 'all',
-			editorA: 'all',
-			adminB: 'none',
-			superAdminB: 'all',
-			service: 'all',
+					'version', public.config_section_version($1, 'content'))), 'Later')`),
+		select: STAFF_ONLY_READ,
+		writes: {
+			insert: CHAMBER_STAFF,
+			update: SERVICE_ONLY,
+			delete: SERVICE_ONLY,
 		},
-		insertBy: ['adminA', 'editorA', 'superAdminB', 'service'],
-		updateBy: SERVICE_ONLY,
-		deleteBy: SERVICE_ONLY,
 	},
 	{
 		table: 'profiles',
@@ -423,9 +379,7 @@ const TABLES: readonly TableCase[] = [
 			},
 		}),
 		select: STAFF_READ_ALL,
-		insertBy: SERVICE_ONLY,
-		updateBy: SERVICE_ONLY,
-		deleteBy: SERVICE_ONLY,
+		writes: SERVICE_WRITES,
 	},
 	{
 		table: 'listings',
@@ -434,9 +388,7 @@ const TABLES: readonly TableCase[] = [
 		publicRows: CHILD_OF_PUBLISHED,
 		insert: childInsert('listings', 'description', `'<p>New listing</p>'`),
 		select: STAFF_READ_ALL,
-		insertBy: SERVICE_ONLY,
-		updateBy: SERVICE_ONLY,
-		deleteBy: SERVICE_ONLY,
+		writes: SERVICE_WRITES,
 	},
 	{
 		table: 'social_media',
@@ -445,9 +397,7 @@ const TABLES: readonly TableCase[] = [
 		publicRows: CHILD_OF_PUBLISHED,
 		insert: childInsert('social_media', 'platform, url', `'youtube', 'https://youtube.com/x'`),
 		select: STAFF_READ_ALL,
-		insertBy: SERVICE_ONLY,
-		updateBy: SERVICE_ONLY,
-		deleteBy: SERVICE_ONLY,
+		writes: SERVICE_WRITES,
 	},
 	{
 		table: 'profile_affiliations',
@@ -456,9 +406,7 @@ const TABLES: readonly TableCase[] = [
 		publicRows: CHILD_OF_PUBLISHED,
 		insert: childInsert('profile_affiliations', 'aff_name', `'Young Professionals'`),
 		select: STAFF_READ_ALL,
-		insertBy: SERVICE_ONLY,
-		updateBy: SERVICE_ONLY,
-		deleteBy: SERVICE_ONLY,
+		writes: SERVICE_WRITES,
 	},
 	{
 		table: 'web_content',
@@ -467,111 +415,61 @@ const TABLES: readonly TableCase[] = [
 		publicRows: CHILD_OF_PUBLISHED,
 		insert: childInsert('web_content', 'content_type, content_title', `'document', 'Menu'`),
 		select: STAFF_READ_ALL,
-		insertBy: SERVICE_ONLY,
-		updateBy: SERVICE_ONLY,
-		deleteBy: SERVICE_ONLY,
+		writes: SERVICE_WRITES,
 	},
 	{
 		table: 'banners',
 		tenantColumn: 'tenant_id',
 		updateColumn: 'banner_name',
 		publicRows: 'active',
-		insert: (fx) => ({
-			statement: {
-				text: `insert into public.banners (tenant_id, banner_name, image_url) values ($1, 'New banner', '/new.png')`,
-				values: [fx.tenantA.id],
-			},
-		}),
+		insert: tenantInsert(
+			`insert into public.banners (tenant_id, banner_name, image_url) values ($1, 'New banner', '/new.png')`,
+		),
 		select: STAFF_READ_ALL,
-		insertBy: CHAMBER_ADMINS,
-		updateBy: CHAMBER_ADMINS,
-		deleteBy: CHAMBER_ADMINS,
+		writes: writtenBy(CHAMBER_ADMINS),
 	},
 	{
 		table: 'events',
 		tenantColumn: 'tenant_id',
 		updateColumn: 'data',
 		publicRows: 'not closed',
-		insert: (fx) => ({
-			statement: {
-				text: `insert into public.events (tenant_id, source, event_id, start_utc, end_utc, data)
-					values ($1, 'chamber', 999, now(), now(), '{"EventId": 999}')`,
-				values: [fx.tenantA.id],
-			},
-		}),
+		insert:
+			tenantInsert(`insert into public.events (tenant_id, source, event_id, start_utc, end_utc, data)
+					values ($1, 'chamber', 999, now(), now(), '{"EventId": 999}')`),
 		select: STAFF_READ_ALL,
-		insertBy: SERVICE_ONLY,
-		updateBy: SERVICE_ONLY,
-		deleteBy: SERVICE_ONLY,
+		writes: SERVICE_WRITES,
 	},
 	{
 		table: 'contact_messages',
 		tenantColumn: 'tenant_id',
 		updateColumn: 'delivery_status',
-		insert: (fx) => ({
-			statement: {
-				text: `insert into public.contact_messages (tenant_id, business_name, name, email, message)
-					values ($1, 'Published Diner', 'Visitor', 'visitor@example.com', 'Hello')`,
-				values: [fx.tenantA.id],
-			},
-		}),
-		select: {
-			anon: 'none',
-			adminA: 'all',
-			editorA: 'none',
-			adminB: 'none',
-			superAdminB: 'all',
-			service: 'all',
-		},
-		insertBy: SERVICE_ONLY,
-		updateBy: SERVICE_ONLY,
-		deleteBy: SERVICE_ONLY,
+		insert:
+			tenantInsert(`insert into public.contact_messages (tenant_id, business_name, name, email, message)
+					values ($1, 'Published Diner', 'Visitor', 'visitor@example.com', 'Hello')`),
+		select: CHAMBER_ADMINS_READ,
+		writes: SERVICE_WRITES,
 	},
 	{
 		// Internal vocabulary for typo-tolerant search: only definer functions read it.
 		table: 'search_words',
 		tenantColumn: 'tenant_id',
 		updateColumn: 'word',
-		insert: (fx) => ({
-			statement: {
-				text: `insert into public.search_words (tenant_id, word) values ($1, 'zzzfreshword')`,
-				values: [fx.tenantA.id],
-			},
-		}),
-		select: {
-			anon: 'none',
-			adminA: 'none',
-			editorA: 'none',
-			adminB: 'none',
-			superAdminB: 'none',
-			service: 'all',
-		},
-		insertBy: SERVICE_ONLY,
-		updateBy: SERVICE_ONLY,
-		deleteBy: SERVICE_ONLY,
+		insert: tenantInsert(
+			`insert into public.search_words (tenant_id, word) values ($1, 'zzzfreshword')`,
+		),
+		select: SERVICE_ONLY_READS,
+		writes: SERVICE_WRITES,
 	},
 	{
 		// Kept business counts per category: only definer functions read them, triggers write them.
 		table: 'business_counts',
 		tenantColumn: 'tenant_id',
 		updateColumn: 'businesses',
-		insert: (fx) => ({
-			statement: {
-				text: `insert into public.business_counts (tenant_id, category, businesses) values ($1, 'Zzz new category', 1)`,
-				values: [fx.tenantA.id],
-			},
-		}),
-		select: {
-			anon: 'none',
-			adminA: 'none',
-			editorA: 'none',
-			adminB: 'none',
-			superAdminB: 'none',
-			service: 'all',
-		},
-		insertBy: SERVICE_ONLY,
-		updateBy: SERVICE_ONLY,
-		deleteBy: SERVICE_ONLY,
+		insert: tenantInsert(
+			`insert into public.business_counts (tenant_id, category, businesses) values ($1, 'Zzz new category', 1)`,
+		),
+		select: SERVICE_ONLY_READS,
+		writes: SERVICE_WRITES,
 	},
 	{
 		// Kept member counts of the card record: readable exactly as the businesses they count.
@@ -579,16 +477,11 @@ const TABLES: readonly TableCase[] = [
 		tenantColumn: 'tenant_id',
 		updateColumn: 'members',
 		publicRows: 'published',
-		insert: (fx) => ({
-			statement: {
-				text: `insert into public.affiliation_counts (tenant_id, aff_name, published, members) values ($1, 'New group', true, 1)`,
-				values: [fx.tenantA.id],
-			},
-		}),
+		insert: tenantInsert(
+			`insert into public.affiliation_counts (tenant_id, aff_name, published, members) values ($1, 'New group', true, 1)`,
+		),
 		select: STAFF_READ_ALL,
-		insertBy: SERVICE_ONLY,
-		updateBy: SERVICE_ONLY,
-		deleteBy: SERVICE_ONLY,
+		writes: SERVICE_WRITES,
 	},
 	{
 		// Member statistics: added to by /api/stats (service role) only, read by the chamber's
@@ -604,9 +497,7 @@ const TABLES: readonly TableCase[] = [
 			},
 		}),
 		select: { ...CHAMBER_ADMINS_READ, memberA: 'business' },
-		insertBy: SERVICE_ONLY,
-		updateBy: SERVICE_ONLY,
-		deleteBy: SERVICE_ONLY,
+		writes: SERVICE_WRITES,
 	},
 	{
 		table: 'member_report_settings',
@@ -625,32 +516,18 @@ const TABLES: readonly TableCase[] = [
 			},
 		}),
 		select: CHAMBER_ADMINS_READ,
-		insertBy: CHAMBER_ADMINS,
-		updateBy: CHAMBER_ADMINS,
-		deleteBy: SERVICE_ONLY,
+		writes: { insert: CHAMBER_ADMINS, update: CHAMBER_ADMINS, delete: SERVICE_ONLY },
 	},
 	{
 		// Opt-out tokens: only the scheduled function and member_report_opt_out(token) use them.
 		table: 'member_report_recipients',
 		tenantColumn: 'tenant_id',
 		updateColumn: 'opted_out_at',
-		insert: (fx) => ({
-			statement: {
-				text: `insert into public.member_report_recipients (tenant_id, business_id) values ($1, gen_random_uuid())`,
-				values: [fx.tenantA.id],
-			},
-		}),
-		select: {
-			anon: 'none',
-			adminA: 'none',
-			editorA: 'none',
-			adminB: 'none',
-			superAdminB: 'none',
-			service: 'all',
-		},
-		insertBy: SERVICE_ONLY,
-		updateBy: SERVICE_ONLY,
-		deleteBy: SERVICE_ONLY,
+		insert: tenantInsert(
+			`insert into public.member_report_recipients (tenant_id, business_id) values ($1, gen_random_uuid())`,
+		),
+		select: SERVICE_ONLY_READS,
+		writes: SERVICE_WRITES,
 	},
 	{
 		table: 'member_report_mailings',
@@ -663,9 +540,7 @@ const TABLES: readonly TableCase[] = [
 			},
 		}),
 		select: CHAMBER_ADMINS_READ,
-		insertBy: SERVICE_ONLY,
-		updateBy: SERVICE_ONLY,
-		deleteBy: SERVICE_ONLY,
+		writes: SERVICE_WRITES,
 	},
 ];
 
@@ -673,18 +548,13 @@ function expectation(table: TableCase, operation: Operation, role: Role): string
 	switch (operation) {
 		case 'select':
 			return visibilityOf(table, role);
-		case 'insert':
-			return table.insertBy.includes(role) ? 'allowed' : 'denied';
-		case 'update':
-			return table.updateBy.includes(role) ? 'allowed' : 'denied';
-		case 'delete':
-			return table.deleteBy.includes(role) ? 'allowed' : 'denied';
+		default:
+			return table.writes[operation].includes(role) ? 'allowed' : 'denied';
 	}
 }
 
 // --- Running a statement as a caller -------------------------------------------------------------
 
-const db = new pg.Client({ connectionString: stack.databaseUrl });
 let fx: RlsFixtures;
 /** Rows of tenant A per table as the superuser counts them: all of them, and the public ones. */
 const counts = new Map<string, { all: number; public: number }>();

@@ -1,11 +1,8 @@
-import { createClient } from '@supabase/supabase-js';
-import pg from 'pg';
-import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { anon, db, service, stack } from './clients.ts';
 import fireScheduled, {
 	config as fireConfig,
 } from '../../netlify/functions/fire-scheduled-publishes.ts';
-import { startSiteServer, type SiteServer } from '../../scripts/lib/netlify-local.ts';
-import { configFromRow } from '../../src/features/config/config.ts';
 import {
 	instantToZonedWallTime,
 	zonedWallTimeToInstant,
@@ -13,68 +10,36 @@ import {
 import { finishPublish, startPublish } from '../../src/features/publish/publish.server.ts';
 import { fireDueSchedules } from '../../src/features/publish/schedule.server.ts';
 import { nextScheduleMark, SCHEDULE_STEP_MINUTES } from '../../src/features/publish/schedule.ts';
-import { importTenant } from '../../src/features/tenants/tenants.server.ts';
-import { parseTenantFile } from '../../src/features/tenants/tenant-file.ts';
-import { startNetlifyStandin, type NetlifyStandin } from '../support/netlify-api-standin.ts';
-import { freePort, signInAs, userClient } from '../support/db-clients.ts';
-import { randomSlug } from './fixtures.ts';
+import type { NetlifyStandin } from '../support/netlify-api-standin.ts';
+import { userClient } from '../support/db-clients.ts';
+import { startStaffSite, type StaffSite } from './staff-site.ts';
+import { configVersions, importChamber, storedConfig, type StaffChamber } from './fixtures.ts';
 
 // Scheduled publishing over real HTTP in the local Netlify server: 'Publish at…' stores a save or
 // a restore checked as its author, the scheduled function (here called with an injected clock)
 // writes what is due in the author's name and publishes it once; Cancel; and what the database
 // refuses, whichever way a request comes in.
 
-const stack = inject('stack');
-const db = new pg.Client({ connectionString: stack.databaseUrl });
-const service = createClient(stack.supabaseUrl, stack.serviceKey, {
-	auth: { persistSession: false },
-});
-const PASSWORD = 'schedule-password';
-const savedEnv = { ...process.env };
+const DOMAIN = 'schedule.test';
 const ZONE = 'America/Los_Angeles';
 
+let site: StaffSite<typeof chamber>;
 let netlify: NetlifyStandin;
-let site: SiteServer;
-const slug = randomSlug('schedule');
+let chamber: StaffChamber<'admin' | 'second' | 'editor' | 'otherEditor'>;
+let slug: string;
 let tenantId: string;
-const email = (key: string) => `${key}-${slug}@schedule.test`;
-const tokens = { admin: '', second: '', editor: '', otherEditor: '' };
+let tokens: typeof chamber.tokens;
+const email = (key: keyof typeof chamber.emails) => chamber.emails[key];
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON answers of every shape
-type Answer = { status: number; body: any };
+const call = (method: string, path: string, token?: string, body?: unknown) =>
+	site.server.call(path, { method, token, body });
 
-async function call(method: string, path: string, token?: string, body?: unknown): Promise<Answer> {
-	const response = await fetch(new URL(path, site.url.replace('localhost', '127.0.0.1')), {
-		method,
-		headers: {
-			'content-type': 'application/json',
-			...(token ? { authorization: `Bearer ${token}` } : {}),
-		},
-		body: body === undefined ? undefined : JSON.stringify(body),
-	});
-	const text = await response.text();
-	return { status: response.status, body: text ? JSON.parse(text) : null };
-}
+const cancel = (id: number, token: string) =>
+	call('DELETE', `/api/publish-schedule?id=${id}`, token);
 
-async function config() {
-	const { data, error } = await service
-		.from('chamber_config')
-		.select('*')
-		.eq('tenant_id', tenantId)
-		.single();
-	if (error) throw error;
-	return configFromRow(data, 'test');
-}
+const config = () => storedConfig(service, tenantId);
 
-async function versions(): Promise<Record<string, number>> {
-	const { data, error } = await service
-		.from('chamber_config')
-		.select('config_versions')
-		.eq('tenant_id', tenantId)
-		.single<{ config_versions: Record<string, number> }>();
-	if (error) throw error;
-	return data.config_versions;
-}
+const versions = () => configVersions(service, tenantId);
 
 /** A time to come on the chamber's clock (a 5-minute mark at least 10 minutes ahead). */
 const soon = () => nextScheduleMark(new Date(), ZONE);
@@ -84,64 +49,28 @@ async function heroTitleChange(value: string) {
 }
 
 beforeAll(async () => {
-	await db.connect();
-	netlify = await startNetlifyStandin();
-	tenantId = (
-		await importTenant(
-			service,
-			parseTenantFile(
-				{
-					tenant: { slug, name: `Schedule ${slug}` },
-					config: {
-						state: 'CA',
-						content: { heroTitle: 'Before' },
-						contact: { timeZone: ZONE },
-					},
-					users: [
-						{ email: email('admin'), role: 'admin', password: PASSWORD },
-						{ email: email('second'), role: 'admin', password: PASSWORD },
-						{ email: email('editor'), role: 'editor', password: PASSWORD },
-						{ email: email('othereditor'), role: 'editor', password: PASSWORD },
-					],
-				},
-				'fixture',
-			),
-		)
-	).tenant_id;
-	tokens.admin = await signInAs(stack, email('admin'), PASSWORD);
-	tokens.second = await signInAs(stack, email('second'), PASSWORD);
-	tokens.editor = await signInAs(stack, email('editor'), PASSWORD);
-	tokens.otherEditor = await signInAs(stack, email('othereditor'), PASSWORD);
-	Object.assign(process.env, {
-		SUPABASE_URL: stack.supabaseUrl,
-		SUPABASE_ANON_KEY: stack.anonKey,
-		SUPABASE_SERVICE_ROLE_KEY: stack.serviceKey,
-		TENANT: slug,
-		NETLIFY_BUILD_HOOK_URL: netlify.buildHookUrl,
-		NETLIFY_PURGE_API_TOKEN: netlify.token,
-		SITE_ID: netlify.siteId,
-		NETLIFY_API_URL: netlify.url,
+	// The scheduled function is also called in this process: the server's environment serves it.
+	site = await startStaffSite({
+		domain: DOMAIN,
+		chambers: () =>
+			importChamber(stack, service, {
+				prefix: 'schedule',
+				domain: DOMAIN,
+				password: 'schedule-password',
+				name: 'Schedule',
+				config: { state: 'CA', content: { heroTitle: 'Before' }, contact: { timeZone: ZONE } },
+				staff: { admin: 'admin', second: 'admin', editor: 'editor', otherEditor: 'editor' },
+			}),
 	});
-	site = await startSiteServer({
-		distDir: 'public',
-		functionsDir: 'netlify/functions',
-		port: await freePort(),
-	});
+	({ netlify, chambers: chamber } = site);
+	({ slug, tenantId, tokens } = chamber);
 });
 
-afterAll(async () => {
-	await site?.close();
-	await netlify?.close();
-	process.env = savedEnv;
-	await db.query('delete from public.tenants where id = $1', [tenantId]);
-	await db.query(`delete from auth.users where email like '%@schedule.test'`);
-	await db.end();
-});
+afterAll(() => site?.close());
 
 beforeEach(async () => {
 	await db.query('delete from public.scheduled_publishes where tenant_id = $1', [tenantId]);
-	await db.query('delete from public.publishes where tenant_id = $1', [tenantId]);
-	netlify.reset();
+	await site.reset();
 });
 
 describe('Publish at… on a save', () => {
@@ -402,9 +331,6 @@ describe('what cannot be scheduled', () => {
 			state: 'scheduled',
 		});
 		expect((await config()).content.heroTitle).not.toBe('Mine');
-		const anon = createClient(stack.supabaseUrl, stack.anonKey, {
-			auth: { persistSession: false },
-		});
 		expect((await anon.from('scheduled_publishes').select('id')).error?.code).toBe('42501');
 	});
 });
@@ -415,37 +341,21 @@ describe('Cancel', () => {
 			at: soon(),
 			changes: [await heroTitleChange('Never')],
 		});
-		const other = await call(
-			'DELETE',
-			`/api/publish-schedule?id=${first.body.scheduled.id}`,
-			tokens.otherEditor,
-		);
+		const other = await cancel(first.body.scheduled.id, tokens.otherEditor);
 		expect(other).toEqual({
 			status: 403,
 			body: { error: 'Only its author or an admin can cancel it' },
 		});
-		const own = await call(
-			'DELETE',
-			`/api/publish-schedule?id=${first.body.scheduled.id}`,
-			tokens.editor,
-		);
+		const own = await cancel(first.body.scheduled.id, tokens.editor);
 		expect(own.body.scheduled).toMatchObject({ state: 'canceled', canceledBy: email('editor') });
-		const again = await call(
-			'DELETE',
-			`/api/publish-schedule?id=${first.body.scheduled.id}`,
-			tokens.admin,
-		);
+		const again = await cancel(first.body.scheduled.id, tokens.admin);
 		expect(again).toEqual({ status: 409, body: { error: 'It is canceled already' } });
 
 		const second = await call('POST', '/api/publish-schedule', tokens.editor, {
 			at: soon(),
 			changes: [await heroTitleChange('Also never')],
 		});
-		const byAdmin = await call(
-			'DELETE',
-			`/api/publish-schedule?id=${second.body.scheduled.id}`,
-			tokens.admin,
-		);
+		const byAdmin = await cancel(second.body.scheduled.id, tokens.admin);
 		expect(byAdmin.body.scheduled).toMatchObject({ state: 'canceled', canceledBy: email('admin') });
 
 		const due = await fireDueSchedules(tenantId, { now: new Date(Date.now() + 3_600_000) });

@@ -1,18 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { createClient } from '@supabase/supabase-js';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { anon, service } from './clients.ts';
 import { parseTenantFile, type BusinessInput } from '../../src/features/tenants/tenant-file.ts';
 import { importTenant } from '../../src/features/tenants/tenants.server.ts';
+import type { RowUpdate } from '../../src/lib/database.ts';
 import { randomSlug } from './fixtures.ts';
 
 // The search core (matching_profiles and the directory's RPCs) against the real migrations: word
 // forms, typos, hostile input, filters and tenant isolation, through supabase-js as visitors call it.
-
-const stack = inject('stack');
-const service = createClient(stack.supabaseUrl, stack.serviceKey, {
-	auth: { persistSession: false },
-});
-const anon = createClient(stack.supabaseUrl, stack.anonKey, { auth: { persistSession: false } });
 
 let next = 1;
 function business(name: string, extra: Partial<BusinessInput> = {}): BusinessInput {
@@ -45,54 +40,40 @@ async function count(tenantId: string, query: string, filters: Record<string, un
 	return data as number;
 }
 
+/** Imports a chamber of these businesses; answers its id. */
+async function importBusinesses(slug: string, name: string, businesses: BusinessInput[]) {
+	const file = parseTenantFile({ tenant: { slug, name }, businesses }, `search fixture ${name}`);
+	return (await importTenant(service, file)).tenant_id;
+}
+
 beforeAll(async () => {
-	const a = await importTenant(
-		service,
-		parseTenantFile(
-			{
-				tenant: { slug: tenantA, name: 'Search A' },
-				businesses: [
-					business('Bluestem Grill', {
-						categories: ['Restaurants & Catering'],
-						city: 'Cedarbrook',
-						listing_position: 2,
-					}),
-					business('Main Street Plumbing', {
-						categories: ['Construction & Contractors'],
-						city: 'Elm Falls',
-						listings: [
-							{ description: '<p>Emergency <b>pipe</b> repairs</p>', keywords: 'plumber drains' },
-						],
-					}),
-					business('Hometown Dental Care', {
-						categories: ['Dental Care'],
-						listing_position: 1,
-						member_since_date: new Date(Date.now() - 10 * 86_400_000).toISOString().slice(0, 10),
-						profile_affiliations: [{ aff_name: 'Women in Business' }],
-					}),
-					business('Hidden Draft Diner', {
-						categories: ['Restaurants & Catering'],
-						published: false,
-					}),
-				],
-			},
-			'search fixture A',
-		),
-	);
-	const b = await importTenant(
-		service,
-		parseTenantFile(
-			{
-				tenant: { slug: tenantB, name: 'Search B' },
-				businesses: [
-					business('Other Chamber Restaurant', { categories: ['Restaurants & Catering'] }),
-				],
-			},
-			'search fixture B',
-		),
-	);
-	idA = a.tenant_id;
-	idB = b.tenant_id;
+	idA = await importBusinesses(tenantA, 'Search A', [
+		business('Bluestem Grill', {
+			categories: ['Restaurants & Catering'],
+			city: 'Cedarbrook',
+			listing_position: 2,
+		}),
+		business('Main Street Plumbing', {
+			categories: ['Construction & Contractors'],
+			city: 'Elm Falls',
+			listings: [
+				{ description: '<p>Emergency <b>pipe</b> repairs</p>', keywords: 'plumber drains' },
+			],
+		}),
+		business('Hometown Dental Care', {
+			categories: ['Dental Care'],
+			listing_position: 1,
+			member_since_date: new Date(Date.now() - 10 * 86_400_000).toISOString().slice(0, 10),
+			profile_affiliations: [{ aff_name: 'Women in Business' }],
+		}),
+		business('Hidden Draft Diner', {
+			categories: ['Restaurants & Catering'],
+			published: false,
+		}),
+	]);
+	idB = await importBusinesses(tenantB, 'Search B', [
+		business('Other Chamber Restaurant', { categories: ['Restaurants & Catering'] }),
+	]);
 });
 
 afterAll(async () => {
@@ -193,7 +174,7 @@ describe('spelling suggestions (the search vocabulary)', () => {
 		return (await lexemes(idC, word)).filter((w) => !typed.includes(w)).sort();
 	}
 
-	async function setBusiness(name: string, change: Record<string, unknown>) {
+	async function setBusiness(name: string, change: RowUpdate<'profiles'>) {
 		const { error } = await service
 			.from('profiles')
 			.update(change)
@@ -203,24 +184,14 @@ describe('spelling suggestions (the search vocabulary)', () => {
 	}
 
 	beforeAll(async () => {
-		const c = await importTenant(
-			service,
-			parseTenantFile(
-				{
-					tenant: { slug: tenantC, name: 'Search words' },
-					businesses: [
-						business('Quokka Kennels', { categories: ['Pets'] }),
-						business('Marmalade Bakery', { categories: ['Food'] }),
-						business('Marmalade Preserves', { categories: ['Food'], published: false }),
-						business('Zeppelin Tours', { categories: ['Travel'], published: false }),
-						business('Walrus Repairs', { categories: ['Services'] }),
-						business('Lantern Studio', { categories: ['Arts'] }),
-					],
-				},
-				'search words fixture',
-			),
-		);
-		idC = c.tenant_id;
+		idC = await importBusinesses(tenantC, 'Search words', [
+			business('Quokka Kennels', { categories: ['Pets'] }),
+			business('Marmalade Bakery', { categories: ['Food'] }),
+			business('Marmalade Preserves', { categories: ['Food'], published: false }),
+			business('Zeppelin Tours', { categories: ['Travel'], published: false }),
+			business('Walrus Repairs', { categories: ['Services'] }),
+			business('Lantern Studio', { categories: ['Arts'] }),
+		]);
 	});
 
 	afterAll(async () => {

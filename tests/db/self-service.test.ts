@@ -1,16 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { createClient, type SupabaseClient } from '@supabase/supabase-js';
+import { createClient } from '@supabase/supabase-js';
 import { decodeJwt } from 'jose';
 import { simpleParser } from 'mailparser';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chamberConfigSchema } from '../../src/features/config/config.ts';
-import { importTenant } from '../../src/features/tenants/tenants.server.ts';
-import { parseTenantFile } from '../../src/features/tenants/tenant-file.ts';
 import { SIGN_IN_SENT } from '../../src/features/self-service/self-service.ts';
 import { startFunctionServer, type FunctionServer } from '../support/function-server.ts';
-import { db, service } from './clients.ts';
+import { userClient } from '../support/db-clients.ts';
+import { db, service, stack } from './clients.ts';
 import { importStaffChambers, removeStaffChambers, type StaffChambers } from './fixtures.ts';
 
 // Members updating their own listing, end to end through the functions, the local identity
@@ -18,7 +17,6 @@ import { importStaffChambers, removeStaffChambers, type StaffChambers } from './
 // decisions through save_business, the live fields, the e-mails, and what a member's token may
 // not do.
 
-const stack = inject('stack');
 const DOMAIN = 'self-service.test';
 const outbox = join(stack.dataDir, 'outbox');
 
@@ -76,14 +74,20 @@ function fragmentOf(location: string | null): URLSearchParams {
 	return new URLSearchParams(new URL(location ?? 'http://x').hash.slice(1));
 }
 
-function asUser(token: string): SupabaseClient {
-	return createClient(stack.supabaseUrl, stack.anonKey, {
-		auth: { persistSession: false, autoRefreshToken: false },
-		global: { headers: { Authorization: `Bearer ${token}` } },
-	});
-}
+const asUser = (token: string) => userClient(stack, token);
 
 let memberToken: string;
+
+/** The member's listing of their business and request, as their page loads it. */
+const ownListing = () =>
+	server.call(`/api/members/listing?business=${ids.withEmail}`, { token: memberToken });
+
+/** The member's change to their business's listing, made from its `version`. */
+const submit = (version: number, changes: object) =>
+	server.call(`/api/members/listing?business=${ids.withEmail}`, {
+		token: memberToken,
+		body: { version, changes },
+	});
 
 beforeAll(async () => {
 	await db.connect();
@@ -92,25 +96,13 @@ beforeAll(async () => {
 		domain: DOMAIN,
 		password: 'staff-password',
 		config: { features: { memberUpdates: true } },
-	});
-	const file = (slug: string, businesses: unknown[]) =>
-		parseTenantFile({ tenant: { slug, name: slug }, businesses }, 'fixture');
-	await importTenant(
-		service,
-		file(chambers.slug, [
+		businesses: [
 			business(ids.withEmail, 'Owner Bakery', memberEmail, '7001'),
 			business(ids.second, 'Second Shop', secondEmail, '7002'),
 			business(ids.noEmail, 'No Mail Garage', '', '7003'),
-		]),
-		{ only: ['businesses'] },
-	);
-	await importTenant(
-		service,
-		file(chambers.otherSlug, [
-			business(ids.other, 'Elsewhere Cafe', `other-${tag}@${DOMAIN}`, '7004'),
-		]),
-		{ only: ['businesses'] },
-	);
+		],
+		otherBusinesses: [business(ids.other, 'Elsewhere Cafe', `other-${tag}@${DOMAIN}`, '7004')],
+	});
 	server = await startFunctionServer(stack, {
 		tenant: chambers.slug,
 		env: { OUTBOX_DIR: outbox, SMTP_URL: undefined },
@@ -212,9 +204,7 @@ describe('the sign-in link', () => {
 
 describe("the member's listing and requests", () => {
 	it('reads its own listing without the address on file, and no other', async () => {
-		const answer = await server.call(`/api/members/listing?business=${ids.withEmail}`, {
-			token: memberToken,
-		});
+		const answer = await ownListing();
 		expect(answer.status).toBe(200);
 		expect(answer.body.business).toMatchObject({
 			id: ids.withEmail,
@@ -239,20 +229,12 @@ describe("the member's listing and requests", () => {
 	});
 
 	it('submits one pending request (a later one replaces it); staff see the diff and approve it as their edit', async () => {
-		const listing = (
-			await server.call(`/api/members/listing?business=${ids.withEmail}`, { token: memberToken })
-		).body;
-		const first = await server.call(`/api/members/listing?business=${ids.withEmail}`, {
-			token: memberToken,
-			body: { version: listing.version, changes: { website: 'https://first.example' } },
-		});
+		const listing = (await ownListing()).body;
+		const first = await submit(listing.version, { website: 'https://first.example' });
 		expect(first.status).toBe(200);
 		expect(first.body).toMatchObject({ live: [], submission: { status: 'pending' } });
 		const listings = [{ ...listing.business.listings[0], description: '<p>Fresh bread daily</p>' }];
-		const second = await server.call(`/api/members/listing?business=${ids.withEmail}`, {
-			token: memberToken,
-			body: { version: listing.version, changes: { website: 'https://new.example', listings } },
-		});
+		const second = await submit(listing.version, { website: 'https://new.example', listings });
 		expect(second.body.submission.id).toBe(first.body.submission.id);
 		const pending = await db.query(
 			`select count(*)::int as n from public.member_submissions where profile_id = $1 and status = 'pending'`,
@@ -261,10 +243,7 @@ describe("the member's listing and requests", () => {
 		expect(pending.rows[0].n).toBe(1);
 
 		// A field the chamber keeps, and a listing's categories: refused.
-		const name = await server.call(`/api/members/listing?business=${ids.withEmail}`, {
-			token: memberToken,
-			body: { version: listing.version, changes: { report_name: 'Renamed' } },
-		});
+		const name = await submit(listing.version, { report_name: 'Renamed' });
 		expect(name.status).toBe(400);
 		const direct = await asUser(memberToken).rpc('submit_member_changes', {
 			p_business_id: ids.withEmail,
@@ -329,13 +308,8 @@ describe("the member's listing and requests", () => {
 	});
 
 	it('a returned request shows the note to the member, and e-mails it', async () => {
-		const listing = (
-			await server.call(`/api/members/listing?business=${ids.withEmail}`, { token: memberToken })
-		).body;
-		const submitted = await server.call(`/api/members/listing?business=${ids.withEmail}`, {
-			token: memberToken,
-			body: { version: listing.version, changes: { work_phone: '555-0199' } },
-		});
+		const listing = (await ownListing()).body;
+		const submitted = await submit(listing.version, { work_phone: '555-0199' });
 		const id = submitted.body.submission.id;
 		expect(
 			(
@@ -350,9 +324,7 @@ describe("the member's listing and requests", () => {
 			body: { note: 'Please use the shop number, not a mobile.' },
 		});
 		expect(returned.status).toBe(200);
-		const after = await server.call(`/api/members/listing?business=${ids.withEmail}`, {
-			token: memberToken,
-		});
+		const after = await ownListing();
 		expect(after.body.submission).toMatchObject({
 			status: 'returned',
 			note: 'Please use the shop number, not a mobile.',
@@ -363,15 +335,10 @@ describe("the member's listing and requests", () => {
 	});
 
 	it("'Edit and approve' applies staff's edit of the request's fields only; a change made since is a 409 with the conflicts; editors decide when the chamber lets them", async () => {
-		const listing = (
-			await server.call(`/api/members/listing?business=${ids.withEmail}`, { token: memberToken })
-		).body;
-		const submitted = await server.call(`/api/members/listing?business=${ids.withEmail}`, {
-			token: memberToken,
-			body: {
-				version: listing.version,
-				changes: { work_phone: '555-0177', website: 'https://w.example' },
-			},
+		const listing = (await ownListing()).body;
+		const submitted = await submit(listing.version, {
+			work_phone: '555-0177',
+			website: 'https://w.example',
 		});
 		const id = submitted.body.submission.id;
 		const requests = await server.call('/api/admin/member-requests', {
@@ -441,13 +408,8 @@ describe("the member's listing and requests", () => {
 			`update public.chamber_config set features = features || '{"memberLiveFields": ["work_phone"]}' where tenant_id = $1`,
 			[chambers.tenantId],
 		);
-		const listing = (
-			await server.call(`/api/members/listing?business=${ids.withEmail}`, { token: memberToken })
-		).body;
-		const answer = await server.call(`/api/members/listing?business=${ids.withEmail}`, {
-			token: memberToken,
-			body: { version: listing.version, changes: { work_phone: '555-0142' } },
-		});
+		const listing = (await ownListing()).body;
+		const answer = await submit(listing.version, { work_phone: '555-0142' });
 		expect(answer.status).toBe(200);
 		expect(answer.body).toMatchObject({ live: ['work_phone'], submission: null, published: true });
 		const { rows } = await db.query(
@@ -520,9 +482,7 @@ describe("what a member's token may not do", () => {
 		await db.query(`update public.profiles set email = 'someone-else@example.com' where id = $1`, [
 			ids.withEmail,
 		]);
-		const answer = await server.call(`/api/members/listing?business=${ids.withEmail}`, {
-			token: memberToken,
-		});
+		const answer = await ownListing();
 		expect(answer.status).toBe(403);
 	});
 });

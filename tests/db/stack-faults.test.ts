@@ -1,12 +1,11 @@
 import pg from 'pg';
-import { afterAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
+import { db, stack } from './clients.ts';
 
 // The stack's parts fail and come back without anyone restarting the stack: PostgREST and the
 // embedded database are supervised, /_stack/health says what answers, and a transaction left
 // idle is ended. These tests kill and hold the suite's own stack's processes; each one waits
 // until the stack is whole again before it ends.
-
-const stack = inject('stack');
 
 interface Health {
 	ok: boolean;
@@ -141,7 +140,6 @@ describe('supervision', () => {
 		});
 	} else {
 		it('has the database end statements and idle transactions of the API roles', async () => {
-			const db = new pg.Client({ connectionString: stack.databaseUrl });
 			await db.connect();
 			try {
 				const { rows } = await db.query<{ rolname: string; rolconfig: string[] }>(

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addMonths, chamberDay, monthOf } from '../../src/features/reports/reports.ts';
 import { userClient } from '../support/db-clients.ts';
 import { startFunctionServer, type FunctionServer } from '../support/function-server.ts';
-import { db, service, stack } from './clients.ts';
+import { anon, db, service, stack } from './clients.ts';
 import {
 	fixtureBusiness,
 	importStaffChambers,
@@ -267,9 +267,7 @@ describe('who reads the counters', () => {
 
 	it("the chamber's admins and super_admins read them; editors, other chambers and visitors do not", async () => {
 		const read = async (token?: string) => {
-			const client = token
-				? userClient(stack, token)
-				: createClient(stack.supabaseUrl, stack.anonKey, { auth: { persistSession: false } });
+			const client = token ? userClient(stack, token) : anon;
 			const { data, error } = await client
 				.from('business_stats')
 				.select('kind, count')

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
 import { createClient, type SupabaseClient } from '@supabase/supabase-js';
-import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { anon, db, service, stack } from './clients.ts';
 import { importTenant } from '../../src/features/tenants/tenants.server.ts';
 import { parseTenantFile } from '../../src/features/tenants/tenant-file.ts';
 import { randomSlug } from './fixtures.ts';
@@ -11,12 +11,6 @@ import { randomSlug } from './fixtures.ts';
 // uploads, public URLs, listing and removal, and row-level security on storage.objects deciding
 // what a signed-in user may write, as on Supabase.
 
-const stack = inject('stack');
-const db = new pg.Client({ connectionString: stack.databaseUrl });
-const service = createClient(stack.supabaseUrl, stack.serviceKey, {
-	auth: { persistSession: false },
-});
-const anon = createClient(stack.supabaseUrl, stack.anonKey, { auth: { persistSession: false } });
 const bucket = `test-${randomBytes(4).toString('hex')}`;
 const privateBucket = `${bucket}-private`;
 const PNG = Buffer.from(

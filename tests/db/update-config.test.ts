@@ -1,16 +1,15 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { db, service, stack } from './clients.ts';
-import { createClient } from '@supabase/supabase-js';
+import { anon, db, service, stack } from './clients.ts';
 import { conflictOf } from '../../src/features/conflicts/conflicts.ts';
-import { startNetlifyStandin, type NetlifyStandin } from '../support/netlify-api-standin.ts';
+import type { NetlifyStandin } from '../support/netlify-api-standin.ts';
 import {
+	configVersions,
 	importStaffChambers,
-	removeStaffChambers,
 	storedConfig,
 	type StaffChambers,
 } from './fixtures.ts';
 import { userClient as asUser } from '../support/db-clients.ts';
-import { startFunctionServer, type FunctionServer } from '../support/function-server.ts';
+import { startStaffSite, type StaffSite } from './staff-site.ts';
 
 // POST /api/update-config over real HTTP in the local Netlify server, signed in with
 // the identity service, writing to the real database with the user's token; a stand-in of
@@ -18,24 +17,14 @@ import { startFunctionServer, type FunctionServer } from '../support/function-se
 
 const DOMAIN = 'update.test';
 
+let site: StaffSite<StaffChambers>;
 let netlify: NetlifyStandin;
-let server: FunctionServer;
-let chambers: StaffChambers;
 let slug: string;
 let otherSlug: string;
 let tenantId: string;
 let tokens: StaffChambers['tokens'];
 
-/** Each section's version now, as the panel reads it with the configuration. */
-async function versions(tenant = tenantId): Promise<Record<string, number>> {
-	const { data, error } = await service
-		.from('chamber_config')
-		.select('config_versions')
-		.eq('tenant_id', tenant)
-		.single<{ config_versions: Record<string, number> }>();
-	if (error) throw error;
-	return data.config_versions;
-}
+const versions = (tenant = tenantId) => configVersions(service, tenant);
 
 const IDENTITY_FIELDS = new Set(['name', 'city', 'state', 'foundedYear']);
 
@@ -52,45 +41,43 @@ function sectionOf(body: Record<string, unknown>): string {
  */
 async function save(body: unknown, token?: string, raw?: string) {
 	if (typeof body === 'object' && body !== null && !('version' in body) && 'chamber' in body) {
-		const chamber = (body as { chamber: unknown }).chamber;
+		const chamber = (body as { chamber: string }).chamber;
 		const { data } = await service.from('tenants').select('id').eq('slug', chamber).maybeSingle();
 		if (data) {
 			const version = (await versions(data.id))[sectionOf(body as Record<string, unknown>)] ?? 0;
 			body = { ...body, version };
 		}
 	}
-	return server.call('/api/update-config', { method: 'POST', body, token, raw });
+	return site.server.call('/api/update-config', { method: 'POST', body, token, raw });
 }
 
 const userClient = (token: string) => asUser(stack, token);
 
 const config = (tenant = tenantId) => storedConfig(service, tenant);
 
+/** A content field saved from the section's `version` (as the token's user opened it). */
+const saveContent = (field: string, value: string, version: number | undefined, token: string) =>
+	save({ chamber: slug, section: 'content', field, value, version }, token);
+
 beforeAll(async () => {
-	await db.connect();
-	netlify = await startNetlifyStandin();
-	chambers = await importStaffChambers(stack, service, {
-		prefix: 'update',
+	site = await startStaffSite({
 		domain: DOMAIN,
-		name: 'Update',
-		password: 'update-config-password',
-		config: { content: { heroTitle: 'First title' } },
+		chambers: () =>
+			importStaffChambers(stack, service, {
+				prefix: 'update',
+				domain: DOMAIN,
+				name: 'Update',
+				password: 'update-config-password',
+				config: { content: { heroTitle: 'First title' } },
+			}),
 	});
-	({ slug, otherSlug, tenantId, tokens } = chambers);
-	server = await startFunctionServer(stack, { tenant: slug, env: netlify.env });
+	({ netlify } = site);
+	({ slug, otherSlug, tenantId, tokens } = site.chambers);
 });
 
-afterAll(async () => {
-	await server?.close();
-	await netlify?.close();
-	await removeStaffChambers(db, chambers, DOMAIN);
-	await db.end();
-});
+afterAll(() => site?.close());
 
-beforeEach(async () => {
-	await db.query('delete from public.publishes where tenant_id = $1', [tenantId]);
-	netlify.reset();
-});
+beforeEach(() => site.reset());
 
 describe('every body form saves, validated by the configuration schemas', () => {
 	it('a top-level field: {field, value}, as the schema outputs it', async () => {
@@ -383,30 +370,12 @@ describe('no lost edits: a save states the version it was made from', () => {
 
 	it('the same field changed since: 409 with their value, who and when; nothing overwritten', async () => {
 		const opened = await versions();
-		const first = await save(
-			{
-				chamber: slug,
-				section: 'content',
-				field: 'heroTitle',
-				value: 'Ann’s title',
-				version: opened.content,
-			},
-			tokens.admin,
-		);
+		const first = await saveContent('heroTitle', 'Ann’s title', opened.content, tokens.admin);
 		expect(first.status).toBe(200);
 		expect(first.body).toMatchObject({ previousVersion: opened.content });
 		expect(first.body.version).toBeGreaterThan(opened.content!);
 
-		const second = await save(
-			{
-				chamber: slug,
-				section: 'content',
-				field: 'heroTitle',
-				value: 'Bo’s title',
-				version: opened.content,
-			},
-			tokens.second,
-		);
+		const second = await saveContent('heroTitle', 'Bo’s title', opened.content, tokens.second);
 		expect(second.status).toBe(409);
 		expect(second.body).toEqual({
 			error: 'Someone else changed content.heroTitle since you opened it',
@@ -424,55 +393,19 @@ describe('no lost edits: a save states the version it was made from', () => {
 		expect((await config()).content.heroTitle).toBe('Ann’s title');
 
 		// Keep mine: the same value again, made from the version the refusal named.
-		const kept = await save(
-			{
-				chamber: slug,
-				section: 'content',
-				field: 'heroTitle',
-				value: 'Bo’s title',
-				version: second.body.version,
-			},
-			tokens.second,
-		);
+		const kept = await saveContent('heroTitle', 'Bo’s title', second.body.version, tokens.second);
 		expect(kept.status).toBe(200);
 		expect((await config()).content.heroTitle).toBe('Bo’s title');
 	});
 
 	it('different fields of the section still merge; the same value is no conflict', async () => {
 		const opened = await versions();
-		await save(
-			{
-				chamber: slug,
-				section: 'content',
-				field: 'whyJoinTitle',
-				value: 'Join us',
-				version: opened.content,
-			},
-			tokens.admin,
-		);
-		const other = await save(
-			{
-				chamber: slug,
-				section: 'content',
-				field: 'whyJoinText',
-				value: 'Because',
-				version: opened.content,
-			},
-			tokens.second,
-		);
+		await saveContent('whyJoinTitle', 'Join us', opened.content, tokens.admin);
+		const other = await saveContent('whyJoinText', 'Because', opened.content, tokens.second);
 		expect(other.status).toBe(200);
 		// Someone else came between: the answer says so (previousVersion is not the one stated).
 		expect(other.body.previousVersion).toBeGreaterThan(opened.content!);
-		const same = await save(
-			{
-				chamber: slug,
-				section: 'content',
-				field: 'whyJoinTitle',
-				value: 'Join us',
-				version: opened.content,
-			},
-			tokens.second,
-		);
+		const same = await saveContent('whyJoinTitle', 'Join us', opened.content, tokens.second);
 		expect(same.status).toBe(200);
 		expect((await config()).content).toMatchObject({
 			whyJoinTitle: 'Join us',
@@ -572,9 +505,6 @@ describe('no lost edits: a save states the version it was made from', () => {
 			).data?.config_versions;
 		const editor = await read(userClient(tokens.editor));
 		expect(editor).toMatchObject({ content: expect.any(Number), identity: expect.any(Number) });
-		const anon = createClient(stack.supabaseUrl, stack.anonKey, {
-			auth: { persistSession: false },
-		});
 		const visitor = await anon
 			.from('chamber_config')
 			.select('config_versions')

@@ -42,16 +42,18 @@ export interface FunctionServer {
 	close(): Promise<void>;
 }
 
+export interface FunctionEnvOptions {
+	/** The chamber the functions serve (TENANT). */
+	tenant: string;
+	/** More variables; an undefined value unsets one. */
+	env?: Record<string, string | undefined>;
+}
+
 /**
- * netlify/functions/* over real HTTP, in the local Netlify server in this process, against the
- * test stack: the environment the functions read (the stack's URL and keys, TENANT, and `env`;
- * an undefined value unsets a variable) holds until close(). `public/` stands in for the built
- * site, so its files (the demo banners) are served as a deploy's would be.
+ * Sets the environment the functions read, in this process, to the test stack's (its URL and
+ * keys) and `options`; answers what gives the process back the environment it had.
  */
-export async function startFunctionServer(
-	stack: StackKeys,
-	options: { tenant: string; env?: Record<string, string | undefined> },
-): Promise<FunctionServer> {
+export function setFunctionEnv(stack: StackKeys, options: FunctionEnvOptions): () => void {
 	const saved = { ...process.env };
 	Object.assign(process.env, {
 		SUPABASE_URL: stack.supabaseUrl,
@@ -63,6 +65,22 @@ export async function startFunctionServer(
 		if (value === undefined) delete process.env[name];
 		else process.env[name] = value;
 	}
+	return () => {
+		process.env = saved;
+	};
+}
+
+/**
+ * netlify/functions/* over real HTTP, in the local Netlify server in this process, against the
+ * test stack: the environment the functions read (setFunctionEnv) holds until close().
+ * `public/` stands in for the built site, so its files (the demo banners) are served as a
+ * deploy's would be.
+ */
+export async function startFunctionServer(
+	stack: StackKeys,
+	options: FunctionEnvOptions,
+): Promise<FunctionServer> {
+	const restoreEnv = setFunctionEnv(stack, options);
 	const site = await startSiteServer({
 		distDir: 'public',
 		functionsDir: 'netlify/functions',
@@ -74,7 +92,7 @@ export async function startFunctionServer(
 		call: (path, callOptions) => call(port, path, callOptions),
 		async close() {
 			await site.close();
-			process.env = saved;
+			restoreEnv();
 		},
 	};
 }
