@@ -1,20 +1,11 @@
-import { once } from 'node:events';
-import { createServer } from 'node:net';
 import { createClient, type SupabaseClient } from '@supabase/supabase-js';
+
+export { freePort } from '../../scripts/lib/free-port.ts';
 
 /** What the tests need of the stack vitest provides (`inject('stack')`). */
 interface StackKeys {
 	supabaseUrl: string;
 	anonKey: string;
-}
-
-/** A port nothing listens on right now, for a server a test starts. */
-export async function freePort(): Promise<number> {
-	const probe = createServer().listen(0, '127.0.0.1');
-	await once(probe, 'listening');
-	const { port } = probe.address() as { port: number };
-	probe.close();
-	return port;
 }
 
 /** Signs in through the identity service as supabase-js does; answers the access token. */
