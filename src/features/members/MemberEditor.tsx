@@ -21,6 +21,7 @@ import {
 	type Override,
 	type StaffRole,
 } from './members.ts';
+import RowList, { type RowColumn, type RowListClasses } from './RowList.tsx';
 import {
 	$conflict,
 	$editor,
@@ -29,7 +30,6 @@ import {
 	$notice,
 	$saving,
 	$serverIssues,
-	editMember,
 	hasUnsavedMemberChanges,
 	loadHistory,
 	memberAction,
@@ -435,58 +435,16 @@ function LogoField({ ctx }: { ctx: Ctx }) {
 	);
 }
 
-/** One text input of a list item, with its problems. */
-function ItemInput({
-	ctx,
-	path,
-	label,
-	value,
-	disabled,
-	onChange,
-	multiline,
-	type = 'text',
-}: {
-	ctx: Ctx;
-	path: string;
-	label: string;
-	value: string;
-	disabled: boolean;
-	onChange(value: string): void;
-	multiline?: boolean;
-	type?: 'text' | 'url';
-}) {
-	const id = useId();
-	const messages = messagesAt(ctx, path);
-	const common = {
-		id,
-		value,
-		disabled,
-		'aria-invalid': messages.length > 0,
-		'aria-describedby': messages.length ? `${id}-error` : undefined,
-	};
-	return (
-		<div className={`admin-field${multiline ? ' members-wide' : ''}`}>
-			<label htmlFor={id}>{label}</label>
-			{multiline ? (
-				<textarea {...common} rows={5} onChange={(e) => onChange(e.target.value)} />
-			) : (
-				<input {...common} type={type} onChange={(e) => onChange(e.target.value)} />
-			)}
-			<Errors id={`${id}-error`} messages={messages} />
-		</div>
-	);
-}
+const ADMIN_ROWS: RowListClasses = {
+	field: 'admin-field',
+	error: 'admin-field__error',
+	button: 'admin-button admin-button--secondary',
+};
 
 type ListField = 'listings' | 'social_media' | 'profile_affiliations' | 'web_content';
 
-/** One text of a list's items: its input's label (numbered per item) and kind. */
-interface ItemText {
-	key: string;
-	label: (n: number) => string;
-	type?: 'text' | 'url';
-	multiline?: boolean;
-	/** A list of words, edited comma-separated. */
-	commaList?: boolean;
+/** One text of a list's items, as RowList edits it. */
+interface ItemText extends RowColumn<Record<string, unknown>> {
 	/** Shown to admins only (editors change a listing's descriptions, not its keywords). */
 	adminOnly?: boolean;
 }
@@ -574,74 +532,22 @@ function ListField({ ctx, field, heading }: { ctx: Ctx; field: ListField; headin
 	const admin = mayManageMembers(ctx.role);
 	const items = ctx.draft[field] as unknown as Record<string, unknown>[];
 	const disabled = ctx.locked || !mayChangeField(ctx.role, field);
-	const structural = !disabled && (admin || !spec.adminsAddAndRemove);
-	const texts = spec.texts.filter((text) => admin || !text.adminOnly);
-	const update = (index: number, key: string, value: unknown) =>
-		editMember((draft) => {
-			const list = draft[field] as unknown as Record<string, unknown>[];
-			list[index] = { ...list[index]!, [key]: value };
-		});
 	return (
 		<div className="members-wide members-list-field">
 			{heading && <h4>{FIELD_LABELS[field]}</h4>}
 			{items.length === 0 && <p className="admin-field__hint">{spec.empty}</p>}
-			<ol className="members-items">
-				{items.map((item, index) => (
-					<li key={index} className="members-item">
-						<div className="admin-grid">
-							{texts.map((text) => (
-								<ItemInput
-									key={text.key}
-									ctx={ctx}
-									path={`${field}[${index}].${text.key}`}
-									label={text.label(index + 1)}
-									type={text.type}
-									multiline={text.multiline}
-									value={
-										text.commaList
-											? (item[text.key] as string[]).join(', ')
-											: (item[text.key] as string)
-									}
-									disabled={disabled}
-									onChange={(value) =>
-										update(
-											index,
-											text.key,
-											text.commaList ? value.split(',').map((word) => word.trimStart()) : value,
-										)
-									}
-								/>
-							))}
-						</div>
-						{structural && (
-							<button
-								type="button"
-								className="admin-button admin-button--secondary"
-								onClick={() =>
-									editMember((draft) => {
-										(draft[field] as unknown[]).splice(index, 1);
-									})
-								}
-							>
-								Remove {spec.itemLabel} {index + 1}
-							</button>
-						)}
-					</li>
-				))}
-			</ol>
-			{structural && (
-				<button
-					type="button"
-					className="admin-button admin-button--secondary"
-					onClick={() =>
-						editMember((draft) => {
-							(draft[field] as unknown[]).push(spec.blank());
-						})
-					}
-				>
-					Add {spec.itemLabel}
-				</button>
-			)}
+			<RowList
+				items={items}
+				columns={spec.texts.filter((text) => admin || !text.adminOnly)}
+				blank={spec.blank as () => Record<string, unknown>}
+				onChange={(list) => setMemberField(field, list as never)}
+				add={`Add ${spec.itemLabel}`}
+				remove={(n) => `Remove ${spec.itemLabel} ${n}`}
+				classes={ADMIN_ROWS}
+				disabled={disabled}
+				resizable={!disabled && (admin || !spec.adminsAddAndRemove)}
+				problems={(index, key) => messagesAt(ctx, `${field}[${index}].${key}`)}
+			/>
 			<Errors id={`${field}-error`} messages={messagesAt(ctx, field)} />
 			<OverrideNote ctx={ctx} field={field} />
 		</div>

@@ -5,6 +5,7 @@ import type { Database, SupabaseClient } from '../../lib/database.ts';
 import type { PublicSupabase } from '../auth/browser.ts';
 import { sanitizeDescription } from '../directory/sanitize.ts';
 import type { BusinessChanges, FieldIssue } from '../members/members.ts';
+import RowList, { type RowColumn, type RowListClasses } from '../members/RowList.tsx';
 import { MemberReport } from '../reports/ReportsTab.tsx';
 import { formatHoursText, isOpeningHours, openingHoursSchema } from '../tenants/hours.ts';
 import type { Listing, SocialMediaEntry, WebContent } from '../tenants/tenant-file.ts';
@@ -86,6 +87,23 @@ function changed(listing: Listing_, draft: Draft): BusinessChanges {
 	}
 	return changes as BusinessChanges;
 }
+
+const MEMBER_ROWS: RowListClasses = {
+	field: 'member-field',
+	error: 'member-field__error',
+	button: 'member-button member-button--secondary',
+};
+
+const SOCIAL_COLUMNS: RowColumn<SocialMediaEntry>[] = [
+	{ key: 'platform', label: () => 'Network' },
+	{ key: 'url', label: () => 'Link' },
+];
+
+const WEB_COLUMNS: RowColumn<WebContent>[] = [
+	{ key: 'content_type', label: () => 'Kind' },
+	{ key: 'content_title', label: () => 'Title' },
+	{ key: 'full_url', label: () => 'Link' },
+];
 
 function Problem({ issues, field }: { issues: FieldIssue[]; field: string }) {
 	const issue = issues.find(
@@ -282,129 +300,30 @@ function Editor({
 				{fields.has('social_media') && (
 					<fieldset className="member-field">
 						<legend>{fieldLabel('social_media')}</legend>
-						{social.map((link, index) => (
-							<div className="member-list-row" key={index}>
-								<label>
-									Network
-									<input
-										value={link.platform}
-										onChange={(e) =>
-											set(
-												'social_media',
-												social.map((l, i) =>
-													i === index ? { ...l, platform: e.target.value } : l,
-												),
-											)
-										}
-									/>
-								</label>
-								<label>
-									Link
-									<input
-										value={link.url}
-										onChange={(e) =>
-											set(
-												'social_media',
-												social.map((l, i) => (i === index ? { ...l, url: e.target.value } : l)),
-											)
-										}
-									/>
-								</label>
-								<button
-									type="button"
-									className="member-button member-button--secondary"
-									onClick={() =>
-										set(
-											'social_media',
-											social.filter((_, i) => i !== index),
-										)
-									}
-								>
-									Remove
-								</button>
-							</div>
-						))}
-						<button
-							type="button"
-							className="member-button member-button--secondary"
-							onClick={() => set('social_media', [...social, { platform: '', url: '' }])}
-						>
-							Add a social link
-						</button>
+						<RowList
+							items={social}
+							columns={SOCIAL_COLUMNS}
+							blank={() => ({ platform: '', url: '' })}
+							onChange={(rows) => set('social_media', rows)}
+							add="Add a social link"
+							remove={() => 'Remove'}
+							classes={MEMBER_ROWS}
+						/>
 						<Problem issues={issues} field="social_media" />
 					</fieldset>
 				)}
 				{fields.has('web_content') && (
 					<fieldset className="member-field">
 						<legend>{fieldLabel('web_content')}</legend>
-						{web.map((item, index) => (
-							<div className="member-list-row" key={index}>
-								<label>
-									Kind
-									<input
-										value={item.content_type}
-										onChange={(e) =>
-											set(
-												'web_content',
-												web.map((w, i) =>
-													i === index ? { ...w, content_type: e.target.value } : w,
-												),
-											)
-										}
-									/>
-								</label>
-								<label>
-									Title
-									<input
-										value={item.content_title}
-										onChange={(e) =>
-											set(
-												'web_content',
-												web.map((w, i) =>
-													i === index ? { ...w, content_title: e.target.value } : w,
-												),
-											)
-										}
-									/>
-								</label>
-								<label>
-									Link
-									<input
-										value={item.full_url}
-										onChange={(e) =>
-											set(
-												'web_content',
-												web.map((w, i) => (i === index ? { ...w, full_url: e.target.value } : w)),
-											)
-										}
-									/>
-								</label>
-								<button
-									type="button"
-									className="member-button member-button--secondary"
-									onClick={() =>
-										set(
-											'web_content',
-											web.filter((_, i) => i !== index),
-										)
-									}
-								>
-									Remove
-								</button>
-							</div>
-						))}
-						<button
-							type="button"
-							className="member-button member-button--secondary"
-							onClick={() =>
-								set('web_content', [
-									...web,
-									{ content_type: '', content_title: '', full_url: '', rel_url: '' },
-								])
-							}
-						>
-							Add web content
-						</button>
+						<RowList
+							items={web}
+							columns={WEB_COLUMNS}
+							blank={() => ({ content_type: '', content_title: '', full_url: '', rel_url: '' })}
+							onChange={(rows) => set('web_content', rows)}
+							add="Add web content"
+							remove={() => 'Remove'}
+							classes={MEMBER_ROWS}
+						/>
 						<Problem issues={issues} field="web_content" />
 					</fieldset>
 				)}
