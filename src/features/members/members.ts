@@ -42,6 +42,8 @@ export const SCALAR_FIELDS = [
 	'published',
 ] as const;
 
+export type ScalarField = (typeof SCALAR_FIELDS)[number];
+
 /** The list fields (child tables, replaced whole); public.business_list_fields(). */
 export const LIST_FIELDS = [
 	'listings',

@@ -94,16 +94,31 @@ const MEMBER_ROWS: RowListClasses = {
 	button: 'member-button member-button--secondary',
 };
 
-const SOCIAL_COLUMNS: RowColumn<SocialMediaEntry>[] = [
-	{ key: 'platform', label: () => 'Network' },
-	{ key: 'url', label: () => 'Link' },
-];
+type Row = Record<string, unknown>;
 
-const WEB_COLUMNS: RowColumn<WebContent>[] = [
-	{ key: 'content_type', label: () => 'Kind' },
-	{ key: 'content_title', label: () => 'Title' },
-	{ key: 'full_url', label: () => 'Link' },
-];
+/** The member's lists, edited as rows: their columns, a new row, and the Add button's text. */
+const MEMBER_LISTS: Record<
+	'social_media' | 'web_content',
+	{ columns: RowColumn<Row>[]; blank: () => Row; add: string }
+> = {
+	social_media: {
+		columns: [
+			{ key: 'platform', label: () => 'Network' },
+			{ key: 'url', label: () => 'Link' },
+		],
+		blank: (): SocialMediaEntry => ({ platform: '', url: '' }),
+		add: 'Add a social link',
+	},
+	web_content: {
+		columns: [
+			{ key: 'content_type', label: () => 'Kind' },
+			{ key: 'content_title', label: () => 'Title' },
+			{ key: 'full_url', label: () => 'Link' },
+		],
+		blank: (): WebContent => ({ content_type: '', content_title: '', full_url: '', rel_url: '' }),
+		add: 'Add web content',
+	},
+};
 
 function Problem({ issues, field }: { issues: FieldIssue[]; field: string }) {
 	const issue = issues.find(
@@ -144,7 +159,6 @@ function Editor({
 	const set = (field: MemberField, value: unknown) => setDraft((d) => ({ ...d, [field]: value }));
 	const listings = (draft.listings as Listing[] | undefined) ?? [];
 	const social = (draft.social_media as SocialMediaEntry[] | undefined) ?? [];
-	const web = (draft.web_content as WebContent[] | undefined) ?? [];
 	const categories = (draft.categories as string[] | undefined) ?? [];
 	const choices = useMemo(
 		() =>
@@ -297,36 +311,21 @@ function Editor({
 						<Problem issues={issues} field="categories" />
 					</fieldset>
 				)}
-				{fields.has('social_media') && (
-					<fieldset className="member-field">
-						<legend>{fieldLabel('social_media')}</legend>
-						<RowList
-							items={social}
-							columns={SOCIAL_COLUMNS}
-							blank={() => ({ platform: '', url: '' })}
-							onChange={(rows) => set('social_media', rows)}
-							add="Add a social link"
-							remove={() => 'Remove'}
-							classes={MEMBER_ROWS}
-						/>
-						<Problem issues={issues} field="social_media" />
-					</fieldset>
-				)}
-				{fields.has('web_content') && (
-					<fieldset className="member-field">
-						<legend>{fieldLabel('web_content')}</legend>
-						<RowList
-							items={web}
-							columns={WEB_COLUMNS}
-							blank={() => ({ content_type: '', content_title: '', full_url: '', rel_url: '' })}
-							onChange={(rows) => set('web_content', rows)}
-							add="Add web content"
-							remove={() => 'Remove'}
-							classes={MEMBER_ROWS}
-						/>
-						<Problem issues={issues} field="web_content" />
-					</fieldset>
-				)}
+				{(['social_media', 'web_content'] as const)
+					.filter((field) => fields.has(field))
+					.map((field) => (
+						<fieldset className="member-field" key={field}>
+							<legend>{fieldLabel(field)}</legend>
+							<RowList
+								{...MEMBER_LISTS[field]}
+								items={(draft[field] as Row[] | undefined) ?? []}
+								onChange={(rows) => set(field, rows)}
+								remove={() => 'Remove'}
+								classes={MEMBER_ROWS}
+							/>
+							<Problem issues={issues} field={field} />
+						</fieldset>
+					))}
 				{fields.has('logo_url') && (
 					<div className="member-field">
 						<label htmlFor={`${ids}-logo`}>{fieldLabel('logo_url')}</label>
