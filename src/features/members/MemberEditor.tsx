@@ -143,6 +143,13 @@ async function afterChange(done: Promise<boolean>): Promise<void> {
 	if (await done) publishRequested();
 }
 
+interface ControlProps {
+	id: string;
+	disabled: boolean;
+	'aria-invalid': boolean;
+	'aria-describedby': string | undefined;
+}
+
 /** A labelled control with its hint, problems and override note. */
 function Frame({
 	ctx,
@@ -157,12 +164,8 @@ function Frame({
 	label?: string;
 	hint?: ReactNode;
 	wide?: boolean;
-	children: (props: {
-		id: string;
-		describedBy: string | undefined;
-		invalid: boolean;
-		disabled: boolean;
-	}) => ReactNode;
+	/** The control, given the attributes that tie it to its label, hint and problems. */
+	children: (control: ControlProps) => ReactNode;
 }) {
 	const id = useId();
 	const messages = messagesAt(ctx, field);
@@ -174,9 +177,9 @@ function Frame({
 			<label htmlFor={id}>{label}</label>
 			{children({
 				id,
-				describedBy: described || undefined,
-				invalid: messages.length > 0,
 				disabled: ctx.locked || !mayChangeField(ctx.role, field),
+				'aria-invalid': messages.length > 0,
+				'aria-describedby': described || undefined,
 			})}
 			{hint && (
 				<p id={`${id}-hint`} className="admin-field__hint">
@@ -193,16 +196,13 @@ function TextInput({ ctx, field }: { ctx: Ctx; field: BusinessField }) {
 	const spec = TEXT_FIELDS[field]!;
 	return (
 		<Frame ctx={ctx} field={field} hint={spec.hint}>
-			{(props) => (
+			{(control) => (
 				<input
-					id={props.id}
+					{...control}
 					type={spec.type}
 					value={ctx.draft[field] as string}
 					maxLength={spec.max}
-					disabled={props.disabled}
 					required={field === 'report_name'}
-					aria-invalid={props.invalid}
-					aria-describedby={props.describedBy}
 					onChange={(e) => setMemberField(field, e.target.value as never)}
 				/>
 			)}
@@ -229,18 +229,15 @@ function HoursInput({ ctx }: { ctx: Ctx }) {
 				</>
 			}
 		>
-			{(props) => (
+			{(control) => (
 				<textarea
-					id={props.id}
+					{...control}
 					rows={4}
 					value={
 						typeof value === 'string'
 							? value
 							: formatHoursText(ctx.draft.hours).replaceAll('; ', '\n')
 					}
-					disabled={props.disabled}
-					aria-invalid={props.invalid}
-					aria-describedby={props.describedBy}
 					onChange={(e) => setMemberField('hours', e.target.value as never)}
 				/>
 			)}
@@ -285,15 +282,12 @@ function ScalarField({ ctx, field }: { ctx: Ctx; field: BusinessField }) {
 		case 'membership_rank':
 			return (
 				<Frame ctx={ctx} field={field} hint="Leave empty: the rank follows the level’s name.">
-					{(p) => (
+					{(control) => (
 						<input
-							id={p.id}
+							{...control}
 							type="number"
 							step={1}
 							value={ctx.draft.membership_rank ?? ''}
-							disabled={p.disabled}
-							aria-invalid={p.invalid}
-							aria-describedby={p.describedBy}
 							onChange={(e) =>
 								setMemberField(
 									'membership_rank',
@@ -307,16 +301,13 @@ function ScalarField({ ctx, field }: { ctx: Ctx; field: BusinessField }) {
 		case 'listing_position':
 			return (
 				<Frame ctx={ctx} field={field} hint="1 is the top of the listing-position sorts.">
-					{(p) => (
+					{(control) => (
 						<input
-							id={p.id}
+							{...control}
 							type="number"
 							min={1}
 							step={1}
 							value={Number.isNaN(ctx.draft.listing_position) ? '' : ctx.draft.listing_position}
-							disabled={p.disabled}
-							aria-invalid={p.invalid}
-							aria-describedby={p.describedBy}
 							onChange={(e) =>
 								setMemberField(
 									'listing_position',
@@ -330,14 +321,11 @@ function ScalarField({ ctx, field }: { ctx: Ctx; field: BusinessField }) {
 		case 'member_since_date':
 			return (
 				<Frame ctx={ctx} field={field}>
-					{(p) => (
+					{(control) => (
 						<input
-							id={p.id}
+							{...control}
 							type="date"
 							value={ctx.draft.member_since_date ?? ''}
-							disabled={p.disabled}
-							aria-invalid={p.invalid}
-							aria-describedby={p.describedBy}
 							onChange={(e) => setMemberField('member_since_date', e.target.value || null)}
 						/>
 					)}
@@ -346,14 +334,11 @@ function ScalarField({ ctx, field }: { ctx: Ctx; field: BusinessField }) {
 		case 'categories':
 			return (
 				<Frame ctx={ctx} field={field} hint="One category per line." wide>
-					{(p) => (
+					{(control) => (
 						<textarea
-							id={p.id}
+							{...control}
 							rows={4}
 							value={ctx.draft.categories.join('\n')}
-							disabled={p.disabled}
-							aria-invalid={p.invalid}
-							aria-describedby={p.describedBy}
 							onChange={(e) => setMemberField('categories', e.target.value.split('\n'))}
 						/>
 					)}
@@ -418,15 +403,12 @@ function LogoField({ ctx }: { ctx: Ctx }) {
 				</div>
 			</div>
 			<Frame ctx={ctx} field="logo_url" label="Logo address">
-				{(p) => (
+				{(control) => (
 					<input
-						id={p.id}
+						{...control}
 						type="url"
 						value={ctx.draft.logo_url}
 						maxLength={2000}
-						disabled={p.disabled}
-						aria-invalid={p.invalid}
-						aria-describedby={p.describedBy}
 						onChange={(e) => setMemberField('logo_url', e.target.value)}
 					/>
 				)}
