@@ -1,6 +1,7 @@
 import { useStore } from '@nanostores/react';
 import { useEffect, useId, useState, type ReactNode } from 'react';
 import Dialog from '../admin/ops/Dialog.tsx';
+import DialogActions from '../admin/ops/DialogActions.tsx';
 import ConflictDialog from '../conflicts/ConflictDialog.tsx';
 import { publishRequested } from '../publish/store.ts';
 import { formatHoursText } from '../tenants/hours.ts';
@@ -580,14 +581,11 @@ function RemoveDialog({
 			<p>
 				To keep a member that the membership system still lists off the site, unpublish it instead.
 			</p>
-			<div className="ops-dialog__actions">
-				<button type="button" className="admin-button admin-button--secondary" onClick={onClose}>
-					Cancel
-				</button>
+			<DialogActions onCancel={onClose}>
 				<button type="button" className="admin-button members-danger" onClick={onConfirm}>
 					Remove listing
 				</button>
-			</div>
+			</DialogActions>
 		</Dialog>
 	);
 }

@@ -246,6 +246,12 @@ function Preview({ job, client, getAccessToken, onChanged, onDone }: Props) {
 
 	const label = (row: PreviewRow) =>
 		`${row.name ?? '(no name)'}${row.weblink_profile_id ? ` (#${row.weblink_profile_id})` : ''}`;
+	const labelWithChanges = (row: PreviewRow) => (
+		<>
+			{label(row)}
+			<Changes row={row} />
+		</>
+	);
 	return (
 		<div>
 			<h4>Preview of {job.source}</h4>
@@ -270,23 +276,13 @@ function Preview({ job, client, getAccessToken, onChanged, onDone }: Props) {
 				title="To change"
 				count={counts.changed}
 				rows={rows?.change}
-				render={(row) => (
-					<>
-						{label(row)}
-						<Changes row={row} />
-					</>
-				)}
+				render={labelWithChanges}
 			/>
 			<Listed
 				title="Kept as changed here"
 				count={rows?.kept?.length ?? 0}
 				rows={rows?.kept}
-				render={(row) => (
-					<>
-						{label(row)}
-						<Changes row={row} />
-					</>
-				)}
+				render={labelWithChanges}
 			/>
 			<Listed
 				title="Missing from the file"
