@@ -42,6 +42,7 @@ import {
 	uploadLogo,
 	type MembersDeps,
 } from './store.ts';
+import ErrorBanner from '../admin/ErrorBanner.tsx';
 
 const dateTime = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short' });
 const date = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium' });
@@ -713,9 +714,7 @@ export default function MemberEditor({ deps, role, onClose }: Props) {
 	if (editor.kind === 'failed') {
 		return (
 			<div>
-				<p className="admin-banner admin-banner--error" role="alert">
-					{editor.error}
-				</p>
+				<ErrorBanner error={editor.error} />
 				<button type="button" className="admin-button admin-button--secondary" onClick={onClose}>
 					Back to members
 				</button>

@@ -27,6 +27,7 @@ import {
 	type MembersDeps,
 } from './store.ts';
 import './members.css';
+import ErrorBanner from '../admin/ErrorBanner.tsx';
 
 export interface MembersTabProps extends AdminTabProps {
 	/**
@@ -187,11 +188,7 @@ function MemberList({ deps, onOpen }: { deps: MembersDeps; onOpen(id: string): v
 				{result &&
 					`${result.total.toLocaleString('en-US')} ${result.total === 1 ? 'member' : 'members'}`}
 			</div>
-			{list.kind === 'failed' && (
-				<p className="admin-banner admin-banner--error" role="alert">
-					{list.error}
-				</p>
-			)}
+			{list.kind === 'failed' && <ErrorBanner error={list.error} />}
 			{result && result.businesses.length > 0 && (
 				<div className="ops-table-wrap">
 					<table className="ops-table" aria-labelledby={captionId}>

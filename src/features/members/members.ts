@@ -42,8 +42,6 @@ export const SCALAR_FIELDS = [
 	'published',
 ] as const;
 
-export type ScalarField = (typeof SCALAR_FIELDS)[number];
-
 /** The list fields (child tables, replaced whole); public.business_list_fields(). */
 export const LIST_FIELDS = [
 	'listings',
@@ -54,6 +52,7 @@ export const LIST_FIELDS = [
 
 export const BUSINESS_FIELDS = [...SCALAR_FIELDS, ...LIST_FIELDS] as const;
 export type BusinessField = (typeof BUSINESS_FIELDS)[number];
+export type ScalarField = (typeof SCALAR_FIELDS)[number];
 
 /**
  * What an editor may change: a listing's descriptive content (its descriptions, not its

@@ -25,6 +25,7 @@ import {
 	type Period,
 } from './reports.ts';
 import './reports.css';
+import ErrorBanner from '../admin/ErrorBanner.tsx';
 
 type Load<T> = { kind: 'loading' } | { kind: 'failed'; error: string } | { kind: 'ready'; data: T };
 
@@ -279,11 +280,7 @@ function MembersView({
 	});
 	if (load.kind === 'loading') return <p role="status">Loading the statistics...</p>;
 	if (load.kind === 'failed') {
-		return (
-			<p className="admin-banner admin-banner--error" role="alert">
-				{load.error}
-			</p>
-		);
+		return <ErrorBanner error={load.error} />;
 	}
 	const rows = sortMembers(load.data, sort.key, sort.direction);
 	const totals = chamberTotals(rows);
@@ -419,11 +416,7 @@ function BusinessReportView({
 			)}
 			<h3 className="reports__business-name">{business.name}</h3>
 			{load.kind === 'loading' && <p role="status">Loading the report...</p>}
-			{load.kind === 'failed' && (
-				<p className="admin-banner admin-banner--error" role="alert">
-					{load.error}
-				</p>
-			)}
+			{load.kind === 'failed' && <ErrorBanner error={load.error} />}
 			{load.kind === 'ready' && (
 				<BusinessReportBody
 					report={load.data}

@@ -13,6 +13,7 @@ import {
 	type RowAction,
 } from './import.ts';
 import './import.css';
+import ErrorBanner from '../../admin/ErrorBanner.tsx';
 
 /** How many businesses of each kind the preview lists (the counts say how many there are). */
 const LISTED = 100;
@@ -135,11 +136,7 @@ function MappingForm({ job, getAccessToken, onChanged }: Props) {
 					))}
 				</tbody>
 			</table>
-			{error && (
-				<p className="admin-banner admin-banner--error" role="alert">
-					{error}
-				</p>
-			)}
+			<ErrorBanner error={error} />
 			<button type="submit" className="admin-button" disabled={busy}>
 				Save mapping and continue
 			</button>
@@ -320,11 +317,7 @@ function Preview({ job, client, getAccessToken, onChanged, onDone }: Props) {
 					</fieldset>
 				)
 			)}
-			{error && (
-				<p className="admin-banner admin-banner--error" role="alert">
-					{error}
-				</p>
-			)}
+			<ErrorBanner error={error} />
 			<div className="member-import__actions">
 				<button
 					type="button"
