@@ -279,3 +279,56 @@ test('an editor changes descriptions, links and the logo only: the rest shows, d
 	await expect(panel.getByRole('button', { name: 'Remove listing' })).toHaveCount(0);
 	await expect(panel.getByRole('region', { name: 'History' })).toHaveCount(0);
 });
+
+test('social links and web content: rows are added, removed and saved as they are left', async ({
+	page,
+}) => {
+	await openMembers(page, 'super@demo.test', slug);
+	const listing = await openListing(page, 'Harbor Books');
+	await expect(listing.getByText('No social links.')).toBeVisible();
+	await listing.getByRole('button', { name: 'Add link' }).click();
+	await expect(listing.getByRole('textbox', { name: 'Network 1', exact: true })).toHaveValue(
+		'Facebook',
+	);
+	await listing
+		.getByRole('textbox', { name: 'Link 1', exact: true })
+		.fill('https://facebook.example/harbor');
+	await listing.getByRole('button', { name: 'Add link' }).click();
+	await listing.getByRole('textbox', { name: 'Network 2', exact: true }).fill('Instagram');
+	await listing.getByRole('textbox', { name: 'Link 2', exact: true }).fill('https://ig.example/x');
+	await listing.getByRole('button', { name: 'Remove link 1' }).click();
+	await expect(listing.getByRole('textbox', { name: 'Network 1', exact: true })).toHaveValue(
+		'Instagram',
+	);
+	await expect(listing.getByRole('textbox', { name: 'Network 2', exact: true })).toHaveCount(0);
+
+	await listing.getByRole('button', { name: 'Add web content item' }).click();
+	await expect(listing.getByRole('textbox', { name: 'Type 1', exact: true })).toHaveValue('Link');
+	await listing.getByRole('textbox', { name: 'Title 1', exact: true }).fill('Reading list');
+	await listing
+		.getByRole('textbox', { name: 'Address 1', exact: true })
+		.fill('https://harbor.example/list');
+	await listing.getByRole('button', { name: 'Save Listing' }).click();
+	await expect(listing.getByText('Changes saved.', { exact: false })).toBeVisible();
+
+	const service = await serviceClient();
+	const { data } = await service
+		.from('profiles')
+		.select(
+			'social_media(platform, url), web_content(content_type, content_title, full_url, rel_url)',
+		)
+		.eq('weblink_profile_id', '8100')
+		.eq('report_name', 'Harbor Books')
+		.single();
+	expect(data).toEqual({
+		social_media: [{ platform: 'Instagram', url: 'https://ig.example/x' }],
+		web_content: [
+			{
+				content_type: 'Link',
+				content_title: 'Reading list',
+				full_url: 'https://harbor.example/list',
+				rel_url: '',
+			},
+		],
+	});
+});

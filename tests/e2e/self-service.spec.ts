@@ -6,7 +6,7 @@ import { simpleParser } from 'mailparser';
 import { chamberTimeZone } from '../../src/features/config/time-zone.ts';
 import { slugify } from '../../src/features/directory/rules.ts';
 import { chamberDay, monthLabel, monthOf } from '../../src/features/reports/reports.ts';
-import { SIGN_IN_SENT } from '../../src/features/self-service/self-service.ts';
+import { signInPath, SIGN_IN_SENT } from '../../src/features/self-service/self-service.ts';
 import { getTenantBySlug } from '../../src/features/tenants/tenants.server.ts';
 import {
 	changeDemoConfig,
@@ -273,4 +273,77 @@ test('opening hours go live without review by default: the profile shows them af
 		'8:00 AM – 4:30 PM',
 	);
 	await expect(week.getByRole('row', { name: /^Monday/ }).getByRole('cell')).toHaveText('Closed');
+});
+
+test('a member adds social links and web content, removes a row, and sends what is left', async ({
+	page,
+}) => {
+	const link = `https://social.example/@bakery-${tag}`;
+	const title = `Our bakery tour ${tag}`;
+
+	// Signed in afresh, so the test stands on its own.
+	await memberPage.goto(signInPath(business.id));
+	const before = await mailCount(business.email, 'sign-in');
+	await memberPage.getByRole('button', { name: 'E-mail me a sign-in link' }).click();
+	const mail = await mailTo(business.email, 'sign-in', before);
+	await memberPage.goto(/https?:\/\/\S+\/auth\/v1\/verify\?\S+/.exec(mail.text ?? '')![0]);
+	await expect(memberPage.getByRole('heading', { name: business.name, level: 1 })).toBeVisible();
+
+	const social = memberPage.getByRole('group', { name: 'Social links' });
+	const networks = social.getByRole('textbox', { name: 'Network', exact: true });
+	const rows = await networks.count();
+	await social.getByRole('button', { name: 'Add a social link' }).click();
+	await social.getByRole('button', { name: 'Add a social link' }).click();
+	await expect(networks).toHaveCount(rows + 2);
+	await networks.nth(rows).fill('Mastodon');
+	await social.getByRole('textbox', { name: 'Link', exact: true }).nth(rows).fill(link);
+	await networks.nth(rows + 1).fill('Bluesky');
+	await social
+		.getByRole('textbox', { name: 'Link', exact: true })
+		.nth(rows + 1)
+		.fill('https://bsky.example/removed');
+	await social
+		.getByRole('button', { name: 'Remove', exact: true })
+		.nth(rows + 1)
+		.click();
+	await expect(networks).toHaveCount(rows + 1);
+
+	const web = memberPage.getByRole('group', { name: 'Web content' });
+	const kinds = web.getByRole('textbox', { name: 'Kind', exact: true });
+	const items = await kinds.count();
+	await web.getByRole('button', { name: 'Add web content' }).click();
+	await kinds.nth(items).fill('Video');
+	await web.getByRole('textbox', { name: 'Title', exact: true }).nth(items).fill(title);
+	await web
+		.getByRole('textbox', { name: 'Link', exact: true })
+		.nth(items)
+		.fill(`https://video.example/${tag}`);
+
+	const preview = memberPage.getByRole('complementary', { name: 'Preview' });
+	await expect(preview.getByText(`Mastodon: ${link}`)).toBeVisible();
+	await expect(preview.getByText(/Bluesky/)).toHaveCount(0);
+	await memberPage.getByRole('button', { name: 'Submit for review' }).click();
+	await expect(memberPage.getByText('Sent for review')).toBeVisible();
+
+	// The page opens again on what was sent.
+	await memberPage.reload();
+	await expect(networks.nth(rows)).toHaveValue('Mastodon');
+	await expect(networks).toHaveCount(rows + 1);
+	await expect(web.getByRole('textbox', { name: 'Title', exact: true }).nth(items)).toHaveValue(
+		title,
+	);
+
+	// Staff see the rows the member sent, not the one removed; returned, nothing stays pending.
+	const panel = await openRequests(page);
+	const card = panel.getByRole('article', { name: business.name });
+	const requestedLinks = card.getByRole('row', { name: /Social links/ });
+	await expect(requestedLinks).toContainText(`Mastodon: ${link}`);
+	await expect(requestedLinks).not.toContainText('Bluesky');
+	await expect(card.getByRole('row', { name: /Web content/ })).toContainText(
+		`Video — ${title} — https://video.example/${tag}`,
+	);
+	await card.getByRole('button', { name: 'Return with a note' }).click();
+	await card.getByRole('textbox', { name: 'Note to the member' }).fill('Thank you, not now.');
+	await card.getByRole('button', { name: 'Return request' }).click();
+	await expect(panel.getByRole('status')).toContainText(`Returned the update of ${business.name}`);
 });

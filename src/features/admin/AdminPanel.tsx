@@ -43,6 +43,7 @@ import {
 import { $banner, $changes, $draft, $saved, configLoaded } from './store.ts';
 import { configVersionsSchema, type ConfigVersions } from './update-config.ts';
 import './admin.css';
+import ErrorBanner from './ErrorBanner.tsx';
 
 interface LoadedChamber {
 	chamber: PanelChamber;
@@ -202,9 +203,7 @@ export default function AdminPanel({
 	if (load.kind === 'failed') {
 		return (
 			<div className="admin-panel">
-				<p className="admin-banner admin-banner--error" role="alert">
-					{load.error}
-				</p>
+				<ErrorBanner error={load.error} />
 				<button type="button" className="admin-button" onClick={() => window.location.reload()}>
 					Try again
 				</button>

@@ -17,16 +17,44 @@ function Hint({ id, hint }: { id: string; hint?: ReactNode }) {
 	) : null;
 }
 
-export function TextField({
+/** What ties a control to its label and hints. */
+interface Control {
+	id: string;
+	disabled?: boolean;
+	'aria-describedby'?: string;
+}
+
+/**
+ * A labelled control with its hint and, under it, a second line that describes it too (a
+ * counter): the control is given the attributes that tie them.
+ */
+function Field({
 	label,
 	hint,
 	disabled,
+	note,
+	children,
+}: Common & { note?: ReactNode; children(control: Control): ReactNode }) {
+	const id = useId();
+	const described = [hint && `${id}-hint`, note && `${id}-note`].filter(Boolean).join(' ');
+	return (
+		<div className="admin-field">
+			<label htmlFor={id}>{label}</label>
+			{children({ id, disabled, 'aria-describedby': described || undefined })}
+			<Hint id={`${id}-hint`} hint={hint} />
+			<Hint id={`${id}-note`} hint={note} />
+		</div>
+	);
+}
+
+export function TextField({
 	value,
 	onChange,
 	placeholder,
 	type = 'text',
 	maxLength,
 	transform,
+	...field
 }: Common & {
 	value: string;
 	onChange(value: string): void;
@@ -36,34 +64,29 @@ export function TextField({
 	/** Applied as typed, e.g. uppercasing a state. */
 	transform?: (value: string) => string;
 }) {
-	const id = useId();
 	return (
-		<div className="admin-field">
-			<label htmlFor={id}>{label}</label>
-			<input
-				id={id}
-				type={type}
-				value={value}
-				placeholder={placeholder}
-				maxLength={maxLength}
-				disabled={disabled}
-				aria-describedby={hint ? `${id}-hint` : undefined}
-				onChange={(e) => onChange(transform ? transform(e.target.value) : e.target.value)}
-			/>
-			<Hint id={`${id}-hint`} hint={hint} />
-		</div>
+		<Field {...field}>
+			{(control) => (
+				<input
+					{...control}
+					type={type}
+					value={value}
+					placeholder={placeholder}
+					maxLength={maxLength}
+					onChange={(e) => onChange(transform ? transform(e.target.value) : e.target.value)}
+				/>
+			)}
+		</Field>
 	);
 }
 
 export function TextArea({
-	label,
-	hint,
-	disabled,
 	value,
 	onChange,
 	placeholder,
 	maxLength,
 	counter,
+	...field
 }: Common & {
 	value: string;
 	onChange(value: string): void;
@@ -72,28 +95,22 @@ export function TextArea({
 	/** Shows '{n} / {max} characters' under the field. */
 	counter?: boolean;
 }) {
-	const id = useId();
-	const described = [hint && `${id}-hint`, counter && `${id}-count`].filter(Boolean).join(' ');
 	return (
-		<div className="admin-field">
-			<label htmlFor={id}>{label}</label>
-			<textarea
-				id={id}
-				value={value}
-				rows={3}
-				placeholder={placeholder}
-				maxLength={maxLength}
-				disabled={disabled}
-				aria-describedby={described || undefined}
-				onChange={(e) => onChange(e.target.value)}
-			/>
-			<Hint id={`${id}-hint`} hint={hint} />
-			{counter && maxLength && (
-				<p id={`${id}-count`} className="admin-field__hint">
-					{value.length} / {maxLength} characters
-				</p>
+		<Field
+			{...field}
+			note={counter && maxLength ? `${value.length} / ${maxLength} characters` : undefined}
+		>
+			{(control) => (
+				<textarea
+					{...control}
+					value={value}
+					rows={3}
+					placeholder={placeholder}
+					maxLength={maxLength}
+					onChange={(e) => onChange(e.target.value)}
+				/>
 			)}
-		</div>
+		</Field>
 	);
 }
 
@@ -168,36 +185,27 @@ export function Toggle({
 }
 
 export function SelectField<T extends string>({
-	label,
-	hint,
-	disabled,
 	value,
 	options,
 	onChange,
+	...field
 }: Common & {
 	value: T;
 	options: readonly { value: T; label: string }[];
 	onChange(value: T): void;
 }) {
-	const id = useId();
 	return (
-		<div className="admin-field">
-			<label htmlFor={id}>{label}</label>
-			<select
-				id={id}
-				value={value}
-				disabled={disabled}
-				aria-describedby={hint ? `${id}-hint` : undefined}
-				onChange={(e) => onChange(e.target.value as T)}
-			>
-				{options.map((option) => (
-					<option key={option.value} value={option.value}>
-						{option.label}
-					</option>
-				))}
-			</select>
-			<Hint id={`${id}-hint`} hint={hint} />
-		</div>
+		<Field {...field}>
+			{(control) => (
+				<select {...control} value={value} onChange={(e) => onChange(e.target.value as T)}>
+					{options.map((option) => (
+						<option key={option.value} value={option.value}>
+							{option.label}
+						</option>
+					))}
+				</select>
+			)}
+		</Field>
 	);
 }
 

@@ -115,18 +115,28 @@ type Sent =
 	| { kind: 'failed'; text: string }
 	| { kind: 'conflict'; conflicts: EditConflict[]; version: number };
 
-async function send(change: PendingChange, deps: SaveDeps): Promise<Sent> {
+/** A JSON POST to the panel's API, as the signed-in user. */
+async function post(deps: SaveDeps, path: string, body: unknown): Promise<Response> {
 	const doFetch = deps.fetch ?? ((input, init) => fetch(input, init));
+	return doFetch(path, {
+		method: 'POST',
+		headers: {
+			Authorization: `Bearer ${await deps.getAccessToken()}`,
+			'Content-Type': 'application/json',
+		},
+		body: JSON.stringify(body),
+	});
+}
+
+async function send(change: PendingChange, deps: SaveDeps): Promise<Sent> {
 	const version = $versions.get()[change.section] ?? 0;
 	try {
-		const response = await doFetch('/api/update-config', {
-			method: 'POST',
-			headers: {
-				Authorization: `Bearer ${await deps.getAccessToken()}`,
-				'Content-Type': 'application/json',
-			},
+		const response = await post(deps, '/api/update-config', {
+			chamber: deps.chamber,
+			...change.body,
+			version,
 			// One publish for the whole save, after its last change (saveChanges).
-			body: JSON.stringify({ chamber: deps.chamber, ...change.body, version, publish: false }),
+			publish: false,
 		});
 		const body = (await response.json().catch(() => null)) as Record<string, unknown> | null;
 		if (response.ok) {
@@ -162,17 +172,9 @@ async function send(change: PendingChange, deps: SaveDeps): Promise<Sent> {
  * publish that cannot be asked for is no failed save; the header's status offers 'Publish now'.
  */
 async function requestPublish(deps: SaveDeps, saved: number): Promise<void> {
-	const doFetch = deps.fetch ?? ((input, init) => fetch(input, init));
 	try {
-		await doFetch('/api/publish', {
-			method: 'POST',
-			headers: {
-				Authorization: `Bearer ${await deps.getAccessToken()}`,
-				'Content-Type': 'application/json',
-			},
-			body: JSON.stringify({
-				reason: saved === 1 ? 'Configuration saved' : `${saved} configuration changes saved`,
-			}),
+		await post(deps, '/api/publish', {
+			reason: saved === 1 ? 'Configuration saved' : `${saved} configuration changes saved`,
 		});
 	} catch {
 		// The status line shows what is live; nothing is lost.
@@ -300,21 +302,13 @@ export async function scheduleChanges(
 	const changes = $changes.get();
 	const saved = $saved.get();
 	if (!changes.length || !saved || $saveState.get() === 'saving') return false;
-	const doFetch = deps.fetch ?? ((input, init) => fetch(input, init));
 	const versions = $versions.get();
 	$saveState.set('saving');
 	$banner.set(null);
 	try {
-		const response = await doFetch('/api/publish-schedule', {
-			method: 'POST',
-			headers: {
-				Authorization: `Bearer ${await deps.getAccessToken()}`,
-				'Content-Type': 'application/json',
-			},
-			body: JSON.stringify({
-				at,
-				changes: changes.map((c) => ({ ...c.body, version: versions[c.section] ?? 0 })),
-			}),
+		const response = await post(deps, '/api/publish-schedule', {
+			at,
+			changes: changes.map((c) => ({ ...c.body, version: versions[c.section] ?? 0 })),
 		});
 		const body = (await response.json().catch(() => null)) as Record<string, unknown> | null;
 		if (response.ok) {

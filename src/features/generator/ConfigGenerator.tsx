@@ -23,6 +23,7 @@ import {
 	type FieldSpec,
 	type GeneratorTab,
 } from './generator.ts';
+import { downloadFile } from '../admin/download.ts';
 import type { AdminUser } from '../auth/auth.ts';
 import { browserClient, type PublicSupabase } from '../auth/browser.ts';
 import { accessToken, LOGIN_PATH, verifySession } from './session.ts';
@@ -38,17 +39,6 @@ interface Props {
 }
 
 type Guard = { state: 'checking' } | { state: 'allowed'; user: AdminUser };
-
-function download(filename: string, text: string, type: string): void {
-	const url = URL.createObjectURL(new Blob([text], { type }));
-	const link = document.createElement('a');
-	link.href = url;
-	link.download = filename;
-	document.body.append(link);
-	link.click();
-	link.remove();
-	URL.revokeObjectURL(url);
-}
 
 function ConfigGenerator({ supabase: settings }: Props) {
 	const [guard, setGuard] = useState<Guard>({ state: 'checking' });
@@ -118,14 +108,16 @@ function Generator({
 			<section className="gen__actions" aria-label="Drafts and files">
 				<button
 					type="button"
-					onClick={() => download(`${slug}-draft.json`, draftJson(form), 'application/json')}
+					onClick={() => downloadFile(`${slug}-draft.json`, draftJson(form), 'application/json')}
 				>
 					Save Draft (JSON)
 				</button>
 				<LoadDraft onLoaded={setNotice} />
 				<button
 					type="button"
-					onClick={() => download(`${slug}-configuration.txt`, downloadAllText(form), 'text/plain')}
+					onClick={() =>
+						downloadFile(`${slug}-configuration.txt`, downloadAllText(form), 'text/plain')
+					}
 				>
 					Download All
 				</button>
@@ -136,7 +128,7 @@ function Generator({
 						if (!file.ok) setNotice({ kind: 'error', text: file.message });
 						else {
 							setNotice(null);
-							download(`${slug}.json`, file.json, 'application/json');
+							downloadFile(`${slug}.json`, file.json, 'application/json');
 						}
 					}}
 				>

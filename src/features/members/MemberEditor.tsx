@@ -1,6 +1,7 @@
 import { useStore } from '@nanostores/react';
 import { useEffect, useId, useState, type ReactNode } from 'react';
 import Dialog from '../admin/ops/Dialog.tsx';
+import DialogActions from '../admin/ops/DialogActions.tsx';
 import ConflictDialog from '../conflicts/ConflictDialog.tsx';
 import { publishRequested } from '../publish/store.ts';
 import { formatHoursText } from '../tenants/hours.ts';
@@ -21,6 +22,7 @@ import {
 	type Override,
 	type StaffRole,
 } from './members.ts';
+import RowList, { type RowColumn, type RowListClasses } from './RowList.tsx';
 import {
 	$conflict,
 	$editor,
@@ -29,7 +31,6 @@ import {
 	$notice,
 	$saving,
 	$serverIssues,
-	editMember,
 	hasUnsavedMemberChanges,
 	loadHistory,
 	memberAction,
@@ -41,6 +42,7 @@ import {
 	uploadLogo,
 	type MembersDeps,
 } from './store.ts';
+import ErrorBanner from '../admin/ErrorBanner.tsx';
 
 const dateTime = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short' });
 const date = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium' });
@@ -143,6 +145,13 @@ async function afterChange(done: Promise<boolean>): Promise<void> {
 	if (await done) publishRequested();
 }
 
+interface ControlProps {
+	id: string;
+	disabled: boolean;
+	'aria-invalid': boolean;
+	'aria-describedby': string | undefined;
+}
+
 /** A labelled control with its hint, problems and override note. */
 function Frame({
 	ctx,
@@ -157,12 +166,8 @@ function Frame({
 	label?: string;
 	hint?: ReactNode;
 	wide?: boolean;
-	children: (props: {
-		id: string;
-		describedBy: string | undefined;
-		invalid: boolean;
-		disabled: boolean;
-	}) => ReactNode;
+	/** The control, given the attributes that tie it to its label, hint and problems. */
+	children: (control: ControlProps) => ReactNode;
 }) {
 	const id = useId();
 	const messages = messagesAt(ctx, field);
@@ -174,9 +179,9 @@ function Frame({
 			<label htmlFor={id}>{label}</label>
 			{children({
 				id,
-				describedBy: described || undefined,
-				invalid: messages.length > 0,
 				disabled: ctx.locked || !mayChangeField(ctx.role, field),
+				'aria-invalid': messages.length > 0,
+				'aria-describedby': described || undefined,
 			})}
 			{hint && (
 				<p id={`${id}-hint`} className="admin-field__hint">
@@ -193,16 +198,13 @@ function TextInput({ ctx, field }: { ctx: Ctx; field: BusinessField }) {
 	const spec = TEXT_FIELDS[field]!;
 	return (
 		<Frame ctx={ctx} field={field} hint={spec.hint}>
-			{(props) => (
+			{(control) => (
 				<input
-					id={props.id}
+					{...control}
 					type={spec.type}
 					value={ctx.draft[field] as string}
 					maxLength={spec.max}
-					disabled={props.disabled}
 					required={field === 'report_name'}
-					aria-invalid={props.invalid}
-					aria-describedby={props.describedBy}
 					onChange={(e) => setMemberField(field, e.target.value as never)}
 				/>
 			)}
@@ -229,18 +231,15 @@ function HoursInput({ ctx }: { ctx: Ctx }) {
 				</>
 			}
 		>
-			{(props) => (
+			{(control) => (
 				<textarea
-					id={props.id}
+					{...control}
 					rows={4}
 					value={
 						typeof value === 'string'
 							? value
 							: formatHoursText(ctx.draft.hours).replaceAll('; ', '\n')
 					}
-					disabled={props.disabled}
-					aria-invalid={props.invalid}
-					aria-describedby={props.describedBy}
 					onChange={(e) => setMemberField('hours', e.target.value as never)}
 				/>
 			)}
@@ -285,15 +284,12 @@ function ScalarField({ ctx, field }: { ctx: Ctx; field: BusinessField }) {
 		case 'membership_rank':
 			return (
 				<Frame ctx={ctx} field={field} hint="Leave empty: the rank follows the level’s name.">
-					{(p) => (
+					{(control) => (
 						<input
-							id={p.id}
+							{...control}
 							type="number"
 							step={1}
 							value={ctx.draft.membership_rank ?? ''}
-							disabled={p.disabled}
-							aria-invalid={p.invalid}
-							aria-describedby={p.describedBy}
 							onChange={(e) =>
 								setMemberField(
 									'membership_rank',
@@ -307,16 +303,13 @@ function ScalarField({ ctx, field }: { ctx: Ctx; field: BusinessField }) {
 		case 'listing_position':
 			return (
 				<Frame ctx={ctx} field={field} hint="1 is the top of the listing-position sorts.">
-					{(p) => (
+					{(control) => (
 						<input
-							id={p.id}
+							{...control}
 							type="number"
 							min={1}
 							step={1}
 							value={Number.isNaN(ctx.draft.listing_position) ? '' : ctx.draft.listing_position}
-							disabled={p.disabled}
-							aria-invalid={p.invalid}
-							aria-describedby={p.describedBy}
 							onChange={(e) =>
 								setMemberField(
 									'listing_position',
@@ -330,14 +323,11 @@ function ScalarField({ ctx, field }: { ctx: Ctx; field: BusinessField }) {
 		case 'member_since_date':
 			return (
 				<Frame ctx={ctx} field={field}>
-					{(p) => (
+					{(control) => (
 						<input
-							id={p.id}
+							{...control}
 							type="date"
 							value={ctx.draft.member_since_date ?? ''}
-							disabled={p.disabled}
-							aria-invalid={p.invalid}
-							aria-describedby={p.describedBy}
 							onChange={(e) => setMemberField('member_since_date', e.target.value || null)}
 						/>
 					)}
@@ -346,14 +336,11 @@ function ScalarField({ ctx, field }: { ctx: Ctx; field: BusinessField }) {
 		case 'categories':
 			return (
 				<Frame ctx={ctx} field={field} hint="One category per line." wide>
-					{(p) => (
+					{(control) => (
 						<textarea
-							id={p.id}
+							{...control}
 							rows={4}
 							value={ctx.draft.categories.join('\n')}
-							disabled={p.disabled}
-							aria-invalid={p.invalid}
-							aria-describedby={p.describedBy}
 							onChange={(e) => setMemberField('categories', e.target.value.split('\n'))}
 						/>
 					)}
@@ -418,15 +405,12 @@ function LogoField({ ctx }: { ctx: Ctx }) {
 				</div>
 			</div>
 			<Frame ctx={ctx} field="logo_url" label="Logo address">
-				{(p) => (
+				{(control) => (
 					<input
-						id={p.id}
+						{...control}
 						type="url"
 						value={ctx.draft.logo_url}
 						maxLength={2000}
-						disabled={p.disabled}
-						aria-invalid={p.invalid}
-						aria-describedby={p.describedBy}
 						onChange={(e) => setMemberField('logo_url', e.target.value)}
 					/>
 				)}
@@ -435,58 +419,16 @@ function LogoField({ ctx }: { ctx: Ctx }) {
 	);
 }
 
-/** One text input of a list item, with its problems. */
-function ItemInput({
-	ctx,
-	path,
-	label,
-	value,
-	disabled,
-	onChange,
-	multiline,
-	type = 'text',
-}: {
-	ctx: Ctx;
-	path: string;
-	label: string;
-	value: string;
-	disabled: boolean;
-	onChange(value: string): void;
-	multiline?: boolean;
-	type?: 'text' | 'url';
-}) {
-	const id = useId();
-	const messages = messagesAt(ctx, path);
-	const common = {
-		id,
-		value,
-		disabled,
-		'aria-invalid': messages.length > 0,
-		'aria-describedby': messages.length ? `${id}-error` : undefined,
-	};
-	return (
-		<div className={`admin-field${multiline ? ' members-wide' : ''}`}>
-			<label htmlFor={id}>{label}</label>
-			{multiline ? (
-				<textarea {...common} rows={5} onChange={(e) => onChange(e.target.value)} />
-			) : (
-				<input {...common} type={type} onChange={(e) => onChange(e.target.value)} />
-			)}
-			<Errors id={`${id}-error`} messages={messages} />
-		</div>
-	);
-}
+const ADMIN_ROWS: RowListClasses = {
+	field: 'admin-field',
+	error: 'admin-field__error',
+	button: 'admin-button admin-button--secondary',
+};
 
 type ListField = 'listings' | 'social_media' | 'profile_affiliations' | 'web_content';
 
-/** One text of a list's items: its input's label (numbered per item) and kind. */
-interface ItemText {
-	key: string;
-	label: (n: number) => string;
-	type?: 'text' | 'url';
-	multiline?: boolean;
-	/** A list of words, edited comma-separated. */
-	commaList?: boolean;
+/** One text of a list's items, as RowList edits it. */
+interface ItemText extends RowColumn<Record<string, unknown>> {
 	/** Shown to admins only (editors change a listing's descriptions, not its keywords). */
 	adminOnly?: boolean;
 }
@@ -574,74 +516,22 @@ function ListField({ ctx, field, heading }: { ctx: Ctx; field: ListField; headin
 	const admin = mayManageMembers(ctx.role);
 	const items = ctx.draft[field] as unknown as Record<string, unknown>[];
 	const disabled = ctx.locked || !mayChangeField(ctx.role, field);
-	const structural = !disabled && (admin || !spec.adminsAddAndRemove);
-	const texts = spec.texts.filter((text) => admin || !text.adminOnly);
-	const update = (index: number, key: string, value: unknown) =>
-		editMember((draft) => {
-			const list = draft[field] as unknown as Record<string, unknown>[];
-			list[index] = { ...list[index]!, [key]: value };
-		});
 	return (
 		<div className="members-wide members-list-field">
 			{heading && <h4>{FIELD_LABELS[field]}</h4>}
 			{items.length === 0 && <p className="admin-field__hint">{spec.empty}</p>}
-			<ol className="members-items">
-				{items.map((item, index) => (
-					<li key={index} className="members-item">
-						<div className="admin-grid">
-							{texts.map((text) => (
-								<ItemInput
-									key={text.key}
-									ctx={ctx}
-									path={`${field}[${index}].${text.key}`}
-									label={text.label(index + 1)}
-									type={text.type}
-									multiline={text.multiline}
-									value={
-										text.commaList
-											? (item[text.key] as string[]).join(', ')
-											: (item[text.key] as string)
-									}
-									disabled={disabled}
-									onChange={(value) =>
-										update(
-											index,
-											text.key,
-											text.commaList ? value.split(',').map((word) => word.trimStart()) : value,
-										)
-									}
-								/>
-							))}
-						</div>
-						{structural && (
-							<button
-								type="button"
-								className="admin-button admin-button--secondary"
-								onClick={() =>
-									editMember((draft) => {
-										(draft[field] as unknown[]).splice(index, 1);
-									})
-								}
-							>
-								Remove {spec.itemLabel} {index + 1}
-							</button>
-						)}
-					</li>
-				))}
-			</ol>
-			{structural && (
-				<button
-					type="button"
-					className="admin-button admin-button--secondary"
-					onClick={() =>
-						editMember((draft) => {
-							(draft[field] as unknown[]).push(spec.blank());
-						})
-					}
-				>
-					Add {spec.itemLabel}
-				</button>
-			)}
+			<RowList
+				items={items}
+				columns={spec.texts.filter((text) => admin || !text.adminOnly)}
+				blank={spec.blank as () => Record<string, unknown>}
+				onChange={(list) => setMemberField(field, list as never)}
+				add={`Add ${spec.itemLabel}`}
+				remove={(n) => `Remove ${spec.itemLabel} ${n}`}
+				classes={ADMIN_ROWS}
+				disabled={disabled}
+				resizable={!disabled && (admin || !spec.adminsAddAndRemove)}
+				problems={(index, key) => messagesAt(ctx, `${field}[${index}].${key}`)}
+			/>
 			<Errors id={`${field}-error`} messages={messagesAt(ctx, field)} />
 			<OverrideNote ctx={ctx} field={field} />
 		</div>
@@ -692,14 +582,11 @@ function RemoveDialog({
 			<p>
 				To keep a member that the membership system still lists off the site, unpublish it instead.
 			</p>
-			<div className="ops-dialog__actions">
-				<button type="button" className="admin-button admin-button--secondary" onClick={onClose}>
-					Cancel
-				</button>
+			<DialogActions onCancel={onClose}>
 				<button type="button" className="admin-button members-danger" onClick={onConfirm}>
 					Remove listing
 				</button>
-			</div>
+			</DialogActions>
 		</Dialog>
 	);
 }
@@ -827,9 +714,7 @@ export default function MemberEditor({ deps, role, onClose }: Props) {
 	if (editor.kind === 'failed') {
 		return (
 			<div>
-				<p className="admin-banner admin-banner--error" role="alert">
-					{editor.error}
-				</p>
+				<ErrorBanner error={editor.error} />
 				<button type="button" className="admin-button admin-button--secondary" onClick={onClose}>
 					Back to members
 				</button>

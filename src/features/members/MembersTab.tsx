@@ -1,6 +1,7 @@
 import { useStore } from '@nanostores/react';
 import { useEffect, useId, useMemo, useState, type ComponentType, type FormEvent } from 'react';
 import type { AdminTabProps } from '../admin/admin.ts';
+import { SelectField } from '../admin/fields.tsx';
 import '../admin/ops/ops.css';
 import MemberEditor, { formatWhen } from './MemberEditor.tsx';
 import {
@@ -26,6 +27,7 @@ import {
 	type MembersDeps,
 } from './store.ts';
 import './members.css';
+import ErrorBanner from '../admin/ErrorBanner.tsx';
 
 export interface MembersTabProps extends AdminTabProps {
 	/**
@@ -68,6 +70,43 @@ function useOptions(props: AdminTabProps) {
 	return options;
 }
 
+const STATUS_OPTIONS: { value: MemberStatus | ''; label: string }[] = [
+	{ value: '', label: 'All' },
+	...MEMBER_STATUSES.map((status) => ({ value: status, label: STATUS_LABELS[status] })),
+];
+
+/** A filter's text input offering the chamber's own values as the person types. */
+function SuggestingInput({
+	label,
+	value,
+	suggestions,
+	onChange,
+}: {
+	label: string;
+	value: string;
+	suggestions: readonly string[];
+	onChange(value: string): void;
+}) {
+	const id = useId();
+	return (
+		<div className="admin-field">
+			<label htmlFor={id}>{label}</label>
+			<input
+				id={id}
+				list={`${id}-suggestions`}
+				value={value}
+				maxLength={200}
+				onChange={(e) => onChange(e.target.value)}
+			/>
+			<datalist id={`${id}-suggestions`}>
+				{suggestions.map((suggestion) => (
+					<option key={suggestion} value={suggestion} />
+				))}
+			</datalist>
+		</div>
+	);
+}
+
 function Filters({
 	deps,
 	options,
@@ -95,51 +134,24 @@ function Filters({
 					onChange={(e) => set({ q: e.target.value })}
 				/>
 			</div>
-			<div className="admin-field">
-				<label htmlFor={`${id}-status`}>Status</label>
-				<select
-					id={`${id}-status`}
-					value={form.status}
-					onChange={(e) => set({ status: e.target.value as MemberStatus | '' })}
-				>
-					<option value="">All</option>
-					{MEMBER_STATUSES.map((status) => (
-						<option key={status} value={status}>
-							{STATUS_LABELS[status]}
-						</option>
-					))}
-				</select>
-			</div>
-			<div className="admin-field">
-				<label htmlFor={`${id}-level`}>Level</label>
-				<input
-					id={`${id}-level`}
-					list={`${id}-levels`}
-					value={form.level}
-					maxLength={200}
-					onChange={(e) => set({ level: e.target.value })}
-				/>
-				<datalist id={`${id}-levels`}>
-					{options.levels.map((level) => (
-						<option key={level} value={level} />
-					))}
-				</datalist>
-			</div>
-			<div className="admin-field">
-				<label htmlFor={`${id}-category`}>Category</label>
-				<input
-					id={`${id}-category`}
-					list={`${id}-categories`}
-					value={form.category}
-					maxLength={200}
-					onChange={(e) => set({ category: e.target.value })}
-				/>
-				<datalist id={`${id}-categories`}>
-					{options.categories.map((category) => (
-						<option key={category} value={category} />
-					))}
-				</datalist>
-			</div>
+			<SelectField
+				label="Status"
+				value={form.status}
+				options={STATUS_OPTIONS}
+				onChange={(status) => set({ status })}
+			/>
+			<SuggestingInput
+				label="Level"
+				value={form.level}
+				suggestions={options.levels}
+				onChange={(level) => set({ level })}
+			/>
+			<SuggestingInput
+				label="Category"
+				value={form.category}
+				suggestions={options.categories}
+				onChange={(category) => set({ category })}
+			/>
 			<div className="members-filters__actions">
 				<button type="submit" className="admin-button">
 					Search
@@ -176,11 +188,7 @@ function MemberList({ deps, onOpen }: { deps: MembersDeps; onOpen(id: string): v
 				{result &&
 					`${result.total.toLocaleString('en-US')} ${result.total === 1 ? 'member' : 'members'}`}
 			</div>
-			{list.kind === 'failed' && (
-				<p className="admin-banner admin-banner--error" role="alert">
-					{list.error}
-				</p>
-			)}
+			{list.kind === 'failed' && <ErrorBanner error={list.error} />}
 			{result && result.businesses.length > 0 && (
 				<div className="ops-table-wrap">
 					<table className="ops-table" aria-labelledby={captionId}>

@@ -1,13 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import type { PostgrestError } from '@supabase/supabase-js';
 import type { SupabaseClient } from '../../lib/database.ts';
-import { BadRequest, HttpError } from '../../lib/http.server.ts';
+import { HttpError } from '../../lib/http.server.ts';
 import { readClientEnv } from '../../lib/supabase.server.ts';
 import { writeLogoObject } from '../admin/logos/logos.server.ts';
 import { businessLogoObjectName, type LogoFormat } from '../admin/logos/logos.ts';
 import type { AdminSession } from '../auth/auth.server.ts';
-import { ConflictError } from '../conflicts/conflicts.server.ts';
-import { conflictOf } from '../conflicts/conflicts.ts';
 import { publishIfThisChamber } from '../publish/publish.server.ts';
 import type { PublishView } from '../publish/publish.ts';
 import { getTenantBySlugOrNull, type TenantRow } from '../tenants/lookup.server.ts';
@@ -21,6 +18,7 @@ import type {
 	NewBusiness,
 	Saved,
 } from './members.ts';
+import { refusal } from './refusal.server.ts';
 
 /**
  * The Members tab's data: every read and write through the signed-in user's supabase-js client,
@@ -31,36 +29,6 @@ import type {
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const NOT_FOUND = 'No such business in this chamber';
-
-/**
- * The database's refusal as the API's answer: a role that may not (42501) 403, another
- * chamber's or an unknown business (P0002) 404, a value its rules refuse 400 naming the field,
- * a removed business 409, a stale version 409 with the current values (PT409).
- */
-function refusal(error: PostgrestError, what: string): Error {
-	switch (error.code) {
-		case '42501':
-			return new HttpError(403, error.message);
-		case 'P0002':
-			return new HttpError(404, error.message || NOT_FOUND);
-		case '22023':
-		case '23514':
-		case '23505':
-		case '22P02':
-		case '22007':
-		case '22008':
-			return new BadRequest(error.message);
-		case '55000':
-			return new HttpError(409, error.message);
-		case 'PT409': {
-			// The database always sends the conflicts; without them the 409 still stands.
-			const detail = conflictOf(error);
-			return detail ? new ConflictError(error.message, detail) : new HttpError(409, error.message);
-		}
-		default:
-			return new Error(`${what} failed: ${error.message}`, { cause: error });
-	}
-}
 
 function businessId(id: string | undefined): string {
 	if (!id || !UUID.test(id)) throw new HttpError(404, NOT_FOUND);
@@ -141,30 +109,36 @@ export async function saveMember(
 	return data;
 }
 
-export async function removeMember(
+/** A listing taken off the site (restorable for 30 days), or back from that. */
+async function setRemoved(
 	client: SupabaseClient,
 	tenantId: string,
 	id: string | undefined,
+	call: 'remove_business' | 'restore_business',
+	what: string,
 ): Promise<Saved> {
-	const { data, error } = await client.rpc('remove_business', {
+	const { data, error } = await client.rpc(call, {
 		p_tenant_id: tenantId,
 		p_business_id: businessId(id),
 	});
-	if (error) throw refusal(error, 'Removing the business');
+	if (error) throw refusal(error, what);
 	return data;
 }
 
-export async function restoreMember(
+export function removeMember(
 	client: SupabaseClient,
 	tenantId: string,
 	id: string | undefined,
 ): Promise<Saved> {
-	const { data, error } = await client.rpc('restore_business', {
-		p_tenant_id: tenantId,
-		p_business_id: businessId(id),
-	});
-	if (error) throw refusal(error, 'Restoring the business');
-	return data;
+	return setRemoved(client, tenantId, id, 'remove_business', 'Removing the business');
+}
+
+export function restoreMember(
+	client: SupabaseClient,
+	tenantId: string,
+	id: string | undefined,
+): Promise<Saved> {
+	return setRemoved(client, tenantId, id, 'restore_business', 'Restoring the business');
 }
 
 /** The membership system's value of a field changed here, back in place. */

@@ -52,6 +52,7 @@ export const LIST_FIELDS = [
 
 export const BUSINESS_FIELDS = [...SCALAR_FIELDS, ...LIST_FIELDS] as const;
 export type BusinessField = (typeof BUSINESS_FIELDS)[number];
+export type ScalarField = (typeof SCALAR_FIELDS)[number];
 
 /**
  * What an editor may change: a listing's descriptive content (its descriptions, not its

@@ -4,9 +4,12 @@ import {
 	$conflict,
 	$editor,
 	$notice,
+	$saving,
 	closeMember,
+	memberAction,
 	openMember,
 	resolveConflict,
+	restoreValue,
 	saveMember,
 	setMemberField,
 	type MembersDeps,
@@ -128,5 +131,58 @@ describe('a listing saved by someone else meanwhile', () => {
 			changes: { city: 'Hilltop', work_phone: '555-0177' },
 		});
 		expect(state.business).toMatchObject({ city: 'Hilltop', zip: '99999', work_phone: '555-0177' });
+	});
+});
+
+describe('writes of the open listing', () => {
+	afterEach(() => closeMember());
+
+	it('each goes to its route, then the listing is read again and the notice says what happened', async () => {
+		const { state, deps } = server();
+		const writes: string[] = [];
+		const recording: MembersDeps = {
+			...deps,
+			fetch: async (input, init) => {
+				if (init?.method === 'GET') return deps.fetch!(input, init);
+				writes.push(`${init?.method} ${String(input)}`);
+				if (init?.method === 'PATCH') return deps.fetch!(input, init);
+				return Response.json({ id: ID, version: state.version, publish: null });
+			},
+		};
+		await openMember(recording, ID);
+
+		expect(await restoreValue(recording, 'city', 'Oldtown')).toBe(true);
+		expect(state.patches).toEqual([{ version: 3, changes: { city: 'Oldtown' } }]);
+		expect($notice.get()).toEqual({ kind: 'success', text: 'The earlier value is back.' });
+		expect(await memberAction(recording, { override: 'city' })).toBe(true);
+		expect($notice.get()?.text).toBe('The membership system’s value is back.');
+		expect(await memberAction(recording, 'remove')).toBe(true);
+		expect($notice.get()?.text).toMatch(/^The listing was removed\. It leaves the site/);
+		expect(await memberAction(recording, 'restore')).toBe(true);
+		expect($notice.get()?.text).toBe('The listing was restored.');
+		expect($saving.get()).toBe(false);
+		expect(writes).toEqual([
+			`PATCH /api/admin/businesses/${ID}?chamber=demo`,
+			`DELETE /api/admin/businesses/${ID}/overrides/city?chamber=demo`,
+			`DELETE /api/admin/businesses/${ID}?chamber=demo`,
+			`POST /api/admin/businesses/${ID}/restore?chamber=demo`,
+		]);
+	});
+
+	it('a refused write says why, and the next one clears it', async () => {
+		const { deps } = server();
+		await openMember(deps, ID);
+		const refusing: MembersDeps = {
+			...deps,
+			fetch: async (input, init) =>
+				init?.method === 'GET'
+					? deps.fetch!(input, init)
+					: Response.json({ error: 'No removed business to restore' }, { status: 404 }),
+		};
+		expect(await memberAction(refusing, 'restore')).toBe(false);
+		expect($notice.get()).toEqual({ kind: 'error', text: 'No removed business to restore' });
+		expect($saving.get()).toBe(false);
+		expect(await restoreValue(deps, 'city', 'Oldtown')).toBe(true);
+		expect($notice.get()?.kind).toBe('success');
 	});
 });

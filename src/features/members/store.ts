@@ -66,6 +66,11 @@ async function api<T>(
 	}
 }
 
+/** A business's route of the admin API (with `rest`, one of its sub-routes). */
+function businessPath(id: string, rest = ''): string {
+	return `/api/admin/businesses/${encodeURIComponent(id)}${rest}`;
+}
+
 // --- The list -----------------------------------------------------------------------------------
 
 export interface ListFilters {
@@ -201,16 +206,35 @@ function resetMessages() {
 	decided = [];
 }
 
+/** A write of the open listing: one at a time, the messages of the one before cleared. */
+async function whileSaving<T>(write: () => Promise<T>): Promise<T> {
+	$saving.set(true);
+	resetMessages();
+	try {
+		return await write();
+	} finally {
+		$saving.set(false);
+	}
+}
+
+/** After a write: the listing read again (`drop`: fields that take the stored value), and why. */
+async function reloadSaying(
+	deps: MembersDeps,
+	drop: readonly BusinessField[],
+	text: string,
+): Promise<void> {
+	await reloadMember(deps, drop);
+	$notice.set({ kind: 'success', text });
+}
+
+function fetchMember(deps: MembersDeps, id: string): Promise<Answer<MemberDetail>> {
+	return api(deps, 'GET', businessPath(id), undefined, 'Failed to load the listing');
+}
+
 export async function openMember(deps: MembersDeps, id: string): Promise<void> {
 	resetMessages();
 	$editor.set({ kind: 'loading', id });
-	const answer = await api<MemberDetail>(
-		deps,
-		'GET',
-		`/api/admin/businesses/${encodeURIComponent(id)}`,
-		undefined,
-		'Failed to load the listing',
-	);
+	const answer = await fetchMember(deps, id);
 	const editor = $editor.get();
 	if (editor.kind !== 'loading' || editor.id !== id) return;
 	$editor.set(
@@ -231,13 +255,7 @@ export async function reloadMember(
 	const editor = $editor.get();
 	if (editor.kind !== 'open') return false;
 	const id = editor.detail.business.id;
-	const answer = await api<MemberDetail>(
-		deps,
-		'GET',
-		`/api/admin/businesses/${encodeURIComponent(id)}`,
-		undefined,
-		'Failed to load the listing',
-	);
+	const answer = await fetchMember(deps, id);
 	if (!answer.ok) {
 		$notice.set({ kind: 'error', text: answer.error });
 		return false;
@@ -303,6 +321,16 @@ interface SavedAnswer {
 	publish: unknown;
 }
 
+/** Saves changes of a listing made from `version` of it (409 when someone saved since). */
+function patchMember(
+	deps: MembersDeps,
+	id: string,
+	body: { version: number; changes: BusinessChanges },
+	failure: string,
+): Promise<Answer<SavedAnswer>> {
+	return api(deps, 'PATCH', businessPath(id), body, failure);
+}
+
 /**
  * Saves the open listing's changes (PATCH, from the version it was loaded at; `version`
  * overrides it when the person keeps their values after a conflict) or adds the new member
@@ -324,9 +352,7 @@ export async function saveMember(deps: MembersDeps, version?: number): Promise<S
 		$notice.set({ kind: 'error', text: 'Some fields need attention before saving.' });
 		return 'invalid';
 	}
-	$saving.set(true);
-	resetMessages();
-	try {
+	return whileSaving(async () => {
 		if (editor.kind === 'new') {
 			const weblink = editor.weblinkProfileId.trim();
 			const answer = await api<SavedAnswer>(
@@ -350,10 +376,9 @@ export async function saveMember(deps: MembersDeps, version?: number): Promise<S
 			return 'saved';
 		}
 		const id = editor.detail.business.id;
-		const answer = await api<SavedAnswer>(
+		const answer = await patchMember(
 			deps,
-			'PATCH',
-			`/api/admin/businesses/${encodeURIComponent(id)}`,
+			id,
 			{ version: version ?? editor.detail.version, changes },
 			'Failed to save the listing',
 		);
@@ -373,15 +398,9 @@ export async function saveMember(deps: MembersDeps, version?: number): Promise<S
 				},
 			});
 		}
-		await reloadMember(deps);
-		$notice.set({
-			kind: 'success',
-			text: 'Changes saved. They are on the site after the publish.',
-		});
+		await reloadSaying(deps, [], 'Changes saved. They are on the site after the publish.');
 		return 'saved';
-	} finally {
-		$saving.set(false);
-	}
+	});
 }
 
 /**
@@ -464,65 +483,45 @@ export async function memberAction(
 ): Promise<boolean> {
 	const editor = $editor.get();
 	if (editor.kind !== 'open' || $saving.get()) return false;
-	const id = encodeURIComponent(editor.detail.business.id);
-	$saving.set(true);
-	resetMessages();
-	try {
-		const answer =
-			action === 'remove'
-				? await api(
-						deps,
-						'DELETE',
-						`/api/admin/businesses/${id}`,
-						undefined,
-						'Failed to remove the listing',
-					)
-				: action === 'restore'
-					? await api(
-							deps,
-							'POST',
-							`/api/admin/businesses/${id}/restore`,
-							undefined,
-							'Failed to restore the listing',
-						)
-					: await api(
-							deps,
-							'DELETE',
-							`/api/admin/businesses/${id}/overrides/${action.override}`,
-							undefined,
-							'Failed to take the membership system’s value',
-						);
+	const id = editor.detail.business.id;
+	const call: { method: 'POST' | 'DELETE'; path: string; failure: string; success: string } =
+		action === 'remove'
+			? {
+					method: 'DELETE',
+					path: businessPath(id),
+					failure: 'Failed to remove the listing',
+					success:
+						'The listing was removed. It leaves the site at the publish; you can restore it for 30 days.',
+				}
+			: action === 'restore'
+				? {
+						method: 'POST',
+						path: businessPath(id, '/restore'),
+						failure: 'Failed to restore the listing',
+						success: 'The listing was restored.',
+					}
+				: {
+						method: 'DELETE',
+						path: businessPath(id, `/overrides/${action.override}`),
+						failure: 'Failed to take the membership system’s value',
+						success: 'The membership system’s value is back.',
+					};
+	return whileSaving(async () => {
+		const answer = await api(deps, call.method, call.path, undefined, call.failure);
 		if (!answer.ok) {
 			$notice.set({ kind: 'error', text: answer.error });
 			return false;
 		}
-		await reloadMember(deps, typeof action === 'object' ? [action.override] : []);
-		$notice.set({
-			kind: 'success',
-			text:
-				action === 'remove'
-					? 'The listing was removed. It leaves the site at the publish; you can restore it for 30 days.'
-					: action === 'restore'
-						? 'The listing was restored.'
-						: 'The membership system’s value is back.',
-		});
+		await reloadSaying(deps, typeof action === 'object' ? [action.override] : [], call.success);
 		return true;
-	} finally {
-		$saving.set(false);
-	}
+	});
 }
 
 export async function loadHistory(
 	deps: MembersDeps,
 	id: string,
 ): Promise<Answer<{ history: HistoryEntry[] }>> {
-	return api(
-		deps,
-		'GET',
-		`/api/admin/businesses/${encodeURIComponent(id)}/history`,
-		undefined,
-		'Failed to load the history',
-	);
+	return api(deps, 'GET', businessPath(id, '/history'), undefined, 'Failed to load the history');
 }
 
 /** A history entry's earlier value, saved back (with the version check). */
@@ -541,28 +540,22 @@ export async function restoreValue(
 		});
 		return false;
 	}
-	$saving.set(true);
-	resetMessages();
-	try {
-		const id = editor.detail.business.id;
-		const answer = await api<SavedAnswer>(
+	return whileSaving(async () => {
+		const { version } = editor.detail;
+		const answer = await patchMember(
 			deps,
-			'PATCH',
-			`/api/admin/businesses/${encodeURIComponent(id)}`,
-			{ version: editor.detail.version, changes: parsed.changes },
+			editor.detail.business.id,
+			{ version, changes: parsed.changes },
 			'Failed to restore the value',
 		);
 		if (!answer.ok) {
-			if (showConflict(answer, editor.detail.version, parsed.changes)) return false;
+			if (showConflict(answer, version, parsed.changes)) return false;
 			$notice.set({ kind: 'error', text: answer.error });
 			return false;
 		}
-		await reloadMember(deps, [field]);
-		$notice.set({ kind: 'success', text: 'The earlier value is back.' });
+		await reloadSaying(deps, [field], 'The earlier value is back.');
 		return true;
-	} finally {
-		$saving.set(false);
-	}
+	});
 }
 
 /** Uploads a logo file; answers its URL for the draft's logo_url (saved with the listing). */
@@ -573,11 +566,5 @@ export async function uploadLogo(
 ): Promise<Answer<{ url: string }>> {
 	const form = new FormData();
 	form.set('logo', file);
-	return api(
-		deps,
-		'POST',
-		`/api/admin/businesses/${encodeURIComponent(id)}/logo`,
-		form,
-		'Failed to upload logo',
-	);
+	return api(deps, 'POST', businessPath(id, '/logo'), form, 'Failed to upload logo');
 }

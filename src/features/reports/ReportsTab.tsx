@@ -2,6 +2,8 @@ import type { SupabaseClient } from '../../lib/database.ts';
 import Papa from 'papaparse';
 import { useEffect, useId, useState } from 'react';
 import type { AdminTabProps } from '../admin/admin.ts';
+import { downloadFile } from '../admin/download.ts';
+import ErrorBanner from '../admin/ErrorBanner.tsx';
 import { Section, Toggle } from '../admin/fields.tsx';
 import { chamberTimeZone } from '../config/time-zone.ts';
 import '../admin/ops/ops.css';
@@ -33,15 +35,7 @@ const fmt = (n: number) => numberFormat.format(n);
 
 /** A table as a CSV file the browser downloads (papaparse quotes what needs quoting). */
 function downloadCsv(filename: string, fields: string[], rows: (string | number)[][]): void {
-	const csv = Papa.unparse({ fields, data: rows });
-	const url = URL.createObjectURL(new Blob([csv], { type: 'text/csv;charset=utf-8' }));
-	const link = document.createElement('a');
-	link.href = url;
-	link.download = filename;
-	document.body.append(link);
-	link.click();
-	link.remove();
-	setTimeout(() => URL.revokeObjectURL(url), 0);
+	downloadFile(filename, Papa.unparse({ fields, data: rows }), 'text/csv;charset=utf-8');
 }
 
 /** What `load` answers for `key`; loading again whenever the key changes. */
@@ -144,6 +138,8 @@ export function MemberReport({
 	);
 }
 
+const PERIOD_ENDS: Record<keyof Period, string> = { from: 'From month', to: 'To month' };
+
 /** A month, or a range from one month to another, up to this month; the current month first. */
 function PeriodPicker({
 	timeZone,
@@ -171,26 +167,18 @@ function PeriodPicker({
 	return (
 		<Section title="Period">
 			<div className="reports__period">
-				<div className="admin-field">
-					<label htmlFor={`${ids}-from`}>From month</label>
-					<input
-						id={`${ids}-from`}
-						type="month"
-						value={draft.from}
-						max={thisMonth}
-						onChange={(e) => apply({ ...draft, from: e.target.value })}
-					/>
-				</div>
-				<div className="admin-field">
-					<label htmlFor={`${ids}-to`}>To month</label>
-					<input
-						id={`${ids}-to`}
-						type="month"
-						value={draft.to}
-						max={thisMonth}
-						onChange={(e) => apply({ ...draft, to: e.target.value })}
-					/>
-				</div>
+				{(['from', 'to'] as const).map((end) => (
+					<div className="admin-field" key={end}>
+						<label htmlFor={`${ids}-${end}`}>{PERIOD_ENDS[end]}</label>
+						<input
+							id={`${ids}-${end}`}
+							type="month"
+							value={draft[end]}
+							max={thisMonth}
+							onChange={(e) => apply({ ...draft, [end]: e.target.value })}
+						/>
+					</div>
+				))}
 			</div>
 			{periodError && (
 				<p className="admin-field__error" role="alert">
@@ -279,11 +267,7 @@ function MembersView({
 	});
 	if (load.kind === 'loading') return <p role="status">Loading the statistics...</p>;
 	if (load.kind === 'failed') {
-		return (
-			<p className="admin-banner admin-banner--error" role="alert">
-				{load.error}
-			</p>
-		);
+		return <ErrorBanner error={load.error} />;
 	}
 	const rows = sortMembers(load.data, sort.key, sort.direction);
 	const totals = chamberTotals(rows);
@@ -419,11 +403,7 @@ function BusinessReportView({
 			)}
 			<h3 className="reports__business-name">{business.name}</h3>
 			{load.kind === 'loading' && <p role="status">Loading the report...</p>}
-			{load.kind === 'failed' && (
-				<p className="admin-banner admin-banner--error" role="alert">
-					{load.error}
-				</p>
-			)}
+			{load.kind === 'failed' && <ErrorBanner error={load.error} />}
 			{load.kind === 'ready' && (
 				<BusinessReportBody
 					report={load.data}

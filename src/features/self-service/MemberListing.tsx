@@ -5,6 +5,7 @@ import type { Database, SupabaseClient } from '../../lib/database.ts';
 import type { PublicSupabase } from '../auth/browser.ts';
 import { sanitizeDescription } from '../directory/sanitize.ts';
 import type { BusinessChanges, FieldIssue } from '../members/members.ts';
+import RowList, { type RowColumn, type RowListClasses } from '../members/RowList.tsx';
 import { MemberReport } from '../reports/ReportsTab.tsx';
 import { formatHoursText, isOpeningHours, openingHoursSchema } from '../tenants/hours.ts';
 import type { Listing, SocialMediaEntry, WebContent } from '../tenants/tenant-file.ts';
@@ -87,6 +88,38 @@ function changed(listing: Listing_, draft: Draft): BusinessChanges {
 	return changes as BusinessChanges;
 }
 
+const MEMBER_ROWS: RowListClasses = {
+	field: 'member-field',
+	error: 'member-field__error',
+	button: 'member-button member-button--secondary',
+};
+
+type Row = Record<string, unknown>;
+
+/** The member's lists, edited as rows: their columns, a new row, and the Add button's text. */
+const MEMBER_LISTS: Record<
+	'social_media' | 'web_content',
+	{ columns: RowColumn<Row>[]; blank: () => Row; add: string }
+> = {
+	social_media: {
+		columns: [
+			{ key: 'platform', label: () => 'Network' },
+			{ key: 'url', label: () => 'Link' },
+		],
+		blank: (): SocialMediaEntry => ({ platform: '', url: '' }),
+		add: 'Add a social link',
+	},
+	web_content: {
+		columns: [
+			{ key: 'content_type', label: () => 'Kind' },
+			{ key: 'content_title', label: () => 'Title' },
+			{ key: 'full_url', label: () => 'Link' },
+		],
+		blank: (): WebContent => ({ content_type: '', content_title: '', full_url: '', rel_url: '' }),
+		add: 'Add web content',
+	},
+};
+
 function Problem({ issues, field }: { issues: FieldIssue[]; field: string }) {
 	const issue = issues.find(
 		(i) => i.path === field || i.path.startsWith(`${field}[`) || i.path.startsWith(`${field}.`),
@@ -126,7 +159,6 @@ function Editor({
 	const set = (field: MemberField, value: unknown) => setDraft((d) => ({ ...d, [field]: value }));
 	const listings = (draft.listings as Listing[] | undefined) ?? [];
 	const social = (draft.social_media as SocialMediaEntry[] | undefined) ?? [];
-	const web = (draft.web_content as WebContent[] | undefined) ?? [];
 	const categories = (draft.categories as string[] | undefined) ?? [];
 	const choices = useMemo(
 		() =>
@@ -279,135 +311,21 @@ function Editor({
 						<Problem issues={issues} field="categories" />
 					</fieldset>
 				)}
-				{fields.has('social_media') && (
-					<fieldset className="member-field">
-						<legend>{fieldLabel('social_media')}</legend>
-						{social.map((link, index) => (
-							<div className="member-list-row" key={index}>
-								<label>
-									Network
-									<input
-										value={link.platform}
-										onChange={(e) =>
-											set(
-												'social_media',
-												social.map((l, i) =>
-													i === index ? { ...l, platform: e.target.value } : l,
-												),
-											)
-										}
-									/>
-								</label>
-								<label>
-									Link
-									<input
-										value={link.url}
-										onChange={(e) =>
-											set(
-												'social_media',
-												social.map((l, i) => (i === index ? { ...l, url: e.target.value } : l)),
-											)
-										}
-									/>
-								</label>
-								<button
-									type="button"
-									className="member-button member-button--secondary"
-									onClick={() =>
-										set(
-											'social_media',
-											social.filter((_, i) => i !== index),
-										)
-									}
-								>
-									Remove
-								</button>
-							</div>
-						))}
-						<button
-							type="button"
-							className="member-button member-button--secondary"
-							onClick={() => set('social_media', [...social, { platform: '', url: '' }])}
-						>
-							Add a social link
-						</button>
-						<Problem issues={issues} field="social_media" />
-					</fieldset>
-				)}
-				{fields.has('web_content') && (
-					<fieldset className="member-field">
-						<legend>{fieldLabel('web_content')}</legend>
-						{web.map((item, index) => (
-							<div className="member-list-row" key={index}>
-								<label>
-									Kind
-									<input
-										value={item.content_type}
-										onChange={(e) =>
-											set(
-												'web_content',
-												web.map((w, i) =>
-													i === index ? { ...w, content_type: e.target.value } : w,
-												),
-											)
-										}
-									/>
-								</label>
-								<label>
-									Title
-									<input
-										value={item.content_title}
-										onChange={(e) =>
-											set(
-												'web_content',
-												web.map((w, i) =>
-													i === index ? { ...w, content_title: e.target.value } : w,
-												),
-											)
-										}
-									/>
-								</label>
-								<label>
-									Link
-									<input
-										value={item.full_url}
-										onChange={(e) =>
-											set(
-												'web_content',
-												web.map((w, i) => (i === index ? { ...w, full_url: e.target.value } : w)),
-											)
-										}
-									/>
-								</label>
-								<button
-									type="button"
-									className="member-button member-button--secondary"
-									onClick={() =>
-										set(
-											'web_content',
-											web.filter((_, i) => i !== index),
-										)
-									}
-								>
-									Remove
-								</button>
-							</div>
-						))}
-						<button
-							type="button"
-							className="member-button member-button--secondary"
-							onClick={() =>
-								set('web_content', [
-									...web,
-									{ content_type: '', content_title: '', full_url: '', rel_url: '' },
-								])
-							}
-						>
-							Add web content
-						</button>
-						<Problem issues={issues} field="web_content" />
-					</fieldset>
-				)}
+				{(['social_media', 'web_content'] as const)
+					.filter((field) => fields.has(field))
+					.map((field) => (
+						<fieldset className="member-field" key={field}>
+							<legend>{fieldLabel(field)}</legend>
+							<RowList
+								{...MEMBER_LISTS[field]}
+								items={(draft[field] as Row[] | undefined) ?? []}
+								onChange={(rows) => set(field, rows)}
+								remove={() => 'Remove'}
+								classes={MEMBER_ROWS}
+							/>
+							<Problem issues={issues} field={field} />
+						</fieldset>
+					))}
 				{fields.has('logo_url') && (
 					<div className="member-field">
 						<label htmlFor={`${ids}-logo`}>{fieldLabel('logo_url')}</label>

@@ -12,6 +12,7 @@ import {
 import { formatHoursText, isOpeningHours } from '../tenants/hours.ts';
 import { fieldLabel, requestDiff, type MemberRequest } from './self-service.ts';
 import './self-service.css';
+import ErrorBanner from '../admin/ErrorBanner.tsx';
 
 const when = (iso: string) => format(new Date(iso), 'MMM d, yyyy HH:mm');
 
@@ -153,11 +154,7 @@ function RequestCard({
 					))}
 				</tbody>
 			</table>
-			{error && (
-				<p className="admin-banner admin-banner--error" role="alert">
-					{error}
-				</p>
-			)}
+			<ErrorBanner error={error} />
 			{mode.kind === 'edit' && (
 				<div className="request-edit">
 					{Object.keys(submission.changes).map((field) => (
@@ -224,51 +221,42 @@ function RequestCard({
 					</>
 				)}
 				{mode.kind === 'edit' && (
-					<>
-						<button
-							type="button"
-							className="admin-button"
-							disabled={busy}
-							onClick={() =>
-								void approve(
-									Object.fromEntries(
-										Object.entries(submission.changes).map(([f, v]) => [
-											f,
-											fromText(f, mode.texts[f] ?? '', v),
-										]),
-									),
-								)
-							}
-						>
-							Approve with my edits
-						</button>
-						<button
-							type="button"
-							className="admin-button admin-button--secondary"
-							onClick={() => setMode({ kind: 'view' })}
-						>
-							Cancel
-						</button>
-					</>
+					<button
+						type="button"
+						className="admin-button"
+						disabled={busy}
+						onClick={() =>
+							void approve(
+								Object.fromEntries(
+									Object.entries(submission.changes).map(([f, v]) => [
+										f,
+										fromText(f, mode.texts[f] ?? '', v),
+									]),
+								),
+							)
+						}
+					>
+						Approve with my edits
+					</button>
 				)}
 				{mode.kind === 'return' && (
-					<>
-						<button
-							type="button"
-							className="admin-button"
-							disabled={busy || mode.note.trim() === ''}
-							onClick={() => void returnRequest(mode.note)}
-						>
-							Return request
-						</button>
-						<button
-							type="button"
-							className="admin-button admin-button--secondary"
-							onClick={() => setMode({ kind: 'view' })}
-						>
-							Cancel
-						</button>
-					</>
+					<button
+						type="button"
+						className="admin-button"
+						disabled={busy || mode.note.trim() === ''}
+						onClick={() => void returnRequest(mode.note)}
+					>
+						Return request
+					</button>
+				)}
+				{mode.kind !== 'view' && (
+					<button
+						type="button"
+						className="admin-button admin-button--secondary"
+						onClick={() => setMode({ kind: 'view' })}
+					>
+						Cancel
+					</button>
 				)}
 			</div>
 		</article>
@@ -331,11 +319,7 @@ export default function RequestsTab({ chamber, getAccessToken }: AdminTabProps) 
 					Loading the requests...
 				</p>
 			)}
-			{load.kind === 'failed' && (
-				<p className="admin-banner admin-banner--error" role="alert">
-					{load.error}
-				</p>
-			)}
+			{load.kind === 'failed' && <ErrorBanner error={load.error} />}
 			{load.kind === 'ready' && load.requests.length === 0 && <p>No requests are waiting.</p>}
 			{load.kind === 'ready' &&
 				load.requests.map((request) => (

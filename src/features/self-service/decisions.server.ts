@@ -2,12 +2,12 @@ import type { AdminSession } from '../auth/auth.server.ts';
 import { getChamberConfig } from '../config/config.server.ts';
 import { readContactEnv } from '../contact/contact.server.ts';
 import { publishMemberChange } from '../members/members.server.ts';
+import { refusal } from '../members/refusal.server.ts';
 import { describeIssues, parseBusinessChanges, type BusinessChanges } from '../members/members.ts';
 import type { TenantRow } from '../tenants/lookup.server.ts';
 import { BadRequest, HttpError } from '../../lib/http.server.ts';
 import { sendMail } from '../../lib/mail.server.ts';
 import { getServiceClient } from '../../lib/supabase.server.ts';
-import { refusal } from './self-service.server.ts';
 import { decisionMail, type Decision, type DecisionMail } from './self-service.ts';
 
 /**

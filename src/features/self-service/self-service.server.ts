@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import type { PostgrestError } from '@supabase/supabase-js';
 import type { SupabaseClient } from '../../lib/database.ts';
 import { BadRequest, HttpError, ipRateKey } from '../../lib/http.server.ts';
 import { takeRateLimits } from '../../lib/rate-limit.server.ts';
@@ -16,9 +15,9 @@ import { writeLogoObject } from '../admin/logos/logos.server.ts';
 import { businessLogoObjectName, type LogoFormat } from '../admin/logos/logos.ts';
 import type { AdminSession } from '../auth/auth.server.ts';
 import { getChamberConfig } from '../config/config.server.ts';
-import { throwIfConflict } from '../conflicts/conflicts.server.ts';
 import { publishMemberChange } from '../members/members.server.ts';
 import { describeIssues } from '../members/members.ts';
+import { refusal } from '../members/refusal.server.ts';
 import type { TenantRow } from '../tenants/lookup.server.ts';
 import {
 	listingPath,
@@ -40,25 +39,6 @@ import {
  */
 
 const NOT_A_MEMBER = 'Please sign in again with the link e-mailed to your business.';
-
-/** The database's refusal as the API's answer. */
-export function refusal(error: PostgrestError, what: string): Error {
-	throwIfConflict(error);
-	switch (error.code) {
-		case '42501':
-			return new HttpError(403, error.message);
-		case 'P0002':
-			return new HttpError(404, error.message);
-		case '22023':
-		case '23514':
-		case '22P02':
-			return new BadRequest(error.message);
-		case '55000':
-			return new HttpError(409, error.message);
-		default:
-			return new Error(`${what} failed: ${error.message}`, { cause: error });
-	}
-}
 
 // --- Sign-in --------------------------------------------------------------------------------------
 

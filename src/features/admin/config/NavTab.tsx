@@ -58,6 +58,53 @@ function updateItem(index: number, update: (item: MenuItem) => MenuItem) {
 	});
 }
 
+/** A menu entry's ↑ and ↓, and Delete once the person confirms it. */
+function ItemActions({
+	name,
+	index,
+	count,
+	confirm,
+	onMove,
+	onDelete,
+}: {
+	name: string;
+	index: number;
+	count: number;
+	confirm: string;
+	onMove(by: -1 | 1): void;
+	onDelete(): void;
+}) {
+	return (
+		<div className="admin-menu-item__actions">
+			<button
+				type="button"
+				aria-label={`Move ${name} up`}
+				disabled={index === 0}
+				onClick={() => onMove(-1)}
+			>
+				↑
+			</button>
+			<button
+				type="button"
+				aria-label={`Move ${name} down`}
+				disabled={index === count - 1}
+				onClick={() => onMove(1)}
+			>
+				↓
+			</button>
+			<button
+				type="button"
+				className="admin-danger"
+				onClick={() => {
+					if (window.confirm(confirm)) onDelete();
+				}}
+			>
+				Delete {name}
+			</button>
+		</div>
+	);
+}
+
 function SubItems({
 	item,
 	index,
@@ -96,35 +143,14 @@ function SubItems({
 								checked={sub.isInternal}
 								onChange={(v) => setSub({ isInternal: v })}
 							/>
-							<div className="admin-menu-item__actions">
-								<button
-									type="button"
-									aria-label={`Move ${name} up`}
-									disabled={subIndex === 0}
-									onClick={() => setSubs(move(subs, subIndex, -1))}
-								>
-									↑
-								</button>
-								<button
-									type="button"
-									aria-label={`Move ${name} down`}
-									disabled={subIndex === subs.length - 1}
-									onClick={() => setSubs(move(subs, subIndex, 1))}
-								>
-									↓
-								</button>
-								<button
-									type="button"
-									className="admin-danger"
-									onClick={() => {
-										if (window.confirm(`Delete "${sub.label}" from ${item.label}?`)) {
-											setSubs(subs.filter((_, i) => i !== subIndex));
-										}
-									}}
-								>
-									Delete {name}
-								</button>
-							</div>
+							<ItemActions
+								name={name}
+								index={subIndex}
+								count={subs.length}
+								confirm={`Delete "${sub.label}" from ${item.label}?`}
+								onMove={(by) => setSubs(move(subs, subIndex, by))}
+								onDelete={() => setSubs(subs.filter((_, i) => i !== subIndex))}
+							/>
 						</li>
 					);
 				})}
@@ -185,37 +211,16 @@ export function NavTab({ draft }: ConfigTabProps) {
 							)}
 						</div>
 						{item.type === 'dropdown' && <SubItems item={item} index={index} urls={urls} />}
-						<div className="admin-menu-item__actions">
-							<button
-								type="button"
-								aria-label={`Move ${item.label} up`}
-								disabled={index === 0}
-								onClick={() => edit((d) => void (d.navigation.menuItems = move(items, index, -1)))}
-							>
-								↑
-							</button>
-							<button
-								type="button"
-								aria-label={`Move ${item.label} down`}
-								disabled={index === items.length - 1}
-								onClick={() => edit((d) => void (d.navigation.menuItems = move(items, index, 1)))}
-							>
-								↓
-							</button>
-							<button
-								type="button"
-								className="admin-danger"
-								onClick={() => {
-									if (window.confirm(`Delete the menu item "${item.label}"?`)) {
-										edit(
-											(d) => void (d.navigation.menuItems = items.filter((_, i) => i !== index)),
-										);
-									}
-								}}
-							>
-								Delete {item.label}
-							</button>
-						</div>
+						<ItemActions
+							name={item.label}
+							index={index}
+							count={items.length}
+							confirm={`Delete the menu item "${item.label}"?`}
+							onMove={(by) => edit((d) => void (d.navigation.menuItems = move(items, index, by)))}
+							onDelete={() =>
+								edit((d) => void (d.navigation.menuItems = items.filter((_, i) => i !== index)))
+							}
+						/>
 					</li>
 				))}
 			</ol>

@@ -19,6 +19,7 @@ import {
 	type FontChoice,
 	type MemberFieldChoice,
 	type Social,
+	type Fonts,
 	type TextColors,
 } from '../../config/config.ts';
 import { chamberTimeZone } from '../../config/time-zone.ts';
@@ -231,18 +232,15 @@ export function FontsTab({ draft }: ConfigTabProps) {
 	return (
 		<>
 			<Section title="Fonts">
-				<SelectField
-					label={FONT_LABELS.heading}
-					value={draft.fonts.heading}
-					options={fontOptions}
-					onChange={(v) => setField('fonts', 'heading', v)}
-				/>
-				<SelectField
-					label={FONT_LABELS.body}
-					value={draft.fonts.body}
-					options={fontOptions}
-					onChange={(v) => setField('fonts', 'body', v)}
-				/>
+				{(Object.keys(FONT_LABELS) as (keyof Fonts)[]).map((field) => (
+					<SelectField
+						key={field}
+						label={FONT_LABELS[field]}
+						value={draft.fonts[field]}
+						options={fontOptions}
+						onChange={(v) => setField('fonts', field, v)}
+					/>
+				))}
 			</Section>
 			<Section title="Text colours">
 				{(Object.keys(TEXT_COLOR_LABELS) as (keyof TextColors)[]).map((field) => (

@@ -8,8 +8,10 @@ import {
 	type AdminRole,
 } from '../../auth/auth.ts';
 import type { AdminTabProps } from '../admin.ts';
+import { SelectField } from '../fields.tsx';
 import { after, callApi } from '../ops/api.ts';
 import Dialog from '../ops/Dialog.tsx';
+import DialogActions from '../ops/DialogActions.tsx';
 import '../ops/ops.css';
 import {
 	createUserBodySchema,
@@ -280,50 +282,26 @@ export default function UsersTab({ user, chamber, getAccessToken }: AdminTabProp
 							At least 6 characters.
 						</p>
 					</div>
-					<div className="admin-field">
-						<label htmlFor={`${ids}-chamber`}>Chamber</label>
-						<select
-							id={`${ids}-chamber`}
-							required
-							value={form.tenantId}
-							onChange={(e) => setForm({ ...form, tenantId: e.target.value })}
-						>
-							{chambers.map((t) => (
-								<option key={t.id} value={t.id}>
-									{t.name}
-								</option>
-							))}
-						</select>
-					</div>
-					<div className="admin-field">
-						<label htmlFor={`${ids}-role`}>Role</label>
-						<select
-							id={`${ids}-role`}
-							value={form.role}
-							onChange={(e) => setForm({ ...form, role: e.target.value as AdminRole })}
-						>
-							{ADMIN_ROLES.map((role) => (
-								<option key={role} value={role}>
-									{ROLE_NAMES[role]} ({ROLE_LABELS[role]})
-								</option>
-							))}
-						</select>
-					</div>
-					<div role="alert">
-						{formError && <p className="admin-banner admin-banner--error">{formError}</p>}
-					</div>
-					<div className="ops-dialog__actions">
-						<button
-							type="button"
-							className="admin-button admin-button--secondary"
-							onClick={() => setCreating(false)}
-						>
-							Cancel
-						</button>
+					<SelectField
+						label="Chamber"
+						value={form.tenantId}
+						options={chambers.map((t) => ({ value: t.id, label: t.name }))}
+						onChange={(tenantId) => setForm({ ...form, tenantId })}
+					/>
+					<SelectField
+						label="Role"
+						value={form.role}
+						options={ADMIN_ROLES.map((role) => ({
+							value: role,
+							label: `${ROLE_NAMES[role]} (${ROLE_LABELS[role]})`,
+						}))}
+						onChange={(role) => setForm({ ...form, role })}
+					/>
+					<DialogActions error={formError} onCancel={() => setCreating(false)}>
 						<button type="submit" className="admin-button" disabled={busy}>
 							{busy ? 'Creating...' : 'Create User'}
 						</button>
-					</div>
+					</DialogActions>
 				</form>
 			</Dialog>
 
@@ -336,17 +314,7 @@ export default function UsersTab({ user, chamber, getAccessToken }: AdminTabProp
 				<p>
 					Delete <strong>{deleting?.email}</strong>? They will no longer be able to sign in.
 				</p>
-				<div role="alert">
-					{deleteError && <p className="admin-banner admin-banner--error">{deleteError}</p>}
-				</div>
-				<div className="ops-dialog__actions">
-					<button
-						type="button"
-						className="admin-button admin-button--secondary"
-						onClick={() => setDeleting(null)}
-					>
-						Cancel
-					</button>
+				<DialogActions error={deleteError} onCancel={() => setDeleting(null)}>
 					<button
 						type="button"
 						className="admin-button"
@@ -355,7 +323,7 @@ export default function UsersTab({ user, chamber, getAccessToken }: AdminTabProp
 					>
 						{busy ? 'Deleting...' : 'Delete'}
 					</button>
-				</div>
+				</DialogActions>
 			</Dialog>
 		</div>
 	);

@@ -13,6 +13,7 @@ import {
 	type RowAction,
 } from './import.ts';
 import './import.css';
+import ErrorBanner from '../../admin/ErrorBanner.tsx';
 
 /** How many businesses of each kind the preview lists (the counts say how many there are). */
 const LISTED = 100;
@@ -135,11 +136,7 @@ function MappingForm({ job, getAccessToken, onChanged }: Props) {
 					))}
 				</tbody>
 			</table>
-			{error && (
-				<p className="admin-banner admin-banner--error" role="alert">
-					{error}
-				</p>
-			)}
+			<ErrorBanner error={error} />
 			<button type="submit" className="admin-button" disabled={busy}>
 				Save mapping and continue
 			</button>
@@ -246,6 +243,12 @@ function Preview({ job, client, getAccessToken, onChanged, onDone }: Props) {
 
 	const label = (row: PreviewRow) =>
 		`${row.name ?? '(no name)'}${row.weblink_profile_id ? ` (#${row.weblink_profile_id})` : ''}`;
+	const labelWithChanges = (row: PreviewRow) => (
+		<>
+			{label(row)}
+			<Changes row={row} />
+		</>
+	);
 	return (
 		<div>
 			<h4>Preview of {job.source}</h4>
@@ -270,23 +273,13 @@ function Preview({ job, client, getAccessToken, onChanged, onDone }: Props) {
 				title="To change"
 				count={counts.changed}
 				rows={rows?.change}
-				render={(row) => (
-					<>
-						{label(row)}
-						<Changes row={row} />
-					</>
-				)}
+				render={labelWithChanges}
 			/>
 			<Listed
 				title="Kept as changed here"
 				count={rows?.kept?.length ?? 0}
 				rows={rows?.kept}
-				render={(row) => (
-					<>
-						{label(row)}
-						<Changes row={row} />
-					</>
-				)}
+				render={labelWithChanges}
 			/>
 			<Listed
 				title="Missing from the file"
@@ -324,11 +317,7 @@ function Preview({ job, client, getAccessToken, onChanged, onDone }: Props) {
 					</fieldset>
 				)
 			)}
-			{error && (
-				<p className="admin-banner admin-banner--error" role="alert">
-					{error}
-				</p>
-			)}
+			<ErrorBanner error={error} />
 			<div className="member-import__actions">
 				<button
 					type="button"

@@ -4,6 +4,7 @@ import { callApi } from '../../admin/ops/api.ts';
 import ImportJobView from './ImportJobView.tsx';
 import { useImportJob } from './useImportJob.ts';
 import './import.css';
+import ErrorBanner from '../../admin/ErrorBanner.tsx';
 
 /** What the file input offers (the server reads the format from the file itself). */
 const ACCEPT =
@@ -93,11 +94,7 @@ export default function ImportPanel({ chamber, client, getAccessToken }: AdminTa
 							onChange={(e) => setFile(e.target.files?.[0] ?? null)}
 						/>
 					</label>
-					{error && (
-						<p className="admin-banner admin-banner--error" role="alert">
-							{error}
-						</p>
-					)}
+					<ErrorBanner error={error} />
 					{busy && <p role="status">{busy}</p>}
 					<button type="submit" className="admin-button" disabled={busy !== null}>
 						Upload and preview

@@ -1,7 +1,7 @@
 // Which business field a file's column fills. Pure logic, no I/O: the panel's mapping screen and
 // the background function share it.
 
-import { SCALAR_FIELDS } from '../members.ts';
+import { FIELD_LABELS, SCALAR_FIELDS, type ScalarField } from '../members.ts';
 
 /** The social networks a column can hold a link for (the directory shows an icon for each). */
 export const SOCIAL_TARGETS = ['facebook', 'twitter', 'linkedin', 'instagram', 'youtube'] as const;
@@ -24,30 +24,23 @@ export type MappingTarget = (typeof MAPPING_TARGETS)[number];
 /** A heading mapped to '' is ignored. */
 export type Mapping = Record<string, MappingTarget | ''>;
 
-/** How each field is named to people (the mapping screen and the preview). */
+/** The Members tab's names of the business fields, which a column fills as they are. */
+const FIELD_NAMES = Object.fromEntries(
+	SCALAR_FIELDS.map((field) => [field, FIELD_LABELS[field]]),
+) as Record<ScalarField, string>;
+
+/**
+ * How each field is named to people (the mapping screen and the preview): as the Members tab
+ * names it, but where a spreadsheet's column needs a plainer or more exact name.
+ */
 export const TARGET_LABELS: Readonly<Record<MappingTarget, string>> = {
+	...FIELD_NAMES,
 	weblink_profile_id: 'Membership-system id',
-	report_name: 'Business name',
 	address1: 'Address line 1',
-	address2: 'Address line 2',
-	city: 'City',
-	county: 'County',
-	state: 'State',
 	zip: 'ZIP code',
-	work_phone: 'Phone',
-	hours: 'Opening hours',
-	website: 'Website',
 	email: 'E-mail',
-	featured: 'Featured',
-	categories: 'Categories',
-	membership_level_name: 'Membership level',
-	membership_rank: 'Membership rank',
-	member_since_date: 'Member since',
-	main_related_profile_name: 'Main contact',
 	logo_url: 'Logo URL',
-	listing_position: 'Listing position',
 	is_member: 'Member',
-	published: 'Published',
 	description: 'Description',
 	short_description: 'Short description',
 	keywords: 'Keywords',

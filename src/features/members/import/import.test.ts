@@ -1,6 +1,18 @@
 import { describe, expect, it } from 'vitest';
-import { resolveMapping, normalizeHeader, MAPPING_TARGETS, BUILT_IN_HEADINGS } from './fields.ts';
-import { decideRow, documentToInput, formatSummary, type ExistingBusiness } from './import.ts';
+import {
+	resolveMapping,
+	normalizeHeader,
+	MAPPING_TARGETS,
+	BUILT_IN_HEADINGS,
+	TARGET_LABELS,
+} from './fields.ts';
+import {
+	decideRow,
+	documentToInput,
+	fieldLabel,
+	formatSummary,
+	type ExistingBusiness,
+} from './import.ts';
 import { readTable } from './read.server.ts';
 import ExcelJS from 'exceljs';
 
@@ -78,6 +90,25 @@ describe('mapping headings', () => {
 		const resolved = resolveMapping(['Name', 'Colour'], new Map([[normalizeHeader('Colour'), '']]));
 		expect(resolved.mapping).toEqual({ Name: 'report_name', Colour: '' });
 		expect(resolved.missing).toEqual(['weblink_profile_id']);
+	});
+
+	it('names every field a column can fill apart from the others, as the Members tab does', () => {
+		const labels = MAPPING_TARGETS.map((t) => TARGET_LABELS[t]);
+		expect(new Set(labels).size).toBe(labels.length);
+		expect([TARGET_LABELS.city, TARGET_LABELS.membership_level_name]).toEqual([
+			'City',
+			'Membership level',
+		]);
+		expect([TARGET_LABELS.address1, TARGET_LABELS.zip, TARGET_LABELS.email]).toEqual([
+			'Address line 1',
+			'ZIP code',
+			'E-mail',
+		]);
+		expect(['twitter', 'social_media', 'listings'].map(fieldLabel)).toEqual([
+			'X (Twitter)',
+			'Social links',
+			'Descriptions',
+		]);
 	});
 
 	it('claims every built-in heading for one field only', () => {

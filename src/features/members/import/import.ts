@@ -5,6 +5,7 @@ import {
 	type Business,
 	type BusinessInput,
 } from '../../tenants/tenant-file.ts';
+import { FIELD_LABELS } from '../members.ts';
 import {
 	LIST_KEYS,
 	LISTING_TARGETS,
@@ -493,16 +494,11 @@ export function rowProfileId(row: TableRow, mapping: Mapping): string | null {
 
 // --- Showing a value -----------------------------------------------------------------------------
 
-/** A field's name as people read it. */
+/** A field's name as people read it: a list field (not a column) as the Members tab names it. */
 export function fieldLabel(field: string): string {
 	return (
 		(TARGET_LABELS as Record<string, string>)[field] ??
-		{
-			listings: 'Listings',
-			social_media: 'Social links',
-			profile_affiliations: 'Affiliations',
-			web_content: 'Web content',
-		}[field] ??
+		(FIELD_LABELS as Record<string, string>)[field] ??
 		field
 	);
 }

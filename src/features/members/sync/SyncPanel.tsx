@@ -6,6 +6,7 @@ import ImportJobView from '../import/ImportJobView.tsx';
 import { formatSummary, fullCounts, IMPORT_JOB_COLUMNS, type ImportJob } from '../import/import.ts';
 import { useImportJob } from '../import/useImportJob.ts';
 import '../import/import.css';
+import ErrorBanner from '../../admin/ErrorBanner.tsx';
 
 interface SyncStatus {
 	configured: boolean;
@@ -104,11 +105,7 @@ export default function SyncPanel({ chamber, client, getAccessToken }: AdminTabP
 					sync.
 				</p>
 			)}
-			{error && (
-				<p className="admin-banner admin-banner--error" role="alert">
-					{error}
-				</p>
-			)}
+			<ErrorBanner error={error} />
 			{job && job.state !== 'applied' && job.state !== 'failed' ? (
 				<ImportJobView
 					job={job}
