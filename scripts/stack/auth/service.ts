@@ -601,6 +601,23 @@ export class AuthService {
 	// --- Password recovery ----------------------------------------------------------------------------
 
 	/**
+	 * GoTrue's SMTP_MAX_FREQUENCY: one e-mailed link (recovery or magic link, which share the
+	 * user's recovery_sent_at) per user per interval.
+	 */
+	#refuseEarlyEmail(user: UserRow, now: Date): void {
+		if (!user.recovery_sent_at) return;
+		const next = user.recovery_sent_at.getTime() + this.#config.emailMinIntervalSeconds * 1000;
+		if (next > now.getTime()) {
+			const left = Math.floor((next - now.getTime()) / 1000);
+			throw new AuthError(
+				429,
+				'over_email_send_rate_limit',
+				`For security purposes, you can only request this after ${left} seconds.`,
+			);
+		}
+	}
+
+	/**
 	 * POST /recover (Recover, sendPasswordRecovery): 200 {} whether or not the address is known, one
 	 * e-mail per user per minute (429 over_email_send_rate_limit), a one-hour single-use link.
 	 */
@@ -614,17 +631,7 @@ export class AuthService {
 		await this.#store.transaction(async (db) => {
 			const user = await findUserByEmail(db, email);
 			if (!user) return;
-			const interval = this.#config.emailMinIntervalSeconds * 1000;
-			if (user.recovery_sent_at && user.recovery_sent_at.getTime() + interval > now.getTime()) {
-				const left = Math.floor(
-					(user.recovery_sent_at.getTime() + interval - now.getTime()) / 1000,
-				);
-				throw new AuthError(
-					429,
-					'over_email_send_rate_limit',
-					`For security purposes, you can only request this after ${left} seconds.`,
-				);
-			}
+			this.#refuseEarlyEmail(user, now);
 			const token = newOpaqueToken();
 			await saveRecoveryToken(db, { userId: user.id, hash: hashToken(token), email, now });
 			await updateUser(db, user.id, { recovery_sent_at: now }, now);
@@ -709,17 +716,7 @@ export class AuthService {
 			if (!user || !user.email_confirmed_at) {
 				throw new AuthError(422, 'signup_disabled', 'Signups not allowed for this instance');
 			}
-			const interval = this.#config.emailMinIntervalSeconds * 1000;
-			if (user.recovery_sent_at && user.recovery_sent_at.getTime() + interval > now.getTime()) {
-				const left = Math.floor(
-					(user.recovery_sent_at.getTime() + interval - now.getTime()) / 1000,
-				);
-				throw new AuthError(
-					429,
-					'over_email_send_rate_limit',
-					`For security purposes, you can only request this after ${left} seconds.`,
-				);
-			}
+			this.#refuseEarlyEmail(user, now);
 			// GoTrue's link carries the token hash of a six-digit code (crypto.GenerateOtp); only the
 			// hash's own SHA-256 is stored.
 			const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
