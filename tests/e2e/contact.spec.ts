@@ -7,6 +7,7 @@ import { profilePath } from '../../src/features/business/business.ts';
 import type { Business } from '../../src/features/directory/directory.ts';
 import { signIn } from './admin-support.ts';
 import { demoTenant, findBusiness } from './directory-helpers.ts';
+import { holdRequests } from './island-support.ts';
 
 const DATA_DIR = process.env.E2E_DATA_DIR || '.data-test/e2e';
 const DATABASE_URL = `postgres://postgres:postgres@127.0.0.1:${Number(process.env.E2E_STACK_PORT || 56321) + 1}/postgres`;
@@ -41,16 +42,6 @@ async function fill(page: Page, message: string) {
 	await f.message.fill(message);
 }
 
-/** Holds POST /api/contact-business until released, so the sending state can be seen. */
-async function holdContactRequests(page: Page) {
-	let release: () => void = () => {};
-	const released = new Promise<void>((resolve) => (release = resolve));
-	await page.route('**/api/contact-business', async (route) => {
-		await released;
-		await route.continue();
-	});
-	return release;
-}
 
 test.describe('contact dialog', () => {
 	test('sends a message: Sending..., then success, then it closes after 2 seconds', async ({
@@ -61,7 +52,8 @@ test.describe('contact dialog', () => {
 		await expect(f.message).toHaveAttribute('rows', '5');
 		const text = `Do you cater weddings? (e2e ${Date.now()})`;
 		await fill(page, text);
-		const release = await holdContactRequests(page);
+		// Held until checked, so the sending state can be seen.
+		const held = await holdRequests(page, '**/api/contact-business');
 		await f.send.click();
 
 		const sending = f.dialog.getByRole('button', { name: 'Sending...' });
@@ -69,7 +61,7 @@ test.describe('contact dialog', () => {
 		for (const field of [f.name, f.email, f.message]) await expect(field).toBeDisabled();
 		await expect(f.dialog.getByRole('button', { name: 'Cancel' })).toBeDisabled();
 		await expect(f.dialog.getByRole('button', { name: 'Close' })).toBeDisabled();
-		release();
+		held.release();
 
 		await expect(f.dialog.getByText('Thanks — your message will be delivered.')).toBeVisible();
 		const shownAt = Date.now();
