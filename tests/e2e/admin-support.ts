@@ -123,11 +123,21 @@ export async function openPanel(page: Page, email: string, chamber?: string): Pr
 }
 
 /** Opens a tab of the panel and answers its panel, once the tab is the selected one. */
-export async function panelTab(page: Page, name: string) {
+export async function panelTab(page: Page, name: string | RegExp) {
 	const tab = page.getByRole('tab', { name, exact: true });
 	await tab.click();
 	await expect(tab).toHaveAttribute('aria-selected', 'true');
 	return page.getByRole('tabpanel');
+}
+
+/** In the Members tab, finds a business by its name and opens its listing. */
+export async function openListing(page: Page, name: string) {
+	const panel = page.getByRole('tabpanel');
+	await panel.getByRole('searchbox', { name: 'Name' }).fill(name);
+	await panel.getByRole('button', { name: 'Search', exact: true }).click();
+	await panel.getByRole('button', { name, exact: true }).click();
+	await expect(panel.getByRole('heading', { name, level: 3 })).toBeVisible();
+	return panel;
 }
 
 /** Saves the panel's changes and waits until it says they are saved, with nothing left to save. */
