@@ -101,6 +101,29 @@ export async function createUser(
 	return email;
 }
 
+/**
+ * Imports a chamber of the spec's own, slug `{prefix}-{time}` and named `{name} {slug}`, with the
+ * other parts of a tenant file (config, businesses…), so what the spec saves there rebuilds
+ * nothing of the demo site; answers its slug.
+ */
+export async function importChamber(
+	prefix: string,
+	name: string,
+	parts: Record<string, unknown> = {},
+): Promise<string> {
+	const slug = `${prefix}-${Date.now().toString(36)}`;
+	await importTenant(
+		await serviceClient(),
+		parseTenantFile({ tenant: { slug, name: `${name} ${slug}` }, ...parts }, `${prefix} e2e`),
+	);
+	return slug;
+}
+
+/** Removes a chamber importChamber made, with everything of it. */
+export async function removeChamber(slug: string): Promise<void> {
+	await (await serviceClient()).from('tenants').delete().eq('slug', slug);
+}
+
 /** Signs in through the login page, as a person would. */
 export async function signIn(page: Page, email: string, password = DEMO_PASSWORD): Promise<void> {
 	await page.getByLabel('Email').fill(email);
@@ -120,6 +143,13 @@ export async function logIn(page: Page, email: string, redirect?: string): Promi
 export async function openPanel(page: Page, email: string, chamber?: string): Promise<void> {
 	await logIn(page, email, chamber ? `${PANEL}?chamber=${chamber}` : PANEL);
 	await expect(page.getByRole('tablist', { name: 'Settings' })).toBeVisible();
+}
+
+/** Signs in on the login page as a new user of `slug` (see createUser); answers its address. */
+export async function logInAsNewUser(page: Page, slug: string, role: UserRole): Promise<string> {
+	const email = await createUser(slug, role);
+	await logIn(page, email);
+	return email;
 }
 
 /** Opens a tab of the panel and answers its panel, once the tab is the selected one. */

@@ -4,6 +4,7 @@ import {
 	createUser,
 	DEMO_PASSWORD,
 	logIn,
+	logInAsNewUser,
 	PANEL,
 	resetLinkFor,
 	serviceClient,
@@ -204,8 +205,7 @@ test.describe('the panel shell', () => {
 	});
 
 	test('a super_admin of another chamber may open this chamber’s panel', async ({ page }) => {
-		const email = await createUser('riverside', 'super_admin');
-		await logIn(page, email);
+		await logInAsNewUser(page, 'riverside', 'super_admin');
 		await expect(page).toHaveURL(PANEL);
 		await expect(page.getByRole('banner')).toContainText('Super Admin');
 		await expect(page.getByRole('button', { name: 'Logout' })).toBeVisible();
@@ -223,8 +223,7 @@ test.describe('the panel shell', () => {
 	test('a session the identity service ended sends the panel back to the login', async ({
 		page,
 	}) => {
-		const email = await createUser('demo', 'admin');
-		await logIn(page, email);
+		await logInAsNewUser(page, 'demo', 'admin');
 		await expect(page.getByRole('button', { name: 'Logout' })).toBeVisible();
 		// Signed out everywhere (another device, or the password changed): this session ends.
 		const token = await page.evaluate(() => {
@@ -239,8 +238,7 @@ test.describe('the panel shell', () => {
 	test('Change password asks for the current one, then the new one takes over', async ({
 		page,
 	}) => {
-		const email = await createUser('demo', 'editor');
-		await logIn(page, email);
+		const email = await logInAsNewUser(page, 'demo', 'editor');
 		await page.getByRole('button', { name: 'Change password' }).click();
 		const dialog = page.getByRole('dialog', { name: 'Change password' });
 		await dialog.getByLabel('Current password').fill('not-my-password');

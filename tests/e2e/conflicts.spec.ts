@@ -1,13 +1,12 @@
 import { expect, test, type Browser, type Page } from '@playwright/test';
-import { importTenant } from '../../src/features/tenants/tenants.server.ts';
-import { parseTenantFile } from '../../src/features/tenants/tenant-file.ts';
 import {
 	createUser,
+	importChamber,
 	openPanel,
 	panelTab,
+	removeChamber,
 	saveChanges,
 	savedConfig,
-	serviceClient,
 } from './admin-support.ts';
 
 // No lost edits: two people, each in a browser of their own, edit the same chamber. Where both
@@ -21,18 +20,13 @@ let slug: string;
 test.beforeAll(async () => {
 	ann = await createUser('demo', 'super_admin');
 	bo = await createUser('demo', 'super_admin');
-	slug = `conflict-${Date.now().toString(36)}`;
-	await importTenant(
-		await serviceClient(),
-		parseTenantFile(
-			{ tenant: { slug, name: `Conflict ${slug}` }, config: { content: { heroTitle: 'Welcome' } } },
-			'conflicts e2e',
-		),
-	);
+	slug = await importChamber('conflict', 'Conflict', {
+		config: { content: { heroTitle: 'Welcome' } },
+	});
 });
 
 test.afterAll(async () => {
-	await (await serviceClient()).from('tenants').delete().eq('slug', slug);
+	await removeChamber(slug);
 });
 
 /** A browser of its own, signed in, on the Content tab of the test chamber. */

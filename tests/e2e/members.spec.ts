@@ -1,14 +1,14 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import { slugify } from '../../src/features/directory/rules.ts';
-import { importTenant } from '../../src/features/tenants/tenants.server.ts';
-import { parseTenantFile } from '../../src/features/tenants/tenant-file.ts';
 import {
 	createUser,
+	importChamber,
 	openListing,
 	openPanel,
 	PANEL,
 	panelTab,
+	removeChamber,
 	serviceClient,
 } from './admin-support.ts';
 
@@ -18,7 +18,7 @@ import {
 
 test.describe.configure({ mode: 'serial' });
 
-const slug = `members-${Date.now().toString(36)}`;
+let slug: string;
 let otherSuper: string;
 
 /** The Members tab, once its count has loaded. */
@@ -47,33 +47,24 @@ async function superPage(browser: Browser, email: string) {
 }
 
 test.beforeAll(async () => {
-	const service = await serviceClient();
-	await importTenant(
-		service,
-		parseTenantFile(
+	slug = await importChamber('members', 'Members', {
+		businesses: [
 			{
-				tenant: { slug, name: `Members ${slug}` },
-				businesses: [
-					{
-						weblink_profile_id: '8100',
-						report_name: 'Harbor Books',
-						city: 'Lakeside',
-						work_phone: '555-0100',
-						categories: ['Retail'],
-						listings: [{ description: '<p>Books by the harbor.</p>' }],
-					},
-					{ weblink_profile_id: '8101', report_name: 'Quayside Bakery', city: 'Lakeside' },
-				],
+				weblink_profile_id: '8100',
+				report_name: 'Harbor Books',
+				city: 'Lakeside',
+				work_phone: '555-0100',
+				categories: ['Retail'],
+				listings: [{ description: '<p>Books by the harbor.</p>' }],
 			},
-			'e2e members chamber',
-		),
-	);
+			{ weblink_profile_id: '8101', report_name: 'Quayside Bakery', city: 'Lakeside' },
+		],
+	});
 	otherSuper = await createUser(slug, 'super_admin');
 });
 
 test.afterAll(async () => {
-	const service = await serviceClient();
-	await service.from('tenants').delete().eq('slug', slug);
+	await removeChamber(slug);
 });
 
 test('a member added in the panel is on the public site after the publish; an edit goes live; unpublished or removed, its address answers 410 Gone', async ({

@@ -1,11 +1,11 @@
 import { expect, test } from '@playwright/test';
-import { importTenant } from '../../src/features/tenants/tenants.server.ts';
-import { parseTenantFile } from '../../src/features/tenants/tenant-file.ts';
 import {
 	createUser,
+	importChamber,
 	openPanel,
 	panelTab as tab,
 	PNG,
+	removeChamber,
 	serviceClient,
 	signIn,
 } from './admin-support.ts';
@@ -24,16 +24,11 @@ let slug: string;
 
 test.beforeAll(async () => {
 	superAdmin = await createUser('demo', 'super_admin');
-	slug = `ops-${Date.now().toString(36)}`;
-	await importTenant(
-		await serviceClient(),
-		parseTenantFile({ tenant: { slug, name: `Ops ${slug}` } }, 'panel ops e2e'),
-	);
+	slug = await importChamber('ops', 'Ops');
 });
 
 test.afterAll(async () => {
-	const service = await serviceClient();
-	await service.from('tenants').delete().eq('slug', slug);
+	await removeChamber(slug);
 });
 
 test('each role sees its tabs: admin all but Users, super_admin all', async ({ page }) => {

@@ -1,14 +1,14 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test } from '@playwright/test';
-import { importTenant } from '../../src/features/tenants/tenants.server.ts';
-import { parseTenantFile } from '../../src/features/tenants/tenant-file.ts';
 import {
 	createUser,
+	importChamber,
 	openPanel,
 	PANEL,
 	panelTab,
 	PNG,
 	publishDemo,
+	removeChamber,
 	saveChanges,
 	savedConfig,
 	serviceClient,
@@ -24,21 +24,13 @@ let slug: string;
 
 test.beforeAll(async () => {
 	superAdmin = await createUser('demo', 'super_admin');
-	slug = `panel-${Date.now().toString(36)}`;
-	await importTenant(
-		await serviceClient(),
-		parseTenantFile(
-			{
-				tenant: { slug, name: `Panel ${slug}` },
-				config: { city: 'Lakeside', state: 'MN', content: { heroTitle: 'Welcome' } },
-			},
-			'panel e2e',
-		),
-	);
+	slug = await importChamber('panel', 'Panel', {
+		config: { city: 'Lakeside', state: 'MN', content: { heroTitle: 'Welcome' } },
+	});
 });
 
 test.afterAll(async () => {
-	await (await serviceClient()).from('tenants').delete().eq('slug', slug);
+	await removeChamber(slug);
 });
 
 test('Save Changes shows only with unsaved changes: Saving... then Saved!, and the value is saved', async ({
