@@ -6,6 +6,7 @@ import { profilePath } from '../../src/features/business/business.ts';
 import type { Business } from '../../src/features/directory/directory.ts';
 import { DATA_DIR, openPanel, withDatabase } from './admin-support.ts';
 import { demoTenant, findBusiness } from './directory-helpers.ts';
+import { expectFocusKeptIn } from './focus-support.ts';
 import { holdRequests } from './island-support.ts';
 
 async function openDialog(page: Page): Promise<Business> {
@@ -184,16 +185,7 @@ test.describe('contact dialog', () => {
 
 	test('keeps focus inside while open', async ({ page }) => {
 		await openDialog(page);
-		const inside = () =>
-			page.evaluate(() => Boolean(document.activeElement?.closest('dialog[open]')));
-		for (let i = 0; i < 8; i++) {
-			await page.keyboard.press('Tab');
-			expect(await inside()).toBe(true);
-		}
-		for (let i = 0; i < 8; i++) {
-			await page.keyboard.press('Shift+Tab');
-			expect(await inside()).toBe(true);
-		}
+		await expectFocusKeptIn(page, 'dialog[open]', 8, 8);
 		// The honeypot is never reached.
 		const reached = new Set<string>();
 		for (let i = 0; i < 8; i++) {
