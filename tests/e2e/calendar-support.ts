@@ -1,5 +1,5 @@
 import AxeBuilder from '@axe-core/playwright';
-import { expect, type Page, type Request } from '@playwright/test';
+import { expect, type Locator, type Page, type Request } from '@playwright/test';
 import { addMonths } from 'date-fns/addMonths';
 import { format } from 'date-fns/format';
 import { decodeHTMLAttribute, escapeAttribute } from 'entities';
@@ -205,6 +205,28 @@ export async function openCalendar(
 ): Promise<void> {
 	await page.setViewportSize(viewport);
 	await page.goto(path);
+}
+
+/** On a phone the page opens on the list, scrolled to this month's heading; answers it. */
+export async function openListAtThisMonth(
+	page: Page,
+	calendar: CalendarPage,
+	phone: { width: number; height: number },
+): Promise<Locator> {
+	await openCalendar(page, calendar, phone);
+	const current = monthHeading(page);
+	await expect(current).toBeVisible();
+	await expect.poll(async () => (await current.boundingBox())?.y ?? -1).toBeLessThan(5);
+	return current;
+}
+
+/** It scrolls there once: back at the top, switching views does not scroll again. */
+export async function expectNoScrollOnSwitchingViews(page: Page, current: Locator): Promise<void> {
+	await page.evaluate(() => window.scrollTo(0, 0));
+	await toggle(page, 'Calendar').click();
+	await toggle(page, 'List').click();
+	await expect(current).toBeAttached();
+	expect(await page.evaluate(() => window.scrollY)).toBe(0);
 }
 
 /**

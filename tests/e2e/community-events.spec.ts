@@ -8,12 +8,14 @@ import {
 	expectErrorWithRefresh,
 	expectLoadsLaterMonths,
 	expectNoAxeViolationsInBothModes,
+	expectNoScrollOnSwitchingViews,
 	expectTitled,
 	firstLoadEnd,
 	grid,
 	monthHeading,
 	monthTitle,
 	openCalendar,
+	openListAtThisMonth,
 	toggle,
 	type CalendarPage,
 } from './calendar-support.ts';
@@ -113,22 +115,14 @@ test.describe('/community-events', () => {
 	test("groups the list under 'MMMM yyyy' headings, opened at the current month once", async ({
 		page,
 	}) => {
-		await open(page, 390);
-		const current = monthHeading(page);
-		await expect(current).toBeVisible();
-		await expect.poll(async () => (await current.boundingBox())?.y ?? -1).toBeLessThan(5);
+		const current = await openListAtThisMonth(page, COMMUNITY, { width: 390, height: 900 });
 		const headings = await page.locator('.ev-list__month').allInnerTexts();
 		for (const heading of headings) expect(heading).toMatch(/^[A-Z][a-z]+ \d{4}$/);
 		// A few months at a time: earlier ones on request.
 		expect(headings).not.toContain(monthTitle(-1));
 		await page.getByRole('button', { name: 'Show earlier events' }).click();
 		await expect(page.getByRole('heading', { name: monthTitle(-1) })).toBeAttached();
-
-		await page.evaluate(() => window.scrollTo(0, 0));
-		await toggle(page, 'Calendar').click();
-		await toggle(page, 'List').click();
-		await expect(current).toBeAttached();
-		expect(await page.evaluate(() => window.scrollY)).toBe(0);
+		await expectNoScrollOnSwitchingViews(page, current);
 	});
 
 	test('extends its range when the month moves beyond it', async ({ page }) => {

@@ -9,6 +9,7 @@ import {
 	expectErrorWithRefresh,
 	expectLoadsLaterMonths,
 	expectNoAxeViolationsInBothModes,
+	expectNoScrollOnSwitchingViews,
 	expectTitled,
 	firstLoadEnd,
 	grid,
@@ -17,6 +18,7 @@ import {
 	monthHeading,
 	monthTitle,
 	openCalendar,
+	openListAtThisMonth,
 	today,
 	toggle,
 	type CalendarPage,
@@ -208,10 +210,7 @@ test.describe('/events', () => {
 	test('groups the list by month under sticky headings, opened at the current month once', async ({
 		page,
 	}) => {
-		await open(page, MOBILE);
-		const current = monthHeading(page);
-		await expect(current).toBeVisible();
-		await expect.poll(async () => (await current.boundingBox())?.y ?? -1).toBeLessThan(5);
+		const current = await openListAtThisMonth(page, EVENTS, MOBILE);
 		await expect(monthHeading(page, 1)).toBeAttached();
 
 		// Scrolled further into the month, its heading stays on top.
@@ -233,12 +232,7 @@ test.describe('/events', () => {
 			),
 		).toBe(true);
 
-		// Once: back at the top, switching views does not scroll again.
-		await page.evaluate(() => window.scrollTo(0, 0));
-		await toggle(page, 'Calendar').click();
-		await toggle(page, 'List').click();
-		await expect(current).toBeAttached();
-		expect(await page.evaluate(() => window.scrollY)).toBe(0);
+		await expectNoScrollOnSwitchingViews(page, current);
 	});
 
 	test('on a phone the list shows two months at a time; Show more and Show earlier add months', async ({
