@@ -15,6 +15,7 @@ import { parseTenantFile, type UserRole } from '../../src/features/tenants/tenan
 export const DATA_DIR = process.env.E2E_DATA_DIR || '.data-test/e2e';
 export const STACK_URL = `http://127.0.0.1:${process.env.E2E_STACK_PORT || 56321}`;
 export const DEMO_PASSWORD = 'demo-password';
+
 /** The admin panel's page. */
 export const PANEL = '/chamber-config-v2';
 
