@@ -191,7 +191,7 @@ export interface CalendarPage {
 	api: '/api/events' | '/api/community-events';
 }
 
-export const DESKTOP = { width: 1280, height: 900 };
+const DESKTOP = { width: 1280, height: 900 };
 
 export const grid = (page: Page) => page.getByRole('grid');
 export const toggle = (page: Page, name: 'List' | 'Calendar') => page.getByRole('button', { name });
