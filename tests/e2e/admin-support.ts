@@ -1,10 +1,12 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { expect, type Page } from '@playwright/test';
+import { expect, type APIRequestContext, type Page } from '@playwright/test';
 import { createClient, type SupabaseClient } from '@supabase/supabase-js';
 import { simpleParser } from 'mailparser';
 import pg from 'pg';
 import { loadOrCreateKeys } from '../../scripts/stack/keys.ts';
+import { configFromRow, type ChamberConfig } from '../../src/features/config/config.ts';
+import { slugify } from '../../src/features/directory/rules.ts';
 import { getTenantBySlug, importTenant } from '../../src/features/tenants/tenants.server.ts';
 import { parseTenantFile, type UserRole } from '../../src/features/tenants/tenant-file.ts';
 
@@ -13,6 +15,15 @@ import { parseTenantFile, type UserRole } from '../../src/features/tenants/tenan
 export const DATA_DIR = process.env.E2E_DATA_DIR || '.data-test/e2e';
 export const STACK_URL = `http://127.0.0.1:${process.env.E2E_STACK_PORT || 56321}`;
 export const DEMO_PASSWORD = 'demo-password';
+
+/** The admin panel's page. */
+export const PANEL = '/chamber-config-v2';
+
+/** A 1×1 PNG, for the logo uploads. */
+export const PNG = Buffer.from(
+	'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
+	'base64',
+);
 
 let service: SupabaseClient | undefined;
 
@@ -42,7 +53,6 @@ export async function withDatabase<T>(fn: (db: pg.Client) => Promise<T>): Promis
 	}
 }
 
-/** A user of a chamber that no other test signs in with, so a test may change its password. */
 /**
  * Rewrites one section (a column of its chamber_config row) of the demo chamber's configuration
  * with the service key, as a hand edit in the database would, and returns what it was, so a test
@@ -70,6 +80,7 @@ export async function changeDemoConfig<T extends Record<string, unknown>>(
 	return current;
 }
 
+/** A user of a chamber that no other test signs in with, so a test may change its password. */
 export async function createUser(
 	slug: string,
 	role: UserRole,
@@ -91,11 +102,164 @@ export async function createUser(
 	return email;
 }
 
+/**
+ * Imports a chamber of the spec's own, slug `{prefix}-{time}` and named `{name} {slug}`, with the
+ * other parts of a tenant file (config, businesses…), so what the spec saves there rebuilds
+ * nothing of the demo site; answers its slug.
+ */
+export async function importChamber(
+	prefix: string,
+	name: string,
+	parts: Record<string, unknown> = {},
+): Promise<string> {
+	const slug = `${prefix}-${Date.now().toString(36)}`;
+	await importTenant(
+		await serviceClient(),
+		parseTenantFile({ tenant: { slug, name: `${name} ${slug}` }, ...parts }, `${prefix} e2e`),
+	);
+	return slug;
+}
+
+/** Removes a chamber importChamber made, with everything of it. */
+export async function removeChamber(slug: string): Promise<void> {
+	await (await serviceClient()).from('tenants').delete().eq('slug', slug);
+}
+
 /** Signs in through the login page, as a person would. */
 export async function signIn(page: Page, email: string, password = DEMO_PASSWORD): Promise<void> {
 	await page.getByLabel('Email').fill(email);
 	await page.getByLabel('Password', { exact: true }).fill(password);
 	await page.getByRole('button', { name: 'Sign In' }).click();
+}
+
+/** Signs in as `email` on the login page, which then opens `redirect` (where given). */
+export async function logIn(page: Page, email: string, redirect?: string): Promise<void> {
+	await page.goto(
+		redirect ? `/chamber-login-v2?redirect=${encodeURIComponent(redirect)}` : '/chamber-login-v2',
+	);
+	await signIn(page, email);
+}
+
+/** Signs in as `email` and waits for the panel, of `chamber` where given (a super_admin's ?chamber=). */
+export async function openPanel(page: Page, email: string, chamber?: string): Promise<void> {
+	await logIn(page, email, chamber ? `${PANEL}?chamber=${chamber}` : PANEL);
+	await expect(page.getByRole('tablist', { name: 'Settings' })).toBeVisible();
+}
+
+/** Signs in on the login page as a new user of `slug` (see createUser); answers its address. */
+export async function logInAsNewUser(page: Page, slug: string, role: UserRole): Promise<string> {
+	const email = await createUser(slug, role);
+	await logIn(page, email);
+	return email;
+}
+
+/** Opens a tab of the panel and answers its panel, once the tab is the selected one. */
+export async function panelTab(page: Page, name: string | RegExp) {
+	const tab = page.getByRole('tab', { name, exact: true });
+	await tab.click();
+	await expect(tab).toHaveAttribute('aria-selected', 'true');
+	return page.getByRole('tabpanel');
+}
+
+/** In the Members tab, finds a business by its name and opens its listing. */
+export async function openListing(page: Page, name: string) {
+	const panel = page.getByRole('tabpanel');
+	await panel.getByRole('searchbox', { name: 'Name' }).fill(name);
+	await panel.getByRole('button', { name: 'Search', exact: true }).click();
+	await panel.getByRole('button', { name, exact: true }).click();
+	await expect(panel.getByRole('heading', { name, level: 3 })).toBeVisible();
+	return panel;
+}
+
+/** Saves the panel's changes and waits until it says they are saved, with nothing left to save. */
+export async function saveChanges(page: Page): Promise<void> {
+	await page.getByRole('button', { name: /^Save Changes/ }).click();
+	await expect(page.getByRole('status').filter({ hasText: 'Saved!' })).toBeVisible();
+	await expect(page.getByText('Changes saved successfully!')).toBeVisible();
+	await expect(page.getByRole('button', { name: /^Save Changes/ })).toHaveCount(0);
+}
+
+/** A chamber's configuration as it is saved in the database. */
+export async function savedConfig(slug: string): Promise<ChamberConfig> {
+	const service = await serviceClient();
+	const { data, error } = await service
+		.from('chamber_config')
+		.select('*')
+		.eq('slug', slug)
+		.single();
+	if (error) throw error;
+	return configFromRow(data, slug);
+}
+
+/** The demo admin's access token, signed in through the API as the panel signs in. */
+export async function adminToken(request: APIRequestContext): Promise<string> {
+	const login = await request.post('/api/auth/supabase-login', {
+		data: { email: 'admin@demo.test', password: DEMO_PASSWORD },
+	});
+	expect(login.status()).toBe(200);
+	return ((await login.json()) as { session: { access_token: string } }).session.access_token;
+}
+
+/** Waits until the demo's publish `id` is live: a real build, minutes on a busy machine. */
+export async function waitUntilLive(request: APIRequestContext, id: number): Promise<void> {
+	const headers = { Authorization: `Bearer ${await adminToken(request)}` };
+	await expect
+		.poll(
+			async () => {
+				const status = await request.get('/api/publish-status?limit=20', { headers });
+				const body = (await status.json()) as { publishes: { id: number; state: string }[] };
+				return body.publishes.find((p) => p.id === id)?.state;
+			},
+			{ timeout: 200_000 },
+		)
+		.toBe('live');
+}
+
+/** Publishes the demo site as it is in the database, as its admin, and waits until it is live. */
+export async function publishDemo(request: APIRequestContext, reason: string): Promise<void> {
+	const headers = { Authorization: `Bearer ${await adminToken(request)}` };
+	const started = await request.post('/api/publish', { headers, data: { reason } });
+	expect(started.status()).toBe(202);
+	await waitUntilLive(request, ((await started.json()) as { publish: { id: number } }).publish.id);
+}
+
+export interface DemoBusiness {
+	id: string;
+	name: string;
+	/** Its address, lower-cased as the outbox's file names have it; '' where it has none. */
+	email: string;
+	/** Its profile page. */
+	profile: string;
+}
+
+/**
+ * A published demo business, the one at `rank` in name order (from the end where `descending`),
+ * among those with an address where `withEmail`. Each spec that edits one takes a rank no other
+ * spec takes, so none sees another's edit.
+ */
+export async function demoBusiness(
+	rank: number,
+	{ descending = false, withEmail = false } = {},
+): Promise<DemoBusiness> {
+	const service = await serviceClient();
+	const tenant = await getTenantBySlug(service, 'demo');
+	let query = service
+		.from('profiles')
+		.select('id, report_name, email')
+		.eq('tenant_id', tenant.id)
+		.eq('published', true);
+	if (withEmail) query = query.neq('email', '');
+	const { data, error } = await query
+		.order('report_name', { ascending: !descending })
+		.range(rank, rank)
+		.single<{ id: string; report_name: string; email: string }>();
+	if (error) throw new Error(`No demo business at ${rank}: ${error.message}`);
+	return {
+		id: data.id,
+		name: data.report_name,
+		email: data.email.toLowerCase(),
+		profile: `/business/${data.id}/${slugify(data.report_name)}`,
+	};
 }
 
 /** The link of the newest reset e-mail to an address, once it is in the stack's outbox. */

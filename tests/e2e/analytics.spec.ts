@@ -1,6 +1,6 @@
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import { profilePath } from '../../src/features/business/business.ts';
-import { changeDemoConfig, DEMO_PASSWORD, signIn } from './admin-support.ts';
+import { changeDemoConfig, logIn, publishDemo } from './admin-support.ts';
 import { watchViolations } from './csp-support.ts';
 import { findBusiness } from './directory-helpers.ts';
 
@@ -46,35 +46,6 @@ async function setMeasurementId(id: string): Promise<void> {
 	await changeDemoConfig('services', (services) => ({ ...services, googleAnalyticsId: id }));
 }
 
-/** Publishes as the demo's admin and waits until the new build is live. */
-async function publishAndWait(request: APIRequestContext): Promise<void> {
-	const login = await request.post('/api/auth/supabase-login', {
-		data: { email: 'admin@demo.test', password: DEMO_PASSWORD },
-	});
-	expect(login.status()).toBe(200);
-	const token = ((await login.json()) as { session: { access_token: string } }).session
-		.access_token;
-	const headers = { Authorization: `Bearer ${token}` };
-	const started = await request.post('/api/publish', {
-		headers,
-		data: { reason: 'Analytics measurement id changed' },
-	});
-	expect(started.status()).toBe(202);
-	const id = ((await started.json()) as { publish: { id: number } }).publish.id;
-	await expect
-		.poll(
-			async () => {
-				const status = await request.get('/api/publish-status?limit=20', { headers });
-				const { publishes } = (await status.json()) as {
-					publishes: { id: number; state: string }[];
-				};
-				return publishes.find((p) => p.id === id)?.state;
-			},
-			{ timeout: 200_000 },
-		)
-		.toBe('live');
-}
-
 test('without a measurement id, no page carries the loader or asks for gtag.js', async ({
 	page,
 }) => {
@@ -94,13 +65,13 @@ test.describe('with a measurement id', () => {
 	test.beforeAll(async ({ request }) => {
 		test.setTimeout(240_000);
 		await setMeasurementId(MEASUREMENT_ID);
-		await publishAndWait(request);
+		await publishDemo(request, 'Analytics measurement id changed');
 	});
 
 	test.afterAll(async ({ request }) => {
 		test.setTimeout(240_000);
 		await setMeasurementId('');
-		await publishAndWait(request);
+		await publishDemo(request, 'Analytics measurement id changed');
 	});
 
 	test('the home page asks for gtag.js for the id once it has loaded, within its policy', async ({
@@ -158,8 +129,7 @@ test.describe('with a measurement id', () => {
 			await loadedAndIdle(page);
 			expect(await dataLayer(page), path).toBeUndefined();
 		}
-		await page.goto('/chamber-login-v2?redirect=%2Fchamber-config%2Fgenerator');
-		await signIn(page, 'admin@demo.test');
+		await logIn(page, 'admin@demo.test', '/chamber-config/generator');
 		await expect(page.getByRole('heading', { name: 'Configuration Generator' })).toBeVisible();
 		await loadedAndIdle(page);
 		expect(await dataLayer(page)).toBeUndefined();

@@ -1,12 +1,19 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test } from '@playwright/test';
-import { createUser, DEMO_PASSWORD, resetLinkFor, serviceClient, signIn } from './admin-support.ts';
+import {
+	createUser,
+	DEMO_PASSWORD,
+	logIn,
+	logInAsNewUser,
+	PANEL,
+	resetLinkFor,
+	serviceClient,
+	signIn,
+} from './admin-support.ts';
 
 // The admin portal's sign-in in Chromium against `npm start`'s server and the
 // stack's identity service: login, the password reset through the e-mailed link, the deprecated
 // pages and the guarded panel shell.
-
-const PANEL = '/chamber-config-v2';
 
 test.describe('login', () => {
 	test('asks for both fields, says when they are wrong, and returns to the page first asked for', async ({
@@ -55,8 +62,7 @@ test.describe('login', () => {
 			// A browser of its own each time: no session carried over from the last sign-in.
 			const context = await browser.newContext();
 			const page = await context.newPage();
-			await page.goto(`/chamber-login-v2?redirect=${encodeURIComponent(redirect)}`);
-			await signIn(page, 'admin@demo.test');
+			await logIn(page, 'admin@demo.test', redirect);
 			await expect(page).toHaveURL(PANEL);
 			await context.close();
 		}
@@ -186,8 +192,7 @@ test.describe('the panel shell', () => {
 		page,
 	}) => {
 		await page.clock.install();
-		await page.goto('/chamber-login-v2');
-		await signIn(page, 'admin@riverside.test');
+		await logIn(page, 'admin@riverside.test');
 		await expect(page.getByRole('alert')).toHaveText(
 			"Access Denied: You are not authorized to access this chamber's admin panel.",
 		);
@@ -200,17 +205,14 @@ test.describe('the panel shell', () => {
 	});
 
 	test('a super_admin of another chamber may open this chamber’s panel', async ({ page }) => {
-		const email = await createUser('riverside', 'super_admin');
-		await page.goto('/chamber-login-v2');
-		await signIn(page, email);
+		await logInAsNewUser(page, 'riverside', 'super_admin');
 		await expect(page).toHaveURL(PANEL);
 		await expect(page.getByRole('banner')).toContainText('Super Admin');
 		await expect(page.getByRole('button', { name: 'Logout' })).toBeVisible();
 	});
 
 	test('Logout clears the stored session and returns to the login', async ({ page }) => {
-		await page.goto('/chamber-login-v2');
-		await signIn(page, 'admin@demo.test');
+		await logIn(page, 'admin@demo.test');
 		await page.getByRole('button', { name: 'Logout' }).click();
 		await expect(page).toHaveURL(/\/chamber-login-v2/);
 		expect(await page.evaluate(() => Object.keys(localStorage))).toEqual([]);
@@ -221,9 +223,7 @@ test.describe('the panel shell', () => {
 	test('a session the identity service ended sends the panel back to the login', async ({
 		page,
 	}) => {
-		const email = await createUser('demo', 'admin');
-		await page.goto('/chamber-login-v2');
-		await signIn(page, email);
+		await logInAsNewUser(page, 'demo', 'admin');
 		await expect(page.getByRole('button', { name: 'Logout' })).toBeVisible();
 		// Signed out everywhere (another device, or the password changed): this session ends.
 		const token = await page.evaluate(() => {
@@ -238,9 +238,7 @@ test.describe('the panel shell', () => {
 	test('Change password asks for the current one, then the new one takes over', async ({
 		page,
 	}) => {
-		const email = await createUser('demo', 'editor');
-		await page.goto('/chamber-login-v2');
-		await signIn(page, email);
+		const email = await logInAsNewUser(page, 'demo', 'editor');
 		await page.getByRole('button', { name: 'Change password' }).click();
 		const dialog = page.getByRole('dialog', { name: 'Change password' });
 		await dialog.getByLabel('Current password').fill('not-my-password');

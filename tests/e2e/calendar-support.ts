@@ -1,5 +1,5 @@
 import AxeBuilder from '@axe-core/playwright';
-import { expect, type Page, type Request } from '@playwright/test';
+import { expect, type Locator, type Page, type Request } from '@playwright/test';
 import { addMonths } from 'date-fns/addMonths';
 import { format } from 'date-fns/format';
 import { decodeHTMLAttribute, escapeAttribute } from 'entities';
@@ -30,6 +30,15 @@ export function isEventsCall(request: Request, path = '/api/events'): boolean {
 export function isLaterLoad(request: Request, path = '/api/events'): boolean {
 	const startDate = new URL(request.url()).searchParams.get('startDate');
 	return isEventsCall(request, path) && startDate !== null && startDate > firstLoadEnd;
+}
+
+/** The calls to `path` that fetch events past the first load, as the page makes them from now on. */
+export function laterLoads(page: Page, path = '/api/events'): Request[] {
+	const calls: Request[] = [];
+	page.on('request', (request) => {
+		if (isLaterLoad(request, path)) calls.push(request);
+	});
+	return calls;
 }
 
 export interface ApiEvent {
@@ -67,6 +76,20 @@ export async function expectNoAxeViolations(page: Page): Promise<void> {
 	expect(found).toEqual([]);
 }
 
+/**
+ * The events starting in the month `offset` months from today, as the API gives them for its
+ * first 28 days: what a page moved to that month must show.
+ */
+export async function eventsStartingIn(
+	page: Page,
+	path: '/api/events' | '/api/community-events',
+	offset: number,
+): Promise<ApiEvent[]> {
+	const month = dayFromToday(offset).slice(0, 7);
+	const events = await apiEvents(page, path, `${month}-01`, `${month}-28`);
+	return events.filter((e) => e.StartDate.startsWith(month));
+}
+
 /** Answers every call to an events endpoint with a server error. */
 export async function failEventsCalls(page: Page, path: string): Promise<void> {
 	await page.route(
@@ -77,6 +100,16 @@ export async function failEventsCalls(page: Page, path: string): Promise<void> {
 				contentType: 'application/json',
 				body: JSON.stringify({ error: 'Failed to fetch events' }),
 			}),
+	);
+}
+
+/** The calendar page at `path` is titled `name` (tab and h1) and names itself as canonical. */
+export async function expectTitled(page: Page, name: string, path: string): Promise<void> {
+	await expect(page).toHaveTitle(`${name} | Cedar Valley Chamber of Commerce`);
+	await expect(page.getByRole('heading', { level: 1, name })).toBeVisible();
+	await expect(page.locator('link[rel="canonical"]')).toHaveAttribute(
+		'href',
+		new RegExp(`${path}$`),
 	);
 }
 
@@ -146,4 +179,104 @@ export async function serveWithIslandProps(
 			});
 		},
 	);
+}
+
+// The List / Calendar pages, /events and /community-events: one island (EventsCalendar) whose
+// source is the only difference, so what does not depend on the events is checked here once and
+// run by each page's spec.
+
+/** One List / Calendar page: where it is and the API it reads. */
+export interface CalendarPage {
+	path: '/events' | '/community-events';
+	api: '/api/events' | '/api/community-events';
+}
+
+const DESKTOP = { width: 1280, height: 900 };
+
+export const grid = (page: Page) => page.getByRole('grid');
+export const toggle = (page: Page, name: 'List' | 'Calendar') => page.getByRole('button', { name });
+export const monthHeading = (page: Page, offset = 0) =>
+	page.getByRole('heading', { level: 2, name: monthTitle(offset), exact: true });
+
+export async function openCalendar(
+	page: Page,
+	{ path }: CalendarPage,
+	viewport = DESKTOP,
+): Promise<void> {
+	await page.setViewportSize(viewport);
+	await page.goto(path);
+}
+
+/** On a phone the page opens on the list, scrolled to this month's heading; answers it. */
+export async function openListAtThisMonth(
+	page: Page,
+	calendar: CalendarPage,
+	phone: { width: number; height: number },
+): Promise<Locator> {
+	await openCalendar(page, calendar, phone);
+	const current = monthHeading(page);
+	await expect(current).toBeVisible();
+	await expect.poll(async () => (await current.boundingBox())?.y ?? -1).toBeLessThan(5);
+	return current;
+}
+
+/** It scrolls there once: back at the top, switching views does not scroll again. */
+export async function expectNoScrollOnSwitchingViews(page: Page, current: Locator): Promise<void> {
+	await page.evaluate(() => window.scrollTo(0, 0));
+	await toggle(page, 'Calendar').click();
+	await toggle(page, 'List').click();
+	await expect(current).toBeAttached();
+	expect(await page.evaluate(() => window.scrollY)).toBe(0);
+}
+
+/**
+ * Moving four months ahead fetches the next months, once, and shows the events of the month
+ * shown. Answers the calls that fetched them, for the page's own checks of what was asked.
+ */
+export async function expectLoadsLaterMonths(page: Page, calendar: CalendarPage) {
+	const later = laterLoads(page, calendar.api);
+	await openCalendar(page, calendar);
+	await expect(monthHeading(page)).toBeVisible();
+	expect(later).toHaveLength(0);
+	for (let i = 0; i < 4; i++) await page.getByRole('button', { name: 'Next month' }).click();
+	await expect(monthHeading(page, 4)).toBeVisible();
+	await expect.poll(() => later.length).toBe(1);
+	const events = await eventsStartingIn(page, calendar.api, 4);
+	expect(events.length).toBeGreaterThan(0);
+	await expect(grid(page).getByRole('link', { name: events[0]!.EventName }).first()).toBeVisible();
+	return later;
+}
+
+/**
+ * When the events fail, an alert says `title` and each of `texts`; its Refresh Page button
+ * reloads the page, which shows the calendar once the events load again.
+ */
+export async function expectErrorWithRefresh(
+	page: Page,
+	calendar: CalendarPage,
+	title: string,
+	texts: string[],
+): Promise<void> {
+	await failEventsCalls(page, calendar.api);
+	await openCalendar(page, calendar);
+	const alert = page.getByRole('alert');
+	await expect(alert.getByRole('heading', { name: title })).toBeVisible();
+	for (const text of texts) await expect(alert).toContainText(text);
+	await page.unrouteAll();
+	const reload = page.waitForEvent('load');
+	await alert.getByRole('button', { name: 'Refresh Page' }).click();
+	await reload;
+	await expect(grid(page)).toBeVisible();
+}
+
+export async function expectNoAxeViolationsInBothModes(
+	page: Page,
+	calendar: CalendarPage,
+): Promise<void> {
+	await openCalendar(page, calendar);
+	await expect(grid(page).getByRole('link').first()).toBeVisible();
+	await expectNoAxeViolations(page);
+	await toggle(page, 'List').click();
+	await expect(monthHeading(page)).toBeVisible();
+	await expectNoAxeViolations(page);
 }

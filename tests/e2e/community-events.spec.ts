@@ -1,29 +1,32 @@
-import { expect, test, type Page, type Request } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import { addDays } from 'date-fns/addDays';
 import { format } from 'date-fns/format';
 import {
 	apiEvents,
 	dayFromToday,
 	expectCalendarFeed,
-	expectNoAxeViolations,
-	failEventsCalls,
+	expectErrorWithRefresh,
+	expectLoadsLaterMonths,
+	expectNoAxeViolationsInBothModes,
+	expectNoScrollOnSwitchingViews,
+	expectTitled,
 	firstLoadEnd,
-	isLaterLoad,
+	grid,
+	monthHeading,
 	monthTitle,
+	openCalendar,
+	openListAtThisMonth,
+	toggle,
+	type CalendarPage,
 } from './calendar-support.ts';
 import { expectWithinScriptBudget } from './script-budget.ts';
 
 // /community-events: the List / Calendar page of community events, coloured by type (demo).
 
-const PATH = '/api/community-events';
-const grid = (page: Page) => page.getByRole('grid');
-const toggle = (page: Page, name: 'List' | 'Calendar') => page.getByRole('button', { name });
-const monthHeading = (page: Page, offset = 0) =>
-	page.getByRole('heading', { level: 2, name: monthTitle(offset), exact: true });
+const COMMUNITY: CalendarPage = { path: '/community-events', api: '/api/community-events' };
 
 async function open(page: Page, width = 1280) {
-	await page.setViewportSize({ width, height: 900 });
-	await page.goto('/community-events');
+	await openCalendar(page, COMMUNITY, { width, height: 900 });
 }
 
 /** How many whole months from this month to the one `day` is in. */
@@ -56,10 +59,7 @@ test.describe('/community-events', () => {
 		page,
 	}) => {
 		await open(page);
-		await expect(page).toHaveTitle('Community Events Calendar | Cedar Valley Chamber of Commerce');
-		await expect(
-			page.getByRole('heading', { level: 1, name: 'Community Events Calendar' }),
-		).toBeVisible();
+		await expectTitled(page, 'Community Events Calendar', COMMUNITY.path);
 		await expect(
 			page.getByText(
 				"Events in the 'Community' category are not hosted or endorsed by the Cedar Valley Chamber of Commerce.",
@@ -67,10 +67,6 @@ test.describe('/community-events', () => {
 		).toBeVisible();
 		await expect(page.locator('.ev-legend')).toHaveText('Community');
 		await expectCalendarFeed(page, '/api/events.ics?source=community');
-		await expect(page.locator('link[rel="canonical"]')).toHaveAttribute(
-			'href',
-			/\/community-events$/,
-		);
 	});
 
 	test('switches between calendar and list at 768 px until the visitor picks', async ({ page }) => {
@@ -88,7 +84,7 @@ test.describe('/community-events', () => {
 		page,
 	}) => {
 		await open(page);
-		const events = await apiEvents(page, PATH, dayFromToday(-3), firstLoadEnd);
+		const events = await apiEvents(page, COMMUNITY.api, dayFromToday(-3), firstLoadEnd);
 		const multi = events.find((e) => e.EndDate > e.StartDate);
 		expect(multi, 'a multi-day community event in the demo').toBeDefined();
 		const ahead = monthsAhead(multi!.StartDate);
@@ -119,68 +115,31 @@ test.describe('/community-events', () => {
 	test("groups the list under 'MMMM yyyy' headings, opened at the current month once", async ({
 		page,
 	}) => {
-		await open(page, 390);
-		const current = monthHeading(page);
-		await expect(current).toBeVisible();
-		await expect.poll(async () => (await current.boundingBox())?.y ?? -1).toBeLessThan(5);
+		const current = await openListAtThisMonth(page, COMMUNITY, { width: 390, height: 900 });
 		const headings = await page.locator('.ev-list__month').allInnerTexts();
 		for (const heading of headings) expect(heading).toMatch(/^[A-Z][a-z]+ \d{4}$/);
 		// A few months at a time: earlier ones on request.
 		expect(headings).not.toContain(monthTitle(-1));
 		await page.getByRole('button', { name: 'Show earlier events' }).click();
 		await expect(page.getByRole('heading', { name: monthTitle(-1) })).toBeAttached();
-
-		await page.evaluate(() => window.scrollTo(0, 0));
-		await toggle(page, 'Calendar').click();
-		await toggle(page, 'List').click();
-		await expect(current).toBeAttached();
-		expect(await page.evaluate(() => window.scrollY)).toBe(0);
+		await expectNoScrollOnSwitchingViews(page, current);
 	});
 
 	test('extends its range when the month moves beyond it', async ({ page }) => {
-		const later: Request[] = [];
-		page.on('request', (request) => {
-			if (isLaterLoad(request, PATH)) later.push(request);
-		});
-		await open(page);
-		for (let i = 0; i < 4; i++) await page.getByRole('button', { name: 'Next month' }).click();
-		await expect(monthHeading(page, 4)).toBeVisible();
-		await expect.poll(() => later.length).toBe(1);
-		const month = format(new Date(`${dayFromToday(4)}T12:00:00`), 'yyyy-MM');
-		const events = (await apiEvents(page, PATH, `${month}-01`, `${month}-28`)).filter((e) =>
-			e.StartDate.startsWith(month),
-		);
-		expect(events.length).toBeGreaterThan(0);
-		await expect(
-			grid(page).getByRole('link', { name: events[0]!.EventName }).first(),
-		).toBeVisible();
+		await expectLoadsLaterMonths(page, COMMUNITY);
 	});
 
 	test("shows 'Error Loading Community Events' with a hint and a refresh button", async ({
 		page,
 	}) => {
-		await failEventsCalls(page, PATH);
-		await open(page);
-		const alert = page.getByRole('alert');
-		await expect(
-			alert.getByRole('heading', { name: 'Error Loading Community Events' }),
-		).toBeVisible();
-		await expect(alert).toContainText('temporary issue');
-		await expect(alert).toContainText('refreshing the page');
-		await page.unrouteAll();
-		const reload = page.waitForEvent('load');
-		await alert.getByRole('button', { name: 'Refresh Page' }).click();
-		await reload;
-		await expect(grid(page)).toBeVisible();
+		await expectErrorWithRefresh(page, COMMUNITY, 'Error Loading Community Events', [
+			'temporary issue',
+			'refreshing the page',
+		]);
 	});
 
 	test('has no accessibility violations in calendar and list mode', async ({ page }) => {
-		await open(page);
-		await expect(grid(page).getByRole('link').first()).toBeVisible();
-		await expectNoAxeViolations(page);
-		await toggle(page, 'List').click();
-		await expect(monthHeading(page)).toBeVisible();
-		await expectNoAxeViolations(page);
+		await expectNoAxeViolationsInBothModes(page, COMMUNITY);
 	});
 
 	test('ships at most 80 KB of gzipped script, React included', async ({ page }) => {

@@ -2,14 +2,12 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
-import pg from 'pg';
 import { profilePath } from '../../src/features/business/business.ts';
 import type { Business } from '../../src/features/directory/directory.ts';
-import { signIn } from './admin-support.ts';
+import { DATA_DIR, openPanel, withDatabase } from './admin-support.ts';
 import { demoTenant, findBusiness } from './directory-helpers.ts';
-
-const DATA_DIR = process.env.E2E_DATA_DIR || '.data-test/e2e';
-const DATABASE_URL = `postgres://postgres:postgres@127.0.0.1:${Number(process.env.E2E_STACK_PORT || 56321) + 1}/postgres`;
+import { expectFocusKeptIn } from './focus-support.ts';
+import { holdRequests } from './island-support.ts';
 
 async function openDialog(page: Page): Promise<Business> {
 	const business = await findBusiness(
@@ -41,17 +39,6 @@ async function fill(page: Page, message: string) {
 	await f.message.fill(message);
 }
 
-/** Holds POST /api/contact-business until released, so the sending state can be seen. */
-async function holdContactRequests(page: Page) {
-	let release: () => void = () => {};
-	const released = new Promise<void>((resolve) => (release = resolve));
-	await page.route('**/api/contact-business', async (route) => {
-		await released;
-		await route.continue();
-	});
-	return release;
-}
-
 test.describe('contact dialog', () => {
 	test('sends a message: Sending..., then success, then it closes after 2 seconds', async ({
 		page,
@@ -61,7 +48,8 @@ test.describe('contact dialog', () => {
 		await expect(f.message).toHaveAttribute('rows', '5');
 		const text = `Do you cater weddings? (e2e ${Date.now()})`;
 		await fill(page, text);
-		const release = await holdContactRequests(page);
+		// Held until checked, so the sending state can be seen.
+		const held = await holdRequests(page, '**/api/contact-business');
 		await f.send.click();
 
 		const sending = f.dialog.getByRole('button', { name: 'Sending...' });
@@ -69,7 +57,7 @@ test.describe('contact dialog', () => {
 		for (const field of [f.name, f.email, f.message]) await expect(field).toBeDisabled();
 		await expect(f.dialog.getByRole('button', { name: 'Cancel' })).toBeDisabled();
 		await expect(f.dialog.getByRole('button', { name: 'Close' })).toBeDisabled();
-		release();
+		held.release();
 
 		await expect(f.dialog.getByText('Thanks — your message will be delivered.')).toBeVisible();
 		const shownAt = Date.now();
@@ -81,24 +69,20 @@ test.describe('contact dialog', () => {
 		await expect(page.getByRole('button', { name: 'Send Message' })).toBeFocused();
 
 		// Stored in the database…
-		const client = new pg.Client({ connectionString: DATABASE_URL });
-		await client.connect();
-		try {
-			const { rows } = await client.query(
+		const { rows } = await withDatabase((db) =>
+			db.query(
 				'select name, email, business_name, business_id from public.contact_messages where message = $1',
 				[text],
-			);
-			expect(rows).toEqual([
-				{
-					name: 'Ada Lovelace',
-					email: 'ada@example.com',
-					business_name: business.name,
-					business_id: business.id,
-				},
-			]);
-		} finally {
-			await client.end();
-		}
+			),
+		);
+		expect(rows).toEqual([
+			{
+				name: 'Ada Lovelace',
+				email: 'ada@example.com',
+				business_name: business.name,
+				business_id: business.id,
+			},
+		]);
 		// …and e-mailed right after the answer: an .eml in the outbox.
 		const outbox = join(DATA_DIR, 'outbox');
 		const sentEmails = async () => {
@@ -201,16 +185,7 @@ test.describe('contact dialog', () => {
 
 	test('keeps focus inside while open', async ({ page }) => {
 		await openDialog(page);
-		const inside = () =>
-			page.evaluate(() => Boolean(document.activeElement?.closest('dialog[open]')));
-		for (let i = 0; i < 8; i++) {
-			await page.keyboard.press('Tab');
-			expect(await inside()).toBe(true);
-		}
-		for (let i = 0; i < 8; i++) {
-			await page.keyboard.press('Shift+Tab');
-			expect(await inside()).toBe(true);
-		}
+		await expectFocusKeptIn(page, 'dialog[open]', 8, 8);
 		// The honeypot is never reached.
 		const reached = new Set<string>();
 		for (let i = 0; i < 8; i++) {
@@ -233,11 +208,9 @@ test.describe('contact dialog', () => {
 test.describe("messages not delivered yet, in the panel's header", () => {
 	test("the chamber's admins see how many, its editors do not", async ({ page }) => {
 		const texts = [`Undelivered waiting ${Date.now()}`, `Undelivered given up ${Date.now()}`];
-		const client = new pg.Client({ connectionString: DATABASE_URL });
-		await client.connect();
-		try {
-			// Stored while the mail server was down: one still retried later, one out of attempts.
-			await client.query(
+		// Stored while the mail server was down: one still retried later, one out of attempts.
+		await withDatabase((db) =>
+			db.query(
 				`insert into public.contact_messages
 					(tenant_id, business_name, name, email, message, delivery_status, delivery_error, attempts, next_attempt_at)
 				select t.id, 'A business', 'Ada Lovelace', 'ada@example.com', m.text, 'failed',
@@ -245,9 +218,10 @@ test.describe("messages not delivered yet, in the panel's header", () => {
 				from public.tenants t, (values ($1, 1), ($2, 16)) as m(text, attempts)
 				where t.slug = 'demo'`,
 				texts,
-			);
-			await page.goto('/chamber-login-v2?redirect=%2Fchamber-config-v2');
-			await signIn(page, 'admin@demo.test');
+			),
+		);
+		try {
+			await openPanel(page, 'admin@demo.test');
 			await expect(page.getByRole('status').filter({ hasText: 'not delivered yet' })).toHaveText(
 				'2 visitor messages not delivered yet, 1 no longer retried: check the mail settings.',
 			);
@@ -255,13 +229,12 @@ test.describe("messages not delivered yet, in the panel's header", () => {
 			await page.getByRole('button', { name: 'Logout' }).click();
 			// Logging out goes to the sign-in page; a second navigation before it lands aborts it.
 			await expect(page).toHaveURL(/\/chamber-login-v2/);
-			await page.goto('/chamber-login-v2?redirect=%2Fchamber-config-v2');
-			await signIn(page, 'editor@demo.test');
-			await expect(page.getByRole('tablist', { name: 'Settings' })).toBeVisible();
+			await openPanel(page, 'editor@demo.test');
 			await expect(page.getByText('not delivered yet')).toHaveCount(0);
 		} finally {
-			await client.query('delete from public.contact_messages where message = any($1)', [texts]);
-			await client.end();
+			await withDatabase((db) =>
+				db.query('delete from public.contact_messages where message = any($1)', [texts]),
+			);
 		}
 	});
 });

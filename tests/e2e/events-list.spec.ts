@@ -1,4 +1,4 @@
-import { expect, test, type Page, type Request } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import { addDays } from 'date-fns/addDays';
 import { format } from 'date-fns/format';
 import { startOfWeek } from 'date-fns/startOfWeek';
@@ -7,10 +7,12 @@ import {
 	dayFromToday,
 	expectCalendarFeed,
 	expectNoAxeViolations,
+	expectTitled,
 	failEventsCalls,
 	firstLoadEnd,
+	eventsStartingIn,
 	isEventsCall,
-	isLaterLoad,
+	laterLoads,
 	monthTitle,
 	serveWithIslandProps,
 	today,
@@ -18,6 +20,7 @@ import {
 import type { ChamberConfig } from '../../src/features/config/config.ts';
 import { agendaProps } from '../../src/features/events/pages.ts';
 import { demoConfig } from './directory-helpers.ts';
+import { holdRequests } from './island-support.ts';
 import { expectWithinScriptBudget } from './script-budget.ts';
 
 // /events-list, reading B: day / week / month lists beside a mini calendar, the featured event
@@ -62,9 +65,7 @@ test.describe('/events-list', () => {
 		page,
 	}) => {
 		await open(page);
-		await expect(page).toHaveTitle('Events Calendar | Cedar Valley Chamber of Commerce');
-		await expect(page.getByRole('heading', { level: 1, name: 'Events Calendar' })).toBeVisible();
-		await expect(page.locator('link[rel="canonical"]')).toHaveAttribute('href', /\/events-list$/);
+		await expectTitled(page, 'Events Calendar', '/events-list');
 		await expect(page.locator('meta[name="description"]')).toHaveAttribute(
 			'content',
 			/Cedar Valley Chamber of Commerce in Cedarbrook, IA/,
@@ -278,17 +279,11 @@ test.describe('/events-list', () => {
 	test('loads three more months when the calendar moves past the loaded range', async ({
 		page,
 	}) => {
-		const later: Request[] = [];
-		page.on('request', (request) => {
-			if (isLaterLoad(request)) later.push(request);
-		});
+		const later = laterLoads(page);
 		await open(page);
 		for (let i = 0; i < 4; i++) await button(page, 'Show next month').click();
 		await expect.poll(() => later.length).toBe(1);
-		const month = format(new Date(`${dayFromToday(4)}T12:00:00`), 'yyyy-MM');
-		const events = (await apiEvents(page, '/api/events', `${month}-01`, `${month}-28`)).filter(
-			(e) => e.StartDate.startsWith(month),
-		);
+		const events = await eventsStartingIn(page, '/api/events', 4);
 		expect(events.length).toBeGreaterThan(0);
 		await page.getByRole('button', { name: monthTitle(4), exact: true }).click();
 		await expect(
@@ -308,18 +303,14 @@ test.describe('/events-list', () => {
 	test("says 'Loading events...', then 'Error loading events: …' when the events fail", async ({
 		page,
 	}) => {
-		let release = () => {};
-		const held = new Promise<void>((resolve) => (release = resolve));
-		await page.route(
+		const events = await holdRequests(
+			page,
 			(url) => url.pathname === '/api/events',
-			async (route) => {
-				await held;
-				await route.fulfill({ status: 502, json: { error: 'Failed to fetch events' } });
-			},
+			(route) => route.fulfill({ status: 502, json: { error: 'Failed to fetch events' } }),
 		);
 		await page.goto('/events-list');
 		await expect(list(page).getByRole('status')).toHaveText('Loading events...');
-		release();
+		events.release();
 		await expect(page.getByRole('alert')).toHaveText(
 			'Error loading events: Failed to fetch events',
 		);

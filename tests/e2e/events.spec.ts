@@ -4,44 +4,46 @@ import { format } from 'date-fns/format';
 import {
 	apiEvents,
 	dayFromToday,
+	eventsStartingIn,
 	expectCalendarFeed,
-	expectNoAxeViolations,
-	failEventsCalls,
+	expectErrorWithRefresh,
+	expectLoadsLaterMonths,
+	expectNoAxeViolationsInBothModes,
+	expectNoScrollOnSwitchingViews,
+	expectTitled,
 	firstLoadEnd,
+	grid,
 	isEventsCall,
 	isLaterLoad,
+	monthHeading,
 	monthTitle,
+	openCalendar,
+	openListAtThisMonth,
 	today,
+	toggle,
+	type CalendarPage,
 } from './calendar-support.ts';
-import { holdIsland } from './island-support.ts';
+import { holdIsland, holdRequests } from './island-support.ts';
 import { expectWithinScriptBudget } from './script-budget.ts';
 
 // /events, reading A: the List / Calendar page of the chamber's events (demo tenant).
 
-const DESKTOP = { width: 1280, height: 900 };
+const EVENTS: CalendarPage = { path: '/events', api: '/api/events' };
 const MOBILE = { width: 390, height: 800 };
 
-async function open(page: Page, viewport = DESKTOP) {
-	await page.setViewportSize(viewport);
-	await page.goto('/events');
+async function open(page: Page, viewport?: { width: number; height: number }) {
+	await openCalendar(page, EVENTS, viewport);
 }
-
-const toggle = (page: Page, name: 'List' | 'Calendar') => page.getByRole('button', { name });
-const grid = (page: Page) => page.getByRole('grid');
-const monthHeading = (page: Page, offset = 0) =>
-	page.getByRole('heading', { level: 2, name: monthTitle(offset), exact: true });
 
 test.describe('/events', () => {
 	test('has the chamber events title, description, canonical and Open Graph tags', async ({
 		page,
 	}) => {
 		await open(page);
-		await expect(page).toHaveTitle('Chamber Events | Cedar Valley Chamber of Commerce');
-		await expect(page.getByRole('heading', { level: 1, name: 'Chamber Events' })).toBeVisible();
+		await expectTitled(page, 'Chamber Events', EVENTS.path);
 		const description = page.locator('meta[name="description"]');
 		await expect(description).toHaveAttribute('content', /Cedar Valley Chamber of Commerce/);
 		await expect(description).toHaveAttribute('content', /Cedarbrook, IA/);
-		await expect(page.locator('link[rel="canonical"]')).toHaveAttribute('href', /\/events$/);
 		await expect(page.locator('meta[property="og:title"]')).toHaveAttribute(
 			'content',
 			'Chamber Events | Cedar Valley Chamber of Commerce',
@@ -90,10 +92,7 @@ test.describe('/events', () => {
 		});
 		await expect(todayCell).toHaveAttribute('aria-current', 'date');
 
-		const month = format(today, 'yyyy-MM');
-		const events = (await apiEvents(page, '/api/events', `${month}-01`, `${month}-28`)).filter(
-			(e) => e.StartDate.startsWith(month),
-		);
+		const events = await eventsStartingIn(page, EVENTS.api, 0);
 		expect(events.length).toBeGreaterThan(0);
 		const first = events[0]!;
 		const link = grid(page).getByRole('link', { name: first.EventName }).first();
@@ -142,13 +141,10 @@ test.describe('/events', () => {
 	test('loads three more months when the calendar moves past the loaded range, one fetch at a time', async ({
 		page,
 	}) => {
-		const later: Request[] = [];
 		let inFlight = 0;
 		let mostInFlight = 0;
 		page.on('request', (request) => {
-			if (!isLaterLoad(request)) return;
-			later.push(request);
-			mostInFlight = Math.max(mostInFlight, ++inFlight);
+			if (isLaterLoad(request)) mostInFlight = Math.max(mostInFlight, ++inFlight);
 		});
 		const settle = (request: Request) => {
 			if (isLaterLoad(request)) inFlight--;
@@ -156,27 +152,12 @@ test.describe('/events', () => {
 		page.on('requestfinished', settle);
 		page.on('requestfailed', settle);
 
-		await open(page);
-		await expect(monthHeading(page)).toBeVisible();
-		expect(later).toHaveLength(0);
-		for (let i = 0; i < 4; i++) await page.getByRole('button', { name: 'Next month' }).click();
-		await expect(monthHeading(page, 4)).toBeVisible();
-
-		await expect.poll(() => later.length).toBeGreaterThan(0);
+		const later = await expectLoadsLaterMonths(page, EVENTS);
 		// The three months right after the first load.
 		const url = new URL(later[0]!.url());
 		const dayAfter = format(addDays(new Date(`${firstLoadEnd}T12:00:00`), 1), 'yyyy-MM-dd');
 		expect(url.searchParams.get('startDate')).toBe(dayAfter);
 		expect(url.searchParams.get('endDate')!.slice(0, 7)).toBe(dayFromToday(6).slice(0, 7));
-
-		const month = format(new Date(`${dayFromToday(4)}T12:00:00`), 'yyyy-MM');
-		const expected = (await apiEvents(page, '/api/events', `${month}-01`, `${month}-28`)).filter(
-			(e) => e.StartDate.startsWith(month),
-		);
-		expect(expected.length).toBeGreaterThan(0);
-		await expect(
-			grid(page).getByRole('link', { name: expected[0]!.EventName }).first(),
-		).toBeVisible();
 
 		// Racing ahead never runs two load-more fetches at once.
 		for (let i = 0; i < 5; i++) await page.getByRole('button', { name: 'Next month' }).click();
@@ -191,20 +172,15 @@ test.describe('/events', () => {
 	test("shows 'Loading more events...' over the calendar while more events load", async ({
 		page,
 	}) => {
-		let release = () => {};
-		const held = new Promise<void>((resolve) => (release = resolve));
-		await page.route(
+		const later = await holdRequests(
+			page,
 			(url) =>
 				url.pathname === '/api/events' && (url.searchParams.get('startDate') ?? '') > firstLoadEnd,
-			async (route) => {
-				await held;
-				await route.continue();
-			},
 		);
 		await open(page);
 		for (let i = 0; i < 4; i++) await page.getByRole('button', { name: 'Next month' }).click();
 		await expect(page.getByRole('status')).toHaveText('Loading more events...');
-		release();
+		later.release();
 		await expect(
 			page.getByRole('status').filter({ hasText: 'Loading more events...' }),
 		).toHaveCount(0);
@@ -234,10 +210,7 @@ test.describe('/events', () => {
 	test('groups the list by month under sticky headings, opened at the current month once', async ({
 		page,
 	}) => {
-		await open(page, MOBILE);
-		const current = monthHeading(page);
-		await expect(current).toBeVisible();
-		await expect.poll(async () => (await current.boundingBox())?.y ?? -1).toBeLessThan(5);
+		const current = await openListAtThisMonth(page, EVENTS, MOBILE);
 		await expect(monthHeading(page, 1)).toBeAttached();
 
 		// Scrolled further into the month, its heading stays on top.
@@ -259,12 +232,7 @@ test.describe('/events', () => {
 			),
 		).toBe(true);
 
-		// Once: back at the top, switching views does not scroll again.
-		await page.evaluate(() => window.scrollTo(0, 0));
-		await toggle(page, 'Calendar').click();
-		await toggle(page, 'List').click();
-		await expect(current).toBeAttached();
-		expect(await page.evaluate(() => window.scrollY)).toBe(0);
+		await expectNoScrollOnSwitchingViews(page, current);
 	});
 
 	test('on a phone the list shows two months at a time; Show more and Show earlier add months', async ({
@@ -325,43 +293,21 @@ test.describe('/events', () => {
 	});
 
 	test("says 'Loading events...' until the events arrive", async ({ page }) => {
-		let release = () => {};
-		const held = new Promise<void>((resolve) => (release = resolve));
-		await page.route(
-			(url) => url.pathname === '/api/events',
-			async (route) => {
-				await held;
-				await route.continue();
-			},
-		);
+		const events = await holdRequests(page, (url) => url.pathname === '/api/events');
 		await open(page);
 		await expect(page.getByRole('status')).toHaveText('Loading events...');
-		release();
+		events.release();
 		await expect(grid(page)).toBeVisible();
 	});
 
 	test("shows 'Error Loading Events' with a working 'Refresh Page' when the events fail", async ({
 		page,
 	}) => {
-		await failEventsCalls(page, '/api/events');
-		await open(page);
-		const alert = page.getByRole('alert');
-		await expect(alert.getByRole('heading', { name: 'Error Loading Events' })).toBeVisible();
-		await expect(alert).toContainText('Failed to load events');
-		await page.unrouteAll();
-		const reload = page.waitForEvent('load');
-		await alert.getByRole('button', { name: 'Refresh Page' }).click();
-		await reload;
-		await expect(grid(page)).toBeVisible();
+		await expectErrorWithRefresh(page, EVENTS, 'Error Loading Events', ['Failed to load events']);
 	});
 
 	test('has no accessibility violations in calendar and list mode', async ({ page }) => {
-		await open(page);
-		await expect(grid(page).getByRole('link').first()).toBeVisible();
-		await expectNoAxeViolations(page);
-		await toggle(page, 'List').click();
-		await expect(monthHeading(page)).toBeVisible();
-		await expectNoAxeViolations(page);
+		await expectNoAxeViolationsInBothModes(page, EVENTS);
 	});
 
 	test('calls the events API with the current cache version', async ({ page }) => {

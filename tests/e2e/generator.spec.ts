@@ -2,13 +2,13 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { execFile } from 'node:child_process';
 import { once } from 'node:events';
 import { readFile, rm, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
-import { createUser, DATA_DIR, serviceClient, signIn } from './admin-support.ts';
+import { freePort } from '../support/db-clients.ts';
+import { createUser, DATA_DIR, logIn, PANEL, serviceClient, signIn } from './admin-support.ts';
 
 // The configuration generator in Chromium: its guard, the form and
 // its live outputs, drafts, downloads, and the tenant file it writes going through the real
@@ -19,8 +19,7 @@ const STACK_PORT = process.env.E2E_STACK_PORT || '56321';
 const run = promisify(execFile);
 
 async function openAs(page: Page, email: string): Promise<void> {
-	await page.goto(`/chamber-login-v2?redirect=${encodeURIComponent(GENERATOR)}`);
-	await signIn(page, email);
+	await logIn(page, email, GENERATOR);
 	await expect(page.getByRole('heading', { name: 'Configuration Generator' })).toBeVisible();
 }
 
@@ -61,8 +60,7 @@ test('the guard sends a visitor without a session to the login and back', async 
 });
 
 test('an editor is not let in', async ({ page }) => {
-	await page.goto('/chamber-login-v2');
-	await signIn(page, 'editor@demo.test');
+	await logIn(page, 'editor@demo.test');
 	await expect(page.getByRole('button', { name: 'Logout' })).toBeVisible();
 	await page.goto(GENERATOR);
 	await expect(page).toHaveURL(/\/chamber-login/);
@@ -172,14 +170,6 @@ test('a saved draft loads back into the same form after a reload; a broken one i
 	await expect(panel(page).getByLabel('Chamber name')).toHaveValue('Draft Chamber');
 });
 
-async function freePort(): Promise<number> {
-	const probe = createServer().listen(0, '127.0.0.1');
-	await once(probe, 'listening');
-	const { port } = probe.address() as { port: number };
-	probe.close();
-	return port;
-}
-
 test('the downloaded tenant file is imported by tenant:import, and `npm start` serves the new chamber', async ({
 	page,
 	browser,
@@ -254,7 +244,7 @@ test("'Create chamber' (super_admin) imports the chamber and opens its panel", a
 	await fillRequired(page, `Created ${slug}`);
 	await (await tab(page, 'Identity')).getByLabel('Slug').fill(slug);
 	await page.getByRole('button', { name: 'Create chamber' }).click();
-	await expect(page).toHaveURL(`/chamber-config-v2?chamber=${slug}`);
+	await expect(page).toHaveURL(`${PANEL}?chamber=${slug}`);
 	await expect(page.getByRole('heading', { level: 1 })).toContainText(`Created ${slug}`);
 	await expect(page.getByRole('tabpanel').getByRole('textbox', { name: 'Slug' })).toHaveValue(slug);
 	const service = await serviceClient();

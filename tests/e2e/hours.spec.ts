@@ -1,7 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { slugify } from '../../src/features/directory/rules.ts';
-import { getTenantBySlug } from '../../src/features/tenants/tenants.server.ts';
-import { serviceClient, signIn } from './admin-support.ts';
+import { demoBusiness, openListing, openPanel, panelTab } from './admin-support.ts';
 import { weighScripts } from './script-budget.ts';
 
 // Staff give a demo business its opening hours in the Members tab; after the publish its profile
@@ -14,30 +12,12 @@ test('staff set opening hours in the Members tab; the profile shows the week aft
 	request,
 }) => {
 	test.setTimeout(360_000);
-	// A published demo business no other spec edits.
-	const service = await serviceClient();
-	const tenant = await getTenantBySlug(service, 'demo');
-	const { data, error } = await service
-		.from('profiles')
-		.select('id, report_name')
-		.eq('tenant_id', tenant.id)
-		.eq('published', true)
-		.order('report_name', { ascending: true })
-		.range(13, 13)
-		.single<{ id: string; report_name: string }>();
-	if (error) throw new Error(`No demo business: ${error.message}`);
-	const name = data.report_name;
-	const profile = `/business/${data.id}/${slugify(name)}`;
+	const { name, profile } = await demoBusiness(13);
 	const note = `Closed on public holidays ${Date.now().toString(36)}`;
 
-	await page.goto(`/chamber-login-v2?redirect=${encodeURIComponent('/chamber-config-v2')}`);
-	await signIn(page, 'admin@demo.test');
-	await page.getByRole('tab', { name: 'Members', exact: true }).click();
-	const panel = page.getByRole('tabpanel');
-	await panel.getByRole('searchbox', { name: 'Name' }).fill(name);
-	await panel.getByRole('button', { name: 'Search', exact: true }).click();
-	await panel.getByRole('button', { name, exact: true }).click();
-	await expect(panel.getByRole('heading', { name, level: 3 })).toBeVisible();
+	await openPanel(page, 'admin@demo.test');
+	await panelTab(page, 'Members');
+	const panel = await openListing(page, name);
 
 	// A problem shows at the field and nothing is saved.
 	const hours = panel.getByRole('textbox', { name: 'Opening hours' });

@@ -1,4 +1,4 @@
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import { createClient } from '@supabase/supabase-js';
 import { loadOrCreateKeys } from '../../scripts/stack/keys.ts';
 import { slugify } from '../../src/features/directory/rules.ts';
@@ -6,14 +6,21 @@ import {
 	startAtlasMembersStandin,
 	type AtlasMembersStandin,
 } from '../support/atlas-members-standin.ts';
-import { DATA_DIR, DEMO_PASSWORD, serviceClient, signIn, STACK_URL } from './admin-support.ts';
+import {
+	DATA_DIR,
+	DEMO_PASSWORD,
+	openPanel,
+	publishDemo,
+	serviceClient,
+	STACK_URL,
+	waitUntilLive,
+} from './admin-support.ts';
 
 // Member imports in Chromium on `npm start`, signed in as the demo chamber's admin: a file with
 // a bad row is previewed with its row and column and nothing is applied; a good one is applied and
 // its new member is on the public site after one publish; a large file shows its progress across
 // a reload; a sync from the stand-in membership system keeps a field staff changed in the panel.
 
-const PANEL = '/chamber-config-v2';
 /** Where playwright.config.ts points the server's member sync: the port after the stack's three. */
 const ATLAS_MEMBERS_PORT = Number(process.env.E2E_STACK_PORT || 56321) + 3;
 const ADMIN = 'admin@demo.test';
@@ -27,8 +34,7 @@ let demoTenantId: string;
 let edited: { id: string; weblink_profile_id: string; report_name: string; website: string };
 
 async function openImport(page: Page) {
-	await page.goto(`/chamber-login-v2?redirect=${encodeURIComponent(PANEL)}`);
-	await signIn(page, ADMIN);
+	await openPanel(page, ADMIN);
 	return showImport(page);
 }
 
@@ -57,27 +63,6 @@ async function profile(weblinkId: string) {
 		.eq('weblink_profile_id', weblinkId)
 		.maybeSingle<{ id: string; report_name: string; website: string; published: boolean }>();
 	return data;
-}
-
-async function adminToken(request: APIRequestContext): Promise<string> {
-	const login = await request.post('/api/auth/supabase-login', {
-		data: { email: ADMIN, password: DEMO_PASSWORD },
-	});
-	return ((await login.json()) as { session: { access_token: string } }).session.access_token;
-}
-
-async function waitLive(request: APIRequestContext, publishId: number) {
-	const headers = { Authorization: `Bearer ${await adminToken(request)}` };
-	await expect
-		.poll(
-			async () => {
-				const status = await request.get('/api/publish-status?limit=20', { headers });
-				const body = (await status.json()) as { publishes: { id: number; state: string }[] };
-				return body.publishes.find((p) => p.id === publishId)?.state;
-			},
-			{ timeout: 200_000 },
-		)
-		.toBe('live');
 }
 
 test.beforeAll(async () => {
@@ -113,9 +98,7 @@ test.afterAll(async ({ request }) => {
 	await service.from('business_overrides').delete().eq('profile_id', edited.id);
 	await service.from('profiles').update({ website: edited.website }).eq('id', edited.id);
 	// The demo site as it was, for the specs after this one.
-	const headers = { Authorization: `Bearer ${await adminToken(request)}` };
-	const queued = await request.post('/api/publish', { headers, data: { reason: 'Test cleanup' } });
-	await waitLive(request, ((await queued.json()) as { publish: { id: number } }).publish.id);
+	await publishDemo(request, 'Test cleanup');
 });
 
 test('a CSV with a bad row: the preview names its row and column, and nothing is applied', async ({
@@ -170,7 +153,7 @@ test('a good CSV is previewed, applied in one go and on the public site after on
 		.order('created_at', { ascending: false })
 		.limit(1)
 		.single<{ publish_id: number }>();
-	await waitLive(request, job!.publish_id);
+	await waitUntilLive(request, job!.publish_id);
 	await page.goto(`/business/${added!.id}/${slugify('Importia Bakery')}`);
 	await expect(page.getByRole('heading', { level: 1 })).toHaveText('Importia Bakery');
 });

@@ -1,9 +1,16 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import { slugify } from '../../src/features/directory/rules.ts';
-import { importTenant } from '../../src/features/tenants/tenants.server.ts';
-import { parseTenantFile } from '../../src/features/tenants/tenant-file.ts';
-import { createUser, serviceClient, signIn } from './admin-support.ts';
+import {
+	createUser,
+	importChamber,
+	openListing,
+	openPanel,
+	PANEL,
+	panelTab,
+	removeChamber,
+	serviceClient,
+} from './admin-support.ts';
 
 // The Members tab in Chromium. The first test works on the demo chamber and watches its changes
 // reach the public site through real builds; the others edit a chamber of their own, opened by
@@ -11,36 +18,25 @@ import { createUser, serviceClient, signIn } from './admin-support.ts';
 
 test.describe.configure({ mode: 'serial' });
 
-const PANEL = '/chamber-config-v2';
-const slug = `members-${Date.now().toString(36)}`;
+let slug: string;
 let otherSuper: string;
 
-async function openMembers(page: Page, email: string, chamber?: string) {
-	const target = chamber ? `${PANEL}?chamber=${chamber}` : PANEL;
-	await page.goto(`/chamber-login-v2?redirect=${encodeURIComponent(target)}`);
-	await signIn(page, email);
-	await page.getByRole('tab', { name: 'Members', exact: true }).click();
-	const panel = page.getByRole('tabpanel');
+/** The Members tab, once its count has loaded. */
+async function membersTab(page: Page) {
+	const panel = await panelTab(page, 'Members');
 	await expect(panel.getByRole('status').filter({ hasText: /\d+ members?$/ })).toBeVisible();
 	return panel;
+}
+
+async function openMembers(page: Page, email: string, chamber?: string) {
+	await openPanel(page, email, chamber);
+	return membersTab(page);
 }
 
 /** Back to the panel in a page already signed in. */
 async function backToMembers(page: Page) {
 	await page.goto(PANEL);
-	await page.getByRole('tab', { name: 'Members', exact: true }).click();
-	const panel = page.getByRole('tabpanel');
-	await expect(panel.getByRole('status').filter({ hasText: /\d+ members?$/ })).toBeVisible();
-	return panel;
-}
-
-async function openListing(page: Page, name: string) {
-	const panel = page.getByRole('tabpanel');
-	await panel.getByRole('searchbox', { name: 'Name' }).fill(name);
-	await panel.getByRole('button', { name: 'Search', exact: true }).click();
-	await panel.getByRole('button', { name, exact: true }).click();
-	await expect(panel.getByRole('heading', { name, level: 3 })).toBeVisible();
-	return panel;
+	return membersTab(page);
 }
 
 async function superPage(browser: Browser, email: string) {
@@ -51,33 +47,24 @@ async function superPage(browser: Browser, email: string) {
 }
 
 test.beforeAll(async () => {
-	const service = await serviceClient();
-	await importTenant(
-		service,
-		parseTenantFile(
+	slug = await importChamber('members', 'Members', {
+		businesses: [
 			{
-				tenant: { slug, name: `Members ${slug}` },
-				businesses: [
-					{
-						weblink_profile_id: '8100',
-						report_name: 'Harbor Books',
-						city: 'Lakeside',
-						work_phone: '555-0100',
-						categories: ['Retail'],
-						listings: [{ description: '<p>Books by the harbor.</p>' }],
-					},
-					{ weblink_profile_id: '8101', report_name: 'Quayside Bakery', city: 'Lakeside' },
-				],
+				weblink_profile_id: '8100',
+				report_name: 'Harbor Books',
+				city: 'Lakeside',
+				work_phone: '555-0100',
+				categories: ['Retail'],
+				listings: [{ description: '<p>Books by the harbor.</p>' }],
 			},
-			'e2e members chamber',
-		),
-	);
+			{ weblink_profile_id: '8101', report_name: 'Quayside Bakery', city: 'Lakeside' },
+		],
+	});
 	otherSuper = await createUser(slug, 'super_admin');
 });
 
 test.afterAll(async () => {
-	const service = await serviceClient();
-	await service.from('tenants').delete().eq('slug', slug);
+	await removeChamber(slug);
 });
 
 test('a member added in the panel is on the public site after the publish; an edit goes live; unpublished or removed, its address answers 410 Gone', async ({

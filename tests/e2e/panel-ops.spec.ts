@@ -1,19 +1,18 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { TABS } from '../../src/features/admin/admin.ts';
-import { importTenant } from '../../src/features/tenants/tenants.server.ts';
-import { parseTenantFile } from '../../src/features/tenants/tenant-file.ts';
-import { createUser, serviceClient, signIn } from './admin-support.ts';
+import {
+	createUser,
+	importChamber,
+	openPanel,
+	panelTab as tab,
+	PNG,
+	removeChamber,
+	serviceClient,
+	signIn,
+} from './admin-support.ts';
 
 // The panel's Logos, Cache and Users tabs in Chromium, on a chamber of the test's own
 // opened by a super_admin (?chamber=), so nothing here rebuilds the demo site.
-
-const PANEL = '/chamber-config-v2';
-
-/** A 1×1 PNG. */
-const PNG = Buffer.from(
-	'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
-	'base64',
-);
 
 const HOSTILE_SVG = `<svg xmlns="http://www.w3.org/2000/svg" width="40" height="40" onload="alert('onload')">
 <script>alert('script')</script>
@@ -21,33 +20,16 @@ const HOSTILE_SVG = `<svg xmlns="http://www.w3.org/2000/svg" width="40" height="
 <a href="javascript:alert('link')"><rect width="40" height="40" fill="#0d3e63"/></a>
 </svg>`;
 
-async function openPanel(page: Page, email: string, chamber?: string): Promise<void> {
-	const target = chamber ? `${PANEL}?chamber=${chamber}` : PANEL;
-	await page.goto(`/chamber-login-v2?redirect=${encodeURIComponent(target)}`);
-	await signIn(page, email);
-	await expect(page.getByRole('tablist', { name: 'Settings' })).toBeVisible();
-}
-
-async function tab(page: Page, name: string) {
-	await page.getByRole('tab', { name, exact: true }).click();
-	return page.getByRole('tabpanel');
-}
-
 let superAdmin: string;
 let slug: string;
 
 test.beforeAll(async () => {
 	superAdmin = await createUser('demo', 'super_admin');
-	slug = `ops-${Date.now().toString(36)}`;
-	await importTenant(
-		await serviceClient(),
-		parseTenantFile({ tenant: { slug, name: `Ops ${slug}` } }, 'panel ops e2e'),
-	);
+	slug = await importChamber('ops', 'Ops');
 });
 
 test.afterAll(async () => {
-	const service = await serviceClient();
-	await service.from('tenants').delete().eq('slug', slug);
+	await removeChamber(slug);
 });
 
 test('each role sees its tabs: admin all but Users, super_admin all', async ({ page }) => {

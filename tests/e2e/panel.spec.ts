@@ -1,98 +1,36 @@
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
-import { configFromRow, type ChamberConfig } from '../../src/features/config/config.ts';
-import { importTenant } from '../../src/features/tenants/tenants.server.ts';
-import { parseTenantFile } from '../../src/features/tenants/tenant-file.ts';
-import { createUser, DEMO_PASSWORD, serviceClient, signIn, withDatabase } from './admin-support.ts';
+import { expect, test } from '@playwright/test';
+import {
+	createUser,
+	importChamber,
+	openPanel,
+	PANEL,
+	panelTab,
+	PNG,
+	publishDemo,
+	removeChamber,
+	saveChanges,
+	savedConfig,
+	serviceClient,
+	withDatabase,
+} from './admin-support.ts';
 
 // The admin panel in Chromium. Most tests edit a chamber of their own, opened by a
 // super_admin with ?chamber= (its saves do not publish this deployment's site); the last one
 // saves the demo chamber and watches the change go live on the public site.
-
-const PANEL = '/chamber-config-v2';
-
-/** A 1×1 PNG. */
-const PNG = Buffer.from(
-	'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
-	'base64',
-);
-
-async function openPanel(page: Page, email: string, chamber?: string): Promise<void> {
-	const target = chamber ? `${PANEL}?chamber=${chamber}` : PANEL;
-	await page.goto(`/chamber-login-v2?redirect=${encodeURIComponent(target)}`);
-	await signIn(page, email);
-	await expect(page.getByRole('tablist', { name: 'Settings' })).toBeVisible();
-}
-
-async function tab(page: Page, name: string) {
-	await page.getByRole('tab', { name, exact: true }).click();
-	await expect(page.getByRole('tab', { name, exact: true })).toHaveAttribute(
-		'aria-selected',
-		'true',
-	);
-	return page.getByRole('tabpanel');
-}
-
-async function savedConfig(slug: string): Promise<ChamberConfig> {
-	const service = await serviceClient();
-	const { data, error } = await service
-		.from('chamber_config')
-		.select('*')
-		.eq('slug', slug)
-		.single();
-	if (error) throw error;
-	return configFromRow(data, slug);
-}
-
-async function save(page: Page): Promise<void> {
-	await page.getByRole('button', { name: /^Save Changes/ }).click();
-	await expect(page.getByRole('status').filter({ hasText: 'Saved!' })).toBeVisible();
-	await expect(page.getByText('Changes saved successfully!')).toBeVisible();
-	await expect(page.getByRole('button', { name: /^Save Changes/ })).toHaveCount(0);
-}
-
-/** Publishes the demo site as it is in the database and waits until that build is live. */
-async function republishDemo(request: APIRequestContext): Promise<void> {
-	const login = await request.post('/api/auth/supabase-login', {
-		data: { email: 'admin@demo.test', password: DEMO_PASSWORD },
-	});
-	const token = ((await login.json()) as { session: { access_token: string } }).session
-		.access_token;
-	const headers = { Authorization: `Bearer ${token}` };
-	const queued = await request.post('/api/publish', { headers, data: { reason: 'Test cleanup' } });
-	const id = ((await queued.json()) as { publish: { id: number } }).publish.id;
-	await expect
-		.poll(
-			async () => {
-				const status = await request.get('/api/publish-status?limit=20', { headers });
-				const body = (await status.json()) as { publishes: { id: number; state: string }[] };
-				return body.publishes.find((p) => p.id === id)?.state;
-			},
-			{ timeout: 200_000 },
-		)
-		.toBe('live');
-}
 
 let superAdmin: string;
 let slug: string;
 
 test.beforeAll(async () => {
 	superAdmin = await createUser('demo', 'super_admin');
-	slug = `panel-${Date.now().toString(36)}`;
-	await importTenant(
-		await serviceClient(),
-		parseTenantFile(
-			{
-				tenant: { slug, name: `Panel ${slug}` },
-				config: { city: 'Lakeside', state: 'MN', content: { heroTitle: 'Welcome' } },
-			},
-			'panel e2e',
-		),
-	);
+	slug = await importChamber('panel', 'Panel', {
+		config: { city: 'Lakeside', state: 'MN', content: { heroTitle: 'Welcome' } },
+	});
 });
 
 test.afterAll(async () => {
-	await (await serviceClient()).from('tenants').delete().eq('slug', slug);
+	await removeChamber(slug);
 });
 
 test('Save Changes shows only with unsaved changes: Saving... then Saved!, and the value is saved', async ({
@@ -107,7 +45,7 @@ test('Save Changes shows only with unsaved changes: Saving... then Saved!, and t
 	await identity.getByRole('textbox', { name: 'State' }).fill('wi');
 	await expect(identity.getByRole('textbox', { name: 'State' })).toHaveValue('WI');
 	await expect(page.getByRole('button', { name: 'Save Changes (2 changes)' })).toBeVisible();
-	await save(page);
+	await saveChanges(page);
 	const saved = await savedConfig(slug);
 	expect([saved.name, saved.state]).toEqual([`Renamed ${slug}`, 'WI']);
 	// Undoing an edit by hand leaves nothing to save.
@@ -121,46 +59,46 @@ test('every configuration tab edits its section, and one save writes them all', 
 	page,
 }) => {
 	await openPanel(page, superAdmin, slug);
-	let panel = await tab(page, 'Contact');
+	let panel = await panelTab(page, 'Contact');
 	await panel.getByRole('textbox', { name: 'Phone' }).fill('(218) 555-0100');
 	await panel.getByRole('textbox', { name: 'Facebook' }).fill('https://facebook.com/lakeside');
-	panel = await tab(page, 'URLs');
+	panel = await panelTab(page, 'URLs');
 	await panel
 		.getByRole('textbox', { name: 'Main website', exact: true })
 		.fill('https://lakeside.example');
 	await panel.getByRole('textbox', { name: 'Job board: label' }).fill('Jobs');
-	panel = await tab(page, 'Colors');
+	panel = await panelTab(page, 'Colors');
 	await panel.getByRole('textbox', { name: 'Primary', exact: true }).fill('#7a1f5c');
-	panel = await tab(page, 'Fonts');
+	panel = await panelTab(page, 'Fonts');
 	await panel.getByRole('combobox', { name: 'Heading font' }).selectOption('Lato');
 	await expect(panel.getByText('Welcome')).toHaveCSS('font-family', /^Lato/);
 	await panel.getByRole('textbox', { name: 'Link', exact: true }).fill('#113355');
-	panel = await tab(page, 'Content');
+	panel = await panelTab(page, 'Content');
 	await panel.getByRole('textbox', { name: 'Hero title' }).fill('Shop Lakeside');
 	await panel.getByRole('textbox', { name: 'Meta description' }).fill('Lakeside businesses');
 	await expect(panel.getByText('19 / 160 characters')).toBeVisible();
 	await panel.getByRole('checkbox', { name: 'Show the featured event' }).check();
 	await panel.getByRole('textbox', { name: 'Featured event ID' }).fill('4711');
-	panel = await tab(page, 'Homepage');
+	panel = await panelTab(page, 'Homepage');
 	await panel.getByRole('combobox', { name: 'Strategy' }).selectOption('random');
 	await panel.getByRole('spinbutton', { name: 'How many', exact: true }).fill('9');
 	await panel.getByRole('spinbutton', { name: 'How many', exact: true }).blur();
 	await expect(panel.getByRole('spinbutton', { name: 'How many', exact: true })).toHaveValue('2');
 	await panel.getByRole('spinbutton', { name: 'How many cards' }).fill('12');
 	await panel.getByRole('spinbutton', { name: 'How many cards' }).blur();
-	panel = await tab(page, 'Search');
+	panel = await panelTab(page, 'Search');
 	await panel.getByRole('combobox', { name: 'Default sort' }).selectOption('nameAsc');
 	await panel.getByRole('button', { name: 'Move Chairman up' }).click();
 	await expect(panel.getByRole('listitem').first()).toContainText('ChairmanRank 8');
 	await expect(panel.getByRole('button', { name: 'Move Chairman up' })).toBeDisabled();
-	panel = await tab(page, 'Nav');
+	panel = await panelTab(page, 'Nav');
 	await panel.getByRole('button', { name: 'Add menu item' }).click();
 	await panel.getByRole('textbox', { name: 'Menu item 5: label' }).fill('Visit');
 	await panel.getByRole('combobox', { name: 'Menu item 5: link to' }).selectOption('joinUrl');
 	await panel.getByRole('combobox', { name: 'Menu item 1: type' }).selectOption('dropdown');
 	await expect(panel.getByRole('button', { name: 'Add item to Home' })).toBeVisible();
 
-	await save(page);
+	await saveChanges(page);
 	const saved = await savedConfig(slug);
 	expect(saved.contact.phone).toBe('(218) 555-0100');
 	expect(saved.social.facebook).toBe('https://facebook.com/lakeside');
@@ -188,10 +126,14 @@ test('every configuration tab edits its section, and one save writes them all', 
 
 test('what the server refuses is named in the red banner and stays unsaved', async ({ page }) => {
 	await openPanel(page, superAdmin, slug);
-	const colors = await tab(page, 'Colors');
+	const colors = await panelTab(page, 'Colors');
 	await colors.getByRole('textbox', { name: 'Secondary', exact: true }).fill('amber');
 	await expect(colors.getByText('Enter a hex colour like #0d3e63')).toBeVisible();
-	await (await tab(page, 'Content')).getByRole('textbox', { name: 'Footer tagline' }).fill('Kept');
+	await (
+		await panelTab(page, 'Content')
+	)
+		.getByRole('textbox', { name: 'Footer tagline' })
+		.fill('Kept');
 	await page.getByRole('button', { name: /^Save Changes/ }).click();
 	await expect(page.getByRole('alert')).toHaveText(
 		'colors.secondary: Expected a hex colour like #0d3e63, received "amber"',
@@ -221,12 +163,12 @@ test('a stored value that is not valid is named, shown with its default, and fix
 		'content.heroTitle: Expected string, received a value of type object',
 	);
 	await expect(page.getByRole('button', { name: 'Save Changes (1 change)' })).toBeVisible();
-	const content = await tab(page, 'Content');
+	const content = await panelTab(page, 'Content');
 	await expect(content.getByRole('textbox', { name: 'Hero title' })).toHaveValue(
 		'Discover Local Businesses',
 	);
 	await content.getByRole('textbox', { name: 'Hero title' }).fill('Welcome back');
-	await save(page);
+	await saveChanges(page);
 	await expect(alert).toHaveCount(0);
 	expect((await savedConfig(slug)).content.heroTitle).toBe('Welcome back');
 });
@@ -260,7 +202,7 @@ test('the tabs are a tablist the keyboard works, and axe finds nothing on any ta
 	await page.keyboard.press('End');
 	await expect(page.getByRole('tab').last()).toBeFocused();
 	for (const name of await page.getByRole('tab').allTextContents()) {
-		await tab(page, name);
+		await panelTab(page, name);
 		// The previews show the chamber's own colours as its site will (a light link colour on
 		// white is the chamber's choice); everything else is the panel's and must pass.
 		const results = await new AxeBuilder({ page })
@@ -287,7 +229,7 @@ test('the Homepage tab offers the chamber’s own affiliations to feature, with 
 	page,
 }) => {
 	await openPanel(page, 'admin@demo.test');
-	const homepage = await tab(page, 'Homepage');
+	const homepage = await panelTab(page, 'Homepage');
 	await homepage.getByRole('combobox', { name: 'Strategy' }).selectOption('affiliation');
 	await expect(
 		homepage
@@ -308,11 +250,11 @@ test('a save on the demo chamber goes live (hero title, a colour, a menu item, a
 	const home = async () => (await request.get('/')).text();
 	try {
 		// What is live now is kept in the history, so there is something to restore.
-		await republishDemo(request);
+		await publishDemo(request, 'Test cleanup');
 		const since = new Date().toISOString();
 		await openPanel(page, 'admin@demo.test');
 		// A logo upload publishes at once; the save's calls then join the build queued after it.
-		const standard = (await tab(page, 'Logos')).getByRole('region', { name: 'Standard Logo' });
+		const standard = (await panelTab(page, 'Logos')).getByRole('region', { name: 'Standard Logo' });
 		await standard.getByLabel('Upload standard logo').setInputFiles({
 			name: 'logo.png',
 			mimeType: 'image/png',
@@ -322,18 +264,22 @@ test('a save on the demo chamber goes live (hero title, a colour, a menu item, a
 		const logo = (await standard
 			.getByRole('img', { name: 'Current standard logo' })
 			.getAttribute('src'))!;
-		await (await tab(page, 'Content')).getByRole('textbox', { name: 'Hero title' }).fill(title);
 		await (
-			await tab(page, 'Colors')
+			await panelTab(page, 'Content')
+		)
+			.getByRole('textbox', { name: 'Hero title' })
+			.fill(title);
+		await (
+			await panelTab(page, 'Colors')
 		)
 			.getByRole('textbox', { name: 'Primary', exact: true })
 			.fill('#5b2a86');
 		await (
-			await tab(page, 'Nav')
+			await panelTab(page, 'Nav')
 		)
 			.getByRole('textbox', { name: 'Menu item 2: label' })
 			.fill('Find a Business');
-		await save(page);
+		await saveChanges(page);
 		const status = page
 			.getByRole('banner')
 			.getByRole('status')
@@ -368,7 +314,7 @@ test('a save on the demo chamber goes live (hero title, a colour, a menu item, a
 			),
 		).toBe('#5b2a86');
 
-		const history = await tab(page, 'History');
+		const history = await panelTab(page, 'History');
 		const entries = history.getByRole('article');
 		await expect(entries.first()).toContainText('(live now)');
 		await expect(history.getByRole('row', { name: /heroTitle/ }).first()).toContainText(title);
@@ -394,7 +340,7 @@ test('a save on the demo chamber goes live (hero title, a colour, a menu item, a
 				})
 				.eq('slug', 'demo');
 			// The specs after this one see the demo site as it was.
-			await republishDemo(request);
+			await publishDemo(request, 'Test cleanup');
 		}
 	}
 });

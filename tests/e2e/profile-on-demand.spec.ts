@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { expect, request as playwrightRequest, test, type Page } from '@playwright/test';
+import { expect, request as playwrightRequest, test } from '@playwright/test';
 import { profilePath } from '../../src/features/business/business.ts';
 import type { Business } from '../../src/features/directory/directory.ts';
 import { startSiteServer, type SiteServer } from '../../scripts/lib/netlify-local.ts';
@@ -11,6 +11,7 @@ import { loadOrCreateKeys } from '../../scripts/stack/keys.ts';
 import { freePort } from '../support/db-clients.ts';
 import { DATA_DIR, STACK_URL } from './admin-support.ts';
 import { findBusiness } from './directory-helpers.ts';
+import { expectScriptOnlyOnSendMessage } from './script-budget.ts';
 
 /**
  * A chamber above PRERENDERED_PROFILES_MAX: the demo built again with the limit at 0, so no
@@ -22,17 +23,6 @@ import { findBusiness } from './directory-helpers.ts';
 let site: SiteServer;
 let buildDir: string;
 const savedEnv: Record<string, string | undefined> = {};
-
-/** Script files the page loads, as the profile tests count them. */
-function scriptRequests(page: Page): string[] {
-	const urls: string[] = [];
-	page.on('request', (request) => {
-		if (request.resourceType() === 'script' && request.frame() === page.mainFrame()) {
-			urls.push(request.url());
-		}
-	});
-	return urls;
-}
 
 /** The text of a page's <main>, as served. */
 function mainOf(html: string): string {
@@ -122,17 +112,8 @@ test.describe('profiles of a chamber above PRERENDERED_PROFILES_MAX', () => {
 
 	test('loads no script until Send Message is clicked, then only the dialog', async ({ page }) => {
 		const business = await findBusiness(page.request, 'with every section', complete);
-		const scripts = scriptRequests(page);
-		await page.goto(new URL(profilePath(business), site.url).href);
-		await expect(page.getByRole('heading', { level: 1 })).toHaveText(business.name);
-		await page.waitForLoadState('networkidle');
-		await page.mouse.move(200, 300);
-		expect(scripts).toEqual([]);
-
-		await page.getByRole('button', { name: 'Send Message' }).click();
-		await expect(page.getByRole('dialog', { name: `Contact ${business.name}` })).toBeVisible();
-		expect(scripts).toHaveLength(1);
-		expect(scripts[0]).toMatch(/\/_astro\/open-contact-[\w-]+\.js$/);
+		const url = new URL(profilePath(business), site.url).href;
+		await expectScriptOnlyOnSendMessage(page, url, business.name);
 	});
 
 	test('a wrong slug leads to the profile, an unknown business to Business Not Found', async ({

@@ -1,9 +1,10 @@
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { mapLinks, profilePath, socialLinks } from '../../src/features/business/business.ts';
 import type { Business } from '../../src/features/directory/directory.ts';
 import { UNSAFE_DESCRIPTION } from '../../tenants/demo/generate.ts';
 import { demoConfig, demoTenant, findBusiness, htmlText } from './directory-helpers.ts';
+import { expectScriptOnlyOnSendMessage, scriptRequests } from './script-budget.ts';
 
 const config = demoConfig();
 
@@ -19,16 +20,6 @@ const complete = (b: Business) =>
 		b.badges.some((badge) => badge.iconUrl) &&
 		socialLinks(b.socialMedia).length >= 2,
 	);
-
-function scriptRequests(page: Page): string[] {
-	const urls: string[] = [];
-	page.on('request', (request) => {
-		if (request.resourceType() === 'script' && request.frame() === page.mainFrame()) {
-			urls.push(request.url());
-		}
-	});
-	return urls;
-}
 
 test.describe('business profile', () => {
 	test('the classic layout shows every section of the business', async ({ page }) => {
@@ -299,17 +290,7 @@ test.describe('business profile', () => {
 
 	test('loads no script until Send Message is clicked, then only the dialog', async ({ page }) => {
 		const business = await findBusiness(page.request, 'with every section', complete);
-		const scripts = scriptRequests(page);
-		await page.goto(profilePath(business));
-		await page.waitForLoadState('networkidle');
-		await page.mouse.move(200, 300);
-		await page.getByRole('heading', { name: `About ${business.name}` }).scrollIntoViewIfNeeded();
-		expect(scripts).toEqual([]);
-
-		await page.getByRole('button', { name: 'Send Message' }).click();
-		await expect(page.getByRole('dialog', { name: `Contact ${business.name}` })).toBeVisible();
-		expect(scripts).toHaveLength(1);
-		expect(scripts[0]).toMatch(/\/_astro\/open-contact-[\w-]+\.js$/);
+		await expectScriptOnlyOnSendMessage(page, profilePath(business), business.name);
 	});
 
 	test('Share Business copies the link where there is no share sheet', async ({

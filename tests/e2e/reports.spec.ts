@@ -9,7 +9,7 @@ import { chamberTimeZone } from '../../src/features/config/time-zone.ts';
 import { addMonths, chamberDay, monthLabel, monthOf } from '../../src/features/reports/reports.ts';
 import { loadOrCreateKeys } from '../../scripts/stack/keys.ts';
 import { RANDOM_SEED_KEY } from '../../src/features/search/search.ts';
-import { DATA_DIR, signIn, STACK_URL, withDatabase } from './admin-support.ts';
+import { DATA_DIR, openPanel, panelTab, STACK_URL, withDatabase } from './admin-support.ts';
 import { allBusinesses, demoConfig } from './directory-helpers.ts';
 
 // Member statistics as a visitor and the chamber's admin meet them: browsing counts (in a
@@ -264,10 +264,8 @@ test.describe('the Reports tab', () => {
 			),
 		);
 
-		await page.goto('/chamber-login-v2?redirect=%2Fchamber-config-v2');
-		await signIn(page, 'admin@demo.test');
-		await page.getByRole('tab', { name: 'Reports', exact: true }).click();
-		const panel = page.getByRole('tabpanel');
+		await openPanel(page, 'admin@demo.test');
+		const panel = await panelTab(page, 'Reports');
 		await panel.getByLabel('From month').fill(lastMonth);
 		await panel.getByLabel('To month').fill(lastMonth);
 
@@ -348,9 +346,8 @@ test.describe('the Reports tab', () => {
 		page,
 		baseURL,
 	}) => {
-		await page.goto('/chamber-login-v2?redirect=%2Fchamber-config-v2');
-		await signIn(page, 'admin@demo.test');
-		await page.getByRole('tab', { name: 'Reports', exact: true }).click();
+		await openPanel(page, 'admin@demo.test');
+		await panelTab(page, 'Reports');
 		const toggle = page.getByRole('checkbox', { name: /numbers every month/ });
 		await expect(toggle).toBeEnabled();
 		await expect(toggle).not.toBeChecked();

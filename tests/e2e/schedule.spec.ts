@@ -1,19 +1,24 @@
 import { expect, test, type Page } from '@playwright/test';
 import { getTenantBySlug } from '../../src/features/tenants/tenants.server.ts';
-import { changeDemoConfig, serviceClient, signIn, withDatabase } from './admin-support.ts';
+import {
+	changeDemoConfig,
+	openPanel,
+	panelTab,
+	serviceClient,
+	withDatabase,
+} from './admin-support.ts';
 
 // 'Publish at…' in the panel of the demo chamber: the change is stored, not saved; the header and
 // History list it with who and when on the chamber's clock, with Cancel; when it is due (here the
 // database's firing function is called with the scheduled time as its clock) it is written.
 
-const PANEL = '/chamber-config-v2';
 const FIELD = 'Why join button text';
 
 async function openContent(page: Page): Promise<void> {
-	await page.goto(`/chamber-login-v2?redirect=${encodeURIComponent(PANEL)}`);
-	await signIn(page, 'admin@demo.test');
-	await page.getByRole('tab', { name: 'Content', exact: true }).click();
-	await expect(page.getByRole('tabpanel').getByRole('textbox', { name: FIELD })).toBeVisible();
+	await openPanel(page, 'admin@demo.test');
+	await expect(
+		(await panelTab(page, 'Content')).getByRole('textbox', { name: FIELD }),
+	).toBeVisible();
 }
 
 async function schedule(page: Page, value: string): Promise<void> {

@@ -2,7 +2,8 @@ import { gzipSync } from 'node:zlib';
 import { expect, type Page, type Response } from '@playwright/test';
 
 // The script budget of the interactive pages (home, search, the calendar pages): what a visitor's
-// browser downloads as JavaScript before any interaction, React included.
+// browser downloads as JavaScript before any interaction, React included; and the pages that
+// load none until the visitor asks for something (a profile's contact dialog).
 
 /** At most this much gzipped script before interaction (docs/performance.md). */
 export const SCRIPT_BUDGET_BYTES = 80 * 1024;
@@ -57,4 +58,38 @@ export async function expectWithinScriptBudget(
 		total,
 		`${path}: ${(total / 1024).toFixed(1)} KB of gzipped script (${list})`,
 	).toBeLessThanOrEqual(budget);
+}
+
+/** The script files the page's own frame asks for from now on. */
+export function scriptRequests(page: Page): string[] {
+	const urls: string[] = [];
+	page.on('request', (request) => {
+		if (request.resourceType() === 'script' && request.frame() === page.mainFrame()) {
+			urls.push(request.url());
+		}
+	});
+	return urls;
+}
+
+/**
+ * The profile of `name` at `url` loads no script while the visitor reads, points and scrolls;
+ * Send Message then loads one, the contact dialog's, and opens the dialog.
+ */
+export async function expectScriptOnlyOnSendMessage(
+	page: Page,
+	url: string,
+	name: string,
+): Promise<void> {
+	const scripts = scriptRequests(page);
+	await page.goto(url);
+	await expect(page.getByRole('heading', { level: 1 })).toHaveText(name);
+	await page.waitForLoadState('networkidle');
+	await page.mouse.move(200, 300);
+	await page.getByRole('heading', { name: `About ${name}` }).scrollIntoViewIfNeeded();
+	expect(scripts).toEqual([]);
+
+	await page.getByRole('button', { name: 'Send Message' }).click();
+	await expect(page.getByRole('dialog', { name: `Contact ${name}` })).toBeVisible();
+	expect(scripts).toHaveLength(1);
+	expect(scripts[0]).toMatch(/\/_astro\/open-contact-[\w-]+\.js$/);
 }

@@ -4,16 +4,16 @@ import { join } from 'node:path';
 import { expect, test, type BrowserContext, type Page } from '@playwright/test';
 import { simpleParser } from 'mailparser';
 import { chamberTimeZone } from '../../src/features/config/time-zone.ts';
-import { slugify } from '../../src/features/directory/rules.ts';
 import { chamberDay, monthLabel, monthOf } from '../../src/features/reports/reports.ts';
 import { signInPath, SIGN_IN_SENT } from '../../src/features/self-service/self-service.ts';
-import { getTenantBySlug } from '../../src/features/tenants/tenants.server.ts';
 import {
 	changeDemoConfig,
 	DATA_DIR,
-	serviceClient,
-	signIn,
+	demoBusiness,
+	openPanel,
+	panelTab,
 	withDatabase,
+	type DemoBusiness,
 } from './admin-support.ts';
 import { demoConfig } from './directory-helpers.ts';
 import { weighScripts } from './script-budget.ts';
@@ -27,7 +27,7 @@ test.describe.configure({ mode: 'serial' });
 
 const build = { timeout: 240_000 };
 const tag = Date.now().toString(36);
-let business: { id: string; name: string; email: string; profile: string };
+let business: DemoBusiness;
 let member: BrowserContext;
 let memberPage: Page;
 
@@ -53,35 +53,33 @@ async function mailCount(address: string, kind: string): Promise<number> {
 }
 
 /** The Requests tab, signed in as the demo's admin. */
+/**
+ * The member changes a field the chamber lets go live without review: the page says so, and
+ * the profile shows `shown` after the publish.
+ */
+async function changeLiveField(page: Page, field: string, value: string, shown: string) {
+	await memberPage.reload();
+	await expect(memberPage.getByText(`${field} goes live without review.`)).toBeVisible();
+	await memberPage.getByRole('textbox', { name: field }).fill(value);
+	await memberPage.getByRole('button', { name: 'Submit for review' }).click();
+	await expect(
+		memberPage.getByText(`${field}: live on the site after the next publish.`),
+	).toBeVisible();
+	await expect
+		.poll(async () => (await page.request.get(business.profile)).text(), build)
+		.toContain(shown);
+}
+
 async function openRequests(page: Page) {
-	await page.goto(`/chamber-login-v2?redirect=${encodeURIComponent('/chamber-config-v2')}`);
-	await signIn(page, 'admin@demo.test');
-	await page.getByRole('tab', { name: /^Requests/ }).click();
-	const panel = page.getByRole('tabpanel');
+	await openPanel(page, 'admin@demo.test');
+	const panel = await panelTab(page, /^Requests/);
 	await expect(panel.getByRole('heading', { name: 'Requests', level: 2 })).toBeVisible();
 	return panel;
 }
 
 test.beforeAll(async ({ browser }) => {
 	// A published demo business with an address on file that no other spec edits.
-	const service = await serviceClient();
-	const tenant = await getTenantBySlug(service, 'demo');
-	const { data, error } = await service
-		.from('profiles')
-		.select('id, report_name, email')
-		.eq('tenant_id', tenant.id)
-		.eq('published', true)
-		.neq('email', '')
-		.order('report_name', { ascending: false })
-		.range(7, 7)
-		.single<{ id: string; report_name: string; email: string }>();
-	if (error) throw new Error(`No demo business with an address: ${error.message}`);
-	business = {
-		id: data.id,
-		name: data.report_name,
-		email: data.email.toLowerCase(),
-		profile: `/business/${data.id}/${slugify(data.report_name)}`,
-	};
+	business = await demoBusiness(7, { descending: true, withEmail: true });
 	member = await browser.newContext();
 	memberPage = await member.newPage();
 });
@@ -199,16 +197,7 @@ test('a field the chamber lets go live without review does so at once', async ({
 	}));
 	try {
 		const phone = `(319) 555-${String(Date.now() % 10_000).padStart(4, '0')}`;
-		await memberPage.reload();
-		await expect(memberPage.getByText('Phone goes live without review.')).toBeVisible();
-		await memberPage.getByRole('textbox', { name: 'Phone' }).fill(phone);
-		await memberPage.getByRole('button', { name: 'Submit for review' }).click();
-		await expect(
-			memberPage.getByText('Phone: live on the site after the next publish.'),
-		).toBeVisible();
-		await expect
-			.poll(async () => (await page.request.get(business.profile)).text(), build)
-			.toContain(phone);
+		await changeLiveField(page, 'Phone', phone, phone);
 	} finally {
 		await changeDemoConfig('features', () => features);
 	}
@@ -231,21 +220,13 @@ test("the member's page shows its own listing's numbers, as staff see them in th
 
 	await memberPage.reload();
 	const report = memberPage.getByRole('region', { name: "Your listing's numbers" });
-	const months = report.getByRole('table', { name: 'Last 12 months, by month' });
-	const thisMonth = months.getByRole('row', { name: monthLabel(monthOf(new Date(), zone)) });
-	await expect(thisMonth.getByRole('cell')).toHaveText(['8,642', '4,321', '210']);
-	await expect(
-		report
-			.getByRole('table', { name: /^Actions by kind/ })
-			.getByRole('row', { name: 'Website' })
-			.getByRole('cell'),
-	).toHaveText('210');
-	await expect(
-		report
-			.getByRole('table', { name: /^Top search words/ })
-			.getByRole('row', { name: 'fresh e2e bread' })
-			.getByRole('cell'),
-	).toHaveText('17');
+	const cells = (table: string | RegExp, row: string) =>
+		report.getByRole('table', { name: table }).getByRole('row', { name: row }).getByRole('cell');
+	await expect(cells('Last 12 months, by month', monthLabel(monthOf(new Date(), zone)))).toHaveText(
+		['8,642', '4,321', '210'],
+	);
+	await expect(cells(/^Actions by kind/, 'Website')).toHaveText('210');
+	await expect(cells(/^Top search words/, 'fresh e2e bread')).toHaveText('17');
 	const axe = await new AxeBuilder({ page: memberPage }).include('main').analyze();
 	expect(axe.violations.map((v) => v.id)).toEqual([]);
 });
@@ -255,18 +236,7 @@ test('opening hours go live without review by default: the profile shows them af
 }) => {
 	test.setTimeout(300_000);
 	const note = `By appointment on Sundays ${tag}`;
-	await memberPage.reload();
-	await expect(memberPage.getByText('Opening hours goes live without review.')).toBeVisible();
-	await memberPage
-		.getByRole('textbox', { name: 'Opening hours' })
-		.fill(`Tue-Sat 8:00-16:30\n${note}`);
-	await memberPage.getByRole('button', { name: 'Submit for review' }).click();
-	await expect(
-		memberPage.getByText('Opening hours: live on the site after the next publish.'),
-	).toBeVisible();
-	await expect
-		.poll(async () => (await page.request.get(business.profile)).text(), build)
-		.toContain(note);
+	await changeLiveField(page, 'Opening hours', `Tue-Sat 8:00-16:30\n${note}`, note);
 	await page.goto(business.profile);
 	const week = page.getByRole('region', { name: 'Opening Hours' }).getByRole('table');
 	await expect(week.getByRole('row', { name: /^Tuesday/ }).getByRole('cell')).toHaveText(

@@ -1,5 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
+import { expectFocusKeptIn } from './focus-support.ts';
 import { expectSelfHostedFonts } from './font-support.ts';
 
 // The site shell on every page: skip link, header (menu, dropdowns, Join Today, mobile menu),
@@ -167,17 +168,7 @@ test.describe('mobile menu (below 999 px)', () => {
 			'hidden',
 		);
 
-		const focusInMenu = () =>
-			page.evaluate(() => Boolean(document.activeElement?.closest('#mobile-menu')));
-		expect(await focusInMenu()).toBe(true);
-		for (let i = 0; i < 20; i++) {
-			await page.keyboard.press('Tab');
-			expect(await focusInMenu()).toBe(true);
-		}
-		for (let i = 0; i < 5; i++) {
-			await page.keyboard.press('Shift+Tab');
-			expect(await focusInMenu()).toBe(true);
-		}
+		await expectFocusKeptIn(page, '#mobile-menu', 20, 5);
 
 		await page.keyboard.press('Escape');
 		await expect(menu).toBeHidden();

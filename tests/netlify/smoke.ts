@@ -197,6 +197,14 @@ const json = (body: unknown): RequestInit => ({
 	body: JSON.stringify(body),
 });
 
+/** A staff route called without a token: refused with 401, by both servers alike. */
+const withoutToken = (what: string, path: string, init?: RequestInit): Case => ({
+	name: `${what} without a token`,
+	path,
+	init,
+	status: 401,
+});
+
 async function cases(): Promise<Case[]> {
 	const category = await firstDir('category');
 	const businessId = await firstDir('business');
@@ -354,36 +362,22 @@ async function cases(): Promise<Case[]> {
 			status: 401,
 		},
 		{ name: 'contact, wrong method', path: '/api/contact-business', status: 405 },
-		{ name: 'session check without a token', path: '/api/auth/supabase-verify', status: 401 },
-		{ name: 'generator check without a token', path: '/api/auth/verify', status: 401 },
+		withoutToken('session check', '/api/auth/supabase-verify'),
+		withoutToken('generator check', '/api/auth/verify'),
 		{
 			name: 'reset e-mail, bad body',
 			path: '/api/auth/forgot-password',
 			init: json({}),
 			status: 400,
 		},
-		{ name: 'publish status without a token', path: '/api/publish-status', status: 401 },
-		{ name: 'publish history without a token', path: '/api/publish-history', status: 401 },
-		{ name: 'publish without a token', path: '/api/publish', init: json({}), status: 401 },
-		{ name: 'restore without a token', path: '/api/publish-restore', init: json({}), status: 401 },
-		{
-			name: 'config save without a token',
-			path: '/api/update-config',
-			init: json({}),
-			status: 401,
-		},
-		{ name: 'members without a token', path: '/api/admin/businesses', status: 401 },
-		{
-			name: 'a listing without a token',
-			path: '/api/admin/businesses/00000000-0000-4000-8000-000000000000',
-			status: 401,
-		},
-		{
-			name: 'new chamber without a token',
-			path: '/api/admin/chambers',
-			init: json({}),
-			status: 401,
-		},
+		withoutToken('publish status', '/api/publish-status'),
+		withoutToken('publish history', '/api/publish-history'),
+		withoutToken('publish', '/api/publish', json({})),
+		withoutToken('restore', '/api/publish-restore', json({})),
+		withoutToken('config save', '/api/update-config', json({})),
+		withoutToken('members', '/api/admin/businesses'),
+		withoutToken('a listing', '/api/admin/businesses/00000000-0000-4000-8000-000000000000'),
+		withoutToken('new chamber', '/api/admin/chambers', json({})),
 	];
 }
 
