@@ -1,4 +1,5 @@
-import { createClient, type SupabaseClient } from '@supabase/supabase-js';
+import { createClient } from '@supabase/supabase-js';
+import type { Database, RowUpdate, SupabaseClient } from '../../src/lib/database.ts';
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { userClient } from '../support/db-clients.ts';
@@ -71,18 +72,19 @@ describe('chamber_config: each role changes what the permission table gives it, 
 	it('an editor cannot change colours, contact, navigation or the logo: 403, nothing written', async () => {
 		const editor = await as(fx.users.editorA);
 		const before = await configOf(fx.tenantA.id);
-		for (const [column, value, section] of [
-			['colors', { primary: '#ff0000' }, 'colors'],
-			['contact', { phone: '555' }, 'contact'],
-			['navigation', { menuItems: [] }, 'navigation'],
-			['logo', { standard: '/x.svg' }, 'logo'],
-			['name', 'Renamed by an editor', 'identity'],
-		] as const) {
+		const refused: [RowUpdate<'chamber_config'>, string][] = [
+			[{ colors: { primary: '#ff0000' } }, 'colors'],
+			[{ contact: { phone: '555' } }, 'contact'],
+			[{ navigation: { menuItems: [] } }, 'navigation'],
+			[{ logo: { standard: '/x.svg' } }, 'logo'],
+			[{ name: 'Renamed by an editor' }, 'identity'],
+		];
+		for (const [change, section] of refused) {
 			const { error, status } = await editor
 				.from('chamber_config')
-				.update({ [column]: value })
+				.update(change)
 				.eq('tenant_id', fx.tenantA.id);
-			expect(status, column).toBe(403);
+			expect(status, JSON.stringify(change)).toBe(403);
 			expect(error?.code).toBe('42501');
 			expect(error?.message).toBe(`Editors can change content and text only, not ${section}`);
 		}
@@ -168,7 +170,7 @@ describe('chamber_config: each role changes what the permission table gives it, 
 
 	it('a token signed with another key is refused by PostgREST', async () => {
 		const forged = await tokenFor(fx.users.superAdminB, 'not-the-secret-of-this-stack-0123456789');
-		const client = createClient(stack.supabaseUrl, stack.anonKey, {
+		const client = createClient<Database>(stack.supabaseUrl, stack.anonKey, {
 			auth: { persistSession: false },
 			global: { headers: { Authorization: `Bearer ${forged}` } },
 		});
@@ -185,7 +187,7 @@ describe('chamber_config: each role changes what the permission table gives it, 
 		const payload = Buffer.from(
 			JSON.stringify({ sub: fx.users.superAdminB.id, role: 'authenticated', exp: 4_102_444_800 }),
 		).toString('base64url');
-		const client = createClient(stack.supabaseUrl, stack.anonKey, {
+		const client = createClient<Database>(stack.supabaseUrl, stack.anonKey, {
 			auth: { persistSession: false },
 			global: { headers: { Authorization: `Bearer ${header}.${payload}.` } },
 		});

@@ -3,6 +3,7 @@ import { createServer as createHttpServer, request } from 'node:http';
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createClient } from '@supabase/supabase-js';
+import type { Database } from '../../src/lib/database.ts';
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { db, service, stack } from './clients.ts';
@@ -223,7 +224,7 @@ describe('GET /api/auth/supabase-verify and /api/auth/verify', () => {
 			expect(answer.body).toMatchObject({ authenticated: false, error: expect.any(String) });
 		}
 
-		const client = createClient(stack.supabaseUrl, stack.anonKey, {
+		const client = createClient<Database>(stack.supabaseUrl, stack.anonKey, {
 			auth: { persistSession: false },
 		});
 		await client.auth.setSession({

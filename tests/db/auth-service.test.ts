@@ -2,7 +2,8 @@ import { once } from 'node:events';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { createServer as createHttpServer, request as httpRequest } from 'node:http';
 import { join } from 'node:path';
-import { createClient, type SupabaseClient } from '@supabase/supabase-js';
+import { createClient } from '@supabase/supabase-js';
+import type { Database, SupabaseClient } from '../../src/lib/database.ts';
 import { hash as argon2Hash } from '@node-rs/argon2';
 import { hash as bcryptHash } from '@node-rs/bcrypt';
 import { SignJWT } from 'jose';
@@ -36,7 +37,7 @@ let slug: string;
 const outbox = join(stack.dataDir, 'outbox');
 
 function client(url = stack.supabaseUrl): SupabaseClient {
-	return createClient(url, stack.anonKey, {
+	return createClient<Database>(url, stack.anonKey, {
 		auth: { persistSession: false, autoRefreshToken: false },
 	});
 }
@@ -838,7 +839,7 @@ describe('CAPTCHA protection, as GoTrue has it', () => {
 	});
 
 	const signInWith = (key: string, captchaToken?: string) =>
-		createClient(gateway.url, key, {
+		createClient<Database>(gateway.url, key, {
 			auth: { persistSession: false, autoRefreshToken: false },
 		}).auth.signInWithPassword({
 			email: captchaUser,
@@ -861,7 +862,7 @@ describe('CAPTCHA protection, as GoTrue has it', () => {
 		});
 		expect((await signInWith(stack.anonKey, 'good-token')).error).toBeNull();
 		expect(asked.at(-1)?.get('remoteip')).toBe('127.0.0.1');
-		const reset = await createClient(gateway.url, stack.anonKey, {
+		const reset = await createClient<Database>(gateway.url, stack.anonKey, {
 			auth: { persistSession: false },
 		}).auth.resetPasswordForEmail(captchaUser);
 		expect(reset.error).toMatchObject({ status: 400, code: 'captcha_failed' });

@@ -7,11 +7,13 @@ import {
 	LIST_FIELDS,
 	SCALAR_FIELDS,
 	parseBusinessChanges,
+	type MemberListResult,
 } from '../../src/features/members/members.ts';
+import type { Args, Json } from '../../src/lib/database.ts';
 import { importTenant } from '../../src/features/tenants/tenants.server.ts';
 import { openingHoursSchema } from '../../src/features/tenants/hours.ts';
 import { parseTenantFile, type TenantFileInput } from '../../src/features/tenants/tenant-file.ts';
-import { signInAs, userClient } from '../support/db-clients.ts';
+import { dataOf, signInAs, userClient, type JsonObject } from '../support/db-clients.ts';
 import { randomSlug } from './fixtures.ts';
 
 // A chamber's staff maintain its businesses in the database, through save_business and its
@@ -78,7 +80,7 @@ async function row(id: string) {
 const save = (
 	who: keyof typeof users,
 	id: string | null,
-	changes: object,
+	changes: JsonObject,
 	version: number,
 	tenant = tenantId,
 ) =>
@@ -215,16 +217,11 @@ describe('versions: no lost edits', () => {
 
 describe('add, remove, restore', () => {
 	it('an admin adds a business; removing it unpublishes it and keeps it 30 days, restorable', async () => {
-		const { data, error } = await save(
-			'admin',
-			null,
-			{ report_name: 'Corner Café', city: 'Lakeside' },
-			0,
+		const { id } = dataOf(
+			await save('admin', null, { report_name: 'Corner Café', city: 'Lakeside' }, 0),
 		);
-		expect(error).toBeNull();
-		const id = data.id as string;
 		expect(await row(id)).toMatchObject({ report_name: 'Corner Café', published: true });
-		const rpc = (name: string) =>
+		const rpc = (name: 'remove_business' | 'restore_business') =>
 			clients.admin.rpc(name, { p_tenant_id: tenantId, p_business_id: id });
 		expect((await rpc('remove_business')).error).toBeNull();
 		const removed = await row(id);
@@ -247,7 +244,7 @@ describe('add, remove, restore', () => {
 describe('imports and overrides', () => {
 	it('a re-import keeps what staff changed, keeps removed businesses removed and staff-added ones', async () => {
 		const bakery = await businessId('9001');
-		const { data: added } = await save('admin', null, { report_name: 'Staff Added' }, 0);
+		const added = dataOf(await save('admin', null, { report_name: 'Staff Added' }, 0));
 		// The membership system still has the old website and city, and new social links.
 		await importTenant(
 			service,
@@ -301,7 +298,7 @@ describe('the rules, in the database as in the app', () => {
 
 	it('refuse, by both, a value of the wrong type or one character too long, naming the field', async () => {
 		const id = await businessId('9001');
-		const cases: [string, unknown][] = [
+		const cases: [string, Json][] = [
 			['city', 'x'.repeat(201)],
 			['website', 'x'.repeat(2001)],
 			['featured', 'yes'],
@@ -424,15 +421,16 @@ describe('what the database keeps of every change', () => {
 				},
 			]),
 		);
-		const { data, error } = await clients.editor.rpc('clear_business_override', {
-			p_tenant_id: tenantId,
-			p_business_id: bakery,
-			p_field: 'social_media',
-		});
-		expect(error).toBeNull();
+		const cleared = dataOf(
+			await clients.editor.rpc('clear_business_override', {
+				p_tenant_id: tenantId,
+				p_business_id: bakery,
+				p_field: 'social_media',
+			}),
+		);
 		expect(await row(bakery)).toMatchObject({
 			social: ['https://facebook.com/new'],
-			version: data.version,
+			version: cleared.version,
 			updated_by: users.editor,
 		});
 		// An editor takes back only what an editor may change.
@@ -476,49 +474,49 @@ describe('what the database keeps of every change', () => {
 
 describe('the Members tab’s reads', () => {
 	it('pages every business of the chamber by name, filtered, for its staff only', async () => {
-		const list = (who: keyof typeof users, args: object = {}, tenant = tenantId) =>
+		type Filters = Omit<Args<'admin_list_businesses'>, 'p_tenant_id'>;
+		const list = (who: keyof typeof users, args: Filters = {}, tenant = tenantId) =>
 			clients[who].rpc('admin_list_businesses', { p_tenant_id: tenant, ...args });
-		const all = await list('editor');
-		expect(all.error).toBeNull();
-		const names = (result: typeof all) =>
-			(result.data.businesses as { name: string }[]).map((b) => b.name);
-		expect(all.data.total).toBeGreaterThanOrEqual(2);
+		const all = dataOf(await list('editor'));
+		const names = (result: MemberListResult) => result.businesses.map((b) => b.name);
+		expect(all.total).toBeGreaterThanOrEqual(2);
 		expect(names(all)).toEqual([...names(all)].sort((a, b) => a.localeCompare(b)));
-		const found = await list('admin', { p_query: 'KESIDE BAK' });
+		const found = dataOf(await list('admin', { p_query: 'KESIDE BAK' }));
 		expect(names(found)).toEqual(['Lakeside Bakery']);
-		expect(found.data.businesses[0]).toMatchObject({
+		expect(found.businesses[0]).toMatchObject({
 			level: 'Member',
 			categories: ['Food'],
 			status: 'published',
 		});
-		expect((await list('admin', { p_query: '%' })).data.total).toBe(0);
-		expect(names(await list('admin', { p_category: 'Food' }))).toContain('Lakeside Bakery');
-		expect((await list('admin', { p_level: 'Gold' })).data.total).toBe(0);
-		expect((await list('admin', { p_status: 'removed' })).data.businesses).toEqual([]);
-		const page = await list('admin', { p_limit: 1, p_offset: 1 });
-		expect(page.data.businesses).toHaveLength(1);
-		expect(page.data.total).toBe(all.data.total);
+		expect(dataOf(await list('admin', { p_query: '%' })).total).toBe(0);
+		expect(names(dataOf(await list('admin', { p_category: 'Food' })))).toContain('Lakeside Bakery');
+		expect(dataOf(await list('admin', { p_level: 'Gold' })).total).toBe(0);
+		expect(dataOf(await list('admin', { p_status: 'removed' })).businesses).toEqual([]);
+		const page = dataOf(await list('admin', { p_limit: 1, p_offset: 1 }));
+		expect(page.businesses).toHaveLength(1);
+		expect(page.total).toBe(all.total);
 		expect((await list('otherAdmin')).error?.code).toBe('42501');
 		expect((await list('admin', { p_status: 'gone' })).error?.code).toBe('22023');
 	});
 
 	it('opens one business with its version and overrides; never another chamber’s', async () => {
 		const bakery = await businessId('9001');
-		const { data, error } = await clients.editor.rpc('admin_business', {
-			p_tenant_id: tenantId,
-			p_business_id: bakery,
-		});
-		expect(error).toBeNull();
-		expect(data).toMatchObject({
+		const detail = dataOf(
+			await clients.editor.rpc('admin_business', {
+				p_tenant_id: tenantId,
+				p_business_id: bakery,
+			}),
+		);
+		expect(detail).toMatchObject({
 			version: (await row(bakery)).version,
 			status: 'published',
 			removedAt: null,
 			business: { id: bakery, weblink_profile_id: '9001', report_name: 'Lakeside Bakery' },
 		});
-		expect(Object.keys(data.business).sort()).toEqual(
+		expect(Object.keys(detail.business).sort()).toEqual(
 			['id', 'weblink_profile_id', ...BUSINESS_FIELDS].sort(),
 		);
-		expect(data.overrides.map((o: { field: string }) => o.field)).toContain('address1');
+		expect(detail.overrides.map((o) => o.field)).toContain('address1');
 		const other = await clients.otherAdmin.rpc('admin_business', {
 			p_tenant_id: otherTenantId,
 			p_business_id: bakery,
@@ -540,19 +538,21 @@ describe('addresses of listings that left the site', () => {
 		expect(await gone(bakery)).toBe(false);
 		expect(await gone('9001')).toBe(false);
 		expect(await gone('00000000-0000-4000-8000-000000000000')).toBe(false);
-		const { data } = await save(
-			'admin',
-			null,
-			{ report_name: 'Gone Soon', weblink_profile_id: '0777', published: false },
-			0,
+		const { id } = dataOf(
+			await save(
+				'admin',
+				null,
+				{ report_name: 'Gone Soon', weblink_profile_id: '0777', published: false },
+				0,
+			),
 		);
-		expect(await gone(data.id)).toBe(true);
+		expect(await gone(id)).toBe(true);
 		expect(await gone('777')).toBe(true);
 		expect(await gone('00777')).toBe(true);
 		// Another chamber's: not this chamber's address at all.
-		expect(
-			(await anon.rpc('business_gone', { p_tenant_id: otherTenantId, p_key: data.id })).data,
-		).toBe(false);
+		expect((await anon.rpc('business_gone', { p_tenant_id: otherTenantId, p_key: id })).data).toBe(
+			false,
+		);
 	});
 
 	it('are gone by membership-system id in a chamber of thousands, with the plan kept for any key', async () => {
@@ -592,13 +592,10 @@ describe('addresses of listings that left the site', () => {
 	});
 
 	it('a member added with the membership system’s id is the one its next import updates', async () => {
-		const { data } = await save(
-			'admin',
-			null,
-			{ report_name: 'Hilltop Hardware', weblink_profile_id: '9100' },
-			0,
+		const { id } = dataOf(
+			await save('admin', null, { report_name: 'Hilltop Hardware', weblink_profile_id: '9100' }, 0),
 		);
-		expect(data.id).toBe(await businessId('9100'));
+		expect(id).toBe(await businessId('9100'));
 		const dup = await save('admin', null, { report_name: 'Again', weblink_profile_id: '9100' }, 0);
 		expect(dup.error?.code).toBe('23505');
 		await importTenant(
@@ -608,18 +605,19 @@ describe('addresses of listings that left the site', () => {
 				'x',
 			),
 		);
-		expect((await row(data.id)).report_name).toBe('Hilltop Hardware Co.');
+		expect((await row(id)).report_name).toBe('Hilltop Hardware Co.');
 	});
 
 	it('a removed business cannot be changed until restored, and stays removed through an import', async () => {
 		const hardware = await businessId('9100');
-		const remove = await clients.admin.rpc('remove_business', {
-			p_tenant_id: tenantId,
-			p_business_id: hardware,
-		});
-		expect(remove.error).toBeNull();
+		const removed = dataOf(
+			await clients.admin.rpc('remove_business', {
+				p_tenant_id: tenantId,
+				p_business_id: hardware,
+			}),
+		);
 		const { version } = await row(hardware);
-		expect(version).toBe(remove.data.version);
+		expect(version).toBe(removed.version);
 		expect((await save('admin', hardware, { city: 'X' }, version)).error?.code).toBe('55000');
 		await importTenant(
 			service,

@@ -7,6 +7,7 @@ import {
 } from '../../src/features/config/config.ts';
 import { TOP_LEVEL_FIELDS } from '../../src/features/admin/update-config.ts';
 import { configDatabaseRules, type ValueRule } from '../../src/features/config/database-rules.ts';
+import type { Json } from '../../src/lib/database.ts';
 import { userClient } from '../support/db-clients.ts';
 import { importChamber, removeStaffChambers, storedConfig, type StaffChamber } from './fixtures.ts';
 
@@ -131,7 +132,7 @@ describe('values the database refuses, whoever writes them', () => {
 
 	it('nor a three-megabyte tagline, nor a field the section does not have', async () => {
 		const admin = userClient(stack, chamber.tokens.admin);
-		const write = async (field: string, value: unknown) =>
+		const write = async (field: string, value: Json) =>
 			admin.rpc('update_chamber_config', {
 				p_tenant_id: tenantId,
 				p_column: 'content',

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { SupabaseClient } from '@supabase/supabase-js';
+import type { SupabaseClient } from '../../src/lib/database.ts';
 import type { Client } from 'pg';
 import type { ChamberConfigInput } from '../../src/features/config/config.ts';
 import {

@@ -1,7 +1,10 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import type { SupabaseClient } from '@supabase/supabase-js';
 import { decodeJwt } from 'jose';
 import type { Client } from 'pg';
+import {
+	configVersionsSchema,
+	type ConfigVersions,
+} from '../../src/features/admin/update-config.ts';
 import { configFromRow, type ChamberConfig } from '../../src/features/config/config.ts';
 import { importTenant } from '../../src/features/tenants/tenants.server.ts';
 import {
@@ -13,6 +16,7 @@ import {
 	type TenantUserInput,
 	type UserRole,
 } from '../../src/features/tenants/tenant-file.ts';
+import type { SupabaseClient } from '../../src/lib/database.ts';
 import { signInAs } from '../support/db-clients.ts';
 
 // Test data for the database tests: two small chambers imported through the real import path
@@ -510,12 +514,12 @@ export async function storedConfig(
 export async function configVersions(
 	service: SupabaseClient,
 	tenantId: string,
-): Promise<Record<string, number>> {
+): Promise<ConfigVersions> {
 	const { data, error } = await service
 		.from('chamber_config')
 		.select('config_versions')
 		.eq('tenant_id', tenantId)
-		.single<{ config_versions: Record<string, number> }>();
+		.single();
 	if (error) throw error;
-	return data.config_versions;
+	return configVersionsSchema.parse(data.config_versions);
 }

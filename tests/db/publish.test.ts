@@ -13,7 +13,7 @@ import {
 } from '../../src/features/publish/publish.server.ts';
 import { netlifyDeploy, type NetlifyStandin } from '../support/netlify-api-standin.ts';
 import { importStaffChambers, type StaffChambers } from './fixtures.ts';
-import { userClient as asUser } from '../support/db-clients.ts';
+import { userClient as asUser, dataOf, jsonObject } from '../support/db-clients.ts';
 import type { Answer as FunctionAnswer, FunctionServer } from '../support/function-server.ts';
 import { startStaffSite, type StaffSite } from './staff-site.ts';
 
@@ -741,14 +741,16 @@ describe('history and restore', () => {
 	}
 
 	async function setHeroTitle(token: string, title: string) {
-		const { data } = await userClient(token)
-			.from('chamber_config')
-			.select('content')
-			.eq('tenant_id', tenantId)
-			.single();
+		const { content } = dataOf(
+			await userClient(token)
+				.from('chamber_config')
+				.select('content')
+				.eq('tenant_id', tenantId)
+				.single(),
+		);
 		const { error } = await userClient(token)
 			.from('chamber_config')
-			.update({ content: { ...data?.content, heroTitle: title } })
+			.update({ content: { ...jsonObject(content, 'content'), heroTitle: title } })
 			.eq('tenant_id', tenantId);
 		expect(error).toBeNull();
 	}

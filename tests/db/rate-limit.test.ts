@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { createClient } from '@supabase/supabase-js';
+import type { Database } from '../../src/lib/database.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { anon, db, service, stack } from './clients.ts';
 import { clearRateLimit, takeRateLimit, takeRateLimits } from '../../src/lib/rate-limit.server.ts';
@@ -32,7 +33,7 @@ describe('rate limits kept in the database', () => {
 	});
 
 	it('is shared by every client, as by every function instance', async () => {
-		const other = createClient(stack.supabaseUrl, stack.serviceKey, {
+		const other = createClient<Database>(stack.supabaseUrl, stack.serviceKey, {
 			auth: { persistSession: false },
 		});
 		const limit = { bucket: bucket('shared'), limit: 2, windowSeconds: 60 };

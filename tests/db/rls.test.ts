@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { createClient } from '@supabase/supabase-js';
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { db, stack } from './clients.ts';
+import { db, service, stack } from './clients.ts';
 import { randomProfileNumber, randomSlug, removeRlsFixtures, seedRlsFixtures } from './fixtures.ts';
 import type { FixtureUser, RlsFixtures } from './fixtures.ts';
 
@@ -718,9 +717,6 @@ async function checkCell(table: TableCase, operation: Operation, role: Role): Pr
 
 beforeAll(async () => {
 	await db.connect();
-	const service = createClient(stack.supabaseUrl, stack.serviceKey, {
-		auth: { persistSession: false },
-	});
 	fx = await seedRlsFixtures(service, db);
 	for (const table of TABLES) {
 		const where = `${table.tenantColumn} = $1`;

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createClient } from '@supabase/supabase-js';
+import type { Database } from '../../src/lib/database.ts';
 import { decodeJwt } from 'jose';
 import { simpleParser } from 'mailparser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -441,7 +442,7 @@ describe("what a member's token may not do", () => {
 			'business_overrides',
 			'publishes',
 			'member_imports',
-		]) {
+		] as const) {
 			const { data, error } = await member.from(table).select('*').limit(5);
 			expect(error ?? { rows: data?.length }, table).toEqual(
 				error ? expect.objectContaining({ code: '42501' }) : { rows: 0 },
@@ -505,7 +506,7 @@ describe('the settings in the database', () => {
 
 describe("the identity service's sign-in links, as GoTrue answers", () => {
 	const anon = () =>
-		createClient(stack.supabaseUrl, stack.anonKey, {
+		createClient<Database>(stack.supabaseUrl, stack.anonKey, {
 			auth: { persistSession: false, autoRefreshToken: false },
 		});
 

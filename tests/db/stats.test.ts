@@ -3,10 +3,16 @@ import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createClient } from '@supabase/supabase-js';
+import type { Database } from '../../src/lib/database.ts';
 import { simpleParser } from 'mailparser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addMonths, chamberDay, monthOf } from '../../src/features/reports/reports.ts';
-import { userClient } from '../support/db-clients.ts';
+import {
+	addMonths,
+	businessReportSchema,
+	chamberDay,
+	monthOf,
+} from '../../src/features/reports/reports.ts';
+import { dataOf, userClient } from '../support/db-clients.ts';
 import { startFunctionServer, type FunctionServer } from '../support/function-server.ts';
 import { anon, db, service, stack } from './clients.ts';
 import {
@@ -214,7 +220,7 @@ describe('POST /api/stats', () => {
 		// Twenty service clients (twenty PostgREST connections), ten batches each on the same rows.
 		await Promise.all(
 			Array.from({ length: 20 }, async () => {
-				const client = createClient(stack.supabaseUrl, stack.serviceKey, {
+				const client = createClient<Database>(stack.supabaseUrl, stack.serviceKey, {
 					auth: { persistSession: false },
 				});
 				for (let i = 0; i < 10; i++) {
@@ -287,14 +293,13 @@ describe('who reads the counters', () => {
 	});
 
 	it("the reports answer the admin every published business's numbers, and the editor none", async () => {
-		const totals = async (token: string) => {
-			const { data, error } = await userClient(stack, token).rpc('business_stats_totals', {
-				p_tenant_id: chambers.tenantId,
-				...period(),
-			});
-			expect(error).toBeNull();
-			return data as { name: string; shown: number; views: number; actions: number }[];
-		};
+		const totals = async (token: string) =>
+			dataOf(
+				await userClient(stack, token).rpc('business_stats_totals', {
+					p_tenant_id: chambers.tenantId,
+					...period(),
+				}),
+			);
 		const admin = await totals(chambers.tokens.admin);
 		expect(admin.map((r) => r.name)).toEqual(['Cedar Diner', 'Main Street Bakery', 'Quiet Books']);
 		expect(admin[0]).toMatchObject({ shown: 1, views: 1 });
@@ -307,11 +312,16 @@ describe('who reads the counters', () => {
 			[0, 0, 0],
 		]);
 
-		const { data: report, error } = await userClient(stack, chambers.tokens.admin).rpc(
-			'business_stats_report',
-			{ p_tenant_id: chambers.tenantId, p_business_id: ids.diner, ...period() },
+		// Read as the Reports tab reads it.
+		const report = businessReportSchema.parse(
+			dataOf(
+				await userClient(stack, chambers.tokens.admin).rpc('business_stats_report', {
+					p_tenant_id: chambers.tenantId,
+					p_business_id: ids.diner,
+					...period(),
+				}),
+			),
 		);
-		expect(error).toBeNull();
 		expect(report.kinds).toMatchObject({ shown: 1, view: 1, website: 1, social_facebook: 1 });
 		expect(report.searches).toEqual([{ words: 'diner cedar', count: 1 }]);
 		expect(report.months).toHaveLength(12);

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
-import { createClient, type SupabaseClient } from '@supabase/supabase-js';
+import { createClient } from '@supabase/supabase-js';
+import type { Database, SupabaseClient } from '../../src/lib/database.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { anon, db, service, stack } from './clients.ts';
 import { importTenant } from '../../src/features/tenants/tenants.server.ts';
@@ -35,7 +36,7 @@ beforeAll(async () => {
 			'fixture',
 		),
 	);
-	const client = createClient(stack.supabaseUrl, stack.anonKey, {
+	const client = createClient<Database>(stack.supabaseUrl, stack.anonKey, {
 		auth: { persistSession: false },
 	});
 	const { data, error } = await client.auth.signInWithPassword({ email, password: 'storage-pass' });

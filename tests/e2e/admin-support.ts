@@ -1,7 +1,8 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { expect, type APIRequestContext, type Page } from '@playwright/test';
-import { createClient, type SupabaseClient } from '@supabase/supabase-js';
+import { createClient } from '@supabase/supabase-js';
+import type { Database, Json, RowUpdate, SupabaseClient } from '../../src/lib/database.ts';
 import { simpleParser } from 'mailparser';
 import pg from 'pg';
 import { loadOrCreateKeys } from '../../scripts/stack/keys.ts';
@@ -9,6 +10,7 @@ import { configFromRow, type ChamberConfig } from '../../src/features/config/con
 import { slugify } from '../../src/features/directory/rules.ts';
 import { getTenantBySlug, importTenant } from '../../src/features/tenants/tenants.server.ts';
 import { parseTenantFile, type UserRole } from '../../src/features/tenants/tenant-file.ts';
+import { jsonObject, type JsonObject } from '../support/db-clients.ts';
 
 /** Shared by the admin-portal specs: the e2e stack as a server-side script sees it. */
 
@@ -31,7 +33,9 @@ let service: SupabaseClient | undefined;
 export async function serviceClient(): Promise<SupabaseClient> {
 	if (!service) {
 		const keys = await loadOrCreateKeys(DATA_DIR);
-		service = createClient(STACK_URL, keys.serviceKey, { auth: { persistSession: false } });
+		service = createClient<Database>(STACK_URL, keys.serviceKey, {
+			auth: { persistSession: false },
+		});
 	}
 	return service;
 }
@@ -53,28 +57,34 @@ export async function withDatabase<T>(fn: (db: pg.Client) => Promise<T>): Promis
 	}
 }
 
+type ConfigUpdate = RowUpdate<'chamber_config'>;
+
+/** A jsonb section of the configuration: a column of chamber_config that takes any JSON. */
+type ConfigSection = {
+	[K in keyof ConfigUpdate]-?: NonNullable<Json> extends ConfigUpdate[K] ? K : never;
+}[keyof ConfigUpdate];
+
 /**
  * Rewrites one section (a column of its chamber_config row) of the demo chamber's configuration
  * with the service key, as a hand edit in the database would, and returns what it was, so a test
  * can put it back. No build follows: publish or rebuild where the site must show it.
  */
-export async function changeDemoConfig<T extends Record<string, unknown>>(
-	section: string,
-	change: (current: T) => T,
-): Promise<T> {
+export async function changeDemoConfig(
+	section: ConfigSection,
+	change: (current: JsonObject) => JsonObject,
+): Promise<JsonObject> {
 	const service = await serviceClient();
 	const tenant = await getTenantBySlug(service, 'demo');
 	const { data, error } = await service
 		.from('chamber_config')
-		.select(section)
+		.select('*')
 		.eq('tenant_id', tenant.id)
-		.single<Record<string, T>>();
+		.single();
 	if (error) throw new Error(`Failed to read the demo's ${section}: ${error.message}`);
-	const current = data[section]!;
-	const update = await service
-		.from('chamber_config')
-		.update({ [section]: change(current) })
-		.eq('tenant_id', tenant.id);
+	const current = jsonObject(data[section], `the demo's ${section}`);
+	const values: ConfigUpdate = {};
+	values[section] = change(current);
+	const update = await service.from('chamber_config').update(values).eq('tenant_id', tenant.id);
 	if (update.error)
 		throw new Error(`Failed to write the demo's ${section}: ${update.error.message}`);
 	return current;

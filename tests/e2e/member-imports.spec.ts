@@ -1,11 +1,13 @@
 import { expect, test, type Page } from '@playwright/test';
 import { createClient } from '@supabase/supabase-js';
+import type { Database } from '../../src/lib/database.ts';
 import { loadOrCreateKeys } from '../../scripts/stack/keys.ts';
 import { slugify } from '../../src/features/directory/rules.ts';
 import {
 	startAtlasMembersStandin,
 	type AtlasMembersStandin,
 } from '../support/atlas-members-standin.ts';
+import { dataOf } from '../support/db-clients.ts';
 import {
 	DATA_DIR,
 	DEMO_PASSWORD,
@@ -191,18 +193,18 @@ test('a sync from the membership system keeps a field staff changed in the panel
 	test.setTimeout(120_000);
 	// The panel's edit, made as the admin with their own token (save_business, as the Members tab).
 	const keys = await loadOrCreateKeys(DATA_DIR);
-	const staff = createClient(STACK_URL, keys.anonKey, { auth: { persistSession: false } });
+	const staff = createClient<Database>(STACK_URL, keys.anonKey, {
+		auth: { persistSession: false },
+	});
 	await staff.auth.signInWithPassword({ email: ADMIN, password: DEMO_PASSWORD });
-	const { data: current } = await staff
-		.from('profiles')
-		.select('version')
-		.eq('id', edited.id)
-		.single<{ version: number }>();
+	const current = dataOf(
+		await staff.from('profiles').select('version').eq('id', edited.id).single(),
+	);
 	const saved = await staff.rpc('save_business', {
 		p_tenant_id: demoTenantId,
 		p_business_id: edited.id,
 		p_changes: { website: 'https://changed-here.example' },
-		p_version: current!.version,
+		p_version: current.version,
 	});
 	expect(saved.error).toBeNull();
 	atlas.members = [

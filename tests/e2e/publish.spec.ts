@@ -1,6 +1,8 @@
 import { expect, test, type APIRequestContext } from '@playwright/test';
-import { createClient, type SupabaseClient } from '@supabase/supabase-js';
+import { createClient } from '@supabase/supabase-js';
+import type { Database, SupabaseClient } from '../../src/lib/database.ts';
 import { loadOrCreateKeys } from '../../scripts/stack/keys.ts';
+import { dataOf, jsonObject, type JsonObject } from '../support/db-clients.ts';
 import { DATA_DIR, DEMO_PASSWORD, serviceClient, STACK_URL } from './admin-support.ts';
 
 // Publishing end to end on `npm start`: a change saved with an admin's token and published
@@ -28,21 +30,21 @@ async function signInAdmin(request: APIRequestContext): Promise<Admin> {
 		user: { tenantId: string };
 	};
 	const keys = await loadOrCreateKeys(DATA_DIR);
-	const client = createClient(STACK_URL, keys.anonKey, {
+	const client = createClient<Database>(STACK_URL, keys.anonKey, {
 		global: { headers: { Authorization: `Bearer ${body.session.access_token}` } },
 		auth: { persistSession: false },
 	});
 	return { token: body.session.access_token, tenantId: body.user.tenantId, client };
 }
 
-async function content(admin: Admin): Promise<Record<string, unknown>> {
+async function content(admin: Admin): Promise<JsonObject> {
 	const { data, error } = await admin.client
 		.from('chamber_config')
 		.select('content')
 		.eq('tenant_id', admin.tenantId)
-		.single<{ content: Record<string, unknown> }>();
+		.single();
 	if (error) throw new Error(error.message);
-	return data.content;
+	return jsonObject(data.content, 'content');
 }
 
 /** A save of the hero title with the admin's own token (the database judges it). */
@@ -122,11 +124,10 @@ test('a build that fails leaves the live site as it was, and says why', async ({
 }) => {
 	const admin = await signInAdmin(request);
 	const service = await serviceClient();
-	const { data: before } = await service
-		.from('chamber_config')
-		.select('colors')
-		.eq('tenant_id', admin.tenantId)
-		.single<{ colors: Record<string, unknown> }>();
+	const { colors } = dataOf(
+		await service.from('chamber_config').select('colors').eq('tenant_id', admin.tenantId).single(),
+	);
+	const before = jsonObject(colors, 'colors');
 	await page.goto('/');
 	const liveTitle = await page.getByRole('heading', { level: 1 }).textContent();
 	try {
@@ -134,7 +135,7 @@ test('a build that fails leaves the live site as it was, and says why', async ({
 		// through, written with the server's own key: the build refuses it.
 		const broken = await service
 			.from('chamber_config')
-			.update({ colors: { ...before?.colors, primary: 'nocolor' } })
+			.update({ colors: { ...before, primary: 'nocolor' } })
 			.eq('tenant_id', admin.tenantId);
 		expect(broken.error).toBeNull();
 		const id = await publish(request, admin);
@@ -148,10 +149,7 @@ test('a build that fails leaves the live site as it was, and says why', async ({
 		await page.goto('/');
 		await expect(page.getByRole('heading', { level: 1 })).toHaveText(liveTitle ?? '');
 	} finally {
-		await service
-			.from('chamber_config')
-			.update({ colors: before?.colors })
-			.eq('tenant_id', admin.tenantId);
+		await service.from('chamber_config').update({ colors: before }).eq('tenant_id', admin.tenantId);
 	}
 });
 

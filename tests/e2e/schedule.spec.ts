@@ -7,6 +7,7 @@ import {
 	serviceClient,
 	withDatabase,
 } from './admin-support.ts';
+import type { JsonObject } from '../support/db-clients.ts';
 
 // 'Publish at…' in the panel of the demo chamber: the change is stored, not saved; the header and
 // History list it with who and when on the chamber's clock, with Cancel; when it is due (here the
@@ -42,10 +43,10 @@ async function stored(): Promise<string> {
 	return data?.content.whyJoinButtonText ?? '';
 }
 
-let original: Record<string, unknown>;
+let original: JsonObject;
 
 test.beforeAll(async () => {
-	original = await changeDemoConfig<Record<string, unknown>>('content', (c) => c);
+	original = await changeDemoConfig('content', (c) => c);
 });
 
 test.afterAll(async () => {

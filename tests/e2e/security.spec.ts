@@ -94,7 +94,7 @@ test('a script written into the configuration’s texts never gets a hash in the
 	const injected = 'alert(document.cookie)';
 	const script = `<script>${injected}</script>`;
 	const hash = `'sha256-${createHash('sha256').update(injected).digest('base64')}'`;
-	const before = await changeDemoConfig<Record<string, unknown>>('content', (content) => ({
+	const before = await changeDemoConfig('content', (content) => ({
 		...content,
 		// An attribute value on every page, and text in every footer.
 		metaKeywords: script,

@@ -191,7 +191,7 @@ test('a returned request shows the chamber’s note to the member', async ({ pag
 
 test('a field the chamber lets go live without review does so at once', async ({ page }) => {
 	test.setTimeout(300_000);
-	const features = await changeDemoConfig<Record<string, unknown>>('features', (current) => ({
+	const features = await changeDemoConfig('features', (current) => ({
 		...current,
 		memberLiveFields: ['work_phone'],
 	}));

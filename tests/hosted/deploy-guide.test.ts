@@ -14,6 +14,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createClient } from '@supabase/supabase-js';
+import type { Database } from '../../src/lib/database.ts';
 import { once } from 'node:events';
 import pg from 'pg';
 import { SMTPServer } from 'smtp-server';
@@ -115,7 +116,7 @@ describe('docs/deploy.md on a hosted-shaped database', () => {
 		assert.equal(second.code, 0, second.output);
 		assert.deepEqual((await users()).rows, before);
 
-		const client = createClient(stack.supabaseUrl, stack.anonKey, {
+		const client = createClient<Database>(stack.supabaseUrl, stack.anonKey, {
 			auth: { persistSession: false },
 		});
 		const { data, error } = await client.auth.signInWithPassword({

@@ -9,6 +9,7 @@ import { promisify } from 'node:util';
 import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createClient } from '@supabase/supabase-js';
+import type { Database } from '../../src/lib/database.ts';
 import { ensureStack, type Stack } from '../../scripts/stack/index.ts';
 
 const run = promisify(execFile);
@@ -66,7 +67,7 @@ describe('postgres mode on a plain PostgreSQL', () => {
 			delete process.env[name];
 		}
 		stack = await ensureStack({ quiet: true });
-		const client = createClient(stack.supabaseUrl, stack.anonKey, {
+		const client = createClient<Database>(stack.supabaseUrl, stack.anonKey, {
 			auth: { persistSession: false },
 		});
 		const { error } = await client.auth.signInWithPassword({

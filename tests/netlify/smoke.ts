@@ -18,6 +18,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createClient } from '@supabase/supabase-js';
+import type { Database } from '../../src/lib/database.ts';
 import { startSiteServer, type SiteServer } from '../../scripts/lib/netlify-local.ts';
 import { ROOT, seedIfEmpty } from '../../scripts/lib/site.ts';
 import { ensureStack, type Stack } from '../../scripts/stack/index.ts';
@@ -234,9 +235,13 @@ async function cases(): Promise<Case[]> {
 	assert.ok(event, 'the demo has no event in the next 60 days');
 	const eventPage = (await ask(localUrl, `/events/${event.EventId}/x`)).location!;
 	// A listing the chamber took off the site (the demo has a few unpublished): its address is gone.
-	const service = createClient(stack.env.SUPABASE_URL!, stack.env.SUPABASE_SERVICE_ROLE_KEY!, {
-		auth: { persistSession: false },
-	});
+	const service = createClient<Database>(
+		stack.env.SUPABASE_URL!,
+		stack.env.SUPABASE_SERVICE_ROLE_KEY!,
+		{
+			auth: { persistSession: false },
+		},
+	);
 	const { data: unpublished } = await service
 		.from('profiles')
 		.select('id, weblink_profile_id')

@@ -1,5 +1,5 @@
 import { createClient } from '@supabase/supabase-js';
-import type { SupabaseClient } from '../../../lib/database.ts';
+import type { Database, SupabaseClient } from '../../../lib/database.ts';
 import { act, createElement, type ComponentType } from 'react';
 import { vi } from 'vitest';
 import { createRoot, type Root } from 'react-dom/client';
@@ -83,7 +83,7 @@ export function tabProps(
 	server: Backend,
 	overrides: Partial<AdminTabProps> = {},
 ): AdminTabProps {
-	const client: SupabaseClient = createClient('http://stack.test', 'anon-key', {
+	const client: SupabaseClient = createClient<Database>('http://stack.test', 'anon-key', {
 		global: { fetch: server.fetch },
 		auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
 	});
