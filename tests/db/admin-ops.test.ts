@@ -1,13 +1,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { db, service, stack } from './clients.ts';
 import type { NetlifyStandin } from '../support/netlify-api-standin.ts';
-import {
-	importStaffChambers,
-	removeChamberFiles,
-	storedConfig,
-	type StaffChambers,
-} from './fixtures.ts';
-import { signInAs, userClient as asUser } from '../support/db-clients.ts';
+import { importStaffChambers, removeChamberFiles, type StaffChambers } from './fixtures.ts';
+import { signInAs, storedConfig, userClient as asUser } from '../support/db-clients.ts';
 import type { FunctionServer } from '../support/function-server.ts';
 import { startStaffSite, type StaffSite } from './staff-site.ts';
 
@@ -36,7 +31,7 @@ const signIn = (address: string, password = PASSWORD) => signInAs(stack, address
 
 const userClient = (token: string) => asUser(stack, token);
 
-const config = () => storedConfig(service, tenantId);
+const config = () => storedConfig(service, { tenant_id: tenantId });
 
 beforeAll(async () => {
 	site = await startStaffSite({

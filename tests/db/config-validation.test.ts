@@ -8,8 +8,8 @@ import {
 import { TOP_LEVEL_FIELDS } from '../../src/features/admin/update-config.ts';
 import { configDatabaseRules, type ValueRule } from '../../src/features/config/database-rules.ts';
 import type { Json } from '../../src/lib/database.ts';
-import { userClient } from '../support/db-clients.ts';
-import { importChamber, removeStaffChambers, storedConfig, type StaffChamber } from './fixtures.ts';
+import { storedConfig, userClient } from '../support/db-clients.ts';
+import { importChamber, removeStaffChambers, type StaffChamber } from './fixtures.ts';
 
 // Configuration values are held to their rules by the database, for anyone holding a staff
 // token, and those rules are the zod schema's: every field's wrong type and every text one
@@ -106,7 +106,7 @@ describe('the database’s rules', () => {
 });
 
 describe('values the database refuses, whoever writes them', () => {
-	const current = () => storedConfig(service, tenantId);
+	const current = () => storedConfig(service, { tenant_id: tenantId });
 
 	it('an editor’s token cannot write an object where the hero title belongs (the site stays up)', async () => {
 		const editor = userClient(stack, chamber.tokens.editor);

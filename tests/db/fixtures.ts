@@ -5,7 +5,6 @@ import {
 	configVersionsSchema,
 	type ConfigVersions,
 } from '../../src/features/admin/update-config.ts';
-import { configFromRow, type ChamberConfig } from '../../src/features/config/config.ts';
 import { importTenant } from '../../src/features/tenants/tenants.server.ts';
 import {
 	parseTenantFile,
@@ -494,20 +493,6 @@ export async function removeChamberFiles(
 		tenantIds.map((id) => `${id}/%`),
 	]);
 	await db.query('commit');
-}
-
-/** A chamber's stored configuration, read with the service key and validated as the site reads it. */
-export async function storedConfig(
-	service: SupabaseClient,
-	tenantId: string,
-): Promise<ChamberConfig> {
-	const { data, error } = await service
-		.from('chamber_config')
-		.select('*')
-		.eq('tenant_id', tenantId)
-		.single();
-	if (error) throw error;
-	return configFromRow(data, 'test');
 }
 
 /** Each configuration section's version now, as the panel reads it with the configuration. */

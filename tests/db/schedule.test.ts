@@ -11,9 +11,9 @@ import { finishPublish, startPublish } from '../../src/features/publish/publish.
 import { fireDueSchedules } from '../../src/features/publish/schedule.server.ts';
 import { nextScheduleMark, SCHEDULE_STEP_MINUTES } from '../../src/features/publish/schedule.ts';
 import type { NetlifyStandin } from '../support/netlify-api-standin.ts';
-import { userClient } from '../support/db-clients.ts';
+import { storedConfig, userClient } from '../support/db-clients.ts';
 import { startStaffSite, type StaffSite } from './staff-site.ts';
-import { configVersions, importChamber, storedConfig, type StaffChamber } from './fixtures.ts';
+import { configVersions, importChamber, type StaffChamber } from './fixtures.ts';
 
 // Scheduled publishing over real HTTP in the local Netlify server: 'Publish at…' stores a save or
 // a restore checked as its author, the scheduled function (here called with an injected clock)
@@ -37,7 +37,7 @@ const call = (method: string, path: string, token?: string, body?: unknown) =>
 const cancel = (id: number, token: string) =>
 	call('DELETE', `/api/publish-schedule?id=${id}`, token);
 
-const config = () => storedConfig(service, tenantId);
+const config = () => storedConfig(service, { tenant_id: tenantId });
 
 const versions = () => configVersions(service, tenantId);
 

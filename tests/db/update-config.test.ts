@@ -3,13 +3,8 @@ import { anon, db, service, stack } from './clients.ts';
 import type { VersionSection } from '../../src/features/admin/update-config.ts';
 import { conflictOf } from '../../src/features/conflicts/conflicts.ts';
 import type { NetlifyStandin } from '../support/netlify-api-standin.ts';
-import {
-	configVersions,
-	importStaffChambers,
-	storedConfig,
-	type StaffChambers,
-} from './fixtures.ts';
-import { userClient as asUser } from '../support/db-clients.ts';
+import { configVersions, importStaffChambers, type StaffChambers } from './fixtures.ts';
+import { storedConfig, userClient as asUser } from '../support/db-clients.ts';
 import { startStaffSite, type StaffSite } from './staff-site.ts';
 
 // POST /api/update-config over real HTTP in the local Netlify server, signed in with
@@ -62,7 +57,7 @@ async function save(body: unknown, token?: string, raw?: string) {
 
 const userClient = (token: string) => asUser(stack, token);
 
-const config = (tenant = tenantId) => storedConfig(service, tenant);
+const config = (tenant = tenantId) => storedConfig(service, { tenant_id: tenant });
 
 /** A content field saved from the section's `version` (as the token's user opened it). */
 const saveContent = (field: string, value: string, version: number | undefined, token: string) =>

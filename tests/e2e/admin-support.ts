@@ -6,11 +6,11 @@ import type { Database, Json, RowUpdate, SupabaseClient } from '../../src/lib/da
 import { simpleParser } from 'mailparser';
 import pg from 'pg';
 import { loadOrCreateKeys } from '../../scripts/stack/keys.ts';
-import { configFromRow, type ChamberConfig } from '../../src/features/config/config.ts';
+import type { ChamberConfig } from '../../src/features/config/config.ts';
 import { slugify } from '../../src/features/directory/rules.ts';
 import { getTenantBySlug, importTenant } from '../../src/features/tenants/tenants.server.ts';
 import { parseTenantFile, type UserRole } from '../../src/features/tenants/tenant-file.ts';
-import { jsonObject, type JsonObject } from '../support/db-clients.ts';
+import { jsonObject, storedConfig, type JsonObject } from '../support/db-clients.ts';
 
 /** Shared by the admin-portal specs: the e2e stack as a server-side script sees it. */
 
@@ -191,14 +191,7 @@ export async function saveChanges(page: Page): Promise<void> {
 
 /** A chamber's configuration as it is saved in the database. */
 export async function savedConfig(slug: string): Promise<ChamberConfig> {
-	const service = await serviceClient();
-	const { data, error } = await service
-		.from('chamber_config')
-		.select('*')
-		.eq('slug', slug)
-		.single();
-	if (error) throw error;
-	return configFromRow(data, slug);
+	return storedConfig(await serviceClient(), { slug });
 }
 
 /** The demo admin's access token, signed in through the API as the panel signs in. */

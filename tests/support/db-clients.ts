@@ -1,4 +1,5 @@
 import { createClient, type PostgrestSingleResponse } from '@supabase/supabase-js';
+import { configFromRow, type ChamberConfig } from '../../src/features/config/config.ts';
 import type { Database, Json, SupabaseClient } from '../../src/lib/database.ts';
 
 export { freePort } from '../../scripts/lib/free-port.ts';
@@ -45,4 +46,17 @@ export function jsonObject(value: Json | undefined, what: string): JsonObject {
 		throw new Error(`Expected ${what} to be a JSON object, received ${JSON.stringify(value)}`);
 	}
 	return value;
+}
+
+/**
+ * A chamber's stored configuration, found by its tenant id or slug, read with the service key and
+ * validated as the site reads it.
+ */
+export async function storedConfig(
+	service: SupabaseClient,
+	chamber: { tenant_id: string } | { slug: string },
+): Promise<ChamberConfig> {
+	const { data, error } = await service.from('chamber_config').select('*').match(chamber).single();
+	if (error) throw error;
+	return configFromRow(data, `chamber_config of ${Object.values(chamber)[0]}`);
 }
