@@ -18,7 +18,8 @@ export default defineConfig({
 	workers: 1,
 	retries: 0,
 	timeout: 30_000,
-	reporter: process.env.CI ? 'list' : [['list']],
+	// The list on the console; per file and per test durations in JSON, which .ci/run summarises.
+	reporter: [['list'], ['json', { outputFile: 'test-results/e2e-report.json' }]],
 	use: {
 		baseURL: `http://localhost:${PORT}`,
 		trace: 'retain-on-failure',

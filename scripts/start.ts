@@ -45,7 +45,10 @@ runMain(
 			tenant: await getTenantBySlug(service, tenant),
 			service,
 			buildsDir: join(dataDir, 'builds', tenant),
-			build: astroSiteBuilder(stack, tenant, join(dataDir, 'node-compile-cache')),
+			build: astroSiteBuilder(stack, tenant, {
+				compileCacheDir: join(dataDir, 'node-compile-cache'),
+				traceCacheDir: join(dataDir, 'function-traces', tenant),
+			}),
 			fingerprint,
 		});
 		const recovery = await publisher.recover();

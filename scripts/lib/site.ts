@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { cp, readdir, readFile, rename, stat } from 'node:fs/promises';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import type { SupabaseClient } from '../../src/lib/database.ts';
 import { parseTenantFile } from '../../src/features/tenants/tenant-file.ts';
 import {
@@ -17,6 +18,7 @@ import {
 import { generateTenant } from '../../tenants/demo/generate.ts';
 import type { Stack } from '../stack/index.ts';
 import type { SiteBuilder } from './local-publisher.ts';
+import { FINGERPRINT_ENV, TRACE_CACHE_ENV } from './trace-reuse.ts';
 
 export const ROOT = join(import.meta.dirname, '../..');
 
@@ -154,16 +156,27 @@ export function buildFailureReason(tail: readonly string[], code: number | null)
 /**
  * The local publisher's builder: `astro build` into the build's own folder, and the SSR function
  * the adapter wrote (always to .netlify/v1/functions/ssr) moved beside it. Node's compile cache
- * (kept in the data folder) spares each build compiling Astro, Vite and Rollup again.
+ * (kept in the data folder) spares each build compiling Astro, Vite and Rollup again; with
+ * `traceCacheDir`, the adapter's trace of the function's files is reused while the code is the
+ * same (scripts/lib/trace-reuse.ts), the code's fingerprint taken again for each build.
  */
 export function astroSiteBuilder(
 	stack: Pick<Stack, 'env'>,
 	tenant: string,
-	compileCacheDir?: string,
+	caches: { compileCacheDir?: string; traceCacheDir?: string } = {},
 ): SiteBuilder {
 	return async (outDir, signal) => {
 		const distDir = join(outDir, 'dist');
-		const env = compileCacheDir ? { ...stack.env, NODE_COMPILE_CACHE: compileCacheDir } : stack.env;
+		const env: Record<string, string> = { ...stack.env };
+		if (caches.compileCacheDir) env.NODE_COMPILE_CACHE = caches.compileCacheDir;
+		if (caches.traceCacheDir) {
+			const preload = pathToFileURL(join(ROOT, 'scripts/lib/trace-reuse-preload.ts')).href;
+			env.NODE_OPTIONS = [process.env.NODE_OPTIONS, `--import=${preload}`]
+				.filter(Boolean)
+				.join(' ');
+			env[TRACE_CACHE_ENV] = caches.traceCacheDir;
+			env[FINGERPRINT_ENV] = await codeFingerprint();
+		}
 		await buildSite({ env }, tenant, { outDir: distDir, quiet: true, signal });
 		const ssrDir = join(outDir, 'ssr');
 		const built = join(ROOT, '.netlify/v1/functions/ssr');

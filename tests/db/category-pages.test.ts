@@ -171,6 +171,11 @@ describe('a category of 110 businesses', () => {
 		]);
 		expect(paths.filter((p) => p.startsWith('/business/'))).toHaveLength(BAKERIES + 3);
 	});
+
+	it('pre-renders no profile (the legacy route renders them on demand), only the not-found page', () => {
+		expect(existsSync(join(outDir, 'business'))).toBe(false);
+		expect(existsSync(join(outDir, 'business-not-found/index.html'))).toBe(true);
+	});
 });
 
 describe('the size of every page', () => {

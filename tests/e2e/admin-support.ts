@@ -7,6 +7,7 @@ import { simpleParser } from 'mailparser';
 import pg from 'pg';
 import { loadOrCreateKeys } from '../../scripts/stack/keys.ts';
 import type { ChamberConfig } from '../../src/features/config/config.ts';
+import { USER_INFO_KEY } from '../../src/features/auth/auth.ts';
 import { slugify } from '../../src/features/directory/rules.ts';
 import { getTenantBySlug, importTenant } from '../../src/features/tenants/tenants.server.ts';
 import { parseTenantFile, type UserRole } from '../../src/features/tenants/tenant-file.ts';
@@ -150,9 +151,37 @@ export async function logIn(page: Page, email: string, redirect?: string): Promi
 	await signIn(page, email);
 }
 
-/** Signs in as `email` and waits for the panel, of `chamber` where given (a super_admin's ?chamber=). */
+/** Where supabase-js keeps the browser's session: `sb-{first label of the project's host}-auth-token`. */
+const SESSION_KEY = `sb-${new URL(STACK_URL).hostname.split('.')[0]}-auth-token`;
+
+/**
+ * Gives the page's browser a session of `email` of its own, as the login page leaves it (the
+ * sign-in answer's session where supabase-js keeps it, and the user-info beside it), without going
+ * through the form: for tests that are not about signing in. Each call is a new session from the
+ * sign-in function, so a test that signs out, or a suite that outlasts a token, never leaves another
+ * test with a session the server has ended.
+ */
+export async function useSession(page: Page, email: string): Promise<void> {
+	const login = await page.request.post('/api/auth/supabase-login', {
+		data: { email, password: DEMO_PASSWORD },
+	});
+	expect(login.status(), `sign-in of ${email}`).toBe(200);
+	const answer = (await login.json()) as { session: unknown; user: unknown };
+	// Any page of the site's origin, to reach its storage; the robots file is the smallest.
+	await page.goto('/robots.txt');
+	await page.evaluate(
+		({ sessionKey, userKey, session, user }) => {
+			localStorage.setItem(sessionKey, JSON.stringify(session));
+			localStorage.setItem(userKey, JSON.stringify(user));
+		},
+		{ sessionKey: SESSION_KEY, userKey: USER_INFO_KEY, session: answer.session, user: answer.user },
+	);
+}
+
+/** Opens the panel, of `chamber` where given (a super_admin's ?chamber=), signed in as `email`. */
 export async function openPanel(page: Page, email: string, chamber?: string): Promise<void> {
-	await logIn(page, email, chamber ? `${PANEL}?chamber=${chamber}` : PANEL);
+	await useSession(page, email);
+	await page.goto(chamber ? `${PANEL}?chamber=${chamber}` : PANEL);
 	await expect(page.getByRole('tablist', { name: 'Settings' })).toBeVisible();
 }
 

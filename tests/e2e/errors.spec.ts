@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { eventPath, type Event } from '../../src/features/events/events.ts';
 import { getTenantBySlug } from '../../src/features/tenants/tenants.server.ts';
-import { DATA_DIR, logIn, serviceClient, withDatabase } from './admin-support.ts';
+import { DATA_DIR, serviceClient, useSession, withDatabase } from './admin-support.ts';
 
 // The fallback error screen in the built site: an island that throws while
 // rendering (public and admin) and a page rendered on demand that fails, each showing the screen
@@ -115,7 +115,8 @@ test.describe('an island that throws while rendering', () => {
 	});
 
 	test('an admin island shows the same screen', async ({ page }) => {
-		await logIn(page, 'admin@demo.test', '/chamber-config/generator');
+		await useSession(page, 'admin@demo.test');
+		await page.goto('/chamber-config/generator');
 		await expect(page.getByRole('heading', { name: 'Configuration Generator' })).toBeVisible();
 
 		// The generator's environment output fills in the slug with String.prototype.replaceAll.

@@ -1,25 +1,31 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { execFile } from 'node:child_process';
-import { once } from 'node:events';
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
-import { freePort } from '../support/db-clients.ts';
-import { createUser, DATA_DIR, logIn, PANEL, serviceClient, signIn } from './admin-support.ts';
+import {
+	createUser,
+	DATA_DIR,
+	PANEL,
+	savedConfig,
+	serviceClient,
+	signIn,
+	useSession,
+} from './admin-support.ts';
 
 // The configuration generator in Chromium: its guard, the form and
 // its live outputs, drafts, downloads, and the tenant file it writes going through the real
-// `npm run tenant:import` and `npm start` of the new chamber.
+// `npm run tenant:import`.
 
 const GENERATOR = '/chamber-config/generator';
 const STACK_PORT = process.env.E2E_STACK_PORT || '56321';
 const run = promisify(execFile);
 
 async function openAs(page: Page, email: string): Promise<void> {
-	await logIn(page, email, GENERATOR);
+	await useSession(page, email);
+	await page.goto(GENERATOR);
 	await expect(page.getByRole('heading', { name: 'Configuration Generator' })).toBeVisible();
 }
 
@@ -60,7 +66,8 @@ test('the guard sends a visitor without a session to the login and back', async 
 });
 
 test('an editor is not let in', async ({ page }) => {
-	await logIn(page, 'editor@demo.test');
+	await useSession(page, 'editor@demo.test');
+	await page.goto(PANEL);
 	await expect(page.getByRole('button', { name: 'Logout' })).toBeVisible();
 	await page.goto(GENERATOR);
 	await expect(page).toHaveURL(/\/chamber-login/);
@@ -170,12 +177,7 @@ test('a saved draft loads back into the same form after a reload; a broken one i
 	await expect(panel(page).getByLabel('Chamber name')).toHaveValue('Draft Chamber');
 });
 
-test('the downloaded tenant file is imported by tenant:import, and `npm start` serves the new chamber', async ({
-	page,
-	browser,
-}) => {
-	// A build of the new chamber runs inside this test.
-	test.setTimeout(300_000);
+test('the downloaded tenant file is imported by tenant:import as it is', async ({ page }) => {
 	const slug = `gen-${Date.now().toString(36)}`;
 	await openAs(page, 'admin@demo.test');
 	await fillRequired(page, `Generated ${slug}`);
@@ -192,46 +194,20 @@ test('the downloaded tenant file is imported by tenant:import, and `npm start` s
 	await writeFile(file, await readFile(await download.path()));
 
 	const env = { ...process.env, CHAMBER_DATA_DIR: DATA_DIR, CHAMBER_STACK_PORT: STACK_PORT };
-	const { stdout } = await run(process.execPath, ['scripts/tenant-import.ts', file], { env });
-	expect(stdout).toContain(`as tenant "${slug}"`);
-	expect(stdout).toContain(
-		`first-admin-${slug}@e2e.test has no password yet: sent the e-mail to set one.`,
-	);
-
-	const port = await freePort();
-	const outDir = `dist-${slug}`;
-	let server: ChildProcess | undefined;
 	try {
-		server = spawn(process.execPath, ['scripts/start.ts'], {
-			env: { ...env, TENANT: slug, PORT: String(port), ASTRO_OUT_DIR: outDir },
-			stdio: ['ignore', 'pipe', 'pipe'],
-		});
-		let output = '';
-		const ready = new Promise<void>((resolve, reject) => {
-			const onData = (chunk: Buffer) => {
-				output += chunk.toString();
-				if (output.includes('is running at')) resolve();
-			};
-			server!.stdout!.on('data', onData);
-			server!.stderr!.on('data', onData);
-			server!.once('exit', (code) => reject(new Error(`npm start exited (${code}):\n${output}`)));
-		});
-		await ready;
-		const visitor = await browser.newPage();
-		await visitor.goto(`http://localhost:${port}/`);
-		await expect(visitor).toHaveTitle(new RegExp(`Generated ${slug}`));
-		await expect(visitor.getByRole('banner')).toContainText(`Generated ${slug}`);
-		const primary = await visitor.evaluate(() =>
-			getComputedStyle(document.documentElement).getPropertyValue('--color-primary').trim(),
+		const { stdout } = await run(process.execPath, ['scripts/tenant-import.ts', file], { env });
+		expect(stdout).toContain(`as tenant "${slug}"`);
+		expect(stdout).toContain(
+			`first-admin-${slug}@e2e.test has no password yet: sent the e-mail to set one.`,
 		);
-		expect(primary).toBe('#7a1f5c');
-		await visitor.close();
+		// What the form said is what the chamber is: a site built from it shows its name in its
+		// colours (a chamber imported by the deploy guide is built and served by `npm start` in the
+		// hosted stage, tests/hosted/publish.spec.ts).
+		const config = await savedConfig(slug);
+		expect(config.name).toBe(`Generated ${slug}`);
+		expect(config.colors.primary).toBe('#7a1f5c');
 	} finally {
-		if (server && server.exitCode === null) {
-			server.kill('SIGTERM');
-			await once(server, 'exit');
-		}
-		await rm(outDir, { recursive: true, force: true });
+		await rm(file, { force: true });
 		const service = await serviceClient();
 		await service.from('tenants').delete().eq('slug', slug);
 	}
