@@ -59,7 +59,7 @@ test.describe('contact dialog', () => {
 		await expect(f.dialog.getByRole('button', { name: 'Close' })).toBeDisabled();
 		held.release();
 
-		await expect(f.dialog.getByText('Thanks — your message will be delivered.')).toBeVisible();
+		await expect(f.dialog.getByText('Message sent successfully!')).toBeVisible();
 		const shownAt = Date.now();
 		for (const field of [f.name, f.email, f.message]) await expect(field).toHaveValue('');
 		await expect(f.dialog).toBeHidden({ timeout: 5_000 });
@@ -125,7 +125,7 @@ test.describe('contact dialog', () => {
 		);
 
 		await expect(f.dialog).toBeVisible();
-		await expect(f.dialog.getByText('Thanks — your message will be delivered.')).toHaveCount(0);
+		await expect(f.dialog.getByText('Message sent successfully!')).toHaveCount(0);
 		expect(posts).toEqual([]);
 	});
 
