@@ -222,7 +222,7 @@ test.describe('the panel (/chamber-config-v2)', () => {
 
 	test.describe('save (red banner), the server giving no reason', () => {
 		/** What the specification calls it, what the panel says for this chamber's edit, the edit. */
-		const failures: [string, string, (page: Page) => Promise<void>][] = [
+		const failures: [string, string, (page: Page) => Promise<unknown>][] = [
 			[
 				'Failed to save {field}',
 				'Failed to save city',

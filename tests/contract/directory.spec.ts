@@ -22,7 +22,7 @@ export const EXCEPTIONS = [
 ] as const;
 
 /** A page of its own for a describe block, opened once at `path`. */
-function pageAt(path: string | (() => Promise<string>), setup?: (page: Page) => Promise<void>) {
+function pageAt(path: string | (() => Promise<string>), setup?: (page: Page) => Promise<unknown>) {
 	const shared: { page: Page } = { page: undefined as unknown as Page };
 	test.beforeAll(async ({ browser }: { browser: Browser }) => {
 		shared.page = await browser.newPage();

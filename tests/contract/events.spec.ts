@@ -18,7 +18,7 @@ export const EXCEPTIONS = [
 
 const DESKTOP = { width: 1280, height: 1000 };
 
-function pageAt(path: string | (() => Promise<string>), setup?: (page: Page) => Promise<void>) {
+function pageAt(path: string | (() => Promise<string>), setup?: (page: Page) => Promise<unknown>) {
 	const shared: { page: Page } = { page: undefined as unknown as Page };
 	test.beforeAll(async ({ browser }: { browser: Browser }) => {
 		shared.page = await browser.newPage({ viewport: DESKTOP });

@@ -30,7 +30,10 @@ export function day(days: number): string {
 	return new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
 }
 
-function business(name: string, fields: Partial<BusinessInput>): BusinessInput {
+/** A business of the file, with the ids the rows look it up by. */
+type ContractBusiness = BusinessInput & { id: string; weblink_profile_id: string };
+
+function business(name: string, fields: Partial<BusinessInput>): ContractBusiness {
 	return {
 		id: randomUUID(),
 		report_name: name,
@@ -54,7 +57,7 @@ function business(name: string, fields: Partial<BusinessInput>): BusinessInput {
 		],
 		social_media: [{ platform: 'facebook', url: 'https://facebook.com/example' }],
 		...fields,
-	};
+	} as ContractBusiness;
 }
 
 /** The chamber's businesses: the first takes messages and belongs to an affiliation. */
