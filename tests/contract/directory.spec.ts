@@ -1,6 +1,7 @@
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import { profilePath, socialLinks } from '../../src/features/business/business.ts';
-import { findBusiness } from '../e2e/directory-helpers.ts';
+import type { Business } from '../../src/features/directory/directory.ts';
+import { allBusinesses } from '../e2e/directory-helpers.ts';
 
 // The public directory's visible texts as the specification quotes them, on the demo chamber's
 // built site in Chromium: one page per screen, opened once, each row a text found in the state
@@ -172,16 +173,18 @@ test.describe('search error screen', () => {
 });
 
 test.describe('business profile', () => {
+	/** The demo's businesses, read once for the file's profiles. */
+	let businesses: Business[] = [];
 	const profile = pageAt(async () => {
-		const business = await findBusiness(
-			profile.page.request,
-			'with a website, messages and social links',
+		businesses = await allBusinesses(profile.page.request);
+		const business = businesses.find(
 			(b) =>
 				b.acceptsMessages &&
 				Boolean(b.website) &&
 				b.membershipLevel !== 'Business Partner' &&
 				socialLinks(b.socialMedia).length > 0,
 		);
+		if (!business) throw new Error('The demo has no business with a website and social links');
 		return profilePath(business);
 	});
 	const main = () => profile.page.getByRole('main');
@@ -228,11 +231,8 @@ test.describe('business profile', () => {
 
 	test("Social Media without links: 'No social media links available'", async ({ browser }) => {
 		const page = await browser.newPage();
-		const quiet = await findBusiness(
-			page.request,
-			'without social links',
-			(b) => socialLinks(b.socialMedia).length === 0,
-		);
+		const quiet = businesses.find((b) => socialLinks(b.socialMedia).length === 0);
+		if (!quiet) throw new Error('The demo has no business without social links');
 		await page.goto(profilePath(quiet));
 		await expect(page.getByText('No social media links available')).toBeVisible();
 		await page.close();
