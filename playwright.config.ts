@@ -13,7 +13,6 @@ const ATLAS_MEMBERS_PORT = Number(STACK_PORT) + 3;
  * the functions.
  */
 export default defineConfig({
-	testDir: 'tests/e2e',
 	fullyParallel: false,
 	workers: 1,
 	retries: 0,
@@ -36,7 +35,20 @@ export default defineConfig({
 			],
 		},
 	},
-	projects: [{ name: 'chromium', use: { ...devices['Desktop Chrome'], channel: undefined } }],
+	projects: [
+		{
+			name: 'chromium',
+			testDir: 'tests/e2e',
+			use: { ...devices['Desktop Chrome'], channel: undefined },
+		},
+		// The specification's visible texts, on the same server (tests/contract/*.spec.ts).
+		{
+			name: 'contract',
+			testDir: 'tests/contract',
+			testMatch: '**/*.spec.ts',
+			use: { ...devices['Desktop Chrome'], channel: undefined },
+		},
+	],
 	webServer: {
 		// The server's log also goes to a file, where tests find the line of a failure by its error id.
 		// tee ignores the stop signal, so it keeps writing until the server has shut down cleanly.

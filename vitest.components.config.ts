@@ -10,7 +10,8 @@ export default getViteConfig(
 	{
 		test: {
 			name: 'components',
-			include: ['src/**/*.astro.test.ts'],
+			// tests/contract: the specification's texts of states the demo's build does not show.
+			include: ['src/**/*.astro.test.ts', 'tests/contract/**/*.astro.test.ts'],
 			environment: 'node',
 		},
 	},

@@ -20,7 +20,9 @@ export default defineConfig({
 			{
 				test: {
 					name: 'db',
-					include: ['tests/db/**/*.test.ts'],
+					// tests/contract: the specification's requests, against the same stack.
+					include: ['tests/db/**/*.test.ts', 'tests/contract/**/*.test.ts'],
+					exclude: [...configDefaults.exclude, 'tests/contract/**/*.astro.test.ts'],
 					environment: 'node',
 					globalSetup: ['tests/db/global-setup.ts'],
 					// One database, one stack: files run one after another.

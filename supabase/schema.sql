@@ -6196,7 +6196,7 @@ grant execute on function public.tenant_role(check_tenant_id uuid) to authentica
 grant execute on function public.tenant_role(check_tenant_id uuid) to postgres;
 grant execute on function public.tenant_role(check_tenant_id uuid) to service_role;
 
-CREATE OR REPLACE FUNCTION public.update_chamber_config(p_tenant_id uuid, p_column text, p_field text, p_value jsonb, p_version bigint)
+CREATE OR REPLACE FUNCTION public.update_chamber_config(p_tenant_id uuid, p_column text, p_field text, p_value jsonb, p_version bigint, p_last_write_wins boolean DEFAULT false)
  RETURNS jsonb
  LANGUAGE plpgsql
  SET search_path TO ''
@@ -6213,20 +6213,25 @@ declare
 	v_conflicts jsonb;
 	v_updated_at timestamptz;
 begin
-	if not (p_column = any (v_text_columns || v_json_columns || array['founded_year'])) then
-		raise exception 'The panel cannot change %', p_column using errcode = '22023';
-	end if;
-	v_section := public.config_section_name(p_column);
-	if p_version is null or p_version < 0 then
-		raise exception 'A save states the version of % it was made from', v_section
-			using errcode = '22023', hint = 'Read config_versions with the configuration.';
-	end if;
-
 	-- Concurrent saves of this chamber wait here, so each one's check sees the one before it.
 	perform 1 from public.chamber_config c where c.tenant_id = p_tenant_id for update;
 	if not found then
 		-- Row-level security hid the row: not this user's chamber (or no such chamber).
 		raise exception 'You cannot change this chamber''s configuration' using errcode = '42501';
+	end if;
+
+	if not (p_column = any (v_text_columns || v_json_columns || array['founded_year'])) then
+		raise exception 'The panel cannot change %', p_column using errcode = '22023';
+	end if;
+	v_section := public.config_section_name(p_column);
+	if coalesce(p_last_write_wins, false) then
+		if p_version is not null then
+			raise exception 'A save states the version of % it was made from, or that the last write wins, not both', v_section
+				using errcode = '22023';
+		end if;
+	elsif p_version is null or p_version < 0 then
+		raise exception 'A save states the version of % it was made from', v_section
+			using errcode = '22023', hint = 'Read config_versions with the configuration, or say p_last_write_wins.';
 	end if;
 
 	v_before := public.config_section_version(p_tenant_id, v_section);
@@ -6284,10 +6289,10 @@ begin
 	);
 end;
 $function$;
-comment on function public.update_chamber_config(p_tenant_id uuid, p_column text, p_field text, p_value jsonb, p_version bigint) is 'Saves one configuration field (or a whole section when p_field is null) as the caller, made from version p_version of its section: 409 (PT409) when it would take back someone else''s later change. RLS and the role check trigger judge it. Answers {updatedAt, version, previousVersion}.';
-grant execute on function public.update_chamber_config(p_tenant_id uuid, p_column text, p_field text, p_value jsonb, p_version bigint) to authenticated;
-grant execute on function public.update_chamber_config(p_tenant_id uuid, p_column text, p_field text, p_value jsonb, p_version bigint) to postgres;
-grant execute on function public.update_chamber_config(p_tenant_id uuid, p_column text, p_field text, p_value jsonb, p_version bigint) to service_role;
+comment on function public.update_chamber_config(p_tenant_id uuid, p_column text, p_field text, p_value jsonb, p_version bigint, p_last_write_wins boolean) is 'Saves one configuration field (or a whole section when p_field is null) as the caller, made from version p_version of its section: 409 (PT409) when it would take back someone else''s later change. With p_last_write_wins (and no version) it is written whatever the version now. RLS and the role check trigger judge it, the chamber first. Answers {updatedAt, version, previousVersion}.';
+grant execute on function public.update_chamber_config(p_tenant_id uuid, p_column text, p_field text, p_value jsonb, p_version bigint, p_last_write_wins boolean) to authenticated;
+grant execute on function public.update_chamber_config(p_tenant_id uuid, p_column text, p_field text, p_value jsonb, p_version bigint, p_last_write_wins boolean) to postgres;
+grant execute on function public.update_chamber_config(p_tenant_id uuid, p_column text, p_field text, p_value jsonb, p_version bigint, p_last_write_wins boolean) to service_role;
 
 /**
   ---------------------------------------------------------------------------

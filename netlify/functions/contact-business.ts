@@ -6,12 +6,15 @@ import {
 	type ContactResponse,
 } from '../../src/features/contact/contact.ts';
 import {
+	AmbiguousBusinessError,
 	attemptDelivery,
 	ContactConfigError,
 	getContactBusiness,
+	getContactBusinessByName,
 	readContactEnv,
 	saveContactMessage,
 	verifyRecaptcha,
+	type ContactBusiness,
 	type ContactEnv,
 } from '../../src/features/contact/contact.server.ts';
 import { clientIp, handle, ipRateKey, isUnavailable } from '../../src/lib/http.server.ts';
@@ -120,7 +123,15 @@ async function send(req: Request, context: Context): Promise<Response> {
 		}
 	}
 
-	const business = await getContactBusiness(service, tenant.id, message.businessId);
+	let business: ContactBusiness | null;
+	try {
+		business = message.businessId
+			? await getContactBusiness(service, tenant.id, message.businessId)
+			: await getContactBusinessByName(service, tenant.id, message.businessName);
+	} catch (error) {
+		if (error instanceof AmbiguousBusinessError) return fail(400, error.message);
+		throw error;
+	}
 	if (!business) return fail(404, 'Business not found');
 	if (!business.email) return fail(400, 'This business cannot receive messages');
 

@@ -2461,6 +2461,7 @@ export type Database = {
 				Args: {
 					p_column: string;
 					p_field: string;
+					p_last_write_wins?: boolean;
 					p_tenant_id: string;
 					p_value: Json;
 					p_version: number;

@@ -375,6 +375,12 @@ interface ChamberOptions {
 	config?: TenantFileInput['config'];
 	/** Default none. */
 	businesses?: BusinessInput[];
+	/** Default none. */
+	banners?: BannerInput[];
+	/** Default none. */
+	events?: EventInput[];
+	/** Default none. */
+	communityEvents?: EventInput[];
 }
 
 /**
@@ -399,6 +405,9 @@ export async function importChamber<Key extends string>(
 				tenant: { slug, name: tenantName },
 				config: options.config,
 				businesses: options.businesses,
+				banners: options.banners,
+				events: options.events,
+				communityEvents: options.communityEvents,
 				users: keys.map((key) => ({
 					email: emails[key],
 					password: options.password,

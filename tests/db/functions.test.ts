@@ -650,6 +650,46 @@ describe('POST /api/contact-business', () => {
 		expect(get405.status).toBe(405);
 	});
 
+	it("finds the business by its name when the body has no id (the specification's); a name two businesses share is refused", async () => {
+		const byName = { ...message, businessId: undefined, message: 'By name, no id' };
+		const sent = await send('POST', '/api/contact-business', byName, '127.0.0.14');
+		expect(sent).toEqual({ status: 200, body: { success: true } });
+		expect((await storedMessages('By name, no id')).map((m) => m.business_id)).toEqual([
+			fx.ids["Bella's Restaurant"].id,
+		]);
+		// A second published business of the same name.
+		const { rows } = await db.query<{ id: string }>(
+			`insert into public.profiles (tenant_id, report_name, weblink_profile_id, email)
+			values ($1, $2, '99887766', 'twin@example.com') returning id`,
+			[fx.a.id, "Bella's Restaurant"],
+		);
+		try {
+			const twice = await send(
+				'POST',
+				'/api/contact-business',
+				{ ...byName, message: 'Which one?' },
+				'127.0.0.14',
+			);
+			expect(twice).toEqual({
+				status: 400,
+				body: {
+					success: false,
+					error: `More than one business is named "Bella's Restaurant": send its businessId`,
+				},
+			});
+			expect(await storedMessages('Which one?')).toEqual([]);
+		} finally {
+			await db.query('delete from public.profiles where id = $1', [rows[0]!.id]);
+		}
+		const nobody = await send(
+			'POST',
+			'/api/contact-business',
+			{ ...byName, businessName: 'Nobody Here' },
+			'127.0.0.14',
+		);
+		expect(nobody).toEqual({ status: 404, body: { success: false, error: 'Business not found' } });
+	});
+
 	it('answers a filled honeypot with success, and stores and sends nothing', async () => {
 		const text = 'Buy cheap watches (honeypot)';
 		const before = await outboxFiles();

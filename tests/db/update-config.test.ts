@@ -185,6 +185,220 @@ describe('every body form saves, validated by the configuration schemas', () => 
 	});
 });
 
+describe("the specification's bodies, without version: last write wins", () => {
+	/** POST /api/update-config exactly as the body is written: no version added. */
+	const send = (body: unknown, token?: string) =>
+		site.server.call('/api/update-config', { method: 'POST', body, token });
+
+	const forms: [
+		string,
+		Record<string, unknown>,
+		(saved: Awaited<ReturnType<typeof config>>) => unknown,
+		unknown,
+	][] = [
+		['{field, value}', { field: 'city', value: 'Written City' }, (c) => c.city, 'Written City'],
+		[
+			'{section, field, value}',
+			{ section: 'content', field: 'heroTitle', value: 'Written title' },
+			(c) => c.content.heroTitle,
+			'Written title',
+		],
+		[
+			'{colors}',
+			{
+				colors: {
+					primary: '#111111',
+					primaryLight: '#222222',
+					primaryDark: '#333333',
+					secondary: '#444444',
+					secondaryLight: '#555555',
+					secondaryDark: '#666666',
+				},
+			},
+			(c) => c.colors.primary,
+			'#111111',
+		],
+		[
+			'{navigation}',
+			{
+				navigation: {
+					menuItems: [{ id: 'home', label: 'Written', type: 'link', url: '/', isInternal: true }],
+				},
+			},
+			(c) => c.navigation.menuItems.map((m) => m.label),
+			['Written'],
+		],
+		[
+			'{featuredBusinesses}',
+			{ featuredBusinesses: { strategy: 'random', count: 4 } },
+			(c) => [c.featuredBusinesses.strategy, c.featuredBusinesses.count],
+			['random', 4],
+		],
+		[
+			'{categoryDisplay}',
+			{ categoryDisplay: { count: 16, sortBy: 'alphabetical' } },
+			(c) => c.categoryDisplay,
+			{ count: 16, sortBy: 'alphabetical' },
+		],
+		[
+			'{searchPage}',
+			{ searchPage: { defaultSort: 'nameDesc' } },
+			(c) => c.searchPage.defaultSort,
+			'nameDesc',
+		],
+	];
+
+	it.each(forms)(
+		'%s is saved, goes live, and the answer carries the new version',
+		async (_form, change, read, expected) => {
+			const body = { chamber: slug, ...change };
+			const answer = await send(body, tokens.admin);
+			expect(answer.status).toBe(200);
+			expect(answer.body).toMatchObject({
+				success: true,
+				version: expect.any(Number),
+				previousVersion: expect.any(Number),
+				publish: expect.objectContaining({ state: expect.stringMatching(/queued|building/) }),
+			});
+			expect(answer.body.version).toBeGreaterThan(answer.body.previousVersion);
+			expect(read(await config())).toEqual(expected);
+			expect(netlify.buildHooks.length).toBeGreaterThanOrEqual(1);
+		},
+	);
+
+	it('overwrites a change made since by someone else; a stale version is still refused', async () => {
+		const opened = await versionOf('content');
+		expect((await saveContent('heroTitle', 'Ann’s title', opened, tokens.admin)).status).toBe(200);
+		const stale = await saveContent('heroTitle', 'Bo’s title', opened, tokens.second);
+		expect(stale.status).toBe(409);
+		expect(stale.body.conflicts).toEqual([
+			expect.objectContaining({ field: 'content.heroTitle', value: 'Ann’s title' }),
+		]);
+		const written = await send(
+			{ chamber: slug, section: 'content', field: 'heroTitle', value: 'Bo’s title' },
+			tokens.second,
+		);
+		expect(written.status).toBe(200);
+		expect(written.body.version).toBe(await versionOf('content'));
+		expect((await config()).content.heroTitle).toBe('Bo’s title');
+	});
+
+	it('version: null is not a version left out: 400, nothing saved', async () => {
+		const before = await config();
+		const answer = await send(
+			{ chamber: slug, field: 'city', value: 'Null City', version: null },
+			tokens.admin,
+		);
+		expect(answer.status).toBe(400);
+		expect(answer.body.error).toMatch(/^Expected version/);
+		expect(await config()).toEqual(before);
+	});
+
+	it('the database writes without a version only when the caller says last write wins', async () => {
+		const client = userClient(tokens.second);
+		const args = {
+			p_tenant_id: tenantId,
+			p_column: 'content',
+			p_field: 'heroTitle',
+			p_value: 'Blind',
+		};
+		await save(
+			{ chamber: slug, section: 'content', field: 'heroTitle', value: 'Newer' },
+			tokens.admin,
+		);
+		const blind = await client.rpc('update_chamber_config', {
+			...args,
+			p_version: null,
+			p_last_write_wins: true,
+		});
+		expect(blind.error).toBeNull();
+		expect(blind.data).toMatchObject({ version: await versionOf('content') });
+		expect((await config()).content.heroTitle).toBe('Blind');
+		const both = await client.rpc('update_chamber_config', {
+			...args,
+			p_version: await versionOf('content'),
+			p_last_write_wins: true,
+		});
+		expect(both.error).toMatchObject({ code: '22023' });
+	});
+});
+
+describe('who may change the chamber is decided before the body is read', () => {
+	const send = (body: unknown, token?: string) =>
+		site.server.call('/api/update-config', { method: 'POST', body, token });
+	const bodies: [string, Record<string, unknown>][] = [
+		["the specification's body", { field: 'city', value: 'Elsewhere' }],
+		['a colour that is not one', { colors: { primary: 'red' } }],
+		['an unknown section', { section: 'nope', field: 'x', value: 1 }],
+		['no change at all', {}],
+		['a stale version', { section: 'content', field: 'heroTitle', value: 'x', version: 0 }],
+	];
+
+	it.each(bodies)("another chamber's admin gets 403 for %s", async (_name, change) => {
+		const before = await config();
+		const answer = await send({ chamber: slug, ...change }, tokens.otherAdmin);
+		expect(answer).toEqual({
+			status: 403,
+			body: {
+				error: "Access Denied: You are not authorized to access this chamber's admin panel.",
+			},
+		});
+		expect(await config()).toEqual(before);
+	});
+
+	it.each(bodies)('an admin naming another chamber gets 403 for %s', async (_name, change) => {
+		const answer = await send({ chamber: otherSlug, ...change }, tokens.admin);
+		expect(answer).toEqual({
+			status: 403,
+			body: {
+				error: "Access Denied: You are not authorized to access this chamber's admin panel.",
+			},
+		});
+		// A chamber that does not exist looks the same to them; a super_admin learns it does not.
+		expect((await send({ chamber: 'no-such-chamber', ...change }, tokens.admin)).status).toBe(403);
+	});
+
+	it('an editor gets 403 for a section editors may not change, whatever its value', async () => {
+		const colors = await send({ chamber: slug, colors: { primary: 'red' } }, tokens.editor);
+		expect(colors).toEqual({
+			status: 403,
+			body: { error: 'Editors can change content and text only, not colors' },
+		});
+		const feature = await send(
+			{ chamber: slug, section: 'features', field: 'showEvents', value: 'yes' },
+			tokens.editor,
+		);
+		expect(feature).toEqual({
+			status: 403,
+			body: { error: 'Editors can change content and text only, not features.showEvents' },
+		});
+		// Content is theirs: a bad value there is a 400 naming the field.
+		const content = await send(
+			{ chamber: slug, section: 'content', field: 'heroTitle', value: { x: 1 } },
+			tokens.editor,
+		);
+		expect(content.status).toBe(400);
+	});
+
+	it("the database refuses another chamber's admin before it looks at the column or the version", async () => {
+		const other = userClient(tokens.otherAdmin);
+		for (const args of [
+			{ p_column: 'slug', p_field: null, p_value: 'taken', p_version: 0 },
+			{ p_column: 'content', p_field: 'heroTitle', p_value: 'x', p_version: null },
+			{ p_column: 'content', p_field: 'heroTitle', p_value: 'x', p_version: 1_000_000 },
+		]) {
+			const { error } = await other.rpc('update_chamber_config', {
+				p_tenant_id: tenantId,
+				...args,
+			});
+			expect(error, JSON.stringify(args)).toMatchObject({
+				code: '42501',
+				message: "You cannot change this chamber's configuration",
+			});
+		}
+	});
+});
+
 describe('bad input: 400 naming the field, nothing saved', () => {
 	const cases: [string, unknown, RegExp][] = [
 		[
@@ -255,7 +469,7 @@ describe('bad input: 400 naming the field, nothing saved', () => {
 			(
 				await save(
 					{ chamber: 'no-such-chamber', field: 'name', value: 'x', version: 0 },
-					tokens.admin,
+					tokens.super,
 				)
 			).status,
 		).toBe(404);

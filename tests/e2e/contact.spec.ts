@@ -63,7 +63,7 @@ test.describe('contact dialog', () => {
 		await page.clock.pauseAt(new Date(Date.now() + 60_000));
 		held.release();
 
-		await expect(f.dialog.getByText('Thanks — your message will be delivered.')).toBeVisible();
+		await expect(f.dialog.getByText('Message sent successfully!')).toBeVisible();
 		for (const field of [f.name, f.email, f.message]) await expect(field).toHaveValue('');
 		await page.clock.runFor(1_900);
 		await expect(f.dialog).toBeVisible();
@@ -128,7 +128,7 @@ test.describe('contact dialog', () => {
 		);
 
 		await expect(f.dialog).toBeVisible();
-		await expect(f.dialog.getByText('Thanks — your message will be delivered.')).toHaveCount(0);
+		await expect(f.dialog.getByText('Message sent successfully!')).toHaveCount(0);
 		expect(posts).toEqual([]);
 	});
 

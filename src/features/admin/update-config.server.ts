@@ -7,13 +7,14 @@ import { savedVersionSchema, type ConfigWrite, type SavedVersion } from './updat
  * Writes one validated change, made from `version` of its section, with the user's own client:
  * public.update_chamber_config runs as the user, so row-level security and the role check trigger
  * decide, as for any direct write, and it refuses (409, ConflictError) a change that would take
- * back someone else's later change of the same field.
+ * back someone else's later change of the same field. A `version` of null (a body that states
+ * none) is written whatever the version now, which the database is told in so many words.
  */
 export async function saveConfigWrite(
 	client: SupabaseClient,
 	tenantId: string,
 	write: ConfigWrite,
-	version: number,
+	version: number | null,
 ): Promise<SavedVersion> {
 	const { data, error } = await client.rpc('update_chamber_config', {
 		p_tenant_id: tenantId,
@@ -21,6 +22,7 @@ export async function saveConfigWrite(
 		p_field: write.field,
 		p_value: write.value,
 		p_version: version,
+		p_last_write_wins: version === null,
 	});
 	if (error) {
 		throwIfConflict(error);

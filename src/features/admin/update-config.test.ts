@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { parseConfig } from '../config/config.ts';
-import { ConfigChangeError, parseConfigChange, pendingChanges } from './update-config.ts';
+import {
+	ConfigChangeError,
+	parseConfigChange,
+	pendingChanges,
+	roleRefusal,
+} from './update-config.ts';
 
 const base = parseConfig({ name: 'Cedar Valley', slug: 'demo' }, 'test');
 
@@ -95,18 +100,55 @@ describe('parseConfigChange: the body forms of POST /api/update-config', () => {
 		expect(refusal({ chamber: 'demo', field: 'name', value: '', version: 0 })).toMatch(/^name: /);
 	});
 
-	it('a change states the version of its section it was made from', () => {
-		const refusal = (body: object) => () => parseConfigChange({ chamber: 'demo', ...body });
-		expect(refusal({ section: 'content', field: 'heroTitle', value: 'x' })).toThrow(
-			'Expected version, the version of content the change was made from (config_versions), received nothing',
+	it('a change states the version of its section it was made from, or none (last write wins)', () => {
+		const parsed = (body: object) => parseConfigChange({ chamber: 'demo', ...body });
+		expect(parsed({ section: 'content', field: 'heroTitle', value: 'x', version: 4 }).version).toBe(
+			4,
 		);
-		expect(refusal({ field: 'city', value: 'x', version: -1 })).toThrow(
+		// The original specification's bodies state none: written whatever the version now.
+		expect(parsed({ section: 'content', field: 'heroTitle', value: 'x' }).version).toBeNull();
+		expect(() => parsed({ field: 'city', value: 'x', version: null })).toThrow(
+			'Expected version, the version of identity the change was made from (config_versions), received null; leave it out to write whatever the version now',
+		);
+		expect(() => parsed({ field: 'city', value: 'x', version: -1 })).toThrow(
 			'Expected version, the version of identity',
 		);
-		expect(refusal({ navigation: { menuItems: [] }, version: '3' })).toThrow(
+		expect(() => parsed({ navigation: { menuItems: [] }, version: '3' })).toThrow(
 			'Expected version, the version of navigation the change was made from (config_versions), received "3"',
 		);
-		expect(refusal({ colors: {}, version: 1.5 })).toThrow('Expected version');
+		expect(() => parsed({ colors: {}, version: 1.5 })).toThrow('Expected version');
+	});
+
+	it('asks who may make the change once its form is known, before its value is read', () => {
+		const targets: unknown[] = [];
+		const refuse = (target: unknown) => {
+			targets.push(target);
+			throw new Error('refused');
+		};
+		for (const body of [
+			{ colors: { primary: 'not a colour' } },
+			{ section: 'features', field: 'showEvents', value: 'not a boolean' },
+			{ field: 'state', value: 'not a state' },
+		]) {
+			expect(() => parseConfigChange({ chamber: 'demo', ...body }, refuse)).toThrow('refused');
+		}
+		expect(targets).toEqual([
+			{ section: 'colors', field: null },
+			{ section: 'features', field: 'showEvents' },
+			{ section: 'identity', field: null },
+		]);
+	});
+
+	it('an editor may change content and its display toggles, nothing else', () => {
+		expect(roleRefusal('editor', { section: 'content', field: 'heroTitle' })).toBeNull();
+		expect(roleRefusal('editor', { section: 'features', field: 'showFeaturedEvent' })).toBeNull();
+		expect(roleRefusal('editor', { section: 'features', field: 'showEvents' })).toBe(
+			'Editors can change content and text only, not features.showEvents',
+		);
+		expect(roleRefusal('editor', { section: 'colors', field: null })).toBe(
+			'Editors can change content and text only, not colors',
+		);
+		expect(roleRefusal('admin', { section: 'colors', field: null })).toBeNull();
 	});
 });
 

@@ -7,6 +7,7 @@ import {
 	CONFIG_COLUMNS,
 	contactSchema,
 	contentSchema,
+	EDITOR_FEATURE_KEYS,
 	featuredBusinessesSchema,
 	featuresSchema,
 	fontsSchema,
@@ -18,6 +19,7 @@ import {
 	urlsSchema,
 	type ChamberConfig,
 } from '../config/config.ts';
+import type { AdminRole } from '../auth/auth.ts';
 
 // POST /api/update-config: the body forms, their validation with the configuration's
 // own section schemas (one source of truth with the build and the import), and the one database
@@ -117,37 +119,82 @@ function validate(schema: z.ZodType, value: unknown, path: string): Json {
 
 const has = (body: object, key: string) => Object.hasOwn(body, key);
 
-function parseVersion(body: Record<string, unknown>, section: VersionSection): number {
+/**
+ * The version a body states, or null when it states none: the specification's bodies carry no
+ * version, and such a change is written whatever the version now (last write wins). A version
+ * that is there must be one: `null` or `-1` is a mistake, not a way of leaving it out.
+ */
+function parseVersion(body: Record<string, unknown>, section: VersionSection): number | null {
+	if (!has(body, 'version')) return null;
 	const version = body.version;
 	if (typeof version !== 'number' || !Number.isSafeInteger(version) || version < 0) {
 		throw new ConfigChangeError(
-			`Expected version, the version of ${section} the change was made from (config_versions), received ${JSON.stringify(version) ?? 'nothing'}`,
+			`Expected version, the version of ${section} the change was made from (config_versions), received ${JSON.stringify(version) ?? 'nothing'}; leave it out to write whatever the version now`,
 		);
 	}
 	return version;
 }
 
+function asBody(input: unknown): Record<string, unknown> {
+	if (typeof input !== 'object' || input === null || Array.isArray(input)) {
+		throw new ConfigChangeError('Expected a JSON object');
+	}
+	return input as Record<string, unknown>;
+}
+
+/** The chamber (slug) an update-config body names: who may change it is decided on this first. */
+export function readChamber(input: unknown): string {
+	const chamber = chamberSchema.safeParse(asBody(input).chamber);
+	if (!chamber.success) throw new ConfigChangeError(chamber.error.issues[0]!.message);
+	return chamber.data;
+}
+
+/** What a change is to, known before its value is read: the caller's role is judged on it. */
+export interface ChangeTarget {
+	section: VersionSection;
+	/** The field of a field section; null for a top-level field or a whole section. */
+	field: string | null;
+}
+
 /**
- * Reads one update-config body: `{chamber}` plus exactly one of the forms above. Throws
- * ConfigChangeError naming the field when the form or the value is wrong.
+ * Why `role` may not make a change to `target`, in the database's own words
+ * (chamber_config_check_role), or null when it may: an editor changes content and the display
+ * toggles of EDITOR_FEATURE_KEYS, nothing else.
  */
-export function parseConfigChange(input: unknown): {
+export function roleRefusal(role: AdminRole, target: ChangeTarget): string | null {
+	if (role !== 'editor' || target.section === 'content') return null;
+	if (target.section === 'features') {
+		if ((EDITOR_FEATURE_KEYS as readonly (string | null)[]).includes(target.field)) return null;
+		return `Editors can change content and text only, not features.${target.field}`;
+	}
+	return `Editors can change content and text only, not ${target.section}`;
+}
+
+/**
+ * Reads one update-config body: `{chamber}` plus exactly one of the forms above, optionally
+ * `version` and `publish`. `authorise` is called with the change's target once the form is known
+ * and before the value is validated, so a caller who may not make the change is refused whatever
+ * the value. Throws ConfigChangeError naming the field when the form or the value is wrong.
+ */
+export function parseConfigChange(
+	input: unknown,
+	authorise: (target: ChangeTarget) => void = () => {},
+): {
 	chamber: string;
 	write: ConfigWrite;
-	/** The version of write.section the change was made from. */
-	version: number;
+	/**
+	 * The version of write.section the change was made from; null when the body states none, and
+	 * the change is written whatever the version now (last write wins).
+	 */
+	version: number | null;
 	/**
 	 * Whether this call publishes the site (default true). The panel saves several changes with
 	 * `publish: false` and then asks for one publish, so a save of three fields is one build.
 	 */
 	publish: boolean;
 } {
-	if (typeof input !== 'object' || input === null || Array.isArray(input)) {
-		throw new ConfigChangeError('Expected a JSON object');
-	}
-	const body = input as Record<string, unknown>;
-	const chamber = chamberSchema.safeParse(body.chamber);
-	if (!chamber.success) throw new ConfigChangeError(chamber.error.issues[0]!.message);
+	const body = asBody(input);
+	const chamber = readChamber(body);
 	if (has(body, 'publish') && typeof body.publish !== 'boolean') {
 		throw new ConfigChangeError(
 			`Expected publish to be true or false, received ${JSON.stringify(body.publish)}`,
@@ -164,9 +211,10 @@ export function parseConfigChange(input: unknown): {
 	}
 	if (whole.length === 1) {
 		const section = whole[0]!;
+		authorise({ section, field: null });
 		const value = validate(WHOLE_SECTIONS[section], body[section], section);
 		return {
-			chamber: chamber.data,
+			chamber,
 			write: { column: CONFIG_COLUMNS[section], section, field: null, value, path: section },
 			version: parseVersion(body, section),
 			publish,
@@ -185,10 +233,11 @@ export function parseConfigChange(input: unknown): {
 		}
 		const shape = FIELD_SECTIONS[section as FieldSection].shape as Record<string, z.ZodType>;
 		const path = `${section}.${field}`;
+		authorise({ section: section as FieldSection, field });
 		if (!Object.hasOwn(shape, field)) throw new ConfigChangeError(`${path}: no such field`);
 		const value = validate(shape[field]!, body.value, path);
 		return {
-			chamber: chamber.data,
+			chamber,
 			write: {
 				column: CONFIG_COLUMNS[section as FieldSection],
 				section: section as FieldSection,
@@ -205,10 +254,11 @@ export function parseConfigChange(input: unknown): {
 			`Expected field to be one of ${TOP_LEVEL_FIELDS.join(', ')} (or a section with its field), received ${JSON.stringify(field)}`,
 		);
 	}
+	authorise({ section: 'identity', field: null });
 	const shape = chamberConfigSchema.shape as Record<string, z.ZodType>;
 	const value = validate(shape[field]!, body.value, field);
 	return {
-		chamber: chamber.data,
+		chamber,
 		write: {
 			column: CONFIG_COLUMNS[field as TopLevelField],
 			section: 'identity',

@@ -45,10 +45,11 @@ function keepFocusInside(event: KeyboardEvent<HTMLDialogElement>): void {
 type Status = { kind: 'idle' | 'sending' | 'sent' } | { kind: 'error'; message: string };
 
 /**
- * What a visitor reads once the message is stored: it is e-mailed right after, or later while
- * the mail server is down, so there is nothing to send again.
+ * What a visitor reads once the message is stored (the specification's line): a stored message is
+ * e-mailed right after, or later while the mail server is down, so it is sent and there is
+ * nothing to send again.
  */
-export const SENT_TEXT = 'Thanks — your message will be delivered.';
+export const SENT_TEXT = 'Message sent successfully!';
 
 async function postMessage(body: Record<string, unknown>): Promise<void> {
 	let response: Response;

@@ -122,6 +122,37 @@ export async function getContactBusiness(
 	return row ? { id: row.id, name: row.report_name, email: row.email.trim() } : null;
 }
 
+/**
+ * The business a message names without its id: the chamber's one published business of exactly
+ * that name. Null when there is none; AmbiguousBusinessError when there are several, since a
+ * message must never go to a business the visitor did not mean.
+ */
+export async function getContactBusinessByName(
+	service: SupabaseClient,
+	tenantId: string,
+	businessName: string,
+): Promise<ContactBusiness | null> {
+	const { data, error } = await service
+		.from('profiles')
+		.select('id, report_name, email')
+		.eq('tenant_id', tenantId)
+		.eq('report_name', businessName)
+		.eq('published', true)
+		.limit(2);
+	if (error) throw new Error(`Failed to fetch business: ${error.message}`, { cause: error });
+	const rows = data as { id: string; report_name: string; email: string }[];
+	if (rows.length > 1) throw new AmbiguousBusinessError(businessName);
+	const row = rows[0];
+	return row ? { id: row.id, name: row.report_name, email: row.email.trim() } : null;
+}
+
+export class AmbiguousBusinessError extends Error {
+	constructor(businessName: string) {
+		super(`More than one business is named "${businessName}": send its businessId`);
+		this.name = 'AmbiguousBusinessError';
+	}
+}
+
 // --- Storage ------------------------------------------------------------------------------------
 
 export interface StoredMessage {

@@ -29,6 +29,11 @@ describe('contactMessageSchema', () => {
 		});
 	});
 
+	it("takes the specification's body, without the business's id", () => {
+		const { businessId: _id, idempotencyKey: _k, website: _w, ...spec } = valid;
+		expect(contactMessageSchema.safeParse(spec).success).toBe(true);
+	});
+
 	it('needs no reCAPTCHA token, honeypot field or idempotency key', () => {
 		const { recaptchaToken: _t, website: _w, idempotencyKey: _k, ...rest } = valid;
 		expect(contactMessageSchema.safeParse(rest).success).toBe(true);
@@ -43,8 +48,7 @@ describe('contactMessageSchema', () => {
 		['message', { message: ' \n ' }, 'Message is required'],
 		['message', { message: 'x'.repeat(5001) }, 'Message must be at most 5000 characters'],
 		['businessName', { businessName: '' }, 'Business name is required'],
-		// The recipient is found by id: a name is not unique, and '*' would match any.
-		['businessId', { businessId: undefined }, 'Business id must be a business id'],
+		// An id is an id: a name given as one is refused, never looked up.
 		['businessId', { businessId: "Bella's Restaurant" }, 'Business id must be a business id'],
 		['idempotencyKey', { idempotencyKey: 'again' }, 'Idempotency key must be a UUID'],
 		['website', { website: 'https://spam.example' }, 'website must be empty'],

@@ -25,10 +25,14 @@ export const contactMessageSchema = z.object({
 		})
 		.pipe(z.email({ error: 'Email must be a valid email address' })),
 	message: required('Message', CONTACT_LIMITS.message),
-	/** The business's id; the recipient is looked up by it and the chamber, never by name. */
+	/**
+	 * The business's id; the recipient is looked up by it and the chamber. Optional: a message
+	 * sent as the original specification writes it names the business only, and is delivered when
+	 * exactly one published business of the chamber has that name.
+	 */
 	// guid, not uuid: imported ids need not carry an RFC 4122 version (the demo's do not).
-	businessId: z.guid({ error: 'Business id must be a business id' }),
-	/** Kept for the e-mail's text only. */
+	businessId: z.guid({ error: 'Business id must be a business id' }).optional(),
+	/** The e-mail's text; the recipient's name when there is no businessId. */
 	businessName: required('Business name', CONTACT_LIMITS.businessName),
 	/** Random per message (the dialog's): the same key again is the same message, not a new one. */
 	idempotencyKey: z.uuid({ error: 'Idempotency key must be a UUID' }).optional(),

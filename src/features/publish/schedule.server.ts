@@ -76,6 +76,12 @@ export async function scheduleSave(
 	const writes = body.changes.map((change, index) => {
 		try {
 			const { write, version } = parseConfigChange({ ...change, chamber: tenant.slug });
+			// Last write wins is for a save now; one that waits states what it was made from.
+			if (version === null) {
+				throw new ConfigChangeError(
+					`Expected version, the version of ${write.section} the change was made from (config_versions)`,
+				);
+			}
 			return { ...write, version };
 		} catch (error) {
 			if (error instanceof ConfigChangeError) {
