@@ -1,7 +1,7 @@
 import { useId, useMemo, useState } from 'react';
 import {
 	addMonthsTo,
-	dayCellLabel,
+	dayCellName,
 	monthStart,
 	monthTitle,
 	monthWeeks,
@@ -71,7 +71,10 @@ export function MonthGrid({ month, events, today, onMonthChange, loadingMore }: 
 							<td
 								data-day={day.key}
 								tabIndex={active ? 0 : -1}
-								aria-label={dayCellLabel(day.key, day.events.length)}
+								aria-label={dayCellName(
+									day.key,
+									day.events.map((event) => event.EventName),
+								)}
 								aria-current={day.isToday ? 'date' : undefined}
 								className={day.isToday ? 'ev-grid__day ev-grid__day--today' : 'ev-grid__day'}
 								onFocus={() => setFocused(day.key)}

@@ -5,6 +5,7 @@ import {
 	contrastRatio,
 	currentGroupKey,
 	dayCellLabel,
+	dayCellName,
 	emptyPeriodText,
 	eventTypes,
 	featuredVisible,
@@ -154,6 +155,11 @@ describe('mini calendar model', () => {
 		expect(dayCellLabel('2026-11-03', 3)).toBe('Tuesday, November 3, 2026, 3 events');
 		expect(dayCellLabel('2026-11-04', 1)).toBe('Wednesday, November 4, 2026, 1 event');
 		expect(dayCellLabel('2026-11-05', 0)).toBe('Thursday, November 5, 2026, no events');
+		// The month grid's cell shows its events' names, so its name holds them too.
+		expect(dayCellName('2026-11-03', ['Mixer', 'Ribbon Cutting'])).toBe(
+			'Tuesday, November 3, 2026, 2 events: Mixer, Ribbon Cutting',
+		);
+		expect(dayCellName('2026-11-05', [])).toBe('Thursday, November 5, 2026, no events');
 	});
 
 	it('moves the keyboard focus by day, week, week edge and month', () => {

@@ -162,6 +162,16 @@ export function dayCellLabel(key: DayKey, count: number): string {
 	return `${longDate(key)}, ${events}`;
 }
 
+/**
+ * The name of a day of the month grid: its date and count, then the names of its events, which
+ * the cell shows. A name must contain what the cell shows (WCAG 2.5.3, Label in Name): speech
+ * users say what they see, and a screen reader reads the events on arriving at the day.
+ */
+export function dayCellName(key: DayKey, eventNames: readonly string[]): string {
+	const label = dayCellLabel(key, eventNames.length);
+	return eventNames.length === 0 ? label : `${label}: ${eventNames.join(', ')}`;
+}
+
 /** Where an arrow key moves the focus in a Sunday-first month grid. */
 export function moveFocus(key: DayKey, keyName: string): DayKey | null {
 	const day = parseDay(key);
