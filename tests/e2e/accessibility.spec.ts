@@ -138,3 +138,100 @@ test.describe('sign-in pages and the panel', () => {
 		expect(page.url()).toContain(PANEL);
 	});
 });
+
+test.describe('reflow and motion', () => {
+	const PAGES = ['/', '/search?q=bakery', '/category/legal-services/', '/events', '/accessibility'];
+
+	/** The page's content is wider than its window: it scrolls sideways (WCAG 1.4.10). */
+	async function overflow(page: Page): Promise<string[]> {
+		return page.evaluate(() => {
+			const width = document.documentElement.clientWidth;
+			const wide = [...document.querySelectorAll('body *')].filter((el) => {
+				const box = el.getBoundingClientRect();
+				return box.width > 0 && box.right > width + 1 && getComputedStyle(el).position !== 'fixed';
+			});
+			// The innermost offenders, not every ancestor of them.
+			return wide
+				.filter((el) => !wide.some((other) => other !== el && el.contains(other)))
+				.slice(0, 5)
+				.map((el) => `${el.tagName.toLowerCase()}.${[...el.classList].join('.')}`);
+		});
+	}
+
+	test('320 px wide and 200 % zoom: nothing scrolls sideways or is cut off', async ({
+		browser,
+	}) => {
+		const business = await findBusiness((await browser.newContext()).request, 'with a logo', (b) =>
+			Boolean(b.logoUrl && b.address.street),
+		);
+		for (const [label, options] of [
+			['320 px', { viewport: { width: 320, height: 640 } }],
+			// A 1280 × 720 window at 200 %: half as many CSS pixels, each drawn twice.
+			['200 %', { viewport: { width: 640, height: 360 }, deviceScaleFactor: 2 }],
+		] as const) {
+			const context = await browser.newContext({
+				...options,
+				baseURL: test.info().project.use.baseURL,
+			});
+			const page = await context.newPage();
+			for (const path of [...PAGES, profilePath(business)]) {
+				await page.goto(path);
+				await expect(page.getByRole('heading', { level: 1 }).first()).toBeVisible();
+				expect.soft(await overflow(page), `${path} at ${label}`).toEqual([]);
+			}
+			await context.close();
+		}
+	});
+
+	test('prefers-reduced-motion stops every transition and animation', async ({ page }) => {
+		await page.emulateMedia({ reducedMotion: 'reduce' });
+		await page.goto('/');
+		await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+		const moving = await page.evaluate(() =>
+			[...document.querySelectorAll('*')]
+				.map((el) => ({ el, style: getComputedStyle(el) }))
+				.filter(({ style }) =>
+					[style.transitionDuration, style.animationDuration].some((d) =>
+						d.split(',').some((part) => parseFloat(part) * (part.includes('ms') ? 1 : 1000) > 1),
+					),
+				)
+				.map(({ el }) => `${el.tagName.toLowerCase()}.${[...el.classList].join('.')}`),
+		);
+		expect(moving).toEqual([]);
+	});
+});
+
+test('a logo that fails to load shows the placeholder, not its alt text over the card', async ({
+	page,
+}) => {
+	const business = await findBusiness(page.request, 'with a logo', (b) => Boolean(b.logoUrl));
+	await page.route(
+		(url) => url.href === new URL(business.logoUrl!, url).href,
+		(route) => route.fulfill({ status: 404, body: '' }),
+	);
+	await page.route('**/demo/logos/**', (route) => route.fulfill({ status: 404, body: '' }));
+	await open(page, profilePath(business), business.name);
+	const logo = page.locator('.profile-header__logo');
+	await expect
+		.poll(() => logo.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth))
+		.toBe(0);
+	// Kept to its 96 px box, covered by the placeholder (drawn only on an image that failed).
+	expect(await logo.boundingBox()).toMatchObject({ width: 96, height: 96 });
+	const cover = await logo.evaluate((img) => {
+		const before = getComputedStyle(img, '::before');
+		const after = getComputedStyle(img, '::after');
+		return {
+			before: before.backgroundColor,
+			icon: after.maskImage.startsWith('url("data:image/svg'),
+		};
+	});
+	expect(cover).toEqual({ before: 'rgb(249, 250, 251)', icon: true });
+	// The header's logo falls back to the chamber's name, within the header.
+	const header = page.locator('.site-header__logo img');
+	const box = (await header.boundingBox())!;
+	expect(box.height).toBeLessThanOrEqual(56);
+	expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
+		page.viewportSize()!.width,
+	);
+	await expectAccessibleInEveryTheme(page, 'a profile whose logos do not load');
+});
