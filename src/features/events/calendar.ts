@@ -163,13 +163,18 @@ export function dayCellLabel(key: DayKey, count: number): string {
 }
 
 /**
- * The name of a day of the month grid: its date and count, then the names of its events, which
- * the cell shows. A name must contain what the cell shows (WCAG 2.5.3, Label in Name): speech
- * users say what they see, and a screen reader reads the events on arriving at the day.
+ * A day's name cut around the date a cell shows: `before + date + after` is dayCellLabel. Cells
+ * show the date and hide the rest visually, so their name holds what they show (WCAG 2.5.3,
+ * Label in Name: speech users say the number they see) and a screen reader reads it whole.
  */
-export function dayCellName(key: DayKey, eventNames: readonly string[]): string {
-	const label = dayCellLabel(key, eventNames.length);
-	return eventNames.length === 0 ? label : `${label}: ${eventNames.join(', ')}`;
+export function dayNameParts(
+	key: DayKey,
+	count: number,
+): { before: string; date: string; after: string } {
+	const label = dayCellLabel(key, count);
+	const date = String(Number(key.slice(8, 10)));
+	const at = label.indexOf(` ${date},`) + 1;
+	return { before: label.slice(0, at), date, after: label.slice(at + date.length) };
 }
 
 /** Where an arrow key moves the focus in a Sunday-first month grid. */
