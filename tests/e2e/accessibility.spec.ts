@@ -136,6 +136,22 @@ test.describe('sign-in pages and the panel', () => {
 			await expectAccessibleInEveryTheme(page, `the panel's ${name} tab`);
 		}
 		expect(page.url()).toContain(PANEL);
+
+		// The dialogs: each checked while open; closed with Escape, each gives the focus back.
+		for (const [tab, opener] of [
+			[null, 'Change password'],
+			['Users', 'Create User'],
+		] as const) {
+			if (tab) await panelTab(page, tab);
+			const button = page.getByRole('button', { name: opener, exact: true });
+			await button.focus();
+			await page.keyboard.press('Enter');
+			await expect(page.getByRole('dialog')).toBeVisible();
+			await expectAccessibleInEveryTheme(page, `the ${opener} dialog`, { include: 'dialog[open]' });
+			await page.keyboard.press('Escape');
+			await expect(page.getByRole('dialog')).toHaveCount(0);
+			await expect(button).toBeFocused();
+		}
 	});
 });
 

@@ -8,6 +8,9 @@ import { expectFocusKeptIn, expectNoKeyboardTrap, tabTo } from './focus-support.
 // region. What each task does is the subject of its own spec; this one is about the way there.
 // Saves and the import go to a chamber of this spec's own: nothing here publishes the demo.
 
+// Several presses and checks a stop, on a machine that may be busy.
+test.describe.configure({ timeout: 120_000 });
+
 let slug: string;
 
 test.beforeAll(async () => {
@@ -122,6 +125,41 @@ test('sign in and save a change; the save is announced', async ({ page }) => {
 	await page.keyboard.press('Enter');
 	await expect(page.getByRole('status').filter({ hasText: 'Saved!' })).toBeVisible();
 	await expect(page.getByText('Changes saved successfully!')).toBeVisible();
+});
+
+test('import a file: choose it, preview, apply; each step is announced', async ({ page }) => {
+	await openPanel(page, 'super@demo.test', slug);
+	const tabs = page.getByRole('tablist', { name: 'Settings' });
+	await tabs.getByRole('tab', { name: 'Members', exact: true }).focus();
+	await page.keyboard.press('Enter');
+	const importButton = page.getByRole('button', { name: 'Import members' });
+	await tabTo(page, importButton, { max: 120 });
+	await page.keyboard.press('Enter');
+	const file = page.getByLabel('Member file');
+	await tabTo(page, file, { max: 40 });
+	// A file input opens the system's file chooser on Space, as a visitor's keyboard would.
+	const chooser = page.waitForEvent('filechooser');
+	await page.keyboard.press('Space');
+	await (
+		await chooser
+	).setFiles({
+		name: 'members.csv',
+		mimeType: 'text/csv',
+		buffer: Buffer.from(
+			'Profile ID;Organization Name;City\r\n990501;Keyed Bakery;Lakeside\r\n',
+			'utf8',
+		),
+	});
+	await tabTo(page, page.getByRole('button', { name: 'Upload and preview' }));
+	await page.keyboard.press('Enter');
+	const toAdd = page.getByRole('region', { name: 'To add' });
+	await expect(toAdd.getByRole('listitem')).toHaveText(['Keyed Bakery (#990501)']);
+	await tabTo(page, page.getByRole('button', { name: 'Apply changes' }), { max: 80 });
+	await page.keyboard.press('Enter');
+	await expect(page.getByRole('status').filter({ hasText: 'Applied members.csv' })).toHaveText(
+		/1 business added or changed\./,
+		{ timeout: 60_000 },
+	);
 });
 
 test('the panel opens with the keyboard and every tab is reachable without a trap', async ({
