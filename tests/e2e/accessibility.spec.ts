@@ -136,7 +136,10 @@ test.describe('sign-in pages and the panel', () => {
 			await expectAccessibleInEveryTheme(page, `the panel's ${name} tab`);
 		}
 		expect(page.url()).toContain(PANEL);
+	});
 
+	test("the panel's dialogs", async ({ page }) => {
+		await openPanel(page, 'super@demo.test');
 		// The dialogs: each checked while open; closed with Escape, each gives the focus back.
 		for (const [tab, opener] of [
 			[null, 'Change password'],

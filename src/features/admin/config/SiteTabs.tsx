@@ -273,12 +273,12 @@ export function FontsTab({ draft }: ConfigTabProps) {
 				{used && (
 					<div className="admin-type-preview">
 						<div>
-							<p
+							<div
 								className="admin-type-preview__heading"
 								style={{ fontFamily: font(draft.fonts.heading), color: used['--text-heading'] }}
 							>
 								{draft.content.heroTitle}
-							</p>
+							</div>
 							<p style={{ fontFamily: font(draft.fonts.body), color: used['--text-body'] }}>
 								{draft.content.heroSubtitle}{' '}
 								<span className="admin-type-preview__link" style={{ color: used['--text-link'] }}>
@@ -293,7 +293,7 @@ export function FontsTab({ draft }: ConfigTabProps) {
 							</p>
 						</div>
 						<div style={{ background: used['--color-primary-dark'] }}>
-							<p
+							<div
 								className="admin-type-preview__heading"
 								style={{
 									fontFamily: font(draft.fonts.heading),
@@ -301,7 +301,7 @@ export function FontsTab({ draft }: ConfigTabProps) {
 								}}
 							>
 								{draft.content.whyJoinTitle}
-							</p>
+							</div>
 							<p style={{ fontFamily: font(draft.fonts.body), color: used['--text-on-dark-body'] }}>
 								{draft.content.footerTagline}
 							</p>
