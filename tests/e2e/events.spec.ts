@@ -119,8 +119,7 @@ test.describe('/events', () => {
 		await page.keyboard.press('ArrowDown');
 		const weekLater = new Date(today);
 		weekLater.setDate(today.getDate() + 7);
-		await expect(page.locator(':focus')).toHaveAttribute(
-			'aria-label',
+		await expect(page.locator(':focus')).toHaveAccessibleName(
 			new RegExp(`^${format(weekLater, 'EEEE, MMMM d, yyyy')}, `),
 		);
 		await page.keyboard.press('PageDown');
