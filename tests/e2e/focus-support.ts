@@ -26,8 +26,8 @@ export async function expectFocusKeptIn(
 
 /**
  * What the keyboard focus is on, and whether it is seen: an outline of at least 2 px or a box
- * shadow on the element or on one of its two nearest ancestors (a card outlines itself when its
- * stretched link has the focus).
+ * shadow on the element or on one of its four nearest ancestors (a card outlines itself when its
+ * stretched link, four levels down, has the focus).
  */
 export async function focusState(page: Page): Promise<{ element: string; visible: boolean }> {
 	return page.evaluate(() => {
@@ -45,10 +45,11 @@ export async function focusState(page: Page): Promise<{ element: string; visible
 			active.getAttribute('aria-label') ?? (active.textContent ?? '').trim().slice(0, 40);
 		return {
 			element: `${active.tagName.toLowerCase()} "${name}"`,
-			visible:
-				shown(active) ||
-				shown(active.parentElement) ||
-				shown(active.parentElement?.parentElement ?? null),
+			visible: [0, 1, 2, 3, 4].some((up) => {
+				let el: Element | null = active;
+				for (let i = 0; i < up && el; i++) el = el.parentElement;
+				return shown(el);
+			}),
 		};
 	});
 }
