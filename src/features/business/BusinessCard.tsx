@@ -47,7 +47,7 @@ export function BusinessCard({ business, settings, category }: Props) {
 			<div className="bcard__head">
 				{business.logoUrl ? (
 					<img
-						className="bcard__logo"
+						className="bcard__logo logo-fallback"
 						src={business.logoUrl}
 						alt=""
 						width={64}

@@ -1,12 +1,6 @@
 import { useState } from 'react';
-import {
-	dayCellLabel,
-	monthStart,
-	monthTitle,
-	monthWeeks,
-	moreLabel,
-	type DayKey,
-} from './calendar.ts';
+import { DayName } from './DayName.tsx';
+import { monthStart, monthTitle, monthWeeks, moreLabel, type DayKey } from './calendar.ts';
 import type { Event } from './events.ts';
 import { DayGrid } from './DayGrid.tsx';
 
@@ -88,12 +82,11 @@ export function MiniCalendar(props: Props) {
 								data-day={day.key}
 								tabIndex={day.key === focusDay ? 0 : -1}
 								className={classes.join(' ')}
-								aria-label={dayCellLabel(day.key, count)}
 								aria-current={day.isToday ? 'date' : undefined}
 								onFocus={() => setFocused(day.key)}
 								onClick={() => onSelect(day.key)}
 							>
-								<span aria-hidden="true">{day.date}</span>
+								<DayName day={day.key} count={count} />
 								{count > 1 && (
 									<span className="ev-mini__more" aria-hidden="true">
 										{moreLabel(count)}

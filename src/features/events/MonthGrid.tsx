@@ -1,7 +1,6 @@
 import { useId, useMemo, useState } from 'react';
 import {
 	addMonthsTo,
-	dayCellLabel,
 	monthStart,
 	monthTitle,
 	monthWeeks,
@@ -10,6 +9,7 @@ import {
 } from './calendar.ts';
 import { eventPath, type Event } from './events.ts';
 import { DayGrid } from './DayGrid.tsx';
+import { DayName } from './DayName.tsx';
 
 interface Props {
 	/** First day of the month shown. */
@@ -71,13 +71,16 @@ export function MonthGrid({ month, events, today, onMonthChange, loadingMore }: 
 							<td
 								data-day={day.key}
 								tabIndex={active ? 0 : -1}
-								aria-label={dayCellLabel(day.key, day.events.length)}
 								aria-current={day.isToday ? 'date' : undefined}
 								className={day.isToday ? 'ev-grid__day ev-grid__day--today' : 'ev-grid__day'}
 								onFocus={() => setFocused(day.key)}
 							>
-								<span className="ev-grid__date" aria-hidden="true">
-									{day.date}
+								<span className="ev-grid__date">
+									<DayName
+										day={day.key}
+										count={day.events.length}
+										suffix={day.events.length > 0 ? ': ' : ''}
+									/>
 								</span>
 								{day.events.length > 0 && (
 									<ul className="ev-grid__events">

@@ -5,6 +5,7 @@ import {
 	contrastRatio,
 	currentGroupKey,
 	dayCellLabel,
+	dayNameParts,
 	emptyPeriodText,
 	eventTypes,
 	featuredVisible,
@@ -154,6 +155,14 @@ describe('mini calendar model', () => {
 		expect(dayCellLabel('2026-11-03', 3)).toBe('Tuesday, November 3, 2026, 3 events');
 		expect(dayCellLabel('2026-11-04', 1)).toBe('Wednesday, November 4, 2026, 1 event');
 		expect(dayCellLabel('2026-11-05', 0)).toBe('Thursday, November 5, 2026, no events');
+		// A cell shows the date and hides the rest visually: the parts make the same name.
+		expect(dayNameParts('2026-11-03', 2)).toEqual({
+			before: 'Tuesday, November ',
+			date: '3',
+			after: ', 2026, 2 events',
+		});
+		const parts = dayNameParts('2026-11-30', 0);
+		expect(parts.before + parts.date + parts.after).toBe(dayCellLabel('2026-11-30', 0));
 	});
 
 	it('moves the keyboard focus by day, week, week edge and month', () => {

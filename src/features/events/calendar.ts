@@ -162,6 +162,21 @@ export function dayCellLabel(key: DayKey, count: number): string {
 	return `${longDate(key)}, ${events}`;
 }
 
+/**
+ * A day's name cut around the date a cell shows: `before + date + after` is dayCellLabel. Cells
+ * show the date and hide the rest visually, so their name holds what they show (WCAG 2.5.3,
+ * Label in Name: speech users say the number they see) and a screen reader reads it whole.
+ */
+export function dayNameParts(
+	key: DayKey,
+	count: number,
+): { before: string; date: string; after: string } {
+	const label = dayCellLabel(key, count);
+	const date = String(Number(key.slice(8, 10)));
+	const at = label.indexOf(` ${date},`) + 1;
+	return { before: label.slice(0, at), date, after: label.slice(at + date.length) };
+}
+
 /** Where an arrow key moves the focus in a Sunday-first month grid. */
 export function moveFocus(key: DayKey, keyName: string): DayKey | null {
 	const day = parseDay(key);
@@ -377,32 +392,6 @@ export function missingSide(loaded: DateRange, wanted: DateRange): 'before' | 'a
 
 // --- Colours -----------------------------------------------------------------------------------
 
-const HEX = /^#?([0-9a-f]{3}|[0-9a-f]{6})$/i;
-
-function luminance(hex: string): number | null {
-	const m = HEX.exec(hex.trim());
-	if (!m) return null;
-	const digits = m[1]!.length === 3 ? [...m[1]!].map((c) => c + c).join('') : m[1]!;
-	const channel = (i: number) => {
-		const c = parseInt(digits.slice(i, i + 2), 16) / 255;
-		return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
-	};
-	return 0.2126 * channel(0) + 0.7152 * channel(2) + 0.0722 * channel(4);
-}
-
-/** WCAG contrast ratio of two hex colours (1 to 21). */
-export function contrastRatio(a: string, b: string): number {
-	const la = luminance(a) ?? 0;
-	const lb = luminance(b) ?? 0;
-	return (Math.max(la, lb) + 0.05) / (Math.min(la, lb) + 0.05);
-}
-
-/**
- * Black or white, whichever reads better on the background. One of the two always reaches at
- * least 4.58:1 on any colour, so event chips pass WCAG AA whatever colour a type is given.
- */
-export function readableTextColor(background: string): '#000000' | '#ffffff' {
-	return contrastRatio(background, '#000000') >= contrastRatio(background, '#ffffff')
-		? '#000000'
-		: '#ffffff';
-}
+// Event chips take black or white, whichever reads better on the event type's colour: one of the
+// two always reaches 4.58:1, so chips pass WCAG AA whatever colour a type is given.
+export { contrastRatio, readableTextColor } from '../config/contrast.ts';

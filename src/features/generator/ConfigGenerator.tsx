@@ -22,8 +22,11 @@ import {
 	type FieldError,
 	type FieldSpec,
 	type GeneratorTab,
+	themeOf,
 } from './generator.ts';
+import { fieldLabel } from '../admin/config/labels.ts';
 import { downloadFile } from '../admin/download.ts';
+import { ThemeContrast } from '../config/ThemeContrast.tsx';
 import type { AdminUser } from '../auth/auth.ts';
 import { browserClient, type PublicSupabase } from '../auth/browser.ts';
 import { accessToken, LOGIN_PATH, verifySession } from './session.ts';
@@ -216,10 +219,17 @@ function Tabs({ tab, errors }: { tab: GeneratorTab['id']; errors: FieldError[] }
 							))}
 						</fieldset>
 					))}
+					{t.id === 'branding' && <BrandingContrast />}
 				</div>
 			))}
 		</div>
 	);
+}
+
+/** What the site will make of the colours entered, as the panel's Colours tab shows it. */
+function BrandingContrast() {
+	const form = useStore($form);
+	return <ThemeContrast source={themeOf(form)} fieldLabel={fieldLabel} />;
 }
 
 function Field({ field, error }: { field: FieldSpec; error?: string }) {

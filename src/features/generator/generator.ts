@@ -429,7 +429,9 @@ export function configurationCode(form: GeneratorForm): string {
 }
 
 /** The colours, text colours and fonts the form gives, each section at its defaults while invalid. */
-function themeOf(form: GeneratorForm): Pick<ChamberConfig, 'colors' | 'textColors' | 'fonts'> {
+export function themeOf(
+	form: GeneratorForm,
+): Pick<ChamberConfig, 'colors' | 'textColors' | 'fonts'> {
 	const input = configInput(form);
 	const section = <K extends 'colors' | 'textColors' | 'fonts'>(key: K): ChamberConfig[K] => {
 		const parsed = chamberConfigSchema.shape[key].safeParse(input[key] ?? {});

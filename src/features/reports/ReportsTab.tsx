@@ -90,7 +90,6 @@ export default function ReportsTab({ chamber, client, config }: AdminTabProps) {
 
 	return (
 		<div className="reports">
-			<MonthlyEmail client={client} tenantId={chamber.id} />
 			<PeriodPicker timeZone={timeZone} onChange={setPeriod} />
 			{business ? (
 				<BusinessReportView
@@ -103,6 +102,8 @@ export default function ReportsTab({ chamber, client, config }: AdminTabProps) {
 			) : (
 				<MembersView client={client} tenantId={chamber.id} period={period} onOpen={setBusiness} />
 			)}
+			{/* The numbers first: the e-mail's switch is set once, the numbers read every visit. */}
+			<MonthlyEmail client={client} tenantId={chamber.id} />
 		</div>
 	);
 }

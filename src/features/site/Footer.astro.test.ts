@@ -140,6 +140,9 @@ describe('Footer', () => {
 		expect(getByRole('link', { name: 'Statistics and privacy' }).getAttribute('href')).toBe(
 			'/privacy/statistics',
 		);
+		expect(getByRole('link', { name: 'Accessibility' }).getAttribute('href')).toBe(
+			'/accessibility',
+		);
 		const noPrivacy = await render(Footer, { config: testConfig() });
 		expect(noPrivacy.queryByRole('link', { name: /Privacy Policy/ })).toBeNull();
 		expect(queryByRole('link', { name: /Join the Chamber/ })).toBeNull();

@@ -35,8 +35,10 @@ import {
 	Toggle,
 } from '../fields.tsx';
 import { edit, setField } from '../store.ts';
+import { ThemeContrast, themeOrNull } from '../../config/ThemeContrast.tsx';
 import {
 	COLOR_LABELS,
+	fieldLabel,
 	CONTACT_LABELS,
 	CONTENT_LABELS,
 	CORE_URLS,
@@ -192,6 +194,8 @@ export function UrlsTab({ draft }: ConfigTabProps) {
 
 export function ColorsTab({ draft }: ConfigTabProps) {
 	const c = draft.colors;
+	// The preview shows what the site will use, which may differ from the choice (ThemeContrast).
+	const used = themeOrNull(draft)?.colours;
 	return (
 		<>
 			<Section title="Brand colours">
@@ -206,19 +210,28 @@ export function ColorsTab({ draft }: ConfigTabProps) {
 			</Section>
 			<section className="admin-section" aria-labelledby="colors-preview">
 				<h3 id="colors-preview">Preview</h3>
-				<div className="admin-preview" style={{ background: c.primaryDark }}>
-					<div className="admin-preview__bar" style={{ background: c.primary }}>
-						<span style={{ color: '#fff' }}>{draft.name}</span>
-						<span className="admin-preview__button" style={{ background: c.secondary }}>
-							Join Today
-						</span>
+				{used && (
+					<div className="admin-preview" style={{ background: used['--color-primary-dark'] }}>
+						<div className="admin-preview__bar" style={{ background: used['--color-primary'] }}>
+							<span style={{ color: used['--text-on-dark-heading'] }}>{draft.name}</span>
+							<span
+								className="admin-preview__button"
+								style={{
+									background: used['--color-secondary-light'],
+									color: used['--text-on-accent'],
+								}}
+							>
+								Join Today
+							</span>
+						</div>
+						<div className="admin-preview__swatches" aria-hidden="true">
+							{(Object.keys(COLOR_LABELS) as (keyof Colors)[]).map((field) => (
+								<span key={field} style={{ background: c[field] }} title={COLOR_LABELS[field]} />
+							))}
+						</div>
 					</div>
-					<div className="admin-preview__swatches" aria-hidden="true">
-						{(Object.keys(COLOR_LABELS) as (keyof Colors)[]).map((field) => (
-							<span key={field} style={{ background: c[field] }} title={COLOR_LABELS[field]} />
-						))}
-					</div>
-				</div>
+				)}
+				<ThemeContrast source={draft} fieldLabel={fieldLabel} />
 			</section>
 		</>
 	);
@@ -229,6 +242,8 @@ const fontOptions = FONT_CHOICES.map((font) => ({ value: font, label: font }));
 export function FontsTab({ draft }: ConfigTabProps) {
 	const t = draft.textColors;
 	const font = (name: FontChoice) => `'${name}', system-ui, sans-serif`;
+	// The preview shows what the site will use, which may differ from the choice (ThemeContrast).
+	const used = themeOrNull(draft)?.colours;
 	return (
 		<>
 			<Section title="Fonts">
@@ -255,36 +270,45 @@ export function FontsTab({ draft }: ConfigTabProps) {
 			<section className="admin-section" aria-labelledby="fonts-preview">
 				<h3 id="fonts-preview">Preview</h3>
 				<p className="admin-section__note">Changes show here at once and go live when saved.</p>
-				<div className="admin-type-preview">
-					<div>
-						<p
-							className="admin-type-preview__heading"
-							style={{ fontFamily: font(draft.fonts.heading), color: t.heading }}
-						>
-							{draft.content.heroTitle}
-						</p>
-						<p style={{ fontFamily: font(draft.fonts.body), color: t.body }}>
-							{draft.content.heroSubtitle}{' '}
-							<span className="admin-type-preview__link" style={{ color: t.link }}>
-								A link
-							</span>{' '}
-							<span className="admin-type-preview__link" style={{ color: t.linkHover }}>
-								A link on hover
-							</span>
-						</p>
+				{used && (
+					<div className="admin-type-preview">
+						<div>
+							<div
+								className="admin-type-preview__heading"
+								style={{ fontFamily: font(draft.fonts.heading), color: used['--text-heading'] }}
+							>
+								{draft.content.heroTitle}
+							</div>
+							<p style={{ fontFamily: font(draft.fonts.body), color: used['--text-body'] }}>
+								{draft.content.heroSubtitle}{' '}
+								<span className="admin-type-preview__link" style={{ color: used['--text-link'] }}>
+									A link
+								</span>{' '}
+								<span
+									className="admin-type-preview__link"
+									style={{ color: used['--text-link-hover'] }}
+								>
+									A link on hover
+								</span>
+							</p>
+						</div>
+						<div style={{ background: used['--color-primary-dark'] }}>
+							<div
+								className="admin-type-preview__heading"
+								style={{
+									fontFamily: font(draft.fonts.heading),
+									color: used['--text-on-dark-heading'],
+								}}
+							>
+								{draft.content.whyJoinTitle}
+							</div>
+							<p style={{ fontFamily: font(draft.fonts.body), color: used['--text-on-dark-body'] }}>
+								{draft.content.footerTagline}
+							</p>
+						</div>
 					</div>
-					<div style={{ background: draft.colors.primaryDark }}>
-						<p
-							className="admin-type-preview__heading"
-							style={{ fontFamily: font(draft.fonts.heading), color: t.onDarkHeading }}
-						>
-							{draft.content.whyJoinTitle}
-						</p>
-						<p style={{ fontFamily: font(draft.fonts.body), color: t.onDarkBody }}>
-							{draft.content.footerTagline}
-						</p>
-					</div>
-				</div>
+				)}
+				<ThemeContrast source={draft} fieldLabel={fieldLabel} />
 			</section>
 		</>
 	);
