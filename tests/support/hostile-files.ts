@@ -116,13 +116,15 @@ export const MEMBERS = [
  */
 export async function unusedPartsBomb(fileBytes: number): Promise<Buffer> {
 	const parts = await workbookParts(MEMBERS);
-	const perPart = zeros(63); // 63 × 64 MiB, just under the 4 GiB a part may say without zip64
-	let size = zipOf(parts).byteLength;
-	for (let i = 1; size + perPart.data.byteLength + 200 <= fileBytes; i += 1) {
-		parts.push({ name: `xl/media/image${i}.bin`, data: perPart.data, crc: 0, size: perPart.size });
-		size = zipOf(parts).byteLength;
+	const segment = zeros(1).data.byteLength;
+	for (let i = 1; ; i += 1) {
+		// 63 × 64 MiB at most: just under the 4 GiB a part may say without zip64.
+		const room = fileBytes - zipOf(parts).byteLength - 200;
+		const segments = Math.min(63, Math.floor(room / segment));
+		if (segments < 1) return zipOf(parts);
+		const bomb = zeros(segments);
+		parts.push({ name: `xl/media/image${i}.bin`, data: bomb.data, crc: 0, size: bomb.size });
 	}
-	return zipOf(parts);
 }
 
 /**

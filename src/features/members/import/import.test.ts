@@ -18,7 +18,8 @@ import ExcelJS from 'exceljs';
 
 const encode = (text: string) => new TextEncoder().encode(text);
 
-describe('reading a member file', () => {
+// Each read starts the reading process: seconds on a busy machine.
+describe('reading a member file', { timeout: 60_000 }, () => {
 	it('reads CSV with a BOM, semicolons and a quoted field with a line break', async () => {
 		const csv =
 			'\uFEFFProfile ID;Organization Name;Description\r\n42;"Bakery; Café";"Fresh bread\nevery day"\r\n';
