@@ -16,14 +16,17 @@ import {
 
 // Hostile member files against the functions in a server process of their own (the local
 // Netlify server, as `npm start` runs it), its memory read from outside in /proc: a 50 MB
-// decompression bomb, a workbook whose sheet unpacks to far more than it says, and 500,000-row
-// sheets are each refused with a sentence for the chamber's staff, and the process never holds
-// more than 600 MB.
+// decompression bomb, a workbook whose sheet unpacks to far more than it says, 500,000-row sheets
+// and a JSON list of six million elements are each refused with a sentence for the chamber's
+// staff; the server process never holds more than 600 MB, and the reading process (started per
+// file, with its own heap limit) reports its own peak.
 
 const DOMAIN = 'import-limits.test';
 const ROOT = resolve(import.meta.dirname, '../..');
 /** The most the server process may hold, at its peak, while it refuses them all. */
 const MAX_RSS_MB = 600;
+/** The most a reading process may hold: its heap limit and what V8 and the file add to it. */
+const MAX_READER_MB = IMPORT_LIMITS.readerHeapMb + 200;
 /** The files stay under the imports bucket's own limit, as an upload must. */
 const FILE_BYTES = IMPORT_LIMITS.fileBytes - 64 * 1024;
 
@@ -32,6 +35,7 @@ let server: ChildProcess;
 let url: string;
 let rssPeakKb = 0;
 let sampler: NodeJS.Timeout;
+const output: string[] = [];
 
 /** A field of /proc/<pid>/status in kB (VmRSS now, VmHWM the process's peak). */
 async function statusKb(field: 'VmRSS' | 'VmHWM'): Promise<number> {
@@ -53,7 +57,6 @@ async function startServer(): Promise<void> {
 		},
 		stdio: ['ignore', 'pipe', 'pipe'],
 	});
-	const output: string[] = [];
 	await new Promise<void>((ready, fail) => {
 		const onData = (chunk: Buffer) => {
 			output.push(chunk.toString());
@@ -167,6 +170,11 @@ describe('hostile member files against the server process', () => {
 				state: 'failed',
 				error: LIMIT_MESSAGES.rows,
 			});
+			const list = Buffer.from(`[${Array(6_000_000).fill('{"a":1}').join(',')}]`);
+			expect(await importFile('members.json', list, 'application/json')).toEqual({
+				state: 'failed',
+				error: LIMIT_MESSAGES.rows,
+			});
 
 			// The server is alive and answers.
 			expect((await fetch(`${url}/api/cache-version`)).status).toBeLessThan(500);
@@ -175,6 +183,12 @@ describe('hostile member files against the server process', () => {
 				`[import-limits] server RSS before ${Math.round(before / 1024)} MB, peak ${Math.round(peakKb / 1024)} MB`,
 			);
 			expect(peakKb / 1024).toBeLessThan(MAX_RSS_MB);
+			const readers = [...output.join('').matchAll(/reader peak (\d+) MB/g)].map((m) =>
+				Number(m[1]),
+			);
+			console.log(`[import-limits] reading processes' peaks: ${readers.join(', ')} MB`);
+			expect(readers).toHaveLength(5);
+			expect(Math.max(...readers)).toBeLessThan(MAX_READER_MB);
 		},
 	);
 });
