@@ -198,7 +198,10 @@ export class ResponseTooLarge extends Error {
  * so a compressed answer is counted as it unpacks): a larger one is cancelled at that point,
  * whatever its Content-Length said. The request's signal bounds the time.
  */
-export async function readLimited(response: Response, limit: number): Promise<Uint8Array> {
+export async function readLimited(
+	response: Pick<globalThis.Response, 'headers' | 'body'> | Pick<Response, 'headers' | 'body'>,
+	limit: number,
+): Promise<Uint8Array> {
 	if (Number(response.headers.get('content-length') ?? 0) > limit) {
 		await response.body?.cancel();
 		throw new ResponseTooLarge(limit);

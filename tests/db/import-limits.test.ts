@@ -78,7 +78,7 @@ async function importFile(name: string, bytes: Buffer, type: string) {
 	const path = `${chambers.tenantId}/${crypto.randomUUID()}-${name}`;
 	const { error } = await userClient(stack, chambers.tokens.admin)
 		.storage.from('imports')
-		.upload(path, new Blob([bytes], { type }), { contentType: type });
+		.upload(path, new Blob([new Uint8Array(bytes)], { type }), { contentType: type });
 	expect(error).toBeNull();
 	const answer = await fetch(`${url}/api/member-imports`, {
 		method: 'POST',

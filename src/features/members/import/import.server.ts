@@ -19,6 +19,8 @@ import {
 	type RowDecision,
 	type TableRow,
 } from './import.ts';
+import { getServiceClient, readClientEnv } from '../../../lib/supabase.server.ts';
+import { IMPORT_LIMITS, LIMIT_MESSAGES } from './limits.ts';
 import { readTable, UnreadableFileError, type Table } from './read.server.ts';
 
 /**
@@ -228,6 +230,21 @@ function describeHeaders(table: Table, mapping: Mapping): HeaderInfo[] {
 	});
 }
 
+/**
+ * The uploaded file's bytes, with the import's time to read them (the API's other calls keep their
+ * short deadline) and its size limit (the bucket's own, checked again here).
+ */
+async function downloadUpload(storagePath: string): Promise<Uint8Array> {
+	const files = getServiceClient({ ...readClientEnv(), SUPABASE_TIMEOUT_MS: IMPORT_LIMITS.readMs });
+	const { data, error } = await files.storage.from(IMPORTS_BUCKET).download(storagePath);
+	if (error || !data) {
+		console.error(`[member-import] could not download ${storagePath}: ${error?.message}`);
+		throw new UnreadableFileError('The uploaded file could not be read.');
+	}
+	if (data.size > IMPORT_LIMITS.fileBytes) throw new UnreadableFileError(LIMIT_MESSAGES.fileBytes);
+	return new Uint8Array(await data.arrayBuffer());
+}
+
 async function readSource(service: SupabaseClient, job: ImportJob): Promise<Table> {
 	if (job.kind === 'sync') {
 		const config = readSyncConfig();
@@ -243,9 +260,7 @@ async function readSource(service: SupabaseClient, job: ImportJob): Promise<Tabl
 		.eq('id', job.id)
 		.single<{ storage_path: string | null }>();
 	if (pathError || !path.storage_path) throw new UnreadableFileError('The uploaded file is gone.');
-	const { data, error } = await service.storage.from(IMPORTS_BUCKET).download(path.storage_path);
-	if (error || !data) throw new UnreadableFileError('The uploaded file could not be read.');
-	return readTable(new Uint8Array(await data.arrayBuffer()), job.source);
+	return readTable(await downloadUpload(path.storage_path), job.source);
 }
 
 async function preview(
