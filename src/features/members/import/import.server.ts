@@ -20,7 +20,7 @@ import {
 	type TableRow,
 } from './import.ts';
 import { getServiceClient, readClientEnv } from '../../../lib/supabase.server.ts';
-import { IMPORT_LIMITS, LIMIT_MESSAGES } from './limits.ts';
+import { IMPORT_LIMITS } from './limits.ts';
 import { readTable, UnreadableFileError, type Table } from './read.server.ts';
 
 /**
@@ -231,18 +231,17 @@ function describeHeaders(table: Table, mapping: Mapping): HeaderInfo[] {
 }
 
 /**
- * The uploaded file's bytes, with the import's time to read them (the API's other calls keep their
- * short deadline) and its size limit (the bucket's own, checked again here).
+ * The uploaded file as a stream, with the import's time to read it (the API's other calls keep
+ * their short deadline); the reader counts its bytes against the size limit.
  */
-async function downloadUpload(storagePath: string): Promise<Uint8Array> {
+async function downloadUpload(storagePath: string): Promise<ReadableStream<Uint8Array>> {
 	const files = getServiceClient({ ...readClientEnv(), SUPABASE_TIMEOUT_MS: IMPORT_LIMITS.readMs });
-	const { data, error } = await files.storage.from(IMPORTS_BUCKET).download(storagePath);
+	const { data, error } = await files.storage.from(IMPORTS_BUCKET).download(storagePath).asStream();
 	if (error || !data) {
 		console.error(`[member-import] could not download ${storagePath}: ${error?.message}`);
 		throw new UnreadableFileError('The uploaded file could not be read.');
 	}
-	if (data.size > IMPORT_LIMITS.fileBytes) throw new UnreadableFileError(LIMIT_MESSAGES.fileBytes);
-	return new Uint8Array(await data.arrayBuffer());
+	return data as ReadableStream<Uint8Array>;
 }
 
 async function readSource(service: SupabaseClient, job: ImportJob): Promise<Table> {

@@ -275,9 +275,16 @@ type ReaderMessage =
 	| { refused: string; peakKb: number }
 	| { failed: string };
 
-interface ReaderInput {
-	bytes: Uint8Array;
-	name: string;
+/** The file's bytes from the reader's standard input, at most the size limit. */
+async function readInput(): Promise<Uint8Array> {
+	const chunks: Buffer[] = [];
+	let size = 0;
+	for await (const chunk of process.stdin as AsyncIterable<Buffer>) {
+		size += chunk.byteLength;
+		if (size > IMPORT_LIMITS.fileBytes) throw new UnreadableFileError(LIMIT_MESSAGES.fileBytes);
+		chunks.push(chunk);
+	}
+	return Buffer.concat(chunks);
 }
 
 // The reader runs this very file (import.meta.url): on Netlify that is the function's bundle, in
@@ -286,7 +293,7 @@ if (process.argv.includes(READER_FLAG) && process.send) {
 	const send = (message: ReaderMessage) =>
 		new Promise<void>((resolve) => process.send!(message, undefined, {}, () => resolve()));
 	const peakKb = () => process.resourceUsage().maxRSS;
-	process.once('message', (input: ReaderInput) => {
+	process.once('message', ({ name }: { name: string }) => {
 		let batch: TableRow[] = [];
 		const sink: TableSink = {
 			row(row) {
@@ -297,7 +304,8 @@ if (process.argv.includes(READER_FLAG) && process.send) {
 				}
 			},
 		};
-		readHere(input.bytes, input.name, sink)
+		readInput()
+			.then((bytes) => readHere(bytes, name, sink))
 			.then(
 				async (done) => {
 					if (batch.length > 0) await send({ rows: batch });
@@ -317,23 +325,32 @@ if (process.argv.includes(READER_FLAG) && process.send) {
 /**
  * Reads a member file (its name helps tell the format) into its headings and rows, in a process
  * of its own bounded by IMPORT_LIMITS (size, rows, columns, zip parts and unpacked bytes, time,
- * heap). Throws UnreadableFileError with a sentence for the person when the file is refused.
+ * heap). The file goes to that process's standard input as it comes (a download is streamed
+ * through, never held here). Throws UnreadableFileError with a sentence for the person when the
+ * file is refused.
  */
-export async function readTable(bytes: Uint8Array, name: string): Promise<Table> {
-	if (bytes.byteLength > IMPORT_LIMITS.fileBytes) {
+export async function readTable(
+	file: Uint8Array | ReadableStream<Uint8Array>,
+	name: string,
+): Promise<Table> {
+	if (file instanceof Uint8Array && file.byteLength > IMPORT_LIMITS.fileBytes) {
 		throw new UnreadableFileError(LIMIT_MESSAGES.fileBytes);
 	}
 	const reader = fork(fileURLToPath(import.meta.url), [READER_FLAG], {
 		// The server's own flags (a debugger, a loader) are not the reader's.
 		execArgv: [`--max-old-space-size=${IMPORT_LIMITS.readerHeapMb}`],
 		serialization: 'advanced',
-		stdio: ['ignore', 'inherit', 'pipe', 'ipc'],
+		stdio: ['pipe', 'inherit', 'pipe', 'ipc'],
 	});
 	let stderr = '';
 	reader.stderr!.on('data', (chunk: Buffer) => {
 		stderr = (stderr + chunk.toString()).slice(-4000);
 	});
 	const rows: TableRow[] = [];
+	const input =
+		file instanceof Uint8Array
+			? Readable.from([file])
+			: Readable.fromWeb(file as import('node:stream/web').ReadableStream<Uint8Array>);
 	try {
 		return await new Promise<Table>((resolve, reject) => {
 			const timer = setTimeout(
@@ -369,9 +386,18 @@ export async function readTable(bytes: Uint8Array, name: string): Promise<Table>
 							),
 				);
 			});
-			reader.send({ bytes, name } satisfies ReaderInput);
+			reader.send({ name });
+			// The reader stops reading (and says why) past the size limit; a closed pipe is its doing.
+			reader.stdin!.on('error', () => {});
+			input.on('error', (error) => {
+				clearTimeout(timer);
+				console.error(`[member-import] reading ${name} broke off: ${error.message}`);
+				reject(new UnreadableFileError('The file could not be read to its end.'));
+			});
+			input.pipe(reader.stdin!);
 		});
 	} finally {
+		input.destroy();
 		if (reader.exitCode === null && reader.signalCode === null) reader.kill('SIGKILL');
 	}
 }
