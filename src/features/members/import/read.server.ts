@@ -2,11 +2,9 @@ import { fork } from 'node:child_process';
 import { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import type ExcelJS from 'exceljs';
-import { JSONParser } from '@streamparser/json';
 import Papa from 'papaparse';
 import type { TableRow } from './import.ts';
 import { IMPORT_LIMITS, LIMIT_MESSAGES } from './limits.ts';
-import { readFirstSheet, XlsxRefused } from './xlsx.server.ts';
 
 // A member file as a table: its headings and its rows, whatever the format. CSV through
 // papaparse row by row (UTF-8 with or without BOM, comma, semicolon or tab, quoted fields with
@@ -161,6 +159,8 @@ function excelValue(value: ExcelJS.CellValue): unknown {
 async function readXlsx(bytes: Uint8Array, sink: TableSink): Promise<string[]> {
 	let headers: string[] | null = null;
 	const count = rowCounter();
+	// Loaded only for a workbook: the reading process starts faster for CSV and JSON.
+	const { readFirstSheet, XlsxRefused } = await import('./xlsx.server.ts');
 	try {
 		await readFirstSheet(bytes, (row) => {
 			if (!headers) {
@@ -200,6 +200,7 @@ async function readJson(bytes: Uint8Array, sink: TableSink): Promise<string[]> {
 		new TextDecoder().decode(bytes.subarray(0, 64)).replace(/^\uFEFF/, ''),
 	)?.[0];
 	if (first !== '[' && first !== '{') throw new UnreadableFileError(NOT_A_LIST);
+	const { JSONParser } = await import('@streamparser/json');
 	const parser = new JSONParser({
 		paths: first === '[' ? ['$.*'] : ['$.businesses.*', '$.Result.*'],
 		keepStack: false,
