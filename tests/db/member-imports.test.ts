@@ -1,9 +1,11 @@
 import { execFile } from 'node:child_process';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { db, service, stack } from './clients.ts';
 import { MAPPING_TARGETS } from '../../src/features/members/import/fields.ts';
 import {
@@ -11,6 +13,8 @@ import {
 	type AtlasMembersStandin,
 } from '../support/atlas-members-standin.ts';
 import { userClient } from '../support/db-clients.ts';
+import { standinFetch, standinUrl } from '../support/standin-fetch.ts';
+import { useSourceFetch } from '../../src/lib/public-fetch.server.ts';
 import type { Answer } from '../support/function-server.ts';
 import { importStaffChambers, removeChamberFiles, type StaffChambers } from './fixtures.ts';
 import { startStaffSite, type StaffSite } from './staff-site.ts';
@@ -18,7 +22,9 @@ import { startStaffSite, type StaffSite } from './staff-site.ts';
 // Member imports over real HTTP: files uploaded to the imports bucket with the user's token, the
 // functions and the background function in the local Netlify server, the dry run and the apply
 // in the real database, a stand-in of the membership system for the sync and of Netlify's API for
-// the publish.
+// the publish. The membership system's stand-in listens on 127.0.0.1, which the deployed fetch
+// refuses: the sync reaches it as atlas-members.test through the tests' fetch (standinFetch,
+// installed by code; no variable can do that).
 
 const DOMAIN = 'member-imports.test';
 
@@ -29,6 +35,7 @@ let slug: string;
 let tenantId: string;
 let otherTenantId: string;
 let tokens: StaffChambers['tokens'];
+let restoreFetch: (() => void) | undefined;
 
 function call(path: string, token: string, json?: unknown, method?: string): Promise<Answer> {
 	return site.server.call(path, { method, token, body: json });
@@ -110,6 +117,7 @@ beforeAll(async () => {
 		{ weblink_profile_id: '103', report_name: 'Gone Gifts', city: 'Lakeside' },
 	];
 	atlas = await startAtlasMembersStandin({ members: [] });
+	restoreFetch = useSourceFetch(standinFetch());
 	site = await startStaffSite({
 		domain: DOMAIN,
 		chambers: () =>
@@ -121,8 +129,8 @@ beforeAll(async () => {
 				businesses,
 			}),
 		env: {
-			ATLAS_MEMBERS_URL: atlas.membersUrl,
-			ATLAS_TOKEN_URL: atlas.tokenUrl,
+			ATLAS_MEMBERS_URL: standinUrl(atlas.membersUrl, 'atlas-members.test'),
+			ATLAS_TOKEN_URL: standinUrl(atlas.tokenUrl, 'atlas-members.test'),
 			ATLAS_CLIENT_ID: atlas.clientId,
 			ATLAS_CLIENT_SECRET: atlas.clientSecret,
 			ATLAS_MEMBERS_TENANT: atlas.tenant,
@@ -135,6 +143,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+	restoreFetch?.();
 	await atlas?.close();
 	if (chambers) await removeChamberFiles(db, 'imports', [tenantId, otherTenantId]);
 	await site?.close();
@@ -467,6 +476,88 @@ describe('the sync from the membership system', () => {
 			});
 		} finally {
 			process.env.ATLAS_CLIENT_SECRET = atlas.clientSecret;
+		}
+	});
+});
+
+describe('what the sync reads', () => {
+	const NOT_PUBLIC =
+		'Its address, or an address it redirected to, is not a public internet address.';
+
+	async function syncOutcome() {
+		const answer = await call('/api/member-sync', tokens.admin, { chamber: slug });
+		expect(answer.status).toBe(202);
+		return settled(answer.body.id);
+	}
+
+	it('refuses the membership system on this machine, as deployed', async () => {
+		const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+		restoreFetch?.();
+		process.env.ATLAS_MEMBERS_URL = atlas.membersUrl;
+		process.env.ATLAS_TOKEN_URL = atlas.tokenUrl;
+		const before = atlas.requests.length;
+		try {
+			expect(await syncOutcome()).toMatchObject({
+				state: 'failed',
+				error: `The membership system's sign-in could not be reached. ${NOT_PUBLIC}`,
+			});
+			expect(atlas.requests.length).toBe(before);
+			expect(warn.mock.calls.map((c) => String(c[0]))).toContain(
+				`[member-sync] ${atlas.tokenUrl}: 127.0.0.1 is not a public address`,
+			);
+		} finally {
+			process.env.ATLAS_MEMBERS_URL = standinUrl(atlas.membersUrl, 'atlas-members.test');
+			process.env.ATLAS_TOKEN_URL = standinUrl(atlas.tokenUrl, 'atlas-members.test');
+			restoreFetch = useSourceFetch(standinFetch());
+			warn.mockRestore();
+		}
+	});
+
+	it('refuses redirects to loopback and private addresses, reaching none of them', async () => {
+		const internal = createServer((_req, res) =>
+			res.end('Profile ID,Organization Name\r\n1,X\r\n'),
+		);
+		const reached: string[] = [];
+		internal.on('request', (req) => reached.push(req.url ?? ''));
+		await new Promise<void>((resolve) => internal.listen(0, '127.0.0.2', resolve));
+		const port = (internal.address() as AddressInfo).port;
+		const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+		try {
+			for (const [location, reason] of [
+				[`http://127.0.0.2:${port}/export`, '127.0.0.2 is not a public address'],
+				[`http://127.0.0.1:${port}/export`, '127.0.0.1 is not a public address'],
+				[`http://localhost:${port}/export`, /localhost resolves to (127\.0\.0\.1|::1), which/],
+				[`http://[::1]:${port}/export`, '::1 is not a public address'],
+				['http://10.1.2.3/export', '10.1.2.3 is not a public address'],
+				['http://192.168.1.1/export', '192.168.1.1 is not a public address'],
+				['http://169.254.169.254/latest/meta-data/', '169.254.169.254 is not a public address'],
+			] as const) {
+				atlas.redirect = location;
+				warn.mockClear();
+				expect(await syncOutcome(), location).toMatchObject({
+					state: 'failed',
+					error: `The membership system could not be reached. ${NOT_PUBLIC}`,
+				});
+				expect(String(warn.mock.calls[0]?.[0]), location).toMatch(reason);
+			}
+			expect(reached).toEqual([]);
+		} finally {
+			atlas.redirect = null;
+			warn.mockRestore();
+			internal.close();
+		}
+	});
+
+	it('stops reading an export larger than 50 MB while it streams', async () => {
+		atlas.format = 'csv';
+		atlas.streamBytes = 60 * 1024 * 1024;
+		try {
+			expect(await syncOutcome()).toMatchObject({
+				state: 'failed',
+				error: "The membership system's export is larger than 50 MB, the most one import reads.",
+			});
+		} finally {
+			atlas.streamBytes = null;
 		}
 	});
 });
