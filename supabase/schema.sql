@@ -5192,18 +5192,27 @@ begin
 		join public.profiles p on p.id = b.business_id and p.tenant_id = p_tenant_id and p.published
 		where b.n > 0
 			and b.kind = any (public.business_stat_kinds())
+			and (b.kind = 'search') = (b.words <> '')
 			and (
 				b.kind <> 'search'
-				or exists (
-					select 1 from public.business_stats s
-					where s.tenant_id = p_tenant_id and s.business_id = b.business_id
-						and s.day = p_day and s.kind = 'search' and s.words = b.words
-				)
 				or (
-					select count(distinct s.words) from public.business_stats s
-					where s.tenant_id = p_tenant_id and s.business_id = b.business_id and s.kind = 'search'
-						and s.day >= date_trunc('month', p_day)::date and s.day <= p_day
-				) < 200
+					char_length(b.words) <= 100
+					and b.words = lower(btrim(b.words))
+					-- The search the site runs finds this business with these words.
+					and coalesce(p.search_vector @@ public.search_tsquery(p_tenant_id, b.words), false)
+					and (
+						exists (
+							select 1 from public.business_stats s
+							where s.tenant_id = p_tenant_id and s.business_id = b.business_id
+								and s.day = p_day and s.kind = 'search' and s.words = b.words
+						)
+						or (
+							select count(distinct s.words) from public.business_stats s
+							where s.tenant_id = p_tenant_id and s.business_id = b.business_id and s.kind = 'search'
+								and s.day >= date_trunc('month', p_day)::date and s.day <= p_day
+						) < 200
+					)
+				)
 			)
 		group by b.business_id, b.kind, b.words
 	)
@@ -5217,7 +5226,7 @@ begin
 	return v_rows;
 end;
 $function$;
-comment on function public.record_business_stats(p_tenant_id uuid, p_day date, p_counts jsonb) is 'Adds one batch of summed counts to business_stats for the chamber''s published businesses; answers how many counters it touched. Service role only (/api/stats).';
+comment on function public.record_business_stats(p_tenant_id uuid, p_day date, p_counts jsonb) is 'Adds one batch of summed counts to business_stats for the chamber''s published businesses (search words only where the site''s search finds the business with them); answers how many counters it touched. Service role only (/api/stats).';
 grant execute on function public.record_business_stats(p_tenant_id uuid, p_day date, p_counts jsonb) to postgres;
 grant execute on function public.record_business_stats(p_tenant_id uuid, p_day date, p_counts jsonb) to service_role;
 

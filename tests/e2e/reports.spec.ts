@@ -6,7 +6,13 @@ import Papa from 'papaparse';
 import { websiteHref } from '../../src/features/business/business.ts';
 import type { Business } from '../../src/features/directory/directory.ts';
 import { chamberTimeZone } from '../../src/features/config/time-zone.ts';
-import { addMonths, chamberDay, monthLabel, monthOf } from '../../src/features/reports/reports.ts';
+import {
+	addMonths,
+	chamberDay,
+	monthLabel,
+	monthOf,
+	normaliseSearchWords,
+} from '../../src/features/reports/reports.ts';
 import { loadOrCreateKeys } from '../../scripts/stack/keys.ts';
 import { RANDOM_SEED_KEY } from '../../src/features/search/search.ts';
 import { DATA_DIR, openPanel, panelTab, STACK_URL, withDatabase } from './admin-support.ts';
@@ -103,7 +109,7 @@ test.describe('counting', () => {
 
 		await card.getByRole('link', { name: business.name, exact: true }).click();
 		await expect(page.getByRole('heading', { level: 1 })).toHaveText(business.name);
-		const words = business.name.toLowerCase().replace(/\s+/g, ' ');
+		const words = normaliseSearchWords(business.name);
 		await expect
 			.poll(() => countedSince(business.id, before))
 			.toEqual({ shown: 1, view: 1, [`search ${words}`]: 1 });
