@@ -98,8 +98,9 @@ describe('repeats from the same address', () => {
 	it('count at most 500 events of one address a day, from midnight UTC', () => {
 		let now = Date.UTC(2026, 10, 3, 9, 0);
 		const filter = new RepeatFilter(() => now);
-		const ids = Array.from({ length: DAILY_COUNTS_PER_ADDRESS + 1 }, (_, i) =>
-			`00000000-0000-0000-0000-${String(i).padStart(12, '0')}`,
+		const ids = Array.from(
+			{ length: DAILY_COUNTS_PER_ADDRESS + 1 },
+			(_, i) => `00000000-0000-0000-0000-${String(i).padStart(12, '0')}`,
 		);
 		const shown = (business: string): StatEvent => ({ kind: 'shown', business });
 		let counted = 0;
