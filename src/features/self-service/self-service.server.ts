@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { decodeJwt } from 'jose';
 import type { SupabaseClient } from '../../lib/database.ts';
 import { BadRequest, HttpError, ipRateKey } from '../../lib/http.server.ts';
 import { takeRateLimits } from '../../lib/rate-limit.server.ts';
@@ -21,6 +22,8 @@ import { refusal } from '../members/refusal.server.ts';
 import type { TenantRow } from '../tenants/lookup.server.ts';
 import {
 	listingPath,
+	MEMBER_SESSION_NOT_FROM_LINK,
+	memberSessionProblem,
 	parseMemberChanges,
 	SIGN_IN_ADDRESS_LIMITS,
 	SIGN_IN_BUSINESS_LIMITS,
@@ -38,7 +41,7 @@ import {
  * service role.
  */
 
-const NOT_A_MEMBER = 'Please sign in again with the link e-mailed to your business.';
+const NOT_A_MEMBER = MEMBER_SESSION_NOT_FROM_LINK;
 
 // --- Sign-in --------------------------------------------------------------------------------------
 
@@ -166,10 +169,15 @@ export interface MemberSession {
 	client: SupabaseClient;
 }
 
-/** The member's token, checked by the identity service; 401 without a valid one. */
+/**
+ * The member's token, checked by the identity service (signature, expiry, its session still
+ * there), from a session that began with the e-mailed link less than 30 days ago
+ * (memberSessionProblem: Postgres's member_session_from_link holds the same); 401 otherwise.
+ */
 export async function authenticateMember(
 	req: Request,
 	env: ClientEnv = readClientEnv(),
+	now: () => Date = () => new Date(),
 ): Promise<MemberSession> {
 	const token = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.get('authorization') ?? '')?.[1];
 	if (!token) throw new HttpError(401, NOT_A_MEMBER);
@@ -180,6 +188,9 @@ export async function authenticateMember(
 		}
 		throw new HttpError(401, NOT_A_MEMBER);
 	}
+	// The identity service accepted the token, so its claims are the ones it signed.
+	const problem = memberSessionProblem(decodeJwt(token), now());
+	if (problem) throw new HttpError(401, problem);
 	return { userId: data.user.id, client: getUserClient(token, env) };
 }
 
