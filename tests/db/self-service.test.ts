@@ -7,7 +7,11 @@ import { decodeJwt } from 'jose';
 import { simpleParser } from 'mailparser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chamberConfigSchema } from '../../src/features/config/config.ts';
-import { SIGN_IN_SENT } from '../../src/features/self-service/self-service.ts';
+import {
+	MEMBER_PUBLISH_INTERVAL_SECONDS,
+	memberPublishBucket,
+	SIGN_IN_SENT,
+} from '../../src/features/self-service/self-service.ts';
 import { startFunctionServer, type FunctionServer } from '../support/function-server.ts';
 import { userClient } from '../support/db-clients.ts';
 import { db, service, stack } from './clients.ts';
@@ -433,6 +437,49 @@ describe("the member's listing and requests", () => {
 			[chambers.tenantId],
 		);
 		expect(publish.rows[0]?.reason).toBe('A member updated its listing');
+	});
+});
+
+describe("a member's live changes start at most one publish in 10 minutes", () => {
+	const memberPublishes = async () =>
+		(
+			await db.query<{ n: number }>(
+				`select count(*)::int as n from public.publishes
+				where tenant_id = $1 and reason = 'A member updated its listing'`,
+				[chambers.tenantId],
+			)
+		).rows[0]!.n;
+	const phone = async () =>
+		(await db.query('select work_phone from public.profiles where id = $1', [ids.withEmail]))
+			.rows[0].work_phone;
+
+	it('a save within the interval is kept, published with the next publish, and says when', async () => {
+		// The previous test's live save started this member's publish a moment ago.
+		const before = await memberPublishes();
+		const listing = (await ownListing()).body;
+		const saved = await submit(listing.version, { work_phone: '555-0143' });
+		expect(saved.status).toBe(200);
+		expect(saved.body).toMatchObject({ live: ['work_phone'], published: false });
+		const after = Date.parse(saved.body.publishAfter);
+		expect(after).toBeGreaterThan(Date.now() + 9 * 60_000);
+		expect(after).toBeLessThanOrEqual(Date.now() + MEMBER_PUBLISH_INTERVAL_SECONDS * 1000 + 1000);
+		expect(await phone()).toBe('555-0143');
+		const again = await submit(saved.body.version, { work_phone: '555-0144' });
+		expect(again.body).toMatchObject({ live: ['work_phone'], published: false });
+		expect(await memberPublishes()).toBe(before);
+
+		// Ten minutes on (the limit's hit moved back, as a clock would: nothing waits), the next
+		// save publishes, and the interval starts again.
+		await db.query(
+			`update public.rate_limit_hits set hit_at = hit_at - make_interval(secs => $2)
+			where bucket = $1`,
+			[memberPublishBucket(decodeJwt(memberToken).sub!), MEMBER_PUBLISH_INTERVAL_SECONDS],
+		);
+		const later = await submit(again.body.version, { work_phone: '555-0145' });
+		expect(later.body).toMatchObject({ live: ['work_phone'], published: true, publishAfter: null });
+		expect(await memberPublishes()).toBe(before + 1);
+		const next = await submit(later.body.version, { work_phone: '555-0146' });
+		expect(next.body).toMatchObject({ published: false });
 	});
 });
 

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { chamberConfigSchema, MEMBER_FIELD_CHOICES } from '../config/config.ts';
 import {
 	decisionMail,
+	describeSaved,
 	describeSubmission,
 	MEMBER_SESSION_NOT_FROM_LINK,
 	MEMBER_SESSION_TOO_OLD,
@@ -208,4 +209,31 @@ describe('memberSessionProblem: a member session began with the e-mailed link, w
 			expect(memberSessionProblem(claims, now)).toBe(MEMBER_SESSION_NOT_FROM_LINK);
 		},
 	);
+});
+
+describe('describeSaved: what the member page says after a save', () => {
+	const time = (iso: string) => iso.slice(11, 16);
+
+	it('live fields that started a publish, and a request sent for review', () => {
+		expect(
+			describeSaved({ live: ['work_phone'], submission: null, publishAfter: null }, time),
+		).toBe('Phone: live on the site after the next publish.');
+		expect(
+			describeSaved(
+				{ live: [], submission: { status: 'pending' } as Submission, publishAfter: null },
+				time,
+			),
+		).toBe('Sent for review: the chamber will e-mail you.');
+	});
+
+	it('live fields saved within the interval: when a save of theirs publishes again', () => {
+		expect(
+			describeSaved(
+				{ live: ['work_phone', 'hours'], submission: null, publishAfter: '2026-11-28T14:52:00Z' },
+				time,
+			),
+		).toBe(
+			"Phone, Opening hours: saved. Your changes start a publish at most once every 10 minutes, so this one goes live with the next publish: the chamber's, or yours if you save again after 14:52.",
+		);
+	});
 });

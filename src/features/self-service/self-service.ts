@@ -197,8 +197,44 @@ export interface SubmitResult {
 	live: MemberField[];
 	version: number;
 	submission: Submission | null;
-	/** The publish the live fields started (null when none went live). */
+	/** Whether the live fields started a publish. */
 	published: boolean;
+	/**
+	 * When live fields were saved but started no publish (this member's last publish was less than
+	 * MEMBER_PUBLISH_INTERVAL_SECONDS ago): from when a save of theirs starts one again (ISO).
+	 * Until then the change goes live with whatever publishes next. Null otherwise.
+	 */
+	publishAfter: string | null;
+}
+
+/**
+ * A member's live changes start at most one publish in this interval (every publish is a build):
+ * a save within it is kept and goes live with the next publish, the chamber's or the member's
+ * first save after it.
+ */
+export const MEMBER_PUBLISH_INTERVAL_SECONDS = 600;
+
+/** The rate-limit bucket of a member's publishes (rate_limit_hit, shared by every instance). */
+export function memberPublishBucket(userId: string): string {
+	return `member-publish:${userId}`;
+}
+
+/** What the member page says after a save. */
+export function describeSaved(
+	result: Pick<SubmitResult, 'live' | 'submission' | 'publishAfter'>,
+	formatTime: (iso: string) => string,
+): string {
+	const live = result.live.map((f) => fieldLabel(f)).join(', ');
+	const minutes = MEMBER_PUBLISH_INTERVAL_SECONDS / 60;
+	return [
+		live && !result.publishAfter ? `${live}: live on the site after the next publish.` : '',
+		live && result.publishAfter
+			? `${live}: saved. Your changes start a publish at most once every ${minutes} minutes, so this one goes live with the next publish: the chamber's, or yours if you save again after ${formatTime(result.publishAfter)}.`
+			: '',
+		result.submission ? 'Sent for review: the chamber will e-mail you.' : '',
+	]
+		.filter(Boolean)
+		.join(' ');
 }
 
 /** What the member page says of its latest request. */
