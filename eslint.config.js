@@ -65,6 +65,19 @@ const PUBLIC_ISLAND_FILES = [
 	'src/lib/url.ts',
 ];
 
+// Every CSV the product writes goes through src/lib/csv.ts, which escapes cells a spreadsheet
+// would run as formulas (visitors' search words and members' names reach the exports).
+const CSV_WRITERS = [
+	{
+		selector: "CallExpression[callee.property.name='unparse']",
+		message: 'Write CSV with toCsv (src/lib/csv.ts): it escapes cells a spreadsheet would run.',
+	},
+	{
+		selector: "ImportSpecifier[imported.name='unparse']",
+		message: 'Write CSV with toCsv (src/lib/csv.ts): it escapes cells a spreadsheet would run.',
+	},
+];
+
 export default tseslint.config(
 	{
 		ignores: [
@@ -149,5 +162,10 @@ export default tseslint.config(
 				{ paths: [DATE_FNS], patterns: [ARGON2, MAIL_AND_SHEETS] },
 			],
 		},
+	},
+	{
+		files: ['src/**/*.{ts,tsx}', 'netlify/**/*.ts', 'scripts/**/*.ts'],
+		ignores: ['src/lib/csv.ts', '**/*.test.ts'],
+		rules: { 'no-restricted-syntax': ['error', ...CSV_WRITERS] },
 	},
 );

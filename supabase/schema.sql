@@ -4181,7 +4181,7 @@ CREATE OR REPLACE FUNCTION public.is_business_member(check_profile_id uuid)
  STABLE SECURITY DEFINER
  SET search_path TO ''
 AS $function$
-	select exists (
+	select public.member_session_from_link() and exists (
 		select 1
 		from public.business_members m
 		join public.profiles p on p.id = m.profile_id
@@ -4191,7 +4191,7 @@ AS $function$
 			and nullif(lower(btrim(p.email)), '') = m.email
 	);
 $function$;
-comment on function public.is_business_member(check_profile_id uuid) is 'True when the signed-in user is the member of this business (bound to it, its address on file unchanged, not removed).';
+comment on function public.is_business_member(check_profile_id uuid) is 'True when the signed-in user is the member of this business (bound to it, its address on file unchanged, not removed) and signed in by the e-mailed link less than 30 days ago.';
 grant execute on function public.is_business_member(check_profile_id uuid) to authenticated;
 grant execute on function public.is_business_member(check_profile_id uuid) to postgres;
 grant execute on function public.is_business_member(check_profile_id uuid) to service_role;
@@ -4653,6 +4653,27 @@ comment on function public.member_requests(p_tenant_id uuid) is 'The chamber''s 
 grant execute on function public.member_requests(p_tenant_id uuid) to authenticated;
 grant execute on function public.member_requests(p_tenant_id uuid) to postgres;
 grant execute on function public.member_requests(p_tenant_id uuid) to service_role;
+
+CREATE OR REPLACE FUNCTION public.member_session_from_link()
+ RETURNS boolean
+ LANGUAGE sql
+ STABLE
+ SET search_path TO ''
+AS $function$
+	select coalesce((
+		select bool_or(
+			a.entry ->> 'method' in ('otp', 'magiclink', 'recovery')
+			and jsonb_typeof(a.entry -> 'timestamp') = 'number'
+			and to_timestamp((a.entry ->> 'timestamp')::double precision) > now() - interval '30 days'
+		)
+		from jsonb_array_elements(
+			case when jsonb_typeof(auth.jwt() -> 'amr') = 'array' then auth.jwt() -> 'amr' else '[]'::jsonb end
+		) a(entry)
+	), false);
+$function$;
+comment on function public.member_session_from_link() is 'True when the request''s token comes from a session that began with an e-mailed link or code (amr otp, magiclink or recovery) less than 30 days ago: the only sessions that are a business''s member.';
+grant execute on function public.member_session_from_link() to postgres;
+grant execute on function public.member_session_from_link() to service_role;
 
 CREATE OR REPLACE FUNCTION public.member_submission_json(s public.member_submissions)
  RETURNS jsonb
@@ -5192,18 +5213,27 @@ begin
 		join public.profiles p on p.id = b.business_id and p.tenant_id = p_tenant_id and p.published
 		where b.n > 0
 			and b.kind = any (public.business_stat_kinds())
+			and (b.kind = 'search') = (b.words <> '')
 			and (
 				b.kind <> 'search'
-				or exists (
-					select 1 from public.business_stats s
-					where s.tenant_id = p_tenant_id and s.business_id = b.business_id
-						and s.day = p_day and s.kind = 'search' and s.words = b.words
-				)
 				or (
-					select count(distinct s.words) from public.business_stats s
-					where s.tenant_id = p_tenant_id and s.business_id = b.business_id and s.kind = 'search'
-						and s.day >= date_trunc('month', p_day)::date and s.day <= p_day
-				) < 200
+					char_length(b.words) <= 100
+					and b.words = lower(btrim(b.words))
+					-- The search the site runs finds this business with these words.
+					and coalesce(p.search_vector @@ public.search_tsquery(p_tenant_id, b.words), false)
+					and (
+						exists (
+							select 1 from public.business_stats s
+							where s.tenant_id = p_tenant_id and s.business_id = b.business_id
+								and s.day = p_day and s.kind = 'search' and s.words = b.words
+						)
+						or (
+							select count(distinct s.words) from public.business_stats s
+							where s.tenant_id = p_tenant_id and s.business_id = b.business_id and s.kind = 'search'
+								and s.day >= date_trunc('month', p_day)::date and s.day <= p_day
+						) < 200
+					)
+				)
 			)
 		group by b.business_id, b.kind, b.words
 	)
@@ -5217,7 +5247,7 @@ begin
 	return v_rows;
 end;
 $function$;
-comment on function public.record_business_stats(p_tenant_id uuid, p_day date, p_counts jsonb) is 'Adds one batch of summed counts to business_stats for the chamber''s published businesses; answers how many counters it touched. Service role only (/api/stats).';
+comment on function public.record_business_stats(p_tenant_id uuid, p_day date, p_counts jsonb) is 'Adds one batch of summed counts to business_stats for the chamber''s published businesses (search words only where the site''s search finds the business with them); answers how many counters it touched. Service role only (/api/stats).';
 grant execute on function public.record_business_stats(p_tenant_id uuid, p_day date, p_counts jsonb) to postgres;
 grant execute on function public.record_business_stats(p_tenant_id uuid, p_day date, p_counts jsonb) to service_role;
 

@@ -2279,6 +2279,10 @@ export type Database = {
 			member_report_opt_out: { Args: { p_token: string }; Returns: string };
 			member_request_count: { Args: { p_tenant_id: string }; Returns: number };
 			member_requests: { Args: { p_tenant_id: string }; Returns: Json };
+			member_session_from_link: {
+				Args: Record<PropertyKey, never>;
+				Returns: boolean;
+			};
 			member_submission_json: {
 				Args: { s: Database['public']['Tables']['member_submissions']['Row'] };
 				Returns: Json;

@@ -574,11 +574,19 @@ function userIdOf(role: Exclude<Role, 'anon' | 'service'>): string {
 	return role === 'memberA' ? fx.member.id : userOf(role).id;
 }
 
-function claimsOf(role: Role): Record<string, string> {
+function claimsOf(role: Role): Record<string, unknown> {
 	if (role === 'anon') return { role: 'anon' };
 	if (role === 'service') return { role: 'service_role' };
-	if (role === 'memberA')
-		return { sub: fx.member.id, role: 'authenticated', email: fx.member.email };
+	if (role === 'memberA') {
+		// A member's token comes from the e-mailed link: its session's amr says so (otp).
+		const signedIn = Math.floor(Date.now() / 1000);
+		return {
+			sub: fx.member.id,
+			role: 'authenticated',
+			email: fx.member.email,
+			amr: [{ method: 'otp', timestamp: signedIn }],
+		};
+	}
 	return { sub: userOf(role).id, role: 'authenticated' };
 }
 
