@@ -1419,7 +1419,7 @@ declare
 begin
 	select * into v_import from public.member_imports where id = p_import_id for update;
 	if not found or v_import.state <> 'applying' then
-		raise exception 'This import is not being applied' using errcode = '55000';
+		raise exception 'This import is not being applied' using errcode = 'PT409';
 	end if;
 	-- claim_member_import checked the person who asked; a change of role since is refused too.
 	v_stale := public.member_import_refusal(v_import);
