@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Database, Json } from '../../src/lib/database.ts';
+import type { Json } from '../../src/lib/database.ts';
 import { anon, db, service, stack } from './clients.ts';
 import {
 	removeDirectoryTenants,
@@ -8,8 +8,10 @@ import {
 } from './directory-fixtures.ts';
 import { fixtureToken, removeRlsFixtures, seedRlsFixtures, type RlsFixtures } from './fixtures.ts';
 
-// The API roles hold only the table and function privileges PostgREST needs, the
-// directory reads anon can call are bounded, and PostgREST answers at most 1000 rows.
+// Functions: which each API role may execute, how their refusals reach a caller of the Data API
+// (403 or 404, never a server error), the directory reads anon can call are bounded, and
+// PostgREST answers at most 1000 rows. Tables, views and columns: the privilege matrix in
+// rls.test.ts.
 
 let fx: DirectoryFixture;
 let roles: RlsFixtures;
@@ -23,119 +25,6 @@ afterAll(async () => {
 	await removeDirectoryTenants(db, fx);
 	if (roles) await removeRlsFixtures(db, roles);
 	await db.end();
-});
-
-describe('table privileges of anon and authenticated', () => {
-	/**
-	 * Which of `privileges` anon or authenticated hold on public relations of the `kinds`
-	 * (pg_class.relkind), except where `excused` (SQL on c, r.role and p.privilege) holds.
-	 */
-	async function held(privileges: string[], kinds: string[], excused = 'false') {
-		const { rows } = await db.query(
-			`select c.relname, r.role, p.privilege
-			from pg_class c
-			join pg_namespace n on n.oid = c.relnamespace
-			cross join (values ('anon'), ('authenticated')) r(role)
-			cross join unnest($1::text[]) p(privilege)
-			where n.nspname = 'public' and c.relkind::text = any($2)
-				and has_table_privilege(r.role, c.oid, p.privilege)
-				and not (${excused})
-			order by 1, 2, 3`,
-			[privileges, kinds],
-		);
-		return rows;
-	}
-
-	it('never include TRUNCATE, TRIGGER or REFERENCES on a public table or view', async () => {
-		expect(await held(['TRUNCATE', 'TRIGGER', 'REFERENCES'], ['r', 'p', 'v', 'm'])).toEqual([]);
-	});
-
-	it('include a write only where a policy lets that role write', async () => {
-		const policyLetsWrite = `exists (
-			select 1 from pg_policies pol
-			where pol.schemaname = 'public' and pol.tablename = c.relname
-				and pol.cmd in ('ALL', p.privilege)
-				and (r.role = any (pol.roles) or 'public' = any (pol.roles))
-		)`;
-		expect(await held(['INSERT', 'UPDATE', 'DELETE'], ['r', 'p'], policyLetsWrite)).toEqual([]);
-		// Visitors write nothing at all.
-		const { rows: anonWrites } = await db.query(`
-			select c.relname, p.privilege
-			from pg_class c join pg_namespace n on n.oid = c.relnamespace
-			cross join (values ('INSERT'), ('UPDATE'), ('DELETE')) p(privilege)
-			where n.nspname = 'public' and c.relkind in ('r', 'p', 'v')
-				and has_table_privilege('anon', c.oid, p.privilege)`);
-		expect(anonWrites).toEqual([]);
-	});
-
-	it('never let them draw from a sequence: their inserts fill identity columns without one', async () => {
-		const { rows } = await db.query(`
-			select c.relname, r.role
-			from pg_class c
-			join pg_namespace n on n.oid = c.relnamespace
-			cross join (values ('anon'), ('authenticated')) r(role)
-			where n.nspname = 'public' and c.relkind = 'S'
-				and has_sequence_privilege(r.role, c.oid, 'USAGE, SELECT, UPDATE')
-			order by 1, 2`);
-		expect(rows).toEqual([]);
-	});
-
-	it('give tables created later nothing until their migration grants it', async () => {
-		await db.query('create table public.privileges_probe (id int)');
-		try {
-			const { rows } = await db.query(`
-				select has_table_privilege('anon', 'public.privileges_probe', 'SELECT') as anon,
-					has_table_privilege('authenticated', 'public.privileges_probe', 'SELECT') as authenticated`);
-			expect(rows).toEqual([{ anon: false, authenticated: false }]);
-		} finally {
-			await db.query('drop table public.privileges_probe');
-		}
-	});
-});
-
-/**
- * Columns visitors may not read, with why. A table anon reads column by column (profiles) gives a
- * column added later to nobody until its migration grants it: each column is either granted or
- * listed here.
- */
-const PRIVATE_COLUMNS: Record<string, string> = {
-	'profiles.email':
-		"the business's address: only the contact function reads it, by the business's id",
-	'profiles.field_versions': "the Members tab's conflict check, for staff only",
-	'profiles.published_before_removal': 'what a restore brings back, for staff only',
-	'profiles.removed_at': 'a removed listing is gone for visitors; when is for staff',
-	'profiles.updated_at': "the Members tab's last change, for staff only",
-	'profiles.updated_by': 'who changed a listing last: a staff member’s address',
-	'profiles.version': "the Members tab's conflict check, for staff only",
-};
-
-describe('column privileges of anon', () => {
-	it('cover every column of what visitors read, but the private ones', async () => {
-		const { rows } = await db.query<{ col: string }>(`
-			select c.relname || '.' || a.attname as col
-			from pg_class c
-			join pg_namespace n on n.oid = c.relnamespace
-			join pg_attribute a on a.attrelid = c.oid and a.attnum > 0 and not a.attisdropped
-			where n.nspname = 'public' and c.relkind in ('r', 'p', 'v', 'm')
-				and has_any_column_privilege('anon', c.oid, 'SELECT')
-				and not has_column_privilege('anon', c.oid, a.attnum, 'SELECT')
-			order by 1`);
-		expect(rows.map((r) => r.col)).toEqual(Object.keys(PRIVATE_COLUMNS).sort());
-	});
-
-	it('let visitors read every column of every view they may read', async () => {
-		const { rows: views } = await db.query<{ name: keyof Database['public']['Views'] }>(`
-			select c.relname as name from pg_class c join pg_namespace n on n.oid = c.relnamespace
-			where n.nspname = 'public' and c.relkind in ('v', 'm')
-				and has_table_privilege('anon', c.oid, 'SELECT')
-			order by 1`);
-		expect(views.length).toBeGreaterThan(0);
-		for (const { name } of views) {
-			// A view that reads its tables as the caller fails on a column anon was not granted.
-			const { error } = await anon.from(name).select('*').limit(1);
-			expect(error, name).toBeNull();
-		}
-	});
 });
 
 describe('directory reads anon can call', () => {
