@@ -3,13 +3,13 @@
   Who may do what in the member features, enforced where it runs
   ---------------------------------------------------------------------------
   Member listings, imports and syncs, members updating their own listing and
-  scheduled publishing gave many more people a sign-in (every member
-  business) and added work the server does later for a person. This file
-  keeps both to the rules of the person: a signed-in user reads a business's
-  address only through the functions of the chamber's staff; work done later
-  is judged as the person who asked for it, when it runs; an import reads
-  only a file in its own chamber's folder; and a refusal reaches a caller of
-  the Data API as 403, 404 or 409, never as a server error.
+  scheduled publishing give a sign-in to every member business with an
+  address on file, and have the server do work later for a person. Both are
+  kept to that person's rights: a signed-in user reads a business's address
+  only through the functions of the chamber's staff; work done later is
+  judged as the person who asked for it, when it runs; an import reads only a
+  file in its own chamber's folder; and a refusal reaches a caller of the
+  Data API as 403, 404 or 409, never as a server error.
  */
 
 /**
@@ -50,8 +50,9 @@ create policy "Members can read their own bindings while they hold" on public.bu
 	using (user_id = auth.uid() and public.is_business_member(profile_id));
 
 /**
-  Views visitors read are read-only for every role, the service role
-  included (they could not be written anyway; the grants now say so).
+  The views visitors read cannot be written; no role, the service role
+  included, holds a write on them (the privilege matrix holds every role to
+  what it is declared to use).
  */
 revoke insert, update, delete, truncate, references, trigger
 	on table public.business_cards_view, public.business_detail_view from service_role;
