@@ -695,6 +695,7 @@ export type Database = {
 			member_imports: {
 				Row: {
 					applied_at: string | null;
+					applied_by: string | null;
 					applied_by_email: string | null;
 					auto_apply: boolean;
 					counts: NonNullable<Json>;
@@ -718,9 +719,11 @@ export type Database = {
 					storage_path: string | null;
 					tenant_id: string;
 					updated_at: string;
+					member_import_refusal: string | null;
 				};
 				Insert: {
 					applied_at?: string | null;
+					applied_by?: string | null;
 					applied_by_email?: string | null;
 					auto_apply?: boolean;
 					counts?: NonNullable<Json>;
@@ -747,6 +750,7 @@ export type Database = {
 				};
 				Update: {
 					applied_at?: string | null;
+					applied_by?: string | null;
 					applied_by_email?: string | null;
 					auto_apply?: boolean;
 					counts?: NonNullable<Json>;
@@ -1201,6 +1205,7 @@ export type Database = {
 			};
 			scheduled_publishes: {
 				Row: {
+					base_versions: Json | null;
 					canceled_by_email: string | null;
 					changes: NonNullable<Json>;
 					created_at: string;
@@ -1220,6 +1225,7 @@ export type Database = {
 					tenant_id: string;
 				};
 				Insert: {
+					base_versions?: Json | null;
 					canceled_by_email?: string | null;
 					changes?: NonNullable<Json>;
 					created_at?: string;
@@ -1239,6 +1245,7 @@ export type Database = {
 					tenant_id: string;
 				};
 				Update: {
+					base_versions?: Json | null;
 					canceled_by_email?: string | null;
 					changes?: NonNullable<Json>;
 					created_at?: string;
@@ -1654,6 +1661,10 @@ export type Database = {
 					actor_role: string;
 				}[];
 			};
+			begin_acting_for: {
+				Args: { p_email: string; p_user_id: string };
+				Returns: Json;
+			};
 			bind_business_member: {
 				Args: { p_business_id: string; p_email: string; p_tenant_id: string };
 				Returns: string;
@@ -1724,6 +1735,7 @@ export type Database = {
 			cancel_scheduled_publish: {
 				Args: { p_id: number };
 				Returns: {
+					base_versions: Json | null;
 					canceled_by_email: string | null;
 					changes: NonNullable<Json>;
 					created_at: string;
@@ -1761,6 +1773,7 @@ export type Database = {
 				Args: { p_import_id: string };
 				Returns: {
 					applied_at: string | null;
+					applied_by: string | null;
 					applied_by_email: string | null;
 					auto_apply: boolean;
 					counts: NonNullable<Json>;
@@ -1913,6 +1926,7 @@ export type Database = {
 				Args: Record<PropertyKey, never>;
 				Returns: string[];
 			};
+			end_acting_for: { Args: { p_saved: Json }; Returns: undefined };
 			expire_publishes: {
 				Args: { p_now?: string; p_tenant_id: string };
 				Returns: number;
@@ -1997,6 +2011,7 @@ export type Database = {
 			fire_scheduled_publishes: {
 				Args: { p_now?: string; p_tenant_id: string };
 				Returns: {
+					base_versions: Json | null;
 					canceled_by_email: string | null;
 					changes: NonNullable<Json>;
 					created_at: string;
@@ -2259,6 +2274,10 @@ export type Database = {
 					weblink_profile_id: string;
 				}[];
 			};
+			member_import_path_ok: {
+				Args: { p_path: string; p_tenant_id: string };
+				Returns: boolean;
+			};
 			member_import_preview: {
 				Args: { p_import_id: string; p_kind: string; p_limit?: number };
 				Returns: {
@@ -2270,6 +2289,12 @@ export type Database = {
 					row_number: number;
 					weblink_profile_id: string;
 				}[];
+			};
+			member_import_refusal: {
+				Args: {
+					p_import: Database['public']['Tables']['member_imports']['Row'];
+				};
+				Returns: string;
 			};
 			member_import_targets: {
 				Args: Record<PropertyKey, never>;
@@ -2374,6 +2399,10 @@ export type Database = {
 			};
 			restore_business: {
 				Args: { p_business_id: string; p_tenant_id: string };
+				Returns: Json;
+			};
+			restore_conflicts: {
+				Args: { p_snapshot: Json; p_tenant_id: string; p_versions: Json };
 				Returns: Json;
 			};
 			return_member_submission: {

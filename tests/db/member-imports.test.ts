@@ -8,6 +8,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { db, service, stack } from './clients.ts';
 import { MAPPING_TARGETS } from '../../src/features/members/import/fields.ts';
+import { runImportJob } from '../../src/features/members/import/import.server.ts';
 import {
 	startAtlasMembersStandin,
 	type AtlasMembersStandin,
@@ -358,6 +359,91 @@ describe('who may import', () => {
 		expect(data).toEqual([]);
 		const files = await userClient(stack, tokens.otherAdmin).storage.from('imports').download(path);
 		expect(files.data).toBeNull();
+	});
+
+	it("a path that leaves the chamber's folder is refused: the other chamber's file never enters its preview", async () => {
+		const { path, error } = await upload(
+			tokens.otherAdmin,
+			'members.csv',
+			'Profile ID,City\r\n901,Secret\r\n',
+			otherTenantId,
+		);
+		expect(error).toBeNull();
+		const escape = `${tenantId}/../${path}`;
+		const answer = await call('/api/member-imports', tokens.admin, { chamber: slug, path: escape });
+		expect(answer.status).toBe(400);
+		expect(answer.body.error).toMatch(/^path: /);
+		const direct = await userClient(stack, tokens.admin).rpc('create_member_import', {
+			p_tenant_id: tenantId,
+			p_kind: 'file',
+			p_source: 'x.csv',
+			p_storage_path: escape,
+		});
+		expect(direct.error?.message).toBe(
+			"The file must be uploaded to the chamber's folder of the imports bucket",
+		);
+		// Not even the server side records such a path.
+		const stored = await service
+			.from('member_imports')
+			.insert({ tenant_id: tenantId, kind: 'file', source: 'x.csv', storage_path: escape });
+		expect(stored.error?.code).toBe('23514');
+		const { rows } = await db.query(
+			`select count(*)::int as n from public.member_import_rows where tenant_id = $1 and weblink_profile_id = '901'`,
+			[tenantId],
+		);
+		expect(rows[0].n).toBe(0);
+	});
+
+	it('an admin who lost the role before the background function ran: nothing is read or applied', async () => {
+		const second = userClient(stack, tokens.second);
+		const demote = (role: string) =>
+			db.query('update public.admin_users set role = $2 where user_id = $1', [
+				chambers.ids.second,
+				role,
+			]);
+		const { path } = await upload(
+			tokens.second,
+			'members.csv',
+			'Profile ID,City\r\n102,Demoted\r\n',
+		);
+		const queued = await second.rpc('create_member_import', {
+			p_tenant_id: tenantId,
+			p_kind: 'file',
+			p_source: 'members.csv',
+			p_storage_path: path,
+		});
+		expect(queued.error).toBeNull();
+		await demote('editor');
+		try {
+			await runImportJob(service, queued.data!);
+			expect(await job(queued.data!)).toMatchObject({
+				state: 'failed',
+				error: `${chambers.emails.second} may no longer import members of this chamber: nothing was read.`,
+				rows_read: 0,
+			});
+		} finally {
+			await demote('admin');
+		}
+
+		// The same at the apply: judged as the person who asked for it, when it runs.
+		const row = await startImport('Profile ID,City\r\n102,Demoted\r\n');
+		expect(row.state).toBe('previewed');
+		const asked = await second.rpc('request_member_import_apply', {
+			p_import_id: row.id,
+			p_missing: 'keep',
+		});
+		expect(asked.error).toBeNull();
+		await demote('editor');
+		try {
+			await runImportJob(service, row.id);
+			expect(await job(row.id)).toMatchObject({
+				state: 'failed',
+				error: `${chambers.emails.second} may no longer import members of this chamber: nothing was applied.`,
+			});
+			expect((await business('102')).city).not.toBe('Demoted');
+		} finally {
+			await demote('admin');
+		}
 	});
 
 	it('answers bad bodies with the field', async () => {

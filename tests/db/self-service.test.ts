@@ -626,12 +626,52 @@ describe("what a member's token may not do", () => {
 		expect(staffPanel.status).toBe(403);
 	});
 
+	it("reads no business's e-mail address, its own included, in any chamber; nor does staff's token", async () => {
+		// The request as a member (or any signed-in user) would send it to the Data API.
+		const emails = (token: string) =>
+			fetch(`${stack.supabaseUrl}/rest/v1/profiles?select=tenant_id,email&email=neq.`, {
+				headers: { apikey: stack.anonKey, authorization: `Bearer ${token}` },
+			}).then(async (res) => ({ status: res.status, body: await res.json() }));
+		for (const token of [memberToken, chambers.tokens.editor, chambers.tokens.otherAdmin]) {
+			const answer = await emails(token);
+			expect(answer, JSON.stringify(answer.body).slice(0, 200)).toEqual({
+				status: 403,
+				body: expect.objectContaining({ code: '42501' }),
+			});
+		}
+		const own = await asUser(memberToken).from('profiles').select('email').eq('id', ids.withEmail);
+		expect(own.error?.code).toBe('42501');
+		// Staff read their chamber's addresses in the member editor (admin_business), nobody else.
+		const editor = await asUser(chambers.tokens.editor).rpc('admin_business', {
+			p_tenant_id: chambers.tenantId,
+			p_business_id: ids.withEmail,
+		});
+		expect(editor.data?.business).toMatchObject({ email: memberEmail });
+		const other = await asUser(chambers.tokens.otherAdmin).rpc('admin_business', {
+			p_tenant_id: chambers.tenantId,
+			p_business_id: ids.withEmail,
+		});
+		expect(other.error?.code).toBe('42501');
+	});
+
 	it("loses the business when the chamber changes the listing's address", async () => {
+		const member = asUser(memberToken);
+		await db.query(
+			`insert into public.business_stats (tenant_id, business_id, day, kind, count) values ($1, $2, current_date, 'view', 1)
+			on conflict do nothing`,
+			[chambers.tenantId, ids.withEmail],
+		);
+		expect((await member.from('business_stats').select('business_id')).data).not.toEqual([]);
 		await db.query(`update public.profiles set email = 'someone-else@example.com' where id = $1`, [
 			ids.withEmail,
 		]);
-		const answer = await ownListing();
-		expect(answer.status).toBe(403);
+		// The same token: every way in ends at once, with nothing to revoke.
+		expect((await ownListing()).status).toBe(403);
+		expect((await submit(1, { website: 'https://late.example' })).status).toBe(403);
+		for (const table of ['business_stats', 'member_submissions', 'business_members'] as const) {
+			const { data, error } = await member.from(table).select('tenant_id');
+			expect({ error, data }, table).toEqual({ error: null, data: [] });
+		}
 	});
 });
 
