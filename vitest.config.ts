@@ -1,4 +1,5 @@
 import { configDefaults, defineConfig } from 'vitest/config';
+import { dbSuiteInclude } from './tests/db/runs-on.ts';
 
 export default defineConfig({
 	test: {
@@ -20,7 +21,8 @@ export default defineConfig({
 			{
 				test: {
 					name: 'db',
-					include: ['tests/db/**/*.test.ts'],
+					// Each file's first line says where it runs (tests/db/runs-on.ts).
+					include: dbSuiteInclude(process.env.DB_TESTS_ON),
 					environment: 'node',
 					globalSetup: ['tests/db/global-setup.ts'],
 					// One database, one stack: files run one after another.

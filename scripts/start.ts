@@ -23,18 +23,20 @@ import {
 	codeFingerprint,
 	demoAccounts,
 	ROOT,
-	seedIfEmpty,
+	ensureSeededStack,
 } from './lib/site.ts';
-import { ensureStack } from './stack/index.ts';
+import type { Stack } from './stack/index.ts';
 
 runMain(
 	async () => {
 		const tenant = process.env.TENANT || 'demo';
 		const port = Number(process.env.PORT || 8888);
-		const stack = await ensureStack();
-		onShutdown(() => stack.stop());
+		const stacks: Stack[] = [];
+		onShutdown(async () => {
+			for (const started of stacks) await started.stop();
+		});
+		const stack = await ensureSeededStack((started) => stacks.push(started));
 		Object.assign(process.env, stack.env, { TENANT: tenant });
-		await seedIfEmpty(stack);
 		await checkTenant(stack, tenant);
 
 		const service = getServiceClient(readClientEnv());

@@ -1,3 +1,4 @@
+// Runs on: PGlite — it migrates an embedded database of its own, whatever the suite runs on.
 import { readFile } from 'node:fs/promises';
 import { beforeAll, expect, it } from 'vitest';
 import { databaseTypesText, TYPES_FILE } from '../../scripts/lib/database-types.ts';

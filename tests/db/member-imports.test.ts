@@ -1,3 +1,5 @@
+// Runs on: hosted — the dry run and the apply are SQL and the imports bucket's rules are storage
+// policies: proved on the production shape.
 import { execFile } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

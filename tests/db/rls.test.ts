@@ -1,3 +1,4 @@
+// Runs on: hosted — row-level security is SQL behaviour: proved on the production shape.
 import { randomUUID } from 'node:crypto';
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
