@@ -15,6 +15,9 @@ export default defineConfig({
 	...base,
 	testDir: 'tests/hosted',
 	testMatch: '*.spec.ts',
+	// Its own folder and report: the end-to-end suite's (test-results/) stay as that run left them.
+	outputDir: 'test-results/hosted',
+	reporter: 'list',
 	use: { ...base.use, baseURL: `http://localhost:${PORT}` },
 	webServer: {
 		...base.webServer,

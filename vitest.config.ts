@@ -3,6 +3,13 @@ import { dbSuiteInclude } from './tests/db/runs-on.ts';
 
 export default defineConfig({
 	test: {
+		// CI's record of each file's and test's time (scripts/ci-summary.ts).
+		reporters: process.env.TEST_TIMINGS_FILE
+			? [
+					'default',
+					['./tests/support/timings-reporter.ts', { outputFile: process.env.TEST_TIMINGS_FILE }],
+				]
+			: ['default'],
 		projects: [
 			{
 				test: {

@@ -2,7 +2,8 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { onShutdown, runMain } from './lib/main.ts';
-import { checkTenant, ensureSeededStack, ROOT } from './lib/site.ts';
+import { ensureSeededStack } from './lib/seeded-stack.ts';
+import { checkTenant, ROOT } from './lib/site.ts';
 import type { Stack } from './stack/index.ts';
 
 runMain(

@@ -17,14 +17,8 @@ import {
 import { removeOrphanedCopies, startSiteServer } from './lib/netlify-local.ts';
 import { onShutdown, runMain } from './lib/main.ts';
 import { loadScheduledFunctions, scheduledRoute, startScheduler } from './lib/scheduled.ts';
-import {
-	astroSiteBuilder,
-	checkTenant,
-	codeFingerprint,
-	demoAccounts,
-	ROOT,
-	ensureSeededStack,
-} from './lib/site.ts';
+import { astroSiteBuilder, checkTenant, codeFingerprint, demoAccounts, ROOT } from './lib/site.ts';
+import { ensureSeededStack } from './lib/seeded-stack.ts';
 import type { Stack } from './stack/index.ts';
 
 runMain(

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { cp, readdir, readFile, rename, stat } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import type { SupabaseClient } from '../../src/lib/database.ts';
 import { parseTenantFile } from '../../src/features/tenants/tenant-file.ts';
 import {
@@ -15,9 +15,7 @@ import {
 	LONG_CALL_TIMEOUT_MS,
 } from '../../src/lib/supabase.server.ts';
 import { generateTenant } from '../../tenants/demo/generate.ts';
-import { readStackEnv } from '../../src/lib/env.server.ts';
-import { ensureStack, type Stack } from '../stack/index.ts';
-import { contentFingerprint, copyTemplate, hasDatabase, saveTemplate } from '../stack/template.ts';
+import type { Stack } from '../stack/index.ts';
 import type { SiteBuilder } from './local-publisher.ts';
 
 export const ROOT = join(import.meta.dirname, '../..');
@@ -38,7 +36,7 @@ export function shouldSeedDemo(mode: Stack['mode'], env: NodeJS.ProcessEnv): boo
 }
 
 /** The files the demo seed imports: the demo chamber (its dates are today's) and riverside. */
-async function seedFiles(): Promise<{ demo: unknown; riverside: unknown }> {
+export async function seedFiles(): Promise<{ demo: unknown; riverside: unknown }> {
 	return {
 		demo: generateTenant({}),
 		riverside: JSON.parse(await readFile(join(ROOT, 'tenants/riverside.json'), 'utf8')),
@@ -77,51 +75,6 @@ export async function seedIfEmpty(
 	await stack.vacuum();
 	console.log(`Imported in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 	return true;
-}
-
-/**
- * The stack of `npm start`, `npm run dev` and the Netlify check, with the demo seeded into an
- * empty database (seedIfEmpty). A new embedded data folder starts from a copy of the demo
- * template instead: a folder as this seed left it, kept under a fingerprint of the contents of
- * the migrations, the code, the tenant files and the seed itself (the demo's dates are today's).
- * Without one, the seed runs, the stack stops so the closed folder is kept as the template, and
- * starts again. `started` is told of each stack this starts, for the caller's shutdown.
- */
-export async function ensureSeededStack(started: (stack: Stack) => void = () => {}): Promise<Stack> {
-	const env = readStackEnv();
-	const dataDir = resolve(env.dataDir);
-	const start = async () => {
-		const stack = await ensureStack();
-		started(stack);
-		return stack;
-	};
-	const seeded = async (stack: Stack, files?: Parameters<typeof seedIfEmpty>[1]) => {
-		await seedIfEmpty(stack, files).catch(async (error: unknown) => {
-			if (stack.owned) await stack.stop();
-			throw error;
-		});
-		return stack;
-	};
-	if (env.mode !== 'embedded' || (await hasDatabase(dataDir))) return seeded(await start());
-	const files = await seedFiles();
-	const fingerprint = await contentFingerprint(
-		[
-			'supabase/migrations',
-			'src',
-			'scripts/stack',
-			'scripts/lib/site.ts',
-			'tenants',
-			'package-lock.json',
-		].map((path) => join(ROOT, path)),
-		[JSON.stringify(files)],
-	);
-	if (await copyTemplate('demo', fingerprint, dataDir)) {
-		console.log('Empty database: a copy of the demo template (the demo chamber and riverside).');
-		return start();
-	}
-	await (await seeded(await start(), files)).stop();
-	await saveTemplate('demo', fingerprint, dataDir);
-	return start();
 }
 
 /**

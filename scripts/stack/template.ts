@@ -75,7 +75,8 @@ export async function copyTemplate(
 	if (!(await exists(join(from, 'pglite')))) return false;
 	await mkdir(dataDir, { recursive: true });
 	for (const part of PARTS) {
-		if (await exists(join(from, part))) await cp(join(from, part), join(dataDir, part), { recursive: true });
+		if (await exists(join(from, part)))
+			await cp(join(from, part), join(dataDir, part), { recursive: true });
 	}
 	return true;
 }

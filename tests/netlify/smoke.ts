@@ -20,7 +20,8 @@ import assert from 'node:assert/strict';
 import { createClient } from '@supabase/supabase-js';
 import type { Database } from '../../src/lib/database.ts';
 import { startSiteServer, type SiteServer } from '../../scripts/lib/netlify-local.ts';
-import { ensureSeededStack, ROOT } from '../../scripts/lib/site.ts';
+import { ensureSeededStack } from '../../scripts/lib/seeded-stack.ts';
+import { ROOT } from '../../scripts/lib/site.ts';
 import type { Stack } from '../../scripts/stack/index.ts';
 
 const NETLIFY_PORT = Number(process.env.NETLIFY_TEST_PORT || 8898);
