@@ -15,9 +15,9 @@ export default defineConfig({
 	...base,
 	testDir: 'tests/hosted',
 	testMatch: '*.spec.ts',
-	// Its own folder and report: the end-to-end suite's (test-results/) stay as that run left them.
+	// Its own folders, so the end-to-end suite's report (test-results/e2e-report.json) outlives it.
 	outputDir: 'test-results/hosted',
-	reporter: 'list',
+	reporter: [['list'], ['json', { outputFile: 'test-results/hosted-e2e-report.json' }]],
 	use: { ...base.use, baseURL: `http://localhost:${PORT}` },
 	webServer: {
 		...base.webServer,

@@ -40,8 +40,13 @@ async function readResults(dir: string): Promise<RunResults> {
 			).files;
 		}
 	}
-	const e2e = await readText(join(dir, 'e2e-report.json'));
-	if (e2e) files.e2e = playwrightFiles(JSON.parse(e2e));
+	for (const [suite, file] of [
+		['e2e', 'e2e-report.json'],
+		['hosted-e2e', 'hosted-e2e-report.json'],
+	] as const) {
+		const report = await readText(join(dir, file));
+		if (report) files[suite] = playwrightFiles(JSON.parse(report));
+	}
 	return { steps: parseSteps((await readText(join(dir, 'steps.jsonl'))) ?? ''), files };
 }
 

@@ -9,7 +9,7 @@ import type { StepRecord } from './steps.ts';
  */
 export interface RunResults {
 	steps: StepRecord[];
-	/** By suite: 'unit', 'db', 'hosted-db', 'e2e'. */
+	/** By suite: 'unit', 'db', 'hosted-db', 'e2e', 'hosted-e2e'. */
 	files: Record<string, FileTimings[]>;
 }
 
@@ -159,16 +159,16 @@ export function slowest(files: Record<string, FileTimings[]>, count = 10): strin
 		.sort((a, b) => b.ms - a.ms)
 		.slice(0, count)
 		.map(
-			(f) => `  ${lpad(seconds(f.ms), 8)}  ${pad(f.suite, 9)} ${f.file} (${f.tests.length} tests)`,
+			(f) => `  ${lpad(seconds(f.ms), 8)}  ${pad(f.suite, 10)} ${f.file} (${f.tests.length} tests)`,
 		);
 	const testLines = all
 		.flatMap((f) => f.tests.map((t) => ({ ...t, suite: f.suite, file: f.file })))
 		.sort((a, b) => b.ms - a.ms)
 		.slice(0, count)
-		.map((t) => `  ${lpad(seconds(t.ms), 8)}  ${pad(t.suite, 9)} ${t.file} > ${t.name}`);
+		.map((t) => `  ${lpad(seconds(t.ms), 8)}  ${pad(t.suite, 10)} ${t.file} > ${t.name}`);
 	const totals = Object.entries(files).map(
 		([suite, list]) =>
-			`  ${pad(suite, 9)} ${list.length} files, ${list.reduce((n, f) => n + f.tests.length, 0)} tests, ` +
+			`  ${pad(suite, 10)} ${list.length} files, ${list.reduce((n, f) => n + f.tests.length, 0)} tests, ` +
 			`${seconds(list.reduce((n, f) => n + f.ms, 0))} in all`,
 	);
 	return [

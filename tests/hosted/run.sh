@@ -81,5 +81,6 @@ CHAMBER_TEST_DATA_DIR=.data-test/hosted-db CHAMBER_STACK_PORT=$DB_STACK_PORT DB_
 
 step 'a browser: sign in, change the hero title, see it published'
 timed 'a browser publishes' npx playwright test --config playwright.hosted.config.ts
+if [ -n "${CI_RESULTS_DIR:-}" ]; then cp test-results/hosted-e2e-report.json "$CI_RESULTS_DIR/" || true; fi
 
 echo; echo "hosted stage passed in $((SECONDS - started)) s"

@@ -150,9 +150,9 @@ describe('the CI summary', () => {
 				},
 			],
 		});
-		expect(text).toContain('  db        1 files, 1 tests, 9.0 s in all');
-		expect(text).toContain('     9.0 s  db        tests/db/a.test.ts (1 tests)');
+		expect(text).toContain('  db         1 files, 1 tests, 9.0 s in all');
+		expect(text).toContain('     9.0 s  db         tests/db/a.test.ts (1 tests)');
 		expect(text.indexOf('tests/db/a.test.ts')).toBeLessThan(text.indexOf('src/b.test.ts'));
-		expect(text).toContain('     8.0 s  db        tests/db/a.test.ts > x');
+		expect(text).toContain('     8.0 s  db         tests/db/a.test.ts > x');
 	});
 });
