@@ -1,3 +1,5 @@
+// Runs on: both — the local identity service, on PGlite in the stack's own auth tables, and on
+// the hosted shape in GoTrue's tables with GoTrue's login (postgres mode).
 import { once } from 'node:events';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { createServer as createHttpServer, request as httpRequest } from 'node:http';

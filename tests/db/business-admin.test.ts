@@ -1,3 +1,4 @@
+// Runs on: hosted — save_business and its neighbours are SQL: proved on the production shape.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { anon, db, service, stack } from './clients.ts';
 import { businessDatabaseRules } from '../../src/features/members/database-rules.ts';

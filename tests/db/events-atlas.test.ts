@@ -1,3 +1,5 @@
+// Runs on: hosted — the events functions and their last good answer; the chamber is read from
+// the production shape.
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { db } from './clients.ts';
 import type { Event } from '../../src/features/events/events.ts';

@@ -1,3 +1,5 @@
+// Runs on: hosted — the dry run and the apply are SQL and the imports bucket's rules are storage
+// policies: proved on the production shape.
 import { execFile } from 'node:child_process';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';

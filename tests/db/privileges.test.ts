@@ -1,3 +1,4 @@
+// Runs on: hosted — the API roles' grants and PostgREST's limits, on the production shape.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Json } from '../../src/lib/database.ts';
 import { anon, db, service, stack } from './clients.ts';

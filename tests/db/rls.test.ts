@@ -1,3 +1,4 @@
+// Runs on: hosted — row-level security is SQL behaviour: proved on the production shape.
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../src/lib/database.ts';

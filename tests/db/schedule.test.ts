@@ -1,3 +1,5 @@
+// Runs on: hosted — scheduled publishes are stored and checked in SQL: proved on the production
+// shape.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { anon, db, service, stack } from './clients.ts';
 import fireScheduled, {

@@ -1,3 +1,5 @@
+// Runs on: hosted — what a member's token may do, and their requests, are SQL: proved on the
+// production shape.
 import { randomUUID } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';

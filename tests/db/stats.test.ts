@@ -1,3 +1,5 @@
+// Runs on: both — twenty writers at once: row locks on the production shape, and PGlite's one
+// session behind the stack's wire server.
 import { randomUUID } from 'node:crypto';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
