@@ -1,4 +1,5 @@
 // Runs on: hosted — the events functions over the events table, on the production shape.
+import { contrastRatio } from '../../src/features/config/contrast.ts';
 import ICAL from 'ical.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { db } from './clients.ts';
@@ -37,6 +38,13 @@ describe('GET /api/events', () => {
 		expect(mixer).toMatchObject({ EventName: 'Upcoming Mixer', Venue: 'Chamber Office' });
 		// The public ticket items only (the staff item is nothing a visitor sees).
 		expect(mixer?.Items).toHaveLength(2);
+		// Each event carries the text colour its calendar chip uses, readable on its type's colour.
+		for (const event of body.Result) {
+			expect(event.EventTypeTextColor).toMatch(/^#(000000|ffffff)$/);
+			expect(
+				contrastRatio(event.EventTypeColor, event.EventTypeTextColor as string),
+			).toBeGreaterThanOrEqual(4.5);
+		}
 	});
 
 	it('is cached by the CDN for a day plus two stale, tagged and keyed by version and range', async () => {

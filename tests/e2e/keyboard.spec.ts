@@ -57,7 +57,7 @@ test('search and open a profile; send a message', async ({ page }) => {
 	await page.keyboard.type(`Do you deliver? (keyboard e2e ${Date.now()})`);
 	await tabTo(page, dialog.getByRole('button', { name: 'Send Message' }));
 	await page.keyboard.press('Enter');
-	await expect(dialog.getByRole('status')).toHaveText('Thanks — your message will be delivered.');
+	await expect(dialog.getByRole('status')).toHaveText('Message sent successfully!');
 	// The dialog closes by itself and gives the focus back to the button that opened it.
 	await expect(dialog).toBeHidden({ timeout: 5_000 });
 	await expect(opener).toBeFocused();

@@ -4,7 +4,7 @@ import {
 	monthStart,
 	monthTitle,
 	monthWeeks,
-	readableTextColor,
+	chipTextColor,
 	type DayKey,
 } from './calendar.ts';
 import { eventPath, type Event } from './events.ts';
@@ -92,7 +92,7 @@ export function MonthGrid({ month, events, today, onMonthChange, loadingMore }: 
 													className="ev-chip"
 													style={{
 														background: event.EventTypeColor,
-														color: readableTextColor(event.EventTypeColor),
+														color: chipTextColor(event),
 													}}
 												>
 													{event.EventName}

@@ -5,6 +5,7 @@ import { lastGoodOf, rememberGood, servedHeaders } from '../../lib/last-good.ser
 import { getAnonClient, readClientEnv } from '../../lib/supabase.server.ts';
 import { getCurrentTenant } from '../../lib/tenant.server.ts';
 import { getCachedChamberConfig } from '../config/config.server.ts';
+import { readableTextColor } from '../config/contrast.ts';
 import { defaultRange, publicEvent, rangeInstants, type DateRange, type Event } from './events.ts';
 import {
 	EVENT_DETAILS_ERROR,
@@ -168,6 +169,14 @@ export function siteOrigin(req: Request): string {
 	return configured ? new URL(configured).origin : new URL(req.url).origin;
 }
 
+/**
+ * An event as the calendars read it: the public fields, and the text colour that reads on its
+ * type's colour (the calendars' chips), worked out here so the islands carry no contrast code.
+ */
+function calendarEvent(event: Event) {
+	return { ...publicEvent(event), EventTypeTextColor: readableTextColor(event.EventTypeColor) };
+}
+
 /** GET /api/events and /api/community-events: { Result } for a range. */
 export async function listEventsResponse(options: {
 	community: boolean;
@@ -182,7 +191,7 @@ export async function listEventsResponse(options: {
 	);
 	if (!outcome.ok) return jsonError(502, outcome.message);
 	return Response.json(
-		{ Result: outcome.value.map(publicEvent) },
+		{ Result: outcome.value.map(calendarEvent) },
 		{
 			headers: outcomeHeaders(outcome, {
 				tags: cacheTags(resource),

@@ -1,8 +1,10 @@
 import { TZDate } from '@date-fns/tz';
 import { describe, expect, it } from 'vitest';
+import { contrastRatio, readableTextColor } from '../config/contrast.ts';
+import type { Event } from './events.ts';
 import {
+	chipTextColor,
 	clearTypes,
-	contrastRatio,
 	currentGroupKey,
 	dayCellLabel,
 	dayNameParts,
@@ -20,7 +22,6 @@ import {
 	periodHeader,
 	periodRange,
 	prefetchRange,
-	readableTextColor,
 	selectDay,
 	setMode,
 	shiftMonth,
@@ -29,6 +30,7 @@ import {
 	switchSource,
 	toggleType,
 	type DatedEvent,
+
 } from './calendar.ts';
 
 const ZONE = 'America/Chicago';
@@ -307,6 +309,11 @@ describe('loading more', () => {
 });
 
 describe('readable text on event type colours', () => {
+	it("reads a chip's text colour from what the events API answers", () => {
+		const event = { EventTypeColor: '#1f4e3d', EventTypeTextColor: '#ffffff' } as unknown as Event;
+		expect(chipTextColor(event)).toBe('#ffffff');
+	});
+
 	it('picks white on dark colours and black on light ones, always at least 4.5:1', () => {
 		expect(readableTextColor('#1f4e3d')).toBe('#ffffff');
 		expect(readableTextColor('#fbbf24')).toBe('#000000');

@@ -392,6 +392,11 @@ export function missingSide(loaded: DateRange, wanted: DateRange): 'before' | 'a
 
 // --- Colours -----------------------------------------------------------------------------------
 
-// Event chips take black or white, whichever reads better on the event type's colour: one of the
-// two always reaches 4.58:1, so chips pass WCAG AA whatever colour a type is given.
-export { contrastRatio, readableTextColor } from '../config/contrast.ts';
+/**
+ * The text colour of an event's chip: black or white, whichever reads better on its type's colour
+ * (one of the two always reaches 4.58:1), as the events API answers it (`EventTypeTextColor`), so
+ * the calendars ship no contrast arithmetic.
+ */
+export function chipTextColor(event: Event): string {
+	return typeof event.EventTypeTextColor === 'string' ? event.EventTypeTextColor : '#000000';
+}
