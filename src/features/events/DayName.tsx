@@ -15,11 +15,15 @@ export function DayName({
 	suffix?: string;
 }) {
 	const { before, date, after } = dayNameParts(day, count);
+	// The comma after the date stays in the line, unseen: a visually hidden element is a block to
+	// the browser's name computation, which would otherwise read 'December 5 , 2026'.
+	const comma = after.startsWith(',') ? ',' : '';
 	return (
 		<>
 			<span className="sr-only">{before}</span>
 			{date}
-			<span className="sr-only">{after + suffix}</span>
+			{comma && <span className="day-name__comma">{comma}</span>}
+			<span className="sr-only">{after.slice(comma.length) + suffix}</span>
 		</>
 	);
 }
