@@ -268,15 +268,3 @@ export async function expectErrorWithRefresh(
 	await reload;
 	await expect(grid(page)).toBeVisible();
 }
-
-export async function expectNoAxeViolationsInBothModes(
-	page: Page,
-	calendar: CalendarPage,
-): Promise<void> {
-	await openCalendar(page, calendar);
-	await expect(grid(page).getByRole('link').first()).toBeVisible();
-	await expectNoAxeViolations(page);
-	await toggle(page, 'List').click();
-	await expect(monthHeading(page)).toBeVisible();
-	await expectNoAxeViolations(page);
-}

@@ -7,7 +7,6 @@ import {
 	expectCalendarFeed,
 	expectErrorWithRefresh,
 	expectLoadsLaterMonths,
-	expectNoAxeViolationsInBothModes,
 	expectNoScrollOnSwitchingViews,
 	expectTitled,
 	firstLoadEnd,
@@ -136,10 +135,6 @@ test.describe('/community-events', () => {
 			'temporary issue',
 			'refreshing the page',
 		]);
-	});
-
-	test('has no accessibility violations in calendar and list mode', async ({ page }) => {
-		await expectNoAxeViolationsInBothModes(page, COMMUNITY);
 	});
 
 	test('ships at most 80 KB of gzipped script, React included', async ({ page }) => {

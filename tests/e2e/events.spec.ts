@@ -8,7 +8,6 @@ import {
 	expectCalendarFeed,
 	expectErrorWithRefresh,
 	expectLoadsLaterMonths,
-	expectNoAxeViolationsInBothModes,
 	expectNoScrollOnSwitchingViews,
 	expectTitled,
 	firstLoadEnd,
@@ -303,10 +302,6 @@ test.describe('/events', () => {
 		page,
 	}) => {
 		await expectErrorWithRefresh(page, EVENTS, 'Error Loading Events', ['Failed to load events']);
-	});
-
-	test('has no accessibility violations in calendar and list mode', async ({ page }) => {
-		await expectNoAxeViolationsInBothModes(page, EVENTS);
 	});
 
 	test('calls the events API with the current cache version', async ({ page }) => {

@@ -1,4 +1,3 @@
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test } from '@playwright/test';
 import { mapLinks, profilePath, socialLinks } from '../../src/features/business/business.ts';
 import type { Business } from '../../src/features/directory/directory.ts';
@@ -377,16 +376,5 @@ test.describe('business profile', () => {
 		await expect(header.getByRole('link', { name: /Visit Website/ })).toBeVisible();
 		await header.getByRole('button', { name: 'Contact', exact: true }).click();
 		await expect(page.getByRole('dialog', { name: `Contact ${business.name}` })).toBeVisible();
-	});
-
-	test('has no accessibility violations', async ({ page }) => {
-		const business = await findBusiness(page.request, 'with every section', complete);
-		await page.goto(profilePath(business));
-		const results = await new AxeBuilder({ page })
-			.withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'])
-			// The map is a third-party document.
-			.exclude('iframe')
-			.analyze();
-		expect(results.violations).toEqual([]);
 	});
 });

@@ -218,7 +218,10 @@ test('a field the chamber lets go live without review does so at once', async ()
 	}));
 	try {
 		// The first live save publishes; the profile shows it with the last test's publish.
-		await changeLiveField('Phone', phone.replace(/\d$/, (d) => String((Number(d) + 1) % 10)));
+		await changeLiveField(
+			'Phone',
+			phone.replace(/\d$/, (d) => String((Number(d) + 1) % 10)),
+		);
 
 		// Another change within 10 minutes is saved and waits for the next publish; the page says
 		// from when a save of the member's publishes again.
