@@ -1,3 +1,4 @@
+// Runs on: PGlite — the subject is npm start's own server process and its memory while it reads member files.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { readFile } from 'node:fs/promises';
