@@ -225,6 +225,10 @@ const VISITOR_FUNCTIONS = [
 	'public.member_report_opt_out',
 	'public.search_businesses',
 	'public.search_tsquery',
+	// The chamber's own events as the calendars, the event pages and the .ics files read them
+	// (published and cancelled ones only).
+	'public.public_chamber_event',
+	'public.public_chamber_events',
 ];
 
 // The admin panel's calls, the staff policies' check and the configuration trigger's helpers.
@@ -274,6 +278,21 @@ const STAFF_FUNCTIONS = [
 	'public.member_requests',
 	'public.return_member_submission',
 	'public.submit_member_changes',
+	// The Events tab: the chamber's own events, their dates, feeds and the community's
+	// submissions; each function checks the caller's role for the chamber.
+	'public.add_event_feed',
+	'public.admin_chamber_event',
+	'public.admin_list_chamber_events',
+	'public.apply_event_feed',
+	'public.change_event_occurrence',
+	'public.clear_event_override',
+	'public.delete_chamber_event',
+	'public.duplicate_chamber_event',
+	'public.may_change_event_field',
+	'public.record_event_feed_error',
+	'public.remove_event_feed',
+	'public.review_event_submission',
+	'public.save_chamber_event',
 ];
 
 describe('function privileges of anon and authenticated', () => {

@@ -439,6 +439,55 @@ const TABLES: readonly TableCase[] = [
 		writes: SERVICE_WRITES,
 	},
 	{
+		// The chamber's own events: staff read every row (drafts too), visitors read published and
+		// cancelled ones through public_chamber_events only (the rows hold staff e-mails); every
+		// write goes through the definer functions.
+		table: 'chamber_events',
+		tenantColumn: 'tenant_id',
+		updateColumn: 'name',
+		insert: tenantInsert(
+			`insert into public.chamber_events (tenant_id, name, time_zone, starts_local, ends_local)
+			values ($1, 'New event', 'America/Chicago', '2027-03-02 18:00', '2027-03-02 20:00')`,
+		),
+		select: STAFF_ONLY_READ,
+		writes: SERVICE_WRITES,
+	},
+	{
+		table: 'chamber_event_occurrences',
+		tenantColumn: 'tenant_id',
+		updateColumn: 'cancelled',
+		insert: tenantInsert(
+			`insert into public.chamber_event_occurrences (tenant_id, series_id, recurrence_key, starts_local, ends_local, start_utc, end_utc)
+			select $1, id, '2030-01-01', '2030-01-01 18:00', '2030-01-01 20:00', now(), now() from public.chamber_events where tenant_id = $1 limit 1`,
+		),
+		select: STAFF_ONLY_READ,
+		writes: SERVICE_WRITES,
+	},
+	{
+		// Feed addresses may be secret (Google's private address): admins only.
+		table: 'event_feeds',
+		tenantColumn: 'tenant_id',
+		updateColumn: 'name',
+		insert: tenantInsert(
+			`insert into public.event_feeds (tenant_id, url) values ($1, 'https://calendar.example.org/new.ics')`,
+		),
+		select: CHAMBER_ADMINS_READ,
+		writes: SERVICE_WRITES,
+	},
+	{
+		// Stored by the submit function (service role) after its checks; reviewed by staff's
+		// function. The submitter's address is for staff only.
+		table: 'event_submissions',
+		tenantColumn: 'tenant_id',
+		updateColumn: 'note',
+		insert: tenantInsert(
+			`insert into public.event_submissions (tenant_id, submitter_name, submitter_email, event)
+			values ($1, 'Ann', 'ann@example.com', '{"name": "Street fair", "time_zone": "America/Chicago", "starts_local": "2027-05-01T10:00", "ends_local": "2027-05-01T16:00"}')`,
+		),
+		select: STAFF_ONLY_READ,
+		writes: SERVICE_WRITES,
+	},
+	{
 		table: 'contact_messages',
 		tenantColumn: 'tenant_id',
 		updateColumn: 'delivery_status',
