@@ -1187,7 +1187,9 @@ comment on function public.chamber_event_public_row is 'One occurrence of a cham
 
 /**
   A page of the chamber's events for its staff: its own (each series once,
-  at its next date) and, when p_with_file, the tenant file's (read-only).
+  at its next date), when p_with_file the tenant file's, and p_extra, the
+  membership system's events as the function read them ([{eventId, name,
+  calendar, eventType, startUtc, endUtc}]); the last two read-only.
   p_when: upcoming, past, cancelled, draft, or null for all. Answers
   {total, events}.
  */
@@ -1199,7 +1201,8 @@ create or replace function public.admin_list_chamber_events(
 	p_origin text default null,
 	p_with_file boolean default true,
 	p_limit integer default 25,
-	p_offset integer default 0
+	p_offset integer default 0,
+	p_extra jsonb default null
 ) returns jsonb
 language plpgsql
 stable
@@ -1215,8 +1218,11 @@ begin
 	if p_when is not null and p_when not in ('upcoming', 'past', 'cancelled', 'draft') then
 		raise exception 'when: expected upcoming, past, cancelled or draft' using errcode = '22023';
 	end if;
-	if p_origin is not null and p_origin not in ('staff', 'feed', 'submission', 'file') then
-		raise exception 'source: expected staff, feed, submission or file' using errcode = '22023';
+	if p_origin is not null and p_origin not in ('staff', 'feed', 'submission', 'file', 'atlas') then
+		raise exception 'source: expected staff, feed, submission, file or atlas' using errcode = '22023';
+	end if;
+	if p_extra is not null and (jsonb_typeof(p_extra) <> 'array' or jsonb_array_length(p_extra) > 5000) then
+		raise exception 'extra: expected at most 5000 events' using errcode = '22023';
 	end if;
 	if nullif(btrim(p_query), '') is not null then
 		v_pattern := '%' || replace(replace(replace(lower(btrim(p_query)), '\', '\\'), '%', '\%'), '_', '\_') || '%';
@@ -1248,8 +1254,17 @@ begin
 		from public.events ev
 		where p_with_file and ev.tenant_id = p_tenant_id
 	),
+	atlas_events as (
+		select 'atlas:' || (x ->> 'eventId') as id, x ->> 'name' as name,
+			case x ->> 'calendar' when 'community' then 'community' else 'chamber' end as calendar,
+			'atlas' as origin, 'published' as status, coalesce(x ->> 'eventType', '') as event_type,
+			false as recurring, null::timestamptz as updated_at, null::text as updated_by,
+			(x ->> 'eventId')::integer as event_id, (x ->> 'startUtc')::timestamptz as start_utc,
+			(x ->> 'endUtc')::timestamptz as end_utc, 1::bigint as dates, null::text as feed_name
+		from jsonb_array_elements(coalesce(p_extra, '[]'::jsonb)) x
+	),
 	all_events as (
-		select * from own_events union all select * from file_events
+		select * from own_events union all select * from file_events union all select * from atlas_events
 	),
 	matching as (
 		select r.* from all_events r
@@ -1271,7 +1286,7 @@ begin
 				'eventType', m.event_type, 'recurring', m.recurring, 'dates', m.dates,
 				'eventId', m.event_id, 'startUtc', m.start_utc, 'endUtc', m.end_utc,
 				'feedName', m.feed_name, 'updatedAt', m.updated_at, 'updatedBy', m.updated_by,
-				'readOnly', m.origin = 'file'
+				'readOnly', m.origin in ('file', 'atlas')
 			) order by (m.end_utc < now()), case when m.end_utc >= now() then m.start_utc end,
 				m.start_utc desc, m.id)
 			from (
@@ -1748,7 +1763,7 @@ revoke all on function public.delete_chamber_event(uuid, uuid) from public, anon
 revoke all on function public.duplicate_chamber_event(uuid, uuid) from public, anon;
 revoke all on function public.change_event_occurrence(uuid, uuid, text, jsonb, boolean, integer) from public, anon;
 revoke all on function public.clear_event_override(uuid, uuid, text) from public, anon;
-revoke all on function public.admin_list_chamber_events(uuid, text, text, text, text, boolean, integer, integer) from public, anon;
+revoke all on function public.admin_list_chamber_events(uuid, text, text, text, text, boolean, integer, integer, jsonb) from public, anon;
 revoke all on function public.admin_chamber_event(uuid, uuid) from public, anon;
 revoke all on function public.public_chamber_events(uuid, text, timestamptz, timestamptz) from public;
 revoke all on function public.public_chamber_event(uuid, integer) from public;
@@ -1777,7 +1792,7 @@ grant execute on function public.delete_chamber_event(uuid, uuid) to authenticat
 grant execute on function public.duplicate_chamber_event(uuid, uuid) to authenticated, service_role;
 grant execute on function public.change_event_occurrence(uuid, uuid, text, jsonb, boolean, integer) to authenticated, service_role;
 grant execute on function public.clear_event_override(uuid, uuid, text) to authenticated, service_role;
-grant execute on function public.admin_list_chamber_events(uuid, text, text, text, text, boolean, integer, integer) to authenticated, service_role;
+grant execute on function public.admin_list_chamber_events(uuid, text, text, text, text, boolean, integer, integer, jsonb) to authenticated, service_role;
 grant execute on function public.admin_chamber_event(uuid, uuid) to authenticated, service_role;
 grant execute on function public.public_chamber_events(uuid, text, timestamptz, timestamptz) to anon, authenticated, service_role;
 grant execute on function public.public_chamber_event(uuid, integer) to anon, authenticated, service_role;
