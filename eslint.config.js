@@ -49,7 +49,7 @@ const MAIL_AND_SHEETS = {
 	group: ['nodemailer', 'nodemailer/*', 'exceljs', 'exceljs/*'],
 	allowTypeImports: true,
 	message:
-		'nodemailer is for src/lib/mail.server.ts and exceljs for members/import/read.server.ts: only the functions that send mail or read a spreadsheet may carry them.',
+		'nodemailer is for src/lib/mail.server.ts and exceljs for members/import/read.server.ts and xlsx.server.ts: only the functions that send mail or read a spreadsheet may carry them.',
 };
 
 /** The public pages' islands and every module they load (tests/unit/import-rules.test.ts). */
@@ -63,6 +63,19 @@ const PUBLIC_ISLAND_FILES = [
 	'src/features/search/{search,store}.ts',
 	'src/features/site/{errors,header-menu}.ts',
 	'src/lib/url.ts',
+];
+
+// Every CSV the product writes goes through src/lib/csv.ts, which escapes cells a spreadsheet
+// would run as formulas (visitors' search words and members' names reach the exports).
+const CSV_WRITERS = [
+	{
+		selector: "CallExpression[callee.property.name='unparse']",
+		message: 'Write CSV with toCsv (src/lib/csv.ts): it escapes cells a spreadsheet would run.',
+	},
+	{
+		selector: "ImportSpecifier[imported.name='unparse']",
+		message: 'Write CSV with toCsv (src/lib/csv.ts): it escapes cells a spreadsheet would run.',
+	},
 ];
 
 export default tseslint.config(
@@ -107,6 +120,7 @@ export default tseslint.config(
 		ignores: [
 			'src/lib/mail.server.ts',
 			'src/features/members/import/read.server.ts',
+			'src/features/members/import/xlsx.server.ts',
 			'**/*.test.ts',
 		],
 		rules: {
@@ -148,5 +162,10 @@ export default tseslint.config(
 				{ paths: [DATE_FNS], patterns: [ARGON2, MAIL_AND_SHEETS] },
 			],
 		},
+	},
+	{
+		files: ['src/**/*.{ts,tsx}', 'netlify/**/*.ts', 'scripts/**/*.ts'],
+		ignores: ['src/lib/csv.ts', '**/*.test.ts'],
+		rules: { 'no-restricted-syntax': ['error', ...CSV_WRITERS] },
 	},
 );

@@ -52,7 +52,9 @@ export default defineConfig({
 	webServer: {
 		// The server's log also goes to a file, where tests find the line of a failure by its error id.
 		// tee ignores the stop signal, so it keeps writing until the server has shut down cleanly.
-		command: `rm -rf ${DATA_DIR} && mkdir -p ${DATA_DIR} && node scripts/start.ts 2>&1 | (trap '' TERM; tee ${DATA_DIR}/server.log)`,
+		// tests/support/e2e-server.ts is scripts/start.ts with the membership system's stand-in
+		// reachable by its host name (code, not a variable: production cannot do the same).
+		command: `rm -rf ${DATA_DIR} && mkdir -p ${DATA_DIR} && node tests/support/e2e-server.ts 2>&1 | (trap '' TERM; tee ${DATA_DIR}/server.log)`,
 		url: `http://localhost:${PORT}/`,
 		timeout: 300_000,
 		reuseExistingServer: false,
@@ -68,9 +70,10 @@ export default defineConfig({
 			// Every test signs in from 127.0.0.1: the identity service's per-address limit (GoTrue's
 			// 150 token requests per 5 minutes) would otherwise stop the suite, not an attacker.
 			AUTH_RATE_LIMIT_TOKEN: '100000',
-			// The member sync reads tests/e2e/member-imports.spec.ts's stand-in of the membership system.
-			ATLAS_MEMBERS_URL: `http://127.0.0.1:${ATLAS_MEMBERS_PORT}/members/export`,
-			ATLAS_TOKEN_URL: `http://127.0.0.1:${ATLAS_MEMBERS_PORT}/connect/token`,
+			// The member sync reads tests/e2e/member-imports.spec.ts's stand-in of the membership system
+			// (on 127.0.0.1; the server resolves this name there: tests/support/e2e-server.ts).
+			ATLAS_MEMBERS_URL: `http://atlas-members.test:${ATLAS_MEMBERS_PORT}/members/export`,
+			ATLAS_TOKEN_URL: `http://atlas-members.test:${ATLAS_MEMBERS_PORT}/connect/token`,
 			ATLAS_CLIENT_ID: 'chamber-test-client',
 			ATLAS_CLIENT_SECRET: 'e2e-atlas-secret',
 			ATLAS_MEMBERS_TENANT: 'chamber-test',

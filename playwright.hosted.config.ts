@@ -1,7 +1,9 @@
 import { defineConfig } from '@playwright/test';
 import base from './playwright.config.ts';
 
-const PORT = 8897;
+// tests/hosted/run.sh sets both from HOSTED_PORT.
+const PORT = Number(process.env.HOSTED_BROWSER_PORT || 54331);
+const STACK_PORT = process.env.HOSTED_BROWSER_STACK_PORT || '54338';
 const DATA_DIR = '.data-test/hosted-e2e';
 
 /**
@@ -25,7 +27,7 @@ export default defineConfig({
 			PORT: String(PORT),
 			TENANT: 'example',
 			CHAMBER_DATA_DIR: DATA_DIR,
-			CHAMBER_STACK_PORT: '57441',
+			CHAMBER_STACK_PORT: STACK_PORT,
 		},
 	},
 });

@@ -1,7 +1,15 @@
 import { configDefaults, defineConfig } from 'vitest/config';
+import { dbSuiteInclude } from './tests/db/runs-on.ts';
 
 export default defineConfig({
 	test: {
+		// CI's record of each file's and test's time (scripts/ci-summary.ts).
+		reporters: process.env.TEST_TIMINGS_FILE
+			? [
+					'default',
+					['./tests/support/timings-reporter.ts', { outputFile: process.env.TEST_TIMINGS_FILE }],
+				]
+			: ['default'],
 		projects: [
 			{
 				test: {
@@ -20,8 +28,12 @@ export default defineConfig({
 			{
 				test: {
 					name: 'db',
-					// tests/contract: the specification's requests, against the same stack.
-					include: ['tests/db/**/*.test.ts', 'tests/contract/**/*.test.ts'],
+					// Each db file's first line says where it runs (tests/db/runs-on.ts); tests/contract
+					// holds the specification's requests, run against the embedded stack.
+					include: [
+						...dbSuiteInclude(process.env.DB_TESTS_ON),
+						...(process.env.DB_TESTS_ON === 'hosted' ? [] : ['tests/contract/**/*.test.ts']),
+					],
 					exclude: [...configDefaults.exclude, 'tests/contract/**/*.astro.test.ts'],
 					environment: 'node',
 					globalSetup: ['tests/db/global-setup.ts'],

@@ -26,15 +26,13 @@ import { loadavg } from 'node:os';
 import { join, posix } from 'node:path';
 import { parseArgs } from 'node:util';
 import { gzipSync } from 'node:zlib';
-import * as chromeLauncher from 'chrome-launcher';
 import { init as initLexer, parse as parseModule } from 'es-module-lexer';
-import lighthouse from 'lighthouse';
-import { throttling } from 'lighthouse/core/config/constants.js';
 import { parse as parseHtml } from 'parse5';
 import type { DefaultTreeAdapterMap } from 'parse5';
 import { eventPath, type Event } from '../src/features/events/events.ts';
 import { startSiteServer } from './lib/netlify-local.ts';
 import { onShutdown, runMain } from './lib/main.ts';
+import { loadBenchTool, type ChromeLauncher, type Lighthouse } from './lib/bench-tools.ts';
 import { ROOT } from './lib/site.ts';
 import { ensureStack } from './stack/index.ts';
 import { freePort } from './lib/free-port.ts';
@@ -235,13 +233,17 @@ async function weigh(path: string, origin: string): Promise<Weights> {
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[values.length >> 1] ?? 0;
 
+/** Loaded when the benchmark starts, from tools/bench (lib/bench-tools.ts). */
+let lighthouse: Lighthouse;
+let mobileSlow4G: object;
+
 async function runLighthouse(url: string, port: number, cpu: number, categories: string[]) {
 	const result = await lighthouse(
 		url,
 		{ port, output: 'json', logLevel: 'error', onlyCategories: categories },
 		{
 			extends: 'lighthouse:default',
-			settings: { throttling: { ...throttling.mobileSlow4G, cpuSlowdownMultiplier: cpu } },
+			settings: { throttling: { ...mobileSlow4G, cpuSlowdownMultiplier: cpu } },
 		},
 	);
 	if (!result) throw new Error(`Lighthouse returned nothing for ${url}`);
@@ -395,6 +397,13 @@ runMain(async () => {
 		throw new Error('dist/ has no built site: run `npm run build` first');
 	}
 
+	lighthouse = (await loadBenchTool<{ default: Lighthouse }>('lighthouse')).default;
+	mobileSlow4G = (
+		await loadBenchTool<{ throttling: { mobileSlow4G: object } }>(
+			'lighthouse/core/config/constants.js',
+		)
+	).throttling.mobileSlow4G;
+	const chromeLauncher = await loadBenchTool<ChromeLauncher>('chrome-launcher');
 	const stack = await ensureStack({ quiet: true });
 	onShutdown(() => stack.stop());
 	Object.assign(process.env, stack.env, { TENANT: process.env.TENANT || 'demo' });

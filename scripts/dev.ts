@@ -2,15 +2,18 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { onShutdown, runMain } from './lib/main.ts';
-import { checkTenant, ROOT, seedIfEmpty } from './lib/site.ts';
-import { ensureStack } from './stack/index.ts';
+import { ensureSeededStack } from './lib/seeded-stack.ts';
+import { checkTenant, ROOT } from './lib/site.ts';
+import type { Stack } from './stack/index.ts';
 
 runMain(
 	async () => {
 		const tenant = process.env.TENANT || 'demo';
-		const stack = await ensureStack();
-		onShutdown(() => stack.stop());
-		await seedIfEmpty(stack);
+		const stacks: Stack[] = [];
+		onShutdown(async () => {
+			for (const started of stacks) await started.stop();
+		});
+		const stack = await ensureSeededStack((started) => stacks.push(started));
 		await checkTenant(stack, tenant);
 		const child = spawn(process.execPath, [join(ROOT, 'node_modules/astro/bin/astro.mjs'), 'dev'], {
 			cwd: ROOT,

@@ -17,24 +17,20 @@ import {
 import { removeOrphanedCopies, startSiteServer } from './lib/netlify-local.ts';
 import { onShutdown, runMain } from './lib/main.ts';
 import { loadScheduledFunctions, scheduledRoute, startScheduler } from './lib/scheduled.ts';
-import {
-	astroSiteBuilder,
-	checkTenant,
-	codeFingerprint,
-	demoAccounts,
-	ROOT,
-	seedIfEmpty,
-} from './lib/site.ts';
-import { ensureStack } from './stack/index.ts';
+import { astroSiteBuilder, checkTenant, codeFingerprint, demoAccounts, ROOT } from './lib/site.ts';
+import { ensureSeededStack } from './lib/seeded-stack.ts';
+import type { Stack } from './stack/index.ts';
 
 runMain(
 	async () => {
 		const tenant = process.env.TENANT || 'demo';
 		const port = Number(process.env.PORT || 8888);
-		const stack = await ensureStack();
-		onShutdown(() => stack.stop());
+		const stacks: Stack[] = [];
+		onShutdown(async () => {
+			for (const started of stacks) await started.stop();
+		});
+		const stack = await ensureSeededStack((started) => stacks.push(started));
 		Object.assign(process.env, stack.env, { TENANT: tenant });
-		await seedIfEmpty(stack);
 		await checkTenant(stack, tenant);
 
 		const service = getServiceClient(readClientEnv());

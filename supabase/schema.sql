@@ -195,9 +195,9 @@ alter table public.business_members enable row level security;
 create policy "Chamber admins can read their chamber's members" on public.business_members
 	for select to authenticated
 	using (public.has_tenant_role(tenant_id, ARRAY['super_admin'::text, 'admin'::text]));
-create policy "Members can read their own bindings" on public.business_members
+create policy "Members can read their own bindings while they hold" on public.business_members
 	for select to authenticated
-	using ((user_id = auth.uid()));
+	using (((user_id = auth.uid()) AND public.is_business_member(profile_id)));
 comment on table public.business_members is 'Which identity-service user is the member of which business: bound when a sign-in link is sent to the business''s address on file. A member is no staff role.';
 comment on column public.business_members.email is 'The address on file the binding was made for: the binding holds only while the business still has that address.';
 grant select on table public.business_members to authenticated;
@@ -735,7 +735,8 @@ create table public.member_imports (
 	updated_at timestamp with time zone default now() not null,
 	previewed_at timestamp with time zone,
 	applied_at timestamp with time zone,
-	publish_id bigint
+	publish_id bigint,
+	applied_by uuid
 );
 alter table public.member_imports add constraint member_imports_counts_check CHECK ((jsonb_typeof(counts) = 'object'::text));
 alter table public.member_imports add constraint member_imports_error_check CHECK ((length(error) <= 2000));
@@ -751,6 +752,7 @@ alter table public.member_imports add constraint member_imports_rows_validated_c
 alter table public.member_imports add constraint member_imports_source_check CHECK (((length(source) >= 1) AND (length(source) <= 300)));
 alter table public.member_imports add constraint member_imports_state_check CHECK ((state = ANY (ARRAY['queued'::text, 'reading'::text, 'needs_mapping'::text, 'validating'::text, 'previewed'::text, 'apply_requested'::text, 'applying'::text, 'applied'::text, 'failed'::text, 'discarded'::text])));
 alter table public.member_imports add constraint member_imports_storage_path_check CHECK ((length(storage_path) <= 500));
+alter table public.member_imports add constraint member_imports_storage_path_in_folder CHECK (((storage_path IS NULL) OR public.member_import_path_ok(tenant_id, storage_path)));
 alter table public.member_imports add constraint member_imports_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
 CREATE UNIQUE INDEX member_imports_one_working_per_tenant ON public.member_imports USING btree (tenant_id) WHERE (state = ANY (ARRAY['queued'::text, 'reading'::text, 'validating'::text, 'apply_requested'::text, 'applying'::text]));
 CREATE INDEX member_imports_tenant_created_idx ON public.member_imports USING btree (tenant_id, kind, created_at DESC);
@@ -768,6 +770,8 @@ comment on column public.member_imports.headers is 'For the mapping screen: the 
 comment on column public.member_imports.mapping is 'Heading (as in the file) → business field, as this import used it.';
 comment on column public.member_imports.counts is 'The dry run''s counts: added, changed, unchanged, missing, invalid, kept; after applying also unpublished.';
 comment on column public.member_imports.missing_action is 'What the person chose for members missing from the file: keep them, or unpublish them.';
+comment on column public.member_imports.requested_by is 'Who started the import (null: the scheduled sync); it is read only while they may still import.';
+comment on column public.member_imports.applied_by is 'Who asked to apply the dry run (the identity-service user); the apply is done only while they may still import.';
 grant select on table public.member_imports to authenticated;
 grant select, insert, update, delete, truncate, references, trigger, maintain on table public.member_imports to postgres;
 grant select, insert, update, delete, truncate, references, trigger, maintain on table public.member_imports to service_role;
@@ -987,6 +991,7 @@ create policy "Chamber staff can read their unpublished businesses" on public.pr
 	using (public.has_tenant_role(tenant_id));
 comment on table public.profiles is 'Member businesses of a chamber, one per membership-system profile (weblink_profile_id).';
 comment on column public.profiles.hours is 'Opening hours: {mon … sun: [{open, close}] (HH:MM, none when closed), note}; null when the business gives none. Checked by business_hours_problem().';
+comment on column public.profiles.email is 'The business''s address on file: the contact form''s recipient and where a member''s sign-in link goes. Never public; staff read it through admin_business, the server with the service role.';
 comment on column public.profiles.sort_name is 'lower(report_name): the name key of every directory sort.';
 comment on column public.profiles.shuffle_key is 'A fixed hash of the id in [0, 2^31): the random sorts shuffle by it (directory_page).';
 comment on column public.profiles.accepts_messages is 'Whether the business has an e-mail address the contact form can send to (the address itself is not public).';
@@ -996,37 +1001,64 @@ comment on column public.profiles.updated_at is 'When the business last changed.
 comment on column public.profiles.updated_by is 'Who changed the business last: a staff member''s e-mail, or import / sync for the membership system.';
 comment on column public.profiles.removed_at is 'When staff removed the business (it is unpublished; restorable for 30 days), else null.';
 comment on column public.profiles.published_before_removal is 'Whether a removed business was published: restoring it puts that back.';
-grant select on table public.profiles to authenticated;
 grant select, insert, update, delete, truncate, references, trigger, maintain on table public.profiles to postgres;
 grant select, insert, update, delete, truncate, references, trigger, maintain on table public.profiles to service_role;
 grant select (id) on table public.profiles to anon;
+grant select (id) on table public.profiles to authenticated;
 grant select (tenant_id) on table public.profiles to anon;
+grant select (tenant_id) on table public.profiles to authenticated;
 grant select (report_name) on table public.profiles to anon;
+grant select (report_name) on table public.profiles to authenticated;
 grant select (address1) on table public.profiles to anon;
+grant select (address1) on table public.profiles to authenticated;
 grant select (address2) on table public.profiles to anon;
+grant select (address2) on table public.profiles to authenticated;
 grant select (city) on table public.profiles to anon;
+grant select (city) on table public.profiles to authenticated;
 grant select (county) on table public.profiles to anon;
+grant select (county) on table public.profiles to authenticated;
 grant select (state) on table public.profiles to anon;
+grant select (state) on table public.profiles to authenticated;
 grant select (zip) on table public.profiles to anon;
+grant select (zip) on table public.profiles to authenticated;
 grant select (work_phone) on table public.profiles to anon;
+grant select (work_phone) on table public.profiles to authenticated;
 grant select (hours) on table public.profiles to anon;
+grant select (hours) on table public.profiles to authenticated;
 grant select (website) on table public.profiles to anon;
+grant select (website) on table public.profiles to authenticated;
 grant select (featured) on table public.profiles to anon;
+grant select (featured) on table public.profiles to authenticated;
 grant select (categories) on table public.profiles to anon;
+grant select (categories) on table public.profiles to authenticated;
 grant select (membership_level_name) on table public.profiles to anon;
+grant select (membership_level_name) on table public.profiles to authenticated;
 grant select (membership_rank) on table public.profiles to anon;
+grant select (membership_rank) on table public.profiles to authenticated;
 grant select (member_since_date) on table public.profiles to anon;
+grant select (member_since_date) on table public.profiles to authenticated;
 grant select (weblink_profile_id) on table public.profiles to anon;
+grant select (weblink_profile_id) on table public.profiles to authenticated;
 grant select (main_related_profile_name) on table public.profiles to anon;
+grant select (main_related_profile_name) on table public.profiles to authenticated;
 grant select (logo_url) on table public.profiles to anon;
+grant select (logo_url) on table public.profiles to authenticated;
 grant select (listing_position) on table public.profiles to anon;
+grant select (listing_position) on table public.profiles to authenticated;
 grant select (is_member) on table public.profiles to anon;
+grant select (is_member) on table public.profiles to authenticated;
 grant select (published) on table public.profiles to anon;
+grant select (published) on table public.profiles to authenticated;
 grant select (search_vector) on table public.profiles to anon;
+grant select (search_vector) on table public.profiles to authenticated;
 grant select (search_text) on table public.profiles to anon;
+grant select (search_text) on table public.profiles to authenticated;
 grant select (sort_name) on table public.profiles to anon;
+grant select (sort_name) on table public.profiles to authenticated;
 grant select (shuffle_key) on table public.profiles to anon;
+grant select (shuffle_key) on table public.profiles to authenticated;
 grant select (accepts_messages) on table public.profiles to anon;
+grant select (accepts_messages) on table public.profiles to authenticated;
 
 create table public.publishes (
 	id bigint generated always as identity not null,
@@ -1107,8 +1139,10 @@ create table public.scheduled_publishes (
 	finished_at timestamp with time zone,
 	canceled_by_email text,
 	error text,
-	publish_id bigint
+	publish_id bigint,
+	base_versions jsonb
 );
+alter table public.scheduled_publishes add constraint scheduled_publishes_base_versions_check CHECK (((base_versions IS NULL) OR (jsonb_typeof(base_versions) = 'object'::text)));
 alter table public.scheduled_publishes add constraint scheduled_publishes_changes_check CHECK (((jsonb_typeof(changes) = 'array'::text) AND (jsonb_array_length(changes) <= 200)));
 alter table public.scheduled_publishes add constraint scheduled_publishes_created_role_check CHECK ((created_role = ANY (ARRAY['super_admin'::text, 'admin'::text, 'editor'::text])));
 alter table public.scheduled_publishes add constraint scheduled_publishes_error_check CHECK ((length(error) <= 1000));
@@ -1128,9 +1162,13 @@ alter table public.scheduled_publishes enable row level security;
 create policy "Chamber staff can read their chamber's scheduled publishes" on public.scheduled_publishes
 	for select to authenticated
 	using (public.has_tenant_role(tenant_id));
-create policy "Chamber staff can schedule changes of their chamber" on public.scheduled_publishes
+create policy "Chamber staff can schedule saves, and its admins restores, of t" on public.scheduled_publishes
 	for insert to authenticated
-	with check (public.has_tenant_role(tenant_id));
+	with check (
+CASE kind
+    WHEN 'restore'::text THEN public.has_tenant_role(tenant_id, ARRAY['super_admin'::text, 'admin'::text])
+    ELSE public.has_tenant_role(tenant_id)
+END);
 comment on table public.scheduled_publishes is 'Changes staff scheduled to go live at a time (''Publish at…''): stored, checked as their author, written and published by the scheduled function when due.';
 comment on column public.scheduled_publishes.run_at is 'When it goes live (the scheduled function runs every 5 minutes; times are on a 5-minute mark).';
 comment on column public.scheduled_publishes.changes is 'For a save: the writes, each {column, field, value, version, path} as update_chamber_config takes them.';
@@ -1140,6 +1178,7 @@ comment on column public.scheduled_publishes.summary is 'What it changes, for pe
 comment on column public.scheduled_publishes.created_role is 'The author''s role for the chamber when they scheduled it; it fires only while they still hold at least that.';
 comment on column public.scheduled_publishes.error is 'Why it did not go live (failed).';
 comment on column public.scheduled_publishes.publish_id is 'The publish (build) that took it live.';
+comment on column public.scheduled_publishes.base_versions is 'The configuration''s versions ({section: version}, as config_versions) when it was scheduled: a restore fails when a field it would take back changed since. Set by the database.';
 grant select on table public.scheduled_publishes to authenticated;
 grant select, insert, update, delete, truncate, references, trigger, maintain on table public.scheduled_publishes to postgres;
 grant select, insert, update, delete, truncate, references, trigger, maintain on table public.scheduled_publishes to service_role;
@@ -1308,7 +1347,7 @@ comment on view public.business_cards_view is 'The list view of business card re
 grant select on table public.business_cards_view to anon;
 grant select on table public.business_cards_view to authenticated;
 grant select, insert, update, delete, truncate, references, trigger, maintain on table public.business_cards_view to postgres;
-grant select, insert, update, delete, truncate, references, trigger, maintain on table public.business_cards_view to service_role;
+grant select, maintain on table public.business_cards_view to service_role;
 
 create view public.business_detail_view with (security_invoker=true) as
  SELECT tenant_id,
@@ -1358,7 +1397,7 @@ comment on column public.business_detail_view.accepts_messages is 'Whether the b
 grant select on table public.business_detail_view to anon;
 grant select on table public.business_detail_view to authenticated;
 grant select, insert, update, delete, truncate, references, trigger, maintain on table public.business_detail_view to postgres;
-grant select, insert, update, delete, truncate, references, trigger, maintain on table public.business_detail_view to service_role;
+grant select, maintain on table public.business_detail_view to service_role;
 
 /**
   ---------------------------------------------------------------------------
@@ -1456,7 +1495,7 @@ begin
 	end if;
 	select * into v_row from public.profiles where id = p_business_id and tenant_id = p_tenant_id;
 	if not found then
-		raise exception 'No such business in this chamber' using errcode = 'P0002';
+		raise exception 'No such business in this chamber' using errcode = 'PT404';
 	end if;
 	return jsonb_build_object(
 		'business', public.business_document(v_row.id) || jsonb_build_object(
@@ -1496,7 +1535,7 @@ begin
 	perform public.require_event_staff(p_tenant_id);
 	select * into v_row from public.chamber_events where id = p_event_id and tenant_id = p_tenant_id;
 	if not found then
-		raise exception 'No such event in this chamber' using errcode = 'P0002';
+		raise exception 'No such event in this chamber' using errcode = 'PT404';
 	end if;
 	return jsonb_build_object(
 		'id', v_row.id,
@@ -1590,7 +1629,7 @@ grant execute on function public.admin_list_businesses(p_tenant_id uuid, p_query
 grant execute on function public.admin_list_businesses(p_tenant_id uuid, p_query text, p_status text, p_level text, p_category text, p_limit integer, p_offset integer) to postgres;
 grant execute on function public.admin_list_businesses(p_tenant_id uuid, p_query text, p_status text, p_level text, p_category text, p_limit integer, p_offset integer) to service_role;
 
-CREATE OR REPLACE FUNCTION public.admin_list_chamber_events(p_tenant_id uuid, p_query text DEFAULT NULL::text, p_when text DEFAULT NULL::text, p_type text DEFAULT NULL::text, p_origin text DEFAULT NULL::text, p_with_file boolean DEFAULT true, p_limit integer DEFAULT 25, p_offset integer DEFAULT 0)
+CREATE OR REPLACE FUNCTION public.admin_list_chamber_events(p_tenant_id uuid, p_query text DEFAULT NULL::text, p_when text DEFAULT NULL::text, p_type text DEFAULT NULL::text, p_origin text DEFAULT NULL::text, p_with_file boolean DEFAULT true, p_limit integer DEFAULT 25, p_offset integer DEFAULT 0, p_extra jsonb DEFAULT NULL::jsonb)
  RETURNS jsonb
  LANGUAGE plpgsql
  STABLE SECURITY DEFINER
@@ -1605,8 +1644,11 @@ begin
 	if p_when is not null and p_when not in ('upcoming', 'past', 'cancelled', 'draft') then
 		raise exception 'when: expected upcoming, past, cancelled or draft' using errcode = '22023';
 	end if;
-	if p_origin is not null and p_origin not in ('staff', 'feed', 'submission', 'file') then
-		raise exception 'source: expected staff, feed, submission or file' using errcode = '22023';
+	if p_origin is not null and p_origin not in ('staff', 'feed', 'submission', 'file', 'atlas') then
+		raise exception 'source: expected staff, feed, submission, file or atlas' using errcode = '22023';
+	end if;
+	if p_extra is not null and (jsonb_typeof(p_extra) <> 'array' or jsonb_array_length(p_extra) > 5000) then
+		raise exception 'extra: expected at most 5000 events' using errcode = '22023';
 	end if;
 	if nullif(btrim(p_query), '') is not null then
 		v_pattern := '%' || replace(replace(replace(lower(btrim(p_query)), '\', '\\'), '%', '\%'), '_', '\_') || '%';
@@ -1638,8 +1680,17 @@ begin
 		from public.events ev
 		where p_with_file and ev.tenant_id = p_tenant_id
 	),
+	atlas_events as (
+		select 'atlas:' || (x ->> 'eventId') as id, x ->> 'name' as name,
+			case x ->> 'calendar' when 'community' then 'community' else 'chamber' end as calendar,
+			'atlas' as origin, 'published' as status, coalesce(x ->> 'eventType', '') as event_type,
+			false as recurring, null::timestamptz as updated_at, null::text as updated_by,
+			(x ->> 'eventId')::integer as event_id, (x ->> 'startUtc')::timestamptz as start_utc,
+			(x ->> 'endUtc')::timestamptz as end_utc, 1::bigint as dates, null::text as feed_name
+		from jsonb_array_elements(coalesce(p_extra, '[]'::jsonb)) x
+	),
 	all_events as (
-		select * from own_events union all select * from file_events
+		select * from own_events union all select * from file_events union all select * from atlas_events
 	),
 	matching as (
 		select r.* from all_events r
@@ -1661,7 +1712,7 @@ begin
 				'eventType', m.event_type, 'recurring', m.recurring, 'dates', m.dates,
 				'eventId', m.event_id, 'startUtc', m.start_utc, 'endUtc', m.end_utc,
 				'feedName', m.feed_name, 'updatedAt', m.updated_at, 'updatedBy', m.updated_by,
-				'readOnly', m.origin = 'file'
+				'readOnly', m.origin in ('file', 'atlas')
 			) order by (m.end_utc < now()), case when m.end_utc >= now() then m.start_utc end,
 				m.start_utc desc, m.id)
 			from (
@@ -1675,10 +1726,10 @@ begin
 	return jsonb_build_object('total', v_total, 'events', v_rows);
 end;
 $function$;
-comment on function public.admin_list_chamber_events(p_tenant_id uuid, p_query text, p_when text, p_type text, p_origin text, p_with_file boolean, p_limit integer, p_offset integer) is 'A page of the chamber''s events for its staff (its own, and the tenant file''s read-only), upcoming first; {total, events}.';
-grant execute on function public.admin_list_chamber_events(p_tenant_id uuid, p_query text, p_when text, p_type text, p_origin text, p_with_file boolean, p_limit integer, p_offset integer) to authenticated;
-grant execute on function public.admin_list_chamber_events(p_tenant_id uuid, p_query text, p_when text, p_type text, p_origin text, p_with_file boolean, p_limit integer, p_offset integer) to postgres;
-grant execute on function public.admin_list_chamber_events(p_tenant_id uuid, p_query text, p_when text, p_type text, p_origin text, p_with_file boolean, p_limit integer, p_offset integer) to service_role;
+comment on function public.admin_list_chamber_events(p_tenant_id uuid, p_query text, p_when text, p_type text, p_origin text, p_with_file boolean, p_limit integer, p_offset integer, p_extra jsonb) is 'A page of the chamber''s events for its staff (its own, and the tenant file''s read-only), upcoming first; {total, events}.';
+grant execute on function public.admin_list_chamber_events(p_tenant_id uuid, p_query text, p_when text, p_type text, p_origin text, p_with_file boolean, p_limit integer, p_offset integer, p_extra jsonb) to authenticated;
+grant execute on function public.admin_list_chamber_events(p_tenant_id uuid, p_query text, p_when text, p_type text, p_origin text, p_with_file boolean, p_limit integer, p_offset integer, p_extra jsonb) to postgres;
+grant execute on function public.admin_list_chamber_events(p_tenant_id uuid, p_query text, p_when text, p_type text, p_origin text, p_with_file boolean, p_limit integer, p_offset integer, p_extra jsonb) to service_role;
 
 CREATE OR REPLACE FUNCTION public.admin_role_rank(p_role text)
  RETURNS integer
@@ -1769,7 +1820,7 @@ declare
 begin
 	select * into v_feed from public.event_feeds where id = p_feed_id for update;
 	if not found or not public.may_read_event_feed(v_feed) then
-		raise exception 'No such feed in this chamber' using errcode = 'P0002';
+		raise exception 'No such feed in this chamber' using errcode = 'PT404';
 	end if;
 	if jsonb_typeof(p_events) is distinct from 'array' then
 		raise exception 'events: expected the feed''s events' using errcode = '22023';
@@ -1918,7 +1969,12 @@ declare
 begin
 	select * into v_import from public.member_imports where id = p_import_id for update;
 	if not found or v_import.state <> 'applying' then
-		raise exception 'This import is not being applied' using errcode = '55000';
+		raise exception 'This import is not being applied' using errcode = 'PT409';
+	end if;
+	-- claim_member_import checked the person who asked; a change of role since is refused too.
+	v_stale := public.member_import_refusal(v_import);
+	if v_stale is not null then
+		raise exception '%', v_stale using errcode = '42501';
 	end if;
 	select * into v_tenant from public.tenants where id = v_import.tenant_id;
 	-- The dry run was just written: the queries below plan with its real size.
@@ -2081,13 +2137,13 @@ declare
 begin
 	select * into v_submission from public.member_submissions where id = p_submission_id for update;
 	if not found or not public.has_tenant_role(v_submission.tenant_id) then
-		raise exception 'No such request in this chamber' using errcode = 'P0002';
+		raise exception 'No such request in this chamber' using errcode = 'PT404';
 	end if;
 	if not public.may_decide_member_requests(v_submission.tenant_id) then
 		raise exception 'Your role does not decide members'' requests' using errcode = '42501';
 	end if;
 	if v_submission.status <> 'pending' then
-		raise exception 'This request was % already', v_submission.status using errcode = '55000';
+		raise exception 'This request was % already', v_submission.status using errcode = 'PT409';
 	end if;
 	v_changes := coalesce(p_changes, v_submission.changes);
 	if jsonb_typeof(v_changes) is distinct from 'object' then
@@ -2149,6 +2205,35 @@ $function$;
 comment on function public.audit_chamber_event(p_tenant_id uuid, p_event_id uuid, p_field text, p_old jsonb, p_new jsonb) is 'Writes one audit_log row (section event) about a chamber event.';
 grant execute on function public.audit_chamber_event(p_tenant_id uuid, p_event_id uuid, p_field text, p_old jsonb, p_new jsonb) to postgres;
 grant execute on function public.audit_chamber_event(p_tenant_id uuid, p_event_id uuid, p_field text, p_old jsonb, p_new jsonb) to service_role;
+
+CREATE OR REPLACE FUNCTION public.begin_acting_for(p_user_id uuid, p_email text)
+ RETURNS jsonb
+ LANGUAGE plpgsql
+ SET search_path TO ''
+AS $function$
+declare
+	v_saved jsonb := jsonb_build_object(
+		'claims', current_setting('request.jwt.claims', true),
+		'sub', current_setting('request.jwt.claim.sub', true),
+		'role', current_setting('request.jwt.claim.role', true),
+		'email', current_setting('request.jwt.claim.email', true)
+	);
+begin
+	if p_user_id is null then
+		raise exception 'Acting for nobody' using errcode = '22023';
+	end if;
+	perform set_config('request.jwt.claims', jsonb_build_object(
+		'sub', p_user_id, 'role', 'authenticated', 'email', p_email
+	)::text, true);
+	perform set_config('request.jwt.claim.sub', '', true);
+	perform set_config('request.jwt.claim.role', '', true);
+	perform set_config('request.jwt.claim.email', '', true);
+	return v_saved;
+end;
+$function$;
+comment on function public.begin_acting_for(p_user_id uuid, p_email text) is 'Background work: the transaction''s claims become the user''s (sub, role authenticated, email) so every check judges them; answers the claims it replaced, for end_acting_for.';
+grant execute on function public.begin_acting_for(p_user_id uuid, p_email text) to postgres;
+grant execute on function public.begin_acting_for(p_user_id uuid, p_email text) to service_role;
 
 CREATE OR REPLACE FUNCTION public.bind_business_member(p_tenant_id uuid, p_business_id uuid, p_email text)
  RETURNS uuid
@@ -2763,7 +2848,7 @@ declare
 begin
 	select * into v_row from public.scheduled_publishes where id = p_id for update;
 	if not found or not public.has_tenant_role(v_row.tenant_id) then
-		raise exception 'No such scheduled publish' using errcode = '22023';
+		raise exception 'No such scheduled publish' using errcode = 'PT404';
 	end if;
 	if v_row.created_by is distinct from auth.uid()
 		and not public.has_tenant_role(v_row.tenant_id, array['super_admin', 'admin']) then
@@ -2865,7 +2950,11 @@ declare
 	v_column text;
 	v_key text;
 begin
-	if current_user not in ('anon', 'authenticated') then
+	-- The server side (the tenant import, a service-role call) writes in its own name. A user's
+	-- claims are judged whichever function the write passes through: a scheduled publish fires
+	-- with its author's.
+	if current_user not in ('anon', 'authenticated')
+		and coalesce(auth.role(), '') not in ('anon', 'authenticated') then
 		if (to_jsonb(new) - 'updated_at') is distinct from (to_jsonb(old) - 'updated_at') then
 			new.updated_at := now();
 		end if;
@@ -3029,12 +3118,12 @@ begin
 	end if;
 	select * into v_row from public.chamber_events where id = p_event_id and tenant_id = p_tenant_id for update;
 	if not found then
-		raise exception 'No such event in this chamber' using errcode = 'P0002';
+		raise exception 'No such event in this chamber' using errcode = 'PT404';
 	end if;
 	select * into v_occurrence from public.chamber_event_occurrences
 	where series_id = p_event_id and recurrence_key = p_key for update;
 	if not found then
-		raise exception 'No such date in this event' using errcode = 'P0002';
+		raise exception 'No such date in this event' using errcode = 'PT404';
 	end if;
 	if coalesce((v_row.field_versions ->> v_field)::integer, 0) > p_version
 			and (v_occurrence.changes, v_occurrence.cancelled) is distinct from (p_changes, p_cancelled) then
@@ -3113,14 +3202,33 @@ grant execute on function public.claim_contact_delivery(p_message_id uuid, p_max
 
 CREATE OR REPLACE FUNCTION public.claim_member_import(p_import_id uuid)
  RETURNS SETOF public.member_imports
- LANGUAGE sql
+ LANGUAGE plpgsql
  SECURITY DEFINER
  SET search_path TO ''
 AS $function$
-	update public.member_imports
-	set state = case state when 'queued' then 'reading' else 'applying' end, updated_at = now()
+declare
+	v_import public.member_imports;
+	v_refusal text;
+begin
+	select * into v_import from public.member_imports
 	where id = p_import_id and state in ('queued', 'apply_requested')
-	returning *;
+	for update;
+	if not found then
+		return;
+	end if;
+	v_refusal := public.member_import_refusal(v_import);
+	if v_refusal is not null then
+		update public.member_imports
+		set state = 'failed', error = v_refusal, updated_at = now()
+		where id = p_import_id;
+		return;
+	end if;
+	return query
+		update public.member_imports
+		set state = case state when 'queued' then 'reading' else 'applying' end, updated_at = now()
+		where id = p_import_id
+		returning *;
+end;
 $function$;
 comment on function public.claim_member_import(p_import_id uuid) is 'Takes a queued import (to read it) or an apply request (to apply it) for the background function; nothing when another run took it.';
 grant execute on function public.claim_member_import(p_import_id uuid) to postgres;
@@ -3145,10 +3253,10 @@ begin
 	where tenant_id = p_tenant_id and profile_id = p_business_id and field = p_field
 	for update;
 	if not found then
-		raise exception 'This field follows the membership system already' using errcode = 'P0002';
+		raise exception 'This field follows the membership system already' using errcode = 'PT404';
 	end if;
 	if exists (select 1 from public.profiles where id = p_business_id and removed_at is not null) then
-		raise exception 'This business was removed: restore it before changing it' using errcode = '55000';
+		raise exception 'This business was removed: restore it before changing it' using errcode = 'PT409';
 	end if;
 	delete from public.business_overrides
 	where tenant_id = p_tenant_id and profile_id = p_business_id and field = p_field;
@@ -3206,10 +3314,10 @@ begin
 	perform public.require_event_staff(p_tenant_id);
 	select * into v_row from public.chamber_events where id = p_event_id and tenant_id = p_tenant_id for update;
 	if not found then
-		raise exception 'No such event in this chamber' using errcode = 'P0002';
+		raise exception 'No such event in this chamber' using errcode = 'PT404';
 	end if;
 	if not (p_field = any (v_row.staff_fields)) then
-		raise exception 'This field follows the calendar feed already' using errcode = 'P0002';
+		raise exception 'This field follows the calendar feed already' using errcode = 'PT404';
 	end if;
 	if not public.may_change_event_field(p_tenant_id, p_field) then
 		raise exception 'Editors cannot feature an event' using errcode = '42501';
@@ -3568,7 +3676,7 @@ begin
 	if not public.may_import_members(p_tenant_id) then
 		raise exception 'Only the chamber''s admins can import members' using errcode = '42501';
 	end if;
-	if p_kind = 'file' and (p_storage_path is null or (storage.foldername(p_storage_path))[1] is distinct from p_tenant_id::text) then
+	if p_kind = 'file' and not coalesce(public.member_import_path_ok(p_tenant_id, p_storage_path), false) then
 		raise exception 'The file must be uploaded to the chamber''s folder of the imports bucket' using errcode = '22023';
 	end if;
 	if p_auto_apply and auth.uid() is not null then
@@ -3595,7 +3703,7 @@ begin
 		returning id into v_id;
 	exception when unique_violation then
 		raise exception 'Another import of this chamber is under way; wait for it to finish'
-			using errcode = '55006';
+			using errcode = 'PT409';
 	end;
 	return v_id;
 end;
@@ -3618,7 +3726,7 @@ begin
 	delete from public.chamber_events where id = p_event_id and tenant_id = p_tenant_id
 	returning * into v_row;
 	if not found then
-		raise exception 'No such event in this chamber' using errcode = 'P0002';
+		raise exception 'No such event in this chamber' using errcode = 'PT404';
 	end if;
 	perform public.audit_chamber_event(p_tenant_id, p_event_id, 'deleted', public.chamber_event_document(v_row), null);
 	perform public.publish_chamber_events(p_tenant_id);
@@ -4054,10 +4162,10 @@ declare
 begin
 	select * into v_import from public.member_imports where id = p_import_id for update;
 	if not found or not public.may_import_members(v_import.tenant_id) then
-		raise exception 'No such import' using errcode = 'P0002';
+		raise exception 'No such import' using errcode = 'PT404';
 	end if;
 	if v_import.state not in ('needs_mapping', 'previewed', 'failed') then
-		raise exception 'Only a preview, a mapping or a failed import can be discarded' using errcode = '55000';
+		raise exception 'Only a preview, a mapping or a failed import can be discarded' using errcode = 'PT409';
 	end if;
 	update public.member_imports set state = 'discarded', updated_at = now() where id = p_import_id;
 end;
@@ -4082,7 +4190,7 @@ declare
 begin
 	select * into v_source from public.chamber_events where id = p_event_id and tenant_id = p_tenant_id;
 	if not found then
-		raise exception 'No such event in this chamber' using errcode = 'P0002';
+		raise exception 'No such event in this chamber' using errcode = 'PT404';
 	end if;
 	select * into v_actor from public.audit_actor(p_tenant_id);
 	v_who := coalesce(v_actor.actor_email, v_actor.actor_role);
@@ -4127,6 +4235,22 @@ comment on function public.editor_feature_keys() is 'Display toggles of chamber_
 grant execute on function public.editor_feature_keys() to authenticated;
 grant execute on function public.editor_feature_keys() to postgres;
 grant execute on function public.editor_feature_keys() to service_role;
+
+CREATE OR REPLACE FUNCTION public.end_acting_for(p_saved jsonb)
+ RETURNS void
+ LANGUAGE plpgsql
+ SET search_path TO ''
+AS $function$
+begin
+	perform set_config('request.jwt.claims', coalesce(p_saved ->> 'claims', ''), true);
+	perform set_config('request.jwt.claim.sub', coalesce(p_saved ->> 'sub', ''), true);
+	perform set_config('request.jwt.claim.role', coalesce(p_saved ->> 'role', ''), true);
+	perform set_config('request.jwt.claim.email', coalesce(p_saved ->> 'email', ''), true);
+end;
+$function$;
+comment on function public.end_acting_for(p_saved jsonb) is 'Puts back the claims begin_acting_for replaced.';
+grant execute on function public.end_acting_for(p_saved jsonb) to postgres;
+grant execute on function public.end_acting_for(p_saved jsonb) to service_role;
 
 CREATE OR REPLACE FUNCTION public.event_occurrence_changes_problem(p_changes jsonb)
  RETURNS text
@@ -4466,10 +4590,8 @@ AS $function$
 declare
 	v_now constant timestamptz := coalesce(p_now, now());
 	v_row public.scheduled_publishes;
-	v_claims text := current_setting('request.jwt.claims', true);
-	v_claim_sub text := current_setting('request.jwt.claim.sub', true);
-	v_claim_role text := current_setting('request.jwt.claim.role', true);
-	v_claim_email text := current_setting('request.jwt.claim.email', true);
+	v_saved jsonb;
+	v_conflicts jsonb;
 	v_role text;
 	v_detail text;
 	v_error text;
@@ -4481,19 +4603,25 @@ begin
 		order by s.run_at, s.id
 		for update skip locked
 	loop
+		v_saved := null;
 		begin
 			if v_row.created_by is not null then
-				perform set_config('request.jwt.claims', jsonb_build_object(
-					'sub', v_row.created_by, 'role', 'authenticated', 'email', v_row.created_by_email
-				)::text, true);
-				perform set_config('request.jwt.claim.sub', '', true);
-				perform set_config('request.jwt.claim.role', '', true);
-				perform set_config('request.jwt.claim.email', '', true);
+				-- Judged as its author, now: the rank here, the role trigger and the rest as it writes.
+				v_saved := public.begin_acting_for(v_row.created_by, v_row.created_by_email);
 				v_role := public.tenant_role(p_tenant_id);
 				if public.admin_role_rank(v_role) < public.admin_role_rank(v_row.created_role) then
 					raise exception '% no longer has the rights to publish this',
 						coalesce(v_row.created_by_email, 'Its author')
 						using errcode = '42501';
+				end if;
+			end if;
+			if v_row.kind = 'restore' then
+				v_conflicts := public.restore_conflicts(p_tenant_id, v_row.snapshot, v_row.base_versions);
+				if jsonb_array_length(v_conflicts) > 0 then
+					raise exception 'Someone else changed % after it was scheduled', (
+						select string_agg(c ->> 'field', ', ') from jsonb_array_elements(v_conflicts) c
+					)
+						using errcode = 'PT409', detail = jsonb_build_object('conflicts', v_conflicts)::text;
 				end if;
 			end if;
 			perform public.apply_scheduled_change(p_tenant_id, v_row.kind, v_row.changes, v_row.snapshot);
@@ -4518,10 +4646,9 @@ begin
 				v_error := 'Not published: ' || sqlerrm;
 			end if;
 		end;
-		perform set_config('request.jwt.claims', coalesce(v_claims, ''), true);
-		perform set_config('request.jwt.claim.sub', coalesce(v_claim_sub, ''), true);
-		perform set_config('request.jwt.claim.role', coalesce(v_claim_role, ''), true);
-		perform set_config('request.jwt.claim.email', coalesce(v_claim_email, ''), true);
+		if v_saved is not null then
+			perform public.end_acting_for(v_saved);
+		end if;
 		update public.scheduled_publishes
 		set state = v_state, finished_at = v_now, error = left(v_error, 1000)
 		where id = v_row.id
@@ -5164,7 +5291,7 @@ CREATE OR REPLACE FUNCTION public.is_business_member(check_profile_id uuid)
  STABLE SECURITY DEFINER
  SET search_path TO ''
 AS $function$
-	select exists (
+	select public.member_session_from_link() and exists (
 		select 1
 		from public.business_members m
 		join public.profiles p on p.id = m.profile_id
@@ -5174,7 +5301,7 @@ AS $function$
 			and nullif(lower(btrim(p.email)), '') = m.email
 	);
 $function$;
-comment on function public.is_business_member(check_profile_id uuid) is 'True when the signed-in user is the member of this business (bound to it, its address on file unchanged, not removed).';
+comment on function public.is_business_member(check_profile_id uuid) is 'True when the signed-in user is the member of this business (bound to it, its address on file unchanged, not removed) and signed in by the e-mailed link less than 30 days ago.';
 grant execute on function public.is_business_member(check_profile_id uuid) to authenticated;
 grant execute on function public.is_business_member(check_profile_id uuid) to postgres;
 grant execute on function public.is_business_member(check_profile_id uuid) to service_role;
@@ -5418,6 +5545,7 @@ AS $function$
 		select 1
 		from public.tenants t
 		where t.id::text = (storage.foldername(p_name))[1]
+			and public.member_import_path_ok(t.id, p_name)
 			and public.has_tenant_role(t.id, array['super_admin', 'admin'])
 	);
 $function$;
@@ -5471,6 +5599,18 @@ comment on function public.member_import_documents(p_tenant_id uuid, p_weblink_i
 grant execute on function public.member_import_documents(p_tenant_id uuid, p_weblink_ids text[]) to postgres;
 grant execute on function public.member_import_documents(p_tenant_id uuid, p_weblink_ids text[]) to service_role;
 
+CREATE OR REPLACE FUNCTION public.member_import_path_ok(p_tenant_id uuid, p_path text)
+ RETURNS boolean
+ LANGUAGE sql
+ IMMUTABLE
+ SET search_path TO ''
+AS $function$
+	select p_path ~ ('^' || p_tenant_id::text || '/[A-Za-z0-9][A-Za-z0-9._-]{0,199}$');
+$function$;
+comment on function public.member_import_path_ok(p_tenant_id uuid, p_path text) is 'Whether an imports-bucket path is a file directly in the chamber''s folder: {tenant id}/{name}, the name [A-Za-z0-9][A-Za-z0-9._-]{0,199}.';
+grant execute on function public.member_import_path_ok(p_tenant_id uuid, p_path text) to postgres;
+grant execute on function public.member_import_path_ok(p_tenant_id uuid, p_path text) to service_role;
+
 CREATE OR REPLACE FUNCTION public.member_import_preview(p_import_id uuid, p_kind text, p_limit integer DEFAULT 100)
  RETURNS TABLE(id bigint, row_number integer, action text, weblink_profile_id text, name text, changes jsonb, errors jsonb)
  LANGUAGE plpgsql
@@ -5482,7 +5622,7 @@ declare
 begin
 	select m.tenant_id into v_tenant_id from public.member_imports m where m.id = p_import_id;
 	if v_tenant_id is null or not public.may_import_members(v_tenant_id) then
-		raise exception 'No such import' using errcode = 'P0002';
+		raise exception 'No such import' using errcode = 'PT404';
 	end if;
 	if p_kind is null or p_kind not in ('add', 'change', 'missing', 'invalid', 'kept') then
 		raise exception 'Expected add, change, missing, invalid or kept' using errcode = '22023';
@@ -5501,6 +5641,40 @@ comment on function public.member_import_preview(p_import_id uuid, p_kind text, 
 grant execute on function public.member_import_preview(p_import_id uuid, p_kind text, p_limit integer) to authenticated;
 grant execute on function public.member_import_preview(p_import_id uuid, p_kind text, p_limit integer) to postgres;
 grant execute on function public.member_import_preview(p_import_id uuid, p_kind text, p_limit integer) to service_role;
+
+CREATE OR REPLACE FUNCTION public.member_import_refusal(p_import public.member_imports)
+ RETURNS text
+ LANGUAGE plpgsql
+ SET search_path TO ''
+AS $function$
+declare
+	v_applying constant boolean := p_import.state in ('apply_requested', 'applying');
+	v_user uuid := case when v_applying then coalesce(p_import.applied_by, p_import.requested_by)
+		else p_import.requested_by end;
+	v_email text := case when v_applying and p_import.applied_by is not null then p_import.applied_by_email
+		else p_import.requested_by_email end;
+	v_saved jsonb;
+	v_may boolean;
+begin
+	if v_user is null then
+		return null;
+	end if;
+	v_saved := public.begin_acting_for(v_user, v_email);
+	v_may := public.may_import_members(p_import.tenant_id);
+	perform public.end_acting_for(v_saved);
+	if v_may then
+		return null;
+	end if;
+	return format(
+		'%s may no longer import members of this chamber: nothing was %s.',
+		coalesce(v_email, 'The person who asked for it'),
+		case when v_applying then 'applied' else 'read' end
+	);
+end;
+$function$;
+comment on function public.member_import_refusal(p_import public.member_imports) is 'Why an import''s next step (read, or apply) is no longer done for the person who asked for it, judged as them now; null when it may go on.';
+grant execute on function public.member_import_refusal(p_import public.member_imports) to postgres;
+grant execute on function public.member_import_refusal(p_import public.member_imports) to service_role;
 
 CREATE OR REPLACE FUNCTION public.member_import_targets()
  RETURNS text[]
@@ -5691,6 +5865,27 @@ comment on function public.member_requests(p_tenant_id uuid) is 'The chamber''s 
 grant execute on function public.member_requests(p_tenant_id uuid) to authenticated;
 grant execute on function public.member_requests(p_tenant_id uuid) to postgres;
 grant execute on function public.member_requests(p_tenant_id uuid) to service_role;
+
+CREATE OR REPLACE FUNCTION public.member_session_from_link()
+ RETURNS boolean
+ LANGUAGE sql
+ STABLE
+ SET search_path TO ''
+AS $function$
+	select coalesce((
+		select bool_or(
+			a.entry ->> 'method' in ('otp', 'magiclink', 'recovery')
+			and jsonb_typeof(a.entry -> 'timestamp') = 'number'
+			and to_timestamp((a.entry ->> 'timestamp')::double precision) > now() - interval '30 days'
+		)
+		from jsonb_array_elements(
+			case when jsonb_typeof(auth.jwt() -> 'amr') = 'array' then auth.jwt() -> 'amr' else '[]'::jsonb end
+		) a(entry)
+	), false);
+$function$;
+comment on function public.member_session_from_link() is 'True when the request''s token comes from a session that began with an e-mailed link or code (amr otp, magiclink or recovery) less than 30 days ago: the only sessions that are a business''s member.';
+grant execute on function public.member_session_from_link() to postgres;
+grant execute on function public.member_session_from_link() to service_role;
 
 CREATE OR REPLACE FUNCTION public.member_submission_json(s public.member_submissions)
  RETURNS jsonb
@@ -6292,18 +6487,27 @@ begin
 		join public.profiles p on p.id = b.business_id and p.tenant_id = p_tenant_id and p.published
 		where b.n > 0
 			and b.kind = any (public.business_stat_kinds())
+			and (b.kind = 'search') = (b.words <> '')
 			and (
 				b.kind <> 'search'
-				or exists (
-					select 1 from public.business_stats s
-					where s.tenant_id = p_tenant_id and s.business_id = b.business_id
-						and s.day = p_day and s.kind = 'search' and s.words = b.words
-				)
 				or (
-					select count(distinct s.words) from public.business_stats s
-					where s.tenant_id = p_tenant_id and s.business_id = b.business_id and s.kind = 'search'
-						and s.day >= date_trunc('month', p_day)::date and s.day <= p_day
-				) < 200
+					char_length(b.words) <= 100
+					and b.words = lower(btrim(b.words))
+					-- The search the site runs finds this business with these words.
+					and coalesce(p.search_vector @@ public.search_tsquery(p_tenant_id, b.words), false)
+					and (
+						exists (
+							select 1 from public.business_stats s
+							where s.tenant_id = p_tenant_id and s.business_id = b.business_id
+								and s.day = p_day and s.kind = 'search' and s.words = b.words
+						)
+						or (
+							select count(distinct s.words) from public.business_stats s
+							where s.tenant_id = p_tenant_id and s.business_id = b.business_id and s.kind = 'search'
+								and s.day >= date_trunc('month', p_day)::date and s.day <= p_day
+						) < 200
+					)
+				)
 			)
 		group by b.business_id, b.kind, b.words
 	)
@@ -6317,7 +6521,7 @@ begin
 	return v_rows;
 end;
 $function$;
-comment on function public.record_business_stats(p_tenant_id uuid, p_day date, p_counts jsonb) is 'Adds one batch of summed counts to business_stats for the chamber''s published businesses; answers how many counters it touched. Service role only (/api/stats).';
+comment on function public.record_business_stats(p_tenant_id uuid, p_day date, p_counts jsonb) is 'Adds one batch of summed counts to business_stats for the chamber''s published businesses (search words only where the site''s search finds the business with them); answers how many counters it touched. Service role only (/api/stats).';
 grant execute on function public.record_business_stats(p_tenant_id uuid, p_day date, p_counts jsonb) to postgres;
 grant execute on function public.record_business_stats(p_tenant_id uuid, p_day date, p_counts jsonb) to service_role;
 
@@ -6349,7 +6553,7 @@ declare
 begin
 	select * into v_feed from public.event_feeds where id = p_feed_id for update;
 	if not found or not public.may_read_event_feed(v_feed) then
-		raise exception 'No such feed in this chamber' using errcode = 'P0002';
+		raise exception 'No such feed in this chamber' using errcode = 'PT404';
 	end if;
 	v_notify := v_feed.state = 'active'
 		and (v_feed.error_notified_at is null or v_feed.error_notified_at < now() - interval '1 day');
@@ -6430,7 +6634,7 @@ begin
 	where id = p_business_id and tenant_id = p_tenant_id and removed_at is null
 	returning version into v_version;
 	if not found then
-		raise exception 'No such business in this chamber' using errcode = 'P0002';
+		raise exception 'No such business in this chamber' using errcode = 'PT404';
 	end if;
 	insert into public.audit_log (tenant_id, actor_id, actor_email, actor_role, section, field, old_value, new_value, business_id)
 	values (p_tenant_id, v_actor.actor_id, v_actor.actor_email, v_actor.actor_role, 'business', 'removed', 'false', 'true', p_business_id);
@@ -6457,7 +6661,7 @@ begin
 	select count(*) into v_events from public.chamber_events where feed_id = p_feed_id;
 	delete from public.event_feeds where id = p_feed_id and tenant_id = p_tenant_id returning * into v_feed;
 	if not found then
-		raise exception 'No such feed in this chamber' using errcode = 'P0002';
+		raise exception 'No such feed in this chamber' using errcode = 'PT404';
 	end if;
 	select * into v_actor from public.audit_actor(p_tenant_id);
 	insert into public.audit_log (tenant_id, actor_id, actor_email, actor_role, section, field, old_value, new_value)
@@ -6535,13 +6739,13 @@ declare
 begin
 	select * into v_import from public.member_imports where id = p_import_id for update;
 	if not found or not public.may_import_members(v_import.tenant_id) then
-		raise exception 'No such import' using errcode = 'P0002';
+		raise exception 'No such import' using errcode = 'PT404';
 	end if;
 	if p_missing is null or p_missing not in ('keep', 'unpublish') then
 		raise exception 'Choose keep or unpublish for members missing from the file' using errcode = '22023';
 	end if;
 	if v_import.state <> 'previewed' then
-		raise exception 'This import has no preview to apply' using errcode = '55000';
+		raise exception 'This import has no preview to apply' using errcode = 'PT409';
 	end if;
 	if coalesce((v_import.counts ->> 'invalid')::integer, 0) > 0 then
 		raise exception 'The file has invalid rows: correct them and import it again' using errcode = '22023';
@@ -6549,11 +6753,11 @@ begin
 	begin
 		update public.member_imports
 		set state = 'apply_requested', missing_action = p_missing, updated_at = now(),
-			applied_by_email = coalesce(auth.jwt() ->> 'email', auth.role())
+			applied_by = auth.uid(), applied_by_email = coalesce(auth.jwt() ->> 'email', auth.role())
 		where id = p_import_id;
 	exception when unique_violation then
 		raise exception 'Another import of this chamber is under way; wait for it to finish'
-			using errcode = '55006';
+			using errcode = 'PT409';
 	end;
 end;
 $function$;
@@ -6662,7 +6866,7 @@ begin
 	where id = p_business_id and tenant_id = p_tenant_id and removed_at is not null
 	returning version into v_version;
 	if not found then
-		raise exception 'No removed business to restore (a removal is kept for 30 days)' using errcode = 'P0002';
+		raise exception 'No removed business to restore (a removal is kept for 30 days)' using errcode = 'PT404';
 	end if;
 	insert into public.audit_log (tenant_id, actor_id, actor_email, actor_role, section, field, old_value, new_value, business_id)
 	values (p_tenant_id, v_actor.actor_id, v_actor.actor_email, v_actor.actor_role, 'business', 'removed', 'true', 'false', p_business_id);
@@ -6673,6 +6877,69 @@ comment on function public.restore_business(p_tenant_id uuid, p_business_id uuid
 grant execute on function public.restore_business(p_tenant_id uuid, p_business_id uuid) to authenticated;
 grant execute on function public.restore_business(p_tenant_id uuid, p_business_id uuid) to postgres;
 grant execute on function public.restore_business(p_tenant_id uuid, p_business_id uuid) to service_role;
+
+CREATE OR REPLACE FUNCTION public.restore_conflicts(p_tenant_id uuid, p_snapshot jsonb, p_versions jsonb)
+ RETURNS jsonb
+ LANGUAGE plpgsql
+ STABLE SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+	v_current jsonb;
+	v_conflicts jsonb := '[]'::jsonb;
+	v_column text;
+	v_section text;
+	v_change record;
+	v_field text;
+	v_theirs jsonb;
+begin
+	select to_jsonb(c) into v_current from public.chamber_config c where c.tenant_id = p_tenant_id;
+	if v_current is null then
+		return v_conflicts;
+	end if;
+	-- The columns a restore writes (apply_scheduled_change).
+	foreach v_column in array array[
+		'name', 'city', 'state', 'founded_year', 'colors', 'logo', 'fonts', 'text_colors', 'contact',
+		'social', 'urls', 'footer_labels', 'content', 'services', 'features', 'membership_levels',
+		'featured_businesses', 'category_display', 'search_page', 'navigation'
+	] loop
+		continue when (p_snapshot -> v_column) is not distinct from (v_current -> v_column);
+		v_section := public.config_section_name(v_column);
+		for v_change in
+			select distinct on (coalesce(l.field, '')) l.field, l.at, coalesce(l.actor_email, l.actor_role) as actor
+			from public.audit_log l
+			where l.tenant_id = p_tenant_id and l.section = v_section
+				and l.id > coalesce((p_versions ->> v_section)::bigint, 0)
+			order by coalesce(l.field, ''), l.id desc
+		loop
+			if v_section = 'identity' then
+				continue when v_change.field is distinct from
+					case v_column when 'founded_year' then 'foundedYear' else v_column end;
+				v_field := v_change.field;
+				v_theirs := v_current -> v_column;
+			elsif v_change.field is null or jsonb_typeof(v_current -> v_column) is distinct from 'object' then
+				v_field := v_section;
+				v_theirs := v_current -> v_column;
+			else
+				continue when (p_snapshot -> v_column -> v_change.field)
+					is not distinct from (v_current -> v_column -> v_change.field);
+				v_field := v_section || '.' || v_change.field;
+				v_theirs := v_current -> v_column -> v_change.field;
+			end if;
+			v_conflicts := v_conflicts || jsonb_build_array(jsonb_build_object(
+				'field', v_field,
+				'value', coalesce(v_theirs, 'null'::jsonb),
+				'changedBy', v_change.actor,
+				'changedAt', v_change.at
+			));
+		end loop;
+	end loop;
+	return v_conflicts;
+end;
+$function$;
+comment on function public.restore_conflicts(p_tenant_id uuid, p_snapshot jsonb, p_versions jsonb) is 'The fields a restore of p_snapshot would take back from someone who changed them after p_versions: [{field, value, changedBy, changedAt}].';
+grant execute on function public.restore_conflicts(p_tenant_id uuid, p_snapshot jsonb, p_versions jsonb) to postgres;
+grant execute on function public.restore_conflicts(p_tenant_id uuid, p_snapshot jsonb, p_versions jsonb) to service_role;
 
 CREATE OR REPLACE FUNCTION public.return_member_submission(p_submission_id uuid, p_note text)
  RETURNS jsonb
@@ -6687,13 +6954,13 @@ declare
 begin
 	select * into v_submission from public.member_submissions where id = p_submission_id for update;
 	if not found or not public.has_tenant_role(v_submission.tenant_id) then
-		raise exception 'No such request in this chamber' using errcode = 'P0002';
+		raise exception 'No such request in this chamber' using errcode = 'PT404';
 	end if;
 	if not public.may_decide_member_requests(v_submission.tenant_id) then
 		raise exception 'Your role does not decide members'' requests' using errcode = '42501';
 	end if;
 	if v_submission.status <> 'pending' then
-		raise exception 'This request was % already', v_submission.status using errcode = '55000';
+		raise exception 'This request was % already', v_submission.status using errcode = 'PT409';
 	end if;
 	if v_note = '' or char_length(v_note) > 2000 then
 		raise exception 'note: say what the member should change (at most 2000 characters)' using errcode = '22023';
@@ -6731,10 +6998,10 @@ begin
 	select * into v_submission from public.event_submissions
 	where id = p_submission_id and tenant_id = p_tenant_id for update;
 	if not found then
-		raise exception 'No such submission in this chamber' using errcode = 'P0002';
+		raise exception 'No such submission in this chamber' using errcode = 'PT404';
 	end if;
 	if v_submission.status <> 'pending' then
-		raise exception 'This submission was % already', v_submission.status using errcode = '55000';
+		raise exception 'This submission was % already', v_submission.status using errcode = 'PT409';
 	end if;
 	if char_length(coalesce(p_note, '')) > 1000 then
 		raise exception 'note: at most 1000 characters' using errcode = '22023';
@@ -6879,10 +7146,10 @@ begin
 
 	select * into v_row from public.profiles where id = v_id and tenant_id = p_tenant_id for update;
 	if not found then
-		raise exception 'No such business in this chamber' using errcode = 'P0002';
+		raise exception 'No such business in this chamber' using errcode = 'PT404';
 	end if;
 	if v_row.removed_at is not null then
-		raise exception 'This business was removed: restore it before changing it' using errcode = '55000';
+		raise exception 'This business was removed: restore it before changing it' using errcode = 'PT409';
 	end if;
 	v_old := public.business_document(v_id);
 
@@ -7058,7 +7325,7 @@ begin
 	where id = p_event_id and tenant_id = p_tenant_id
 	for update;
 	if not found then
-		raise exception 'No such event in this chamber' using errcode = 'P0002';
+		raise exception 'No such event in this chamber' using errcode = 'PT404';
 	end if;
 	if p_version is null or p_version < 1 or p_version > v_row.version then
 		raise exception 'version: expected the version the event was opened at (1 to %)', v_row.version
@@ -7164,6 +7431,10 @@ begin
 	new.canceled_by_email := null;
 	new.error := null;
 	new.publish_id := null;
+	-- The versions this change was scheduled at (staff and the server side read them).
+	new.base_versions := (
+		select public.config_versions(c) from public.chamber_config c where c.tenant_id = new.tenant_id
+	);
 	if current_user not in ('anon', 'authenticated') then
 		-- The server side (the import, tests) schedules in its own name.
 		new.created_by := null;
@@ -7205,9 +7476,11 @@ CREATE OR REPLACE FUNCTION public.scheduled_publishes_keep()
  SET search_path TO ''
 AS $function$
 begin
-	if (new.tenant_id, new.run_at, new.kind, new.changes, new.snapshot, new.created_by, new.created_role)
+	if (new.tenant_id, new.run_at, new.kind, new.changes, new.snapshot, new.created_by, new.created_role,
+			new.base_versions)
 		is distinct from
-		(old.tenant_id, old.run_at, old.kind, old.changes, old.snapshot, old.created_by, old.created_role) then
+		(old.tenant_id, old.run_at, old.kind, old.changes, old.snapshot, old.created_by, old.created_role,
+			old.base_versions) then
 		raise exception 'A scheduled change is cancelled and scheduled again, not edited' using errcode = '42501';
 	end if;
 	return new;
@@ -7544,10 +7817,10 @@ declare
 begin
 	select * into v_import from public.member_imports where id = p_import_id for update;
 	if not found or not public.may_import_members(v_import.tenant_id) then
-		raise exception 'No such import' using errcode = 'P0002';
+		raise exception 'No such import' using errcode = 'PT404';
 	end if;
 	if v_import.state <> 'needs_mapping' then
-		raise exception 'This import is not waiting for its columns to be mapped' using errcode = '55000';
+		raise exception 'This import is not waiting for its columns to be mapped' using errcode = 'PT409';
 	end if;
 	if jsonb_typeof(p_mapping) is distinct from 'object' then
 		raise exception 'Expected the headings and the fields they fill' using errcode = '22023';

@@ -37,12 +37,23 @@ export function shouldSeedDemo(mode: Stack['mode'], env: NodeJS.ProcessEnv): boo
 	return mode === 'embedded' || env.SEED_DEMO === '1';
 }
 
+/** The files the demo seed imports: the demo chamber (its dates are today's) and riverside. */
+export async function seedFiles(): Promise<{ demo: unknown; riverside: unknown }> {
+	return {
+		demo: generateTenant({}),
+		riverside: JSON.parse(await readFile(join(ROOT, 'tenants/riverside.json'), 'utf8')),
+	};
+}
+
 /**
  * On an empty embedded database (or any empty database when SEED_DEMO=1): the demo chamber and
  * the small riverside chamber. The demo's accounts have a published password and a super_admin,
  * so a real database (DATABASE_URL, a hosted project) gets them only when asked.
  */
-export async function seedIfEmpty(stack: Stack): Promise<boolean> {
+export async function seedIfEmpty(
+	stack: Stack,
+	files?: { demo: unknown; riverside: unknown },
+): Promise<boolean> {
 	const client = serviceClient(stack);
 	if ((await listTenants(client)).length > 0) return false;
 	if (!shouldSeedDemo(stack.mode, process.env)) {
@@ -57,11 +68,11 @@ export async function seedIfEmpty(stack: Stack): Promise<boolean> {
 		'Empty database: importing the demo chamber (tenants/demo) and tenants/riverside.json…',
 	);
 	const started = Date.now();
-	await importTenant(client, parseTenantFile(generateTenant({}), 'tenants/demo/generate.ts'), {
+	const { demo, riverside } = files ?? (await seedFiles());
+	await importTenant(client, parseTenantFile(demo, 'tenants/demo/generate.ts'), {
 		// The demo's super@demo.test shows what a super_admin sees.
 		allowSuperAdmin: true,
 	});
-	const riverside = JSON.parse(await readFile(join(ROOT, 'tenants/riverside.json'), 'utf8'));
 	await importTenant(client, parseTenantFile(riverside, 'tenants/riverside.json'));
 	await stack.vacuum();
 	console.log(`Imported in ${((Date.now() - started) / 1000).toFixed(1)} s`);

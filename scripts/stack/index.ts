@@ -18,6 +18,7 @@ import { startGateway, type HealthReport } from './gateway.ts';
 import { loadOrCreateKeys } from './keys.ts';
 import { runMigrations } from './migrate.ts';
 import { startPostgrest } from './postgrest.ts';
+import { hasDatabase, startFromMigratedTemplate } from './template.ts';
 
 export interface Stack {
 	mode: StackMode;
@@ -184,6 +185,10 @@ export async function ensureStack(options: { quiet?: boolean } = {}): Promise<St
 		// Set once PostgREST runs: after the database restarts it reconnects at once.
 		let afterDatabaseRestart = async () => {};
 		if (env.mode === 'embedded') {
+			if (!(await hasDatabase(dataDir))) {
+				await startFromMigratedTemplate(dataDir);
+				say('new database: a copy of the migrated template');
+			}
 			embedded = await openEmbeddedDatabase(dataDir, env.ports.database, {
 				idleInTransactionMs: env.tuning.idleInTransactionMs,
 				sharedBuffers: env.tuning.sharedBuffers,

@@ -1004,6 +1004,7 @@ export type Database = {
 			member_imports: {
 				Row: {
 					applied_at: string | null;
+					applied_by: string | null;
 					applied_by_email: string | null;
 					auto_apply: boolean;
 					counts: NonNullable<Json>;
@@ -1027,9 +1028,11 @@ export type Database = {
 					storage_path: string | null;
 					tenant_id: string;
 					updated_at: string;
+					member_import_refusal: string | null;
 				};
 				Insert: {
 					applied_at?: string | null;
+					applied_by?: string | null;
 					applied_by_email?: string | null;
 					auto_apply?: boolean;
 					counts?: NonNullable<Json>;
@@ -1056,6 +1059,7 @@ export type Database = {
 				};
 				Update: {
 					applied_at?: string | null;
+					applied_by?: string | null;
 					applied_by_email?: string | null;
 					auto_apply?: boolean;
 					counts?: NonNullable<Json>;
@@ -1510,6 +1514,7 @@ export type Database = {
 			};
 			scheduled_publishes: {
 				Row: {
+					base_versions: Json | null;
 					canceled_by_email: string | null;
 					changes: NonNullable<Json>;
 					created_at: string;
@@ -1529,6 +1534,7 @@ export type Database = {
 					tenant_id: string;
 				};
 				Insert: {
+					base_versions?: Json | null;
 					canceled_by_email?: string | null;
 					changes?: NonNullable<Json>;
 					created_at?: string;
@@ -1548,6 +1554,7 @@ export type Database = {
 					tenant_id: string;
 				};
 				Update: {
+					base_versions?: Json | null;
 					canceled_by_email?: string | null;
 					changes?: NonNullable<Json>;
 					created_at?: string;
@@ -1948,6 +1955,7 @@ export type Database = {
 			};
 			admin_list_chamber_events: {
 				Args: {
+					p_extra?: Json;
 					p_limit?: number;
 					p_offset?: number;
 					p_origin?: string;
@@ -2002,6 +2010,10 @@ export type Database = {
 					p_tenant_id: string;
 				};
 				Returns: undefined;
+			};
+			begin_acting_for: {
+				Args: { p_email: string; p_user_id: string };
+				Returns: Json;
 			};
 			bind_business_member: {
 				Args: { p_business_id: string; p_email: string; p_tenant_id: string };
@@ -2073,6 +2085,7 @@ export type Database = {
 			cancel_scheduled_publish: {
 				Args: { p_id: number };
 				Returns: {
+					base_versions: Json | null;
 					canceled_by_email: string | null;
 					changes: NonNullable<Json>;
 					created_at: string;
@@ -2136,6 +2149,7 @@ export type Database = {
 				Args: { p_import_id: string };
 				Returns: {
 					applied_at: string | null;
+					applied_by: string | null;
 					applied_by_email: string | null;
 					auto_apply: boolean;
 					counts: NonNullable<Json>;
@@ -2300,6 +2314,7 @@ export type Database = {
 				Args: Record<PropertyKey, never>;
 				Returns: string[];
 			};
+			end_acting_for: { Args: { p_saved: Json }; Returns: undefined };
 			event_occurrence_changes_problem: {
 				Args: { p_changes: Json };
 				Returns: string;
@@ -2394,6 +2409,7 @@ export type Database = {
 			fire_scheduled_publishes: {
 				Args: { p_now?: string; p_tenant_id: string };
 				Returns: {
+					base_versions: Json | null;
 					canceled_by_email: string | null;
 					changes: NonNullable<Json>;
 					created_at: string;
@@ -2665,6 +2681,10 @@ export type Database = {
 					weblink_profile_id: string;
 				}[];
 			};
+			member_import_path_ok: {
+				Args: { p_path: string; p_tenant_id: string };
+				Returns: boolean;
+			};
 			member_import_preview: {
 				Args: { p_import_id: string; p_kind: string; p_limit?: number };
 				Returns: {
@@ -2677,6 +2697,12 @@ export type Database = {
 					weblink_profile_id: string;
 				}[];
 			};
+			member_import_refusal: {
+				Args: {
+					p_import: Database['public']['Tables']['member_imports']['Row'];
+				};
+				Returns: string;
+			};
 			member_import_targets: {
 				Args: Record<PropertyKey, never>;
 				Returns: string[];
@@ -2685,6 +2711,10 @@ export type Database = {
 			member_report_opt_out: { Args: { p_token: string }; Returns: string };
 			member_request_count: { Args: { p_tenant_id: string }; Returns: number };
 			member_requests: { Args: { p_tenant_id: string }; Returns: Json };
+			member_session_from_link: {
+				Args: Record<PropertyKey, never>;
+				Returns: boolean;
+			};
 			member_submission_json: {
 				Args: { s: Database['public']['Tables']['member_submissions']['Row'] };
 				Returns: Json;
@@ -2805,6 +2835,10 @@ export type Database = {
 			};
 			restore_business: {
 				Args: { p_business_id: string; p_tenant_id: string };
+				Returns: Json;
+			};
+			restore_conflicts: {
+				Args: { p_snapshot: Json; p_tenant_id: string; p_versions: Json };
 				Returns: Json;
 			};
 			return_member_submission: {

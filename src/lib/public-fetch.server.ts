@@ -23,8 +23,8 @@ export class PublicFetchRefused extends Error {
 /** A host name's addresses, as `dns.lookup(name, { all: true })` answers them. */
 export type Resolver = (hostname: string) => Promise<readonly LookupAddress[]>;
 
-/** Whether a connection to this IP address is allowed. */
-export type AddressPolicy = (address: string) => boolean;
+/** Whether a connection to this IP address, found for (or written as) this host name, is allowed. */
+export type AddressPolicy = (address: string, hostname: string) => boolean;
 
 export interface PublicFetchOptions {
 	/** Defaults to the system resolver. Tests map their host names to 127.0.0.1 here. */
@@ -35,10 +35,18 @@ export interface PublicFetchOptions {
 	maxRedirects?: number;
 }
 
-export type PublicFetch = (
-	url: URL,
-	init: { signal: AbortSignal; headers?: Record<string, string> },
-) => Promise<Response>;
+export interface PublicFetchInit {
+	signal: AbortSignal;
+	headers?: Record<string, string>;
+	/** GET by default. Only GET and HEAD follow redirects; another method gets the 3xx answer. */
+	method?: string;
+	body?: string | URLSearchParams;
+}
+
+/** What a PublicFetch answers (undici's Response). */
+export type PublicResponse = Response;
+
+export type PublicFetch = (url: URL, init: PublicFetchInit) => Promise<Response>;
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 
@@ -79,7 +87,7 @@ function checkedLookup(resolve: Resolver, isAllowed: AddressPolicy) {
 		}
 		// One refused address among allowed ones refuses the name: which one a connection would
 		// use is not ours to choose.
-		const refused = found.find((a) => !isAllowed(a.address));
+		const refused = found.find((a) => !isAllowed(a.address, hostname));
 		if (refused) {
 			throw new PublicFetchRefused(
 				`${hostname} resolves to ${refused.address}, which is not a public address`,
@@ -117,7 +125,7 @@ function checkTarget(url: URL, isAllowed: AddressPolicy): void {
 	}
 	// The lookup never runs for an IP address written in the URL: check it here.
 	const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
-	if (isIP(host) && !isAllowed(host)) {
+	if (isIP(host) && !isAllowed(host, host)) {
 		throw new PublicFetchRefused(`${host} is not a public address`);
 	}
 }
@@ -143,6 +151,7 @@ export function createPublicFetch(options: PublicFetchOptions = {}): PublicFetch
 
 	return async (start, init) => {
 		let url = start;
+		const method = init.method ?? 'GET';
 		for (let hop = 0; ; hop++) {
 			checkTarget(url, isAllowed);
 			let response: Response;
@@ -152,12 +161,15 @@ export function createPublicFetch(options: PublicFetchOptions = {}): PublicFetch
 					redirect: 'manual',
 					signal: init.signal,
 					headers: init.headers,
+					method,
+					body: init.body,
 				});
 			} catch (error) {
 				throw refusalIn(error) ?? error;
 			}
 			const location = response.headers.get('location');
 			if (!REDIRECTS.has(response.status) || location === null) return response;
+			if (method !== 'GET' && method !== 'HEAD') return response;
 			await response.body?.cancel();
 			if (hop >= maxRedirects) {
 				throw new PublicFetchRefused(`more than ${maxRedirects} redirects`);
@@ -168,5 +180,71 @@ export function createPublicFetch(options: PublicFetchOptions = {}): PublicFetch
 				throw new PublicFetchRefused('a redirect to an invalid address');
 			}
 		}
+	};
+}
+
+/** An answer larger than its reader's cap: for the log and the caller's own message. */
+export class ResponseTooLarge extends Error {
+	readonly limit: number;
+	constructor(limit: number) {
+		super(`larger than ${Math.round(limit / 1024 / 1024)} MB`);
+		this.name = 'ResponseTooLarge';
+		this.limit = limit;
+	}
+}
+
+/**
+ * An answer's body, at most `limit` bytes as they arrive (after any Content-Encoding is undone,
+ * so a compressed answer is counted as it unpacks): a larger one is cancelled at that point,
+ * whatever its Content-Length said. The request's signal bounds the time.
+ */
+export async function readLimited(
+	response: Pick<globalThis.Response, 'headers' | 'body'> | Pick<Response, 'headers' | 'body'>,
+	limit: number,
+): Promise<Uint8Array> {
+	if (Number(response.headers.get('content-length') ?? 0) > limit) {
+		await response.body?.cancel();
+		throw new ResponseTooLarge(limit);
+	}
+	const chunks: Uint8Array[] = [];
+	let size = 0;
+	const reader = response.body?.getReader();
+	if (!reader) return new Uint8Array();
+	for (;;) {
+		const { done, value } = await reader.read();
+		if (done) break;
+		size += value.byteLength;
+		if (size > limit) {
+			await reader.cancel();
+			throw new ResponseTooLarge(limit);
+		}
+		chunks.push(value);
+	}
+	return Buffer.concat(chunks);
+}
+
+// --- The membership system's addresses -----------------------------------------------------------
+
+let sourceFetcher: PublicFetch | undefined;
+
+/**
+ * The fetch for the addresses the operator configured for the membership system (its member
+ * export and token endpoint, its events API): public addresses only, like every fetch here, since
+ * an address that answers with a redirect decides where the next hop goes. There is no variable
+ * that changes it.
+ */
+export function sourceFetch(): PublicFetch {
+	return (sourceFetcher ??= createPublicFetch());
+}
+
+/**
+ * Code's seam, for tests and the end-to-end server, whose stand-ins of the membership system
+ * listen on 127.0.0.1 (tests/support/standin-fetch.ts): sourceFetch() answers `fetcher` until the
+ * returned function puts the public-only fetch back.
+ */
+export function useSourceFetch(fetcher: PublicFetch): () => void {
+	sourceFetcher = fetcher;
+	return () => {
+		sourceFetcher = undefined;
 	};
 }

@@ -853,7 +853,7 @@ begin
 	where id = p_event_id and tenant_id = p_tenant_id
 	for update;
 	if not found then
-		raise exception 'No such event in this chamber' using errcode = 'P0002';
+		raise exception 'No such event in this chamber' using errcode = 'PT404';
 	end if;
 	if p_version is null or p_version < 1 or p_version > v_row.version then
 		raise exception 'version: expected the version the event was opened at (1 to %)', v_row.version
@@ -957,7 +957,7 @@ begin
 	delete from public.chamber_events where id = p_event_id and tenant_id = p_tenant_id
 	returning * into v_row;
 	if not found then
-		raise exception 'No such event in this chamber' using errcode = 'P0002';
+		raise exception 'No such event in this chamber' using errcode = 'PT404';
 	end if;
 	perform public.audit_chamber_event(p_tenant_id, p_event_id, 'deleted', public.chamber_event_document(v_row), null);
 	perform public.publish_chamber_events(p_tenant_id);
@@ -987,7 +987,7 @@ declare
 begin
 	select * into v_source from public.chamber_events where id = p_event_id and tenant_id = p_tenant_id;
 	if not found then
-		raise exception 'No such event in this chamber' using errcode = 'P0002';
+		raise exception 'No such event in this chamber' using errcode = 'PT404';
 	end if;
 	select * into v_actor from public.audit_actor(p_tenant_id);
 	v_who := coalesce(v_actor.actor_email, v_actor.actor_role);
@@ -1052,12 +1052,12 @@ begin
 	end if;
 	select * into v_row from public.chamber_events where id = p_event_id and tenant_id = p_tenant_id for update;
 	if not found then
-		raise exception 'No such event in this chamber' using errcode = 'P0002';
+		raise exception 'No such event in this chamber' using errcode = 'PT404';
 	end if;
 	select * into v_occurrence from public.chamber_event_occurrences
 	where series_id = p_event_id and recurrence_key = p_key for update;
 	if not found then
-		raise exception 'No such date in this event' using errcode = 'P0002';
+		raise exception 'No such date in this event' using errcode = 'PT404';
 	end if;
 	if coalesce((v_row.field_versions ->> v_field)::integer, 0) > p_version
 			and (v_occurrence.changes, v_occurrence.cancelled) is distinct from (p_changes, p_cancelled) then
@@ -1124,10 +1124,10 @@ begin
 	perform public.require_event_staff(p_tenant_id);
 	select * into v_row from public.chamber_events where id = p_event_id and tenant_id = p_tenant_id for update;
 	if not found then
-		raise exception 'No such event in this chamber' using errcode = 'P0002';
+		raise exception 'No such event in this chamber' using errcode = 'PT404';
 	end if;
 	if not (p_field = any (v_row.staff_fields)) then
-		raise exception 'This field follows the calendar feed already' using errcode = 'P0002';
+		raise exception 'This field follows the calendar feed already' using errcode = 'PT404';
 	end if;
 	if not public.may_change_event_field(p_tenant_id, p_field) then
 		raise exception 'Editors cannot feature an event' using errcode = '42501';
@@ -1317,7 +1317,7 @@ begin
 	perform public.require_event_staff(p_tenant_id);
 	select * into v_row from public.chamber_events where id = p_event_id and tenant_id = p_tenant_id;
 	if not found then
-		raise exception 'No such event in this chamber' using errcode = 'P0002';
+		raise exception 'No such event in this chamber' using errcode = 'PT404';
 	end if;
 	return jsonb_build_object(
 		'id', v_row.id,
@@ -1443,7 +1443,7 @@ begin
 	select count(*) into v_events from public.chamber_events where feed_id = p_feed_id;
 	delete from public.event_feeds where id = p_feed_id and tenant_id = p_tenant_id returning * into v_feed;
 	if not found then
-		raise exception 'No such feed in this chamber' using errcode = 'P0002';
+		raise exception 'No such feed in this chamber' using errcode = 'PT404';
 	end if;
 	select * into v_actor from public.audit_actor(p_tenant_id);
 	insert into public.audit_log (tenant_id, actor_id, actor_email, actor_role, section, field, old_value, new_value)
@@ -1510,7 +1510,7 @@ declare
 begin
 	select * into v_feed from public.event_feeds where id = p_feed_id for update;
 	if not found or not public.may_read_event_feed(v_feed) then
-		raise exception 'No such feed in this chamber' using errcode = 'P0002';
+		raise exception 'No such feed in this chamber' using errcode = 'PT404';
 	end if;
 	if jsonb_typeof(p_events) is distinct from 'array' then
 		raise exception 'events: expected the feed''s events' using errcode = '22023';
@@ -1656,7 +1656,7 @@ declare
 begin
 	select * into v_feed from public.event_feeds where id = p_feed_id for update;
 	if not found or not public.may_read_event_feed(v_feed) then
-		raise exception 'No such feed in this chamber' using errcode = 'P0002';
+		raise exception 'No such feed in this chamber' using errcode = 'PT404';
 	end if;
 	v_notify := v_feed.state = 'active'
 		and (v_feed.error_notified_at is null or v_feed.error_notified_at < now() - interval '1 day');
@@ -1702,10 +1702,10 @@ begin
 	select * into v_submission from public.event_submissions
 	where id = p_submission_id and tenant_id = p_tenant_id for update;
 	if not found then
-		raise exception 'No such submission in this chamber' using errcode = 'P0002';
+		raise exception 'No such submission in this chamber' using errcode = 'PT404';
 	end if;
 	if v_submission.status <> 'pending' then
-		raise exception 'This submission was % already', v_submission.status using errcode = '55000';
+		raise exception 'This submission was % already', v_submission.status using errcode = 'PT409';
 	end if;
 	if char_length(coalesce(p_note, '')) > 1000 then
 		raise exception 'note: at most 1000 characters' using errcode = '22023';

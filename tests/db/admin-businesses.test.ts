@@ -1,3 +1,5 @@
+// Runs on: hosted — what the businesses API writes and refuses is decided in SQL (save_business,
+// row-level security): proved on the production shape.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { db, service, stack } from './clients.ts';
 import type { BusinessInput } from '../../src/features/tenants/tenant-file.ts';

@@ -1,3 +1,5 @@
+// Runs on: hosted — what each role may do with logos, caches and users is decided by row-level
+// security and the platform's storage and auth tables: proved on the production shape.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { db, service, stack } from './clients.ts';
 import type { NetlifyStandin } from '../support/netlify-api-standin.ts';

@@ -1,3 +1,5 @@
+// Runs on: hosted — Postgres enforces the permission table: SQL behaviour, proved on the
+// production shape.
 import { createClient } from '@supabase/supabase-js';
 import type { Database, RowUpdate, SupabaseClient } from '../../src/lib/database.ts';
 import { SignJWT } from 'jose';

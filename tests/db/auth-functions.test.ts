@@ -1,3 +1,5 @@
+// Runs on: hosted — the sign-in functions with their rate limits kept in the database, on the
+// production shape.
 import { once } from 'node:events';
 import { createServer as createHttpServer, request } from 'node:http';
 import { readdir } from 'node:fs/promises';

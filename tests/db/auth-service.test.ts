@@ -1,3 +1,5 @@
+// Runs on: both — the local identity service, on PGlite in the stack's own auth tables, and on
+// the hosted shape in GoTrue's tables with GoTrue's login (postgres mode).
 import { once } from 'node:events';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { createServer as createHttpServer, request as httpRequest } from 'node:http';
@@ -579,7 +581,11 @@ interface OwnGateway {
  * A gateway in this process on the suite's database and PostgREST, whose identity service reads
  * `env` as the stack's reads the environment, and takes the time from `now`.
  */
-async function startOwnGateway(env: Record<string, string>, now?: () => Date): Promise<OwnGateway> {
+async function startOwnGateway(
+	env: Record<string, string>,
+	now?: () => Date,
+	deps: Omit<ConstructorParameters<typeof AuthService>[2], 'now'> = {},
+): Promise<OwnGateway> {
 	const port = await freePort();
 	const store = new AuthStore(stack.databaseUrl);
 	const config = readAuthConfig(
@@ -596,7 +602,7 @@ async function startOwnGateway(env: Record<string, string>, now?: () => Date): P
 		mode: 'embedded',
 		apiKeys: [stack.anonKey, stack.serviceKey],
 		secretKeys: [stack.serviceKey],
-		auth: createAuthRoutes(new AuthService(config, store, { now })),
+		auth: createAuthRoutes(new AuthService(config, store, { ...deps, now })),
 		reload: async () => {},
 	});
 	return {
@@ -797,6 +803,70 @@ describe('with a moving clock, an SMTP sink and low limits', () => {
 		expect(text).not.toContain(PASSWORD);
 		expect(text).not.toMatch(/eyJ[\w-]+\.[\w-]+\.[\w-]+/);
 		expect(text).not.toMatch(/verify\?token=/);
+	});
+});
+
+// --- Gateways whose sign-in e-mails a test reads, code and all --------------------------------------
+
+describe("the code behind a sign-in link: GoTrue's MAILER_OTP_LENGTH digits", () => {
+	const sent: { to: string; link: string; code: string }[] = [];
+	const sendMagicLinkMail = async (
+		_config: unknown,
+		to: string,
+		link: string,
+		_data: unknown,
+		_now: Date,
+		code?: string,
+	) => {
+		sent.push({ to, link, code: code ?? '' });
+	};
+
+	async function codeFor(gateway: OwnGateway, name: string) {
+		const email = await newUser(name);
+		const { error } = await client(gateway.url).auth.signInWithOtp({
+			email,
+			options: { shouldCreateUser: false },
+		});
+		expect(error).toBeNull();
+		return { email, code: sent.findLast((m) => m.to === email)!.code };
+	}
+
+	it('is 10 digits unless set otherwise (6 to 10); the code signs in with the address, once', async () => {
+		const gateway = await startOwnGateway({}, undefined, { sendMagicLinkMail });
+		try {
+			const { email, code } = await codeFor(gateway, 'otp-ten');
+			expect(code).toMatch(/^\d{10}$/);
+			// The six digits a default GoTrue would take are not the code.
+			const six = await client(gateway.url).auth.verifyOtp({
+				email,
+				token: code.slice(0, 6),
+				type: 'magiclink',
+			});
+			expect(six.error).toMatchObject({ status: 403, code: 'otp_expired' });
+			const verify = () =>
+				client(gateway.url).auth.verifyOtp({ email, token: code, type: 'magiclink' });
+			const verified = await verify();
+			expect(verified.error).toBeNull();
+			expect(verified.data.session?.user.email).toBe(email);
+			expect((await verify()).error).toMatchObject({ status: 403, code: 'otp_expired' });
+		} finally {
+			await gateway.close();
+		}
+		const six = await startOwnGateway({ AUTH_MAILER_OTP_LENGTH: '6' }, undefined, {
+			sendMagicLinkMail,
+		});
+		try {
+			const { email, code } = await codeFor(six, 'otp-six');
+			expect(code).toMatch(/^\d{6}$/);
+			const verified = await client(six.url).auth.verifyOtp({
+				email,
+				token: code,
+				type: 'magiclink',
+			});
+			expect(verified.error).toBeNull();
+		} finally {
+			await six.close();
+		}
 	});
 });
 

@@ -1,3 +1,4 @@
+// Runs on: PGlite — it opens an embedded database of its own, whatever the suite runs on.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

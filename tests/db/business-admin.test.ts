@@ -1,3 +1,4 @@
+// Runs on: hosted — save_business and its neighbours are SQL: proved on the production shape.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { anon, db, service, stack } from './clients.ts';
 import { businessDatabaseRules } from '../../src/features/members/database-rules.ts';
@@ -185,7 +186,7 @@ describe('who may change what, refused by Postgres', () => {
 		// Their own chamber, with this chamber's business id: no such business there.
 		expect(
 			(await save('otherAdmin', id, { city: 'Elsewhere' }, version, otherTenantId)).error?.code,
-		).toBe('P0002');
+		).toBe('PT404');
 		const direct = await clients.admin
 			.from('profiles')
 			.update({ city: 'Direct' })
@@ -237,7 +238,7 @@ describe('add, remove, restore', () => {
 			`update public.profiles set removed_at = now() - interval '31 days' where id = $1`,
 			[id],
 		);
-		expect((await rpc('restore_business')).error?.code).toBe('P0002');
+		expect((await rpc('restore_business')).error?.code).toBe('PT404');
 	});
 });
 
@@ -521,7 +522,7 @@ describe('the Members tab’s reads', () => {
 			p_tenant_id: otherTenantId,
 			p_business_id: bakery,
 		});
-		expect(other.error?.code).toBe('P0002');
+		expect(other.error?.code).toBe('PT404');
 		expect(other.data).toBeNull();
 	});
 });
@@ -618,7 +619,7 @@ describe('addresses of listings that left the site', () => {
 		);
 		const { version } = await row(hardware);
 		expect(version).toBe(removed.version);
-		expect((await save('admin', hardware, { city: 'X' }, version)).error?.code).toBe('55000');
+		expect((await save('admin', hardware, { city: 'X' }, version)).error?.code).toBe('PT409');
 		await importTenant(
 			service,
 			parseTenantFile(

@@ -1,3 +1,5 @@
+// Runs on: hosted — a real build reads the chamber through the data API, as Netlify's build reads
+// the hosted project; what it proves is the build's paging, so it runs once.
 import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

@@ -1,3 +1,4 @@
+// Runs on: hosted — the events' definer functions, roles and versions are SQL behaviour: proved on the production shape.
 import { TZDate } from '@date-fns/tz';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Event } from '../../src/features/events/events.ts';

@@ -1,3 +1,5 @@
+// Runs on: PGlite — the npm commands find and use the running embedded stack (its stack file and
+// lock); the hosted stage runs them against Postgres in its deploy guide.
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';

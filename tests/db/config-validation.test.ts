@@ -1,3 +1,5 @@
+// Runs on: hosted — the configuration's rules are the database's check constraints: SQL
+// behaviour, proved on the production shape.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { db, service, stack } from './clients.ts';
 import {

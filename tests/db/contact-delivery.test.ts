@@ -1,3 +1,5 @@
+// Runs on: hosted — a stored message and its delivery state are SQL: proved on the production
+// shape.
 import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import { createServer, type Server as NetServer, type Socket } from 'node:net';

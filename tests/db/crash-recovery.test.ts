@@ -1,3 +1,4 @@
+// Runs on: PGlite — `npm start` with an embedded stack of its own, killed and started again.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdir, readdir, rm } from 'node:fs/promises';

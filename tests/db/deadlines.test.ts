@@ -1,3 +1,5 @@
+// Runs on: hosted — the functions' deadline against a paused data API and a held lock, on the
+// production shape (PGlite held by one transaction is stack-faults.test.ts's).
 import type { Context } from '@netlify/functions';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';

@@ -1,3 +1,5 @@
+// Runs on: hosted — the directory's reads are views and functions in SQL: proved on the
+// production shape.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { anon, db, service } from './clients.ts';
 import { parseConfig, type ChamberConfig } from '../../src/features/config/config.ts';

@@ -1,3 +1,5 @@
+// Runs on: PGlite — doctor's checks and lines; the hosted stage's deploy guide runs doctor on the
+// production shape.
 import { execFile } from 'node:child_process';
 import { once } from 'node:events';
 import { readdir } from 'node:fs/promises';

@@ -1,8 +1,12 @@
+// Runs on: hosted — the events functions and their last good answer; the chamber is read from
+// the production shape.
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { db } from './clients.ts';
 import type { Event } from '../../src/features/events/events.ts';
 import type { FunctionServer } from '../support/function-server.ts';
 import { startAtlasStandin, type AtlasStandin } from '../support/atlas-standin.ts';
+import { standinFetch, standinUrl } from '../support/standin-fetch.ts';
+import { useSourceFetch } from '../../src/lib/public-fetch.server.ts';
 import {
 	eventsTenantFile,
 	IDS,
@@ -13,24 +17,29 @@ import {
 
 // The same functions with ATLAS_BASE_URL pointed at the Atlas stand-in: the answers come from
 // Atlas, and when Atlas starts failing each function serves its last good answer, else a 502.
+// The stand-in listens on 127.0.0.1, which the deployed fetch refuses: the functions reach it as
+// atlas-events.test through the tests' fetch (standinFetch, installed by code, not by a variable).
 
 let tenant: { slug: string; id: string };
 let atlas: AtlasStandin;
 let server: FunctionServer;
+let restoreFetch: (() => void) | undefined;
 
 beforeAll(async () => {
 	await db.connect();
 	// The chamber itself (name, configuration) still lives in the database.
 	tenant = await seedEventsTenant('events-atlas');
 	atlas = await startAtlasStandin({ file: eventsTenantFile(tenant.slug), tenant: 'cedar-atlas' });
+	restoreFetch = useSourceFetch(standinFetch());
 	server = await startFunctions(tenant.slug, {
-		ATLAS_BASE_URL: atlas.url,
+		ATLAS_BASE_URL: standinUrl(atlas.url, 'atlas-events.test'),
 		ATLAS_TENANT: 'cedar-atlas',
 	});
 });
 
 afterAll(async () => {
 	await server?.close();
+	restoreFetch?.();
 	await atlas?.close();
 	await db.query('delete from public.tenants where id = $1', [tenant.id]);
 	await db.end();

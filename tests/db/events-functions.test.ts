@@ -1,3 +1,4 @@
+// Runs on: hosted — the events functions over the events table, on the production shape.
 import ICAL from 'ical.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { db } from './clients.ts';

@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { decodeJwt } from 'jose';
+import { decodeJwt, SignJWT } from 'jose';
 import type { Client } from 'pg';
 import {
 	configVersionsSchema,
@@ -361,6 +361,22 @@ export async function seedRlsFixtures(service: SupabaseClient, db: Client): Prom
 		cachePurgeLogId: purge.rows[0]!.id,
 		member: { id: memberId, email: memberEmail, profileId: idsA.publishedProfileId },
 	};
+}
+
+/**
+ * An access token of a fixture user or of the member, signed with the stack's secret as the
+ * identity service signs one: PostgREST and the database judge it as that user.
+ */
+export async function fixtureToken(
+	stack: { jwtSecret: string },
+	user: { id: string; email: string },
+): Promise<string> {
+	return new SignJWT({ role: 'authenticated', aud: 'authenticated', email: user.email })
+		.setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+		.setSubject(user.id)
+		.setIssuedAt()
+		.setExpirationTime('1h')
+		.sign(new TextEncoder().encode(stack.jwtSecret));
 }
 
 /** Deletes both tenants (every row of theirs cascades) and the fixture users' auth rows. */

@@ -1,3 +1,4 @@
+// Runs on: hosted — every directory function against the production shape.
 import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';

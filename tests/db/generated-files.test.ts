@@ -1,11 +1,13 @@
+// Runs on: PGlite — it reads an embedded database of its own, whatever the suite runs on.
 import { readFile } from 'node:fs/promises';
 import { beforeAll, expect, it } from 'vitest';
 import { databaseTypesText, TYPES_FILE } from '../../scripts/lib/database-types.ts';
 import { withMigratedDatabase } from '../../scripts/lib/migrated-database.ts';
 import { dumpSchema, SCHEMA_FILE, schemaFileText } from '../../scripts/lib/schema-dump.ts';
 
-// The checked-in schema and types are what the migrations make: a fresh embedded database,
-// migrated from scratch (not the suite's stack, which may be Postgres and holds test data).
+// The checked-in schema and types are what the migrations make: a fresh embedded database, a
+// copy of the migrated template, which the same migrations made from scratch (not the suite's
+// stack, which may be Postgres and holds test data).
 
 let made: { schema: string; types: string };
 

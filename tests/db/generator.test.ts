@@ -1,3 +1,5 @@
+// Runs on: hosted — 'Create chamber' and tenant:import import and refuse in SQL (import_tenant):
+// proved on the production shape.
 import { execFile } from 'node:child_process';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

@@ -1,3 +1,5 @@
+// Runs on: hosted — tenant:import is import_tenant in SQL and users in the identity tables: proved
+// on the production shape.
 import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

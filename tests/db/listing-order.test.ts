@@ -1,3 +1,5 @@
+// Runs on: hosted — the directory's orders come from SQL (indexes, directory_page): proved on
+// the production shape.
 import { createHash, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { anon, db, service } from './clients.ts';

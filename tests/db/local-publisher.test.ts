@@ -1,3 +1,5 @@
+// Runs on: PGlite — `npm start`'s own publisher is the subject; the publish states in SQL are
+// publish.test.ts's, on the production shape.
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

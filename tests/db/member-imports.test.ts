@@ -1,16 +1,23 @@
+// Runs on: hosted — the dry run and the apply are SQL and the imports bucket's rules are storage
+// policies: proved on the production shape.
 import { execFile } from 'node:child_process';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { db, service, stack } from './clients.ts';
 import { MAPPING_TARGETS } from '../../src/features/members/import/fields.ts';
+import { runImportJob } from '../../src/features/members/import/import.server.ts';
 import {
 	startAtlasMembersStandin,
 	type AtlasMembersStandin,
 } from '../support/atlas-members-standin.ts';
 import { userClient } from '../support/db-clients.ts';
+import { standinFetch, standinUrl } from '../support/standin-fetch.ts';
+import { useSourceFetch } from '../../src/lib/public-fetch.server.ts';
 import type { Answer } from '../support/function-server.ts';
 import { importStaffChambers, removeChamberFiles, type StaffChambers } from './fixtures.ts';
 import { startStaffSite, type StaffSite } from './staff-site.ts';
@@ -18,7 +25,9 @@ import { startStaffSite, type StaffSite } from './staff-site.ts';
 // Member imports over real HTTP: files uploaded to the imports bucket with the user's token, the
 // functions and the background function in the local Netlify server, the dry run and the apply
 // in the real database, a stand-in of the membership system for the sync and of Netlify's API for
-// the publish.
+// the publish. The membership system's stand-in listens on 127.0.0.1, which the deployed fetch
+// refuses: the sync reaches it as atlas-members.test through the tests' fetch (standinFetch,
+// installed by code; no variable can do that).
 
 const DOMAIN = 'member-imports.test';
 
@@ -29,6 +38,7 @@ let slug: string;
 let tenantId: string;
 let otherTenantId: string;
 let tokens: StaffChambers['tokens'];
+let restoreFetch: (() => void) | undefined;
 
 function call(path: string, token: string, json?: unknown, method?: string): Promise<Answer> {
 	return site.server.call(path, { method, token, body: json });
@@ -110,6 +120,7 @@ beforeAll(async () => {
 		{ weblink_profile_id: '103', report_name: 'Gone Gifts', city: 'Lakeside' },
 	];
 	atlas = await startAtlasMembersStandin({ members: [] });
+	restoreFetch = useSourceFetch(standinFetch());
 	site = await startStaffSite({
 		domain: DOMAIN,
 		chambers: () =>
@@ -121,8 +132,8 @@ beforeAll(async () => {
 				businesses,
 			}),
 		env: {
-			ATLAS_MEMBERS_URL: atlas.membersUrl,
-			ATLAS_TOKEN_URL: atlas.tokenUrl,
+			ATLAS_MEMBERS_URL: standinUrl(atlas.membersUrl, 'atlas-members.test'),
+			ATLAS_TOKEN_URL: standinUrl(atlas.tokenUrl, 'atlas-members.test'),
 			ATLAS_CLIENT_ID: atlas.clientId,
 			ATLAS_CLIENT_SECRET: atlas.clientSecret,
 			ATLAS_MEMBERS_TENANT: atlas.tenant,
@@ -135,6 +146,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+	restoreFetch?.();
 	await atlas?.close();
 	if (chambers) await removeChamberFiles(db, 'imports', [tenantId, otherTenantId]);
 	await site?.close();
@@ -351,6 +363,91 @@ describe('who may import', () => {
 		expect(files.data).toBeNull();
 	});
 
+	it("a path that leaves the chamber's folder is refused: the other chamber's file never enters its preview", async () => {
+		const { path, error } = await upload(
+			tokens.otherAdmin,
+			'members.csv',
+			'Profile ID,City\r\n901,Secret\r\n',
+			otherTenantId,
+		);
+		expect(error).toBeNull();
+		const escape = `${tenantId}/../${path}`;
+		const answer = await call('/api/member-imports', tokens.admin, { chamber: slug, path: escape });
+		expect(answer.status).toBe(400);
+		expect(answer.body.error).toMatch(/^path: /);
+		const direct = await userClient(stack, tokens.admin).rpc('create_member_import', {
+			p_tenant_id: tenantId,
+			p_kind: 'file',
+			p_source: 'x.csv',
+			p_storage_path: escape,
+		});
+		expect(direct.error?.message).toBe(
+			"The file must be uploaded to the chamber's folder of the imports bucket",
+		);
+		// Not even the server side records such a path.
+		const stored = await service
+			.from('member_imports')
+			.insert({ tenant_id: tenantId, kind: 'file', source: 'x.csv', storage_path: escape });
+		expect(stored.error?.code).toBe('23514');
+		const { rows } = await db.query(
+			`select count(*)::int as n from public.member_import_rows where tenant_id = $1 and weblink_profile_id = '901'`,
+			[tenantId],
+		);
+		expect(rows[0].n).toBe(0);
+	});
+
+	it('an admin who lost the role before the background function ran: nothing is read or applied', async () => {
+		const second = userClient(stack, tokens.second);
+		const demote = (role: string) =>
+			db.query('update public.admin_users set role = $2 where user_id = $1', [
+				chambers.ids.second,
+				role,
+			]);
+		const { path } = await upload(
+			tokens.second,
+			'members.csv',
+			'Profile ID,City\r\n102,Demoted\r\n',
+		);
+		const queued = await second.rpc('create_member_import', {
+			p_tenant_id: tenantId,
+			p_kind: 'file',
+			p_source: 'members.csv',
+			p_storage_path: path,
+		});
+		expect(queued.error).toBeNull();
+		await demote('editor');
+		try {
+			await runImportJob(service, queued.data!);
+			expect(await job(queued.data!)).toMatchObject({
+				state: 'failed',
+				error: `${chambers.emails.second} may no longer import members of this chamber: nothing was read.`,
+				rows_read: 0,
+			});
+		} finally {
+			await demote('admin');
+		}
+
+		// The same at the apply: judged as the person who asked for it, when it runs.
+		const row = await startImport('Profile ID,City\r\n102,Demoted\r\n');
+		expect(row.state).toBe('previewed');
+		const asked = await second.rpc('request_member_import_apply', {
+			p_import_id: row.id,
+			p_missing: 'keep',
+		});
+		expect(asked.error).toBeNull();
+		await demote('editor');
+		try {
+			await runImportJob(service, row.id);
+			expect(await job(row.id)).toMatchObject({
+				state: 'failed',
+				error: `${chambers.emails.second} may no longer import members of this chamber: nothing was applied.`,
+			});
+			expect((await business('102')).city).not.toBe('Demoted');
+		} finally {
+			await demote('admin');
+		}
+	});
+
 	it('answers bad bodies with the field', async () => {
 		expect(await call('/api/member-imports', tokens.admin, { path: 'x' })).toEqual({
 			status: 400,
@@ -467,6 +564,88 @@ describe('the sync from the membership system', () => {
 			});
 		} finally {
 			process.env.ATLAS_CLIENT_SECRET = atlas.clientSecret;
+		}
+	});
+});
+
+describe('what the sync reads', () => {
+	const NOT_PUBLIC =
+		'Its address, or an address it redirected to, is not a public internet address.';
+
+	async function syncOutcome() {
+		const answer = await call('/api/member-sync', tokens.admin, { chamber: slug });
+		expect(answer.status).toBe(202);
+		return settled(answer.body.id);
+	}
+
+	it('refuses the membership system on this machine, as deployed', async () => {
+		const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+		restoreFetch?.();
+		process.env.ATLAS_MEMBERS_URL = atlas.membersUrl;
+		process.env.ATLAS_TOKEN_URL = atlas.tokenUrl;
+		const before = atlas.requests.length;
+		try {
+			expect(await syncOutcome()).toMatchObject({
+				state: 'failed',
+				error: `The membership system's sign-in could not be reached. ${NOT_PUBLIC}`,
+			});
+			expect(atlas.requests.length).toBe(before);
+			expect(warn.mock.calls.map((c) => String(c[0]))).toContain(
+				`[member-sync] ${atlas.tokenUrl}: 127.0.0.1 is not a public address`,
+			);
+		} finally {
+			process.env.ATLAS_MEMBERS_URL = standinUrl(atlas.membersUrl, 'atlas-members.test');
+			process.env.ATLAS_TOKEN_URL = standinUrl(atlas.tokenUrl, 'atlas-members.test');
+			restoreFetch = useSourceFetch(standinFetch());
+			warn.mockRestore();
+		}
+	});
+
+	it('refuses redirects to loopback and private addresses, reaching none of them', async () => {
+		const internal = createServer((_req, res) =>
+			res.end('Profile ID,Organization Name\r\n1,X\r\n'),
+		);
+		const reached: string[] = [];
+		internal.on('request', (req) => reached.push(req.url ?? ''));
+		await new Promise<void>((resolve) => internal.listen(0, '127.0.0.2', resolve));
+		const port = (internal.address() as AddressInfo).port;
+		const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+		try {
+			for (const [location, reason] of [
+				[`http://127.0.0.2:${port}/export`, '127.0.0.2 is not a public address'],
+				[`http://127.0.0.1:${port}/export`, '127.0.0.1 is not a public address'],
+				[`http://localhost:${port}/export`, /localhost resolves to (127\.0\.0\.1|::1), which/],
+				[`http://[::1]:${port}/export`, '::1 is not a public address'],
+				['http://10.1.2.3/export', '10.1.2.3 is not a public address'],
+				['http://192.168.1.1/export', '192.168.1.1 is not a public address'],
+				['http://169.254.169.254/latest/meta-data/', '169.254.169.254 is not a public address'],
+			] as const) {
+				atlas.redirect = location;
+				warn.mockClear();
+				expect(await syncOutcome(), location).toMatchObject({
+					state: 'failed',
+					error: `The membership system could not be reached. ${NOT_PUBLIC}`,
+				});
+				expect(String(warn.mock.calls[0]?.[0]), location).toMatch(reason);
+			}
+			expect(reached).toEqual([]);
+		} finally {
+			atlas.redirect = null;
+			warn.mockRestore();
+			internal.close();
+		}
+	});
+
+	it('stops reading an export larger than 50 MB while it streams', async () => {
+		atlas.format = 'csv';
+		atlas.streamBytes = 60 * 1024 * 1024;
+		try {
+			expect(await syncOutcome()).toMatchObject({
+				state: 'failed',
+				error: "The membership system's export is larger than 50 MB, the most one import reads.",
+			});
+		} finally {
+			atlas.streamBytes = null;
 		}
 	});
 });

@@ -1,3 +1,5 @@
+// Runs on: both — on PGlite the stack's stand-in tables must have the recorded hosted shape; on
+// the hosted shape the record must still be that shape.
 import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { db } from './clients.ts';

@@ -1,137 +1,31 @@
+// Runs on: hosted — the API roles' grants and PostgREST's limits, on the production shape.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Database, Json } from '../../src/lib/database.ts';
-import { anon, db, service } from './clients.ts';
+import type { Json } from '../../src/lib/database.ts';
+import { anon, db, service, stack } from './clients.ts';
 import {
 	removeDirectoryTenants,
 	seedDirectoryTenants,
 	type DirectoryFixture,
 } from './directory-fixtures.ts';
+import { fixtureToken, removeRlsFixtures, seedRlsFixtures, type RlsFixtures } from './fixtures.ts';
 
-// The API roles hold only the table and function privileges PostgREST needs, the
-// directory reads anon can call are bounded, and PostgREST answers at most 1000 rows.
+// Functions: which each API role may execute, how their refusals reach a caller of the Data API
+// (403 or 404, never a server error), the directory reads anon can call are bounded, and
+// PostgREST answers at most 1000 rows. Tables, views and columns: the privilege matrix in
+// rls.test.ts.
 
 let fx: DirectoryFixture;
+let roles: RlsFixtures;
 
 beforeAll(async () => {
 	await db.connect();
 	fx = await seedDirectoryTenants(service, { prefix: 'priv' });
+	roles = await seedRlsFixtures(service, db);
 });
 afterAll(async () => {
 	await removeDirectoryTenants(db, fx);
+	if (roles) await removeRlsFixtures(db, roles);
 	await db.end();
-});
-
-describe('table privileges of anon and authenticated', () => {
-	/**
-	 * Which of `privileges` anon or authenticated hold on public relations of the `kinds`
-	 * (pg_class.relkind), except where `excused` (SQL on c, r.role and p.privilege) holds.
-	 */
-	async function held(privileges: string[], kinds: string[], excused = 'false') {
-		const { rows } = await db.query(
-			`select c.relname, r.role, p.privilege
-			from pg_class c
-			join pg_namespace n on n.oid = c.relnamespace
-			cross join (values ('anon'), ('authenticated')) r(role)
-			cross join unnest($1::text[]) p(privilege)
-			where n.nspname = 'public' and c.relkind::text = any($2)
-				and has_table_privilege(r.role, c.oid, p.privilege)
-				and not (${excused})
-			order by 1, 2, 3`,
-			[privileges, kinds],
-		);
-		return rows;
-	}
-
-	it('never include TRUNCATE, TRIGGER or REFERENCES on a public table or view', async () => {
-		expect(await held(['TRUNCATE', 'TRIGGER', 'REFERENCES'], ['r', 'p', 'v', 'm'])).toEqual([]);
-	});
-
-	it('include a write only where a policy lets that role write', async () => {
-		const policyLetsWrite = `exists (
-			select 1 from pg_policies pol
-			where pol.schemaname = 'public' and pol.tablename = c.relname
-				and pol.cmd in ('ALL', p.privilege)
-				and (r.role = any (pol.roles) or 'public' = any (pol.roles))
-		)`;
-		expect(await held(['INSERT', 'UPDATE', 'DELETE'], ['r', 'p'], policyLetsWrite)).toEqual([]);
-		// Visitors write nothing at all.
-		const { rows: anonWrites } = await db.query(`
-			select c.relname, p.privilege
-			from pg_class c join pg_namespace n on n.oid = c.relnamespace
-			cross join (values ('INSERT'), ('UPDATE'), ('DELETE')) p(privilege)
-			where n.nspname = 'public' and c.relkind in ('r', 'p', 'v')
-				and has_table_privilege('anon', c.oid, p.privilege)`);
-		expect(anonWrites).toEqual([]);
-	});
-
-	it('never let them draw from a sequence: their inserts fill identity columns without one', async () => {
-		const { rows } = await db.query(`
-			select c.relname, r.role
-			from pg_class c
-			join pg_namespace n on n.oid = c.relnamespace
-			cross join (values ('anon'), ('authenticated')) r(role)
-			where n.nspname = 'public' and c.relkind = 'S'
-				and has_sequence_privilege(r.role, c.oid, 'USAGE, SELECT, UPDATE')
-			order by 1, 2`);
-		expect(rows).toEqual([]);
-	});
-
-	it('give tables created later nothing until their migration grants it', async () => {
-		await db.query('create table public.privileges_probe (id int)');
-		try {
-			const { rows } = await db.query(`
-				select has_table_privilege('anon', 'public.privileges_probe', 'SELECT') as anon,
-					has_table_privilege('authenticated', 'public.privileges_probe', 'SELECT') as authenticated`);
-			expect(rows).toEqual([{ anon: false, authenticated: false }]);
-		} finally {
-			await db.query('drop table public.privileges_probe');
-		}
-	});
-});
-
-/**
- * Columns visitors may not read, with why. A table anon reads column by column (profiles) gives a
- * column added later to nobody until its migration grants it: each column is either granted or
- * listed here.
- */
-const PRIVATE_COLUMNS: Record<string, string> = {
-	'profiles.email':
-		"the business's address: only the contact function reads it, by the business's id",
-	'profiles.field_versions': "the Members tab's conflict check, for staff only",
-	'profiles.published_before_removal': 'what a restore brings back, for staff only',
-	'profiles.removed_at': 'a removed listing is gone for visitors; when is for staff',
-	'profiles.updated_at': "the Members tab's last change, for staff only",
-	'profiles.updated_by': 'who changed a listing last: a staff member’s address',
-	'profiles.version': "the Members tab's conflict check, for staff only",
-};
-
-describe('column privileges of anon', () => {
-	it('cover every column of what visitors read, but the private ones', async () => {
-		const { rows } = await db.query<{ col: string }>(`
-			select c.relname || '.' || a.attname as col
-			from pg_class c
-			join pg_namespace n on n.oid = c.relnamespace
-			join pg_attribute a on a.attrelid = c.oid and a.attnum > 0 and not a.attisdropped
-			where n.nspname = 'public' and c.relkind in ('r', 'p', 'v', 'm')
-				and has_any_column_privilege('anon', c.oid, 'SELECT')
-				and not has_column_privilege('anon', c.oid, a.attnum, 'SELECT')
-			order by 1`);
-		expect(rows.map((r) => r.col)).toEqual(Object.keys(PRIVATE_COLUMNS).sort());
-	});
-
-	it('let visitors read every column of every view they may read', async () => {
-		const { rows: views } = await db.query<{ name: keyof Database['public']['Views'] }>(`
-			select c.relname as name from pg_class c join pg_namespace n on n.oid = c.relnamespace
-			where n.nspname = 'public' and c.relkind in ('v', 'm')
-				and has_table_privilege('anon', c.oid, 'SELECT')
-			order by 1`);
-		expect(views.length).toBeGreaterThan(0);
-		for (const { name } of views) {
-			// A view that reads its tables as the caller fails on a column anon was not granted.
-			const { error } = await anon.from(name).select('*').limit(1);
-			expect(error, name).toBeNull();
-		}
-	});
 });
 
 describe('directory reads anon can call', () => {
@@ -375,6 +269,479 @@ describe('PostgREST row cap (db-max-rows)', () => {
 			await db.query(`delete from public.events where tenant_id = $1 and source = 'community'`, [
 				fx.a.id,
 			]);
+		}
+	});
+});
+
+// --- Refusals through the Data API -----------------------------------------------------------------
+
+/**
+ * The HTTP status PostgREST (v12) answers an SQLSTATE with, for the codes it maps (its
+ * mapSQLtoHTTP); everything else is 400. 'PGRST' raises choose their own status.
+ */
+function postgrestStatus(code: string): number {
+	if (code === 'PGRST') return 0;
+	if (code.startsWith('PT')) return Number(code.slice(2));
+	const exact: Record<string, number> = {
+		'23503': 409,
+		'23505': 409,
+		'25006': 405,
+		'42501': 403,
+		'42883': 404,
+		'42P01': 404,
+		'42P17': 500,
+		'53400': 500,
+		'57P01': 503,
+		P0001: 400,
+	};
+	if (code in exact) return exact[code]!;
+	const prefixes: [string, number][] = [
+		['08', 503],
+		['09', 500],
+		['0L', 403],
+		['0P', 403],
+		['25', 500],
+		['28', 403],
+		['2D', 500],
+		['38', 500],
+		['39', 500],
+		['3B', 500],
+		['40', 500],
+		['53', 503],
+		['54', 500],
+		['55', 500],
+		['57', 500],
+		['58', 500],
+		['F0', 500],
+		['HV', 500],
+		['P0', 500],
+		['XX', 500],
+	];
+	return prefixes.find(([prefix]) => code.startsWith(prefix))?.[1] ?? 400;
+}
+
+type Caller = 'memberA' | 'editorA' | 'adminB';
+
+const CALLER_LABELS: Record<Caller, string> = {
+	memberA: "the member of A's published business",
+	editorA: 'the editor of A',
+	adminB: 'the admin of B',
+};
+
+/** Rows of chamber A a refused call names. */
+interface Targets {
+	tenant: string;
+	published: string;
+	unpublished: string;
+	submission: string;
+	memberImport: string;
+	scheduled: number;
+	colorsVersion: number;
+	chamberEvent: string;
+	eventFeed: string;
+	eventSubmission: string;
+}
+
+const FROM = '2020-01-01';
+const TO = '2099-12-31';
+
+/**
+ * Each function signed-in users may execute, called through PostgREST with chamber A's rows by
+ * callers it refuses (403 or 404), or whose answer then holds nothing of chamber A (`nothing`,
+ * checked on the 200 body). A function a caller may use is not called as that caller.
+ */
+const REFUSALS: Record<
+	string,
+	{
+		body: (t: Targets) => Record<string, unknown>;
+		refused?: readonly Caller[];
+		nothing?: { callers: readonly Caller[]; check: (body: unknown) => void };
+	}
+> = {
+	add_event_feed: {
+		body: (t) => ({
+			p_tenant_id: t.tenant,
+			p_url: 'https://calendar.example.org/taken.ics',
+			p_calendar: 'chamber',
+			p_name: 'Taken',
+		}),
+		refused: ['memberA', 'editorA', 'adminB'],
+	},
+	admin_chamber_event: {
+		body: (t) => ({ p_tenant_id: t.tenant, p_event_id: t.chamberEvent }),
+		refused: ['memberA', 'adminB'],
+	},
+	admin_list_chamber_events: {
+		body: (t) => ({ p_tenant_id: t.tenant }),
+		refused: ['memberA', 'adminB'],
+	},
+	apply_event_feed: {
+		body: (t) => ({ p_feed_id: t.eventFeed, p_events: [], p_dry_run: false }),
+		refused: ['memberA', 'editorA', 'adminB'],
+	},
+	change_event_occurrence: {
+		body: (t) => ({
+			p_tenant_id: t.tenant,
+			p_event_id: t.chamberEvent,
+			p_key: 'once',
+			p_changes: {},
+			p_cancelled: true,
+			p_version: 1,
+		}),
+		refused: ['memberA', 'adminB'],
+	},
+	clear_event_override: {
+		body: (t) => ({ p_tenant_id: t.tenant, p_event_id: t.chamberEvent, p_field: 'name' }),
+		refused: ['memberA', 'adminB'],
+	},
+	delete_chamber_event: {
+		body: (t) => ({ p_tenant_id: t.tenant, p_event_id: t.chamberEvent }),
+		refused: ['memberA', 'editorA', 'adminB'],
+	},
+	duplicate_chamber_event: {
+		body: (t) => ({ p_tenant_id: t.tenant, p_event_id: t.chamberEvent }),
+		refused: ['memberA', 'adminB'],
+	},
+	may_change_event_field: {
+		body: (t) => ({ p_tenant_id: t.tenant, p_field: 'featured' }),
+		nothing: {
+			callers: ['memberA', 'editorA', 'adminB'],
+			check: (body) => expect(body).toBe(false),
+		},
+	},
+	record_event_feed_error: {
+		body: (t) => ({ p_feed_id: t.eventFeed, p_error: 'Taken over' }),
+		refused: ['memberA', 'editorA', 'adminB'],
+	},
+	remove_event_feed: {
+		body: (t) => ({ p_tenant_id: t.tenant, p_feed_id: t.eventFeed }),
+		refused: ['memberA', 'editorA', 'adminB'],
+	},
+	review_event_submission: {
+		body: (t) => ({
+			p_tenant_id: t.tenant,
+			p_submission_id: t.eventSubmission,
+			p_approve: true,
+			p_changes: {},
+			p_note: '',
+		}),
+		refused: ['memberA', 'adminB'],
+	},
+	save_chamber_event: {
+		body: (t) => ({
+			p_tenant_id: t.tenant,
+			p_event_id: t.chamberEvent,
+			p_changes: { name: 'Taken over' },
+			p_version: 1,
+		}),
+		refused: ['memberA', 'adminB'],
+	},
+	admin_business: {
+		body: (t) => ({ p_tenant_id: t.tenant, p_business_id: t.published }),
+		refused: ['memberA', 'adminB'],
+	},
+	admin_list_businesses: {
+		body: (t) => ({ p_tenant_id: t.tenant }),
+		refused: ['memberA', 'adminB'],
+	},
+	apply_scheduled_change: {
+		body: (t) => ({
+			p_tenant_id: t.tenant,
+			p_kind: 'save',
+			p_changes: [
+				{ column: 'colors', field: 'primary', value: '#000000', version: t.colorsVersion },
+			],
+			p_snapshot: null,
+		}),
+		refused: ['memberA', 'editorA', 'adminB'],
+	},
+	approve_member_submission: {
+		body: (t) => ({ p_submission_id: t.submission, p_changes: null, p_version: 1 }),
+		refused: ['memberA', 'editorA', 'adminB'],
+	},
+	bump_cache_version: {
+		body: (t) => ({ p_tenant_id: t.tenant, p_type: 'config' }),
+		refused: ['memberA', 'editorA', 'adminB'],
+	},
+	business_stats_report: {
+		body: (t) => ({ p_tenant_id: t.tenant, p_business_id: t.published, p_from: FROM, p_to: TO }),
+		nothing: {
+			callers: ['editorA', 'adminB'],
+			check: (body) => {
+				const report = body as { kinds: object; searches: unknown[]; months: { views: number }[] };
+				expect(report.kinds).toEqual({});
+				expect(report.searches).toEqual([]);
+				expect(report.months.every((m) => m.views === 0)).toBe(true);
+			},
+		},
+	},
+	business_stats_totals: {
+		body: (t) => ({ p_tenant_id: t.tenant, p_from: FROM, p_to: TO }),
+		nothing: {
+			callers: ['editorA', 'adminB'],
+			check: (body) =>
+				expect((body as { views: number }[]).filter((row) => row.views > 0)).toEqual([]),
+		},
+	},
+	cancel_scheduled_publish: {
+		body: (t) => ({ p_id: t.scheduled }),
+		refused: ['memberA', 'editorA', 'adminB'],
+	},
+	clear_business_override: {
+		body: (t) => ({ p_tenant_id: t.tenant, p_business_id: t.published, p_field: 'website' }),
+		refused: ['memberA', 'editorA', 'adminB'],
+	},
+	config_conflicts: {
+		body: (t) => ({
+			p_tenant_id: t.tenant,
+			p_column: 'content',
+			p_field: 'heroTitle',
+			p_value: 'x',
+			p_version: 0,
+		}),
+		refused: ['memberA', 'adminB'],
+	},
+	// Names of the configuration's sections: the same for everyone, nothing of a chamber.
+	config_section_name: { body: () => ({ p_column: 'colors' }) },
+	config_section_names: { body: () => ({}) },
+	config_section_version: {
+		body: (t) => ({ p_tenant_id: t.tenant, p_section: 'content' }),
+		refused: ['memberA', 'adminB'],
+	},
+	// A computed column of chamber_config (read with the row, below): null for anyone but staff.
+	config_versions: { body: () => ({}) },
+	create_member_import: {
+		body: (t) => ({
+			p_tenant_id: t.tenant,
+			p_kind: 'file',
+			p_source: 'x.csv',
+			p_storage_path: `${t.tenant}/x.csv`,
+		}),
+		refused: ['memberA', 'editorA', 'adminB'],
+	},
+	discard_member_import: {
+		body: (t) => ({ p_import_id: t.memberImport }),
+		refused: ['memberA', 'editorA', 'adminB'],
+	},
+	editor_feature_keys: { body: () => ({}) },
+	expire_publishes: { body: (t) => ({ p_tenant_id: t.tenant }), refused: ['memberA', 'adminB'] },
+	has_tenant_role: {
+		body: (t) => ({ check_tenant_id: t.tenant }),
+		nothing: { callers: ['memberA', 'adminB'], check: (body) => expect(body).toBe(false) },
+	},
+	is_business_member: {
+		body: (t) => ({ check_profile_id: t.published }),
+		nothing: { callers: ['editorA', 'adminB'], check: (body) => expect(body).toBe(false) },
+	},
+	may_change_business_field: {
+		body: (t) => ({ p_tenant_id: t.tenant, p_field: 'report_name' }),
+		nothing: {
+			callers: ['memberA', 'editorA', 'adminB'],
+			check: (body) => expect(body).toBe(false),
+		},
+	},
+	may_decide_member_requests: {
+		body: (t) => ({ p_tenant_id: t.tenant }),
+		nothing: {
+			callers: ['memberA', 'editorA', 'adminB'],
+			check: (body) => expect(body).toBe(false),
+		},
+	},
+	may_import_members: {
+		body: (t) => ({ p_tenant_id: t.tenant }),
+		nothing: {
+			callers: ['memberA', 'editorA', 'adminB'],
+			check: (body) => expect(body).toBe(false),
+		},
+	},
+	may_manage_logo: {
+		body: (t) => ({ p_bucket_id: 'logos', p_name: `${t.tenant}/logo.png` }),
+		nothing: {
+			callers: ['memberA', 'editorA', 'adminB'],
+			check: (body) => expect(body).toBe(false),
+		},
+	},
+	may_upload_import: {
+		body: (t) => ({ p_bucket_id: 'imports', p_name: `${t.tenant}/x.csv` }),
+		nothing: {
+			callers: ['memberA', 'editorA', 'adminB'],
+			check: (body) => expect(body).toBe(false),
+		},
+	},
+	member_import_preview: {
+		body: (t) => ({ p_import_id: t.memberImport, p_kind: 'add' }),
+		refused: ['memberA', 'editorA', 'adminB'],
+	},
+	member_import_targets: { body: () => ({}) },
+	member_listing: {
+		body: (t) => ({ p_business_id: t.unpublished }),
+		refused: ['memberA', 'editorA', 'adminB'],
+	},
+	member_request_count: {
+		body: (t) => ({ p_tenant_id: t.tenant }),
+		nothing: {
+			callers: ['memberA', 'editorA', 'adminB'],
+			check: (body) => expect(body).toBe(0),
+		},
+	},
+	member_requests: {
+		body: (t) => ({ p_tenant_id: t.tenant }),
+		refused: ['memberA', 'editorA', 'adminB'],
+	},
+	remove_business: {
+		body: (t) => ({ p_tenant_id: t.tenant, p_business_id: t.published }),
+		refused: ['memberA', 'editorA', 'adminB'],
+	},
+	request_member_import_apply: {
+		body: (t) => ({ p_import_id: t.memberImport, p_missing: 'keep' }),
+		refused: ['memberA', 'editorA', 'adminB'],
+	},
+	request_publish: {
+		body: (t) => ({ p_tenant_id: t.tenant, p_reason: 'Refused' }),
+		refused: ['memberA', 'adminB'],
+	},
+	restore_business: {
+		body: (t) => ({ p_tenant_id: t.tenant, p_business_id: t.unpublished }),
+		refused: ['memberA', 'editorA', 'adminB'],
+	},
+	return_member_submission: {
+		body: (t) => ({ p_submission_id: t.submission, p_note: 'No' }),
+		refused: ['memberA', 'editorA', 'adminB'],
+	},
+	save_business: {
+		body: (t) => ({
+			p_tenant_id: t.tenant,
+			p_business_id: t.published,
+			p_changes: { report_name: 'Taken over' },
+			p_version: 1,
+		}),
+		refused: ['memberA', 'editorA', 'adminB'],
+	},
+	set_chamber_logo: {
+		body: (t) => ({ p_tenant_id: t.tenant, p_type: 'standard', p_url: 'https://x.example/l.png' }),
+		refused: ['memberA', 'editorA', 'adminB'],
+	},
+	submit_member_changes: {
+		body: (t) => ({
+			p_business_id: t.unpublished,
+			p_changes: { website: 'https://taken.example' },
+			p_version: 1,
+		}),
+		refused: ['memberA', 'editorA', 'adminB'],
+	},
+	submit_member_import_mapping: {
+		body: (t) => ({ p_import_id: t.memberImport, p_mapping: {} }),
+		refused: ['memberA', 'editorA', 'adminB'],
+	},
+	tenant_role: {
+		body: (t) => ({ check_tenant_id: t.tenant }),
+		nothing: { callers: ['memberA', 'adminB'], check: (body) => expect(body).toBeNull() },
+	},
+	update_chamber_config: {
+		body: (t) => ({
+			p_tenant_id: t.tenant,
+			p_column: 'colors',
+			p_field: 'primary',
+			p_value: '#000000',
+			p_version: t.colorsVersion,
+		}),
+		refused: ['memberA', 'editorA', 'adminB'],
+	},
+};
+
+describe('refusals through the Data API', () => {
+	let targets: Targets;
+	const tokens = {} as Record<Caller, string>;
+
+	beforeAll(async () => {
+		const one = async (text: string) =>
+			(await db.query<{ v: string }>(text, [roles.tenantA.id])).rows[0]!.v;
+		targets = {
+			tenant: roles.tenantA.id,
+			published: roles.tenantA.publishedProfileId,
+			unpublished: roles.tenantA.unpublishedProfileId,
+			submission: await one(
+				`select id::text as v from public.member_submissions where tenant_id = $1 and status = 'pending'`,
+			),
+			memberImport: await one(
+				'select id::text as v from public.member_imports where tenant_id = $1 limit 1',
+			),
+			scheduled: Number(
+				await one('select id::text as v from public.scheduled_publishes where tenant_id = $1'),
+			),
+			colorsVersion: Number(
+				await one(`select public.config_section_version($1, 'colors')::text as v`),
+			),
+			chamberEvent: await one(
+				`select id::text as v from public.chamber_events where tenant_id = $1 and status = 'published'`,
+			),
+			eventFeed: await one('select id::text as v from public.event_feeds where tenant_id = $1'),
+			eventSubmission: await one(
+				`select id::text as v from public.event_submissions where tenant_id = $1 and status = 'pending'`,
+			),
+		};
+		tokens.memberA = await fixtureToken(stack, roles.member);
+		tokens.editorA = await fixtureToken(stack, roles.users.editorA);
+		tokens.adminB = await fixtureToken(stack, roles.users.adminB);
+	});
+
+	async function rpc(fn: string, body: object, token: string) {
+		const res = await fetch(`${stack.supabaseUrl}/rest/v1/rpc/${fn}`, {
+			method: 'POST',
+			headers: {
+				apikey: stack.anonKey,
+				authorization: `Bearer ${token}`,
+				'content-type': 'application/json',
+			},
+			body: JSON.stringify(body),
+		});
+		const text = await res.text();
+		return { status: res.status, body: text ? (JSON.parse(text) as unknown) : null };
+	}
+
+	it('no function of ours raises an SQLSTATE PostgREST answers with a server error', async () => {
+		const { rows } = await db.query<{ fn: string; code: string }>(`
+			select distinct n.nspname || '.' || p.proname as fn, m[1] as code
+			from pg_proc p
+			join pg_namespace n on n.oid = p.pronamespace
+			cross join lateral regexp_matches(p.prosrc, '(?:errcode\\s*=|sqlstate)\\s*''([0-9A-Z]{5})''', 'gi') m
+			where n.nspname in ('public', 'auth_guard')
+			order by 1, 2`);
+		expect(rows.length).toBeGreaterThan(0);
+		expect(rows.filter((r) => postgrestStatus(r.code) >= 500)).toEqual([]);
+	});
+
+	it('every function signed-in users may execute has its refused callers here', async () => {
+		const staff = (await executableBy('authenticated'))
+			.filter((fn) => fn.startsWith('public.') && !VISITOR_FUNCTIONS.includes(fn))
+			.map((fn) => fn.slice('public.'.length));
+		expect(staff).toEqual(Object.keys(REFUSALS).sort());
+	});
+
+	for (const [fn, call] of Object.entries(REFUSALS)) {
+		for (const caller of call.refused ?? []) {
+			it(`${fn} as ${CALLER_LABELS[caller]}: 403 or 404`, async () => {
+				const answer = await rpc(fn, call.body(targets), tokens[caller]);
+				expect([403, 404], JSON.stringify(answer.body)).toContain(answer.status);
+				expect(answer.body).toMatchObject({ code: expect.stringMatching(/^(42501|PT404)$/) });
+			});
+		}
+		for (const caller of call.nothing?.callers ?? []) {
+			it(`${fn} as ${CALLER_LABELS[caller]}: answers nothing of chamber A`, async () => {
+				const answer = await rpc(fn, call.body(targets), tokens[caller]);
+				expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+				call.nothing!.check(answer.body);
+			});
+		}
+	}
+
+	it('config_versions, read with the configuration: null for anyone but the chamber’s staff', async () => {
+		for (const caller of ['memberA', 'adminB'] as const) {
+			const res = await fetch(
+				`${stack.supabaseUrl}/rest/v1/chamber_config?tenant_id=eq.${targets.tenant}&select=config_versions`,
+				{ headers: { apikey: stack.anonKey, authorization: `Bearer ${tokens[caller]}` } },
+			);
+			expect(await res.json(), caller).toEqual([{ config_versions: null }]);
 		}
 	});
 });

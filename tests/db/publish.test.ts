@@ -1,3 +1,4 @@
+// Runs on: hosted — the publish states and their guards are SQL: proved on the production shape.
 import { createHash } from 'node:crypto';
 import type { Context } from '@netlify/functions';
 import { SignJWT } from 'jose';

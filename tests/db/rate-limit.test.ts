@@ -1,3 +1,5 @@
+// Runs on: hosted — the rate limiter is SQL, concurrent hits included: proved on the production
+// shape.
 import { randomBytes } from 'node:crypto';
 import { createClient } from '@supabase/supabase-js';
 import type { Database } from '../../src/lib/database.ts';

@@ -1,3 +1,5 @@
+// Runs on: hosted — scheduled publishes are stored and checked in SQL: proved on the production
+// shape.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { anon, db, service, stack } from './clients.ts';
 import fireScheduled, {
@@ -40,6 +42,23 @@ const cancel = (id: number, token: string) =>
 const config = () => storedConfig(service, { tenant_id: tenantId });
 
 const versions = () => configVersions(service, tenantId);
+
+/** The chamber's configuration row as a restore's snapshot holds it (without its slug). */
+async function currentRow(): Promise<Record<string, unknown>> {
+	const { rows } = await db.query(
+		`select to_jsonb(c) - 'slug' - 'tenant_id' - 'updated_at' as row from public.chamber_config c where tenant_id = $1`,
+		[tenantId],
+	);
+	return rows[0].row;
+}
+
+async function scheduledCount(): Promise<number> {
+	const { rows } = await db.query(
+		'select count(*)::int as n from public.scheduled_publishes where tenant_id = $1',
+		[tenantId],
+	);
+	return rows[0].n;
+}
 
 /** A time to come on the chamber's clock (a 5-minute mark at least 10 minutes ahead). */
 const soon = () => nextScheduleMark(new Date(), ZONE);
@@ -403,5 +422,91 @@ describe('Publish at… on a restore', () => {
 		expect((await config()).content.heroTitle).toBe(keptTitle);
 		// The save's build is still queued: the restore joins it (one build for both).
 		expect(due.publish).toMatchObject({ state: 'queued', requests: 2 });
+	});
+
+	it('an editor writing a restore into the table directly is refused (403), as the route refuses it', async () => {
+		const snapshot = await currentRow();
+		const res = await fetch(`${stack.supabaseUrl}/rest/v1/scheduled_publishes`, {
+			method: 'POST',
+			headers: {
+				apikey: stack.anonKey,
+				authorization: `Bearer ${tokens.editor}`,
+				'content-type': 'application/json',
+				prefer: 'return=representation',
+			},
+			body: JSON.stringify({
+				tenant_id: tenantId,
+				run_at: zonedWallTimeToInstant(soon(), ZONE).toISOString(),
+				kind: 'restore',
+				snapshot,
+			}),
+		});
+		expect({ status: res.status, body: await res.json() }).toEqual({
+			status: 403,
+			body: expect.objectContaining({ code: '42501' }),
+		});
+		expect(await scheduledCount()).toBe(0);
+	});
+
+	it('a restore an editor scheduled before that rule fails when it fires: judged as the editor, now', async () => {
+		const before = await config();
+		const snapshot = { ...(await currentRow()), colors: { ...before.colors, primary: '#101010' } };
+		// Stored as such a row was, with the editor as its author (the insert trigger and policy
+		// would now refuse it; the table's owner sets the trigger aside for this one insert).
+		await db.query('begin');
+		try {
+			await db.query(
+				'alter table public.scheduled_publishes disable trigger scheduled_publishes_check',
+			);
+			await db.query(
+				`insert into public.scheduled_publishes (tenant_id, run_at, kind, snapshot, summary, created_by, created_by_email, created_role)
+				values ($1, now() - interval '1 minute', 'restore', $2, 'Old restore', $3, $4, 'editor')`,
+				[tenantId, snapshot, chamber.ids.editor, email('editor')],
+			);
+			await db.query(
+				'alter table public.scheduled_publishes enable trigger scheduled_publishes_check',
+			);
+			await db.query('commit');
+		} catch (error) {
+			await db.query('rollback');
+			throw error;
+		}
+		const due = await fireDueSchedules(tenantId);
+		expect(due.fired).toEqual([
+			expect.objectContaining({
+				state: 'failed',
+				error: 'Not published: Editors can change content and text only, not colors',
+			}),
+		]);
+		expect(due.publish).toBeNull();
+		expect((await config()).colors.primary).toBe(before.colors.primary);
+	});
+
+	it('a restore fails when a field it would take back was changed after it was scheduled', async () => {
+		const kept = await call('POST', '/api/publish', tokens.admin, { reason: 'Keep colours' });
+		const id = kept.body.publish.id as number;
+		await startPublish(service, id, 'deploy-keep-colours');
+		await finishPublish(service, id, { state: 'live' });
+		const answer = await call('POST', '/api/publish-restore', tokens.admin, {
+			publishId: id,
+			at: soon(),
+		});
+		expect(answer.status).toBe(201);
+		const meanwhile = await call('POST', '/api/update-config', tokens.second, {
+			chamber: slug,
+			colors: { ...(await config()).colors, primary: '#abcdef' },
+			version: (await versions()).colors,
+		});
+		expect(meanwhile.status).toBe(200);
+		netlify.reset();
+		const due = await fireDueSchedules(tenantId, { now: new Date(answer.body.scheduled.runAt) });
+		expect(due.fired).toEqual([
+			expect.objectContaining({
+				state: 'failed',
+				error: `Not published: ${email('second')} changed colors.primary after it was scheduled. Schedule it again to publish it over their change.`,
+			}),
+		]);
+		expect((await config()).colors.primary).toBe('#abcdef');
+		expect(netlify.buildHooks).toHaveLength(0);
 	});
 });

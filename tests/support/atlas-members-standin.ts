@@ -29,6 +29,10 @@ export interface AtlasMembersStandin {
 	tenant: string;
 	members: AtlasMember[];
 	format: 'json' | 'csv';
+	/** When set, the export answers 302 to this address instead. */
+	redirect: string | null;
+	/** When set, the export streams this many bytes of CSV, without a Content-Length. */
+	streamBytes: number | null;
 	requests: { path: string; authorization?: string; tenant?: string; body?: string }[];
 	close(): Promise<void>;
 }
@@ -53,6 +57,22 @@ function toCsv(members: AtlasMember[]): string {
 	].join('\r\n');
 }
 
+/** A CSV of `bytes` bytes, written as the client takes it (it may stop reading at any point). */
+function streamCsv(res: ServerResponse, bytes: number): void {
+	res.writeHead(200, { 'content-type': 'text/csv; charset=utf-8' });
+	const line = Buffer.from(`${'1'.repeat(8)},Member,Lakeside,555-0100,${'x'.repeat(990)}\r\n`);
+	let sent = 0;
+	const write = () => {
+		while (sent < bytes) {
+			sent += line.byteLength;
+			if (!res.write(line)) return void res.once('drain', write);
+		}
+		res.end();
+	};
+	res.write('Profile ID,Organization Name,City,Phone,Description\r\n');
+	write();
+}
+
 export async function startAtlasMembersStandin(options: {
 	members: AtlasMember[];
 	tenant?: string;
@@ -66,6 +86,8 @@ export async function startAtlasMembersStandin(options: {
 		tenant: options.tenant ?? 'chamber-test',
 		members: options.members,
 		format: 'json' as 'json' | 'csv',
+		redirect: null as string | null,
+		streamBytes: null as number | null,
 		requests: [] as AtlasMembersStandin['requests'],
 	};
 	const server = createServer((req, res) => {
@@ -107,6 +129,11 @@ export async function startAtlasMembersStandin(options: {
 					);
 				if (req.headers['x-tenant'] !== standin.tenant)
 					return send(res, 500, JSON.stringify({ Message: 'An error has occurred.' }));
+				if (standin.redirect !== null) {
+					res.writeHead(302, { location: standin.redirect });
+					return void res.end();
+				}
+				if (standin.streamBytes !== null) return streamCsv(res, standin.streamBytes);
 				if (standin.format === 'csv') return send(res, 200, toCsv(standin.members), 'text/csv');
 				const rows = standin.members.map((m) => {
 					const row: Record<string, unknown> = {};

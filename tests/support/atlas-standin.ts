@@ -28,13 +28,19 @@ export type AtlasMode =
 	/** 200 with a body that has no Result array. */
 	| 'noResult'
 	/** 200 with an empty body, as Atlas does for an event it does not know. */
-	| 'soft404';
+	| 'soft404'
+	/** 302 to `redirectTo` (setRedirect) for every request. */
+	| 'redirect'
+	/** 200 with 11 MB of events, streamed without a Content-Length. */
+	| 'huge';
 
 export interface AtlasStandin {
 	/** Base URL, for ATLAS_BASE_URL. */
 	url: string;
 	tenant: string;
 	setMode(mode: AtlasMode): void;
+	/** Where the 'redirect' mode sends requests. */
+	setRedirect(location: string): void;
 	/**
 	 * Fields Atlas sends for one event on top of (or instead of) the tenant file's, as it may send
 	 * them: anything at all (a javascript: link, fields of its own, attendees). Cleared by
@@ -75,6 +81,7 @@ export async function startAtlasStandin(options: {
 	const chamber = parsed.events;
 	const community = parsed.communityEvents;
 	let mode: AtlasMode = 'ok';
+	let redirectTo = '/';
 	const requests: AtlasStandin['requests'] = [];
 	const hangMs = options.hangMs ?? 6_000;
 	const patches = new Map<number, Record<string, unknown>>();
@@ -91,6 +98,17 @@ export async function startAtlasStandin(options: {
 		if (mode === 'error500') return send(res, 500, { Message: 'An error has occurred.' });
 		if (mode === 'noResult') return send(res, 200, { TotalCount: 0, Message: 'Unexpected' });
 		if (mode === 'soft404') return send(res, 200, undefined);
+		if (mode === 'redirect') {
+			res.writeHead(302, { location: redirectTo });
+			return void res.end();
+		}
+		if (mode === 'huge') {
+			res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' });
+			const filler = JSON.stringify({ EventId: 1, EventName: 'x'.repeat(1000) });
+			res.write('{"Result":[');
+			for (let i = 0; i < 11 * 1024; i += 1) res.write(`${filler},`);
+			return void res.end(`${filler}]}`);
+		}
 
 		if (req.method === 'GET' && url.pathname === '/Events') {
 			const q = url.searchParams;
@@ -135,6 +153,9 @@ export async function startAtlasStandin(options: {
 		tenant,
 		setMode: (next) => {
 			mode = next;
+		},
+		setRedirect: (location) => {
+			redirectTo = location;
 		},
 		patchEvent: (eventId, fields) => {
 			if (fields) patches.set(eventId, fields);

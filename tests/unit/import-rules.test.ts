@@ -25,7 +25,7 @@ const PUBLIC_ISLANDS = [
 	'src/features/home/banner-carousel.ts',
 ];
 
-/** Value imports of a module: relative files resolved, packages as they are named. */
+/** Value imports of a module (static, and dynamic with a literal): relative files resolved, packages as they are named. */
 function valueImports(file: string): string[] {
 	const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest);
 	const found: string[] = [];
@@ -57,6 +57,19 @@ function valueImports(file: string): string[] {
 		}
 		found.push(statement.moduleSpecifier.text);
 	}
+	// `await import('…')` with a literal: Netlify's tracer packs those too.
+	const visit = (node: ts.Node): void => {
+		if (
+			ts.isCallExpression(node) &&
+			node.expression.kind === ts.SyntaxKind.ImportKeyword &&
+			node.arguments[0] &&
+			ts.isStringLiteral(node.arguments[0])
+		) {
+			found.push(node.arguments[0].text);
+		}
+		ts.forEachChild(node, visit);
+	};
+	visit(source);
 	return found;
 }
 

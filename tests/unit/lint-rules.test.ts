@@ -78,3 +78,21 @@ describe('the import rules catch a planted violation', () => {
 		expect(await restricted(allowed.file ?? file, allowed.code ?? code)).toEqual([]);
 	});
 });
+
+describe('every CSV the product writes goes through the helper that escapes formulas', () => {
+	const csvRule = async (path: string, code: string) => {
+		const [result] = await eslint.lintText(code, { filePath: path });
+		return (result?.messages ?? []).filter((m) => m.ruleId === 'no-restricted-syntax');
+	};
+
+	it.each([
+		["import Papa from 'papaparse';\nexport const csv = Papa.unparse([['=1+1']]);\n"],
+		["import { unparse } from 'papaparse';\nexport const csv = unparse([['=1+1']]);\n"],
+	])('a planted writer is refused: %j', async (code) => {
+		const messages = await csvRule('src/features/members/planted.ts', code);
+		expect(messages.map((m) => m.message)).toEqual([
+			expect.stringMatching(/Write CSV with toCsv \(src\/lib\/csv\.ts\)/),
+		]);
+		expect(await csvRule('src/lib/csv.ts', code)).toEqual([]);
+	});
+});

@@ -160,3 +160,18 @@ describe('redirects of e-mailed links', () => {
 		expect(allowedRedirect(local, 'http://127.0.0.1:8899/x')).toBe('http://localhost:8899');
 	});
 });
+
+describe("the e-mailed code's length (GoTrue's MAILER_OTP_LENGTH)", () => {
+	const read = (env: Record<string, string>) =>
+		readAuthConfig({ externalUrl: 'http://127.0.0.1:54321', jwtSecret: SECRET, apiKeys: [] }, env);
+
+	it('is 10 digits unless set, 6 to 10 as GoTrue allows', () => {
+		expect(read({}).emailOtpLength).toBe(10);
+		expect(read({ AUTH_MAILER_OTP_LENGTH: '6' }).emailOtpLength).toBe(6);
+		expect(read({ AUTH_MAILER_OTP_LENGTH: '8' }).emailOtpLength).toBe(8);
+	});
+
+	it.each(['5', '11', 'ten'])('refuses %s with the setting named', (value) => {
+		expect(() => read({ AUTH_MAILER_OTP_LENGTH: value })).toThrow(/AUTH_MAILER_OTP_LENGTH/);
+	});
+});

@@ -24,6 +24,13 @@ const authEnvSchema = z.object({
 	AUTH_RATE_LIMIT_RECOVER: z.coerce.number().int().min(1).default(30),
 	/** E-mailed link verifications per IP address per 5 minutes. */
 	AUTH_RATE_LIMIT_VERIFY: z.coerce.number().int().min(1).default(30),
+	/**
+	 * GoTrue's MAILER_OTP_LENGTH (Authentication → Providers → Email → Email OTP Length on a hosted
+	 * project): the digits of the code behind an e-mailed sign-in link, which POST /verify also
+	 * takes with the address. GoTrue allows 6 to 10; 10 here, as the deploy guide sets a project,
+	 * so the code cannot be guessed across many addresses at the per-IP verify limit.
+	 */
+	AUTH_MAILER_OTP_LENGTH: z.coerce.number().int().min(6).max(10).default(10),
 	/** Sign-in link requests (GoTrue's RATE_LIMIT_OTP) per IP address per 5 minutes. */
 	AUTH_RATE_LIMIT_OTP: z.coerce.number().int().min(1).default(30),
 	/**
@@ -71,6 +78,8 @@ export interface AuthConfig {
 	refreshTokenReuseSeconds: number;
 	/** GoTrue's MAILER_OTP_EXP: e-mailed links last one hour. */
 	emailLinkSeconds: number;
+	/** GoTrue's MAILER_OTP_LENGTH: the e-mailed code's digits (6 to 10). */
+	emailOtpLength: number;
 	/** GoTrue's SMTP_MAX_FREQUENCY: one e-mail per user per minute. */
 	emailMinIntervalSeconds: number;
 	limits: { token: WindowLimit; recover: WindowLimit; verify: WindowLimit; otp: WindowLimit };
@@ -111,6 +120,7 @@ export function readAuthConfig(
 			.filter(Boolean),
 		refreshTokenReuseSeconds: 10,
 		emailLinkSeconds: 3600,
+		emailOtpLength: e.AUTH_MAILER_OTP_LENGTH,
 		emailMinIntervalSeconds: 60,
 		limits: {
 			token: window(e.AUTH_RATE_LIMIT_TOKEN),

@@ -49,6 +49,9 @@ export async function sendMagicLinkMail(
 	link: string,
 	data: Record<string, unknown>,
 	now: Date,
+	// GoTrue's template data `.Token`: the code behind the link, which members never type, so
+	// this template leaves it out (a hosted template may show it).
+	_code?: string,
 ): Promise<void> {
 	const minutes = Math.round(config.emailLinkSeconds / 60);
 	const lasts = minutes === 60 ? '1 hour' : `${minutes} minutes`;

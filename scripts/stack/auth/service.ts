@@ -300,7 +300,7 @@ export class AuthService {
 				amr: [
 					{
 						method: session.authentication_method,
-						timestamp: Math.floor(session.created_at.getTime() / 1000),
+						timestamp: Math.floor(session.authenticated_at.getTime() / 1000),
 					},
 				],
 				session_id: session.id,
@@ -717,9 +717,10 @@ export class AuthService {
 				throw new AuthError(422, 'signup_disabled', 'Signups not allowed for this instance');
 			}
 			this.#refuseEarlyEmail(user, now);
-			// GoTrue's link carries the token hash of a six-digit code (crypto.GenerateOtp); only the
-			// hash's own SHA-256 is stored.
-			const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
+			// GoTrue's link carries the token hash of a code of MAILER_OTP_LENGTH digits
+			// (crypto.GenerateOtp); only the hash's own SHA-256 is stored.
+			const length = this.#config.emailOtpLength;
+			const code = String(randomInt(0, 10 ** length)).padStart(length, '0');
 			const tokenHash = gotrueTokenHash(email, code);
 			await saveRecoveryToken(db, { userId: user.id, hash: hashToken(tokenHash), email, now });
 			await updateUser(db, user.id, { recovery_sent_at: now }, now);
@@ -734,6 +735,7 @@ export class AuthService {
 					link.href,
 					user.raw_user_meta_data ?? {},
 					now,
+					code,
 				);
 			} catch (error) {
 				console.error(`[auth] the sign-in e-mail could not be sent: ${(error as Error).message}`);

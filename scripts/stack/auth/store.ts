@@ -49,6 +49,11 @@ export interface SessionRow {
 	user_id: string;
 	/** From auth.mfa_amr_claims: how the session began (password, otp …). */
 	authentication_method: string;
+	/**
+	 * When it was authenticated that way: the claim's updated_at, which GoTrue puts in the token's
+	 * amr as the entry's timestamp (Session.CalculateAALAndAMR), refresh after refresh.
+	 */
+	authenticated_at: Date;
 	created_at: Date;
 	refreshed_at: Date | null;
 	not_after: Date | null;
@@ -310,12 +315,14 @@ export async function insertSession(
 export async function findSession(db: Queryable, id: string): Promise<SessionRow | null> {
 	const { rows } = await db.query<SessionRow>(
 		`select s.id, s.user_id, s.created_at, s.refreshed_at, s.not_after,
-			coalesce(
-				(select c.authentication_method from auth.mfa_amr_claims c
-				where c.session_id = s.id order by c.created_at limit 1),
-				'password'
-			) as authentication_method
-		from auth.sessions s where s.id = $1`,
+			coalesce(c.authentication_method, 'password') as authentication_method,
+			coalesce(c.updated_at, s.created_at) as authenticated_at
+		from auth.sessions s
+		left join lateral (
+			select c.authentication_method, c.updated_at from auth.mfa_amr_claims c
+			where c.session_id = s.id order by c.created_at limit 1
+		) c on true
+		where s.id = $1`,
 		[id],
 	);
 	return rows[0] ?? null;

@@ -500,12 +500,19 @@ export const eventPatchSchema = z.object({
 export const datePatchSchema = z.object({
 	version: z.number().int().min(1),
 	changes: z
-		.object(
-			Object.fromEntries(DATE_FIELDS.map((f) => [f, FIELD_SCHEMAS[f].optional()])) as Record<
-				DateField,
-				z.ZodOptional<z.ZodType<string>>
-			>,
-		)
+		.object({
+			name: FIELD_SCHEMAS.name.optional(),
+			summary: FIELD_SCHEMAS.summary.optional(),
+			description: FIELD_SCHEMAS.description.optional(),
+			starts_local: FIELD_SCHEMAS.starts_local.optional(),
+			ends_local: FIELD_SCHEMAS.ends_local.optional(),
+			venue: FIELD_SCHEMAS.venue.optional(),
+			address1: FIELD_SCHEMAS.address1.optional(),
+			address2: FIELD_SCHEMAS.address2.optional(),
+			city: FIELD_SCHEMAS.city.optional(),
+			state: FIELD_SCHEMAS.state.optional(),
+			zip: FIELD_SCHEMAS.zip.optional(),
+		} satisfies Record<DateField, z.ZodType>)
 		.strict()
 		.default({}),
 	cancelled: z.boolean().default(false),

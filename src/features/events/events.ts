@@ -27,14 +27,14 @@ export type { EventAttendee, EventItem, EventSponsor };
  * the membership system's shape has no cancelled state (closed events are dropped), no summary
  * and no image. Absent from every other source's events.
  */
-export interface OwnEventFields {
+export type OwnEventFields = {
 	/** Cancelled, still listed: the calendars mark it, its page and calendar file say so. */
 	Cancelled?: boolean;
 	/** One plain line for lists and the page's description. */
 	Summary?: string;
 	/** The event's featured image (http(s)). */
 	ImageUrl?: string;
-}
+};
 
 /**
  * One event as a source returns it: the tenant file's event (same field names and types), plus

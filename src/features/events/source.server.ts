@@ -1,5 +1,11 @@
 import type { SupabaseClient } from '../../lib/database.ts';
 import { z } from 'zod';
+import {
+	readLimited,
+	sourceFetch,
+	type PublicFetch,
+	type PublicResponse,
+} from '../../lib/public-fetch.server.ts';
 import { getAnonClient } from '../../lib/supabase.server.ts';
 import { getCurrentTenant } from '../../lib/tenant.server.ts';
 import type { TenantRow } from '../tenants/tenants.server.ts';
@@ -34,6 +40,8 @@ export function listErrorMessage(community: boolean): string {
 
 /** Atlas gets this long to answer before the request is abandoned (ATLAS_TIMEOUT_MS overrides). */
 export const ATLAS_TIMEOUT_MS = 5_000;
+/** The most of one Atlas answer read (a year of a large chamber's events is well under 1 MB). */
+export const ATLAS_MAX_BYTES = 10 * 1024 * 1024;
 
 // --- Local: the events table -------------------------------------------------------------------
 
@@ -171,28 +179,36 @@ export interface AtlasOptions {
 	tenant: string;
 	/** How long Atlas gets to answer, body included (default ATLAS_TIMEOUT_MS). */
 	timeoutMs?: number;
+	/** The fetch (default sourceFetch(): public addresses only, redirects checked hop by hop). */
+	fetcher?: PublicFetch;
 }
 
 async function atlasGet(options: AtlasOptions, path: string, failure: string): Promise<unknown> {
 	const url = `${options.baseUrl.replace(/\/+$/, '')}${path}`;
-	let response: Response;
+	const fetcher = options.fetcher ?? sourceFetch();
+	// The signal also bounds reading the body, so a stalled stream cannot hang a request.
+	const signal = AbortSignal.timeout(options.timeoutMs ?? ATLAS_TIMEOUT_MS);
+	let response: PublicResponse;
 	try {
-		// The signal also bounds reading the body, so a stalled stream cannot hang a request.
-		response = await fetch(url, {
+		response = await fetcher(new URL(url), {
 			headers: { accept: 'application/json', 'x-tenant': options.tenant },
-			signal: AbortSignal.timeout(options.timeoutMs ?? ATLAS_TIMEOUT_MS),
+			signal,
 		});
 	} catch (cause) {
 		throw new EventsSourceError(failure, { cause });
 	}
-	if (response.status === 404 && path.startsWith('/Event/')) return null;
+	if (response.status === 404 && path.startsWith('/Event/')) {
+		await response.body?.cancel();
+		return null;
+	}
 	if (!response.ok) {
+		await response.body?.cancel();
 		throw new EventsSourceError(failure, {
 			cause: new Error(`GET ${url} answered HTTP ${response.status}`),
 		});
 	}
 	try {
-		const text = await response.text();
+		const text = new TextDecoder().decode(await readLimited(response, ATLAS_MAX_BYTES));
 		return text.trim() === '' ? null : (JSON.parse(text) as unknown);
 	} catch (cause) {
 		throw new EventsSourceError(failure, { cause });

@@ -1,8 +1,13 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { startAtlasStandin, type AtlasStandin } from '../../../tests/support/atlas-standin.ts';
+import { standinFetch, standinUrl } from '../../../tests/support/standin-fetch.ts';
+import { useSourceFetch } from '../../lib/public-fetch.server.ts';
 import { generateTenant } from '../../../tenants/demo/generate.ts';
 import { parseTenantFile } from '../tenants/tenant-file.ts';
 import {
+	ATLAS_MAX_BYTES,
 	ATLAS_TIMEOUT_MS,
 	atlasEventsSource,
 	getEventsSource,
@@ -13,17 +18,20 @@ import {
 import { sourceEvent } from './test-events.ts';
 
 // The Atlas adapter against a real HTTP stand-in of the Atlas API, serving the demo chamber's
-// events as of a fixed day.
+// events as of a fixed day. The stand-in listens on 127.0.0.1, which the deployed fetch refuses:
+// the adapter reaches it as atlas-events.test through the tests' fetch (standinFetch).
 const file = generateTenant({ businesses: 40, today: new Date('2026-11-15T12:00:00Z') });
 const demo = parseTenantFile(file, 'demo');
 const range = { start: new Date('2026-08-01T00:00:00Z'), end: new Date('2027-05-31T23:59:59Z') };
 
 let atlas: AtlasStandin;
 let source: EventsSource;
+const fetcher = standinFetch();
+const viaName = (url: string) => standinUrl(url, 'atlas-events.test');
 
 beforeAll(async () => {
 	atlas = await startAtlasStandin({ file, tenant: 'cedarvalley' });
-	source = atlasEventsSource({ baseUrl: atlas.url, tenant: atlas.tenant });
+	source = atlasEventsSource({ baseUrl: viaName(atlas.url), tenant: atlas.tenant, fetcher });
 });
 afterAll(() => atlas.close());
 afterEach(() => atlas.setMode('ok'));
@@ -66,7 +74,7 @@ describe('the Atlas events source', () => {
 	it('drops closed events even when Atlas sends them', async () => {
 		const leaky = await startAtlasStandin({ file, tenant: 't', ignoreClosedFilter: true });
 		try {
-			const all = atlasEventsSource({ baseUrl: leaky.url, tenant: 't' });
+			const all = atlasEventsSource({ baseUrl: viaName(leaky.url), tenant: 't', fetcher });
 			const closed = demo.events.filter((e) => e.Closed).map((e) => e.EventId);
 			expect(closed.length).toBeGreaterThan(0);
 			const ids = (await all.listEvents({ community: false, ...range })).map((e) => e.EventId);
@@ -127,7 +135,7 @@ describe('the Atlas events source', () => {
 	});
 
 	it('treats the 500 Atlas answers without x-tenant as a failure', async () => {
-		const anonymous = atlasEventsSource({ baseUrl: atlas.url, tenant: '' });
+		const anonymous = atlasEventsSource({ baseUrl: viaName(atlas.url), tenant: '', fetcher });
 		await expect(anonymous.listEvents({ community: false, ...range })).rejects.toThrow(
 			'Failed to fetch events',
 		);
@@ -145,6 +153,47 @@ describe('the Atlas events source', () => {
 		expect(((error as Error).cause as Error).name).toBe('TimeoutError');
 		expect(elapsed).toBeGreaterThanOrEqual(4_900);
 		expect(elapsed).toBeLessThan(5_900);
+	});
+
+	it('reads at most 10 MB of an answer, stopping while it streams', async () => {
+		expect(ATLAS_MAX_BYTES).toBe(10 * 1024 * 1024);
+		atlas.setMode('huge');
+		const error = await source.listEvents({ community: false, ...range }).catch((e: unknown) => e);
+		expect((error as Error).message).toBe('Failed to fetch events');
+		expect(((error as Error).cause as Error).message).toBe('larger than 10 MB');
+	});
+
+	it('refuses loopback and private addresses, also behind a redirect, as deployed', async () => {
+		const internal = createServer((_req, res) => res.end('{"Result":[]}'));
+		await new Promise<void>((resolve) => internal.listen(0, '127.0.0.2', resolve));
+		const reached: string[] = [];
+		internal.on('request', (req) => reached.push(req.url ?? ''));
+		const internalPort = (internal.address() as AddressInfo).port;
+		try {
+			// The deployed fetch: the stand-in's own address is refused before any connection.
+			const direct = atlasEventsSource({ baseUrl: atlas.url, tenant: atlas.tenant });
+			const before = atlas.requests.length;
+			const refused = await direct.listEvents({ community: false, ...range }).catch((e) => e);
+			expect(((refused as Error).cause as Error).message).toBe('127.0.0.1 is not a public address');
+			expect(atlas.requests.length).toBe(before);
+			// The stand-in, reachable by its name, redirects to this machine's other addresses.
+			atlas.setMode('redirect');
+			for (const [location, reason] of [
+				[`http://127.0.0.2:${internalPort}/Events`, '127.0.0.2 is not a public address'],
+				['http://10.0.0.1/Events', '10.0.0.1 is not a public address'],
+				['http://169.254.169.254/latest/meta-data/', '169.254.169.254 is not a public address'],
+				[`http://[::1]:${internalPort}/Events`, '::1 is not a public address'],
+				[`http://localhost:${internalPort}/Events`, /^localhost resolves to/],
+			] as const) {
+				atlas.setRedirect(location);
+				const error = await source.listEvents({ community: false, ...range }).catch((e) => e);
+				expect((error as Error).message, location).toBe('Failed to fetch events');
+				expect(((error as Error).cause as Error).message, location).toMatch(reason);
+			}
+			expect(reached).toEqual([]);
+		} finally {
+			internal.close();
+		}
 	});
 });
 
@@ -182,13 +231,23 @@ describe('choosing the events source', () => {
 
 	it('logs the choice once per configuration', async () => {
 		const log = vi.spyOn(console, 'log').mockImplementation(() => {});
-		const env = { ATLAS_BASE_URL: atlas.url, ATLAS_TENANT: atlas.tenant };
-		const first = getEventsSource(env);
-		expect(getEventsSource({ ...env })).toBe(first);
-		expect(log).toHaveBeenCalledTimes(1);
-		expect(log.mock.calls[0]?.[0]).toContain(`Atlas at ${atlas.url}`);
-		expect(log.mock.calls[0]?.[0]).toContain("and the chamber's own events");
-		log.mockRestore();
+		const restore = useSourceFetch(fetcher);
+		try {
+			const env = { ATLAS_BASE_URL: viaName(atlas.url), ATLAS_TENANT: atlas.tenant };
+			const first = getEventsSource(env);
+			expect(getEventsSource({ ...env })).toBe(first);
+			expect(log).toHaveBeenCalledTimes(1);
+			expect(log.mock.calls[0]?.[0]).toContain(`Atlas at ${viaName(atlas.url)}`);
+			expect(log.mock.calls[0]?.[0]).toContain("and the chamber's own events");
+			// An Atlas id: answered by Atlas alone (the own events' part reads the database).
+			const atlasEvent = demo.events.find((e) => !e.Closed)!;
+			expect(await first.getEvent(atlasEvent.EventId)).toMatchObject({
+				EventName: atlasEvent.EventName,
+			});
+		} finally {
+			restore();
+			log.mockRestore();
+		}
 	});
 });
 

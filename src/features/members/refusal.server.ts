@@ -5,16 +5,17 @@ import { conflictOf } from '../conflicts/conflicts.ts';
 
 /**
  * A refusal of the database's member functions (the Members tab's, the imports', the members'
- * own and staff's decisions on them) as the API's answer, in the database's words: a role that
- * may not (42501) 403; another chamber's or an unknown row (P0002) 404; a value its rules refuse
- * 400; a state that does not allow it (a removed business, another import under way) 409; a stale
- * version 409 with the current values (PT409). Anything else is a logged 500 saying `what` failed.
+ * own and staff's decisions on them) as the API's answer, in the database's words and with the
+ * status PostgREST gives a direct caller: a role that may not (42501) 403; another chamber's or an
+ * unknown row (PT404) 404; a value its rules refuse 400; a state that does not allow it (a removed
+ * business, another import under way) or a stale version, with the current values (PT409) 409.
+ * Anything else is a logged 500 saying `what` failed.
  */
 export function refusal(error: PostgrestError, what: string): Error {
 	switch (error.code) {
 		case '42501':
 			return new HttpError(403, error.message);
-		case 'P0002':
+		case 'PT404':
 			return new HttpError(404, error.message);
 		case '22023':
 		case '23514':
@@ -23,11 +24,8 @@ export function refusal(error: PostgrestError, what: string): Error {
 		case '22007':
 		case '22008':
 			return new BadRequest(error.message);
-		case '55000':
-		case '55006':
-			return new HttpError(409, error.message);
 		case 'PT409': {
-			// The database always sends the conflicts; without them the 409 still stands.
+			// A stale version comes with the conflicts; a state that refuses the call without them.
 			const detail = conflictOf(error);
 			return detail ? new ConflictError(error.message, detail) : new HttpError(409, error.message);
 		}

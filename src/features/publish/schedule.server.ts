@@ -177,6 +177,7 @@ export async function cancelScheduled(client: SupabaseClient, id: number): Promi
 	const { data, error } = await client.rpc('cancel_scheduled_publish', { p_id: id });
 	if (error) {
 		if (error.code === '42501') throw new HttpError(403, error.message);
+		if (error.code === 'PT404') throw new HttpError(404, error.message);
 		if (error.code === '22023') throw new HttpError(409, error.message);
 		throw new Error(`Failed to cancel: ${error.message}`, { cause: error });
 	}

@@ -1,5 +1,4 @@
 import type { SupabaseClient } from '../../lib/database.ts';
-import Papa from 'papaparse';
 import { useEffect, useId, useState } from 'react';
 import type { AdminTabProps } from '../admin/admin.ts';
 import { downloadFile } from '../admin/download.ts';
@@ -7,6 +6,7 @@ import ErrorBanner from '../admin/ErrorBanner.tsx';
 import { Section, Toggle } from '../admin/fields.tsx';
 import { chamberTimeZone } from '../config/time-zone.ts';
 import '../admin/ops/ops.css';
+import { countsCsv, membersCsv, monthsCsv } from './exports.ts';
 import {
 	readBusinessReport,
 	readMemberTotals,
@@ -33,9 +33,9 @@ type Load<T> = { kind: 'loading' } | { kind: 'failed'; error: string } | { kind:
 const numberFormat = new Intl.NumberFormat('en-US');
 const fmt = (n: number) => numberFormat.format(n);
 
-/** A table as a CSV file the browser downloads (papaparse quotes what needs quoting). */
-function downloadCsv(filename: string, fields: string[], rows: (string | number)[][]): void {
-	downloadFile(filename, Papa.unparse({ fields, data: rows }), 'text/csv;charset=utf-8');
+/** A CSV file (exports.ts writes them) the browser downloads. */
+function downloadCsv(filename: string, csv: string): void {
+	downloadFile(filename, csv, 'text/csv;charset=utf-8');
 }
 
 /** What `load` answers for `key`; loading again whenever the key changes. */
@@ -307,13 +307,7 @@ function MembersView({
 				<button
 					type="button"
 					className="admin-button admin-button--secondary"
-					onClick={() =>
-						downloadCsv(
-							`members-${periodFile(period)}.csv`,
-							['Business', 'Shown', 'Profile views', 'Actions'],
-							rows.map((r) => [r.name, r.shown, r.views, r.actions]),
-						)
-					}
+					onClick={() => downloadCsv(`members-${periodFile(period)}.csv`, membersCsv(rows))}
 				>
 					Export members as CSV
 				</button>
@@ -458,13 +452,7 @@ function BusinessReportBody({
 				<button
 					type="button"
 					className="admin-button admin-button--secondary"
-					onClick={() =>
-						downloadCsv(
-							`${file}-months.csv`,
-							['Month', 'Shown', 'Profile views', 'Actions'],
-							report.months.map((m) => [m.month, m.shown, m.views, m.actions]),
-						)
-					}
+					onClick={() => downloadCsv(`${file}-months.csv`, monthsCsv(report.months))}
 				>
 					Export months as CSV
 				</button>
@@ -533,7 +521,7 @@ function CountTable({
 			<button
 				type="button"
 				className="admin-button admin-button--secondary"
-				onClick={() => downloadCsv(file, columns, rows)}
+				onClick={() => downloadCsv(file, countsCsv(columns, rows))}
 			>
 				{exportLabel}
 			</button>

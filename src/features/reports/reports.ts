@@ -54,12 +54,20 @@ export const KIND_LABELS: Readonly<Record<StatKind, string>> = {
 	social_youtube: 'YouTube',
 };
 
+/**
+ * The most events one address counts in a UTC day (/api/stats): a visitor who browses all day
+ * long sees fewer cards and profiles than this; a script that sends more counts no more.
+ */
+export const DAILY_COUNTS_PER_ADDRESS = 500;
+
 /** At most this many events in one batch. */
 export const MAX_BATCH_EVENTS = 50;
 /** The longest body /api/stats reads: 50 events with the longest search text fit well within. */
 export const MAX_BATCH_BYTES = 16 * 1024;
-/** Search text is kept lower case, spaces collapsed, and cut at this length. */
+/** Search text is kept lower case, its words only, and cut at this length (characters)… */
 export const MAX_SEARCH_WORDS = 100;
+/** … and at this many words (the search itself reads no more: search_tsquery). */
+export const MAX_SEARCH_TERMS = 10;
 
 /** One thing that happened on a page. */
 export const statEventSchema = z.object({
@@ -82,9 +90,21 @@ export const statBatchSchema = z.object({
 });
 export type StatBatch = z.output<typeof statBatchSchema>;
 
-/** Search text as it is counted: lower case, spaces collapsed, at most 100 characters. */
+/** A word of a search: letters, marks and digits, with an apostrophe inside (joe's). */
+const SEARCH_WORD = /[\p{L}\p{M}\p{N}]+(?:['’][\p{L}\p{M}\p{N}]+)*/gu;
+
+/**
+ * Search text as it is counted: its words, lower case, one space between them, at most 10
+ * words and 100 characters. Punctuation goes (the search reads none of it), so what a report
+ * lists is the words that found the business, never a visitor's symbols.
+ */
 export function normaliseSearchWords(words: string): string {
-	return words.toLowerCase().replace(/\s+/g, ' ').trim().slice(0, MAX_SEARCH_WORDS).trim();
+	const found = words.normalize('NFC').toLowerCase().match(SEARCH_WORD) ?? [];
+	// Cut by code point, as the database counts them (a cut never splits a surrogate pair).
+	return Array.from(found.slice(0, MAX_SEARCH_TERMS).join(' '))
+		.slice(0, MAX_SEARCH_WORDS)
+		.join('')
+		.trim();
 }
 
 /** One counter to add to: a business, a kind (and for `search` its words), how many. */

@@ -12,6 +12,7 @@ import type { Listing, SocialMediaEntry, WebContent } from '../tenants/tenant-fi
 import { withErrorBoundary } from '../site/ErrorBoundary.tsx';
 import { signInPath } from './paths.ts';
 import {
+	describeSaved,
 	describeSubmission,
 	fieldLabel,
 	MEMBER_SESSION_KEY,
@@ -511,15 +512,7 @@ function MemberListing({
 						listing={state.listing}
 						supabase={supabase}
 						onSaved={(result) => {
-							const live = result.live.map((f) => fieldLabel(f)).join(', ');
-							setMessage(
-								[
-									live ? `${live}: live on the site after the next publish.` : '',
-									result.submission ? 'Sent for review: the chamber will e-mail you.' : '',
-								]
-									.filter(Boolean)
-									.join(' '),
-							);
+							setMessage(describeSaved(result, when));
 							void load(state.listing.business.id);
 						}}
 					/>

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
+import { decodeJwt } from 'jose';
 import type { SupabaseClient } from '../../lib/database.ts';
 import { BadRequest, HttpError, ipRateKey } from '../../lib/http.server.ts';
-import { takeRateLimits } from '../../lib/rate-limit.server.ts';
+import { refundRateLimit, takeRateLimit, takeRateLimits } from '../../lib/rate-limit.server.ts';
 import {
 	createAuthClient,
 	createForwardingAuthClient,
@@ -21,6 +22,10 @@ import { refusal } from '../members/refusal.server.ts';
 import type { TenantRow } from '../tenants/lookup.server.ts';
 import {
 	listingPath,
+	MEMBER_PUBLISH_INTERVAL_SECONDS,
+	MEMBER_SESSION_NOT_FROM_LINK,
+	memberPublishBucket,
+	memberSessionProblem,
 	parseMemberChanges,
 	SIGN_IN_ADDRESS_LIMITS,
 	SIGN_IN_BUSINESS_LIMITS,
@@ -38,7 +43,7 @@ import {
  * service role.
  */
 
-const NOT_A_MEMBER = 'Please sign in again with the link e-mailed to your business.';
+const NOT_A_MEMBER = MEMBER_SESSION_NOT_FROM_LINK;
 
 // --- Sign-in --------------------------------------------------------------------------------------
 
@@ -166,10 +171,15 @@ export interface MemberSession {
 	client: SupabaseClient;
 }
 
-/** The member's token, checked by the identity service; 401 without a valid one. */
+/**
+ * The member's token, checked by the identity service (signature, expiry, its session still
+ * there), from a session that began with the e-mailed link less than 30 days ago
+ * (memberSessionProblem: Postgres's member_session_from_link holds the same); 401 otherwise.
+ */
 export async function authenticateMember(
 	req: Request,
 	env: ClientEnv = readClientEnv(),
+	now: () => Date = () => new Date(),
 ): Promise<MemberSession> {
 	const token = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.get('authorization') ?? '')?.[1];
 	if (!token) throw new HttpError(401, NOT_A_MEMBER);
@@ -180,6 +190,9 @@ export async function authenticateMember(
 		}
 		throw new HttpError(401, NOT_A_MEMBER);
 	}
+	// The identity service accepted the token, so its claims are the ones it signed.
+	const problem = memberSessionProblem(decodeJwt(token), now());
+	if (problem) throw new HttpError(401, problem);
 	return { userId: data.user.id, client: getUserClient(token, env) };
 }
 
@@ -212,12 +225,14 @@ export async function getMemberListing(
 /**
  * A member's changes: checked with the Members tab's schema and the chamber's member rules, then
  * submitted as the member (live fields saved, the rest its pending request). Live fields publish
- * (service role: members do not publish themselves) and purge the business's cache tags.
+ * (service role: members do not publish themselves) and purge the business's cache tags, at most
+ * once per MEMBER_PUBLISH_INTERVAL_SECONDS per member.
  */
 export async function submitMemberChanges(
 	session: MemberSession,
 	businessId: string,
 	body: { version: number; changes: Record<string, unknown> },
+	now: () => Date = () => new Date(),
 ): Promise<SubmitResult> {
 	const tenant = await businessOfThisChamber(businessId);
 	const listing = await getMemberListing(session, businessId);
@@ -236,16 +251,37 @@ export async function submitMemberChanges(
 	if (error) throw refusal(error, 'Submitting the changes');
 	const result = data;
 	let published = false;
+	let publishAfter: string | null = null;
 	if (result.live.length > 0) {
-		await publishMemberChange(
-			getServiceClient(),
-			tenant,
-			businessId,
-			'A member updated its listing',
-		);
-		published = true;
+		// Every publish is a build: a member's saves start one at most every 10 minutes (counted in
+		// the database, so across every function instance). A save between is saved all the same
+		// and goes live with the next publish.
+		const service = getServiceClient();
+		const bucket = memberPublishBucket(session.userId);
+		const wait = await takeRateLimit(service, {
+			bucket,
+			limit: 1,
+			windowSeconds: MEMBER_PUBLISH_INTERVAL_SECONDS,
+		});
+		if (wait > 0) publishAfter = new Date(now().getTime() + wait * 1000).toISOString();
+		else {
+			try {
+				await publishMemberChange(service, tenant, businessId, 'A member updated its listing');
+			} catch (publishError) {
+				// No publish started: the member's next save may start one.
+				await refundRateLimit(service, bucket);
+				throw publishError;
+			}
+			published = true;
+		}
 	}
-	return { live: result.live, version: result.version, submission: result.submission, published };
+	return {
+		live: result.live,
+		version: result.version,
+		submission: result.submission,
+		published,
+		publishAfter,
+	};
 }
 
 /**

@@ -2,7 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { chamberConfigSchema, MEMBER_FIELD_CHOICES } from '../config/config.ts';
 import {
 	decisionMail,
+	describeSaved,
 	describeSubmission,
+	MEMBER_SESSION_NOT_FROM_LINK,
+	MEMBER_SESSION_TOO_OLD,
+	memberSessionProblem,
 	parseMemberChanges,
 	requestDiff,
 	type Submission,
@@ -160,5 +164,76 @@ describe('the settings’ defaults', () => {
 			editorsApprove: false,
 			maxCategories: 3,
 		});
+	});
+});
+
+describe('memberSessionProblem: a member session began with the e-mailed link, within 30 days', () => {
+	const now = new Date('2026-11-28T12:00:00Z');
+	const at = (daysAgo: number) => now.getTime() / 1000 - daysAgo * 86_400;
+
+	it.each([
+		['otp', 0],
+		['otp', 29.9],
+		['magiclink', 1],
+		['recovery', 1],
+	])('a session by %s, %s days ago, is one', (method, days) => {
+		expect(memberSessionProblem({ amr: [{ method, timestamp: at(days) }] }, now)).toBeNull();
+	});
+
+	it('a password session is none, also next to an old link entry', () => {
+		expect(memberSessionProblem({ amr: [{ method: 'password', timestamp: at(0) }] }, now)).toBe(
+			MEMBER_SESSION_NOT_FROM_LINK,
+		);
+		expect(
+			memberSessionProblem(
+				{
+					amr: [
+						{ method: 'password', timestamp: at(0) },
+						{ method: 'otp', timestamp: at(40) },
+					],
+				},
+				now,
+			),
+		).toBe(MEMBER_SESSION_TOO_OLD);
+	});
+
+	it('a sign-in by link 30 days ago or more is too old', () => {
+		expect(memberSessionProblem({ amr: [{ method: 'otp', timestamp: at(30) }] }, now)).toBe(
+			MEMBER_SESSION_TOO_OLD,
+		);
+	});
+
+	it.each([[{}], [{ amr: 'otp' }], [{ amr: ['otp'] }], [{ amr: [{ method: 'otp' }] }]])(
+		'claims without a usable amr are none: %j',
+		(claims) => {
+			expect(memberSessionProblem(claims, now)).toBe(MEMBER_SESSION_NOT_FROM_LINK);
+		},
+	);
+});
+
+describe('describeSaved: what the member page says after a save', () => {
+	const time = (iso: string) => iso.slice(11, 16);
+
+	it('live fields that started a publish, and a request sent for review', () => {
+		expect(
+			describeSaved({ live: ['work_phone'], submission: null, publishAfter: null }, time),
+		).toBe('Phone: live on the site after the next publish.');
+		expect(
+			describeSaved(
+				{ live: [], submission: { status: 'pending' } as Submission, publishAfter: null },
+				time,
+			),
+		).toBe('Sent for review: the chamber will e-mail you.');
+	});
+
+	it('live fields saved within the interval: when a save of theirs publishes again', () => {
+		expect(
+			describeSaved(
+				{ live: ['work_phone', 'hours'], submission: null, publishAfter: '2026-11-28T14:52:00Z' },
+				time,
+			),
+		).toBe(
+			"Phone, Opening hours: saved. Your changes start a publish at most once every 10 minutes, so this one goes live with the next publish: the chamber's, or yours if you save again after 14:52.",
+		);
 	});
 });

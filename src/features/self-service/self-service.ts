@@ -48,6 +48,45 @@ import { signInPath } from './paths.ts';
 /** The browser's member session, kept apart from a staff session in the same browser. */
 export const MEMBER_SESSION_KEY = 'chamber-member-session';
 
+/**
+ * How a member's session must have begun: the token's amr holds one of these methods (GoTrue's:
+ * `otp` for the e-mailed link and code in the implicit flow, `magiclink` and `recovery` in the
+ * PKCE flow). A password sign-in (amr `password`) is no member, so a password set from a link's
+ * session does not outlive the mailbox. Postgres holds the same list (member_session_from_link).
+ */
+export const MEMBER_SIGN_IN_METHODS: readonly string[] = ['otp', 'magiclink', 'recovery'];
+
+/**
+ * A sign-in by link lasts this many days: refreshing keeps the session's amr and its time, so
+ * after 30 days the member asks for a new link (member_session_from_link holds the same).
+ */
+export const MEMBER_SESSION_DAYS = 30;
+
+export const MEMBER_SESSION_NOT_FROM_LINK =
+	'Please sign in again with the link e-mailed to your business.';
+export const MEMBER_SESSION_TOO_OLD = `Your sign-in is more than ${MEMBER_SESSION_DAYS} days old: please sign in again with a new link e-mailed to your business.`;
+
+/**
+ * Why a token's claims are no member session (null when they are one): its amr has no e-mailed
+ * link method, or the newest is more than MEMBER_SESSION_DAYS old at `now`.
+ */
+export function memberSessionProblem(claims: { amr?: unknown }, now: Date): string | null {
+	const entries = Array.isArray(claims.amr) ? (claims.amr as unknown[]) : [];
+	const times = entries.flatMap((entry) => {
+		if (typeof entry !== 'object' || entry === null) return [];
+		const { method, timestamp } = entry as { method?: unknown; timestamp?: unknown };
+		return typeof method === 'string' &&
+			MEMBER_SIGN_IN_METHODS.includes(method) &&
+			typeof timestamp === 'number'
+			? [timestamp * 1000]
+			: [];
+	});
+	if (times.length === 0) return MEMBER_SESSION_NOT_FROM_LINK;
+	return now.getTime() - Math.max(...times) < MEMBER_SESSION_DAYS * 86_400_000
+		? null
+		: MEMBER_SESSION_TOO_OLD;
+}
+
 // --- The member's listing -----------------------------------------------------------------------------
 
 export type MemberField = MemberFieldChoice;
@@ -158,8 +197,44 @@ export interface SubmitResult {
 	live: MemberField[];
 	version: number;
 	submission: Submission | null;
-	/** The publish the live fields started (null when none went live). */
+	/** Whether the live fields started a publish. */
 	published: boolean;
+	/**
+	 * When live fields were saved but started no publish (this member's last publish was less than
+	 * MEMBER_PUBLISH_INTERVAL_SECONDS ago): from when a save of theirs starts one again (ISO).
+	 * Until then the change goes live with whatever publishes next. Null otherwise.
+	 */
+	publishAfter: string | null;
+}
+
+/**
+ * A member's live changes start at most one publish in this interval (every publish is a build):
+ * a save within it is kept and goes live with the next publish, the chamber's or the member's
+ * first save after it.
+ */
+export const MEMBER_PUBLISH_INTERVAL_SECONDS = 600;
+
+/** The rate-limit bucket of a member's publishes (rate_limit_hit, shared by every instance). */
+export function memberPublishBucket(userId: string): string {
+	return `member-publish:${userId}`;
+}
+
+/** What the member page says after a save. */
+export function describeSaved(
+	result: Pick<SubmitResult, 'live' | 'submission' | 'publishAfter'>,
+	formatTime: (iso: string) => string,
+): string {
+	const live = result.live.map((f) => fieldLabel(f)).join(', ');
+	const minutes = MEMBER_PUBLISH_INTERVAL_SECONDS / 60;
+	return [
+		live && !result.publishAfter ? `${live}: live on the site after the next publish.` : '',
+		live && result.publishAfter
+			? `${live}: saved. Your changes start a publish at most once every ${minutes} minutes, so this one goes live with the next publish: the chamber's, or yours if you save again after ${formatTime(result.publishAfter)}.`
+			: '',
+		result.submission ? 'Sent for review: the chamber will e-mail you.' : '',
+	]
+		.filter(Boolean)
+		.join(' ');
 }
 
 /** What the member page says of its latest request. */

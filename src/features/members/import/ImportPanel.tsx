@@ -2,6 +2,7 @@ import { useId, useState, type FormEvent } from 'react';
 import type { AdminTabProps } from '../../admin/admin.ts';
 import { callApi } from '../../admin/ops/api.ts';
 import ImportJobView from './ImportJobView.tsx';
+import { IMPORT_LIMITS, LIMIT_MESSAGES } from './limits.ts';
 import { useImportJob } from './useImportJob.ts';
 import './import.css';
 import ErrorBanner from '../../admin/ErrorBanner.tsx';
@@ -41,6 +42,11 @@ export default function ImportPanel({ chamber, client, getAccessToken }: AdminTa
 		event.preventDefault();
 		if (!file) {
 			setError('Choose a file first.');
+			return;
+		}
+		// The bucket would refuse it too, in words of its own.
+		if (file.size > IMPORT_LIMITS.fileBytes) {
+			setError(LIMIT_MESSAGES.fileBytes);
 			return;
 		}
 		setError(null);

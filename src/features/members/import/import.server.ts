@@ -19,6 +19,8 @@ import {
 	type RowDecision,
 	type TableRow,
 } from './import.ts';
+import { getServiceClient, readClientEnv } from '../../../lib/supabase.server.ts';
+import { IMPORT_LIMITS } from './limits.ts';
 import { readTable, UnreadableFileError, type Table } from './read.server.ts';
 
 /**
@@ -228,6 +230,20 @@ function describeHeaders(table: Table, mapping: Mapping): HeaderInfo[] {
 	});
 }
 
+/**
+ * The uploaded file as a stream, with the import's time to read it (the API's other calls keep
+ * their short deadline); the reader counts its bytes against the size limit.
+ */
+async function downloadUpload(storagePath: string): Promise<ReadableStream<Uint8Array>> {
+	const files = getServiceClient({ ...readClientEnv(), SUPABASE_TIMEOUT_MS: IMPORT_LIMITS.readMs });
+	const { data, error } = await files.storage.from(IMPORTS_BUCKET).download(storagePath).asStream();
+	if (error || !data) {
+		console.error(`[member-import] could not download ${storagePath}: ${error?.message}`);
+		throw new UnreadableFileError('The uploaded file could not be read.');
+	}
+	return data as ReadableStream<Uint8Array>;
+}
+
 async function readSource(service: SupabaseClient, job: ImportJob): Promise<Table> {
 	if (job.kind === 'sync') {
 		const config = readSyncConfig();
@@ -243,9 +259,7 @@ async function readSource(service: SupabaseClient, job: ImportJob): Promise<Tabl
 		.eq('id', job.id)
 		.single<{ storage_path: string | null }>();
 	if (pathError || !path.storage_path) throw new UnreadableFileError('The uploaded file is gone.');
-	const { data, error } = await service.storage.from(IMPORTS_BUCKET).download(path.storage_path);
-	if (error || !data) throw new UnreadableFileError('The uploaded file could not be read.');
-	return readTable(new Uint8Array(await data.arrayBuffer()), job.source);
+	return readTable(await downloadUpload(path.storage_path), job.source);
 }
 
 async function preview(

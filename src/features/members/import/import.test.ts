@@ -14,11 +14,21 @@ import {
 	type ExistingBusiness,
 } from './import.ts';
 import { readTable } from './read.server.ts';
+import { IMPORT_LIMITS, LIMIT_MESSAGES } from './limits.ts';
 import ExcelJS from 'exceljs';
+import {
+	deflatedPart,
+	lyingSheetBomb,
+	MEMBERS,
+	unusedPartsBomb,
+	workbookParts,
+	zipOf,
+} from '../../../../tests/support/hostile-files.ts';
 
 const encode = (text: string) => new TextEncoder().encode(text);
 
-describe('reading a member file', () => {
+// Each read starts the reading process: seconds on a busy machine.
+describe('reading a member file', { timeout: 60_000 }, () => {
 	it('reads CSV with a BOM, semicolons and a quoted field with a line break', async () => {
 		const csv =
 			'\uFEFFProfile ID;Organization Name;Description\r\n42;"Bakery; Café";"Fresh bread\nevery day"\r\n';
@@ -67,6 +77,77 @@ describe('reading a member file', () => {
 		expect((await readTable(encode(JSON.stringify(file)), 'x.json')).rows).toHaveLength(1);
 		const envelope = { Result: [{ weblink_profile_id: 6, report_name: 'B' }] };
 		expect((await readTable(encode(JSON.stringify(envelope)), 'x')).format).toBe('json');
+	});
+});
+
+describe('the limits of a member file', { timeout: 60_000 }, () => {
+	const csvRows = (rows: number) =>
+		encode(
+			['Profile ID,Name', ...Array.from({ length: rows }, (_, i) => `${i + 1},M${i}`)].join('\n'),
+		);
+
+	it('refuses a file larger than 50 MB before reading it', async () => {
+		expect(IMPORT_LIMITS.fileBytes).toBe(50 * 1024 * 1024);
+		await expect(readTable(new Uint8Array(IMPORT_LIMITS.fileBytes + 1), 'x.csv')).rejects.toThrow(
+			LIMIT_MESSAGES.fileBytes,
+		);
+	});
+
+	it('refuses more than 100,000 rows, in CSV and in JSON', async () => {
+		await expect(readTable(csvRows(IMPORT_LIMITS.rows + 1), 'x.csv')).rejects.toThrow(
+			LIMIT_MESSAGES.rows,
+		);
+		const list = JSON.stringify(
+			Array.from({ length: IMPORT_LIMITS.rows + 1 }, (_, i) => ({ id: i })),
+		);
+		await expect(readTable(encode(list), 'x.json')).rejects.toThrow(LIMIT_MESSAGES.rows);
+	});
+
+	it('refuses more than 500 columns', async () => {
+		const headings = Array.from({ length: IMPORT_LIMITS.columns + 1 }, (_, i) => `C${i}`);
+		await expect(readTable(encode(`${headings.join(',')}\n`), 'x.csv')).rejects.toThrow(
+			LIMIT_MESSAGES.columns,
+		);
+	});
+
+	it('refuses a workbook whose parts say they unpack to gigabytes, inflating none of them', async () => {
+		const bomb = await unusedPartsBomb(5 * 1024 * 1024);
+		await expect(readTable(new Uint8Array(bomb), 'x.xlsx')).rejects.toThrow(
+			LIMIT_MESSAGES.unpackedBytes,
+		);
+	});
+
+	it('stops a sheet that inflates to more than it says, while inflating', async () => {
+		const bomb = await lyingSheetBomb(2);
+		await expect(readTable(new Uint8Array(bomb), 'x.xlsx')).rejects.toThrow(
+			'one of its parts unpacks to more than the workbook says it holds',
+		);
+	});
+
+	it('refuses a workbook of more than 1,000 parts', async () => {
+		const parts = await workbookParts(MEMBERS);
+		for (let i = 0; parts.length <= IMPORT_LIMITS.zipEntries; i += 1) {
+			parts.push(deflatedPart(`xl/media/part${i}.bin`, Buffer.from('x')));
+		}
+		await expect(readTable(new Uint8Array(zipOf(parts)), 'x.xlsx')).rejects.toThrow(
+			LIMIT_MESSAGES.zipEntries,
+		);
+	});
+
+	it('reads a workbook whose parts are all there, unused ones included', async () => {
+		const parts = await workbookParts(MEMBERS);
+		parts.push(deflatedPart('xl/media/logo.bin', Buffer.alloc(1024)));
+		const table = await readTable(new Uint8Array(zipOf(parts)), 'x.xlsx');
+		expect(table.rows.map((r) => r.cells['Organization Name'])).toEqual([
+			'Lakeside Bakery',
+			'Harbor Hardware',
+		]);
+	});
+
+	it('refuses text that is not UTF-8', async () => {
+		await expect(
+			readTable(new Uint8Array([0x61, 0x2c, 0x62, 0x0a, 0xff, 0xfe]), 'x.csv'),
+		).rejects.toThrow('The file is not UTF-8 text');
 	});
 });
 

@@ -529,16 +529,26 @@ export function showValue(value: unknown): string {
 
 // --- The functions' bodies -----------------------------------------------------------------------
 
+/** A file directly in a chamber's folder of the imports bucket (as member_import_path_ok). */
+export const IMPORT_PATH =
+	/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\/[A-Za-z0-9][A-Za-z0-9._-]{0,199}$/;
+
 /** POST /api/member-imports */
 export const startImportSchema = z.object({
 	/** The chamber's slug. */
 	chamber: z.string({ error: 'chamber is required' }).trim().min(1, 'chamber is required'),
-	/** The uploaded file in the imports bucket: {chamber id}/{name}. */
+	/**
+	 * The uploaded file in the imports bucket: {chamber id}/{name}, directly in the chamber's folder
+	 * (the database holds every path to the same rule, member_import_path_ok).
+	 */
 	path: z
 		.string({ error: 'path is required' })
 		.trim()
 		.min(1, 'path is required')
-		.max(500, 'path is too long'),
+		.regex(
+			IMPORT_PATH,
+			"expected the upload's {chamber id}/{file name}, the name of letters, digits, '.', '-' and '_'",
+		),
 	/** The file's name as the person chose it (shown in the panel). */
 	fileName: z.string().trim().min(1).max(300).optional(),
 });

@@ -1,4 +1,13 @@
 import { z } from 'zod';
+import {
+	PublicFetchRefused,
+	readLimited,
+	type PublicFetchInit,
+	type PublicResponse,
+	ResponseTooLarge,
+	sourceFetch,
+} from '../../../lib/public-fetch.server.ts';
+import { IMPORT_LIMITS } from '../import/limits.ts';
 
 /**
  * The membership system's member data, for the scheduled sync. MemberClicks Atlas (WebLink
@@ -82,8 +91,50 @@ export function readSyncConfig(env: NodeJS.ProcessEnv = process.env): SyncConfig
 /** A failure reading the membership system: the message is shown in the sync's report. */
 export class MemberSourceError extends Error {}
 
-/** Atlas gets this long per request (a whole export can be large). */
+/** Atlas gets this long per request, the whole answer read (a whole export can be large). */
 const REQUEST_TIMEOUT_MS = 120_000;
+/** The token endpoint gets this long, and its answer this many bytes. */
+const TOKEN_TIMEOUT_MS = 30_000;
+const TOKEN_MAX_BYTES = 64 * 1024;
+
+/**
+ * The request through the public-address fetch (redirects followed by hand, each hop checked);
+ * a refused address becomes a sentence for the report and a line in the log.
+ */
+async function request(
+	url: string,
+	init: PublicFetchInit,
+	unreachable: string,
+): Promise<PublicResponse> {
+	try {
+		return await sourceFetch()(new URL(url), init);
+	} catch (cause) {
+		if (cause instanceof PublicFetchRefused) {
+			console.warn(`[member-sync] ${url}: ${cause.message}`);
+			throw new MemberSourceError(
+				`${unreachable} Its address, or an address it redirected to, is not a public internet address.`,
+				{ cause },
+			);
+		}
+		throw new MemberSourceError(unreachable, { cause });
+	}
+}
+
+/** The answer's body within the cap, read before the request's time runs out. */
+async function body(
+	response: PublicResponse,
+	limit: number,
+	tooLarge: string,
+): Promise<Uint8Array> {
+	try {
+		return await readLimited(response, limit);
+	} catch (cause) {
+		if (cause instanceof ResponseTooLarge) throw new MemberSourceError(tooLarge, { cause });
+		throw new MemberSourceError("The membership system's answer was cut off or took too long.", {
+			cause,
+		});
+	}
+}
 
 const tokenSchema = z.object({
 	access_token: z.string().min(1),
@@ -97,24 +148,27 @@ let cachedToken: { key: string; token: string; until: number } | undefined;
 async function accessToken(oauth: NonNullable<SyncConfig['oauth']>): Promise<string> {
 	const key = `${oauth.tokenUrl}|${oauth.clientId}|${oauth.clientSecret}`;
 	if (cachedToken?.key === key && cachedToken.until > Date.now()) return cachedToken.token;
-	const body = new URLSearchParams({
+	const form = new URLSearchParams({
 		grant_type: 'client_credentials',
 		client_id: oauth.clientId,
 		client_secret: oauth.clientSecret,
 		...(oauth.scope ? { scope: oauth.scope } : {}),
 	});
-	let response: Response;
-	try {
-		response = await fetch(oauth.tokenUrl, {
+	const signal = AbortSignal.timeout(TOKEN_TIMEOUT_MS);
+	const response = await request(
+		oauth.tokenUrl,
+		{
 			method: 'POST',
 			headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
-			body,
-			signal: AbortSignal.timeout(30_000),
-		});
-	} catch (cause) {
-		throw new MemberSourceError("The membership system's sign-in could not be reached.", { cause });
-	}
-	const answer = tokenSchema.safeParse(await response.json().catch(() => null));
+			body: form,
+			signal,
+		},
+		"The membership system's sign-in could not be reached.",
+	);
+	const text = new TextDecoder().decode(
+		await body(response, TOKEN_MAX_BYTES, "The membership system's sign-in answered too much."),
+	);
+	const answer = tokenSchema.safeParse(parseJson(text));
 	if (!response.ok || !answer.success) {
 		throw new MemberSourceError(
 			response.status === 400 || response.status === 401
@@ -131,6 +185,14 @@ async function accessToken(oauth: NonNullable<SyncConfig['oauth']>): Promise<str
 	return answer.data.access_token;
 }
 
+function parseJson(text: string): unknown {
+	try {
+		return JSON.parse(text);
+	} catch {
+		return null;
+	}
+}
+
 /** The export, as the bytes of a file the import pipeline reads, with a name saying its format. */
 export interface MemberExport {
 	bytes: Uint8Array;
@@ -142,25 +204,27 @@ export async function fetchMemberExport(config: SyncConfig): Promise<MemberExpor
 	const headers: Record<string, string> = { accept: 'application/json, text/csv;q=0.9, */*;q=0.5' };
 	if (config.oauth) headers.authorization = `Bearer ${await accessToken(config.oauth)}`;
 	if (config.tenant) headers['x-tenant'] = config.tenant;
-	let response: Response;
-	try {
-		response = await fetch(config.membersUrl, {
-			headers,
-			signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
-		});
-	} catch (cause) {
-		throw new MemberSourceError('The membership system could not be reached.', { cause });
-	}
+	const response = await request(
+		config.membersUrl,
+		{ headers, signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) },
+		'The membership system could not be reached.',
+	);
 	if (response.status === 401 || response.status === 403) {
+		await response.body?.cancel();
 		cachedToken = undefined;
 		throw new MemberSourceError(
 			`The membership system refused the request (HTTP ${response.status}): check the credentials and the tenant.`,
 		);
 	}
 	if (!response.ok) {
+		await response.body?.cancel();
 		throw new MemberSourceError(`The membership system answered HTTP ${response.status}.`);
 	}
-	const bytes = new Uint8Array(await response.arrayBuffer());
+	const bytes = await body(
+		response,
+		IMPORT_LIMITS.fileBytes,
+		`The membership system's export is larger than ${IMPORT_LIMITS.fileBytes / 1024 / 1024} MB, the most one import reads.`,
+	);
 	const type = response.headers.get('content-type') ?? '';
 	const name = type.includes('json')
 		? 'atlas-members.json'

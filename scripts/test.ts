@@ -1,0 +1,66 @@
+/**
+ * npm test: what CI runs first. The browser the end-to-end tests drive is looked for before
+ * anything runs. Then the type check and the unit tests run beside the database suite (PGlite
+ * works one statement at a time, so on two cores the other core is free for them), and the
+ * end-to-end suite after them. The database suite's output comes as it runs; the type check's
+ * and the unit tests' each come whole when they end, between two of its lines. A failing step
+ * fails the command once both sides have ended; the end-to-end suite then does not run.
+ *
+ * With CI_RESULTS_DIR set (`.ci/run`), each step's time goes to its steps.jsonl and each test
+ * file's to vitest-unit.json, vitest-db.json and e2e-report.json, for scripts/ci-summary.ts.
+ */
+import { access, constants, copyFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { runMain } from './lib/main.ts';
+import { heading, runPlan } from './lib/test-runner.ts';
+
+const ROOT = join(import.meta.dirname, '..');
+const results = process.env.CI_RESULTS_DIR;
+
+/** Where the end-to-end tests find Chromium: playwright.config.ts reads the same. */
+async function checkBrowser(): Promise<void> {
+	const path = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+	const found = await access(path, constants.X_OK).then(
+		() => true,
+		() => false,
+	);
+	if (!found) {
+		throw new Error(
+			`The end-to-end tests drive Chromium, and there is none at ${path}: install Debian's ` +
+				'(`apt-get install chromium`) or set CHROMIUM_PATH to a Chromium or Chrome executable.',
+		);
+	}
+}
+
+/** The environment of a vitest run, writing its files' times where CI reads them. */
+function timings(name: string): NodeJS.ProcessEnv {
+	return results
+		? { ...process.env, TEST_TIMINGS_FILE: join(results, `vitest-${name}.json`) }
+		: process.env;
+}
+
+runMain(async () => {
+	await checkBrowser();
+	const records = await runPlan(
+		{
+			parent: 'npm test',
+			beside: [
+				{ name: 'npm run typecheck', command: 'npm run --silent typecheck' },
+				{ name: 'npm run test:unit', command: 'npm run --silent test:unit', env: timings('unit') },
+			],
+			live: { name: 'npm run test:db', command: 'npm run --silent test:db', env: timings('db') },
+			after: { name: 'npm run test:e2e', command: 'npm run --silent test:e2e' },
+		},
+		(text) => process.stdout.write(text),
+	);
+	if (results) {
+		// The end-to-end suite's report (playwright.config.ts), kept before another run replaces it.
+		await copyFile(
+			join(ROOT, 'test-results/e2e-report.json'),
+			join(results, 'e2e-report.json'),
+		).catch(() => {});
+	}
+	console.log(`\n${records.map((r) => `  ${heading(r)}`).join('\n')}`);
+	const failed = records.filter((r) => r.code !== 0);
+	if (failed.length > 0) throw new Error(`${failed.map((r) => r.name).join(', ')} failed`);
+});
