@@ -65,49 +65,53 @@ function route(req: Request, context: Context): keyof typeof ROUTES | null {
  * Every accepted change is live at once. Another chamber's event is a 404, a role that may not
  * a 403, a bad value a 400 naming it.
  */
-export default handleJson('admin-event', ['GET', 'PATCH', 'DELETE', 'POST'], async (req, context) => {
-	const which = route(req, context);
-	if (!which) throw new HttpError(404, 'Not found');
-	const methods = ROUTES[which]!;
-	if (!methods.includes(req.method)) {
-		return jsonError(405, `Method ${req.method} not allowed`, { Allow: methods.join(', ') });
-	}
-	const session = await authenticate(req, {
-		roles: which === 'history' ? ROLE_SETS.admins : ROLE_SETS.staff,
-	});
-	const { chamber } = parseQuery(eventListQuerySchema.pick({ chamber: true }), req);
-	const tenant = await chamberOf(session, chamber);
-	const { client } = session;
-	const id = context.params.id;
+export default handleJson(
+	'admin-event',
+	['GET', 'PATCH', 'DELETE', 'POST'],
+	async (req, context) => {
+		const which = route(req, context);
+		if (!which) throw new HttpError(404, 'Not found');
+		const methods = ROUTES[which]!;
+		if (!methods.includes(req.method)) {
+			return jsonError(405, `Method ${req.method} not allowed`, { Allow: methods.join(', ') });
+		}
+		const session = await authenticate(req, {
+			roles: which === 'history' ? ROLE_SETS.admins : ROLE_SETS.staff,
+		});
+		const { chamber } = parseQuery(eventListQuerySchema.pick({ chamber: true }), req);
+		const tenant = await chamberOf(session, chamber);
+		const { client } = session;
+		const id = context.params.id;
 
-	if (which === 'history') {
-		await getEvent(client, tenant.id, id);
-		return Response.json(
-			{ history: await eventHistory(client, tenant.id, id) },
-			{ headers: noStore },
-		);
-	}
-	if (which === 'item' && req.method === 'GET') {
-		return Response.json(await getEvent(client, tenant.id, id), { headers: noStore });
-	}
+		if (which === 'history') {
+			await getEvent(client, tenant.id, id);
+			return Response.json(
+				{ history: await eventHistory(client, tenant.id, id) },
+				{ headers: noStore },
+			);
+		}
+		if (which === 'item' && req.method === 'GET') {
+			return Response.json(await getEvent(client, tenant.id, id), { headers: noStore });
+		}
 
-	let saved;
-	if (which === 'item' && req.method === 'PATCH') {
-		const body = await parseJsonBody(eventPatchSchema, req);
-		saved = await saveEvent(client, tenant.id, id, body.version, body.changes);
-		if (saved.version === body.version) return Response.json(saved, { headers: noStore });
-	} else if (which === 'item') {
-		saved = await deleteEvent(client, tenant.id, id);
-	} else if (which === 'duplicate') {
-		// A draft: nothing to publish.
-		saved = await duplicateEvent(client, tenant.id, id);
-		return Response.json(saved, { status: 201, headers: noStore });
-	} else if (which === 'date') {
-		const body = await parseJsonBody(datePatchSchema, req);
-		saved = await changeDate(client, tenant.id, id, context.params.key, body);
-	} else {
-		saved = await takeFeedValue(client, tenant.id, id, context.params.field);
-	}
-	await publishEventChange(tenant);
-	return Response.json(saved, { headers: noStore });
-});
+		let saved;
+		if (which === 'item' && req.method === 'PATCH') {
+			const body = await parseJsonBody(eventPatchSchema, req);
+			saved = await saveEvent(client, tenant.id, id, body.version, body.changes);
+			if (saved.version === body.version) return Response.json(saved, { headers: noStore });
+		} else if (which === 'item') {
+			saved = await deleteEvent(client, tenant.id, id);
+		} else if (which === 'duplicate') {
+			// A draft: nothing to publish.
+			saved = await duplicateEvent(client, tenant.id, id);
+			return Response.json(saved, { status: 201, headers: noStore });
+		} else if (which === 'date') {
+			const body = await parseJsonBody(datePatchSchema, req);
+			saved = await changeDate(client, tenant.id, id, context.params.key, body);
+		} else {
+			saved = await takeFeedValue(client, tenant.id, id, context.params.field);
+		}
+		await publishEventChange(tenant);
+		return Response.json(saved, { headers: noStore });
+	},
+);

@@ -103,7 +103,9 @@ function Frame({
 }) {
 	const id = useId();
 	const messages = ctx.issues.filter((i) => i.field === field).map((i) => i.message);
-	const described = [hint && `${id}-hint`, messages.length && `${id}-error`].filter(Boolean).join(' ');
+	const described = [hint && `${id}-hint`, messages.length && `${id}-error`]
+		.filter(Boolean)
+		.join(' ');
 	const override = ctx.overrides.find((o) => o.field === field);
 	return (
 		<div className="admin-field">
@@ -157,7 +159,19 @@ function Text({
 	hint,
 }: {
 	ctx: Ctx;
-	field: 'name' | 'summary' | 'venue' | 'address1' | 'address2' | 'city' | 'state' | 'zip' | 'event_type' | 'image_url' | 'registration_url' | 'contact_email';
+	field:
+		| 'name'
+		| 'summary'
+		| 'venue'
+		| 'address1'
+		| 'address2'
+		| 'city'
+		| 'state'
+		| 'zip'
+		| 'event_type'
+		| 'image_url'
+		| 'registration_url'
+		| 'contact_email';
 	max: number;
 	type?: 'text' | 'url' | 'email';
 	hint?: ReactNode;
@@ -177,7 +191,15 @@ function Text({
 	);
 }
 
-function Check({ ctx, field, hint }: { ctx: Ctx; field: 'featured' | 'show_attendees'; hint?: ReactNode }) {
+function Check({
+	ctx,
+	field,
+	hint,
+}: {
+	ctx: Ctx;
+	field: 'featured' | 'show_attendees';
+	hint?: ReactNode;
+}) {
 	const id = useId();
 	return (
 		<div className="admin-field admin-field--toggle">
@@ -258,7 +280,13 @@ function When({ ctx }: { ctx: Ctx }) {
 					key={field}
 					ctx={ctx}
 					field={field}
-					label={draft.all_day ? (field === 'starts_local' ? 'First day' : 'Last day') : FIELD_LABELS[field]}
+					label={
+						draft.all_day
+							? field === 'starts_local'
+								? 'First day'
+								: 'Last day'
+							: FIELD_LABELS[field]
+					}
 				>
 					{(control) =>
 						draft.all_day ? (
@@ -267,7 +295,10 @@ function When({ ctx }: { ctx: Ctx }) {
 								type="date"
 								value={draft[field].slice(0, 10)}
 								onChange={(e) =>
-									setEventField(field, `${e.target.value}T${field === 'starts_local' ? '00:00' : '23:59'}`)
+									setEventField(
+										field,
+										`${e.target.value}T${field === 'starts_local' ? '00:00' : '23:59'}`,
+									)
 								}
 							/>
 						) : (
@@ -339,7 +370,9 @@ function RepeatFields({ ctx }: { ctx: Ctx }) {
 							min={1}
 							max={99}
 							value={repeat.interval}
-							onChange={(e) => set({ ...repeat, interval: Math.max(1, Number(e.target.value) || 1) })}
+							onChange={(e) =>
+								set({ ...repeat, interval: Math.max(1, Number(e.target.value) || 1) })
+							}
 						/>
 					</div>
 					{repeat.freq === 'WEEKLY' && (
@@ -377,7 +410,12 @@ function RepeatFields({ ctx }: { ctx: Ctx }) {
 							>
 								<option value="day">Day {Number(startDay.slice(8, 10))} of the month</option>
 								<option value="weekday">
-									The {['last', 'first', 'second', 'third', 'fourth'][Math.max(0, weekdayPlace(startDay))]}{' '}
+									The{' '}
+									{
+										['last', 'first', 'second', 'third', 'fourth'][
+											Math.max(0, weekdayPlace(startDay))
+										]
+									}{' '}
 									{WEEKDAY_NAMES[weekdayOf(startDay)]}
 								</option>
 							</select>
@@ -419,7 +457,9 @@ function RepeatFields({ ctx }: { ctx: Ctx }) {
 								min={1}
 								max={500}
 								value={repeat.count ?? 1}
-								onChange={(e) => set({ ...repeat, count: Math.max(1, Number(e.target.value) || 1) })}
+								onChange={(e) =>
+									set({ ...repeat, count: Math.max(1, Number(e.target.value) || 1) })
+								}
 							/>
 						</div>
 					)}
@@ -440,7 +480,9 @@ function Tickets({ ctx }: { ctx: Ctx }) {
 	return (
 		<fieldset className="admin-fieldset events-tickets">
 			<legend>Tickets</legend>
-			{draft.tickets.length === 0 && <p className="admin-field__hint">No tickets: no prices are shown.</p>}
+			{draft.tickets.length === 0 && (
+				<p className="admin-field__hint">No tickets: no prices are shown.</p>
+			)}
 			{draft.tickets.map((ticket, index) => (
 				<div className="events-ticket" key={index}>
 					<div className="admin-field">
@@ -492,7 +534,13 @@ function Tickets({ ctx }: { ctx: Ctx }) {
 				disabled={draft.tickets.length >= 50}
 				onClick={() =>
 					editEvent((d) => {
-						d.tickets.push({ ItemName: '', UnitPrice: 0, IsPublic: true, Descr: '', MaxQuantity: null });
+						d.tickets.push({
+							ItemName: '',
+							UnitPrice: 0,
+							IsPublic: true,
+							Descr: '',
+							MaxQuantity: null,
+						});
 					})
 				}
 			>
@@ -526,7 +574,12 @@ function Registration({ ctx }: { ctx: Ctx }) {
 						hint="Where 'Register Now' goes; left empty, the membership system's registration page."
 					/>
 					{(['registration_opens', 'registration_closes'] as const).map((field) => (
-						<Frame key={field} ctx={ctx} field={field} hint={field === 'registration_closes' ? 'Empty: open until the event.' : undefined}>
+						<Frame
+							key={field}
+							ctx={ctx}
+							field={field}
+							hint={field === 'registration_closes' ? 'Empty: open until the event.' : undefined}
+						>
 							{(control) => (
 								<input
 									{...control}
@@ -551,17 +604,21 @@ function DateDialog({
 	onClose,
 	onSave,
 }: {
-	date: EventDate | null;
+	date: EventDate;
 	draft: EventValues;
 	onClose(): void;
 	onSave(changes: Partial<Record<DateField, string>>): void;
 }) {
 	const ids = useId();
-	const [changes, setChanges] = useState<Partial<Record<DateField, string>>>({});
-	useEffect(() => setChanges(date?.changes ?? {}), [date]);
-	if (!date) return <Dialog open={false} labelledBy={`${ids}-title`}>{null}</Dialog>;
+	// Mounted per date (keyed by it): its own changes are where the form starts.
+	const [changes, setChanges] = useState<Partial<Record<DateField, string>>>(() => date.changes);
 	const value = (field: DateField) =>
-		changes[field] ?? (field === 'starts_local' ? date.start : field === 'ends_local' ? date.end : String(draft[field]));
+		changes[field] ??
+		(field === 'starts_local'
+			? date.start
+			: field === 'ends_local'
+				? date.end
+				: String(draft[field]));
 	const set = (field: DateField, v: string) => setChanges((c) => ({ ...c, [field]: v }));
 	return (
 		<Dialog open labelledBy={`${ids}-title`} onClose={onClose}>
@@ -575,7 +632,9 @@ function DateDialog({
 							id={`${ids}-${field}`}
 							type={field === 'starts_local' || field === 'ends_local' ? 'datetime-local' : 'text'}
 							value={value(field)}
-							onChange={(e) => set(field, field.endsWith('_local') ? e.target.value.slice(0, 16) : e.target.value)}
+							onChange={(e) =>
+								set(field, field.endsWith('_local') ? e.target.value.slice(0, 16) : e.target.value)
+							}
 						/>
 					</div>
 				))}
@@ -613,14 +672,18 @@ function Dates({ ctx, dates }: { ctx: Ctx; dates: EventDate[] }) {
 		<section className="admin-section" aria-labelledby={headingId}>
 			<h3 id={headingId}>Dates</h3>
 			<p className="admin-field__hint">
-				Change or cancel one date without touching the others. Save the event first when you
-				changed its times or how it repeats.
+				Change or cancel one date without touching the others. Save the event first when you changed
+				its times or how it repeats.
 			</p>
 			<ul className="events-dates">
 				{dates.map((date) => (
 					<li key={date.key}>
 						<span>
-							<a href={`/events/${date.eventId}/${eventSlug(date.changes.name ?? ctx.draft.name)}`} target="_blank" rel="noreferrer">
+							<a
+								href={`/events/${date.eventId}/${eventSlug(date.changes.name ?? ctx.draft.name)}`}
+								target="_blank"
+								rel="noreferrer"
+							>
 								{localLabel(date.start)}
 							</a>
 							{date.cancelled && <strong> — cancelled</strong>}
@@ -652,16 +715,19 @@ function Dates({ ctx, dates }: { ctx: Ctx; dates: EventDate[] }) {
 					</li>
 				))}
 			</ul>
-			<DateDialog
-				date={open}
-				draft={ctx.draft}
-				onClose={() => setOpen(null)}
-				onSave={(changes) => {
-					const date = open!;
-					setOpen(null);
-					void eventAction(ctx.deps, { date: date.key, changes, cancelled: date.cancelled });
-				}}
-			/>
+			{open && (
+				<DateDialog
+					key={open.key}
+					date={open}
+					draft={ctx.draft}
+					onClose={() => setOpen(null)}
+					onSave={(changes) => {
+						const date = open;
+						setOpen(null);
+						void eventAction(ctx.deps, { date: date.key, changes, cancelled: date.cancelled });
+					}}
+				/>
+			)}
 		</section>
 	);
 }
@@ -670,20 +736,27 @@ function describeHistory(entry: HistoryEntry): string {
 	const label = FIELD_LABELS[entry.field as EventField];
 	if (entry.field === 'added') return 'Added';
 	if (entry.field === 'deleted') return 'Deleted';
-	if (entry.field.startsWith('occurrence:')) return `Date ${entry.field.slice(11)} changed on its own`;
+	if (entry.field.startsWith('occurrence:'))
+		return `Date ${entry.field.slice(11)} changed on its own`;
 	return `${label ?? entry.field}: ${describeValue(entry.oldValue)} → ${describeValue(entry.newValue)}`;
 }
 
 function History({ deps, id, version }: { deps: EventsDeps; id: string; version: number }) {
 	const [state, setState] = useState<
-		{ kind: 'loading' } | { kind: 'failed'; error: string } | { kind: 'ready'; history: HistoryEntry[] }
+		| { kind: 'loading' }
+		| { kind: 'failed'; error: string }
+		| { kind: 'ready'; history: HistoryEntry[] }
 	>({ kind: 'loading' });
 	const headingId = useId();
 	useEffect(() => {
 		let live = true;
 		void loadHistory(deps, id).then((answer) => {
 			if (!live) return;
-			setState(answer.ok ? { kind: 'ready', history: answer.data.history } : { kind: 'failed', error: answer.error });
+			setState(
+				answer.ok
+					? { kind: 'ready', history: answer.data.history }
+					: { kind: 'failed', error: answer.error },
+			);
 		});
 		return () => {
 			live = false;
@@ -710,7 +783,17 @@ function History({ deps, id, version }: { deps: EventsDeps; id: string; version:
 	);
 }
 
-function DeleteDialog({ name, open, onClose, onConfirm }: { name: string; open: boolean; onClose(): void; onConfirm(): void }) {
+function DeleteDialog({
+	name,
+	open,
+	onClose,
+	onConfirm,
+}: {
+	name: string;
+	open: boolean;
+	onClose(): void;
+	onConfirm(): void;
+}) {
 	const id = useId();
 	return (
 		<Dialog open={open} labelledBy={id} onClose={onClose}>
@@ -810,7 +893,9 @@ export default function EventEditor({ deps, role, onClose }: Props) {
 					Back to events
 				</button>
 				<h3 id={headingId}>{detail ? detail.event.name : 'New event'}</h3>
-				{stored && <span className={`members-status events-status--${stored}`}>{STATUS_LABELS[stored]}</span>}
+				{stored && (
+					<span className={`members-status events-status--${stored}`}>{STATUS_LABELS[stored]}</span>
+				)}
 			</div>
 			{detail && (
 				<p className="admin-field__hint">
@@ -826,7 +911,10 @@ export default function EventEditor({ deps, role, onClose }: Props) {
 			)}
 			<div aria-live="polite">
 				{notice && (
-					<p className={`admin-banner admin-banner--${notice.kind}`} role={notice.kind === 'error' ? 'alert' : 'status'}>
+					<p
+						className={`admin-banner admin-banner--${notice.kind}`}
+						role={notice.kind === 'error' ? 'alert' : 'status'}
+					>
 						{notice.text}
 					</p>
 				)}
@@ -837,7 +925,11 @@ export default function EventEditor({ deps, role, onClose }: Props) {
 				<div className="admin-grid">
 					<Text ctx={ctx} field="name" max={200} />
 					<Text ctx={ctx} field="summary" max={300} hint="One line for lists and search engines." />
-					<Frame ctx={ctx} field="description" hint="HTML: paragraphs, links, lists, bold and italics are kept.">
+					<Frame
+						ctx={ctx}
+						field="description"
+						hint="HTML: paragraphs, links, lists, bold and italics are kept."
+					>
 						{(control) => (
 							<textarea
 								{...control}
@@ -862,13 +954,22 @@ export default function EventEditor({ deps, role, onClose }: Props) {
 							{ value: 'cancelled', label: 'Cancelled: listed as cancelled' },
 						]}
 					/>
-					<Text ctx={ctx} field="event_type" max={60} hint="Shown as a badge; the calendars filter by it." />
+					<Text
+						ctx={ctx}
+						field="event_type"
+						max={60}
+						hint="Shown as a badge; the calendars filter by it."
+					/>
 					<Frame ctx={ctx} field="event_type_color">
 						{(control) => (
 							<input
 								{...control}
 								type="color"
-								value={/^#[0-9a-fA-F]{6}$/.test(draft.event_type_color) ? draft.event_type_color : '#0d3e63'}
+								value={
+									/^#[0-9a-fA-F]{6}$/.test(draft.event_type_color)
+										? draft.event_type_color
+										: '#0d3e63'
+								}
 								onChange={(e) => setEventField('event_type_color', e.target.value)}
 							/>
 						)}
@@ -876,9 +977,19 @@ export default function EventEditor({ deps, role, onClose }: Props) {
 					<Check
 						ctx={ctx}
 						field="featured"
-						hint={role === 'editor' ? 'Only an admin features an event.' : 'Marked as featured on its page.'}
+						hint={
+							role === 'editor'
+								? 'Only an admin features an event.'
+								: 'Marked as featured on its page.'
+						}
 					/>
-					<Text ctx={ctx} field="image_url" max={2000} type="url" hint="An http(s) address of an image shown on its page." />
+					<Text
+						ctx={ctx}
+						field="image_url"
+						max={2000}
+						type="url"
+						hint="An http(s) address of an image shown on its page."
+					/>
 				</div>
 			</section>
 
@@ -893,7 +1004,12 @@ export default function EventEditor({ deps, role, onClose }: Props) {
 				<h3>Where</h3>
 				<div className="admin-grid">
 					<Text ctx={ctx} field="venue" max={200} />
-					<Text ctx={ctx} field="address1" max={200} hint="With the city, it places the map on the event's page." />
+					<Text
+						ctx={ctx}
+						field="address1"
+						max={200}
+						hint="With the city, it places the map on the event's page."
+					/>
 					<Text ctx={ctx} field="address2" max={200} />
 					<Text ctx={ctx} field="city" max={200} />
 					<Text ctx={ctx} field="state" max={200} />
@@ -911,7 +1027,13 @@ export default function EventEditor({ deps, role, onClose }: Props) {
 			<section className="admin-section">
 				<h3>Contact and attendees</h3>
 				<div className="admin-grid">
-					<Text ctx={ctx} field="contact_email" max={254} type="email" hint="Shown as 'Questions? Email us at …'." />
+					<Text
+						ctx={ctx}
+						field="contact_email"
+						max={254}
+						type="email"
+						hint="Shown as 'Questions? Email us at …'."
+					/>
 					<Check ctx={ctx} field="show_attendees" />
 				</div>
 			</section>
@@ -919,7 +1041,11 @@ export default function EventEditor({ deps, role, onClose }: Props) {
 			{detail && <Dates ctx={ctx} dates={detail.dates} />}
 
 			<div className="members-editor__actions">
-				<button type="submit" className="admin-button admin-button--save" disabled={saving || (!dirty && editor.kind === 'open')}>
+				<button
+					type="submit"
+					className="admin-button admin-button--save"
+					disabled={saving || (!dirty && editor.kind === 'open')}
+				>
 					{saving ? 'Saving...' : editor.kind === 'new' ? 'Add event' : 'Save event'}
 				</button>
 				{detail && (
@@ -963,7 +1089,11 @@ export default function EventEditor({ deps, role, onClose }: Props) {
 					</button>
 				)}
 				{detail && stored !== 'draft' && detail.dates[0] && (
-					<a href={`/events/${detail.dates[0].eventId}/${eventSlug(detail.event.name)}`} target="_blank" rel="noreferrer">
+					<a
+						href={`/events/${detail.dates[0].eventId}/${eventSlug(detail.event.name)}`}
+						target="_blank"
+						rel="noreferrer"
+					>
 						View on the site
 					</a>
 				)}

@@ -72,7 +72,12 @@ function Filters({ deps }: { deps: EventsDeps }) {
 					onChange={(e) => set({ q: e.target.value })}
 				/>
 			</div>
-			<SelectField label="When" value={form.when} options={WHEN_OPTIONS} onChange={(when) => set({ when })} />
+			<SelectField
+				label="When"
+				value={form.when}
+				options={WHEN_OPTIONS}
+				onChange={(when) => set({ when })}
+			/>
 			<div className="admin-field">
 				<label htmlFor={`${id}-type`}>Event type</label>
 				<input
@@ -135,14 +140,16 @@ function EventList({
 	const filters = useStore($filters);
 	const captionId = useId();
 	const pageSizeId = useId();
-	const result = list.kind === 'ready' ? list.result : list.kind === 'loading' ? list.previous : null;
+	const result =
+		list.kind === 'ready' ? list.result : list.kind === 'loading' ? list.previous : null;
 	const pages = result ? Math.max(1, Math.ceil(result.total / filters.pageSize)) : 1;
 	const go = (page: number) => void loadList(deps, { ...filters, page });
 	return (
 		<div className="members-list" aria-busy={list.kind === 'loading'}>
 			<div role="status" aria-live="polite" className="members-list__count">
 				{list.kind === 'loading' && !result && 'Loading the events...'}
-				{result && `${result.total.toLocaleString('en-US')} ${result.total === 1 ? 'event' : 'events'}`}
+				{result &&
+					`${result.total.toLocaleString('en-US')} ${result.total === 1 ? 'event' : 'events'}`}
 			</div>
 			{list.kind === 'failed' && <ErrorBanner error={list.error} />}
 			{result?.atlasError && <p className="admin-banner admin-banner--info">{result.atlasError}</p>}
@@ -169,7 +176,11 @@ function EventList({
 										{row.readOnly ? (
 											<>
 												{row.eventId ? (
-													<a href={`/events/${row.eventId}/${eventSlug(row.name)}`} target="_blank" rel="noreferrer">
+													<a
+														href={`/events/${row.eventId}/${eventSlug(row.name)}`}
+														target="_blank"
+														rel="noreferrer"
+													>
 														{row.name}
 													</a>
 												) : (
@@ -251,7 +262,9 @@ function EventList({
 					<select
 						id={pageSizeId}
 						value={filters.pageSize}
-						onChange={(e) => void loadList(deps, { ...filters, page: 1, pageSize: Number(e.target.value) })}
+						onChange={(e) =>
+							void loadList(deps, { ...filters, page: 1, pageSize: Number(e.target.value) })
+						}
 					>
 						{PAGE_SIZES.map((size) => (
 							<option key={size} value={size}>
@@ -267,9 +280,12 @@ function EventList({
 
 /** Today in the zone, 'yyyy-mm-dd'. */
 function today(timeZone: string): string {
-	return new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(
-		new Date(),
-	);
+	return new Intl.DateTimeFormat('en-CA', {
+		timeZone,
+		year: 'numeric',
+		month: '2-digit',
+		day: '2-digit',
+	}).format(new Date());
 }
 
 /**
@@ -279,7 +295,10 @@ function today(timeZone: string): string {
  */
 export default function EventsTab(props: EventsTabProps) {
 	const { user, chamber, config, getAccessToken, FeedsPanel, SubmissionsPanel } = props;
-	const deps = useMemo<EventsDeps>(() => ({ chamber: chamber.key, getAccessToken }), [chamber.key, getAccessToken]);
+	const deps = useMemo<EventsDeps>(
+		() => ({ chamber: chamber.key, getAccessToken }),
+		[chamber.key, getAccessToken],
+	);
 	const editor = useStore($editor);
 	const notice = useStore($notice);
 	const [view, setView] = useState<'list' | 'feeds' | 'submissions'>('list');
@@ -304,20 +323,33 @@ export default function EventsTab(props: EventsTabProps) {
 		return <EventEditor deps={deps} role={user.role} onClose={leaveEvent} />;
 	}
 	if (view === 'feeds' && FeedsPanel) return <FeedsPanel {...props} onClose={back} />;
-	if (view === 'submissions' && SubmissionsPanel) return <SubmissionsPanel {...props} onClose={back} />;
+	if (view === 'submissions' && SubmissionsPanel)
+		return <SubmissionsPanel {...props} onClose={back} />;
 	return (
 		<div className="members-tab">
 			<div className="ops-toolbar">
-				<button type="button" className="admin-button" onClick={() => newEvent(timeZone, today(timeZone))}>
+				<button
+					type="button"
+					className="admin-button"
+					onClick={() => newEvent(timeZone, today(timeZone))}
+				>
 					Add event
 				</button>
 				{SubmissionsPanel && (
-					<button type="button" className="admin-button admin-button--secondary" onClick={() => setView('submissions')}>
+					<button
+						type="button"
+						className="admin-button admin-button--secondary"
+						onClick={() => setView('submissions')}
+					>
 						Submissions
 					</button>
 				)}
 				{admin && FeedsPanel && (
-					<button type="button" className="admin-button admin-button--secondary" onClick={() => setView('feeds')}>
+					<button
+						type="button"
+						className="admin-button admin-button--secondary"
+						onClick={() => setView('feeds')}
+					>
 						Calendar feeds
 					</button>
 				)}

@@ -257,7 +257,8 @@ export async function takeFeedValue(
 	id: string | undefined,
 	field: string | undefined,
 ): Promise<Saved> {
-	if (!field || !(field in FIELD_SCHEMAS)) throw new BadRequest(`Not a field of an event: ${field}`);
+	if (!field || !(field in FIELD_SCHEMAS))
+		throw new BadRequest(`Not a field of an event: ${field}`);
 	const { data, error } = await client.rpc('clear_event_override', {
 		p_tenant_id: tenantId,
 		p_event_id: eventId(id),

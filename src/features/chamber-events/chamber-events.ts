@@ -279,7 +279,10 @@ export type ParsedChanges =
 /** Validates changed fields, each with its own schema; every problem with its path. */
 export function parseEventChanges(input: unknown): ParsedChanges {
 	if (typeof input !== 'object' || input === null || Array.isArray(input)) {
-		return { ok: false, issues: [{ path: '', field: null, message: 'Expected the changed fields' }] };
+		return {
+			ok: false,
+			issues: [{ path: '', field: null, message: 'Expected the changed fields' }],
+		};
 	}
 	const changes: Record<string, unknown> = {};
 	const issues: FieldIssue[] = [];

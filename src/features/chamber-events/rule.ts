@@ -116,7 +116,10 @@ export function repeatOf(rule: string | null, startDay: string): Repeat | null {
 		interval: Number.isInteger(interval) && interval > 0 ? interval : 1,
 		byDay: [],
 		monthly: 'day',
-		until: until && /^\d{8}/.test(until) ? `${until.slice(0, 4)}-${until.slice(4, 6)}-${until.slice(6, 8)}` : null,
+		until:
+			until && /^\d{8}/.test(until)
+				? `${until.slice(0, 4)}-${until.slice(4, 6)}-${until.slice(6, 8)}`
+				: null,
 		count: count ? Number(count) : null,
 	};
 	if (freq === 'WEEKLY') {

@@ -119,7 +119,11 @@ export async function loadList(deps: EventsDeps, filters: ListFilters = $filters
 	$list.set({
 		kind: 'loading',
 		previous:
-			current.kind === 'ready' ? current.result : current.kind === 'loading' ? current.previous : null,
+			current.kind === 'ready'
+				? current.result
+				: current.kind === 'loading'
+					? current.previous
+					: null,
 	});
 	const answer = await eventsApi<ListResult>(
 		deps,
@@ -129,7 +133,9 @@ export async function loadList(deps: EventsDeps, filters: ListFilters = $filters
 		'Failed to load the events',
 	);
 	if (request !== listRequest) return;
-	$list.set(answer.ok ? { kind: 'ready', result: answer.data } : { kind: 'failed', error: answer.error });
+	$list.set(
+		answer.ok ? { kind: 'ready', result: answer.data } : { kind: 'failed', error: answer.error },
+	);
 }
 
 // --- The open event ------------------------------------------------------------------------------
@@ -198,7 +204,13 @@ async function whileSaving<T>(write: () => Promise<T>): Promise<T> {
 export async function openEvent(deps: EventsDeps, id: string): Promise<void> {
 	resetMessages();
 	$editor.set({ kind: 'loading', id });
-	const answer = await eventsApi<EventDetail>(deps, 'GET', eventPath(id), undefined, 'Failed to load the event');
+	const answer = await eventsApi<EventDetail>(
+		deps,
+		'GET',
+		eventPath(id),
+		undefined,
+		'Failed to load the event',
+	);
 	const editor = $editor.get();
 	if (editor.kind !== 'loading' || editor.id !== id) return;
 	$editor.set(
@@ -213,7 +225,13 @@ async function reloadEvent(deps: EventsDeps, drop: readonly EventField[] = []): 
 	const editor = $editor.get();
 	if (editor.kind !== 'open') return false;
 	const { id } = editor.detail;
-	const answer = await eventsApi<EventDetail>(deps, 'GET', eventPath(id), undefined, 'Failed to load the event');
+	const answer = await eventsApi<EventDetail>(
+		deps,
+		'GET',
+		eventPath(id),
+		undefined,
+		'Failed to load the event',
+	);
 	if (!answer.ok) {
 		$notice.set({ kind: 'error', text: answer.error });
 		return false;
@@ -321,8 +339,13 @@ export async function saveEvent(deps: EventsDeps, version?: number): Promise<Sav
 				deps,
 				'POST',
 				'/api/admin/events',
-				{ ...changes, name: editor.draft.name, time_zone: editor.draft.time_zone,
-					starts_local: editor.draft.starts_local, ends_local: editor.draft.ends_local },
+				{
+					...changes,
+					name: editor.draft.name,
+					time_zone: editor.draft.time_zone,
+					starts_local: editor.draft.starts_local,
+					ends_local: editor.draft.ends_local,
+				},
 				'Failed to add the event',
 			);
 			if (!answer.ok) return failed(answer);
@@ -347,7 +370,11 @@ export async function saveEvent(deps: EventsDeps, version?: number): Promise<Sav
 		if (now.kind === 'open' && now.detail.id === editor.detail.id) {
 			$editor.set({
 				...now,
-				detail: { ...now.detail, version: answer.data.version, event: { ...now.detail.event, ...changes } },
+				detail: {
+					...now.detail,
+					version: answer.data.version,
+					event: { ...now.detail.event, ...changes },
+				},
 			});
 		}
 		await reloadEvent(deps);
@@ -406,7 +433,13 @@ export async function eventAction(
 	const { id, version } = editor.detail;
 	return whileSaving(async () => {
 		if (action === 'delete') {
-			const answer = await eventsApi(deps, 'DELETE', eventPath(id), undefined, 'Failed to delete the event');
+			const answer = await eventsApi(
+				deps,
+				'DELETE',
+				eventPath(id),
+				undefined,
+				'Failed to delete the event',
+			);
 			if (!answer.ok) {
 				$notice.set({ kind: 'error', text: answer.error });
 				return false;
@@ -416,7 +449,13 @@ export async function eventAction(
 			return true;
 		}
 		if (action === 'duplicate') {
-			const answer = await eventsApi<Saved>(deps, 'POST', eventPath(id, '/duplicate'), undefined, 'Failed to duplicate the event');
+			const answer = await eventsApi<Saved>(
+				deps,
+				'POST',
+				eventPath(id, '/duplicate'),
+				undefined,
+				'Failed to duplicate the event',
+			);
 			if (!answer.ok) {
 				$notice.set({ kind: 'error', text: answer.error });
 				return false;
@@ -450,7 +489,10 @@ export async function eventAction(
 		if (!answer.ok) {
 			$notice.set({
 				kind: 'error',
-				text: answer.status === 409 ? `${answer.error}. Open the event again to see their change.` : answer.error,
+				text:
+					answer.status === 409
+						? `${answer.error}. Open the event again to see their change.`
+						: answer.error,
 			});
 			return false;
 		}
@@ -460,6 +502,9 @@ export async function eventAction(
 	});
 }
 
-export function loadHistory(deps: EventsDeps, id: string): Promise<Answer<{ history: HistoryEntry[] }>> {
+export function loadHistory(
+	deps: EventsDeps,
+	id: string,
+): Promise<Answer<{ history: HistoryEntry[] }>> {
 	return eventsApi(deps, 'GET', eventPath(id, '/history'), undefined, 'Failed to load the history');
 }
