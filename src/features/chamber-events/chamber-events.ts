@@ -1,3 +1,5 @@
+import { isValid } from 'date-fns/isValid';
+import { parseISO } from 'date-fns/parseISO';
 import { z } from 'zod';
 import { isTimeZone } from '../events/events.ts';
 
@@ -199,11 +201,13 @@ const localDateTime = z
 	.string()
 	.trim()
 	.regex(LOCAL_DATE_TIME, { error: 'Expected a date and time like 2027-03-02T18:00' })
-	.refine((v) => !Number.isNaN(Date.parse(`${v}:00Z`)), { error: 'Not a real date and time' });
+	// A calendar's check: 2027-02-30 is no day (Date.parse would roll it over to March).
+	.refine((v) => isValid(parseISO(v)), { error: 'Not a real date and time' });
 const dateOrNull = z
 	.string()
 	.trim()
 	.regex(DATE, { error: 'Expected a date like 2027-03-02' })
+	.refine((v) => isValid(parseISO(v)), { error: 'Not a real date' })
 	.nullable();
 
 export const ticketSchema = z.object({

@@ -29,6 +29,8 @@ export interface EventsDeps {
 	/** The chamber's slug (`?chamber=`). */
 	chamber: string;
 	getAccessToken(): Promise<string>;
+	/** The browser's, unless a test serves the API itself. */
+	fetch?: typeof fetch;
 }
 
 export type Answer<T> =
@@ -42,9 +44,10 @@ export async function eventsApi<T>(
 	body?: unknown,
 	fallback = 'The server could not be reached. Please try again.',
 ): Promise<Answer<T>> {
+	const doFetch = deps.fetch ?? ((input, init) => fetch(input, init));
 	const url = `${path}${path.includes('?') ? '&' : '?'}chamber=${encodeURIComponent(deps.chamber)}`;
 	try {
-		const response = await fetch(url, {
+		const response = await doFetch(url, {
 			method,
 			headers: {
 				authorization: `Bearer ${await deps.getAccessToken()}`,
