@@ -13,7 +13,7 @@ test.afterAll(async () => {
 	await withDatabase((db) => db.query('delete from public.chamber_events where name = $1', [name]));
 });
 
-test('an event added in the Events tab is on the calendar and has its page after the save', async ({
+test('an event added in the Events tab is on the calendar and has its page after the save; cancelled, both say so', async ({
 	page,
 }) => {
 	await openPanel(page, 'admin@demo.test');
@@ -50,4 +50,21 @@ test('an event added in the Events tab is on the calendar and has its page after
 	await page.goto(href!);
 	await expect(page.getByRole('heading', { name, level: 1 })).toBeVisible();
 	await expect(page.getByText('Cedarbrook Grange Hall').first()).toBeVisible();
+
+	// Cancelled in the panel: still listed, marked, and its page says so.
+	await openPanel(page, 'admin@demo.test');
+	const again = await panelTab(page, 'Events');
+	await again.getByRole('searchbox', { name: 'Title' }).fill(name);
+	await again.getByRole('button', { name: 'Search', exact: true }).click();
+	await again.getByRole('button', { name, exact: true }).click();
+	await expect(again.getByRole('heading', { name, level: 3 })).toBeVisible();
+	await again.getByRole('button', { name: 'Cancel event' }).click();
+	await expect(again.getByRole('button', { name: 'Reinstate event' })).toBeVisible();
+	await expect(again.getByText('Changes saved.')).toBeVisible();
+
+	await page.goto(href!);
+	await expect(page.getByRole('note').filter({ hasText: 'Cancelled.' })).toBeVisible();
+	await page.goto('/events');
+	await toggle(page, 'List').click();
+	await expect(page.getByRole('link', { name: `Cancelled: ${name}` }).first()).toBeVisible();
 });
