@@ -10,6 +10,11 @@
  * Types only: nothing here reaches a bundle.
  */
 import type { SupabaseClient as SupabaseJsClient } from '@supabase/supabase-js';
+import type {
+	EventDetail,
+	EventListResult,
+	Saved as EventSaved,
+} from '../features/chamber-events/chamber-events.ts';
 import type { ImportCounts } from '../features/members/import/import.ts';
 import type { MemberDetail, MemberListResult, Saved } from '../features/members/members.ts';
 import type {
@@ -71,6 +76,13 @@ export type BusinessCardRecord = Flat<
 /** What each function answering jsonb (or card records) answers. */
 interface Answers {
 	admin_business: MemberDetail;
+	admin_chamber_event: EventDetail;
+	admin_list_chamber_events: EventListResult;
+	change_event_occurrence: EventSaved;
+	clear_event_override: EventSaved;
+	delete_chamber_event: EventSaved;
+	duplicate_chamber_event: EventSaved;
+	save_chamber_event: EventSaved;
 	admin_list_businesses: MemberListResult;
 	apply_member_import: ImportCounts & { written: number };
 	approve_member_submission: Decision;

@@ -78,6 +78,7 @@ export type Database = {
 					actor_role: string;
 					at: string;
 					business_id: string | null;
+					event_id: string | null;
 					field: string | null;
 					id: number;
 					new_value: Json | null;
@@ -91,6 +92,7 @@ export type Database = {
 					actor_role: string;
 					at?: string;
 					business_id?: string | null;
+					event_id?: string | null;
 					field?: string | null;
 					id?: never;
 					new_value?: Json | null;
@@ -104,6 +106,7 @@ export type Database = {
 					actor_role?: string;
 					at?: string;
 					business_id?: string | null;
+					event_id?: string | null;
 					field?: string | null;
 					id?: never;
 					new_value?: Json | null;
@@ -456,6 +459,198 @@ export type Database = {
 					},
 				];
 			};
+			chamber_event_occurrences: {
+				Row: {
+					cancelled: boolean;
+					changed_here: boolean;
+					changes: NonNullable<Json>;
+					end_utc: string;
+					ends_local: string;
+					event_id: number;
+					recurrence_key: string;
+					series_id: string;
+					start_utc: string;
+					starts_local: string;
+					tenant_id: string;
+				};
+				Insert: {
+					cancelled?: boolean;
+					changed_here?: boolean;
+					changes?: NonNullable<Json>;
+					end_utc: string;
+					ends_local: string;
+					event_id?: number;
+					recurrence_key: string;
+					series_id: string;
+					start_utc: string;
+					starts_local: string;
+					tenant_id: string;
+				};
+				Update: {
+					cancelled?: boolean;
+					changed_here?: boolean;
+					changes?: NonNullable<Json>;
+					end_utc?: string;
+					ends_local?: string;
+					event_id?: number;
+					recurrence_key?: string;
+					series_id?: string;
+					start_utc?: string;
+					starts_local?: string;
+					tenant_id?: string;
+				};
+				Relationships: [
+					{
+						foreignKeyName: 'chamber_event_occurrences_tenant_id_series_id_fkey';
+						columns: ['tenant_id', 'series_id'];
+						referencedRelation: 'chamber_events';
+						referencedColumns: ['tenant_id', 'id'];
+					},
+				];
+			};
+			chamber_events: {
+				Row: {
+					address1: string;
+					address2: string;
+					all_day: boolean;
+					calendar: string;
+					city: string;
+					contact_email: string;
+					created_at: string;
+					created_by: string;
+					description: string;
+					ends_local: string;
+					event_type: string;
+					event_type_color: string;
+					featured: boolean;
+					feed_id: string | null;
+					feed_uid: string | null;
+					feed_values: NonNullable<Json>;
+					field_versions: NonNullable<Json>;
+					id: string;
+					image_url: string;
+					name: string;
+					origin: string;
+					registration_closes: string | null;
+					registration_disabled: boolean;
+					registration_opens: string | null;
+					registration_url: string;
+					rrule: string | null;
+					show_attendees: boolean;
+					staff_fields: string[];
+					starts_local: string;
+					state: string;
+					status: string;
+					summary: string;
+					tenant_id: string;
+					tickets: NonNullable<Json>;
+					time_zone: string;
+					updated_at: string;
+					updated_by: string;
+					venue: string;
+					version: number;
+					zip: string;
+					chamber_event_document: Json | null;
+				};
+				Insert: {
+					address1?: string;
+					address2?: string;
+					all_day?: boolean;
+					calendar?: string;
+					city?: string;
+					contact_email?: string;
+					created_at?: string;
+					created_by?: string;
+					description?: string;
+					ends_local: string;
+					event_type?: string;
+					event_type_color?: string;
+					featured?: boolean;
+					feed_id?: string | null;
+					feed_uid?: string | null;
+					feed_values?: NonNullable<Json>;
+					field_versions?: NonNullable<Json>;
+					id?: string;
+					image_url?: string;
+					name: string;
+					origin?: string;
+					registration_closes?: string | null;
+					registration_disabled?: boolean;
+					registration_opens?: string | null;
+					registration_url?: string;
+					rrule?: string | null;
+					show_attendees?: boolean;
+					staff_fields?: string[];
+					starts_local: string;
+					state?: string;
+					status?: string;
+					summary?: string;
+					tenant_id: string;
+					tickets?: NonNullable<Json>;
+					time_zone: string;
+					updated_at?: string;
+					updated_by?: string;
+					venue?: string;
+					version?: number;
+					zip?: string;
+				};
+				Update: {
+					address1?: string;
+					address2?: string;
+					all_day?: boolean;
+					calendar?: string;
+					city?: string;
+					contact_email?: string;
+					created_at?: string;
+					created_by?: string;
+					description?: string;
+					ends_local?: string;
+					event_type?: string;
+					event_type_color?: string;
+					featured?: boolean;
+					feed_id?: string | null;
+					feed_uid?: string | null;
+					feed_values?: NonNullable<Json>;
+					field_versions?: NonNullable<Json>;
+					id?: string;
+					image_url?: string;
+					name?: string;
+					origin?: string;
+					registration_closes?: string | null;
+					registration_disabled?: boolean;
+					registration_opens?: string | null;
+					registration_url?: string;
+					rrule?: string | null;
+					show_attendees?: boolean;
+					staff_fields?: string[];
+					starts_local?: string;
+					state?: string;
+					status?: string;
+					summary?: string;
+					tenant_id?: string;
+					tickets?: NonNullable<Json>;
+					time_zone?: string;
+					updated_at?: string;
+					updated_by?: string;
+					venue?: string;
+					version?: number;
+					zip?: string;
+				};
+				Relationships: [
+					{
+						foreignKeyName: 'chamber_events_tenant_id_feed_id_fkey';
+						columns: ['tenant_id', 'feed_id'];
+						referencedRelation: 'event_feeds';
+						referencedColumns: ['tenant_id', 'id'];
+					},
+					{
+						foreignKeyName: 'chamber_events_tenant_id_fkey';
+						columns: ['tenant_id'];
+						referencedRelation: 'tenants';
+						referencedColumns: ['id'];
+					},
+				];
+			};
 			contact_messages: {
 				Row: {
 					attempts: number;
@@ -508,6 +703,120 @@ export type Database = {
 				Relationships: [
 					{
 						foreignKeyName: 'contact_messages_tenant_id_fkey';
+						columns: ['tenant_id'];
+						referencedRelation: 'tenants';
+						referencedColumns: ['id'];
+					},
+				];
+			};
+			event_feeds: {
+				Row: {
+					calendar: string;
+					created_at: string;
+					created_by: string;
+					error_notified_at: string | null;
+					error_since: string | null;
+					event_count: number;
+					id: string;
+					last_error: string | null;
+					last_ok_at: string | null;
+					last_read_at: string | null;
+					name: string;
+					state: string;
+					tenant_id: string;
+					url: string;
+					may_read_event_feed: boolean | null;
+				};
+				Insert: {
+					calendar?: string;
+					created_at?: string;
+					created_by?: string;
+					error_notified_at?: string | null;
+					error_since?: string | null;
+					event_count?: number;
+					id?: string;
+					last_error?: string | null;
+					last_ok_at?: string | null;
+					last_read_at?: string | null;
+					name?: string;
+					state?: string;
+					tenant_id: string;
+					url: string;
+				};
+				Update: {
+					calendar?: string;
+					created_at?: string;
+					created_by?: string;
+					error_notified_at?: string | null;
+					error_since?: string | null;
+					event_count?: number;
+					id?: string;
+					last_error?: string | null;
+					last_ok_at?: string | null;
+					last_read_at?: string | null;
+					name?: string;
+					state?: string;
+					tenant_id?: string;
+					url?: string;
+				};
+				Relationships: [
+					{
+						foreignKeyName: 'event_feeds_tenant_id_fkey';
+						columns: ['tenant_id'];
+						referencedRelation: 'tenants';
+						referencedColumns: ['id'];
+					},
+				];
+			};
+			event_submissions: {
+				Row: {
+					created_at: string;
+					event: NonNullable<Json>;
+					event_series_id: string | null;
+					id: string;
+					note: string;
+					reviewed_at: string | null;
+					reviewed_by: string | null;
+					status: string;
+					submitter_email: string;
+					submitter_name: string;
+					tenant_id: string;
+				};
+				Insert: {
+					created_at?: string;
+					event: NonNullable<Json>;
+					event_series_id?: string | null;
+					id?: string;
+					note?: string;
+					reviewed_at?: string | null;
+					reviewed_by?: string | null;
+					status?: string;
+					submitter_email: string;
+					submitter_name: string;
+					tenant_id: string;
+				};
+				Update: {
+					created_at?: string;
+					event?: NonNullable<Json>;
+					event_series_id?: string | null;
+					id?: string;
+					note?: string;
+					reviewed_at?: string | null;
+					reviewed_by?: string | null;
+					status?: string;
+					submitter_email?: string;
+					submitter_name?: string;
+					tenant_id?: string;
+				};
+				Relationships: [
+					{
+						foreignKeyName: 'event_submissions_tenant_id_event_series_id_fkey';
+						columns: ['tenant_id', 'event_series_id'];
+						referencedRelation: 'chamber_events';
+						referencedColumns: ['tenant_id', 'id'];
+					},
+					{
+						foreignKeyName: 'event_submissions_tenant_id_fkey';
 						columns: ['tenant_id'];
 						referencedRelation: 'tenants';
 						referencedColumns: ['id'];
@@ -1615,8 +1924,21 @@ export type Database = {
 			};
 		};
 		Functions: {
+			add_event_feed: {
+				Args: {
+					p_calendar: string;
+					p_name: string;
+					p_tenant_id: string;
+					p_url: string;
+				};
+				Returns: Json;
+			};
 			admin_business: {
 				Args: { p_business_id: string; p_tenant_id: string };
+				Returns: Json;
+			};
+			admin_chamber_event: {
+				Args: { p_event_id: string; p_tenant_id: string };
 				Returns: Json;
 			};
 			admin_list_businesses: {
@@ -1631,6 +1953,20 @@ export type Database = {
 				};
 				Returns: Json;
 			};
+			admin_list_chamber_events: {
+				Args: {
+					p_extra?: Json;
+					p_limit?: number;
+					p_offset?: number;
+					p_origin?: string;
+					p_query?: string;
+					p_tenant_id: string;
+					p_type?: string;
+					p_when?: string;
+					p_with_file?: boolean;
+				};
+				Returns: Json;
+			};
 			admin_role_rank: { Args: { p_role: string }; Returns: number };
 			applied_migrations: {
 				Args: Record<PropertyKey, never>;
@@ -1638,6 +1974,10 @@ export type Database = {
 					name: string;
 					version: string;
 				}[];
+			};
+			apply_event_feed: {
+				Args: { p_dry_run?: boolean; p_events: Json; p_feed_id: string };
+				Returns: Json;
 			};
 			apply_member_import: { Args: { p_import_id: string }; Returns: Json };
 			apply_scheduled_change: {
@@ -1660,6 +2000,16 @@ export type Database = {
 					actor_id: string;
 					actor_role: string;
 				}[];
+			};
+			audit_chamber_event: {
+				Args: {
+					p_event_id: string;
+					p_field: string;
+					p_new: Json;
+					p_old: Json;
+					p_tenant_id: string;
+				};
+				Returns: undefined;
 			};
 			begin_acting_for: {
 				Args: { p_email: string; p_user_id: string };
@@ -1761,6 +2111,32 @@ export type Database = {
 					isSetofReturn: true;
 				};
 			};
+			chamber_event_document: {
+				Args: { p_row: Database['public']['Tables']['chamber_events']['Row'] };
+				Returns: Json;
+			};
+			chamber_event_fields: {
+				Args: Record<PropertyKey, never>;
+				Returns: string[];
+			};
+			chamber_event_public_row: {
+				Args: {
+					p_event: Database['public']['Tables']['chamber_events']['Row'];
+					p_occurrence: Database['public']['Tables']['chamber_event_occurrences']['Row'];
+				};
+				Returns: Json;
+			};
+			change_event_occurrence: {
+				Args: {
+					p_cancelled: boolean;
+					p_changes: Json;
+					p_event_id: string;
+					p_key: string;
+					p_tenant_id: string;
+					p_version: number;
+				};
+				Returns: Json;
+			};
 			claim_contact_delivery: {
 				Args: {
 					p_lease_seconds: number;
@@ -1807,6 +2183,10 @@ export type Database = {
 			};
 			clear_business_override: {
 				Args: { p_business_id: string; p_field: string; p_tenant_id: string };
+				Returns: Json;
+			};
+			clear_event_override: {
+				Args: { p_event_id: string; p_field: string; p_tenant_id: string };
 				Returns: Json;
 			};
 			config_conflicts: {
@@ -1861,6 +2241,10 @@ export type Database = {
 					p_tenant_id: string;
 				};
 				Returns: string;
+			};
+			delete_chamber_event: {
+				Args: { p_event_id: string; p_tenant_id: string };
+				Returns: Json;
 			};
 			directory_match_sql: {
 				Args: {
@@ -1922,11 +2306,25 @@ export type Database = {
 				Args: { p_import_id: string };
 				Returns: undefined;
 			};
+			duplicate_chamber_event: {
+				Args: { p_event_id: string; p_tenant_id: string };
+				Returns: Json;
+			};
 			editor_feature_keys: {
 				Args: Record<PropertyKey, never>;
 				Returns: string[];
 			};
 			end_acting_for: { Args: { p_saved: Json }; Returns: undefined };
+			event_occurrence_changes_problem: {
+				Args: { p_changes: Json };
+				Returns: string;
+			};
+			event_occurrence_fields: {
+				Args: Record<PropertyKey, never>;
+				Returns: string[];
+			};
+			event_submission_problem: { Args: { p_event: Json }; Returns: string };
+			event_tickets_problem: { Args: { p_items: Json }; Returns: string };
 			expire_publishes: {
 				Args: { p_now?: string; p_tenant_id: string };
 				Returns: number;
@@ -2210,6 +2608,7 @@ export type Database = {
 				Args: { check_profile_id: string };
 				Returns: boolean;
 			};
+			is_time_zone: { Args: { p_name: string }; Returns: boolean };
 			link_scheduled_publishes: {
 				Args: { p_ids: number[]; p_publish_id: number };
 				Returns: undefined;
@@ -2245,6 +2644,10 @@ export type Database = {
 				Args: { p_field: string; p_tenant_id: string };
 				Returns: boolean;
 			};
+			may_change_event_field: {
+				Args: { p_field: string; p_tenant_id: string };
+				Returns: boolean;
+			};
 			may_decide_member_requests: {
 				Args: { p_tenant_id: string };
 				Returns: boolean;
@@ -2252,6 +2655,10 @@ export type Database = {
 			may_import_members: { Args: { p_tenant_id: string }; Returns: boolean };
 			may_manage_logo: {
 				Args: { p_bucket_id: string; p_name: string };
+				Returns: boolean;
+			};
+			may_read_event_feed: {
+				Args: { p_feed: Database['public']['Tables']['event_feeds']['Row'] };
 				Returns: boolean;
 			};
 			may_upload_import: {
@@ -2333,6 +2740,23 @@ export type Database = {
 				};
 				Returns: Record<string, unknown>;
 			};
+			public_chamber_event: {
+				Args: { p_event_id: number; p_tenant_id: string };
+				Returns: Json;
+			};
+			public_chamber_events: {
+				Args: {
+					p_calendar: string;
+					p_end: string;
+					p_start: string;
+					p_tenant_id: string;
+				};
+				Returns: Json;
+			};
+			publish_chamber_events: {
+				Args: { p_tenant_id: string };
+				Returns: undefined;
+			};
 			purge_removed_businesses: {
 				Args: { p_tenant_id: string };
 				Returns: number;
@@ -2362,6 +2786,10 @@ export type Database = {
 				};
 				Returns: undefined;
 			};
+			record_event_feed_error: {
+				Args: { p_error: string; p_feed_id: string };
+				Returns: Json;
+			};
 			refresh_affiliation_counts: {
 				Args: { p_tenant_ids: string[] };
 				Returns: undefined;
@@ -2372,6 +2800,10 @@ export type Database = {
 			};
 			remove_business: {
 				Args: { p_business_id: string; p_tenant_id: string };
+				Returns: Json;
+			};
+			remove_event_feed: {
+				Args: { p_feed_id: string; p_tenant_id: string };
 				Returns: Json;
 			};
 			replace_business_list: {
@@ -2397,6 +2829,10 @@ export type Database = {
 					tenant_slug: string;
 				}[];
 			};
+			require_event_staff: {
+				Args: { p_roles?: string[]; p_tenant_id: string };
+				Returns: string;
+			};
 			restore_business: {
 				Args: { p_business_id: string; p_tenant_id: string };
 				Returns: Json;
@@ -2409,10 +2845,30 @@ export type Database = {
 				Args: { p_note: string; p_submission_id: string };
 				Returns: Json;
 			};
+			review_event_submission: {
+				Args: {
+					p_approve: boolean;
+					p_changes: Json;
+					p_note: string;
+					p_submission_id: string;
+					p_tenant_id: string;
+				};
+				Returns: Json;
+			};
 			save_business: {
 				Args: {
 					p_business_id: string;
 					p_changes: Json;
+					p_tenant_id: string;
+					p_version: number;
+				};
+				Returns: Json;
+			};
+			save_chamber_event: {
+				Args: {
+					p_changes: Json;
+					p_dates?: Json;
+					p_event_id: string;
 					p_tenant_id: string;
 					p_version: number;
 				};
@@ -2487,6 +2943,14 @@ export type Database = {
 			};
 			submit_member_import_mapping: {
 				Args: { p_import_id: string; p_mapping: Json };
+				Returns: undefined;
+			};
+			sync_event_occurrences: {
+				Args: {
+					p_dates: Json;
+					p_event: Database['public']['Tables']['chamber_events']['Row'];
+					p_from_feed?: boolean;
+				};
 				Returns: undefined;
 			};
 			tenant_role: { Args: { check_tenant_id: string }; Returns: string };

@@ -318,6 +318,31 @@ export async function seedRlsFixtures(service: SupabaseClient, db: Client): Prom
 		[importedA.tenant_id, idsA.unpublishedProfileId],
 	);
 
+	// The chamber's own events of tenant A: a published one and a draft (with their dates), a
+	// calendar feed, and a submission waiting for review.
+	await db.query(
+		`with e as (
+			insert into public.chamber_events (tenant_id, name, status, time_zone, starts_local, ends_local)
+			values ($1, 'Own mixer', 'published', 'America/Chicago', '2027-03-02 18:00', '2027-03-02 20:00'),
+				($1, 'Own draft', 'draft', 'America/Chicago', '2027-03-09 18:00', '2027-03-09 20:00')
+			returning id, tenant_id, starts_local, ends_local
+		)
+		insert into public.chamber_event_occurrences (tenant_id, series_id, recurrence_key, starts_local, ends_local, start_utc, end_utc)
+		select tenant_id, id, 'once', starts_local, ends_local, starts_local at time zone 'America/Chicago',
+			ends_local at time zone 'America/Chicago'
+		from e`,
+		[importedA.tenant_id],
+	);
+	await db.query(
+		`insert into public.event_feeds (tenant_id, url, name) values ($1, 'https://calendar.example.org/a.ics', 'Chamber calendar')`,
+		[importedA.tenant_id],
+	);
+	await db.query(
+		`insert into public.event_submissions (tenant_id, submitter_name, submitter_email, event)
+		values ($1, 'Visitor', 'visitor@example.com', '{"name": "Book sale", "time_zone": "America/Chicago", "starts_local": "2027-04-01T10:00", "ends_local": "2027-04-01T14:00"}')`,
+		[importedA.tenant_id],
+	);
+
 	// One configuration change, so tenant A has an audit_log row.
 	await db.query('update public.chamber_config set founded_year = 1901 where tenant_id = $1', [
 		importedA.tenant_id,

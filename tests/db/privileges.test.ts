@@ -119,6 +119,10 @@ const VISITOR_FUNCTIONS = [
 	'public.member_report_opt_out',
 	'public.search_businesses',
 	'public.search_tsquery',
+	// The chamber's own events as the calendars, the event pages and the .ics files read them
+	// (published and cancelled ones only).
+	'public.public_chamber_event',
+	'public.public_chamber_events',
 ];
 
 // The admin panel's calls, the staff policies' check and the configuration trigger's helpers.
@@ -168,6 +172,21 @@ const STAFF_FUNCTIONS = [
 	'public.member_requests',
 	'public.return_member_submission',
 	'public.submit_member_changes',
+	// The Events tab: the chamber's own events, their dates, feeds and the community's
+	// submissions; each function checks the caller's role for the chamber.
+	'public.add_event_feed',
+	'public.admin_chamber_event',
+	'public.admin_list_chamber_events',
+	'public.apply_event_feed',
+	'public.change_event_occurrence',
+	'public.clear_event_override',
+	'public.delete_chamber_event',
+	'public.duplicate_chamber_event',
+	'public.may_change_event_field',
+	'public.record_event_feed_error',
+	'public.remove_event_feed',
+	'public.review_event_submission',
+	'public.save_chamber_event',
 ];
 
 describe('function privileges of anon and authenticated', () => {
@@ -318,6 +337,9 @@ interface Targets {
 	memberImport: string;
 	scheduled: number;
 	colorsVersion: number;
+	chamberEvent: string;
+	eventFeed: string;
+	eventSubmission: string;
 }
 
 const FROM = '2020-01-01';
@@ -336,6 +358,84 @@ const REFUSALS: Record<
 		nothing?: { callers: readonly Caller[]; check: (body: unknown) => void };
 	}
 > = {
+	add_event_feed: {
+		body: (t) => ({
+			p_tenant_id: t.tenant,
+			p_url: 'https://calendar.example.org/taken.ics',
+			p_calendar: 'chamber',
+			p_name: 'Taken',
+		}),
+		refused: ['memberA', 'editorA', 'adminB'],
+	},
+	admin_chamber_event: {
+		body: (t) => ({ p_tenant_id: t.tenant, p_event_id: t.chamberEvent }),
+		refused: ['memberA', 'adminB'],
+	},
+	admin_list_chamber_events: {
+		body: (t) => ({ p_tenant_id: t.tenant }),
+		refused: ['memberA', 'adminB'],
+	},
+	apply_event_feed: {
+		body: (t) => ({ p_feed_id: t.eventFeed, p_events: [], p_dry_run: false }),
+		refused: ['memberA', 'editorA', 'adminB'],
+	},
+	change_event_occurrence: {
+		body: (t) => ({
+			p_tenant_id: t.tenant,
+			p_event_id: t.chamberEvent,
+			p_key: 'once',
+			p_changes: {},
+			p_cancelled: true,
+			p_version: 1,
+		}),
+		refused: ['memberA', 'adminB'],
+	},
+	clear_event_override: {
+		body: (t) => ({ p_tenant_id: t.tenant, p_event_id: t.chamberEvent, p_field: 'name' }),
+		refused: ['memberA', 'adminB'],
+	},
+	delete_chamber_event: {
+		body: (t) => ({ p_tenant_id: t.tenant, p_event_id: t.chamberEvent }),
+		refused: ['memberA', 'editorA', 'adminB'],
+	},
+	duplicate_chamber_event: {
+		body: (t) => ({ p_tenant_id: t.tenant, p_event_id: t.chamberEvent }),
+		refused: ['memberA', 'adminB'],
+	},
+	may_change_event_field: {
+		body: (t) => ({ p_tenant_id: t.tenant, p_field: 'featured' }),
+		nothing: {
+			callers: ['memberA', 'editorA', 'adminB'],
+			check: (body) => expect(body).toBe(false),
+		},
+	},
+	record_event_feed_error: {
+		body: (t) => ({ p_feed_id: t.eventFeed, p_error: 'Taken over' }),
+		refused: ['memberA', 'editorA', 'adminB'],
+	},
+	remove_event_feed: {
+		body: (t) => ({ p_tenant_id: t.tenant, p_feed_id: t.eventFeed }),
+		refused: ['memberA', 'editorA', 'adminB'],
+	},
+	review_event_submission: {
+		body: (t) => ({
+			p_tenant_id: t.tenant,
+			p_submission_id: t.eventSubmission,
+			p_approve: true,
+			p_changes: {},
+			p_note: '',
+		}),
+		refused: ['memberA', 'adminB'],
+	},
+	save_chamber_event: {
+		body: (t) => ({
+			p_tenant_id: t.tenant,
+			p_event_id: t.chamberEvent,
+			p_changes: { name: 'Taken over' },
+			p_version: 1,
+		}),
+		refused: ['memberA', 'adminB'],
+	},
 	admin_business: {
 		body: (t) => ({ p_tenant_id: t.tenant, p_business_id: t.published }),
 		refused: ['memberA', 'adminB'],
@@ -571,6 +671,13 @@ describe('refusals through the Data API', () => {
 			),
 			colorsVersion: Number(
 				await one(`select public.config_section_version($1, 'colors')::text as v`),
+			),
+			chamberEvent: await one(
+				`select id::text as v from public.chamber_events where tenant_id = $1 and status = 'published'`,
+			),
+			eventFeed: await one('select id::text as v from public.event_feeds where tenant_id = $1'),
+			eventSubmission: await one(
+				`select id::text as v from public.event_submissions where tenant_id = $1 and status = 'pending'`,
 			),
 		};
 		tokens.memberA = await fixtureToken(stack, roles.member);

@@ -290,7 +290,7 @@ const TABLES: readonly RelationCase[] = [
 		kind: 'table',
 		table: 'audit_log',
 		columns: `id tenant_id at actor_id actor_email actor_role section field old_value
-			new_value business_id`,
+			new_value business_id event_id`,
 		tenantColumn: 'tenant_id',
 		updateColumn: 'section',
 		insert: tenantInsert(
@@ -600,6 +600,70 @@ const TABLES: readonly RelationCase[] = [
 			tenantInsert(`insert into public.events (tenant_id, source, event_id, start_utc, end_utc, data)
 					values ($1, 'chamber', 999, now(), now(), '{"EventId": 999}')`),
 		select: STAFF_READ_ALL,
+		writes: SERVICE_WRITES,
+	},
+	{
+		// The chamber's own events: staff read every row (drafts too), visitors read published and
+		// cancelled ones through public_chamber_events only (the rows hold staff e-mails); every
+		// write goes through the definer functions.
+		kind: 'table',
+		table: 'chamber_events',
+		columns: `id tenant_id calendar origin feed_id feed_uid status name summary description
+			time_zone all_day starts_local ends_local rrule venue address1 address2 city state zip
+			event_type event_type_color featured image_url registration_url registration_disabled
+			registration_opens registration_closes tickets contact_email show_attendees staff_fields
+			feed_values version field_versions created_at created_by updated_at updated_by`,
+		tenantColumn: 'tenant_id',
+		updateColumn: 'name',
+		insert: tenantInsert(
+			`insert into public.chamber_events (tenant_id, name, time_zone, starts_local, ends_local)
+			values ($1, 'New event', 'America/Chicago', '2027-03-02 18:00', '2027-03-02 20:00')`,
+		),
+		select: STAFF_ONLY_READ,
+		writes: SERVICE_WRITES,
+	},
+	{
+		kind: 'table',
+		table: 'chamber_event_occurrences',
+		columns: `event_id tenant_id series_id recurrence_key starts_local ends_local
+			start_utc end_utc cancelled changes changed_here`,
+		tenantColumn: 'tenant_id',
+		updateColumn: 'cancelled',
+		insert: tenantInsert(
+			`insert into public.chamber_event_occurrences (tenant_id, series_id, recurrence_key, starts_local, ends_local, start_utc, end_utc)
+			select $1, id, '2030-01-01', '2030-01-01 18:00', '2030-01-01 20:00', now(), now() from public.chamber_events where tenant_id = $1 limit 1`,
+		),
+		select: STAFF_ONLY_READ,
+		writes: SERVICE_WRITES,
+	},
+	{
+		// Feed addresses may be secret (Google's private address): admins only.
+		kind: 'table',
+		table: 'event_feeds',
+		columns: `id tenant_id url calendar name state created_at created_by last_read_at last_ok_at
+			last_error error_since error_notified_at event_count`,
+		tenantColumn: 'tenant_id',
+		updateColumn: 'name',
+		insert: tenantInsert(
+			`insert into public.event_feeds (tenant_id, url) values ($1, 'https://calendar.example.org/new.ics')`,
+		),
+		select: CHAMBER_ADMINS_READ,
+		writes: SERVICE_WRITES,
+	},
+	{
+		// Stored by the submit function (service role) after its checks; reviewed by staff's
+		// function. The submitter's address is for staff only.
+		kind: 'table',
+		table: 'event_submissions',
+		columns: `id tenant_id status submitter_name submitter_email event note created_at
+			reviewed_at reviewed_by event_series_id`,
+		tenantColumn: 'tenant_id',
+		updateColumn: 'note',
+		insert: tenantInsert(
+			`insert into public.event_submissions (tenant_id, submitter_name, submitter_email, event)
+			values ($1, 'Ann', 'ann@example.com', '{"name": "Street fair", "time_zone": "America/Chicago", "starts_local": "2027-05-01T10:00", "ends_local": "2027-05-01T16:00"}')`,
+		),
+		select: STAFF_ONLY_READ,
 		writes: SERVICE_WRITES,
 	},
 	{

@@ -39,7 +39,7 @@ test('each role sees its tabs: admin all but Users, super_admin all', async ({ p
 	await expect(page.getByRole('heading', { name: 'Cache Refresh History' })).toHaveCount(0);
 
 	await openPanel(page, superAdmin);
-	await expect(page.getByRole('tab')).toHaveCount(16);
+	await expect(page.getByRole('tab')).toHaveCount(17);
 	await expect(page.getByRole('tab').last()).toHaveText('Users');
 });
 

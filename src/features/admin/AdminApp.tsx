@@ -7,6 +7,8 @@ import CacheTab from './cache/CacheTab.tsx';
 import LogosTab from './logos/LogosTab.tsx';
 import UsersTab from './users/UsersTab.tsx';
 import MembersTab from '../members/MembersTab.tsx';
+import EventsTab from '../chamber-events/EventsTab.tsx';
+import { hasUnsavedEventChanges } from '../chamber-events/store.ts';
 import { hasUnsavedMemberChanges } from '../members/store.ts';
 import ImportPanel from '../members/import/ImportPanel.tsx';
 import SyncPanel from '../members/sync/SyncPanel.tsx';
@@ -25,6 +27,7 @@ interface Props {
 const ACTION_TABS: ActionTabs = {
 	// 'Import members' opens the file import and the membership system's sync.
 	Members: (props) => <MembersTab {...props} ImportPanel={ImportPanel} SyncPanel={SyncPanel} />,
+	Events: (props) => <EventsTab {...props} />,
 	Requests: (props) => <RequestsTab {...props} />,
 	Logos: (props) => <LogosTab {...props} />,
 	Cache: (props) => <CacheTab {...props} />,
@@ -51,7 +54,8 @@ function AdminApp({ supabase, chamber }: Props) {
 			chamber={chamber}
 			returnTo="/chamber-config-v2"
 			confirmLeave={() =>
-				!(hasUnsavedChanges() || hasUnsavedMemberChanges()) || window.confirm(LEAVE_QUESTION)
+				!(hasUnsavedChanges() || hasUnsavedMemberChanges() || hasUnsavedEventChanges()) ||
+				window.confirm(LEAVE_QUESTION)
 			}
 			actions={({ user, getAccessToken }) => {
 				const key = chamberFor(user.role);

@@ -168,7 +168,7 @@ export default function AdminPanel({
 	const tabs = tabsFor(user.role).filter(
 		(tab) =>
 			(tab === 'History' ||
-				!['Members', 'Requests', 'Logos', 'Cache', 'Reports', 'Users'].includes(tab) ||
+				!['Members', 'Events', 'Requests', 'Logos', 'Cache', 'Reports', 'Users'].includes(tab) ||
 				actionTabs[tab]) &&
 			(tab !== 'Requests' || showsRequestsTab(user.role, features)),
 	);
@@ -258,6 +258,7 @@ export default function AdminPanel({
 			/>
 		),
 		Members: () => actionTabs.Members?.(tabProps),
+		Events: () => actionTabs.Events?.(tabProps),
 		Requests: () => actionTabs.Requests?.(tabProps),
 		Logos: () => actionTabs.Logos?.(tabProps),
 		Cache: () => actionTabs.Cache?.(tabProps),

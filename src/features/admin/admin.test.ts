@@ -12,11 +12,11 @@ import {
 } from './admin.ts';
 
 describe('tabsFor: what each role sees (docs/behaviour.md#admin-panel)', () => {
-	it('an editor sees Content, Members and Requests; an admin all but Users; a super_admin everything', () => {
-		expect(tabsFor('editor')).toEqual(['Content', 'Members', 'Requests']);
+	it('an editor sees Content, Members, Events and Requests; an admin all but Users; a super_admin everything', () => {
+		expect(tabsFor('editor')).toEqual(['Content', 'Members', 'Events', 'Requests']);
 		expect(tabsFor('admin')).not.toContain('Users');
 		expect(tabsFor('admin')).toEqual(TABS.filter((tab) => tab !== 'Users'));
-		expect(tabsFor('super_admin')).toHaveLength(16);
+		expect(tabsFor('super_admin')).toHaveLength(17);
 		expect(tabsFor('super_admin').at(-1)).toBe('Users');
 	});
 });

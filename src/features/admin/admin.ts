@@ -39,6 +39,7 @@ export const TABS = [
 	'Fonts',
 	'Content',
 	'Members',
+	'Events',
 	'Requests',
 	'Cache',
 	'Homepage',
@@ -66,6 +67,8 @@ export const TAB_CAPABILITY: Readonly<Record<TabName, Capability>> = {
 	// Every role: editors change listings' descriptive content, admins the rest (the database
 	// decides per field).
 	Members: 'Edit Content & Text',
+	// Every role: editors keep events too (the database refuses featuring and deleting them).
+	Events: 'Edit Content & Text',
 	// Members' own updates of their listings: admins, and editors when the chamber lets them
 	// (showsRequestsTab; the database decides).
 	Requests: 'Edit Content & Text',

@@ -7,7 +7,7 @@ import {
 	chipTextColor,
 	type DayKey,
 } from './calendar.ts';
-import { eventPath, type Event } from './events.ts';
+import { eventPath, isCancelled, type Event } from './events.ts';
 import { DayGrid } from './DayGrid.tsx';
 import { DayName } from './DayName.tsx';
 
@@ -95,6 +95,7 @@ export function MonthGrid({ month, events, today, onMonthChange, loadingMore }: 
 														color: chipTextColor(event),
 													}}
 												>
+													{isCancelled(event) && 'Cancelled: '}
 													{event.EventName}
 												</a>
 											</li>

@@ -23,10 +23,24 @@ export type { EventRecord };
 export type { EventAttendee, EventItem, EventSponsor };
 
 /**
+ * What only the chamber's own events say (the Events tab's, its feeds', approved submissions'):
+ * the membership system's shape has no cancelled state (closed events are dropped), no summary
+ * and no image. Absent from every other source's events.
+ */
+export type OwnEventFields = {
+	/** Cancelled, still listed: the calendars mark it, its page and calendar file say so. */
+	Cancelled?: boolean;
+	/** One plain line for lists and the page's description. */
+	Summary?: string;
+	/** The event's featured image (http(s)). */
+	ImageUrl?: string;
+};
+
+/**
  * One event as a source returns it: the tenant file's event (same field names and types), plus
  * whatever other fields the source sends, kept untouched.
  */
-export type Event = EventRecord & { [field: string]: unknown };
+export type Event = EventRecord & OwnEventFields & { [field: string]: unknown };
 
 // --- Slugs, paths and registration -------------------------------------------------------------
 
@@ -171,8 +185,9 @@ export function attendeesArePublic(
  * adds is never passed on), only public ticket items, and attendees (names, titles,
  * organisations) only when the event's settings let them be shown.
  */
-export function publicEvent(event: Event): EventRecord {
+export function publicEvent(event: Event): EventRecord & OwnEventFields {
 	return {
+		...ownFields(event),
 		EventId: event.EventId,
 		EventName: event.EventName,
 		Descr: event.Descr,
@@ -238,6 +253,20 @@ export function publicEvent(event: Event): EventRecord {
 			HideSponsorOrgName: sponsor.HideSponsorOrgName,
 		})),
 	};
+}
+
+/** The own events' fields an event has (none for the membership system's and the file's). */
+function ownFields(event: Event): OwnEventFields {
+	return {
+		...(typeof event.Cancelled === 'boolean' ? { Cancelled: event.Cancelled } : {}),
+		...(event.Summary ? { Summary: event.Summary } : {}),
+		...(event.ImageUrl && safeHttpUrl(event.ImageUrl) ? { ImageUrl: event.ImageUrl } : {}),
+	};
+}
+
+/** Whether an event is cancelled (only the chamber's own events can be). */
+export function isCancelled(event: Pick<Event, 'Cancelled'>): boolean {
+	return event.Cancelled === true;
 }
 
 /** N of '{N} attending' in the detail header, or null when it is not shown. */

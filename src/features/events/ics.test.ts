@@ -89,6 +89,20 @@ describe('calendar files', () => {
 		expect(parsed?.endDate.toString()).toBe('2027-01-10');
 	});
 
+	it('says a cancelled event (the chamber’s own) is cancelled: STATUS:CANCELLED', () => {
+		const text = eventsToIcs(
+			[
+				event(900_000_001, 'Called Off', '2026-12-01T18:00:00Z', '2026-12-01T20:00:00Z', {
+					Cancelled: true,
+				}),
+				event(900_000_002, 'On', '2026-12-02T18:00:00Z', '2026-12-02T20:00:00Z'),
+			],
+			options,
+		);
+		const statuses = parse(text).events.map((e) => e.component.getFirstPropertyValue('status'));
+		expect(statuses).toEqual(['CANCELLED', 'CONFIRMED']);
+	});
+
 	it('makes a valid empty calendar when there are no events', () => {
 		const { calendar, events } = parse(eventsToIcs([], options));
 		expect(calendar.name).toBe('vcalendar');

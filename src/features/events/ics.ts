@@ -1,7 +1,7 @@
 import { LRUCache } from 'lru-cache';
 import { createEvents, type DateArray, type EventAttributes } from 'ics';
 import { addDays } from 'date-fns/addDays';
-import { eventPath, eventTimeZone, isAllDay, localDay, type Event } from './events.ts';
+import { eventPath, eventTimeZone, isAllDay, isCancelled, localDay, type Event } from './events.ts';
 import { htmlToText } from '../directory/text.ts';
 import { truncate } from './text.ts';
 
@@ -44,7 +44,8 @@ function attributes(event: Event, options: IcsOptions): EventAttributes {
 		title: event.EventName,
 		description: truncate(text, ICS_DESCRIPTION_MAX),
 		url,
-		status: 'CONFIRMED' as const,
+		// Calendar apps that hold the event mark it cancelled when they read the feed again.
+		status: isCancelled(event) ? ('CANCELLED' as const) : ('CONFIRMED' as const),
 		productId: 'chamber/events',
 		calName: options.calendarName,
 		...(locationLine(event) ? { location: locationLine(event) } : {}),

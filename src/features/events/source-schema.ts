@@ -174,6 +174,15 @@ export const sourceEventSchema = z
 		Attendees: tolerantList(sourceAttendeeSchema),
 		Items: tolerantList(sourceItemSchema),
 		Sponsors: tolerantList(sourceSponsorSchema),
+		// The chamber's own events only (OwnEventFields): absent elsewhere, and left out then.
+		Cancelled: z.boolean().optional().catch(undefined),
+		Summary: z.string().trim().max(300).optional().catch(undefined),
+		ImageUrl: z
+			.string()
+			.trim()
+			.optional()
+			.transform((v) => (v ? safeHttpUrlText(v) || undefined : undefined))
+			.catch(undefined),
 	})
 	.refine((e) => Date.parse(e.EndDateTimeUtc) >= Date.parse(e.StartDateTimeUtc), {
 		message: 'Ends before it starts',

@@ -10,12 +10,14 @@ import { getAnonClient } from '../../lib/supabase.server.ts';
 import { getCurrentTenant } from '../../lib/tenant.server.ts';
 import type { TenantRow } from '../tenants/tenants.server.ts';
 import { dropClosed, sortByStart, type Event } from './events.ts';
+import { isOwnEventId, ownEventToSource, type OwnEventRow } from './own-events.ts';
 import { parseSourceEvent, parseSourceEvents } from './source-schema.ts';
 
 /**
  * Where events come from: the local `events` table (imported from the tenant file), or the
- * membership system's public API (WebLink Connect "Atlas"). Both answer in the Atlas shape and
- * both drop closed events, so the functions and pages never know which one they talk to.
+ * membership system's public API (WebLink Connect "Atlas"); and beside either, the chamber's own
+ * events (the Events tab's, its calendar feeds', approved submissions'). All answer in the Atlas
+ * shape and drop closed events, so the functions and pages never know which one they talk to.
  */
 export interface EventsSource {
 	/** Open events of one kind overlapping [start, end], sorted by start. */
@@ -97,6 +99,73 @@ export function localEventsSource(
 			if (!row) return null;
 			const event = parseSourceEvent(row.data, 'the events table');
 			return event && !event.Closed ? event : null;
+		},
+	};
+}
+
+// --- The chamber's own events ------------------------------------------------------------------
+
+/**
+ * The chamber's own published and cancelled events, one per date, read as a visitor through
+ * public_chamber_events / public_chamber_event (drafts and submissions are never public).
+ */
+export function ownEventsSource(
+	reader: () => SupabaseClient = getAnonClient,
+	tenant: () => Promise<TenantRow> = () => getCurrentTenant(),
+): EventsSource {
+	// Made at the first read: choosing the source needs no database settings yet.
+	let made: SupabaseClient | undefined;
+	const client = () => (made ??= reader());
+	return {
+		async listEvents({ community, start, end }) {
+			const message = listErrorMessage(community);
+			const { id } = await tenant().catch((cause: unknown) => {
+				throw new EventsSourceError(message, { cause });
+			});
+			const { data, error } = await client().rpc('public_chamber_events', {
+				p_tenant_id: id,
+				p_calendar: community ? 'community' : 'chamber',
+				p_start: start.toISOString(),
+				p_end: end.toISOString(),
+			});
+			if (error) throw new EventsSourceError(message, { cause: error });
+			return (data as unknown as OwnEventRow[]).flatMap((row) => {
+				const event = ownEventToSource(row);
+				return event ? [event] : [];
+			});
+		},
+
+		async getEvent(eventId) {
+			if (!isOwnEventId(eventId)) return null;
+			const { id } = await tenant().catch((cause: unknown) => {
+				throw new EventsSourceError(EVENT_DETAILS_ERROR, { cause });
+			});
+			const { data, error } = await client().rpc('public_chamber_event', {
+				p_tenant_id: id,
+				p_event_id: eventId,
+			});
+			if (error) throw new EventsSourceError(EVENT_DETAILS_ERROR, { cause: error });
+			return data ? ownEventToSource(data as unknown as OwnEventRow) : null;
+		},
+	};
+}
+
+/**
+ * A source with the chamber's own events beside it: lists merged by start, and an id of the
+ * own events' range asked of them first (then of the source, should it use such an id too).
+ */
+export function withOwnEvents(source: EventsSource, own: EventsSource): EventsSource {
+	return {
+		async listEvents(query) {
+			const [theirs, ours] = await Promise.all([source.listEvents(query), own.listEvents(query)]);
+			return sortByStart([...theirs, ...ours]);
+		},
+		async getEvent(id) {
+			if (isOwnEventId(id)) {
+				const event = await own.getEvent(id);
+				if (event) return event;
+			}
+			return source.getEvent(id);
 		},
 	};
 }
@@ -230,11 +299,14 @@ export function getEventsSource(env: NodeJS.ProcessEnv = process.env): EventsSou
 	const config = readEventsSourceConfig(env);
 	const key = JSON.stringify(config);
 	if (chosen?.key === key) return chosen.source;
-	const source = config.kind === 'atlas' ? atlasEventsSource(config) : localEventsSource();
+	const source = withOwnEvents(
+		config.kind === 'atlas' ? atlasEventsSource(config) : localEventsSource(),
+		ownEventsSource(),
+	);
 	console.log(
 		config.kind === 'atlas'
-			? `Events source: Atlas at ${config.baseUrl} (x-tenant ${config.tenant})`
-			: 'Events source: the local events table',
+			? `Events source: Atlas at ${config.baseUrl} (x-tenant ${config.tenant}), and the chamber's own events`
+			: "Events source: the local events table, and the chamber's own events",
 	);
 	chosen = { key, source };
 	return source;

@@ -12,8 +12,10 @@ import {
 	atlasEventsSource,
 	getEventsSource,
 	readEventsSourceConfig,
+	withOwnEvents,
 	type EventsSource,
 } from './source.server.ts';
+import { sourceEvent } from './test-events.ts';
 
 // The Atlas adapter against a real HTTP stand-in of the Atlas API, serving the demo chamber's
 // events as of a fixed day. The stand-in listens on 127.0.0.1, which the deployed fetch refuses:
@@ -236,10 +238,44 @@ describe('choosing the events source', () => {
 			expect(getEventsSource({ ...env })).toBe(first);
 			expect(log).toHaveBeenCalledTimes(1);
 			expect(log.mock.calls[0]?.[0]).toContain(`Atlas at ${viaName(atlas.url)}`);
-			expect((await first.listEvents({ community: false, ...range })).length).toBeGreaterThan(20);
+			expect(log.mock.calls[0]?.[0]).toContain("and the chamber's own events");
+			// An Atlas id: answered by Atlas alone (the own events' part reads the database).
+			const atlasEvent = demo.events.find((e) => !e.Closed)!;
+			expect(await first.getEvent(atlasEvent.EventId)).toMatchObject({
+				EventName: atlasEvent.EventName,
+			});
 		} finally {
 			restore();
 			log.mockRestore();
 		}
+	});
+});
+
+describe("the chamber's own events beside a source", () => {
+	// The own events' store is the database (tests/db/chamber-events.test.ts); here one in memory.
+	const own = sourceEvent({
+		EventId: 900_000_001,
+		EventName: 'Own Breakfast',
+		start: '2026-11-20T14:00:00Z',
+		end: '2026-11-20T15:00:00Z',
+	});
+	const ownSource: EventsSource = {
+		listEvents: async () => [own],
+		getEvent: async (id) => (id === own.EventId ? own : null),
+	};
+
+	it('lists both by start and finds each event where its id says', async () => {
+		const both = withOwnEvents(source, ownSource);
+		const events = await both.listEvents({ community: false, ...range });
+		const ids = events.map((e) => e.EventId);
+		expect(ids).toContain(own.EventId);
+		expect(ids.length).toBeGreaterThan(20);
+		const starts = events.map((e) => e.StartDateTimeUtc);
+		expect(starts).toEqual([...starts].sort());
+		expect(await both.getEvent(own.EventId)).toMatchObject({ EventName: 'Own Breakfast' });
+		const atlasEvent = demo.events.find((e) => !e.Closed)!;
+		expect(await both.getEvent(atlasEvent.EventId)).toMatchObject({
+			EventName: atlasEvent.EventName,
+		});
 	});
 });

@@ -1,0 +1,328 @@
+import type { SupabaseClient } from '../../lib/database.ts';
+import { BadRequest, HttpError } from '../../lib/http.server.ts';
+import { readClientEnv } from '../../lib/supabase.server.ts';
+import { MAX_RANGE_DAYS } from '../events/api.server.ts';
+import { atlasEventsSource, readEventsSourceConfig } from '../events/source.server.ts';
+import { refusal } from '../members/refusal.server.ts';
+import { purgeTenantCache } from '../publish/publish.server.ts';
+import type { TenantRow } from '../tenants/lookup.server.ts';
+import {
+	describeIssues,
+	eventIssues,
+	FIELD_SCHEMAS,
+	parseEventChanges,
+	type DateField,
+	type EventChanges,
+	type EventDetail,
+	type EventField,
+	type EventListQuery,
+	type EventListResult,
+	type EventValues,
+	type FieldIssue,
+	type HistoryEntry,
+	type Saved,
+} from './chamber-events.ts';
+import { expandDates, ruleProblem, type SeriesDate } from './recurrence.ts';
+
+/**
+ * The Events tab's data: every read and write through the signed-in user's supabase-js client,
+ * so the database's own checks (save_chamber_event and its neighbours) judge each call as they
+ * would a direct one; their refusals become the API's statuses. A series' dates are expanded
+ * here from its rule (ical.js) and handed to the database with the change.
+ */
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const NOT_FOUND = 'No such event in this chamber';
+
+export function eventId(id: string | undefined): string {
+	if (!id || !UUID.test(id)) throw new HttpError(404, NOT_FOUND);
+	return id.toLowerCase();
+}
+
+// --- The list -----------------------------------------------------------------------------------
+
+/** How far back and ahead the tab lists the membership system's events. */
+const ATLAS_BACK_DAYS = 366;
+
+/** The membership system's events as list rows, when the deployment reads them (read-only). */
+async function atlasRows(): Promise<{ rows: unknown[] | null; error: string | null }> {
+	const config = readEventsSourceConfig();
+	if (config.kind !== 'atlas') return { rows: null, error: null };
+	const source = atlasEventsSource(config);
+	const start = new Date(Date.now() - ATLAS_BACK_DAYS * 86_400_000);
+	const end = new Date(start.getTime() + MAX_RANGE_DAYS * 86_400_000);
+	try {
+		const [chamber, community] = await Promise.all([
+			source.listEvents({ community: false, start, end }),
+			source.listEvents({ community: true, start, end }),
+		]);
+		const rows = [
+			...chamber.map((e) => ({ e, calendar: 'chamber' })),
+			...community.map((e) => ({ e, calendar: 'community' })),
+		].map(({ e, calendar }) => ({
+			eventId: e.EventId,
+			name: e.EventName,
+			calendar,
+			eventType: e.EventType,
+			startUtc: e.StartDateTimeUtc,
+			endUtc: e.EndDateTimeUtc,
+		}));
+		return { rows, error: null };
+	} catch (error) {
+		console.error('[admin-events] the membership system’s events could not be read:', error);
+		return { rows: [], error: 'The membership system’s events could not be read just now.' };
+	}
+}
+
+export async function listEvents(
+	client: SupabaseClient,
+	tenant: TenantRow,
+	query: EventListQuery,
+): Promise<EventListResult & { atlasError?: string }> {
+	const wantsAtlas = !query.source || query.source === 'atlas';
+	const atlas = wantsAtlas ? await atlasRows() : { rows: null, error: null };
+	const { data, error } = await client.rpc('admin_list_chamber_events', {
+		p_tenant_id: tenant.id,
+		p_query: query.q ?? null,
+		p_when: query.when ?? null,
+		p_type: query.type ?? null,
+		p_origin: query.source ?? null,
+		// With the membership system the tenant file's events are not on the site.
+		p_with_file: atlas.rows === null,
+		p_limit: query.pageSize,
+		p_offset: (query.page - 1) * query.pageSize,
+		p_extra: atlas.rows as never,
+	});
+	if (error) throw refusal(error, 'Listing the events');
+	return {
+		events: data.events,
+		total: Number(data.total),
+		...(atlas.error ? { atlasError: atlas.error } : {}),
+	};
+}
+
+// --- One event ----------------------------------------------------------------------------------
+
+export async function getEvent(
+	client: SupabaseClient,
+	tenantId: string,
+	id: string | undefined,
+): Promise<EventDetail> {
+	const { data, error } = await client.rpc('admin_chamber_event', {
+		p_tenant_id: tenantId,
+		p_event_id: eventId(id),
+	});
+	if (error) throw refusal(error, 'Reading the event');
+	return data;
+}
+
+/** The whole event valid as the site needs it, or a 400 naming each problem. */
+function checkWhole(event: EventValues): void {
+	const issues: FieldIssue[] = eventIssues(event);
+	if (event.rrule) {
+		const problem = ruleProblem(event.rrule, event.starts_local);
+		if (problem) issues.push({ path: 'rrule', field: 'rrule', message: problem });
+	}
+	if (issues.length) throw new BadRequest(describeIssues(issues));
+}
+
+/** A series' dates from its rule; null for a one-off (the database keeps its one date). */
+function datesOf(event: EventValues): SeriesDate[] | null {
+	if (!event.rrule) return null;
+	const dates = expandDates(event.rrule, event.starts_local, event.ends_local);
+	if (dates.length === 0) throw new BadRequest('rrule: the rule gives no date');
+	return dates;
+}
+
+const TIME_FIELDS: readonly EventField[] = ['starts_local', 'ends_local', 'all_day', 'rrule'];
+
+/** A new event (every field validated, the whole too); answers {id, version}. */
+export async function addEvent(
+	client: SupabaseClient,
+	tenantId: string,
+	input: unknown,
+): Promise<Saved> {
+	const parsed = parseEventChanges(input);
+	if (!parsed.ok) throw new BadRequest(describeIssues(parsed.issues));
+	const missing = (['name', 'time_zone', 'starts_local', 'ends_local'] as const).filter(
+		(f) => parsed.changes[f] === undefined,
+	);
+	if (missing.length) {
+		throw new BadRequest(missing.map((f) => `${f}: a new event needs it`).join('; '));
+	}
+	const whole = { ...defaults(), ...parsed.changes } as EventValues;
+	checkWhole(whole);
+	const { data, error } = await client.rpc('save_chamber_event', {
+		p_tenant_id: tenantId,
+		p_event_id: null,
+		p_changes: parsed.changes as never,
+		p_version: 0,
+		p_dates: datesOf(whole) as never,
+	});
+	if (error) throw refusal(error, 'Adding the event');
+	return data;
+}
+
+/** What the database gives a field a new event leaves out. */
+function defaults(): Partial<EventValues> {
+	return {
+		all_day: false,
+		rrule: null,
+		registration_opens: null,
+		registration_closes: null,
+	};
+}
+
+/**
+ * A change of an event made from `version`: the changed fields validated, the event as it
+ * would be after them checked whole, and a series' dates expanded again when its times or rule
+ * change. Answers {id, version}; a 409 with the conflicts when someone changed the same fields.
+ */
+export async function saveEvent(
+	client: SupabaseClient,
+	tenantId: string,
+	id: string | undefined,
+	version: number,
+	input: unknown,
+): Promise<Saved> {
+	const parsed = parseEventChanges(input);
+	if (!parsed.ok) throw new BadRequest(describeIssues(parsed.issues));
+	const changes: EventChanges = parsed.changes;
+	const current = await getEvent(client, tenantId, id);
+	const whole = { ...current.event, ...changes };
+	checkWhole(whole);
+	const timesChanged = TIME_FIELDS.some((f) => f in changes);
+	const { data, error } = await client.rpc('save_chamber_event', {
+		p_tenant_id: tenantId,
+		p_event_id: current.id,
+		p_changes: changes as never,
+		p_version: version,
+		p_dates: (timesChanged ? datesOf(whole) : null) as never,
+	});
+	if (error) throw refusal(error, 'Saving the event');
+	return data;
+}
+
+export async function deleteEvent(
+	client: SupabaseClient,
+	tenantId: string,
+	id: string | undefined,
+): Promise<Saved> {
+	const { data, error } = await client.rpc('delete_chamber_event', {
+		p_tenant_id: tenantId,
+		p_event_id: eventId(id),
+	});
+	if (error) throw refusal(error, 'Deleting the event');
+	return data;
+}
+
+export async function duplicateEvent(
+	client: SupabaseClient,
+	tenantId: string,
+	id: string | undefined,
+): Promise<Saved> {
+	const { data, error } = await client.rpc('duplicate_chamber_event', {
+		p_tenant_id: tenantId,
+		p_event_id: eventId(id),
+	});
+	if (error) throw refusal(error, 'Duplicating the event');
+	return data;
+}
+
+/** One date of a series changed or cancelled on its own. */
+export async function changeDate(
+	client: SupabaseClient,
+	tenantId: string,
+	id: string | undefined,
+	key: string | undefined,
+	body: { version: number; changes: Partial<Record<DateField, string>>; cancelled: boolean },
+): Promise<Saved> {
+	if (!key || !/^(\d{4}-\d{2}-\d{2}|once)$/.test(key)) throw new HttpError(404, 'No such date');
+	const { data, error } = await client.rpc('change_event_occurrence', {
+		p_tenant_id: tenantId,
+		p_event_id: eventId(id),
+		p_key: key,
+		p_changes: body.changes,
+		p_cancelled: body.cancelled,
+		p_version: body.version,
+	});
+	if (error) throw refusal(error, 'Changing the date');
+	return data;
+}
+
+/** A field of a feed's event changed here back to the feed's value (it follows the feed again). */
+export async function takeFeedValue(
+	client: SupabaseClient,
+	tenantId: string,
+	id: string | undefined,
+	field: string | undefined,
+): Promise<Saved> {
+	if (!field || !(field in FIELD_SCHEMAS))
+		throw new BadRequest(`Not a field of an event: ${field}`);
+	const { data, error } = await client.rpc('clear_event_override', {
+		p_tenant_id: tenantId,
+		p_event_id: eventId(id),
+		p_field: field,
+	});
+	if (error) throw refusal(error, 'Taking the feed’s value');
+	return data;
+}
+
+interface AuditRow {
+	id: number;
+	at: string;
+	actor_email: string | null;
+	actor_role: string;
+	field: string;
+	old_value: unknown;
+	new_value: unknown;
+}
+
+/** How many changes of an event its history shows, newest first. */
+export const HISTORY_SIZE = 50;
+
+/** An event's changes from the audit log (row-level security: the chamber's admins read it). */
+export async function eventHistory(
+	client: SupabaseClient,
+	tenantId: string,
+	id: string | undefined,
+): Promise<HistoryEntry[]> {
+	const { data, error } = await client
+		.from('audit_log')
+		.select('id, at, actor_email, actor_role, field, old_value, new_value')
+		.eq('tenant_id', tenantId)
+		.eq('event_id', eventId(id))
+		.order('at', { ascending: false })
+		.order('id', { ascending: false })
+		.limit(HISTORY_SIZE)
+		.overrideTypes<AuditRow[], { merge: false }>();
+	if (error) throw refusal(error, 'Reading the history');
+	return data.map((row) => ({
+		id: Number(row.id),
+		at: row.at,
+		actor: row.actor_email ?? (row.actor_role === 'service_role' ? 'feed' : row.actor_role),
+		field: row.field,
+		oldValue: row.old_value,
+		newValue: row.new_value,
+	}));
+}
+
+// --- Publishing --------------------------------------------------------------------------------
+
+/**
+ * The CDN tags an event change makes stale: every calendar's answers, the calendar files and
+ * every event page (a series' dates are many pages).
+ */
+export function eventCacheTags(tenantSlug: string): string[] {
+	return [`${tenantSlug}:events`, `${tenantSlug}:community_events`, `${tenantSlug}:event_details`];
+}
+
+/**
+ * An accepted change is live at once: the database moved the events' cache versions (the
+ * calendars ask with the new one), and the CDN's answers of this deployment's chamber are
+ * purged, so event pages and calendar files change too. No build: events are read when asked.
+ */
+export async function publishEventChange(tenant: TenantRow): Promise<void> {
+	if (tenant.slug !== readClientEnv().TENANT) return;
+	await purgeTenantCache(eventCacheTags(tenant.slug));
+}
