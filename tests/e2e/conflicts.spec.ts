@@ -1,4 +1,5 @@
 import { expect, test, type Browser, type Page } from '@playwright/test';
+import { expectAccessibleInEveryTheme } from './a11y-support.ts';
 import {
 	createUser,
 	importChamber,
@@ -72,6 +73,7 @@ test('the same field saved by two people: the second sees both and keeps theirs,
 	const conflict = dialog.getByRole('group', { name: 'Content: Hero title' });
 	await expect(conflict.getByRole('definition')).toHaveText(['Bo’s title', 'Ann’s title']);
 	await expect(conflict.getByText(`Theirs, saved by ${ann} on`)).toBeVisible();
+	await expectAccessibleInEveryTheme(second, 'the conflicts dialog', { include: 'dialog[open]' });
 	// Nothing of Ann's was overwritten; Bo's other field went in.
 	const meanwhile = await savedConfig(slug);
 	expect(meanwhile.content.heroTitle).toBe('Ann’s title');

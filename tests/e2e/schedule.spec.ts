@@ -1,4 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
+import { expectAccessibleInEveryTheme } from './a11y-support.ts';
 import { nextScheduleMark } from '../../src/features/publish/schedule.ts';
 import { getTenantBySlug } from '../../src/features/tenants/tenants.server.ts';
 import {
@@ -25,6 +26,9 @@ async function openContent(page: Page): Promise<void> {
 	).toBeVisible();
 }
 
+/** The dialog is checked by axe the first time it opens. */
+let dialogChecked = false;
+
 async function schedule(page: Page, value: string): Promise<void> {
 	await page.getByRole('tabpanel').getByRole('textbox', { name: FIELD }).fill(value);
 	await page.getByRole('button', { name: 'Publish at…' }).click();
@@ -32,6 +36,10 @@ async function schedule(page: Page, value: string): Promise<void> {
 	const when = dialog.getByLabel('Date and time (America/Chicago)');
 	// Offered: the next 5-minute mark far enough ahead.
 	await expect(when).toHaveValue(/^\d{4}-\d\d-\d\dT\d\d:\d[05]$/);
+	if (!dialogChecked) {
+		await expectAccessibleInEveryTheme(page, 'the Publish at… dialog', { include: 'dialog[open]' });
+		dialogChecked = true;
+	}
 	await when.fill(nextScheduleMark(new Date(Date.now() + 86_400_000), 'America/Chicago'));
 	await dialog.getByRole('button', { name: 'Schedule' }).click();
 	await expect(dialog).toBeHidden();
