@@ -231,6 +231,28 @@ export type Database = {
 					},
 				];
 			};
+			business_numbers: {
+				Row: {
+					last_number: number;
+					tenant_id: string;
+				};
+				Insert: {
+					last_number?: number;
+					tenant_id: string;
+				};
+				Update: {
+					last_number?: number;
+					tenant_id?: string;
+				};
+				Relationships: [
+					{
+						foreignKeyName: 'business_numbers_tenant_id_fkey';
+						columns: ['tenant_id'];
+						referencedRelation: 'tenants';
+						referencedColumns: ['id'];
+					},
+				];
+			};
 			business_overrides: {
 				Row: {
 					changed_at: string;
@@ -644,10 +666,13 @@ export type Database = {
 				Row: {
 					action: string;
 					base_version: number | null;
+					candidates: Json | null;
 					changes: Json | null;
+					choice: string | null;
 					errors: Json | null;
 					id: number;
 					import_id: string;
+					matched_on: string | null;
 					name: string | null;
 					profile_id: string | null;
 					record: Json | null;
@@ -658,10 +683,13 @@ export type Database = {
 				Insert: {
 					action: string;
 					base_version?: number | null;
+					candidates?: Json | null;
 					changes?: Json | null;
+					choice?: string | null;
 					errors?: Json | null;
 					id?: never;
 					import_id: string;
+					matched_on?: string | null;
 					name?: string | null;
 					profile_id?: string | null;
 					record?: Json | null;
@@ -672,10 +700,13 @@ export type Database = {
 				Update: {
 					action?: string;
 					base_version?: number | null;
+					candidates?: Json | null;
 					changes?: Json | null;
+					choice?: string | null;
 					errors?: Json | null;
 					id?: never;
 					import_id?: string;
+					matched_on?: string | null;
 					name?: string | null;
 					profile_id?: string | null;
 					record?: Json | null;
@@ -1839,6 +1870,10 @@ export type Database = {
 				};
 				Returns: Json;
 			};
+			confirm_member_import_row: {
+				Args: { p_choice: string; p_import_id: string; p_row_id: number };
+				Returns: Json;
+			};
 			count_businesses_with_category: {
 				Args: {
 					p_affiliation?: string;
@@ -2282,9 +2317,12 @@ export type Database = {
 				Args: { p_import_id: string; p_kind: string; p_limit?: number };
 				Returns: {
 					action: string;
+					candidates: Json;
 					changes: Json;
+					choice: string;
 					errors: Json;
 					id: number;
+					matched_on: string;
 					name: string;
 					row_number: number;
 					weblink_profile_id: string;
