@@ -283,7 +283,7 @@ export async function* dryRun(
 		const existing = await existingBusinesses(service, tenantId, [
 			...new Set(ids.filter((id): id is string => id !== null)),
 		]);
-		const decisions = batch.map((row, i) => {
+		const decisions = batch.map((row, i): RowDecision => {
 			const id = ids[i];
 			if (id != null) {
 				const first = seen.get(id);

@@ -132,7 +132,8 @@ export function websiteKey(website: string | null | undefined): string | null {
 	} catch {
 		return null;
 	}
-	if (url.protocol !== 'http:' && url.protocol !== 'https:') return null;
+	// 'mailto:x@y.example' read as a web address has a user: it is no website.
+	if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.username) return null;
 	const host = url.hostname.replace(/\.$/, '').replace(/^(www\d*|m)\./, '');
 	if (!host.includes('.')) return null;
 	if (!SHARED_HOSTS.has(host)) return host;
