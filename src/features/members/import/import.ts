@@ -440,7 +440,9 @@ export function decideRow(
 ): RowDecision {
 	const { patch, errors } = readPatch(row, mapping);
 	const weblinkProfileId =
-		typeof patch.scalars.weblink_profile_id === 'string' ? patch.scalars.weblink_profile_id : null;
+		typeof patch.scalars.weblink_profile_id === 'string'
+			? patch.scalars.weblink_profile_id
+			: (existing?.document.weblink_profile_id ?? null);
 	const nameCell = patch.scalars.report_name;
 	const decision: RowDecision = {
 		action: 'invalid',

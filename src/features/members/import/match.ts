@@ -334,9 +334,16 @@ function narrow(
 	return null;
 }
 
+/** The businesses to choose from, by name and city (as the person will read them). */
 function confirm(items: Indexed[], on: MatchRule): MatchResult {
+	const sorted = [...items].sort(
+		(a, b) =>
+			a.entry.name.localeCompare(b.entry.name) ||
+			(a.entry.city ?? '').localeCompare(b.entry.city ?? '') ||
+			a.entry.id.localeCompare(b.entry.id),
+	);
 	return {
 		kind: 'confirm',
-		candidates: items.slice(0, MAX_CANDIDATES).map((i) => ({ entry: i.entry, on })),
+		candidates: sorted.slice(0, MAX_CANDIDATES).map((i) => ({ entry: i.entry, on })),
 	};
 }
