@@ -18,6 +18,11 @@ export const MATCH_RULE_LABELS: Readonly<Record<MatchRule, string>> = {
 
 /** How many businesses a row to confirm offers at most. */
 export const MAX_CANDIDATES = 5;
+/**
+ * How many businesses a rule looks at to choose those it offers: a name a thousand businesses
+ * share (a chain without cities) must not cost a thousand comparisons per row.
+ */
+const LOOKED_AT = 50;
 
 /**
  * The chamber's own numbering of the businesses a file without ids adds: 'chamber-1', … The
@@ -300,16 +305,19 @@ export class DirectoryIndex {
 			if (lists[0] && lists[0].length <= LOOSE_MAX_POSTINGS) {
 				for (const item of lists[0]) {
 					if (words.every((w) => item.words.has(w))) found.add(item);
+					if (found.size >= LOOKED_AT) break;
 				}
 			}
 		}
 		// A business's shorter name made of this name's words: each set of them, when few.
 		const distinct = [...new Set(words)];
 		if (distinct.length <= 8) {
-			for (let mask = 1; mask < (1 << distinct.length) - 1; mask += 1) {
+			for (let mask = 1; mask < (1 << distinct.length) - 1 && found.size < LOOKED_AT; mask += 1) {
 				const subset = distinct.filter((_, i) => mask & (1 << i));
 				if (subset.join('').length < LOOSE_MIN) continue;
-				for (const item of this.byWordSet.get(wordSet(subset)) ?? []) found.add(item);
+				for (const item of (this.byWordSet.get(wordSet(subset)) ?? []).slice(0, LOOKED_AT)) {
+					found.add(item);
+				}
 			}
 		}
 		return [...found].filter((i) => i.name !== key);
@@ -336,12 +344,15 @@ function narrow(
 
 /** The businesses to choose from, by name and city (as the person will read them). */
 function confirm(items: Indexed[], on: MatchRule): MatchResult {
-	const sorted = [...items].sort(
-		(a, b) =>
-			a.entry.name.localeCompare(b.entry.name) ||
-			(a.entry.city ?? '').localeCompare(b.entry.city ?? '') ||
-			a.entry.id.localeCompare(b.entry.id),
-	);
+	const order = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+	const sorted = items
+		.slice(0, LOOKED_AT)
+		.sort(
+			(a, b) =>
+				order(a.entry.name, b.entry.name) ||
+				order(a.entry.city ?? '', b.entry.city ?? '') ||
+				order(a.entry.id, b.entry.id),
+		);
 	return {
 		kind: 'confirm',
 		candidates: sorted.slice(0, MAX_CANDIDATES).map((i) => ({ entry: i.entry, on })),
