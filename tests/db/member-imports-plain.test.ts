@@ -5,6 +5,7 @@ import { db, service, stack } from './clients.ts';
 import { userClient } from '../support/db-clients.ts';
 import type { Answer } from '../support/function-server.ts';
 import { importStaffChambers, removeChamberFiles, type StaffChambers } from './fixtures.ts';
+import type { PreviewCandidate } from '../../src/features/members/import/import.ts';
 import { startStaffSite, type StaffSite } from './staff-site.ts';
 
 // The member list a small chamber keeps (no membership-system id) imported through the real
@@ -236,12 +237,11 @@ describe('a name two businesses have, or one only like it', () => {
 			p_kind: 'confirm',
 		});
 		expect(listed.error).toBeNull();
-		const [first, second, yoga] = listed.data!;
-		expect(first!.candidates.map((c: { choice: string }) => c.choice)).toEqual([
-			north.id,
-			south.id,
-			'new',
-		]);
+		const [first, second, yoga] = listed.data!.map((row) => ({
+			...row,
+			candidates: row.candidates as unknown as PreviewCandidate[],
+		}));
+		expect(first!.candidates.map((c) => c.choice)).toEqual([north.id, south.id, 'new']);
 		expect(first!.candidates[0]).toMatchObject({ name: 'Subway', city: 'North Bay', on: 'name' });
 		expect(first!.candidates[0]).not.toHaveProperty('record');
 		expect(yoga!.candidates[0]).toMatchObject({

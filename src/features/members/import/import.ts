@@ -442,7 +442,9 @@ export function decideRow(
 	const weblinkProfileId =
 		typeof patch.scalars.weblink_profile_id === 'string'
 			? patch.scalars.weblink_profile_id
-			: (existing?.document.weblink_profile_id ?? null);
+			: existing?.document.weblink_profile_id != null
+				? String(existing.document.weblink_profile_id)
+				: null;
 	const nameCell = patch.scalars.report_name;
 	const decision: RowDecision = {
 		action: 'invalid',
