@@ -204,6 +204,18 @@ grant select on table public.business_members to authenticated;
 grant select, insert, update, delete, truncate, references, trigger, maintain on table public.business_members to postgres;
 grant select, insert, update, delete, truncate, references, trigger, maintain on table public.business_members to service_role;
 
+create table public.business_numbers (
+	tenant_id uuid not null,
+	last_number bigint default 0 not null
+);
+alter table public.business_numbers add constraint business_numbers_last_number_check CHECK ((last_number >= 0));
+alter table public.business_numbers add constraint business_numbers_pkey PRIMARY KEY (tenant_id);
+alter table public.business_numbers add constraint business_numbers_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
+alter table public.business_numbers enable row level security;
+comment on table public.business_numbers is 'The last number a chamber gave a business that a file without membership-system ids added (its id is ''chamber-{number}''); written only by apply_member_import.';
+grant select, insert, update, delete, truncate, references, trigger, maintain on table public.business_numbers to postgres;
+grant select, insert, update, delete, truncate, references, trigger, maintain on table public.business_numbers to service_role;
+
 create table public.business_overrides (
 	tenant_id uuid not null,
 	profile_id uuid not null,
@@ -685,12 +697,19 @@ create table public.member_import_rows (
 	base_version integer,
 	record jsonb,
 	changes jsonb,
-	errors jsonb
+	errors jsonb,
+	matched_on text,
+	candidates jsonb,
+	choice text
 );
-alter table public.member_import_rows add constraint member_import_rows_action_check CHECK ((action = ANY (ARRAY['add'::text, 'change'::text, 'unchanged'::text, 'missing'::text, 'invalid'::text])));
+alter table public.member_import_rows add constraint member_import_rows_action_check CHECK ((action = ANY (ARRAY['add'::text, 'change'::text, 'unchanged'::text, 'missing'::text, 'invalid'::text, 'confirm'::text, 'skipped'::text])));
+alter table public.member_import_rows add constraint member_import_rows_candidates_check CHECK (((candidates IS NULL) OR ((jsonb_typeof(candidates) = 'array'::text) AND ((jsonb_array_length(candidates) >= 1) AND (jsonb_array_length(candidates) <= 6)))));
 alter table public.member_import_rows add constraint member_import_rows_changes_check CHECK (((changes IS NULL) OR (jsonb_typeof(changes) = 'array'::text)));
+alter table public.member_import_rows add constraint member_import_rows_choice_check CHECK ((length(choice) <= 40));
+alter table public.member_import_rows add constraint member_import_rows_confirm_has_choices CHECK (((action <> ALL (ARRAY['confirm'::text, 'skipped'::text])) OR (candidates IS NOT NULL)));
 alter table public.member_import_rows add constraint member_import_rows_errors_check CHECK (((errors IS NULL) OR (jsonb_typeof(errors) = 'array'::text)));
 alter table public.member_import_rows add constraint member_import_rows_import_id_fkey FOREIGN KEY (import_id) REFERENCES public.member_imports(id) ON DELETE CASCADE;
+alter table public.member_import_rows add constraint member_import_rows_matched_on_check CHECK ((matched_on = ANY (ARRAY['id'::text, 'email'::text, 'website'::text, 'name_city'::text, 'name'::text, 'similar_name'::text])));
 alter table public.member_import_rows add constraint member_import_rows_name_check CHECK ((length(name) <= 500));
 alter table public.member_import_rows add constraint member_import_rows_pkey PRIMARY KEY (id);
 alter table public.member_import_rows add constraint member_import_rows_record_check CHECK (((record IS NULL) OR (jsonb_typeof(record) = 'object'::text)));
@@ -703,10 +722,14 @@ create policy "Chamber admins can read their chamber's import previews" on publi
 	using (public.has_tenant_role(tenant_id, ARRAY['super_admin'::text, 'admin'::text]));
 comment on table public.member_import_rows is 'The dry run of an import, one row per business: added, changed (field by field), unchanged, missing from the file, or invalid (with row, column and message).';
 comment on column public.member_import_rows.row_number is 'The row in the file as a spreadsheet numbers it (the headings are row 1); null for a business missing from the file.';
+comment on column public.member_import_rows.action is 'add, change, unchanged, missing, invalid; for a file without ids also confirm (a person must choose the business) and skipped (the person left the row out).';
 comment on column public.member_import_rows.base_version is 'The business''s version the dry run compared with: applying refuses when it moved since.';
 comment on column public.member_import_rows.record is 'The business to write, in the tenant file''s shape (added and changed rows).';
 comment on column public.member_import_rows.changes is '[{field, before, after, kept}]: kept is true where staff changed the field here and the import leaves it.';
 comment on column public.member_import_rows.errors is '[{column, field, message}] of an invalid row.';
+comment on column public.member_import_rows.matched_on is 'What the row matched its business on: id, email, website, name_city, name (a file without ids), or similar_name (a row a person confirmed).';
+comment on column public.member_import_rows.candidates is 'A row to confirm: its choices, [{choice, profile_id, weblink_profile_id, name, city, email, website, on, action, base_version, record, changes}]; choice ''new'' adds the row as a new business.';
+comment on column public.member_import_rows.choice is 'What the person chose for a row to confirm: a business''s id, ''new'' or ''skip''; null while undecided.';
 grant select on table public.member_import_rows to authenticated;
 grant select, insert, update, delete, truncate, references, trigger, maintain on table public.member_import_rows to postgres;
 grant select, insert, update, delete, truncate, references, trigger, maintain on table public.member_import_rows to service_role;
@@ -1966,6 +1989,8 @@ declare
 	v_chunk integer := 250;
 	v_unpublished integer := 0;
 	v_counts jsonb;
+	v_new integer;
+	v_last bigint;
 begin
 	select * into v_import from public.member_imports where id = p_import_id for update;
 	if not found or v_import.state <> 'applying' then
@@ -1994,6 +2019,40 @@ begin
 	if v_stale is not null then
 		raise exception 'The directory changed since the preview (% was changed meanwhile). Nothing was applied: import the file again to see the changes as they are now.', v_stale
 			using errcode = 'PT409';
+	end if;
+
+	if exists (
+		select 1 from public.member_import_rows r where r.import_id = p_import_id and r.action = 'confirm'
+	) then
+		raise exception 'Some rows are still to confirm: nothing was applied.' using errcode = 'PT409';
+	end if;
+
+	-- The businesses a file without ids adds: the chamber's next numbers, in the file's order.
+	select count(*) into v_new
+	from public.member_import_rows r
+	where r.import_id = p_import_id and r.action = 'add' and r.weblink_profile_id is null;
+	if v_new > 0 then
+		insert into public.business_numbers (tenant_id) values (v_import.tenant_id)
+		on conflict (tenant_id) do nothing;
+		select greatest(n.last_number, coalesce((
+			select max(substring(p.weblink_profile_id from 9)::bigint)
+			from public.profiles p
+			where p.tenant_id = v_import.tenant_id and p.weblink_profile_id ~ '^chamber-[0-9]{1,18}$'
+		), 0))
+		into v_last
+		from public.business_numbers n where n.tenant_id = v_import.tenant_id
+		for update;
+		update public.member_import_rows r
+		set weblink_profile_id = 'chamber-' || (v_last + x.n),
+			record = r.record || jsonb_build_object('weblink_profile_id', 'chamber-' || (v_last + x.n))
+		from (
+			select r2.id, row_number() over (order by r2.row_number, r2.id) as n
+			from public.member_import_rows r2
+			where r2.import_id = p_import_id and r2.action = 'add' and r2.weblink_profile_id is null
+		) x
+		where r.id = x.id;
+		update public.business_numbers set last_number = v_last + v_new
+		where tenant_id = v_import.tenant_id;
 	end if;
 
 	select count(*) into v_written
@@ -3620,6 +3679,85 @@ comment on function public.config_versions(p_config public.chamber_config) is 'C
 grant execute on function public.config_versions(p_config public.chamber_config) to authenticated;
 grant execute on function public.config_versions(p_config public.chamber_config) to postgres;
 grant execute on function public.config_versions(p_config public.chamber_config) to service_role;
+
+CREATE OR REPLACE FUNCTION public.confirm_member_import_row(p_import_id uuid, p_row_id bigint, p_choice text)
+ RETURNS jsonb
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+	v_import public.member_imports;
+	v_row public.member_import_rows;
+	v_pick jsonb;
+	v_other integer;
+	v_counts jsonb;
+begin
+	select * into v_import from public.member_imports where id = p_import_id for update;
+	if not found or not public.may_import_members(v_import.tenant_id) then
+		raise exception 'No such import' using errcode = 'PT404';
+	end if;
+	if v_import.state <> 'previewed' then
+		raise exception 'This import has no preview to confirm' using errcode = 'PT409';
+	end if;
+	select * into v_row from public.member_import_rows r
+	where r.id = p_row_id and r.import_id = p_import_id and r.candidates is not null;
+	if not found then
+		raise exception 'No such row to confirm' using errcode = 'PT404';
+	end if;
+	if p_choice = 'skip' then
+		update public.member_import_rows
+		set action = 'skipped', choice = 'skip', profile_id = null, weblink_profile_id = null,
+			base_version = null, record = null, changes = null, matched_on = null
+		where id = p_row_id;
+	else
+		select c into v_pick from jsonb_array_elements(v_row.candidates) c where c ->> 'choice' = p_choice;
+		if v_pick is null then
+			raise exception 'Not one of the row''s choices: %', left(coalesce(p_choice, 'null'), 60)
+				using errcode = '22023';
+		end if;
+		if v_pick ->> 'profile_id' is not null then
+			select r.row_number into v_other
+			from public.member_import_rows r
+			where r.import_id = p_import_id and r.id <> p_row_id
+				and r.profile_id = (v_pick ->> 'profile_id')::uuid and r.action in ('change', 'unchanged')
+			limit 1;
+			if found then
+				raise exception 'Row % of the file already matches %: choose another business, a new one, or skip this row', v_other, v_pick ->> 'name'
+					using errcode = 'PT409';
+			end if;
+		end if;
+		update public.member_import_rows
+		set action = v_pick ->> 'action', choice = p_choice,
+			profile_id = (v_pick ->> 'profile_id')::uuid,
+			weblink_profile_id = v_pick ->> 'weblink_profile_id',
+			base_version = (v_pick ->> 'base_version')::integer,
+			record = nullif(v_pick -> 'record', 'null'::jsonb),
+			changes = nullif(v_pick -> 'changes', 'null'::jsonb),
+			matched_on = v_pick ->> 'on'
+		where id = p_row_id;
+	end if;
+	select v_import.counts || jsonb_build_object(
+		'added', count(*) filter (where r.action = 'add'),
+		'changed', count(*) filter (where r.action = 'change'),
+		'unchanged', count(*) filter (where r.action = 'unchanged'),
+		'confirm', count(*) filter (where r.action = 'confirm'),
+		'skipped', count(*) filter (where r.action = 'skipped'),
+		'kept', count(*) filter (
+			where r.action in ('change', 'unchanged') and r.changes @> '[{"kept": true}]'::jsonb
+		)
+	)
+	into v_counts
+	from public.member_import_rows r
+	where r.import_id = p_import_id;
+	update public.member_imports set counts = v_counts, updated_at = now() where id = p_import_id;
+	return v_counts;
+end;
+$function$;
+comment on function public.confirm_member_import_row(p_import_id uuid, p_row_id bigint, p_choice text) is 'A chamber admin decides a row to confirm of a previewed import: one of its businesses, a new one (''new'') or ''skip''; answers the import''s counts.';
+grant execute on function public.confirm_member_import_row(p_import_id uuid, p_row_id bigint, p_choice text) to authenticated;
+grant execute on function public.confirm_member_import_row(p_import_id uuid, p_row_id bigint, p_choice text) to postgres;
+grant execute on function public.confirm_member_import_row(p_import_id uuid, p_row_id bigint, p_choice text) to service_role;
 
 CREATE OR REPLACE FUNCTION public.count_businesses_with_category(p_tenant_id uuid, p_category text DEFAULT NULL::text, p_search_query text DEFAULT NULL::text, p_city text DEFAULT NULL::text, p_county text DEFAULT NULL::text, p_zip text DEFAULT NULL::text, p_new_members_only boolean DEFAULT false, p_affiliation text DEFAULT NULL::text)
  RETURNS bigint
@@ -5612,7 +5750,7 @@ grant execute on function public.member_import_path_ok(p_tenant_id uuid, p_path 
 grant execute on function public.member_import_path_ok(p_tenant_id uuid, p_path text) to service_role;
 
 CREATE OR REPLACE FUNCTION public.member_import_preview(p_import_id uuid, p_kind text, p_limit integer DEFAULT 100)
- RETURNS TABLE(id bigint, row_number integer, action text, weblink_profile_id text, name text, changes jsonb, errors jsonb)
+ RETURNS TABLE(id bigint, row_number integer, action text, weblink_profile_id text, name text, changes jsonb, errors jsonb, matched_on text, candidates jsonb, choice text)
  LANGUAGE plpgsql
  STABLE SECURITY DEFINER
  SET search_path TO ''
@@ -5624,20 +5762,27 @@ begin
 	if v_tenant_id is null or not public.may_import_members(v_tenant_id) then
 		raise exception 'No such import' using errcode = 'PT404';
 	end if;
-	if p_kind is null or p_kind not in ('add', 'change', 'missing', 'invalid', 'kept') then
-		raise exception 'Expected add, change, missing, invalid or kept' using errcode = '22023';
+	if p_kind is null or p_kind not in ('add', 'change', 'missing', 'invalid', 'kept', 'confirm') then
+		raise exception 'Expected add, change, missing, invalid, kept or confirm' using errcode = '22023';
 	end if;
+	-- confirm: every row that was to confirm, decided or not (a decision can be changed).
 	return query
-		select r.id, r.row_number, r.action, r.weblink_profile_id, r.name, r.changes, r.errors
+		select r.id, r.row_number, r.action, r.weblink_profile_id, r.name, r.changes, r.errors,
+			r.matched_on,
+			(select jsonb_agg(c - 'record' - 'base_version' - 'profile_id') from jsonb_array_elements(r.candidates) c),
+			r.choice
 		from public.member_import_rows r
 		where r.import_id = p_import_id
-			and r.action = case p_kind when 'kept' then 'unchanged' else p_kind end
-			and (p_kind <> 'kept' or r.changes is not null)
+			and case p_kind
+				when 'confirm' then r.candidates is not null
+				when 'kept' then r.action = 'unchanged' and r.changes is not null
+				else r.action = p_kind
+			end
 		order by r.row_number, r.id
 		limit least(greatest(coalesce(p_limit, 100), 1), 500);
 end;
 $function$;
-comment on function public.member_import_preview(p_import_id uuid, p_kind text, p_limit integer) is 'The first rows of one kind of an import''s dry run, for the chamber''s admins (the panel''s preview lists).';
+comment on function public.member_import_preview(p_import_id uuid, p_kind text, p_limit integer) is 'The first rows of one kind of an import''s dry run, for the chamber''s admins (the panel''s preview lists); confirm lists the rows a person chooses the business of.';
 grant execute on function public.member_import_preview(p_import_id uuid, p_kind text, p_limit integer) to authenticated;
 grant execute on function public.member_import_preview(p_import_id uuid, p_kind text, p_limit integer) to postgres;
 grant execute on function public.member_import_preview(p_import_id uuid, p_kind text, p_limit integer) to service_role;
@@ -6749,6 +6894,12 @@ begin
 	end if;
 	if coalesce((v_import.counts ->> 'invalid')::integer, 0) > 0 then
 		raise exception 'The file has invalid rows: correct them and import it again' using errcode = '22023';
+	end if;
+	if exists (
+		select 1 from public.member_import_rows r where r.import_id = p_import_id and r.action = 'confirm'
+	) then
+		raise exception 'Some rows are still to confirm: choose a business for each, or skip it, first'
+			using errcode = 'PT409';
 	end if;
 	begin
 		update public.member_imports

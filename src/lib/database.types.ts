@@ -234,6 +234,28 @@ export type Database = {
 					},
 				];
 			};
+			business_numbers: {
+				Row: {
+					last_number: number;
+					tenant_id: string;
+				};
+				Insert: {
+					last_number?: number;
+					tenant_id: string;
+				};
+				Update: {
+					last_number?: number;
+					tenant_id?: string;
+				};
+				Relationships: [
+					{
+						foreignKeyName: 'business_numbers_tenant_id_fkey';
+						columns: ['tenant_id'];
+						referencedRelation: 'tenants';
+						referencedColumns: ['id'];
+					},
+				];
+			};
 			business_overrides: {
 				Row: {
 					changed_at: string;
@@ -953,10 +975,13 @@ export type Database = {
 				Row: {
 					action: string;
 					base_version: number | null;
+					candidates: Json | null;
 					changes: Json | null;
+					choice: string | null;
 					errors: Json | null;
 					id: number;
 					import_id: string;
+					matched_on: string | null;
 					name: string | null;
 					profile_id: string | null;
 					record: Json | null;
@@ -967,10 +992,13 @@ export type Database = {
 				Insert: {
 					action: string;
 					base_version?: number | null;
+					candidates?: Json | null;
 					changes?: Json | null;
+					choice?: string | null;
 					errors?: Json | null;
 					id?: never;
 					import_id: string;
+					matched_on?: string | null;
 					name?: string | null;
 					profile_id?: string | null;
 					record?: Json | null;
@@ -981,10 +1009,13 @@ export type Database = {
 				Update: {
 					action?: string;
 					base_version?: number | null;
+					candidates?: Json | null;
 					changes?: Json | null;
+					choice?: string | null;
 					errors?: Json | null;
 					id?: never;
 					import_id?: string;
+					matched_on?: string | null;
 					name?: string | null;
 					profile_id?: string | null;
 					record?: Json | null;
@@ -2219,6 +2250,10 @@ export type Database = {
 				};
 				Returns: Json;
 			};
+			confirm_member_import_row: {
+				Args: { p_choice: string; p_import_id: string; p_row_id: number };
+				Returns: Json;
+			};
 			count_businesses_with_category: {
 				Args: {
 					p_affiliation?: string;
@@ -2689,9 +2724,12 @@ export type Database = {
 				Args: { p_import_id: string; p_kind: string; p_limit?: number };
 				Returns: {
 					action: string;
+					candidates: Json;
 					changes: Json;
+					choice: string;
 					errors: Json;
 					id: number;
+					matched_on: string;
 					name: string;
 					row_number: number;
 					weblink_profile_id: string;

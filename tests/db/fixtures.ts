@@ -269,6 +269,10 @@ export async function seedRlsFixtures(service: SupabaseClient, db: Client): Prom
 		`insert into public.member_import_mappings (tenant_id, header, field) values ($1, 'shopmotto', 'short_description')`,
 		[importedA.tenant_id],
 	);
+	// The chamber's own numbering, as the apply of a file without ids leaves it.
+	await db.query('insert into public.business_numbers (tenant_id, last_number) values ($1, 2)', [
+		importedA.tenant_id,
+	]);
 
 	// Member statistics of tenant A: a counter of each business, the monthly e-mail's setting, a recipient and a
 	// mailing, as /api/stats and the scheduled function write them.

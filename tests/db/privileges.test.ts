@@ -142,6 +142,8 @@ const STAFF_FUNCTIONS = [
 	'public.config_section_names',
 	'public.config_section_version',
 	'public.config_versions',
+	// A row of a file without ids: the admin chooses its business, a new one, or skip.
+	'public.confirm_member_import_row',
 	'public.create_member_import',
 	'public.discard_member_import',
 	'public.editor_feature_keys',
@@ -567,6 +569,10 @@ const REFUSALS: Record<
 			callers: ['memberA', 'editorA', 'adminB'],
 			check: (body) => expect(body).toBe(false),
 		},
+	},
+	confirm_member_import_row: {
+		body: (t) => ({ p_import_id: t.memberImport, p_row_id: 1, p_choice: 'skip' }),
+		refused: ['memberA', 'editorA', 'adminB'],
 	},
 	member_import_preview: {
 		body: (t) => ({ p_import_id: t.memberImport, p_kind: 'add' }),

@@ -436,7 +436,7 @@ const TABLES: readonly RelationCase[] = [
 			[
 				'member_import_rows',
 				`id import_id tenant_id row_number action profile_id weblink_profile_id name
-					base_version record changes errors`,
+					base_version record changes errors matched_on candidates choice`,
 				'name',
 				`insert into public.member_import_rows (import_id, tenant_id, action) select id, $1, 'missing' from public.member_imports where tenant_id = $1 limit 1`,
 			],
@@ -459,6 +459,29 @@ const TABLES: readonly RelationCase[] = [
 		select: CHAMBER_ADMINS_READ,
 		writes: SERVICE_WRITES,
 	})),
+	{
+		// The chamber's own numbering of businesses a file without ids added: only
+		// apply_member_import writes it (tests/db/member-imports-plain.test.ts).
+		kind: 'table',
+		table: 'business_numbers',
+		columns: `tenant_id last_number`,
+		tenantColumn: 'tenant_id',
+		updateColumn: 'last_number',
+		insert: (fx) => ({
+			prepare: [
+				{
+					text: 'delete from public.business_numbers where tenant_id = $1',
+					values: [fx.tenantA.id],
+				},
+			],
+			statement: {
+				text: `insert into public.business_numbers (tenant_id) values ($1)`,
+				values: [fx.tenantA.id],
+			},
+		}),
+		select: SERVICE_ONLY_READS,
+		writes: SERVICE_WRITES,
+	},
 	{
 		// Staff schedule what they may save now: the insert trigger tries the change as them
 		// (tests/db/schedule.test.ts); Cancel and the scheduled function change rows.

@@ -98,6 +98,11 @@ test.afterAll(async () => {
 		.in('weblink_profile_id', [NEW_ID, SYNC_ID]);
 	await service.from('business_overrides').delete().eq('profile_id', edited.id);
 	await service.from('profiles').update({ website: edited.website }).eq('id', edited.id);
+	await service
+		.from('member_import_mappings')
+		.delete()
+		.eq('tenant_id', demoTenantId)
+		.eq('header', 'plainnotes');
 	// The built site keeps the members added here until the next publish builds it again (the
 	// next spec's first): no build of its own for that.
 });
@@ -118,6 +123,46 @@ test('a CSV with a bad row: the preview names its row and column, and nothing is
 	await expect(panel.getByRole('button', { name: 'Apply changes' })).toBeDisabled();
 	await expect(panel.getByText(/Nothing has been changed yet\.$/)).toBeVisible();
 	expect(await profile(NEW_ID)).toBeNull();
+	await panel.getByRole('button', { name: 'Discard' }).click();
+	await expect(panel.getByRole('button', { name: 'Upload and preview' })).toBeVisible();
+});
+
+test('a plain spreadsheet without ids: columns preselected, a similar name to confirm before applying', async ({
+	page,
+}) => {
+	const panel = await openImport(page);
+	await chooseFile(
+		page,
+		'plain.csv',
+		`Business,Phone,Email,Plain Notes\r\n${edited.report_name} Annex,555-0100,,Second shop\r\nPlainfile Pottery,555-0101,pots@plainfile.example,New\r\n`,
+	);
+	// The column page: what it recognised is chosen, and it needs no id column.
+	await expect(panel.getByLabel('Field for Business')).toHaveValue('report_name');
+	await expect(panel.getByLabel('Field for Email')).toHaveValue('email');
+	await expect(
+		panel.getByText('No column holds a membership-system id: rows will be matched'),
+	).toBeVisible();
+	await panel.getByLabel('Field for Plain Notes').selectOption({ label: 'Ignore this column' });
+	await panel.getByRole('button', { name: 'Save mapping and continue' }).click();
+
+	const confirm = panel.getByRole('region', { name: 'To confirm' });
+	const row = confirm.getByRole('group', { name: `Row 2: ${edited.report_name} Annex` });
+	await expect(
+		row.getByRole('radio', { name: `${edited.report_name} (#${edited.weblink_profile_id})` }),
+	).toBeVisible();
+	await expect(row).toContainText('similar name');
+	await expect(panel.getByRole('region', { name: 'To add' }).getByRole('listitem')).toHaveText([
+		'Plainfile Pottery',
+	]);
+	await expect(panel.getByRole('button', { name: 'Apply changes' })).toBeDisabled();
+	await expect(
+		panel.getByText('Confirm or skip each row to confirm before applying (1 left).'),
+	).toBeVisible();
+	// Each choice is saved as it is made; the radio shows it once the database has it.
+	await row.getByRole('radio', { name: 'Skip this row' }).click();
+	await expect(row.getByRole('radio', { name: 'Skip this row' })).toBeChecked();
+	await expect(panel.getByRole('status').filter({ hasText: '1 row skipped' })).toBeVisible();
+	await expect(panel.getByRole('button', { name: 'Apply changes' })).toBeEnabled();
 	await panel.getByRole('button', { name: 'Discard' }).click();
 	await expect(panel.getByRole('button', { name: 'Upload and preview' })).toBeVisible();
 });

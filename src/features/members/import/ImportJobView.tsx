@@ -1,7 +1,8 @@
 import type { SupabaseClient } from '../../../lib/database.ts';
 import { useEffect, useId, useState, type FormEvent } from 'react';
 import { callApi } from '../../admin/ops/api.ts';
-import { MAPPING_TARGETS, TARGET_LABELS } from './fields.ts';
+import { mapsId, MAPPING_TARGETS, TARGET_LABELS } from './fields.ts';
+import { MATCH_RULE_LABELS, MATCH_RULES, type MatchRule } from './match.ts';
 import {
 	fieldLabel,
 	formatSummary,
@@ -9,6 +10,7 @@ import {
 	showValue,
 	WORKING_STATES,
 	type ImportJob,
+	type PreviewCandidate,
 	type PreviewRow,
 	type RowAction,
 } from './import.ts';
@@ -80,10 +82,6 @@ function MappingForm({ job, getAccessToken, onChanged }: Props) {
 			setError(`Two columns fill ${fieldLabel(twice)}: choose one.`);
 			return;
 		}
-		if (!used.includes('weblink_profile_id')) {
-			setError('Choose the column with the membership-system id of each business.');
-			return;
-		}
 		setBusy(true);
 		const result = await callApi(`/api/member-imports/${job.id}/mapping`, getAccessToken, {
 			json: { mapping: choices },
@@ -102,6 +100,12 @@ function MappingForm({ job, getAccessToken, onChanged }: Props) {
 				your choices are saved for this chamber’s next files.
 			</p>
 			{job.error && <p className="admin-banner admin-banner--info">{job.error}</p>}
+			{!mapsId(choices) && (
+				<p className="admin-banner admin-banner--info">
+					No column holds a membership-system id: rows will be matched to the directory’s businesses
+					by e-mail, then website, then name (and city).
+				</p>
+			)}
 			<table className="member-import__table">
 				<thead>
 					<tr>
@@ -146,10 +150,12 @@ function MappingForm({ job, getAccessToken, onChanged }: Props) {
 
 type Rows = Partial<Record<RowAction | 'kept', PreviewRow[]>>;
 
+const PREVIEW_KINDS = ['invalid', 'confirm', 'add', 'change', 'kept', 'missing'] as const;
+
 async function readPreview(client: SupabaseClient, importId: string): Promise<Rows> {
 	const rows: Rows = {};
 	// One after another: the embedded stack answers one query at a time anyway.
-	for (const kind of ['invalid', 'add', 'change', 'kept', 'missing'] as const) {
+	for (const kind of PREVIEW_KINDS) {
 		const { data } = await client.rpc('member_import_preview', {
 			p_import_id: importId,
 			p_kind: kind,
@@ -210,6 +216,94 @@ function Listed({
 	);
 }
 
+/** How a file without ids matched its rows, in one line ('Matched by e-mail: 3, by name: 1.'). */
+function matchedSummary(matched: ImportJob['counts']['matched']): string | null {
+	if (!matched) return null;
+	const parts = MATCH_RULES.filter((rule) => matched[rule]).map(
+		(rule) => `by ${MATCH_RULE_LABELS[rule]}: ${number(matched[rule])}`,
+	);
+	return parts.length > 0
+		? `The file has no membership-system ids; rows matched ${parts.join(', ')}.`
+		: 'The file has no membership-system ids, and no row matched a business of the directory.';
+}
+
+/** Why a business is a choice of a row to confirm. */
+const SAME: Readonly<Record<MatchRule, string>> = {
+	id: 'same id',
+	email: 'same e-mail',
+	website: 'same website',
+	name_city: 'same name and city',
+	name: 'same name',
+	similar_name: 'similar name',
+};
+
+/** A choice of a row to confirm, as the person reads it. */
+function choiceLabel(c: PreviewCandidate): string {
+	if (c.choice === 'new') return 'Add it as a new business';
+	const where = [c.city, c.email, c.website].filter(Boolean).join(', ');
+	const what =
+		c.action === 'unchanged'
+			? 'nothing to change'
+			: `would change ${(c.changes ?? [])
+					.filter((x) => !x.kept)
+					.map((x) => fieldLabel(x.field))
+					.join(', ')}`;
+	const why = c.on ? SAME[c.on] : '';
+	return `${c.name ?? '(no name)'}${c.weblink_profile_id ? ` (#${c.weblink_profile_id})` : ''}${where ? `, ${where}` : ''}: ${why}; ${what}`;
+}
+
+/** A row to confirm: its businesses, a new one, or skip; each choice is saved as it is made. */
+function Confirm({
+	row,
+	job,
+	client,
+	onChanged,
+}: {
+	row: PreviewRow;
+	job: ImportJob;
+	client: SupabaseClient;
+	onChanged(): void;
+}) {
+	const [error, setError] = useState<string | null>(null);
+	const [busy, setBusy] = useState(false);
+	async function choose(choice: string) {
+		setBusy(true);
+		setError(null);
+		const { error: refused } = await client.rpc('confirm_member_import_row', {
+			p_import_id: job.id,
+			p_row_id: row.id,
+			p_choice: choice,
+		});
+		setBusy(false);
+		if (refused) setError(refused.message);
+		else onChanged();
+	}
+	const choices = [
+		...(row.candidates ?? []).map((c) => ({ value: c.choice, label: choiceLabel(c) })),
+	];
+	choices.push({ value: 'skip', label: 'Skip this row' });
+	return (
+		<fieldset className="admin-fieldset" disabled={busy}>
+			<legend>
+				Row {row.row_number}: {row.name ?? '(no name)'}
+			</legend>
+			{choices.map((c) => (
+				<label key={c.value} className="member-import__choice">
+					<input
+						type="radio"
+						name={`confirm-${row.id}`}
+						value={c.value}
+						checked={row.choice === c.value}
+						onChange={() => void choose(c.value)}
+					/>{' '}
+					{c.label}
+				</label>
+			))}
+			<ErrorBanner error={error} />
+		</fieldset>
+	);
+}
+
 /** The dry run: what applying would do, the choice for missing members, Apply and Discard. */
 function Preview({ job, client, getAccessToken, onChanged, onDone }: Props) {
 	const counts = fullCounts(job.counts);
@@ -224,7 +318,8 @@ function Preview({ job, client, getAccessToken, onChanged, onDone }: Props) {
 		return () => {
 			live = false;
 		};
-	}, [client, job.id]);
+		// A confirmed row changes the import (its counts and updated_at): read the lists again.
+	}, [client, job.id, job.updated_at]);
 
 	async function act(action: 'apply' | 'discard') {
 		setBusy(true);
@@ -242,7 +337,13 @@ function Preview({ job, client, getAccessToken, onChanged, onDone }: Props) {
 	}
 
 	const label = (row: PreviewRow) =>
-		`${row.name ?? '(no name)'}${row.weblink_profile_id ? ` (#${row.weblink_profile_id})` : ''}`;
+		`${row.name ?? '(no name)'}${row.weblink_profile_id ? ` (#${row.weblink_profile_id})` : ''}${
+			row.matched_on && row.matched_on !== 'id'
+				? ` — matched by ${MATCH_RULE_LABELS[row.matched_on]}`
+				: ''
+		}`;
+	const matched = matchedSummary(job.counts.matched);
+	const toConfirm = counts.confirm ?? 0;
 	const labelWithChanges = (row: PreviewRow) => (
 		<>
 			{label(row)}
@@ -253,6 +354,7 @@ function Preview({ job, client, getAccessToken, onChanged, onDone }: Props) {
 		<div>
 			<h4>Preview of {job.source}</h4>
 			<p role="status">{formatSummary(counts)} Nothing has been changed yet.</p>
+			{matched && <p>{matched}</p>}
 			{!rows && <p>Loading the preview…</p>}
 			<Listed
 				title="Invalid rows"
@@ -268,6 +370,19 @@ function Preview({ job, client, getAccessToken, onChanged, onDone }: Props) {
 					</>
 				)}
 			/>
+			{rows?.confirm && rows.confirm.length > 0 && (
+				<section className="member-import__section" aria-label="To confirm">
+					<h4>To confirm ({number(toConfirm)})</h4>
+					<p>
+						These rows may be more than one business, or match one by a similar name only. Choose
+						the business each one is, add it as a new one, or skip it; nothing is applied until each
+						is decided.
+					</p>
+					{rows.confirm.map((row) => (
+						<Confirm key={row.id} row={row} job={job} client={client} onChanged={onChanged} />
+					))}
+				</section>
+			)}
 			<Listed title="To add" count={counts.added} rows={rows?.add} render={label} />
 			<Listed
 				title="To change"
@@ -291,6 +406,10 @@ function Preview({ job, client, getAccessToken, onChanged, onDone }: Props) {
 				<p className="admin-banner admin-banner--error">
 					Nothing can be applied while the file has invalid rows: correct them and import the file
 					again.
+				</p>
+			) : toConfirm > 0 ? (
+				<p className="admin-banner admin-banner--info">
+					Confirm or skip each row to confirm before applying ({number(toConfirm)} left).
 				</p>
 			) : (
 				counts.missing > 0 && (
@@ -322,7 +441,7 @@ function Preview({ job, client, getAccessToken, onChanged, onDone }: Props) {
 				<button
 					type="button"
 					className="admin-button"
-					disabled={busy || counts.invalid > 0}
+					disabled={busy || counts.invalid > 0 || toConfirm > 0}
 					onClick={() => void act('apply')}
 				>
 					Apply changes

@@ -88,6 +88,17 @@ export const BUILT_IN_HEADINGS: Readonly<Record<MappingTarget, readonly string[]
 		'companyname',
 		'company',
 		'accountname',
+		'business',
+		'organisation',
+		'organisationname',
+		'membercompany',
+		'listingname',
+		'dba',
+		'doingbusinessas',
+		'tradingname',
+		'tradename',
+		'firm',
+		'firmname',
 	],
 	address1: [
 		'address1',
@@ -99,14 +110,52 @@ export const BUILT_IN_HEADINGS: Readonly<Record<MappingTarget, readonly string[]
 		'physicaladdressline1',
 	],
 	address2: ['address2', 'addressline2', 'physicaladdressline2', 'suite'],
-	city: ['city', 'town', 'physicalcity'],
+	city: ['city', 'town', 'physicalcity', 'citytown', 'towncity', 'municipality', 'locality'],
 	county: ['county'],
 	state: ['state', 'province', 'stateprovince', 'provincestate', 'region', 'physicalstate'],
 	zip: ['zip', 'zipcode', 'postalcode', 'postcode', 'zippostalcode', 'physicalzip'],
-	work_phone: ['workphone', 'phone', 'businessphone', 'phonenumber', 'telephone', 'mainphone'],
+	work_phone: [
+		'workphone',
+		'phone',
+		'businessphone',
+		'phonenumber',
+		'telephone',
+		'mainphone',
+		'phoneno',
+		'tel',
+		'telephonenumber',
+		'officephone',
+		'contactphone',
+		'businessphonenumber',
+		'businesstelephone',
+		'primaryphone',
+	],
 	hours: ['hours', 'openinghours', 'businesshours', 'hoursofoperation', 'openhours'],
-	website: ['website', 'web', 'websiteurl', 'webaddress', 'url', 'homepage'],
-	email: ['email', 'emailaddress', 'businessemail', 'primaryemail'],
+	website: [
+		'website',
+		'web',
+		'websiteurl',
+		'webaddress',
+		'url',
+		'homepage',
+		'websiteaddress',
+		'webpage',
+		'site',
+		'www',
+		'businesswebsite',
+		'companywebsite',
+		'homepageurl',
+	],
+	email: [
+		'email',
+		'emailaddress',
+		'businessemail',
+		'primaryemail',
+		'contactemail',
+		'workemail',
+		'businessemailaddress',
+		'emailid',
+	],
 	featured: ['featured'],
 	categories: [
 		'categories',
@@ -114,6 +163,13 @@ export const BUILT_IN_HEADINGS: Readonly<Record<MappingTarget, readonly string[]
 		'businesscategories',
 		'directorycategories',
 		'listingcategories',
+		'businesscategory',
+		'directorycategory',
+		'primarycategory',
+		'businesstype',
+		'typeofbusiness',
+		'industry',
+		'sector',
 	],
 	membership_level_name: [
 		'membershiplevelname',
@@ -177,8 +233,16 @@ export interface ResolvedMapping {
 	mapping: Mapping;
 	/** Headings nothing maps (a person must choose). */
 	unknown: string[];
-	/** What the mapping lacks before any row can be read: the membership-system id. */
-	missing: MappingTarget[];
+	/**
+	 * A column holds the membership-system id: rows are matched by it. Without one, rows are
+	 * matched by e-mail, website and name (match.ts).
+	 */
+	byId: boolean;
+}
+
+/** Whether a mapping gives a column the membership-system id. */
+export function mapsId(mapping: Readonly<Record<string, string>>): boolean {
+	return Object.values(mapping).includes('weblink_profile_id');
 }
 
 /**
@@ -215,6 +279,5 @@ export function resolveMapping(
 		if (target !== '') taken.add(target);
 		mapping[header] = target;
 	}
-	const missing = (['weblink_profile_id'] as const).filter((t) => !taken.has(t));
-	return { mapping, unknown, missing };
+	return { mapping, unknown, byId: taken.has('weblink_profile_id') };
 }

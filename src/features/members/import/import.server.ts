@@ -2,8 +2,15 @@ import type { Json, RowUpdate, SupabaseClient } from '../../../lib/database.ts';
 import { requestPublish } from '../../publish/publish.server.ts';
 import { getCurrentTenant } from '../../../lib/tenant.server.ts';
 import { fetchMemberExport, MemberSourceError, readSyncConfig } from '../sync/atlas.server.ts';
-import { isMappingTarget, resolveMapping, type Mapping, type MappingTarget } from './fields.ts';
 import {
+	isMappingTarget,
+	mapsId,
+	resolveMapping,
+	type Mapping,
+	type MappingTarget,
+} from './fields.ts';
+import {
+	confirmDecision,
 	countDecision,
 	decideRow,
 	documentToInput,
@@ -12,7 +19,9 @@ import {
 	formatSummary,
 	IMPORT_JOB_COLUMNS,
 	missingDecision,
+	repeatedDecision,
 	rowProfileId,
+	type CandidateBusiness,
 	type ExistingBusiness,
 	type HeaderInfo,
 	type ImportJob,
@@ -22,6 +31,7 @@ import {
 import { getServiceClient, readClientEnv } from '../../../lib/supabase.server.ts';
 import { IMPORT_LIMITS } from './limits.ts';
 import { readTable, UnreadableFileError, type Table } from './read.server.ts';
+import { cityKey, DirectoryIndex, nameKey, type DirectoryEntry, type RowKeys } from './match.ts';
 
 /**
  * The import pipeline on the server: the background function claims a job, reads its file (or
@@ -132,6 +142,124 @@ export interface DryRunProgress {
 	validated: number;
 }
 
+/** Every business of the chamber (removed ones too: a file does not add them again), as matched. */
+async function directoryEntries(
+	service: SupabaseClient,
+	tenantId: string,
+): Promise<DirectoryEntry[]> {
+	const all: DirectoryEntry[] = [];
+	let after = '00000000-0000-0000-0000-000000000000';
+	for (;;) {
+		const { data, error } = await service
+			.from('profiles')
+			.select('id, weblink_profile_id, report_name, city, email, website')
+			.eq('tenant_id', tenantId)
+			.gt('id', after)
+			.order('id')
+			.limit(1000);
+		if (error) throw new Error(`Failed to list the businesses: ${error.message}`, { cause: error });
+		for (const b of data) {
+			all.push({
+				id: b.id,
+				weblinkProfileId: b.weblink_profile_id,
+				name: b.report_name,
+				city: b.city,
+				email: b.email,
+				website: b.website,
+			});
+		}
+		if (data.length < 1000) return all;
+		after = data.at(-1)!.id;
+	}
+}
+
+/** What the matching rules read of a row: the cells of the columns mapped to their fields. */
+function rowKeys(row: TableRow, mapping: Mapping): RowKeys {
+	const keys: RowKeys = {};
+	const text = (value: unknown) =>
+		value === null || value === undefined || typeof value === 'object' ? '' : String(value);
+	for (const [column, target] of Object.entries(mapping)) {
+		const value = text(row.cells[column]);
+		if (target === 'email') keys.email = value;
+		else if (target === 'website') keys.website = value;
+		else if (target === 'report_name') keys.name = value;
+		else if (target === 'city') keys.city = value;
+	}
+	return keys;
+}
+
+/**
+ * The dry run of a file without membership-system ids: each row matched to a business by the
+ * rules of match.ts, then compared with it (or added, or left to a person to confirm).
+ */
+async function* dryRunByRules(
+	service: SupabaseClient,
+	tenantId: string,
+	rows: readonly TableRow[],
+	mapping: Mapping,
+): AsyncGenerator<RowDecision[], void, undefined> {
+	const index = new DirectoryIndex(await directoryEntries(service, tenantId));
+	/** Business id → the row that matched it. */
+	const taken = new Map<string, number>();
+	/** Businesses a row to confirm may be: never missing from the file. */
+	const pending = new Set<string>();
+	/** A new business's name and city → the row that adds it. */
+	const added = new Map<string, number>();
+	for (let start = 0; start < rows.length; start += BATCH) {
+		const batch = rows.slice(start, start + BATCH);
+		const results = batch.map((row) => {
+			const keys = rowKeys(row, mapping);
+			const result = index.matchRow(keys, (id) => taken.has(id));
+			let repeats: number | undefined;
+			if (result.kind === 'match') {
+				repeats = taken.get(result.entry.id);
+				if (repeats === undefined) taken.set(result.entry.id, row.rowNumber);
+			} else if (result.kind === 'confirm') {
+				for (const c of result.candidates) pending.add(c.entry.id);
+			}
+			return { keys, result, repeats };
+		});
+		const named = results.flatMap(({ result }) =>
+			result.kind === 'match'
+				? [result.entry.weblinkProfileId]
+				: result.kind === 'confirm'
+					? result.candidates.map((c) => c.entry.weblinkProfileId)
+					: [],
+		);
+		const existing = await existingBusinesses(service, tenantId, [...new Set(named)]);
+		yield batch.map((row, i): RowDecision => {
+			const { keys, result, repeats } = results[i]!;
+			if (result.kind === 'match') {
+				if (repeats !== undefined) return repeatedDecision(row, keys.name ?? null, repeats);
+				const business = existing.get(result.entry.weblinkProfileId) ?? null;
+				const decision = decideRow(row, mapping, business, { byId: false });
+				return decision.action === 'invalid' ? decision : { ...decision, matchedOn: result.on };
+			}
+			if (result.kind === 'confirm') {
+				const choices = result.candidates.flatMap((c): CandidateBusiness[] => {
+					const business = existing.get(c.entry.weblinkProfileId);
+					return business ? [{ entry: c.entry, on: c.on, existing: business }] : [];
+				});
+				return confirmDecision(row, mapping, choices);
+			}
+			const decision = decideRow(row, mapping, null, { byId: false });
+			if (decision.action === 'add') {
+				const key = `${nameKey(decision.name)}|${cityKey(keys.city)}`;
+				const first = added.get(key);
+				if (first !== undefined) return repeatedDecision(row, decision.name, first);
+				added.set(key, row.rowNumber);
+			}
+			return decision;
+		});
+	}
+	const missing = (await membershipBusinesses(service, tenantId))
+		.filter((b) => !taken.has(b.id) && !pending.has(b.id))
+		.map(missingDecision);
+	for (let start = 0; start < missing.length; start += BATCH) {
+		yield missing.slice(start, start + BATCH);
+	}
+}
+
 /**
  * Compares a table's rows with the chamber's directory: every row's decision, then one for each
  * business the file lacks. `whole`: each row is the whole business (the tenant file in
@@ -144,6 +272,10 @@ export async function* dryRun(
 	mapping: Mapping,
 	options: { whole?: boolean } = {},
 ): AsyncGenerator<RowDecision[], void, undefined> {
+	if (!mapsId(mapping) && !options.whole) {
+		yield* dryRunByRules(service, tenantId, rows, mapping);
+		return;
+	}
 	const seen = new Map<string, number>();
 	for (let start = 0; start < rows.length; start += BATCH) {
 		const batch = rows.slice(start, start + BATCH);
@@ -151,14 +283,18 @@ export async function* dryRun(
 		const existing = await existingBusinesses(service, tenantId, [
 			...new Set(ids.filter((id): id is string => id !== null)),
 		]);
-		const decisions = batch.map((row, i) => {
+		const decisions = batch.map((row, i): RowDecision => {
 			const id = ids[i];
 			if (id != null) {
 				const first = seen.get(id);
 				if (first !== undefined) return duplicateDecision(row, id, first);
 				seen.set(id, row.rowNumber);
 			}
-			return decideRow(row, mapping, id == null ? null : (existing.get(id) ?? null), options);
+			const business = id == null ? null : (existing.get(id) ?? null);
+			const decision = decideRow(row, mapping, business, options);
+			return business && decision.action !== 'invalid'
+				? { ...decision, matchedOn: 'id' }
+				: decision;
 		});
 		yield decisions;
 	}
@@ -206,9 +342,29 @@ async function storeDecisions(
 			record: json(d.record),
 			changes: d.changes.length > 0 ? json(d.changes) : null,
 			errors: d.errors.length > 0 ? json(d.errors) : null,
+			matched_on: d.matchedOn ?? null,
+			candidates: d.candidates ? json(d.candidates.map(storedCandidate)) : null,
 		})),
 	);
 	if (error) throw new Error(`Failed to store the preview: ${error.message}`, { cause: error });
+}
+
+/** A choice of a row to confirm as the database stores it (confirm_member_import_row reads it). */
+function storedCandidate(c: NonNullable<RowDecision['candidates']>[number]) {
+	return {
+		choice: c.profileId ?? 'new',
+		profile_id: c.profileId,
+		weblink_profile_id: c.weblinkProfileId,
+		name: c.name,
+		city: c.city,
+		email: c.email,
+		website: c.website,
+		on: c.on,
+		action: c.action,
+		base_version: c.baseVersion,
+		record: c.record,
+		changes: c.changes.length > 0 ? c.changes : null,
+	};
 }
 
 /** The headings of a table with a few values each and the field each fills now, for the mapping screen. */
@@ -277,21 +433,24 @@ async function preview(
 		await savedMappings(service, job.tenant_id),
 		job.mapping,
 	);
-	if (resolved.unknown.length > 0 || resolved.missing.length > 0) {
+	if (resolved.unknown.length > 0) {
 		if (job.auto_apply) {
 			throw new MemberSourceError(
-				`The export has columns no mapping covers (${[...resolved.unknown, ...resolved.missing].join(', ')}): run "Sync now" in the panel to map them.`,
+				`The export has columns no mapping covers (${resolved.unknown.join(', ')}): run "Sync now" in the panel to map them.`,
 			);
 		}
 		await updateJob(service, job.id, {
 			state: 'needs_mapping',
 			headers: json(describeHeaders(table, resolved.mapping)),
-			error:
-				resolved.missing.length > 0
-					? 'Choose the column that holds the membership-system id of each business.'
-					: null,
+			error: null,
 		});
 		return 'waiting';
+	}
+	if (job.auto_apply && !resolved.byId) {
+		// The membership system's export always has its ids; without them a sync would guess.
+		throw new MemberSourceError(
+			'The export has no column with the membership-system id of each member.',
+		);
 	}
 	await updateJob(service, job.id, {
 		state: 'validating',
@@ -300,6 +459,7 @@ async function preview(
 	});
 	await service.from('member_import_rows').delete().eq('import_id', job.id);
 	const counts = emptyCounts();
+	if (!resolved.byId) counts.matched = {};
 	let validated = 0;
 	let reported = Date.now();
 	for await (const decisions of dryRun(service, job.tenant_id, table.rows, resolved.mapping)) {
@@ -314,7 +474,7 @@ async function preview(
 		}
 	}
 	// The scheduled sync applies its own dry run when no row is invalid.
-	const applyNow = job.auto_apply && counts.invalid === 0;
+	const applyNow = job.auto_apply && counts.invalid === 0 && !counts.confirm;
 	await updateJob(service, job.id, {
 		state: applyNow ? 'apply_requested' : 'previewed',
 		...(applyNow ? { missing_action: readSyncConfig()?.missing ?? 'keep' } : {}),

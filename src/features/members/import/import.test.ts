@@ -7,6 +7,7 @@ import {
 	TARGET_LABELS,
 } from './fields.ts';
 import {
+	confirmDecision,
 	decideRow,
 	documentToInput,
 	fieldLabel,
@@ -164,13 +165,82 @@ describe('mapping headings', () => {
 			'Join Date': 'member_since_date',
 		});
 		expect(resolved.unknown).toEqual(['Favourite colour']);
-		expect(resolved.missing).toEqual([]);
+		expect(resolved.byId).toBe(true);
 	});
 
-	it('uses a chamber’s saved mapping before the built-in one, and asks for the id column', () => {
+	it('uses a chamber’s saved mapping before the built-in one; without an id column it matches by rules', () => {
 		const resolved = resolveMapping(['Name', 'Colour'], new Map([[normalizeHeader('Colour'), '']]));
 		expect(resolved.mapping).toEqual({ Name: 'report_name', Colour: '' });
-		expect(resolved.missing).toEqual(['weblink_profile_id']);
+		expect(resolved.byId).toBe(false);
+	});
+
+	it('maps a plain member list by itself: Business, Phone, Email, Website, Category', () => {
+		const resolved = resolveMapping(
+			['Business', 'Phone', 'Email', 'Website', 'Category'],
+			new Map(),
+		);
+		expect(resolved).toEqual({
+			mapping: {
+				Business: 'report_name',
+				Phone: 'work_phone',
+				Email: 'email',
+				Website: 'website',
+				Category: 'categories',
+			},
+			unknown: [],
+			byId: false,
+		});
+	});
+
+	it.each([
+		[
+			'report_name',
+			[
+				'Business',
+				'Business Name',
+				'Company',
+				'Company Name',
+				'Organization',
+				'Organisation',
+				'Member Name',
+				'DBA',
+				'Trading Name',
+			],
+		],
+		[
+			'work_phone',
+			[
+				'Phone',
+				'Phone Number',
+				'Phone #',
+				'Tel',
+				'Tel.',
+				'Telephone',
+				'Office Phone',
+				'Contact Phone',
+			],
+		],
+		[
+			'email',
+			['Email', 'E-mail', 'E-Mail Address', 'Email Address', 'Contact Email', 'Work Email'],
+		],
+		['website', ['Website', 'Web Site', 'Web', 'URL', 'Web Address', 'Site', 'Homepage', 'WWW']],
+		[
+			'categories',
+			[
+				'Category',
+				'Categories',
+				'Business Category',
+				'Business Type',
+				'Type of Business',
+				'Industry',
+			],
+		],
+		['city', ['City', 'Town', 'City/Town']],
+	] as const)('recognises the everyday headings of %s', (field, headings) => {
+		for (const heading of headings) {
+			expect(resolveMapping([heading], new Map()).mapping, heading).toEqual({ [heading]: field });
+		}
 	});
 
 	it('names every field a column can fill apart from the others, as the Members tab does', () => {
@@ -341,5 +411,94 @@ describe('the dry run of a row', () => {
 		expect(
 			formatSummary({ added: 1, changed: 2, unchanged: 3, missing: 0, invalid: 1, kept: 0 }),
 		).toBe('1 business to add, 2 to change, 3 unchanged, 0 missing from the file, 1 invalid row.');
+		expect(
+			formatSummary({
+				added: 0,
+				changed: 0,
+				unchanged: 1,
+				missing: 0,
+				invalid: 0,
+				kept: 0,
+				confirm: 2,
+				skipped: 1,
+			}),
+		).toBe(
+			'0 businesses to add, 0 to change, 1 unchanged, 0 missing from the file, 0 invalid rows, 2 rows to confirm, 1 row skipped.',
+		);
+	});
+});
+
+describe('a file without ids', () => {
+	const plain = { Business: 'report_name', Phone: 'work_phone', Email: 'email' } as const;
+	const bakery = existing();
+
+	it('compares a row with the business the rules found, and adds one they found none for', () => {
+		const change = decideRow(
+			{ rowNumber: 2, cells: { Business: 'Lakeside Bakery', Phone: '555-0100', Email: '' } },
+			plain,
+			bakery,
+			{ byId: false },
+		);
+		expect(change.action).toBe('change');
+		expect(change.record).toMatchObject({ id: bakery.id, weblink_profile_id: '42' });
+		const add = decideRow(
+			{ rowNumber: 3, cells: { Business: 'New Florist', Phone: '', Email: 'f@florist.example' } },
+			plain,
+			null,
+			{ byId: false },
+		);
+		expect(add.action).toBe('add');
+		// The number is the database's to give, when the import is applied.
+		expect(add.record?.weblink_profile_id).toBeUndefined();
+		// With an id column, a row still needs its id.
+		expect(
+			decideRow({ rowNumber: 4, cells: { Business: 'X' } }, plain, null).errors[0]?.message,
+		).toBe('Every row needs its membership-system id');
+	});
+
+	it('offers a row to confirm each business it may be, a new one, and nothing when it is invalid', () => {
+		const entry = {
+			id: bakery.id,
+			weblinkProfileId: '42',
+			name: 'Lakeside Bakery',
+			city: 'Lakeside',
+			email: null,
+			website: null,
+		};
+		const decision = confirmDecision(
+			{ rowNumber: 5, cells: { Business: 'Lakeside Bakery Shop', Phone: '555-0101', Email: '' } },
+			plain,
+			[{ entry, on: 'similar_name', existing: bakery }],
+		);
+		expect(decision).toMatchObject({ action: 'confirm', name: 'Lakeside Bakery Shop' });
+		expect(decision.candidates?.map((c) => [c.profileId, c.action, c.on])).toEqual([
+			[bakery.id, 'change', 'similar_name'],
+			[null, 'add', null],
+		]);
+		const bad = confirmDecision(
+			{ rowNumber: 6, cells: { Business: 'Lakeside Bakery Shop', Phone: 'x'.repeat(500) } },
+			plain,
+			[{ entry, on: 'similar_name', existing: bakery }],
+		);
+		expect(bad.action).toBe('invalid');
+	});
+
+	it('reads the chamber’s own numbers in an id column, and refuses one no business has', () => {
+		const ids = { ID: 'weblink_profile_id', Business: 'report_name' } as const;
+		const own = { ...bakery, document: { ...bakery.document, weblink_profile_id: 'chamber-3' } };
+		expect(
+			decideRow({ rowNumber: 2, cells: { ID: 'Chamber-003', Business: 'Bakery' } }, ids, own)
+				.action,
+		).toBe('unchanged');
+		expect(
+			decideRow({ rowNumber: 3, cells: { ID: 'chamber-9', Business: 'Made Up' } }, ids, null)
+				.errors,
+		).toEqual([
+			{
+				column: 'ID',
+				field: 'weblink_profile_id',
+				message: 'No business of this chamber has the id chamber-9',
+			},
+		]);
 	});
 });

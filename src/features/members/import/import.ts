@@ -14,6 +14,7 @@ import {
 	type Mapping,
 	type MappingTarget,
 } from './fields.ts';
+import { ownId, type DirectoryEntry, type MatchRule } from './match.ts';
 
 // The dry run of a member import, as pure logic: a file's row becomes a business in the tenant
 // file's shape (validated by the same zod schema as everywhere), compared field by field with the
@@ -22,7 +23,20 @@ import {
 
 // --- What the dry run decides per business -------------------------------------------------------
 
-export const ROW_ACTIONS = ['add', 'change', 'unchanged', 'missing', 'invalid'] as const;
+/**
+ * confirm: a row of a file without ids that matches more than one business, or one only by a
+ * similar name; a person chooses (a business, a new one, or skip) before anything is applied.
+ * skipped: such a row the person left out.
+ */
+export const ROW_ACTIONS = [
+	'add',
+	'change',
+	'unchanged',
+	'missing',
+	'invalid',
+	'confirm',
+	'skipped',
+] as const;
 export type RowAction = (typeof ROW_ACTIONS)[number];
 
 export interface FieldChange {
@@ -40,6 +54,27 @@ export interface RowError {
 	message: string;
 }
 
+/**
+ * One choice of a row to confirm: a business it may be (what applying would then do to it) or,
+ * with profileId null, a new business. The database takes the chosen one as the row's decision
+ * (confirm_member_import_row).
+ */
+export interface CandidateDecision {
+	/** The business's id, or null: add the row as a new business. */
+	profileId: string | null;
+	weblinkProfileId: string | null;
+	name: string | null;
+	city: string | null;
+	email: string | null;
+	website: string | null;
+	/** The rule that found it. */
+	on: MatchRule | null;
+	action: 'add' | 'change' | 'unchanged';
+	baseVersion: number | null;
+	record: Business | null;
+	changes: FieldChange[];
+}
+
 export interface RowDecision {
 	action: RowAction;
 	/** As a spreadsheet numbers it (headings are row 1); null for a business missing from the file. */
@@ -52,6 +87,10 @@ export interface RowDecision {
 	record: Business | null;
 	changes: FieldChange[];
 	errors: RowError[];
+	/** What a row of a file without ids matched its business on (by id: 'id'). */
+	matchedOn?: MatchRule | null;
+	/** A row to confirm: the choices. */
+	candidates?: CandidateDecision[] | null;
 }
 
 export interface ImportCounts {
@@ -64,6 +103,12 @@ export interface ImportCounts {
 	kept: number;
 	/** After applying: members missing from the file that were unpublished. */
 	unpublished?: number;
+	/** Rows of a file without ids still to confirm (nothing is applied while there are any). */
+	confirm?: number;
+	/** Rows to confirm that the person skipped. */
+	skipped?: number;
+	/** A file without ids: how many rows each rule matched. */
+	matched?: Partial<Record<MatchRule, number>>;
 }
 
 export function emptyCounts(): ImportCounts {
@@ -71,6 +116,13 @@ export function emptyCounts(): ImportCounts {
 }
 
 export function countDecision(counts: ImportCounts, decision: RowDecision): void {
+	if (decision.matchedOn && counts.matched) {
+		counts.matched[decision.matchedOn] = (counts.matched[decision.matchedOn] ?? 0) + 1;
+	}
+	if (decision.action === 'confirm' || decision.action === 'skipped') {
+		counts[decision.action] = (counts[decision.action] ?? 0) + 1;
+		return;
+	}
 	const key = (
 		{
 			add: 'added',
@@ -96,6 +148,8 @@ export function formatSummary(counts: ImportCounts): string {
 		`${counts.missing.toLocaleString('en-US')} missing from the file`,
 		plural(counts.invalid, 'invalid row'),
 	];
+	if (counts.confirm) parts.push(`${plural(counts.confirm, 'row')} to confirm`);
+	if (counts.skipped) parts.push(`${plural(counts.skipped, 'row')} skipped`);
 	if (counts.kept > 0) {
 		parts.push(`${plural(counts.kept, 'business', 'businesses')} with fields kept as changed here`);
 	}
@@ -188,10 +242,15 @@ function cellList(value: unknown): string[] {
 		.filter((v) => v !== '');
 }
 
-/** A membership-system id cell: digits (spreadsheets may have made it a number). */
+/**
+ * A membership-system id cell: digits (spreadsheets may have made it a number), or an id of the
+ * chamber's own numbering (a business an earlier file without ids added: 'chamber-12').
+ */
 export function cellProfileId(value: unknown): string {
 	const text =
 		typeof value === 'number' && Number.isInteger(value) ? String(value) : cellText(value);
+	const own = ownId(text);
+	if (own) return own;
 	if (!/^\d+$/.test(text)) throw new CellProblem('Expected a profile id made of digits');
 	return text.replace(/^0+(?=\d)/, '');
 }
@@ -317,6 +376,15 @@ function mergeBusiness(
 /** The fields of a business the dry run compares, in the tenant file's order. */
 export const BUSINESS_FIELDS = Object.keys(businessSchema.shape).filter((f) => f !== 'id');
 
+/**
+ * A business as an import writes it: the tenant file's schema, but the membership-system id is
+ * the one the business has (the chamber's own numbering, a business staff added here), or none
+ * yet (a business a file without ids adds gets its number when the import is applied).
+ */
+const importedBusinessSchema = businessSchema.extend({
+	weblink_profile_id: z.string().trim().min(1).max(100).optional(),
+});
+
 /** Values the database stores when the file leaves a field out, so leaving it out is no change. */
 function comparable(field: string, value: unknown): string {
 	if (field === 'listing_position' && value === undefined) return '1000';
@@ -368,11 +436,15 @@ export function decideRow(
 	row: TableRow,
 	mapping: Mapping,
 	existing: ExistingBusiness | null,
-	options: { whole?: boolean } = {},
+	options: { whole?: boolean; byId?: boolean } = {},
 ): RowDecision {
 	const { patch, errors } = readPatch(row, mapping);
 	const weblinkProfileId =
-		typeof patch.scalars.weblink_profile_id === 'string' ? patch.scalars.weblink_profile_id : null;
+		typeof patch.scalars.weblink_profile_id === 'string'
+			? patch.scalars.weblink_profile_id
+			: existing?.document.weblink_profile_id != null
+				? String(existing.document.weblink_profile_id)
+				: null;
 	const nameCell = patch.scalars.report_name;
 	const decision: RowDecision = {
 		action: 'invalid',
@@ -388,17 +460,25 @@ export function decideRow(
 		changes: [],
 		errors,
 	};
-	if (weblinkProfileId === null && errors.length === 0) {
+	if (weblinkProfileId === null && errors.length === 0 && (options.byId ?? true)) {
 		errors.push({
 			column: '',
 			field: 'weblink_profile_id',
 			message: 'Every row needs its membership-system id',
 		});
 	}
+	if (weblinkProfileId !== null && ownId(weblinkProfileId) && !existing && errors.length === 0) {
+		// The chamber's own numbers are handed out by the database, never taken from a file.
+		errors.push({
+			column: patch.columns.get('weblink_profile_id') ?? '',
+			field: 'weblink_profile_id',
+			message: `No business of this chamber has the id ${weblinkProfileId}`,
+		});
+	}
 	if (errors.length > 0) return decision;
 
 	const merged = mergeBusiness(existing?.document ?? null, patch, options.whole ?? false);
-	const parsed = businessSchema.safeParse(merged);
+	const parsed = (options.whole ? businessSchema : importedBusinessSchema).safeParse(merged);
 	if (!parsed.success) {
 		for (const issue of parsed.error.issues) {
 			const field = String(issue.path[0] ?? '');
@@ -410,12 +490,12 @@ export function decideRow(
 		}
 		return decision;
 	}
-	const record: Business = parsed.data;
+	const record = parsed.data as Business;
 	if (!existing) {
 		return { ...decision, action: 'add', name: record.report_name, record };
 	}
 	// A stored value the schema refuses (written by hand) compares as it is stored.
-	const stored = businessSchema.safeParse(existing.document);
+	const stored = importedBusinessSchema.safeParse(existing.document);
 	const current = stored.success ? stored.data : (existing.document as unknown as Business);
 	const overrides = new Set(existing.overrides);
 	if (existing.removed) overrides.add('published');
@@ -437,6 +517,96 @@ export function decideRow(
 		name: record.report_name,
 		record: action === 'change' ? (written as Business) : null,
 		changes,
+	};
+}
+
+/** A business a row to confirm may be, with what the directory holds of it. */
+export interface CandidateBusiness {
+	entry: DirectoryEntry;
+	on: MatchRule;
+	existing: ExistingBusiness;
+}
+
+/**
+ * A row of a file without ids that a person must confirm: what applying would do for each
+ * business it may be, and for a new business (when the row can be one). A row whose own values
+ * are invalid is invalid, whichever business it is.
+ */
+export function confirmDecision(
+	row: TableRow,
+	mapping: Mapping,
+	choices: readonly CandidateBusiness[],
+): RowDecision {
+	const options: CandidateDecision[] = [];
+	let invalid: RowDecision | null = null;
+	for (const choice of choices) {
+		const d = decideRow(row, mapping, choice.existing, { byId: false });
+		if (d.action === 'invalid') {
+			invalid ??= d;
+			continue;
+		}
+		options.push({
+			profileId: choice.entry.id,
+			weblinkProfileId: choice.entry.weblinkProfileId,
+			name: choice.entry.name,
+			city: choice.entry.city,
+			email: choice.entry.email,
+			website: choice.entry.website,
+			on: choice.on,
+			action: d.action as CandidateDecision['action'],
+			baseVersion: d.baseVersion,
+			record: d.record,
+			changes: d.changes,
+		});
+	}
+	const fresh = decideRow(row, mapping, null, { byId: false });
+	if (fresh.action === 'add') {
+		options.push({
+			profileId: null,
+			weblinkProfileId: null,
+			name: fresh.name,
+			city: null,
+			email: null,
+			website: null,
+			on: null,
+			action: 'add',
+			baseVersion: null,
+			record: fresh.record,
+			changes: [],
+		});
+	}
+	if (options.length === 0) return invalid ?? fresh;
+	return {
+		action: 'confirm',
+		rowNumber: row.rowNumber,
+		profileId: null,
+		weblinkProfileId: null,
+		name: fresh.name,
+		baseVersion: null,
+		record: null,
+		changes: [],
+		errors: [],
+		matchedOn: null,
+		candidates: options,
+	};
+}
+
+/** A row of a file without ids that names the same business as an earlier row. */
+export function repeatedDecision(
+	row: TableRow,
+	name: string | null,
+	firstRow: number,
+): RowDecision {
+	return {
+		action: 'invalid',
+		rowNumber: row.rowNumber,
+		profileId: null,
+		weblinkProfileId: null,
+		name,
+		baseVersion: null,
+		record: null,
+		changes: [],
+		errors: [{ column: '', field: 'report_name', message: `The same business as row ${firstRow}` }],
 	};
 }
 
@@ -636,6 +806,25 @@ export interface PreviewRow {
 	name: string | null;
 	changes: FieldChange[] | null;
 	errors: RowError[] | null;
+	/** What the row matched its business on (a file without ids; 'id' with ids). */
+	matched_on: MatchRule | null;
+	/** A row to confirm: its choices (without the records), and the one chosen so far. */
+	candidates: PreviewCandidate[] | null;
+	choice: string | null;
+}
+
+/** One choice of a row to confirm as the panel shows it (member_import_preview). */
+export interface PreviewCandidate {
+	/** What the person sends to choose it: the business's id, or 'new'. */
+	choice: string;
+	weblink_profile_id: string | null;
+	name: string | null;
+	city: string | null;
+	email: string | null;
+	website: string | null;
+	on: MatchRule | null;
+	action: 'add' | 'change' | 'unchanged';
+	changes: FieldChange[] | null;
 }
 
 /** Counts with every key, from a job's stored counts. */
