@@ -214,11 +214,11 @@ test('the tabs are a tablist the keyboard works, and axe finds nothing on any ta
 	}
 });
 
-test('an editor sees Content and Members, with the display toggles it may change', async ({
+test('an editor sees Content, Members and Events, with the display toggles it may change', async ({
 	page,
 }) => {
 	await openPanel(page, 'editor@demo.test');
-	await expect(page.getByRole('tab')).toHaveText(['Content', 'Members']);
+	await expect(page.getByRole('tab')).toHaveText(['Content', 'Members', 'Events']);
 	const content = page.getByRole('tabpanel');
 	await expect(content.getByRole('checkbox', { name: 'Show the featured event' })).toBeVisible();
 	await expect(content.getByRole('checkbox', { name: 'Show chamber events' })).toHaveCount(0);
