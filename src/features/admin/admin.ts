@@ -83,7 +83,8 @@ export const TAB_CAPABILITY: Readonly<Record<TabName, Capability>> = {
 };
 
 /**
- * The tabs a role sees: an editor Content, Members and Events, an admin all but Users, a super_admin all.
+ * The tabs a role sees: an editor Content, Members and Events, an admin all but Users, a
+ * super_admin all.
  */
 export function tabsFor(role: AdminRole): TabName[] {
 	return TABS.filter((tab) => can(role, TAB_CAPABILITY[tab]));
