@@ -64,6 +64,8 @@ async function saveOneAfterTheOther(
 test('the same field saved by two people: the second sees both and keeps theirs, other fields merge', async ({
 	browser,
 }) => {
+	// Two people's browsers, and axe on the dialog in three colour sets.
+	test.setTimeout(90_000);
 	const { first, second, dialog } = await saveOneAfterTheOther(
 		browser,
 		{ 'Hero title': 'Ann’s title' },

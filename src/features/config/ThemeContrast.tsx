@@ -11,6 +11,8 @@ interface Props {
 	source: ColourSource;
 	/** The names the form gives the colour fields ('colors.primary' → 'Primary'). */
 	fieldLabel: (field: string) => string;
+	/** The level of its heading, one below the section it sits in (the panel's tabs have h2). */
+	headingLevel?: 2 | 3;
 }
 
 /** The theme the site would use for `source`; null while a colour is not a hex colour yet. */
@@ -28,13 +30,14 @@ export function themeOrNull(source: ColourSource): ResolvedTheme | null {
  * Colours and Fonts tabs and the generator's Branding tab show it, so a chamber learns before it
  * saves what its colours will look like.
  */
-export function ThemeContrast({ source, fieldLabel }: Props) {
+export function ThemeContrast({ source, fieldLabel, headingLevel = 3 }: Props) {
 	const id = useId();
+	const Heading = `h${headingLevel}` as const;
 	const theme = themeOrNull(source);
 	const adjusted = theme?.pairs.filter((p) => p.adjusted) ?? [];
 	return (
 		<section className="theme-contrast" aria-labelledby={`${id}-title`}>
-			<h3 id={`${id}-title`}>Contrast</h3>
+			<Heading id={`${id}-title`}>Contrast</Heading>
 			<p className="theme-contrast__note">
 				Every text colour must reach 4.5:1 on its background, and the focus outline 3:1 (WCAG 2.2
 				AA). Where a chosen colour does not, the site uses the nearest one that does.

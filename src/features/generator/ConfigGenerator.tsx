@@ -229,7 +229,8 @@ function Tabs({ tab, errors }: { tab: GeneratorTab['id']; errors: FieldError[] }
 /** What the site will make of the colours entered, as the panel's Colours tab shows it. */
 function BrandingContrast() {
 	const form = useStore($form);
-	return <ThemeContrast source={themeOf(form)} fieldLabel={fieldLabel} />;
+	// Under the page's h1: the generator's steps have no heading of their own.
+	return <ThemeContrast source={themeOf(form)} fieldLabel={fieldLabel} headingLevel={2} />;
 }
 
 function Field({ field, error }: { field: FieldSpec; error?: string }) {
