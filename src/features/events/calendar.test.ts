@@ -30,7 +30,6 @@ import {
 	switchSource,
 	toggleType,
 	type DatedEvent,
-
 } from './calendar.ts';
 
 const ZONE = 'America/Chicago';
