@@ -1,4 +1,4 @@
-import { defineConfig } from '@playwright/test';
+import { defineConfig, devices } from '@playwright/test';
 import base from './playwright.config.ts';
 
 // tests/hosted/run.sh sets both from HOSTED_PORT.
@@ -19,6 +19,8 @@ export default defineConfig({
 	outputDir: 'test-results/hosted',
 	reporter: [['list'], ['json', { outputFile: 'test-results/hosted-e2e-report.json' }]],
 	use: { ...base.use, baseURL: `http://localhost:${PORT}` },
+	// One project of its own: the base's projects name the end-to-end and contract folders.
+	projects: [{ name: 'hosted', use: { ...devices['Desktop Chrome'], channel: undefined } }],
 	webServer: {
 		...base.webServer,
 		command: `rm -rf ${DATA_DIR} && mkdir -p ${DATA_DIR} && node scripts/start.ts`,
