@@ -5,7 +5,7 @@ import Dialog from '../admin/ops/Dialog.tsx';
 import DialogActions from '../admin/ops/DialogActions.tsx';
 import ConflictDialog from '../conflicts/ConflictDialog.tsx';
 import { TIME_ZONES } from '../config/config.ts';
-import { eventSlug } from '../events/events.ts';
+import { eventPath } from '../events/paths.ts';
 import {
 	actorLabel,
 	CALENDAR_LABELS,
@@ -680,7 +680,10 @@ function Dates({ ctx, dates }: { ctx: Ctx; dates: EventDate[] }) {
 					<li key={date.key}>
 						<span>
 							<a
-								href={`/events/${date.eventId}/${eventSlug(date.changes.name ?? ctx.draft.name)}`}
+								href={eventPath({
+									EventId: date.eventId,
+									EventName: date.changes.name ?? ctx.draft.name,
+								})}
 								target="_blank"
 								rel="noreferrer"
 							>
@@ -1090,7 +1093,7 @@ export default function EventEditor({ deps, role, onClose }: Props) {
 				)}
 				{detail && stored !== 'draft' && detail.dates[0] && (
 					<a
-						href={`/events/${detail.dates[0].eventId}/${eventSlug(detail.event.name)}`}
+						href={eventPath({ EventId: detail.dates[0].eventId, EventName: detail.event.name })}
 						target="_blank"
 						rel="noreferrer"
 					>

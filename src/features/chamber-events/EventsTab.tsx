@@ -5,7 +5,7 @@ import ErrorBanner from '../admin/ErrorBanner.tsx';
 import { SelectField } from '../admin/fields.tsx';
 import '../admin/ops/ops.css';
 import { chamberTimeZone } from '../config/time-zone.ts';
-import { eventSlug } from '../events/events.ts';
+import { eventPath } from '../events/paths.ts';
 import '../members/members.css';
 import {
 	actorLabel,
@@ -177,7 +177,7 @@ function EventList({
 											<>
 												{row.eventId ? (
 													<a
-														href={`/events/${row.eventId}/${eventSlug(row.name)}`}
+														href={eventPath({ EventId: row.eventId, EventName: row.name })}
 														target="_blank"
 														rel="noreferrer"
 													>

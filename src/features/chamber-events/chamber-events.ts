@@ -1,7 +1,7 @@
 import { isValid } from 'date-fns/isValid';
 import { parseISO } from 'date-fns/parseISO';
 import { z } from 'zod';
-import { isTimeZone } from '../events/events.ts';
+import { isTimeZone } from '../../lib/time-zone.ts';
 
 // The Events tab and /api/admin/events: the fields of an event the chamber keeps itself, who may
 // change which, how a change is validated (field by field, then the event as a whole), the list's

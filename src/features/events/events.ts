@@ -2,6 +2,7 @@ import { addDays } from 'date-fns/addDays';
 import { addMonths } from 'date-fns/addMonths';
 import type { ChamberConfig } from '../config/config.ts';
 import { safeHttpUrl, safeLinkWithHttp } from '../../lib/url.ts';
+import { eventSlug } from './paths.ts';
 import type {
 	EventAttendee,
 	EventItem,
@@ -44,21 +45,7 @@ export type Event = EventRecord & OwnEventFields & { [field: string]: unknown };
 
 // --- Slugs, paths and registration -------------------------------------------------------------
 
-export const EVENT_SLUG_MAX = 60;
-
-/** Lowercase, non-alphanumeric runs become hyphens, no edge hyphens, at most 60. */
-export function eventSlug(name: string): string {
-	const slug = name
-		.toLowerCase()
-		.replace(/[^a-z0-9]+/g, '-')
-		.replace(/^-+|-+$/g, '');
-	return slug.slice(0, EVENT_SLUG_MAX).replace(/-+$/, '') || 'event';
-}
-
-/** The event detail page, /events/{EventId}/{slug}. */
-export function eventPath(event: Pick<Event, 'EventId' | 'EventName'>): string {
-	return `/events/${event.EventId}/${eventSlug(event.EventName)}`;
-}
+export { EVENT_SLUG_MAX, eventPath, eventSlug } from './paths.ts';
 
 /**
  * Where 'Register Now' goes when the event has no SpecialRegistrationUrl: the event's public
@@ -285,25 +272,6 @@ export function attendingHeaderCount(
 
 // --- Time zones and labels ---------------------------------------------------------------------
 
-const knownZones = new Map<string, boolean>();
-
-/** Whether the runtime knows an IANA zone name (remembered: asking Intl costs a formatter). */
-export function isTimeZone(name: string): boolean {
-	let known = knownZones.get(name);
-	if (known === undefined) {
-		try {
-			new Intl.DateTimeFormat('en-US', { timeZone: name });
-			known = true;
-		} catch {
-			known = false;
-		}
-		// Names come from event data: a bounded memory, whatever a source sends.
-		if (knownZones.size >= 500) knownZones.clear();
-		knownZones.set(name, known);
-	}
-	return known;
-}
-
 // When a source gives only the abbreviation, the US zone it names; DST then follows the date.
 const ZONE_BY_ABBREVIATION: Readonly<Record<string, string>> = {
 	EST: 'America/New_York',
@@ -321,10 +289,13 @@ const ZONE_BY_ABBREVIATION: Readonly<Record<string, string>> = {
 	GMT: 'UTC',
 };
 
-/** The IANA zone an event's local times are in: TimeZone.Name, else from its abbreviation. */
+/**
+ * The IANA zone an event's local times are in: TimeZone.Name, else from its abbreviation. A name
+ * is one the runtime knows: every source's events pass parseSourceEvent, which drops any other.
+ */
 export function eventTimeZone(event: Pick<Event, 'TimeZone'>): string | null {
 	const named = event.TimeZone.Name;
-	if (named && isTimeZone(named)) return named;
+	if (named) return named;
 	return ZONE_BY_ABBREVIATION[event.TimeZone.Abbreviation.toUpperCase()] ?? null;
 }
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { safeHttpUrl, safeLinkWithHttp } from '../../lib/url.ts';
-import { isTimeZone, type Event } from './events.ts';
+import { isTimeZone } from '../../lib/time-zone.ts';
+import type { Event } from './events.ts';
 
 /** The source's own text when it is an http(s) URL (so rows round-trip unchanged), else ''. */
 const safeHttpUrlText = (value: string) => (safeHttpUrl(value) ? value : '');

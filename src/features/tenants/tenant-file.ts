@@ -4,6 +4,7 @@ import { format } from 'date-fns/format';
 import { ADMIN_ROLES, PASSWORD_MIN_LENGTH, type AdminRole } from '../auth/auth.ts';
 import { chamberConfigSchema, type ChamberConfig } from '../config/config.ts';
 import { openingHoursSchema } from './hours.ts';
+import { isTimeZone } from '../../lib/time-zone.ts';
 
 // One tenant import file (tenants/*.json, tenants/demo/generate.ts): the chamber configuration
 // plus the directory, banner, event and admin-user data of one chamber. Pure logic, no I/O.
@@ -258,15 +259,6 @@ export const eventSponsorSchema = z.object({
 	SponsorMessage: z.string().default(''),
 	HideSponsorOrgName: z.boolean().default(false),
 });
-
-function isTimeZone(name: string): boolean {
-	try {
-		new Intl.DateTimeFormat('en-US', { timeZone: name });
-		return true;
-	} catch {
-		return false;
-	}
-}
 
 /** The local 'yyyy-MM-dd' date and 'h:mm AM' time of an instant in an IANA time zone. */
 export function localDateTime(
