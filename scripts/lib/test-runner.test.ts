@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Output, runPlan, type Plan } from './test-runner.ts';
 
 /** A plan of shell one-liners, and what it printed. */
@@ -36,6 +36,14 @@ describe('npm test’s output', () => {
 });
 
 describe('npm test’s steps', () => {
+	// These plans' records are the test's own: never lines in the steps of a CI run that runs it.
+	beforeEach(() => {
+		vi.stubEnv('CI_RESULTS_DIR', '');
+	});
+	afterEach(() => {
+		vi.unstubAllEnvs();
+	});
+
 	it('runs the steps beside the live one in turn, then the last, each with its record', async () => {
 		const { printed, records } = await run({
 			beside: [
