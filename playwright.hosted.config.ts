@@ -1,5 +1,5 @@
-import { defineConfig, devices } from '@playwright/test';
-import base from './playwright.config.ts';
+import { defineConfig } from '@playwright/test';
+import base, { shellUse } from './playwright.config.ts';
 
 // tests/hosted/run.sh sets both from HOSTED_PORT.
 const PORT = Number(process.env.HOSTED_BROWSER_PORT || 54331);
@@ -20,7 +20,7 @@ export default defineConfig({
 	reporter: [['list'], ['json', { outputFile: 'test-results/hosted-e2e-report.json' }]],
 	use: { ...base.use, baseURL: `http://localhost:${PORT}` },
 	// One project of its own: the base's projects name the end-to-end and contract folders.
-	projects: [{ name: 'hosted', use: { ...devices['Desktop Chrome'], channel: undefined } }],
+	projects: [{ name: 'hosted', use: shellUse }],
 	webServer: {
 		...base.webServer,
 		command: `rm -rf ${DATA_DIR} && mkdir -p ${DATA_DIR} && node scripts/start.ts`,

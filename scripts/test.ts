@@ -17,17 +17,30 @@ import { heading, runPlan } from './lib/test-runner.ts';
 const ROOT = join(import.meta.dirname, '..');
 const results = process.env.CI_RESULTS_DIR;
 
-/** Where the end-to-end tests find Chromium: playwright.config.ts reads the same. */
-async function checkBrowser(): Promise<void> {
-	const path = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
-	const found = await access(path, constants.X_OK).then(
+/** Whether `path` is a program this user may run. */
+const runnable = (path: string) =>
+	access(path, constants.X_OK).then(
 		() => true,
 		() => false,
 	);
-	if (!found) {
+
+/**
+ * The browsers the end-to-end tests drive, where playwright.config.ts looks for them: Chromium
+ * (required), and its headless shell, without which every test runs in the full browser.
+ */
+async function checkBrowser(): Promise<void> {
+	const path = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+	if (!(await runnable(path))) {
 		throw new Error(
 			`The end-to-end tests drive Chromium, and there is none at ${path}: install Debian's ` +
 				'(`apt-get install chromium`) or set CHROMIUM_PATH to a Chromium or Chrome executable.',
+		);
+	}
+	const shell = process.env.CHROMIUM_HEADLESS_SHELL_PATH || '/usr/bin/chromium-headless-shell';
+	if (!(await runnable(shell))) {
+		console.log(
+			`No Chromium headless shell at ${shell}: every end-to-end test runs in the full browser, ` +
+				'about half again as long (`apt-get install chromium-headless-shell`).',
 		);
 	}
 }

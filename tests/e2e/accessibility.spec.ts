@@ -1,4 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
+import { IN_FULL_BROWSER } from './full-browser.ts';
 import { eventPath, type Event } from '../../src/features/events/events.ts';
 import { profilePath } from '../../src/features/business/business.ts';
 import { expectAccessibleInEveryTheme } from './a11y-support.ts';
@@ -177,30 +178,34 @@ test.describe('reflow and motion', () => {
 		});
 	}
 
-	test('320 px wide and 200 % zoom: nothing scrolls sideways or is cut off', async ({
-		browser,
-	}) => {
-		const business = await findBusiness((await browser.newContext()).request, 'with a logo', (b) =>
-			Boolean(b.logoUrl && b.address.street),
-		);
-		for (const [label, options] of [
-			['320 px', { viewport: { width: 320, height: 640 } }],
-			// A 1280 × 720 window at 200 %: half as many CSS pixels, each drawn twice.
-			['200 %', { viewport: { width: 640, height: 360 }, deviceScaleFactor: 2 }],
-		] as const) {
-			const context = await browser.newContext({
-				...options,
-				baseURL: test.info().project.use.baseURL,
-			});
-			const page = await context.newPage();
-			for (const path of [...PAGES, profilePath(business)]) {
-				await page.goto(path);
-				await expect(page.getByRole('heading', { level: 1 }).first()).toBeVisible();
-				expect.soft(await overflow(page), `${path} at ${label}`).toEqual([]);
+	test(
+		'320 px wide and 200 % zoom: nothing scrolls sideways or is cut off',
+		IN_FULL_BROWSER,
+		async ({ browser }) => {
+			const business = await findBusiness(
+				(await browser.newContext()).request,
+				'with a logo',
+				(b) => Boolean(b.logoUrl && b.address.street),
+			);
+			for (const [label, options] of [
+				['320 px', { viewport: { width: 320, height: 640 } }],
+				// A 1280 × 720 window at 200 %: half as many CSS pixels, each drawn twice.
+				['200 %', { viewport: { width: 640, height: 360 }, deviceScaleFactor: 2 }],
+			] as const) {
+				const context = await browser.newContext({
+					...options,
+					baseURL: test.info().project.use.baseURL,
+				});
+				const page = await context.newPage();
+				for (const path of [...PAGES, profilePath(business)]) {
+					await page.goto(path);
+					await expect(page.getByRole('heading', { level: 1 }).first()).toBeVisible();
+					expect.soft(await overflow(page), `${path} at ${label}`).toEqual([]);
+				}
+				await context.close();
 			}
-			await context.close();
-		}
-	});
+		},
+	);
 
 	test('prefers-reduced-motion stops every transition and animation', async ({ page }) => {
 		await page.emulateMedia({ reducedMotion: 'reduce' });

@@ -1,4 +1,5 @@
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { IN_FULL_BROWSER } from './full-browser.ts';
 import { eventPath, type Event } from '../../src/features/events/events.ts';
 import { onDemandProfilePath } from '../../src/features/business/business.server.ts';
 import { changeDemoConfig, DEMO_PASSWORD } from './admin-support.ts';
@@ -129,21 +130,24 @@ test.describe('with a measurement id', () => {
 		expect(violations).toEqual([]);
 	});
 
-	test('a profile still ships no script of its own before interaction; gtag.js comes after load', async ({
-		page,
-	}) => {
-		const business = await findBusiness(page.request, 'any', () => true);
-		const own: string[] = [];
-		page.on('request', (request) => {
-			if (request.resourceType() === 'script' && !GTAG.test(request.url())) own.push(request.url());
-		});
-		const requests = await gtagRequests(page);
-		await page.goto(onDemandProfilePath(business.id));
-		await expect(page.getByRole('heading', { level: 1 })).toHaveText(business.name);
-		await expect.poll(() => requests.length).toBe(1);
-		await page.waitForLoadState('networkidle');
-		expect(own).toEqual([]);
-	});
+	test(
+		'a profile still ships no script of its own before interaction; gtag.js comes after load',
+		IN_FULL_BROWSER,
+		async ({ page }) => {
+			const business = await findBusiness(page.request, 'any', () => true);
+			const own: string[] = [];
+			page.on('request', (request) => {
+				if (request.resourceType() === 'script' && !GTAG.test(request.url()))
+					own.push(request.url());
+			});
+			const requests = await gtagRequests(page);
+			await page.goto(onDemandProfilePath(business.id));
+			await expect(page.getByRole('heading', { level: 1 })).toHaveText(business.name);
+			await expect.poll(() => requests.length).toBe(1);
+			await page.waitForLoadState('networkidle');
+			expect(own).toEqual([]);
+		},
+	);
 
 	test("nothing on the admin pages: the panel's preview of the public home page", async ({
 		request,

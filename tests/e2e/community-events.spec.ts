@@ -1,4 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
+import { IN_FULL_BROWSER } from './full-browser.ts';
 import { addDays } from 'date-fns/addDays';
 import { format } from 'date-fns/format';
 import {
@@ -137,7 +138,11 @@ test.describe('/community-events', () => {
 		]);
 	});
 
-	test('ships at most 80 KB of gzipped script, React included', async ({ page }) => {
-		await expectWithinScriptBudget(page, '/community-events');
-	});
+	test(
+		'ships at most 80 KB of gzipped script, React included',
+		IN_FULL_BROWSER,
+		async ({ page }) => {
+			await expectWithinScriptBudget(page, '/community-events');
+		},
+	);
 });

@@ -1,5 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type APIRequestContext } from '@playwright/test';
+import { IN_FULL_BROWSER } from './full-browser.ts';
 import ICAL from 'ical.js';
 import { readFile } from 'node:fs/promises';
 import { eventPath, withHttp, type Event } from '../../src/features/events/events.ts';
@@ -345,7 +346,7 @@ test.describe('event detail', () => {
 		await expect(page.getByRole('heading', { level: 1 })).toHaveText('Event Not Found');
 	});
 
-	test('loads no script with the page', async ({ page, request }) => {
+	test('loads no script with the page', IN_FULL_BROWSER, async ({ page, request }) => {
 		const gala = await demoEvent(request, 'Annual Gala & Awards Night');
 		const scripts: string[] = [];
 		page.on('request', (r) => {

@@ -1,4 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
+import { IN_FULL_BROWSER } from './full-browser.ts';
 import { addDays } from 'date-fns/addDays';
 import { format } from 'date-fns/format';
 import { startOfWeek } from 'date-fns/startOfWeek';
@@ -336,9 +337,13 @@ test.describe('/events-list', () => {
 		await expectNoAxeViolations(page);
 	});
 
-	test('ships at most 80 KB of gzipped script, React included', async ({ page }) => {
-		await expectWithinScriptBudget(page, '/events-list');
-	});
+	test(
+		'ships at most 80 KB of gzipped script, React included',
+		IN_FULL_BROWSER,
+		async ({ page }) => {
+			await expectWithinScriptBudget(page, '/events-list');
+		},
+	);
 });
 
 test.describe('/events-list with other feature settings', () => {

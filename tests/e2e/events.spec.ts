@@ -1,4 +1,5 @@
 import { expect, test, type Page, type Request } from '@playwright/test';
+import { IN_FULL_BROWSER } from './full-browser.ts';
 import { addDays } from 'date-fns/addDays';
 import { format } from 'date-fns/format';
 import {
@@ -316,7 +317,11 @@ test.describe('/events', () => {
 		expect(new URL(calls[0]!).searchParams.get('v')).toBe(String(version));
 	});
 
-	test('ships at most 80 KB of gzipped script, React included', async ({ page }) => {
-		await expectWithinScriptBudget(page, '/events');
-	});
+	test(
+		'ships at most 80 KB of gzipped script, React included',
+		IN_FULL_BROWSER,
+		async ({ page }) => {
+			await expectWithinScriptBudget(page, '/events');
+		},
+	);
 });

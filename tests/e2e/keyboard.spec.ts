@@ -1,4 +1,5 @@
 import { expect, test } from '@playwright/test';
+import { IN_FULL_BROWSER } from './full-browser.ts';
 import { openPanel, importChamber, removeChamber, DEMO_PASSWORD } from './admin-support.ts';
 import { findBusiness, listBusinesses } from './directory-helpers.ts';
 import { expectFocusKeptIn, expectNoKeyboardTrap, tabTo } from './focus-support.ts';
@@ -23,7 +24,7 @@ test.afterAll(async () => {
 	await removeChamber(slug);
 });
 
-test('search and open a profile; send a message', async ({ page }) => {
+test('search and open a profile; send a message', IN_FULL_BROWSER, async ({ page }) => {
 	test.setTimeout(120_000);
 	const business = await findBusiness(page.request, 'taking messages', (b) => b.acceptsMessages);
 	const word = business.name.split(' ')[0]!;
@@ -64,7 +65,7 @@ test('search and open a profile; send a message', async ({ page }) => {
 	expect(await expectNoKeyboardTrap(page)).toBeGreaterThan(10);
 });
 
-test('browse the calendar and open an event', async ({ page }) => {
+test('browse the calendar and open an event', IN_FULL_BROWSER, async ({ page }) => {
 	await page.goto('/events');
 	const grid = page.getByRole('grid');
 	await expect(grid).toBeVisible();
@@ -95,7 +96,7 @@ test('browse the calendar and open an event', async ({ page }) => {
 	expect(await expectNoKeyboardTrap(page)).toBeGreaterThan(5);
 });
 
-test('sign in and save a change; the save is announced', async ({ page }) => {
+test('sign in and save a change; the save is announced', IN_FULL_BROWSER, async ({ page }) => {
 	test.setTimeout(120_000);
 	await page.goto(
 		`/chamber-login-v2?redirect=${encodeURIComponent(`/chamber-config-v2?chamber=${slug}`)}`,
@@ -127,46 +128,52 @@ test('sign in and save a change; the save is announced', async ({ page }) => {
 	await expect(page.getByText('Changes saved successfully!')).toBeVisible();
 });
 
-test('import a file: choose it, preview, apply; each step is announced', async ({ page }) => {
-	await openPanel(page, 'super@demo.test', slug);
-	const tabs = page.getByRole('tablist', { name: 'Settings' });
-	await tabs.getByRole('tab', { name: 'Members', exact: true }).focus();
-	await page.keyboard.press('Enter');
-	const importButton = page.getByRole('button', { name: 'Import members' });
-	await tabTo(page, importButton, { max: 120 });
-	await page.keyboard.press('Enter');
-	const file = page.getByLabel('Member file');
-	await tabTo(page, file, { max: 40 });
-	// A file input opens the system's file chooser on Space, as a visitor's keyboard would.
-	const chooser = page.waitForEvent('filechooser');
-	await page.keyboard.press('Space');
-	await (
-		await chooser
-	).setFiles({
-		name: 'members.csv',
-		mimeType: 'text/csv',
-		buffer: Buffer.from(
-			'Profile ID;Organization Name;City\r\n990501;Keyed Bakery;Lakeside\r\n',
-			'utf8',
-		),
-	});
-	await tabTo(page, page.getByRole('button', { name: 'Upload and preview' }));
-	await page.keyboard.press('Enter');
-	const toAdd = page.getByRole('region', { name: 'To add' });
-	await expect(toAdd.getByRole('listitem')).toHaveText(['Keyed Bakery (#990501)']);
-	await tabTo(page, page.getByRole('button', { name: 'Apply changes' }), { max: 80 });
-	await page.keyboard.press('Enter');
-	await expect(page.getByRole('status').filter({ hasText: 'Applied members.csv' })).toHaveText(
-		/1 business added or changed\./,
-		{ timeout: 60_000 },
-	);
-});
+test(
+	'import a file: choose it, preview, apply; each step is announced',
+	IN_FULL_BROWSER,
+	async ({ page }) => {
+		await openPanel(page, 'super@demo.test', slug);
+		const tabs = page.getByRole('tablist', { name: 'Settings' });
+		await tabs.getByRole('tab', { name: 'Members', exact: true }).focus();
+		await page.keyboard.press('Enter');
+		const importButton = page.getByRole('button', { name: 'Import members' });
+		await tabTo(page, importButton, { max: 120 });
+		await page.keyboard.press('Enter');
+		const file = page.getByLabel('Member file');
+		await tabTo(page, file, { max: 40 });
+		// A file input opens the system's file chooser on Space, as a visitor's keyboard would.
+		const chooser = page.waitForEvent('filechooser');
+		await page.keyboard.press('Space');
+		await (
+			await chooser
+		).setFiles({
+			name: 'members.csv',
+			mimeType: 'text/csv',
+			buffer: Buffer.from(
+				'Profile ID;Organization Name;City\r\n990501;Keyed Bakery;Lakeside\r\n',
+				'utf8',
+			),
+		});
+		await tabTo(page, page.getByRole('button', { name: 'Upload and preview' }));
+		await page.keyboard.press('Enter');
+		const toAdd = page.getByRole('region', { name: 'To add' });
+		await expect(toAdd.getByRole('listitem')).toHaveText(['Keyed Bakery (#990501)']);
+		await tabTo(page, page.getByRole('button', { name: 'Apply changes' }), { max: 80 });
+		await page.keyboard.press('Enter');
+		await expect(page.getByRole('status').filter({ hasText: 'Applied members.csv' })).toHaveText(
+			/1 business added or changed\./,
+			{ timeout: 60_000 },
+		);
+	},
+);
 
-test('the panel opens with the keyboard and every tab is reachable without a trap', async ({
-	page,
-}) => {
-	test.setTimeout(120_000);
-	await openPanel(page, 'super@demo.test', slug);
-	// The tabs are one stop, so the panel has few: its header's controls, the tabs, the tab's fields.
-	expect(await expectNoKeyboardTrap(page, 400)).toBeGreaterThan(5);
-});
+test(
+	'the panel opens with the keyboard and every tab is reachable without a trap',
+	IN_FULL_BROWSER,
+	async ({ page }) => {
+		test.setTimeout(120_000);
+		await openPanel(page, 'super@demo.test', slug);
+		// The tabs are one stop, so the panel has few: its header's controls, the tabs, the tab's fields.
+		expect(await expectNoKeyboardTrap(page, 400)).toBeGreaterThan(5);
+	},
+);

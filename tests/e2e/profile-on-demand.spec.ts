@@ -1,4 +1,5 @@
 import { expect, test } from '@playwright/test';
+import { IN_FULL_BROWSER } from './full-browser.ts';
 import { profilePath } from '../../src/features/business/business.ts';
 import { onDemandProfilePath } from '../../src/features/business/business.server.ts';
 import type { Business } from '../../src/features/directory/directory.ts';
@@ -52,12 +53,14 @@ test('a profile rendered on demand is the pre-rendered page, with the CDN cache 
 	expect(mainOf(await response.text())).toBe(mainOf(await prerendered.text()));
 });
 
-test('rendered on demand, a profile loads no script until Send Message is clicked, then only the dialog', async ({
-	page,
-}) => {
-	const business = await findBusiness(page.request, 'with every section', complete);
-	await expectScriptOnlyOnSendMessage(page, onDemandProfilePath(business.id), business.name);
-});
+test(
+	'rendered on demand, a profile loads no script until Send Message is clicked, then only the dialog',
+	IN_FULL_BROWSER,
+	async ({ page }) => {
+		const business = await findBusiness(page.request, 'with every section', complete);
+		await expectScriptOnlyOnSendMessage(page, onDemandProfilePath(business.id), business.name);
+	},
+);
 
 test('a profile address with no pre-rendered file is answered with the profile rendered on demand', async ({
 	request,

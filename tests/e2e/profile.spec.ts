@@ -1,4 +1,5 @@
 import { expect, test } from '@playwright/test';
+import { IN_FULL_BROWSER } from './full-browser.ts';
 import { mapLinks, profilePath, socialLinks } from '../../src/features/business/business.ts';
 import type { Business } from '../../src/features/directory/directory.ts';
 import { UNSAFE_DESCRIPTION } from '../../tenants/demo/generate.ts';
@@ -287,34 +288,39 @@ test.describe('business profile', () => {
 		});
 	}
 
-	test('loads no script until Send Message is clicked, then only the dialog', async ({ page }) => {
-		const business = await findBusiness(page.request, 'with every section', complete);
-		await expectScriptOnlyOnSendMessage(page, profilePath(business), business.name);
-	});
+	test(
+		'loads no script until Send Message is clicked, then only the dialog',
+		IN_FULL_BROWSER,
+		async ({ page }) => {
+			const business = await findBusiness(page.request, 'with every section', complete);
+			await expectScriptOnlyOnSendMessage(page, profilePath(business), business.name);
+		},
+	);
 
-	test('Share Business copies the link where there is no share sheet', async ({
-		page,
-		context,
-	}) => {
-		await context.grantPermissions(['clipboard-read', 'clipboard-write']);
-		await page.addInitScript(() => {
-			Object.defineProperty(Navigator.prototype, 'share', { value: undefined });
-		});
-		const business = await findBusiness(page.request, 'with every section', complete);
-		const scripts = scriptRequests(page);
-		await page.goto(profilePath(business, 'Golf'));
-		const alerts: string[] = [];
-		page.on('dialog', async (dialog) => {
-			alerts.push(dialog.message());
-			await dialog.accept();
-		});
-		await page.getByRole('button', { name: 'Share Business' }).click();
-		await expect.poll(() => alerts).toEqual(['Business link copied to clipboard!']);
-		const copied = await page.evaluate(() => navigator.clipboard.readText());
-		expect(copied).toBe(new URL(profilePath(business), page.url()).href);
-		expect(scripts).toHaveLength(1);
-		expect(scripts[0]).toMatch(/\/_astro\/share-[\w-]+\.js$/);
-	});
+	test(
+		'Share Business copies the link where there is no share sheet',
+		IN_FULL_BROWSER,
+		async ({ page, context }) => {
+			await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+			await page.addInitScript(() => {
+				Object.defineProperty(Navigator.prototype, 'share', { value: undefined });
+			});
+			const business = await findBusiness(page.request, 'with every section', complete);
+			const scripts = scriptRequests(page);
+			await page.goto(profilePath(business, 'Golf'));
+			const alerts: string[] = [];
+			page.on('dialog', async (dialog) => {
+				alerts.push(dialog.message());
+				await dialog.accept();
+			});
+			await page.getByRole('button', { name: 'Share Business' }).click();
+			await expect.poll(() => alerts).toEqual(['Business link copied to clipboard!']);
+			const copied = await page.evaluate(() => navigator.clipboard.readText());
+			expect(copied).toBe(new URL(profilePath(business), page.url()).href);
+			expect(scripts).toHaveLength(1);
+			expect(scripts[0]).toMatch(/\/_astro\/share-[\w-]+\.js$/);
+		},
+	);
 
 	test('Share Business uses the native share sheet when there is one', async ({ page }) => {
 		await page.addInitScript(() => {

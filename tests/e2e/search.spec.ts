@@ -1,4 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
+import { IN_FULL_BROWSER } from './full-browser.ts';
 import { sortLabel } from '../../src/features/directory/rules.ts';
 import { RANDOM_SEED_KEY } from '../../src/features/search/search.ts';
 import { demoConfig, htmlText, listBusinesses } from './directory-helpers.ts';
@@ -386,7 +387,11 @@ test.describe('search page', () => {
 		await expectListing(page, { searchQuery: 'bank' });
 	});
 
-	test('ships at most 80 KB of gzipped script, React included', async ({ page }) => {
-		await expectWithinScriptBudget(page, '/search');
-	});
+	test(
+		'ships at most 80 KB of gzipped script, React included',
+		IN_FULL_BROWSER,
+		async ({ page }) => {
+			await expectWithinScriptBudget(page, '/search');
+		},
+	);
 });

@@ -1,5 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
+import { IN_FULL_BROWSER } from './full-browser.ts';
 import { expectFocusKeptIn } from './focus-support.ts';
 import { expectSelfHostedFonts } from './font-support.ts';
 
@@ -276,20 +277,22 @@ test.describe('footer', () => {
 	});
 });
 
-test('category pages load no JavaScript until the visitor interacts with the header', async ({
-	page,
-}) => {
-	const scripts: string[] = [];
-	page.on('request', (request) => {
-		if (request.resourceType() === 'script') scripts.push(new URL(request.url()).pathname);
-	});
-	await page.goto(CATEGORY_PAGE);
-	await page.waitForLoadState('networkidle');
-	expect(scripts).toEqual([]);
-	await page.getByRole('button', { name: 'About' }).hover();
-	await headerReady(page);
-	expect(scripts).toEqual([expect.stringMatching(/^\/_astro\/header-menu-.*\.js$/)]);
-});
+test(
+	'category pages load no JavaScript until the visitor interacts with the header',
+	IN_FULL_BROWSER,
+	async ({ page }) => {
+		const scripts: string[] = [];
+		page.on('request', (request) => {
+			if (request.resourceType() === 'script') scripts.push(new URL(request.url()).pathname);
+		});
+		await page.goto(CATEGORY_PAGE);
+		await page.waitForLoadState('networkidle');
+		expect(scripts).toEqual([]);
+		await page.getByRole('button', { name: 'About' }).hover();
+		await headerReady(page);
+		expect(scripts).toEqual([expect.stringMatching(/^\/_astro\/header-menu-.*\.js$/)]);
+	},
+);
 
 test('fonts come from this site, never from a third party', async ({ page, baseURL }) => {
 	const origins = new Set<string>();
