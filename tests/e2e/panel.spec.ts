@@ -1,4 +1,3 @@
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test } from '@playwright/test';
 import {
 	createUser,
@@ -189,11 +188,8 @@ test('leaving with unsaved changes asks first', async ({ page }) => {
 	);
 });
 
-test('the tabs are a tablist the keyboard works, and axe finds nothing on any tab', async ({
-	page,
-}) => {
-	// One axe run per tab, fourteen of them.
-	test.setTimeout(120_000);
+// axe on every tab, in three chambers' colours: accessibility.spec.ts.
+test('the tabs are a tablist the keyboard works', async ({ page }) => {
 	await openPanel(page, superAdmin, slug);
 	await page.getByRole('tab', { name: 'Identity' }).focus();
 	await page.keyboard.press('ArrowRight');
@@ -201,17 +197,7 @@ test('the tabs are a tablist the keyboard works, and axe finds nothing on any ta
 	await expect(page.getByRole('tab', { name: 'Contact' })).toHaveAttribute('aria-selected', 'true');
 	await page.keyboard.press('End');
 	await expect(page.getByRole('tab').last()).toBeFocused();
-	for (const name of await page.getByRole('tab').allTextContents()) {
-		await panelTab(page, name);
-		// The previews show the chamber's own colours as its site will (a light link colour on
-		// white is the chamber's choice); everything else is the panel's and must pass.
-		const results = await new AxeBuilder({ page })
-			.include('main')
-			.exclude('.admin-type-preview')
-			.exclude('.admin-preview')
-			.analyze();
-		expect(results.violations.map((v) => `${name}: ${v.id}`)).toEqual([]);
-	}
+	await expect(page.getByRole('tab').last()).toHaveAttribute('aria-selected', 'true');
 });
 
 test('an editor sees Content, Members and Events, with the display toggles it may change', async ({
