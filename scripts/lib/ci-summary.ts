@@ -65,7 +65,8 @@ export function playwrightFiles(report: { suites?: PlaywrightSuite[] }): FileTim
 	const byFile = new Map<string, FileTimings>();
 	const visit = (suite: PlaywrightSuite, titles: string[], file: string) => {
 		for (const spec of suite.specs ?? []) {
-			const path = `tests/e2e/${spec.file ?? file}`;
+			// Playwright names a file from the config's folder, the repository's root.
+			const path = spec.file ?? file;
 			const entry = byFile.get(path) ?? {
 				file: path,
 				project: 'e2e',

@@ -94,8 +94,8 @@ describe('the CI summary', () => {
 		const files = playwrightFiles({
 			suites: [
 				{
-					title: 'auth.spec.ts',
-					file: 'auth.spec.ts',
+					title: 'tests/e2e/auth.spec.ts',
+					file: 'tests/e2e/auth.spec.ts',
 					specs: [
 						{ title: 'signs in', tests: [{ results: [{ duration: 1200, status: 'passed' }] }] },
 					],
@@ -105,7 +105,7 @@ describe('the CI summary', () => {
 							specs: [
 								{
 									title: 'signs out',
-									file: 'auth.spec.ts',
+									file: 'tests/e2e/auth.spec.ts',
 									tests: [{ results: [{ duration: 800, status: 'failed' }] }],
 								},
 							],
