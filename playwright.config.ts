@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { defineConfig, devices } from '@playwright/test';
-import { BROWSER_TAG } from './tests/e2e/full-browser.ts';
+import { BROWSER_TAG, FULL_BROWSER_PATH, HEADLESS_SHELL_PATH } from './tests/e2e/full-browser.ts';
 
 const PORT = Number(process.env.E2E_PORT || 8899);
 // Separate from `npm start`'s folder and ports, so tests never touch a developer's data.
@@ -8,18 +8,14 @@ const DATA_DIR = process.env.E2E_DATA_DIR || '.data-test/e2e';
 const STACK_PORT = process.env.E2E_STACK_PORT || '56321';
 /** The stand-in membership system the member sync spec starts (the port after the stack's three). */
 const ATLAS_MEMBERS_PORT = Number(STACK_PORT) + 3;
-/** Debian's Chromium (apt's `chromium`), or CHROMIUM_PATH. */
-export const FULL_BROWSER = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 /**
- * Debian's Chromium as a headless shell (apt's `chromium-headless-shell`), what Playwright itself
- * runs for headless Chromium: the same engine without the desktop browser around it, at about a
- * third of the processor time per test. The tests whose subject is the desktop browser's own
- * behaviour are tagged BROWSER_TAG (tests/e2e/full-browser.ts) and run in the full browser;
- * where the shell is not installed, every test does.
+ * Most tests run in Debian's Chromium headless shell, what Playwright itself runs for headless
+ * Chromium: the same engine without the desktop browser around it, at about a third of the
+ * processor time per test. The tests whose subject is the desktop browser's own behaviour are
+ * tagged BROWSER_TAG (tests/e2e/full-browser.ts) and run in the full browser; where the shell is
+ * not installed, every test does.
  */
-export const HEADLESS_SHELL =
-	process.env.CHROMIUM_HEADLESS_SHELL_PATH || '/usr/bin/chromium-headless-shell';
-const SHELL = existsSync(HEADLESS_SHELL) ? HEADLESS_SHELL : FULL_BROWSER;
+const SHELL = existsSync(HEADLESS_SHELL_PATH) ? HEADLESS_SHELL_PATH : FULL_BROWSER_PATH;
 
 const launchOptions = (executablePath: string) => ({
 	executablePath,
@@ -36,7 +32,7 @@ const launchOptions = (executablePath: string) => ({
 const desktop = { ...devices['Desktop Chrome'], channel: undefined };
 /** A project's browser: the headless shell, or the full browser for BROWSER_TAG's tests. */
 export const shellUse = { ...desktop, launchOptions: launchOptions(SHELL) };
-const fullBrowserUse = { ...desktop, launchOptions: launchOptions(FULL_BROWSER) };
+const fullBrowserUse = { ...desktop, launchOptions: launchOptions(FULL_BROWSER_PATH) };
 
 /**
  * End-to-end tests drive Debian's Chromium (a test tool's own browser download cannot work

@@ -12,6 +12,7 @@
 import { access, constants, copyFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { runMain } from './lib/main.ts';
+import { FULL_BROWSER_PATH, HEADLESS_SHELL_PATH } from '../tests/e2e/full-browser.ts';
 import { heading, runPlan } from './lib/test-runner.ts';
 
 const ROOT = join(import.meta.dirname, '..');
@@ -29,14 +30,14 @@ const runnable = (path: string) =>
  * (required), and its headless shell, without which every test runs in the full browser.
  */
 async function checkBrowser(): Promise<void> {
-	const path = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+	const path = FULL_BROWSER_PATH;
 	if (!(await runnable(path))) {
 		throw new Error(
 			`The end-to-end tests drive Chromium, and there is none at ${path}: install Debian's ` +
 				'(`apt-get install chromium`) or set CHROMIUM_PATH to a Chromium or Chrome executable.',
 		);
 	}
-	const shell = process.env.CHROMIUM_HEADLESS_SHELL_PATH || '/usr/bin/chromium-headless-shell';
+	const shell = HEADLESS_SHELL_PATH;
 	if (!(await runnable(shell))) {
 		console.log(
 			`No Chromium headless shell at ${shell}: every end-to-end test runs in the full browser, ` +

@@ -1,3 +1,13 @@
+/** Debian's Chromium (apt's `chromium`), or CHROMIUM_PATH. */
+export const FULL_BROWSER_PATH = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+
+/**
+ * Debian's Chromium as a headless shell (apt's `chromium-headless-shell`), or
+ * CHROMIUM_HEADLESS_SHELL_PATH: what most end-to-end tests run in (playwright.config.ts).
+ */
+export const HEADLESS_SHELL_PATH =
+	process.env.CHROMIUM_HEADLESS_SHELL_PATH || '/usr/bin/chromium-headless-shell';
+
 /**
  * The tag of the tests whose subject is the desktop browser's own behaviour, which the headless
  * shell most tests run in does not share: it places the pointer over each new page's top-left
