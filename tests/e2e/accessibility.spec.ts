@@ -2,7 +2,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { IN_FULL_BROWSER } from './full-browser.ts';
 import { eventPath, type Event } from '../../src/features/events/events.ts';
 import { profilePath } from '../../src/features/business/business.ts';
-import { expectAccessibleInEveryTheme } from './a11y-support.ts';
+import { axeViolations, expectAccessibleInEveryTheme } from './a11y-support.ts';
 import { changeDemoConfig, openPanel, panelTab, PANEL } from './admin-support.ts';
 import { findBusiness, listBusinesses } from './directory-helpers.ts';
 
@@ -31,6 +31,48 @@ async function open(page: Page, path: string, heading?: string | RegExp): Promis
 		page.getByRole('heading', { level: 1, ...(heading ? { name: heading } : {}) }),
 	).toBeVisible();
 }
+
+// The checker itself: what it is given to find, it finds, in the page, a part of it and a frame.
+test('the checker reports violations in the page, only in the part asked, and in a frame of this site', async ({
+	page,
+}) => {
+	await open(page, '/accessibility');
+	expect(await axeViolations(page)).toEqual([]);
+	const flawed = `<div id="flawed"><img src="/favicon.ico"><p style="color:#bbb;background:#fff">Faint text</p></div>`;
+	await page.evaluate(
+		(html) => document.querySelector('main')!.insertAdjacentHTML('beforeend', html),
+		flawed,
+	);
+	const ids = async (options?: Parameters<typeof axeViolations>[1]) =>
+		(await axeViolations(page, options)).map((v) => v.id).sort();
+	expect(await ids()).toEqual(['color-contrast', 'image-alt']);
+	expect(await ids({ include: '#flawed' })).toEqual(['color-contrast', 'image-alt']);
+	expect(await ids({ include: 'header' })).toEqual([]);
+	expect(await ids({ exclude: ['#flawed'] })).toEqual([]);
+	expect(await ids({ rules: ['image-alt'] })).toEqual(['image-alt']);
+
+	// A document of this site in a frame: on a sign-in page, whose policy lets this site's frames
+	// in, as the panel's preview needs (the site's own pages refuse to be framed).
+	await open(page, '/chamber-login-v2');
+	await page.route('**/a-framed-document', (route) =>
+		route.fulfill({
+			contentType: 'text/html',
+			body: '<!doctype html><html lang="en"><title>Framed</title><main><h1>Framed</h1><img src="/favicon.ico"></main></html>',
+		}),
+	);
+	await page.evaluate(() => {
+		const frame = Object.assign(document.createElement('iframe'), {
+			src: '/a-framed-document',
+			title: 'A framed document',
+		});
+		document.body.append(frame);
+	});
+	await expect(
+		page.frameLocator('iframe[title="A framed document"]').getByRole('heading', { name: 'Framed' }),
+	).toBeVisible();
+	expect(await ids()).toEqual(['image-alt']);
+	expect(await ids({ exclude: ['iframe'] })).toEqual([]);
+});
 
 test.describe('public pages', () => {
 	test('home, search with results and without, categories', async ({ page }) => {

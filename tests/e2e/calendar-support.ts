@@ -1,8 +1,8 @@
-import AxeBuilder from '@axe-core/playwright';
 import { expect, type Locator, type Page, type Request } from '@playwright/test';
 import { addMonths } from 'date-fns/addMonths';
 import { format } from 'date-fns/format';
 import { decodeHTMLAttribute, escapeAttribute } from 'entities';
+import { axeViolations } from './a11y-support.ts';
 
 // Shared by the calendar page specs (events, events-list, community-events).
 
@@ -65,15 +65,7 @@ export async function apiEvents(
 }
 
 export async function expectNoAxeViolations(page: Page): Promise<void> {
-	const results = await new AxeBuilder({ page })
-		.withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'])
-		.analyze();
-	const found = results.violations.map((v) => ({
-		id: v.id,
-		help: v.help,
-		targets: v.nodes.slice(0, 5).map((n) => n.target.join(' ')),
-	}));
-	expect(found).toEqual([]);
+	expect(await axeViolations(page)).toEqual([]);
 }
 
 /**

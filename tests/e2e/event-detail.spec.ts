@@ -1,9 +1,9 @@
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type APIRequestContext } from '@playwright/test';
 import { IN_FULL_BROWSER } from './full-browser.ts';
 import ICAL from 'ical.js';
 import { readFile } from 'node:fs/promises';
 import { eventPath, withHttp, type Event } from '../../src/features/events/events.ts';
+import { axeViolations } from './a11y-support.ts';
 import { expectSelfHostedFonts } from './font-support.ts';
 
 // The event detail page of the demo chamber, as a visitor gets it: rendered on demand, complete
@@ -364,8 +364,6 @@ test.describe('event detail', () => {
 		await expectSelfHostedFonts(page, eventPath(gala));
 	});
 
-	const WCAG = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
-
 	for (const name of ['Annual Gala & Awards Night', 'Legislative Breakfast']) {
 		test(`has no accessibility violations: ${name}`, async ({ page, request }) => {
 			const event = await demoEvent(request, name);
@@ -377,14 +375,12 @@ test.describe('event detail', () => {
 					.first()
 					.click();
 			}
-			const results = await new AxeBuilder({ page }).withTags(WCAG).exclude('iframe').analyze();
-			expect(results.violations).toEqual([]);
+			expect(await axeViolations(page, { exclude: ['iframe'] })).toEqual([]);
 		});
 	}
 
 	test("has no accessibility violations: 'Event Not Found'", async ({ page }) => {
 		await page.goto('/events/999999/no-such-event');
-		const results = await new AxeBuilder({ page }).withTags(WCAG).analyze();
-		expect(results.violations).toEqual([]);
+		expect(await axeViolations(page)).toEqual([]);
 	});
 });
