@@ -1,5 +1,6 @@
 import react from '@astrojs/react';
 import { getViteConfig } from 'astro/config';
+import { SHARED_WORKERS } from './vitest.config.ts';
 
 /**
  * Astro and React components rendered to HTML by Astro's container API, in Node, for
@@ -13,6 +14,7 @@ export default getViteConfig(
 			// tests/contract: the specification's texts of states the demo's build does not show.
 			include: ['src/**/*.astro.test.ts', 'tests/contract/**/*.astro.test.ts'],
 			environment: 'node',
+			...SHARED_WORKERS,
 		},
 	},
 	{ configFile: false, integrations: [react()] },

