@@ -5,6 +5,8 @@ import { downloadFile } from '../admin/download.ts';
 import ErrorBanner from '../admin/ErrorBanner.tsx';
 import { Section, Toggle } from '../admin/fields.tsx';
 import { chamberTimeZone } from '../config/time-zone.ts';
+// The admin's buttons, fields and notes, also on a member's own page (MemberReport).
+import '../admin/admin.css';
 import '../admin/ops/ops.css';
 import { countsCsv, membersCsv, monthsCsv } from './exports.ts';
 import {
@@ -425,7 +427,13 @@ function BusinessReportBody({
 			<Section title="Last 12 months">
 				<div className="reports__chart-row">
 					<MonthsChart months={report.months} />
-					<div className="ops-table-wrap">
+					{/* Beside the charts it may scroll sideways: a stop for the keyboard, named. */}
+					<div
+						className="ops-table-wrap"
+						role="region"
+						aria-label="Last 12 months, by month"
+						tabIndex={0}
+					>
 						<table className="ops-table reports__table">
 							<caption>Last 12 months, by month</caption>
 							<thead>
