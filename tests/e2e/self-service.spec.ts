@@ -1,7 +1,6 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { expect, test, type BrowserContext, type Page } from '@playwright/test';
-import { IN_FULL_BROWSER } from './full-browser.ts';
 import { simpleParser } from 'mailparser';
 import { expectAccessibleInEveryTheme } from './a11y-support.ts';
 import { tabTo } from './focus-support.ts';
@@ -22,7 +21,6 @@ import {
 	type DemoBusiness,
 } from './admin-support.ts';
 import { demoConfig } from './directory-helpers.ts';
-import { weighScripts } from './script-budget.ts';
 
 // A member of the demo chamber keeps its own listing current: from its profile to an e-mailed
 // sign-in link, an edit of its description and logo, staff's approval in the Requests tab; a
@@ -30,6 +28,8 @@ import { weighScripts } from './script-budget.ts';
 // and the profile after one publish, with all of the changes that went live. The identity service
 // sends one e-mail per user per minute (GoTrue's SMTP_MAX_FREQUENCY): each sign-in by e-mail is a
 // member of its own, so no test waits on that minute, however fast the ones before it ran.
+// That a profile loads no script before interaction, with the member's link and whatever sections
+// it has, is profile.spec.ts's and hours.spec.ts's (measured in the desktop browser).
 
 test.describe.configure({ mode: 'serial' });
 
@@ -121,286 +121,263 @@ test.afterAll(async () => {
 	await member?.close();
 });
 
-test(
-	'a member updates its description and logo through an e-mailed link; staff approve it',
-	IN_FULL_BROWSER,
-	async ({ page }) => {
-		test.setTimeout(120_000);
+test('a member updates its description and logo through an e-mailed link; staff approve it', async ({
+	page,
+}) => {
+	test.setTimeout(120_000);
 
-		// The profile links to the sign-in, with no script before interaction.
-		const weight = await weighScripts(memberPage, business.profile);
-		expect(weight.files).toEqual([]);
-		await memberPage.getByRole('link', { name: 'Update this listing' }).click();
-		await expect(memberPage.getByRole('heading', { name: 'Update your listing' })).toBeVisible();
-		await expectAccessibleInEveryTheme(memberPage, "the member's sign-in page", {
-			include: 'main',
-		});
-		const before = await mailCount(business.email, 'sign-in');
-		await memberPage.getByRole('button', { name: 'E-mail me a sign-in link' }).click();
-		await expect(memberPage.getByRole('status')).toHaveText(SIGN_IN_SENT);
+	// The profile links to the sign-in.
+	await memberPage.goto(business.profile);
+	await memberPage.getByRole('link', { name: 'Update this listing' }).click();
+	await expect(memberPage.getByRole('heading', { name: 'Update your listing' })).toBeVisible();
+	await expectAccessibleInEveryTheme(memberPage, "the member's sign-in page", {
+		include: 'main',
+	});
+	const before = await mailCount(business.email, 'sign-in');
+	await memberPage.getByRole('button', { name: 'E-mail me a sign-in link' }).click();
+	await expect(memberPage.getByRole('status')).toHaveText(SIGN_IN_SENT);
 
-		// The link in the e-mail signs the member in to its listing.
-		const mail = await mailTo(business.email, 'sign-in', before);
-		expect(mail.text).toContain(business.name);
-		const link = /https?:\/\/\S+\/auth\/v1\/verify\?\S+/.exec(mail.text ?? '')![0];
-		await memberPage.goto(link);
-		await expect(memberPage.getByRole('heading', { name: business.name, level: 1 })).toBeVisible();
-		await expectAccessibleInEveryTheme(memberPage, "the member's listing editor", {
-			include: 'main',
-		});
+	// The link in the e-mail signs the member in to its listing.
+	const mail = await mailTo(business.email, 'sign-in', before);
+	expect(mail.text).toContain(business.name);
+	const link = /https?:\/\/\S+\/auth\/v1\/verify\?\S+/.exec(mail.text ?? '')![0];
+	await memberPage.goto(link);
+	await expect(memberPage.getByRole('heading', { name: business.name, level: 1 })).toBeVisible();
+	await expectAccessibleInEveryTheme(memberPage, "the member's listing editor", {
+		include: 'main',
+	});
 
-		const form = memberPage.getByRole('form').or(memberPage.locator('form'));
-		await form
-			.getByRole('textbox', { name: 'Description', exact: true })
-			.first()
-			.fill(`<p>${description}</p>`);
-		await memberPage.getByLabel('Logo').setInputFiles({
-			name: 'logo.svg',
-			mimeType: 'image/svg+xml',
-			buffer: Buffer.from(
-				`<svg xmlns="http://www.w3.org/2000/svg" width="40" height="40"><circle cx="20" cy="20" r="18" fill="#c0392b"/><title>${tag}</title></svg>`,
-			),
-		});
-		const preview = memberPage.getByRole('complementary', { name: 'Preview' });
-		await expect(preview.getByText(description)).toBeVisible();
-		await expect(preview.getByRole('img', { name: `${business.name} logo` })).toHaveAttribute(
-			'src',
-			/\/storage\/v1\/object\/public\/logos\/.+\/businesses\//,
+	const form = memberPage.getByRole('form').or(memberPage.locator('form'));
+	await form
+		.getByRole('textbox', { name: 'Description', exact: true })
+		.first()
+		.fill(`<p>${description}</p>`);
+	await memberPage.getByLabel('Logo').setInputFiles({
+		name: 'logo.svg',
+		mimeType: 'image/svg+xml',
+		buffer: Buffer.from(
+			`<svg xmlns="http://www.w3.org/2000/svg" width="40" height="40"><circle cx="20" cy="20" r="18" fill="#c0392b"/><title>${tag}</title></svg>`,
+		),
+	});
+	const preview = memberPage.getByRole('complementary', { name: 'Preview' });
+	await expect(preview.getByText(description)).toBeVisible();
+	await expect(preview.getByRole('img', { name: `${business.name} logo` })).toHaveAttribute(
+		'src',
+		/\/storage\/v1\/object\/public\/logos\/.+\/businesses\//,
+	);
+	await memberPage.getByRole('button', { name: 'Submit for review' }).click();
+	await expect(memberPage.getByText('Sent for review')).toBeVisible();
+	await expect(memberPage.getByText(/Waiting for the chamber's review since/)).toBeVisible();
+
+	// Staff see the diff and approve it.
+	const panel = await openRequests(page);
+	await expect(page.getByRole('tab', { name: /^Requests/ })).toContainText(/\d/);
+	const card = panel.getByRole('article', { name: business.name });
+	await expect(card.getByRole('row', { name: /Descriptions/ })).toContainText(description);
+	await expect(card.getByRole('row', { name: /Logo/ })).toBeVisible();
+	await expectAccessibleInEveryTheme(page, 'the Requests tab with a request', {
+		include: '[role="tabpanel"]',
+	});
+	await card.getByRole('button', { name: 'Approve', exact: true }).click();
+	await expect(panel.getByRole('status')).toContainText(`Approved the update of ${business.name}`);
+	await expect(panel.getByRole('article', { name: business.name })).toHaveCount(0);
+
+	// The member is told (the profile shows it after the publish: the last test here).
+	const approved = await mailTo(business.email, 'member-approved');
+	expect(approved.subject).toContain('approved');
+	await memberPage.reload();
+	await expect(memberPage.getByText(/Approved: live on the site since/)).toBeVisible();
+});
+
+test('a returned request shows the chamber’s note to the member', async ({ page }) => {
+	await memberPage.reload();
+	await memberPage.getByRole('textbox', { name: 'Website' }).fill(`https://e2e-${tag}.example`);
+	await memberPage.getByRole('button', { name: 'Submit for review' }).click();
+	await expect(memberPage.getByText('Sent for review')).toBeVisible();
+
+	const panel = await openRequests(page);
+	const card = panel.getByRole('article', { name: business.name });
+	await expect(card.getByRole('row', { name: /Website/ })).toContainText(
+		`https://e2e-${tag}.example`,
+	);
+	await card.getByRole('button', { name: 'Return with a note' }).click();
+	await card
+		.getByRole('textbox', { name: 'Note to the member' })
+		.fill('Please use your shop’s own site.');
+	await card.getByRole('button', { name: 'Return request' }).click();
+	await expect(panel.getByRole('status')).toContainText(`Returned the update of ${business.name}`);
+
+	await memberPage.reload();
+	await expect(
+		memberPage.getByText('Note from the chamber: Please use your shop’s own site.'),
+	).toBeVisible();
+	const mail = await mailTo(business.email, 'member-returned');
+	expect(mail.text).toContain('Please use your shop’s own site.');
+});
+
+test('a field the chamber lets go live without review does so at once', async () => {
+	const features = await changeDemoConfig('features', (current) => ({
+		...current,
+		memberLiveFields: ['work_phone'],
+	}));
+	try {
+		// The first live save publishes; the profile shows it with the last test's publish.
+		await changeLiveField(
+			'Phone',
+			phone.replace(/\d$/, (d) => String((Number(d) + 1) % 10)),
 		);
-		await memberPage.getByRole('button', { name: 'Submit for review' }).click();
-		await expect(memberPage.getByText('Sent for review')).toBeVisible();
-		await expect(memberPage.getByText(/Waiting for the chamber's review since/)).toBeVisible();
 
-		// Staff see the diff and approve it.
-		const panel = await openRequests(page);
-		await expect(page.getByRole('tab', { name: /^Requests/ })).toContainText(/\d/);
-		const card = panel.getByRole('article', { name: business.name });
-		await expect(card.getByRole('row', { name: /Descriptions/ })).toContainText(description);
-		await expect(card.getByRole('row', { name: /Logo/ })).toBeVisible();
-		await expectAccessibleInEveryTheme(page, 'the Requests tab with a request', {
-			include: '[role="tabpanel"]',
-		});
-		await card.getByRole('button', { name: 'Approve', exact: true }).click();
-		await expect(panel.getByRole('status')).toContainText(
-			`Approved the update of ${business.name}`,
-		);
-		await expect(panel.getByRole('article', { name: business.name })).toHaveCount(0);
-
-		// The member is told (the profile shows it after the publish: the last test here).
-		const approved = await mailTo(business.email, 'member-approved');
-		expect(approved.subject).toContain('approved');
+		// Another change within 10 minutes is saved and waits for the next publish; the page says
+		// from when a save of the member's publishes again.
+		// Made with the keyboard alone, as a screen reader user makes it: the focus is seen at every
+		// stop and the outcome is announced (a status).
+		const publishes = await memberPublishes();
 		await memberPage.reload();
-		await expect(memberPage.getByText(/Approved: live on the site since/)).toBeVisible();
-	},
-);
-
-test(
-	'a returned request shows the chamber’s note to the member',
-	IN_FULL_BROWSER,
-	async ({ page }) => {
-		await memberPage.reload();
-		await memberPage.getByRole('textbox', { name: 'Website' }).fill(`https://e2e-${tag}.example`);
-		await memberPage.getByRole('button', { name: 'Submit for review' }).click();
-		await expect(memberPage.getByText('Sent for review')).toBeVisible();
-
-		const panel = await openRequests(page);
-		const card = panel.getByRole('article', { name: business.name });
-		await expect(card.getByRole('row', { name: /Website/ })).toContainText(
-			`https://e2e-${tag}.example`,
-		);
-		await card.getByRole('button', { name: 'Return with a note' }).click();
-		await card
-			.getByRole('textbox', { name: 'Note to the member' })
-			.fill('Please use your shop’s own site.');
-		await card.getByRole('button', { name: 'Return request' }).click();
-		await expect(panel.getByRole('status')).toContainText(
-			`Returned the update of ${business.name}`,
-		);
-
-		await memberPage.reload();
+		await tabTo(memberPage, memberPage.getByRole('textbox', { name: 'Phone' }), { max: 120 });
+		await memberPage.keyboard.press('ControlOrMeta+A');
+		await memberPage.keyboard.type(phone);
+		await tabTo(memberPage, memberPage.getByRole('button', { name: 'Submit for review' }), {
+			max: 120,
+		});
+		await memberPage.keyboard.press('Enter');
 		await expect(
-			memberPage.getByText('Note from the chamber: Please use your shop’s own site.'),
+			memberPage.getByRole('status').filter({
+				hasText:
+					/^Phone: saved\. Your changes start a publish at most once every 10 minutes, so this one goes live with the next publish: the chamber's, or yours if you save again after /,
+			}),
 		).toBeVisible();
-		const mail = await mailTo(business.email, 'member-returned');
-		expect(mail.text).toContain('Please use your shop’s own site.');
-	},
-);
+		expect(await memberPublishes()).toBe(publishes);
+	} finally {
+		await changeDemoConfig('features', () => features);
+	}
+});
 
-test(
-	'a field the chamber lets go live without review does so at once',
-	IN_FULL_BROWSER,
-	async () => {
-		const features = await changeDemoConfig('features', (current) => ({
-			...current,
-			memberLiveFields: ['work_phone'],
-		}));
-		try {
-			// The first live save publishes; the profile shows it with the last test's publish.
-			await changeLiveField(
-				'Phone',
-				phone.replace(/\d$/, (d) => String((Number(d) + 1) % 10)),
-			);
-
-			// Another change within 10 minutes is saved and waits for the next publish; the page says
-			// from when a save of the member's publishes again.
-			// Made with the keyboard alone, as a screen reader user makes it: the focus is seen at every
-			// stop and the outcome is announced (a status).
-			const publishes = await memberPublishes();
-			await memberPage.reload();
-			await tabTo(memberPage, memberPage.getByRole('textbox', { name: 'Phone' }), { max: 120 });
-			await memberPage.keyboard.press('ControlOrMeta+A');
-			await memberPage.keyboard.type(phone);
-			await tabTo(memberPage, memberPage.getByRole('button', { name: 'Submit for review' }), {
-				max: 120,
-			});
-			await memberPage.keyboard.press('Enter');
-			await expect(
-				memberPage.getByRole('status').filter({
-					hasText:
-						/^Phone: saved\. Your changes start a publish at most once every 10 minutes, so this one goes live with the next publish: the chamber's, or yours if you save again after /,
-				}),
-			).toBeVisible();
-			expect(await memberPublishes()).toBe(publishes);
-		} finally {
-			await changeDemoConfig('features', () => features);
-		}
-	},
-);
-
-test(
-	"the member's page shows its own listing's numbers, as staff see them in the Reports tab",
-	IN_FULL_BROWSER,
-	async () => {
-		const zone = chamberTimeZone(demoConfig());
-		const today = chamberDay(new Date(), zone);
-		await withDatabase((db) =>
-			db.query(
-				`insert into public.business_stats (tenant_id, business_id, day, kind, words, count)
+test("the member's page shows its own listing's numbers, as staff see them in the Reports tab", async () => {
+	const zone = chamberTimeZone(demoConfig());
+	const today = chamberDay(new Date(), zone);
+	await withDatabase((db) =>
+		db.query(
+			`insert into public.business_stats (tenant_id, business_id, day, kind, words, count)
 			select p.tenant_id, p.id, $2::date, d.kind, d.words, d.count from public.profiles p,
 			(values ('shown', '', 8642), ('view', '', 4321), ('website', '', 210),
 				('search', 'fresh e2e bread', 17)) as d(kind, words, count)
 			where p.id = $1
 			on conflict (tenant_id, business_id, day, kind, words) do update set count = excluded.count`,
-				[business.id, today],
-			),
-		);
+			[business.id, today],
+		),
+	);
 
-		await memberPage.reload();
-		const report = memberPage.getByRole('region', { name: "Your listing's numbers" });
-		const cells = (table: string | RegExp, row: string) =>
-			report.getByRole('table', { name: table }).getByRole('row', { name: row }).getByRole('cell');
-		await expect(
-			cells('Last 12 months, by month', monthLabel(monthOf(new Date(), zone))),
-		).toHaveText(['8,642', '4,321', '210']);
-		await expect(cells(/^Actions by kind/, 'Website')).toHaveText('210');
-		await expect(cells(/^Top search words/, 'fresh e2e bread')).toHaveText('17');
-		await expectAccessibleInEveryTheme(memberPage, "the member's numbers", { include: 'main' });
-	},
-);
+	await memberPage.reload();
+	const report = memberPage.getByRole('region', { name: "Your listing's numbers" });
+	const cells = (table: string | RegExp, row: string) =>
+		report.getByRole('table', { name: table }).getByRole('row', { name: row }).getByRole('cell');
+	await expect(cells('Last 12 months, by month', monthLabel(monthOf(new Date(), zone)))).toHaveText(
+		['8,642', '4,321', '210'],
+	);
+	await expect(cells(/^Actions by kind/, 'Website')).toHaveText('210');
+	await expect(cells(/^Top search words/, 'fresh e2e bread')).toHaveText('17');
+	await expectAccessibleInEveryTheme(memberPage, "the member's numbers", { include: 'main' });
+});
 
-test(
-	'opening hours go live without review by default; after the publish the profile shows every change that went live',
-	IN_FULL_BROWSER,
-	async ({ page }) => {
-		test.setTimeout(300_000);
-		await changeLiveField('Opening hours', `Tue-Sat 8:00-16:30\n${hoursNote}`);
+test('opening hours go live without review by default; after the publish the profile shows every change that went live', async ({
+	page,
+}) => {
+	test.setTimeout(300_000);
+	await changeLiveField('Opening hours', `Tue-Sat 8:00-16:30\n${hoursNote}`);
 
-		// One publish for all of them: the approved description and logo, the phone, the hours.
-		await expect
-			.poll(async () => (await page.request.get(business.profile)).text(), build)
-			.toContain(hoursNote);
-		const html = await (await page.request.get(business.profile)).text();
-		expect(html).toContain(description);
-		expect(html).toMatch(/\/storage\/v1\/object\/public\/logos\/[^"]+\/businesses\//);
-		expect(html).toContain(phone);
-		const after = await weighScripts(page, business.profile);
-		expect(after.files).toEqual([]);
-		const week = page.getByRole('region', { name: 'Opening Hours' }).getByRole('table');
-		await expect(week.getByRole('row', { name: /^Tuesday/ }).getByRole('cell')).toHaveText(
-			'8:00 AM – 4:30 PM',
-		);
-		await expect(week.getByRole('row', { name: /^Monday/ }).getByRole('cell')).toHaveText('Closed');
-	},
-);
+	// One publish for all of them: the approved description and logo, the phone, the hours.
+	await expect
+		.poll(async () => (await page.request.get(business.profile)).text(), build)
+		.toContain(hoursNote);
+	const html = await (await page.request.get(business.profile)).text();
+	expect(html).toContain(description);
+	expect(html).toMatch(/\/storage\/v1\/object\/public\/logos\/[^"]+\/businesses\//);
+	expect(html).toContain(phone);
+	await page.goto(business.profile);
+	const week = page.getByRole('region', { name: 'Opening Hours' }).getByRole('table');
+	await expect(week.getByRole('row', { name: /^Tuesday/ }).getByRole('cell')).toHaveText(
+		'8:00 AM – 4:30 PM',
+	);
+	await expect(week.getByRole('row', { name: /^Monday/ }).getByRole('cell')).toHaveText('Closed');
+});
 
-test(
-	'a member adds social links and web content, removes a row, and sends what is left',
-	IN_FULL_BROWSER,
-	async ({ page, browser }) => {
-		const link = `https://social.example/@bakery-${tag}`;
-		const title = `Our bakery tour ${tag}`;
+test('a member adds social links and web content, removes a row, and sends what is left', async ({
+	page,
+	browser,
+}) => {
+	const link = `https://social.example/@bakery-${tag}`;
+	const title = `Our bakery tour ${tag}`;
 
-		// Another member, signed in by e-mail in a browser of its own, so the test stands on its own:
-		// the first member's sign-in e-mail may have gone out less than a minute ago.
-		const other = await demoBusiness(8, { descending: true, withEmail: true });
-		expect(other.email).not.toBe(business.email);
-		const otherMember = await browser.newContext();
-		const otherPage = await otherMember.newPage();
-		await otherPage.goto(signInPath(other.id));
-		const before = await mailCount(other.email, 'sign-in');
-		await otherPage.getByRole('button', { name: 'E-mail me a sign-in link' }).click();
-		await expect(otherPage.getByRole('status')).toHaveText(SIGN_IN_SENT);
-		const mail = await mailTo(other.email, 'sign-in', before);
-		await otherPage.goto(/https?:\/\/\S+\/auth\/v1\/verify\?\S+/.exec(mail.text ?? '')![0]);
-		await expect(otherPage.getByRole('heading', { name: other.name, level: 1 })).toBeVisible();
+	// Another member, signed in by e-mail in a browser of its own, so the test stands on its own:
+	// the first member's sign-in e-mail may have gone out less than a minute ago.
+	const other = await demoBusiness(8, { descending: true, withEmail: true });
+	expect(other.email).not.toBe(business.email);
+	const otherMember = await browser.newContext();
+	const otherPage = await otherMember.newPage();
+	await otherPage.goto(signInPath(other.id));
+	const before = await mailCount(other.email, 'sign-in');
+	await otherPage.getByRole('button', { name: 'E-mail me a sign-in link' }).click();
+	await expect(otherPage.getByRole('status')).toHaveText(SIGN_IN_SENT);
+	const mail = await mailTo(other.email, 'sign-in', before);
+	await otherPage.goto(/https?:\/\/\S+\/auth\/v1\/verify\?\S+/.exec(mail.text ?? '')![0]);
+	await expect(otherPage.getByRole('heading', { name: other.name, level: 1 })).toBeVisible();
 
-		const social = otherPage.getByRole('group', { name: 'Social links' });
-		const networks = social.getByRole('textbox', { name: 'Network', exact: true });
-		const rows = await networks.count();
-		await social.getByRole('button', { name: 'Add a social link' }).click();
-		await social.getByRole('button', { name: 'Add a social link' }).click();
-		await expect(networks).toHaveCount(rows + 2);
-		await networks.nth(rows).fill('Mastodon');
-		await social.getByRole('textbox', { name: 'Link', exact: true }).nth(rows).fill(link);
-		await networks.nth(rows + 1).fill('Bluesky');
-		await social
-			.getByRole('textbox', { name: 'Link', exact: true })
-			.nth(rows + 1)
-			.fill('https://bsky.example/removed');
-		await social
-			.getByRole('button', { name: 'Remove', exact: true })
-			.nth(rows + 1)
-			.click();
-		await expect(networks).toHaveCount(rows + 1);
+	const social = otherPage.getByRole('group', { name: 'Social links' });
+	const networks = social.getByRole('textbox', { name: 'Network', exact: true });
+	const rows = await networks.count();
+	await social.getByRole('button', { name: 'Add a social link' }).click();
+	await social.getByRole('button', { name: 'Add a social link' }).click();
+	await expect(networks).toHaveCount(rows + 2);
+	await networks.nth(rows).fill('Mastodon');
+	await social.getByRole('textbox', { name: 'Link', exact: true }).nth(rows).fill(link);
+	await networks.nth(rows + 1).fill('Bluesky');
+	await social
+		.getByRole('textbox', { name: 'Link', exact: true })
+		.nth(rows + 1)
+		.fill('https://bsky.example/removed');
+	await social
+		.getByRole('button', { name: 'Remove', exact: true })
+		.nth(rows + 1)
+		.click();
+	await expect(networks).toHaveCount(rows + 1);
 
-		const web = otherPage.getByRole('group', { name: 'Web content' });
-		const kinds = web.getByRole('textbox', { name: 'Kind', exact: true });
-		const items = await kinds.count();
-		await web.getByRole('button', { name: 'Add web content' }).click();
-		await kinds.nth(items).fill('Video');
-		await web.getByRole('textbox', { name: 'Title', exact: true }).nth(items).fill(title);
-		await web
-			.getByRole('textbox', { name: 'Link', exact: true })
-			.nth(items)
-			.fill(`https://video.example/${tag}`);
+	const web = otherPage.getByRole('group', { name: 'Web content' });
+	const kinds = web.getByRole('textbox', { name: 'Kind', exact: true });
+	const items = await kinds.count();
+	await web.getByRole('button', { name: 'Add web content' }).click();
+	await kinds.nth(items).fill('Video');
+	await web.getByRole('textbox', { name: 'Title', exact: true }).nth(items).fill(title);
+	await web
+		.getByRole('textbox', { name: 'Link', exact: true })
+		.nth(items)
+		.fill(`https://video.example/${tag}`);
 
-		const preview = otherPage.getByRole('complementary', { name: 'Preview' });
-		await expect(preview.getByText(`Mastodon: ${link}`)).toBeVisible();
-		await expect(preview.getByText(/Bluesky/)).toHaveCount(0);
-		await otherPage.getByRole('button', { name: 'Submit for review' }).click();
-		await expect(otherPage.getByText('Sent for review')).toBeVisible();
+	const preview = otherPage.getByRole('complementary', { name: 'Preview' });
+	await expect(preview.getByText(`Mastodon: ${link}`)).toBeVisible();
+	await expect(preview.getByText(/Bluesky/)).toHaveCount(0);
+	await otherPage.getByRole('button', { name: 'Submit for review' }).click();
+	await expect(otherPage.getByText('Sent for review')).toBeVisible();
 
-		// The page opens again on what was sent.
-		await otherPage.reload();
-		await expect(networks.nth(rows)).toHaveValue('Mastodon');
-		await expect(networks).toHaveCount(rows + 1);
-		await expect(web.getByRole('textbox', { name: 'Title', exact: true }).nth(items)).toHaveValue(
-			title,
-		);
+	// The page opens again on what was sent.
+	await otherPage.reload();
+	await expect(networks.nth(rows)).toHaveValue('Mastodon');
+	await expect(networks).toHaveCount(rows + 1);
+	await expect(web.getByRole('textbox', { name: 'Title', exact: true }).nth(items)).toHaveValue(
+		title,
+	);
 
-		// Staff see the rows the member sent, not the one removed; returned, nothing stays pending.
-		const panel = await openRequests(page);
-		const card = panel.getByRole('article', { name: other.name });
-		const requestedLinks = card.getByRole('row', { name: /Social links/ });
-		await expect(requestedLinks).toContainText(`Mastodon: ${link}`);
-		await expect(requestedLinks).not.toContainText('Bluesky');
-		await expect(card.getByRole('row', { name: /Web content/ })).toContainText(
-			`Video — ${title} — https://video.example/${tag}`,
-		);
-		await card.getByRole('button', { name: 'Return with a note' }).click();
-		await card.getByRole('textbox', { name: 'Note to the member' }).fill('Thank you, not now.');
-		await card.getByRole('button', { name: 'Return request' }).click();
-		await expect(panel.getByRole('status')).toContainText(`Returned the update of ${other.name}`);
-		await otherMember.close();
-	},
-);
+	// Staff see the rows the member sent, not the one removed; returned, nothing stays pending.
+	const panel = await openRequests(page);
+	const card = panel.getByRole('article', { name: other.name });
+	const requestedLinks = card.getByRole('row', { name: /Social links/ });
+	await expect(requestedLinks).toContainText(`Mastodon: ${link}`);
+	await expect(requestedLinks).not.toContainText('Bluesky');
+	await expect(card.getByRole('row', { name: /Web content/ })).toContainText(
+		`Video — ${title} — https://video.example/${tag}`,
+	);
+	await card.getByRole('button', { name: 'Return with a note' }).click();
+	await card.getByRole('textbox', { name: 'Note to the member' }).fill('Thank you, not now.');
+	await card.getByRole('button', { name: 'Return request' }).click();
+	await expect(panel.getByRole('status')).toContainText(`Returned the update of ${other.name}`);
+	await otherMember.close();
+});
