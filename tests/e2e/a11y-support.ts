@@ -174,6 +174,14 @@ export async function axeViolations(page: Page, options: AxeOptions = {}): Promi
 	return found;
 }
 
+/** No WCAG A/AA violation in the page (or the part of it asked) as it is now. */
+export async function expectNoAxeViolations(
+	page: Page,
+	options: Omit<AxeOptions, 'rules'> = {},
+): Promise<void> {
+	expect(await axeViolations(page, options)).toEqual([]);
+}
+
 /**
  * No WCAG A/AA violation in the page as it is now, in each of the three colour sets: every rule
  * in the demo's colours, the colour rules in the others. Leaves the page in its own colours.

@@ -2,7 +2,6 @@ import { expect, type Locator, type Page, type Request } from '@playwright/test'
 import { addMonths } from 'date-fns/addMonths';
 import { format } from 'date-fns/format';
 import { decodeHTMLAttribute, escapeAttribute } from 'entities';
-import { axeViolations } from './a11y-support.ts';
 
 // Shared by the calendar page specs (events, events-list, community-events).
 
@@ -62,10 +61,6 @@ export async function apiEvents(
 	const response = await page.request.get(`${path}?startDate=${startDate}&endDate=${endDate}`);
 	expect(response.ok()).toBe(true);
 	return ((await response.json()) as { Result: ApiEvent[] }).Result;
-}
-
-export async function expectNoAxeViolations(page: Page): Promise<void> {
-	expect(await axeViolations(page)).toEqual([]);
 }
 
 /**

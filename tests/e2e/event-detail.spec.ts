@@ -3,7 +3,7 @@ import { IN_FULL_BROWSER } from './full-browser.ts';
 import ICAL from 'ical.js';
 import { readFile } from 'node:fs/promises';
 import { eventPath, withHttp, type Event } from '../../src/features/events/events.ts';
-import { axeViolations } from './a11y-support.ts';
+import { expectNoAxeViolations } from './a11y-support.ts';
 import { expectSelfHostedFonts } from './font-support.ts';
 
 // The event detail page of the demo chamber, as a visitor gets it: rendered on demand, complete
@@ -375,12 +375,12 @@ test.describe('event detail', () => {
 					.first()
 					.click();
 			}
-			expect(await axeViolations(page, { exclude: ['iframe'] })).toEqual([]);
+			await expectNoAxeViolations(page, { exclude: ['iframe'] });
 		});
 	}
 
 	test("has no accessibility violations: 'Event Not Found'", async ({ page }) => {
 		await page.goto('/events/999999/no-such-event');
-		expect(await axeViolations(page)).toEqual([]);
+		await expectNoAxeViolations(page);
 	});
 });

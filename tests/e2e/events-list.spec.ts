@@ -7,7 +7,6 @@ import {
 	apiEvents,
 	dayFromToday,
 	expectCalendarFeed,
-	expectNoAxeViolations,
 	expectTitled,
 	failEventsCalls,
 	firstLoadEnd,
@@ -18,6 +17,7 @@ import {
 	serveWithIslandProps,
 	today,
 } from './calendar-support.ts';
+import { expectNoAxeViolations } from './a11y-support.ts';
 import type { ChamberConfig } from '../../src/features/config/config.ts';
 import { agendaProps } from '../../src/features/events/pages.ts';
 import { demoConfig } from './directory-helpers.ts';

@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { IN_FULL_BROWSER } from './full-browser.ts';
-import { axeViolations } from './a11y-support.ts';
+import { expectNoAxeViolations } from './a11y-support.ts';
 import { expectFocusKeptIn } from './focus-support.ts';
 import { expectSelfHostedFonts } from './font-support.ts';
 
@@ -193,7 +193,7 @@ test.describe('mobile menu (below 999 px)', () => {
 		await page.getByRole('button', { name: 'Open menu' }).click();
 		await expect(page.getByRole('dialog', { name: 'Menu' })).toBeVisible();
 		await headerReady(page);
-		expect(await axeViolations(page)).toEqual([]);
+		await expectNoAxeViolations(page);
 	});
 });
 
