@@ -5,7 +5,7 @@ import { dbSuiteInclude } from './tests/db/runs-on.ts';
  * Unit and component files share their workers' threads and loaded modules: no file depends on
  * another's leftovers (stubs and globals are put back after each test), and loading the modules
  * once per worker instead of once per file makes the suite about 2.5 times faster (measured: 147 s
- * in a process per file, 54 s so).
+ * in a process per file, 60 s so).
  */
 export const SHARED_WORKERS = { pool: 'threads', isolate: false } as const;
 
