@@ -1,10 +1,11 @@
 /**
  * npm test: what CI runs first. The browser the end-to-end tests drive is looked for before
- * anything runs. Then the type check and the unit tests run beside the database suite (PGlite
- * works one statement at a time, so on two cores the other core is free for them), and the
- * end-to-end suite after them. The database suite's output comes as it runs; the type check's
- * and the unit tests' each come whole when they end, between two of its lines. A failing step
- * fails the command once both sides have ended; the end-to-end suite then does not run.
+ * anything runs. Then two lanes side by side: the database suite (PGlite works one statement at a
+ * time, so it keeps one core busy), and on the other core the type check, the unit tests and, once
+ * both passed, the end-to-end suite, which then shares the machine with what is left of the
+ * database suite. A failing step stops its own lane; the command fails once both have ended.
+ * One lane's output comes as it runs; a step of the other lane comes whole when it ends, between
+ * two lines, or live once the first lane is done.
  *
  * With CI_RESULTS_DIR set (`.ci/run`), each step's time goes to its steps.jsonl and each test
  * file's to vitest-unit.json, vitest-db.json and e2e-report.json, for scripts/ci-summary.ts.
@@ -58,12 +59,18 @@ runMain(async () => {
 	const records = await runPlan(
 		{
 			parent: 'npm test',
-			beside: [
-				{ name: 'npm run typecheck', command: 'npm run --silent typecheck' },
-				{ name: 'npm run test:unit', command: 'npm run --silent test:unit', env: timings('unit') },
+			lanes: [
+				[{ name: 'npm run test:db', command: 'npm run --silent test:db', env: timings('db') }],
+				[
+					{ name: 'npm run typecheck', command: 'npm run --silent typecheck' },
+					{
+						name: 'npm run test:unit',
+						command: 'npm run --silent test:unit',
+						env: timings('unit'),
+					},
+					{ name: 'npm run test:e2e', command: 'npm run --silent test:e2e' },
+				],
 			],
-			live: { name: 'npm run test:db', command: 'npm run --silent test:db', env: timings('db') },
-			after: { name: 'npm run test:e2e', command: 'npm run --silent test:e2e' },
 		},
 		(text) => process.stdout.write(text),
 	);
