@@ -679,7 +679,7 @@ const TABLES: readonly RelationCase[] = [
 		kind: 'table',
 		table: 'event_submissions',
 		columns: `id tenant_id status submitter_name submitter_email event note created_at
-			reviewed_at reviewed_by event_series_id`,
+			reviewed_at reviewed_by event_series_id member_user_id`,
 		tenantColumn: 'tenant_id',
 		updateColumn: 'note',
 		insert: tenantInsert(
