@@ -39,6 +39,8 @@ import './events-tab.css';
 export interface EventsTabProps extends AdminTabProps {
 	/** The chamber's calendar feeds (admins); left out, the button is not offered. */
 	FeedsPanel?: ComponentType<AdminTabProps & { onClose(): void }>;
+	/** Above the list (admins): the feeds that cannot be read. */
+	FeedAlerts?: ComponentType<AdminTabProps>;
 	/** The community's submissions waiting for review; left out, the button is not offered. */
 	SubmissionsPanel?: ComponentType<AdminTabProps & { onClose(): void }>;
 }
@@ -294,7 +296,7 @@ function today(timeZone: string): string {
  * editor with its dates, and (admins) the calendar feeds and the community's submissions.
  */
 export default function EventsTab(props: EventsTabProps) {
-	const { user, chamber, config, getAccessToken, FeedsPanel, SubmissionsPanel } = props;
+	const { user, chamber, config, getAccessToken, FeedsPanel, FeedAlerts, SubmissionsPanel } = props;
 	const deps = useMemo<EventsDeps>(
 		() => ({ chamber: chamber.key, getAccessToken }),
 		[chamber.key, getAccessToken],
@@ -359,6 +361,7 @@ export default function EventsTab(props: EventsTabProps) {
 					{notice.text}
 				</p>
 			)}
+			{admin && FeedAlerts && <FeedAlerts {...props} />}
 			<Filters deps={deps} />
 			<EventList deps={deps} timeZone={timeZone} onOpen={(id) => void openEvent(deps, id)} />
 		</div>

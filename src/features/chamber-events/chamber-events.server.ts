@@ -22,7 +22,14 @@ import {
 	type HistoryEntry,
 	type Saved,
 } from './chamber-events.ts';
-import { expandDates, ruleProblem, type SeriesDate } from './recurrence.ts';
+import { FEED_LIMITS } from './feed-limits.ts';
+import {
+	expandDates,
+	isEndless,
+	localDateTime,
+	ruleProblem,
+	type SeriesDate,
+} from './recurrence.ts';
 
 /**
  * The Events tab's data: every read and write through the signed-in user's supabase-js client,
@@ -116,20 +123,29 @@ export async function getEvent(
 	return data;
 }
 
-/** The whole event valid as the site needs it, or a 400 naming each problem. */
-function checkWhole(event: EventValues): void {
+/**
+ * The whole event valid as the site needs it, or a 400 naming each problem. The rule is judged
+ * when it is set or changed: a feed's series may repeat without end (its dates are read ahead).
+ */
+function checkWhole(event: EventValues, ruleSet = true): void {
 	const issues: FieldIssue[] = eventIssues(event);
-	if (event.rrule) {
+	if (event.rrule && ruleSet) {
 		const problem = ruleProblem(event.rrule, event.starts_local);
 		if (problem) issues.push({ path: 'rrule', field: 'rrule', message: problem });
 	}
 	if (issues.length) throw new BadRequest(describeIssues(issues));
 }
 
-/** A series' dates from its rule; null for a one-off (the database keeps its one date). */
+/**
+ * A series' dates from its rule; null for a one-off (the database keeps its one date). A rule
+ * without end (a feed's) is expanded as far ahead as a feed's read reaches.
+ */
 function datesOf(event: EventValues): SeriesDate[] | null {
 	if (!event.rrule) return null;
-	const dates = expandDates(event.rrule, event.starts_local, event.ends_local);
+	const horizon = isEndless(event.rrule)
+		? localDateTime(new Date(Date.now() + FEED_LIMITS.aheadDays * 86_400_000), event.time_zone)
+		: undefined;
+	const dates = expandDates(event.rrule, event.starts_local, event.ends_local, { horizon });
 	if (dates.length === 0) throw new BadRequest('rrule: the rule gives no date');
 	return dates;
 }
@@ -190,7 +206,7 @@ export async function saveEvent(
 	const changes: EventChanges = parsed.changes;
 	const current = await getEvent(client, tenantId, id);
 	const whole = { ...current.event, ...changes };
-	checkWhole(whole);
+	checkWhole(whole, 'rrule' in changes);
 	const timesChanged = TIME_FIELDS.some((f) => f in changes);
 	const { data, error } = await client.rpc('save_chamber_event', {
 		p_tenant_id: tenantId,

@@ -3,6 +3,7 @@ import { format } from 'date-fns/format';
 import ICAL from 'ical.js';
 import { isTimeZone } from '../../lib/time-zone.ts';
 import { FEED_LIMITS } from './feed-limits.ts';
+import { plainTextHtml } from './plain-html.ts';
 import { MAX_DATES, type SeriesDate } from './recurrence.ts';
 
 // A calendar feed's text (RFC 5545, as Google Calendar and Outlook export it) read with ical.js
@@ -118,24 +119,15 @@ function dayOf(time: ICAL.Time): string {
 	return wallClock(time).slice(0, 10);
 }
 
+/** A text property, trimmed to the column's bound (NUL, which Postgres's text refuses, dropped). */
 function text(value: unknown, max: number): string {
-	return typeof value === 'string' ? value.trim().slice(0, max) : '';
+	return typeof value === 'string' ? value.replaceAll('\0', '').trim().slice(0, max) : '';
 }
 
 /** A description as HTML: a feed's HTML as it is (sanitised when shown), plain text escaped. */
 function descriptionHtml(value: unknown): string {
 	const raw = typeof value === 'string' ? value.trim() : '';
-	if (!raw || HTML_TAG.test(raw)) return raw.slice(0, 20_000);
-	const escaped = raw
-		.replaceAll('&', '&amp;')
-		.replaceAll('<', '&lt;')
-		.replaceAll('>', '&gt;')
-		.replaceAll('"', '&quot;');
-	return escaped
-		.split(/\r?\n\s*\r?\n/)
-		.map((paragraph) => `<p>${paragraph.split(/\r?\n/).join('<br>')}</p>`)
-		.join('')
-		.slice(0, 20_000);
+	return HTML_TAG.test(raw) ? raw.slice(0, 20_000) : plainTextHtml(raw);
 }
 
 function tzidOf(property: ICAL.Property | null): string | null {

@@ -1,3 +1,5 @@
+import { TZDate } from '@date-fns/tz';
+import { format } from 'date-fns/format';
 import ICAL from 'ical.js';
 import { FREQUENCIES, MAX_COUNT, MAX_UNTIL_YEARS } from './rule.ts';
 
@@ -57,6 +59,16 @@ export function ruleProblem(rule: string, startsLocal: string): RuleProblem | nu
 		}
 	}
 	return null;
+}
+
+/** A rule with neither COUNT nor UNTIL (a feed's may be one). */
+export function isEndless(rule: string): boolean {
+	return !ICAL.Recur.fromString(rule).isFinite();
+}
+
+/** 'yyyy-mm-ddThh:mm' of an instant on a zone's wall clock. */
+export function localDateTime(instant: Date, zone: string): string {
+	return format(new TZDate(instant.getTime(), zone), "yyyy-MM-dd'T'HH:mm");
 }
 
 /**
