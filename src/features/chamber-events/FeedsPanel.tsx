@@ -289,11 +289,11 @@ export default function FeedsPanel({
 					placeholder="https://calendar.google.com/calendar/ical/…/basic.ics"
 					onChange={setUrl}
 				/>
-				<SelectField
+				<SelectField<Calendar>
 					label="Calendar"
 					value={calendar}
 					options={CALENDAR_OPTIONS}
-					onChange={setCalendar}
+					onChange={(value) => setCalendar(value)}
 				/>
 				<TextField
 					label="Name (optional)"

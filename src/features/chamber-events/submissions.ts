@@ -133,11 +133,21 @@ export const SUBMISSION_COLUMNS =
 /** What approving sends: staff's edits over the submission (none: as submitted), a note. */
 export const approveBodySchema = z.object({
 	changes: z
-		.object(
-			Object.fromEntries(
-				SUBMITTED_FIELDS.map((field) => [field, FIELD_SCHEMAS[field].optional()]),
-			) as Record<SubmittedField, z.ZodOptional<z.ZodType>>,
-		)
+		.object({
+			name: FIELD_SCHEMAS.name.optional(),
+			/** Plain text, as the visitor's. */
+			description: text(L.description, 'Description').optional(),
+			all_day: FIELD_SCHEMAS.all_day.optional(),
+			starts_local: FIELD_SCHEMAS.starts_local.optional(),
+			ends_local: FIELD_SCHEMAS.ends_local.optional(),
+			venue: FIELD_SCHEMAS.venue.optional(),
+			address1: FIELD_SCHEMAS.address1.optional(),
+			city: FIELD_SCHEMAS.city.optional(),
+			state: FIELD_SCHEMAS.state.optional(),
+			zip: FIELD_SCHEMAS.zip.optional(),
+			registration_url: FIELD_SCHEMAS.registration_url.optional(),
+			contact_email: FIELD_SCHEMAS.contact_email.optional(),
+		} satisfies Record<SubmittedField, z.ZodType>)
 		.strict()
 		.default({}),
 	note: z.string().trim().max(1000, { error: 'note: at most 1000 characters' }).default(''),
