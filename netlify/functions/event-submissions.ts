@@ -5,7 +5,7 @@ import {
 	ContactConfigError,
 	readContactEnv,
 	verifyRecaptcha,
-} from '../../src/features/contact/contact.server.ts';
+} from '../../src/features/contact/contact-env.server.ts';
 import {
 	SUBMISSION_LIMITS,
 	SUBMISSION_TEXTS,

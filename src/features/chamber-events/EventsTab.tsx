@@ -343,7 +343,7 @@ export default function EventsTab(props: EventsTabProps) {
 						className="admin-button admin-button--secondary"
 						onClick={() => setView('submissions')}
 					>
-						Submissions
+						Community submissions
 					</button>
 				)}
 				{admin && FeedsPanel && (
