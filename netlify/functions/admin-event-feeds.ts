@@ -13,7 +13,7 @@ import {
 	removeFeed,
 	type ServerRead,
 } from '../../src/features/chamber-events/feeds.server.ts';
-import { chamberOf } from '../../src/features/members/members.server.ts';
+import { chamberOf } from '../../src/features/versioned/versioned.server.ts';
 import {
 	handleJson,
 	HttpError,

@@ -11,7 +11,7 @@ import {
 	listSubmissions,
 	reviewSubmission,
 } from '../../src/features/chamber-events/submissions.server.ts';
-import { chamberOf } from '../../src/features/members/members.server.ts';
+import { chamberOf } from '../../src/features/versioned/versioned.server.ts';
 import {
 	handleJson,
 	HttpError,

@@ -37,25 +37,34 @@ function fieldName(field: string): string {
 	return (FIELD_LABELS as Record<string, string>)[field]?.toLowerCase() ?? field;
 }
 
+function fetchFeeds(deps: EventsDeps) {
+	return eventsApi<{ feeds: FeedRow[] }>(
+		deps,
+		'GET',
+		'/api/admin/event-feeds',
+		undefined,
+		'The calendar feeds could not be loaded.',
+	);
+}
+
 function useFeeds(deps: EventsDeps) {
 	const [feeds, setFeeds] = useState<FeedRow[] | null>(null);
 	const [error, setError] = useState<string | null>(null);
-	const reload = useCallback(async () => {
-		const answer = await eventsApi<{ feeds: FeedRow[] }>(
-			deps,
-			'GET',
-			'/api/admin/event-feeds',
-			undefined,
-			'The calendar feeds could not be loaded.',
-		);
-		if (answer.ok) {
-			setFeeds(answer.data.feeds);
-			setError(null);
-		} else setError(answer.error);
-	}, [deps]);
+	const [round, setRound] = useState(0);
 	useEffect(() => {
-		void reload();
-	}, [reload]);
+		let live = true;
+		void fetchFeeds(deps).then((answer) => {
+			if (!live) return;
+			if (answer.ok) {
+				setFeeds(answer.data.feeds);
+				setError(null);
+			} else setError(answer.error);
+		});
+		return () => {
+			live = false;
+		};
+	}, [deps, round]);
+	const reload = useCallback(() => setRound((n) => n + 1), []);
 	return { feeds, error, reload, setFeeds };
 }
 
@@ -260,7 +269,7 @@ export default function FeedsPanel({
 		setFresh((f) => ({ ...f, [answer.data.feed.id]: answer.data.read }));
 		setUrl('');
 		setName('');
-		await reload();
+		reload();
 	};
 
 	const changed = (id: string) => (feed: FeedRow | null) =>

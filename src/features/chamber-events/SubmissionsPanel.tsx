@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useId, useState, type FormEvent } from 'react';
+import { useEffect, useId, useState, type FormEvent } from 'react';
 import type { AdminTabProps } from '../admin/admin.ts';
 import ErrorBanner from '../admin/ErrorBanner.tsx';
 import { SelectField } from '../admin/fields.tsx';
@@ -288,23 +288,27 @@ export default function SubmissionsPanel({
 	const [notice, setNotice] = useState<string | null>(null);
 	const titleId = useId();
 
-	const load = useCallback(async () => {
-		const answer = await eventsApi<{ submissions: SubmissionRow[]; pending: number }>(
+	const [round, setRound] = useState(0);
+
+	useEffect(() => {
+		let live = true;
+		void eventsApi<{ submissions: SubmissionRow[]; pending: number }>(
 			deps,
 			'GET',
 			`/api/admin/event-submissions?status=${status}`,
 			undefined,
 			'The submissions could not be loaded.',
-		);
-		if (answer.ok) {
-			setList(answer.data);
-			setError(null);
-		} else setError(answer.error);
-	}, [deps, status]);
-
-	useEffect(() => {
-		void load();
-	}, [load]);
+		).then((answer) => {
+			if (!live) return;
+			if (answer.ok) {
+				setList(answer.data);
+				setError(null);
+			} else setError(answer.error);
+		});
+		return () => {
+			live = false;
+		};
+	}, [deps, status, round]);
 
 	return (
 		<section className="members-tab" aria-labelledby={titleId}>
@@ -345,7 +349,7 @@ export default function SubmissionsPanel({
 							deps={deps}
 							onDecided={(text) => {
 								setNotice(text);
-								void load();
+								setRound((n) => n + 1);
 							}}
 						/>
 					))}

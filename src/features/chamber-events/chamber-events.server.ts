@@ -6,6 +6,7 @@ import { atlasEventsSource, readEventsSourceConfig } from '../events/source.serv
 import { refusal } from '../members/refusal.server.ts';
 import { purgeTenantCache } from '../publish/publish.server.ts';
 import type { TenantRow } from '../tenants/lookup.server.ts';
+import { auditHistory, HISTORY_SIZE, recordId } from '../versioned/versioned.server.ts';
 import {
 	describeIssues,
 	eventIssues,
@@ -38,12 +39,10 @@ import {
  * here from its rule (ical.js) and handed to the database with the change.
  */
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const NOT_FOUND = 'No such event in this chamber';
 
 export function eventId(id: string | undefined): string {
-	if (!id || !UUID.test(id)) throw new HttpError(404, NOT_FOUND);
-	return id.toLowerCase();
+	return recordId(id, NOT_FOUND);
 }
 
 // --- The list -----------------------------------------------------------------------------------
@@ -284,43 +283,15 @@ export async function takeFeedValue(
 	return data;
 }
 
-interface AuditRow {
-	id: number;
-	at: string;
-	actor_email: string | null;
-	actor_role: string;
-	field: string;
-	old_value: unknown;
-	new_value: unknown;
-}
-
-/** How many changes of an event its history shows, newest first. */
-export const HISTORY_SIZE = 50;
+export { HISTORY_SIZE };
 
 /** An event's changes from the audit log (row-level security: the chamber's admins read it). */
-export async function eventHistory(
+export function eventHistory(
 	client: SupabaseClient,
 	tenantId: string,
 	id: string | undefined,
 ): Promise<HistoryEntry[]> {
-	const { data, error } = await client
-		.from('audit_log')
-		.select('id, at, actor_email, actor_role, field, old_value, new_value')
-		.eq('tenant_id', tenantId)
-		.eq('event_id', eventId(id))
-		.order('at', { ascending: false })
-		.order('id', { ascending: false })
-		.limit(HISTORY_SIZE)
-		.overrideTypes<AuditRow[], { merge: false }>();
-	if (error) throw refusal(error, 'Reading the history');
-	return data.map((row) => ({
-		id: Number(row.id),
-		at: row.at,
-		actor: row.actor_email ?? (row.actor_role === 'service_role' ? 'feed' : row.actor_role),
-		field: row.field,
-		oldValue: row.old_value,
-		newValue: row.new_value,
-	}));
+	return auditHistory(client, tenantId, 'event_id', eventId(id), 'feed');
 }
 
 // --- Publishing --------------------------------------------------------------------------------

@@ -209,7 +209,7 @@ function seriesDates(
 	}
 	// EXDATE: dates the series leaves out, shown here as cancelled dates.
 	for (const property of event.component.getAllProperties('exdate')) {
-		const tzid = tzidOf(property) ?? tzids.start;
+		const exdateTzids = { start: tzidOf(property) ?? tzids.start, end: null };
 		for (const value of property.getValues()) {
 			if (!(value instanceof ICAL.Time)) continue;
 			const time = value.clone();
@@ -217,7 +217,9 @@ function seriesDates(
 				const first = startProp.getFirstValue();
 				if (first instanceof ICAL.Time && first.isDate) time.isDate = true;
 			}
-			const { start, end } = span(time);
+			const until = time.clone();
+			until.addDuration(duration);
+			const { start, end } = spanOf(time, until, exdateTzids, zone);
 			if (start > window.to || end < window.from) continue;
 			const key = start.slice(0, 10);
 			if (!dates.has(key)) dates.set(key, { key, start, end, cancelled: true });
