@@ -13,13 +13,12 @@ import {
 import { submissionBodySchema } from '../../src/features/chamber-events/submissions.ts';
 import {
 	storeSubmission,
+	submittingMember,
 	SubmissionRefused,
 } from '../../src/features/chamber-events/submissions.server.ts';
-import { authenticateMember } from '../../src/features/self-service/self-service.server.ts';
 import {
 	clientIp,
 	handle,
-	HttpError,
 	ipRateKey,
 	isUnavailable,
 	sameOriginJsonProblem,
@@ -38,19 +37,6 @@ function reply(status: number, body: { success: boolean; error?: string }): Resp
 }
 
 const fail = (status: number, error: string) => reply(status, { success: false, error });
-
-/** The member signed in by their e-mailed link, when the dialog sends their token. */
-async function memberOf(req: Request): Promise<{ userId: string; email: string } | null> {
-	if (!req.headers.get('authorization')) return null;
-	try {
-		const session = await authenticateMember(req);
-		return session.email ? { userId: session.userId, email: session.email } : null;
-	} catch (error) {
-		// A stale member session submits as a visitor does.
-		if (error instanceof HttpError && error.status === 401) return null;
-		throw error;
-	}
-}
 
 async function submit(req: Request, context: Context): Promise<Response> {
 	const refused = sameOriginJsonProblem(req, {
@@ -84,7 +70,7 @@ async function submit(req: Request, context: Context): Promise<Response> {
 
 	const tenant = await getCurrentTenant();
 	const chamber = await getCachedChamberConfig(getAnonClient(), tenant.id);
-	const member = await memberOf(req);
+	const member = await submittingMember(req);
 	// A member signed in by the link proved their address; a visitor passes reCAPTCHA.
 	if (!member) {
 		let recaptcha;

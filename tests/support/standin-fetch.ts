@@ -10,7 +10,11 @@ import {
  * (tests/support/calendar-feeds.ts), which listen on 127.0.0.1 (`.test` is reserved: no real
  * resolver answers it).
  */
-export const STANDIN_HOSTS = ['atlas-members.test', 'atlas-events.test', 'calendar-feeds.test'] as const;
+export const STANDIN_HOSTS = [
+	'atlas-members.test',
+	'atlas-events.test',
+	'calendar-feeds.test',
+] as const;
 
 /**
  * The public-address fetch as production has it, except that the stand-ins' host names resolve

@@ -3,6 +3,7 @@ import type { SupabaseClient } from '../../lib/database.ts';
 import { BadRequest, HttpError } from '../../lib/http.server.ts';
 import type { AdminSession } from '../auth/auth.server.ts';
 import { refusal } from '../members/refusal.server.ts';
+import { authenticateMember } from '../self-service/self-service.server.ts';
 import type { TenantRow } from '../tenants/lookup.server.ts';
 import { plainTextHtml } from './plain-html.ts';
 import { SUBMISSION_LIMITS } from './submission-limits.ts';
@@ -38,6 +39,23 @@ function storeRefusal(error: PostgrestError): Error {
 		return new SubmissionRefused(400, 'Some of the event’s fields are not valid');
 	}
 	return new Error(`Storing the submission failed: ${error.message}`, { cause: error });
+}
+
+/**
+ * The member signed in by their e-mailed link, when the dialog sends their token; null for a
+ * visitor (a stale member session submits as a visitor does).
+ */
+export async function submittingMember(
+	req: Request,
+): Promise<{ userId: string; email: string } | null> {
+	if (!req.headers.get('authorization')) return null;
+	try {
+		const session = await authenticateMember(req);
+		return session.email ? { userId: session.userId, email: session.email } : null;
+	} catch (error) {
+		if (error instanceof HttpError && error.status === 401) return null;
+		throw error;
+	}
 }
 
 /**
