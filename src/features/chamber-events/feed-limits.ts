@@ -1,5 +1,5 @@
 // What one read of a calendar feed may be: one place for the reader, the panel and the docs
-// (docs/events.md#limits). The database holds the counts too (add_event_feed, apply_event_feed).
+// (docs/events.md#for-operators). The database holds the counts too (add_event_feed, apply_event_feed).
 
 export const FEED_LIMITS = {
 	/** The most of a feed's answer read; a larger one fails the read (its events stay). */
