@@ -11,14 +11,9 @@ import { getChamberConfig } from '../config/config.server.ts';
 import { chamberTimeZone } from '../config/time-zone.ts';
 import { refusal } from '../members/refusal.server.ts';
 import type { TenantRow } from '../tenants/lookup.server.ts';
+import { recordId } from '../versioned/versioned.server.ts';
 import { FEED_LIMITS } from './feed-limits.ts';
-import {
-	FEED_COLUMNS,
-	type FeedAdd,
-	type FeedApplied,
-	type FeedRead,
-	type FeedRow,
-} from './feeds.ts';
+import { FEED_COLUMNS, type FeedAdd, type FeedRead, type FeedRow } from './feeds.ts';
 import { FeedFormatError, parseFeed, type ParsedFeed } from './ical-feed.ts';
 
 /**
@@ -30,11 +25,8 @@ import { FeedFormatError, parseFeed, type ParsedFeed } from './ical-feed.ts';
  * events as they were, records why, and says whether the admins are to be told by e-mail now.
  */
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 export function feedId(id: string | undefined): string {
-	if (!id || !UUID.test(id)) throw new HttpError(404, 'No such feed in this chamber');
-	return id.toLowerCase();
+	return recordId(id, 'No such feed in this chamber');
 }
 
 /** Why a feed could not be read, in words for the chamber's admins. */
@@ -138,7 +130,7 @@ export async function addFeed(
 		p_name: feed.name,
 	});
 	if (error) throw refusal(error, 'Adding the calendar feed');
-	return getFeed(client, tenantId, (data as { id: string }).id);
+	return getFeed(client, tenantId, data.id);
 }
 
 export async function removeFeed(
@@ -151,7 +143,7 @@ export async function removeFeed(
 		p_feed_id: feedId(id),
 	});
 	if (error) throw refusal(error, 'Removing the calendar feed');
-	return data as { id: string; events: number };
+	return data;
 }
 
 // --- Reading a feed --------------------------------------------------------------------------------
@@ -221,7 +213,7 @@ async function applyFeedText(
 		feedId: id,
 		dryRun: options.dryRun,
 		calendarName: parsed.name,
-		result: data as unknown as FeedApplied,
+		result: data,
 		skipped: parsed.skipped,
 		error: null,
 	};
@@ -238,7 +230,7 @@ async function failRead(
 		p_error: message,
 	});
 	if (error) throw refusal(error, 'Recording the feed’s error');
-	const recorded = data as { notify: boolean; errorSince: string };
+	const recorded = data;
 	return {
 		feedId: id,
 		dryRun,

@@ -95,6 +95,23 @@ export interface FeedApplied {
 	events: FeedChange[];
 }
 
+/** add_event_feed's answer. */
+export interface FeedAdded {
+	id: string;
+}
+
+/** remove_event_feed's answer: the feed, and how many events went with it. */
+export interface FeedRemoved {
+	id: string;
+	events: number;
+}
+
+/** record_event_feed_error's answer: whether to e-mail the admins now, and since when it fails. */
+export interface FeedErrorRecorded {
+	notify: boolean;
+	errorSince: string;
+}
+
 /** What reading a feed answers: the changes (a preview's or a read's), or why it failed. */
 export interface FeedRead {
 	feedId: string;

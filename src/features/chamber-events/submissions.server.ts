@@ -5,6 +5,7 @@ import type { AdminSession } from '../auth/auth.server.ts';
 import { refusal } from '../members/refusal.server.ts';
 import { authenticateMember } from '../self-service/self-service.server.ts';
 import type { TenantRow } from '../tenants/lookup.server.ts';
+import { recordId } from '../versioned/versioned.server.ts';
 import { plainTextHtml } from './plain-html.ts';
 import { SUBMISSION_LIMITS } from './submission-limits.ts';
 import {
@@ -23,11 +24,8 @@ import {
  * role and the state).
  */
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 function submissionId(id: string | undefined): string {
-	if (!id || !UUID.test(id)) throw new HttpError(404, 'No such submission in this chamber');
-	return id.toLowerCase();
+	return recordId(id, 'No such submission in this chamber');
 }
 
 /** A refusal of the store: the pending limits (PT429) and the table's checks answered as such. */
@@ -161,5 +159,5 @@ export async function reviewSubmission(
 		if (error.code === '23514') throw new BadRequest(`The event is not valid: ${error.message}`);
 		throw refusal(error, 'Reviewing the submission');
 	}
-	return data as unknown as ReviewAnswer;
+	return data;
 }
