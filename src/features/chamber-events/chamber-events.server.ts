@@ -137,14 +137,23 @@ function checkWhole(event: EventValues, ruleSet = true): void {
 
 /**
  * A series' dates from its rule; null for a one-off (the database keeps its one date). A rule
- * without end (a feed's) is expanded as far ahead as a feed's read reaches.
+ * without end (a feed's) is expanded over the window a feed's read takes.
  */
 function datesOf(event: EventValues): SeriesDate[] | null {
 	if (!event.rrule) return null;
-	const horizon = isEndless(event.rrule)
-		? localDateTime(new Date(Date.now() + FEED_LIMITS.aheadDays * 86_400_000), event.time_zone)
+	const endless = isEndless(event.rrule);
+	const day = 86_400_000;
+	const horizon = endless
+		? localDateTime(new Date(Date.now() + FEED_LIMITS.aheadDays * day), event.time_zone)
 		: undefined;
-	const dates = expandDates(event.rrule, event.starts_local, event.ends_local, { horizon });
+	// An endless rule's dates from as far back as a feed's read keeps them.
+	const since = endless
+		? localDateTime(new Date(Date.now() - FEED_LIMITS.pastDays * day), event.time_zone)
+		: undefined;
+	const dates = expandDates(event.rrule, event.starts_local, event.ends_local, {
+		horizon,
+		from: since,
+	});
 	if (dates.length === 0) throw new BadRequest('rrule: the rule gives no date');
 	return dates;
 }

@@ -24,6 +24,9 @@ export interface SeriesDate {
 /** The most dates the database keeps of one series. */
 export const MAX_DATES = 1000;
 
+/** The most dates passed over before `from` (a daily rule over 50 years). */
+const MAX_ITERATIONS = 20_000;
+
 export type RuleProblem = string;
 
 /** 'yyyy-mm-ddThh:mm' → ical.js floating time. */
@@ -73,14 +76,14 @@ export function localDateTime(instant: Date, zone: string): string {
 
 /**
  * The dates of a series: each date of `rule` from `startsLocal`, lasting as long as the first
- * (ends_local − starts_local, on the wall clock), at most MAX_DATES and none after `horizon`
- * (a feed's endless rule is read a year ahead; the next read reaches further).
+ * (ends_local − starts_local, on the wall clock), at most MAX_DATES, none after `horizon` and
+ * none that ended before `from` (a feed's endless rule is read over the window of its reads).
  */
 export function expandDates(
 	rule: string,
 	startsLocal: string,
 	endsLocal: string,
-	options: { horizon?: string; max?: number } = {},
+	options: { horizon?: string; max?: number; from?: string } = {},
 ): SeriesDate[] {
 	const recur = ICAL.Recur.fromString(rule);
 	const start = floating(startsLocal);
@@ -89,12 +92,19 @@ export function expandDates(
 	const max = Math.min(options.max ?? MAX_DATES, MAX_DATES);
 	const iterator = recur.iterator(start);
 	const dates: SeriesDate[] = [];
+	let skipped = 0;
 	for (let next = iterator.next(); next && dates.length < max; next = iterator.next()) {
 		if (horizon && next.compare(horizon) > 0) break;
 		const end = next.clone();
 		end.addDuration(length);
 		const startText = localText(next);
-		dates.push({ key: startText.slice(0, 10), start: startText, end: localText(end) });
+		const endText = localText(end);
+		// Dates before `from` are passed over, not counted (at most MAX_ITERATIONS of them).
+		if (options.from && endText < options.from) {
+			if (++skipped > MAX_ITERATIONS) break;
+			continue;
+		}
+		dates.push({ key: startText.slice(0, 10), start: startText, end: endText });
 	}
 	return dates;
 }
