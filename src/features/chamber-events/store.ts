@@ -34,7 +34,9 @@ import {
 /**
  * The Events tab's state: the list (its query and page), and the event open in the editor, as
  * loaded and as a draft the form edits. The draft lives here, not in a component, so it
- * survives switching tabs; the panel asks before unsaved changes are lost.
+ * survives switching tabs; the panel asks before unsaved changes are lost. The list, the editor
+ * and its conflicts are the versioned-record kit's (src/features/versioned/), shared with the
+ * Members tab; this module adds the event's own (a new event's day, dates, feeds' values).
  */
 
 export type EventsDeps = RecordDeps;

@@ -19,7 +19,7 @@ export function isOwnEventId(id: number): boolean {
 	return id >= OWN_EVENT_ID_MIN;
 }
 
-/** The columns of chamber_events a visitor's row carries (public_chamber_event_row). */
+/** The columns of chamber_events a visitor's row carries (chamber_event_public_row). */
 type PublicEventColumn =
 	| 'name'
 	| 'summary'

@@ -31,7 +31,9 @@ import {
  * The Members tab's state: the list (its query and page), and the listing open in the editor,
  * as loaded and as a draft the form edits. The draft lives here, not in a component, so it
  * survives switching tabs; the unsaved changes are the fields where the two differ, and the
- * panel's guards ask before they are lost (leaving the listing, the page, or signing out).
+ * panel's guards ask before they are lost (leaving the listing, the page, or signing out). The
+ * list, the editor and its conflicts are the versioned-record kit's (src/features/versioned/),
+ * shared with the Events tab; this module adds the listing's own.
  */
 
 export type MembersDeps = RecordDeps;
