@@ -298,6 +298,14 @@ describe('an Outlook feed', () => {
 		const picnic = list.find((e) => e.EventName === 'Members’ Summer Picnic');
 		expect(picnic).toMatchObject({ StartDate: expect.any(String) });
 
+		// Staff retitle the luncheon in the tab.
+		const luncheon = await feedEvent(OUTLOOK_UIDS.luncheon);
+		const own = await call('PATCH', `/api/admin/events/${luncheon.id}`, tokens.admin, {
+			version: luncheon.version,
+			changes: { name: 'Board Luncheon (members welcome)' },
+		});
+		expect(own.status, JSON.stringify(own.body)).toBe(200);
+
 		// The schedule: every 30 minutes, as the service role; the luncheon moved rooms.
 		expect(scheduledConfig.schedule).toBe(`*/${FEED_LIMITS.scheduleMinutes} * * * *`);
 		feeds.serve('/outlook/calendar.ics', outlookFeed({ luncheonRoom: 'Main Hall' }));
@@ -307,7 +315,10 @@ describe('an Outlook feed', () => {
 		);
 		expect(await answer.json()).toEqual({ feeds: 1, changed: 1 });
 		expect(await eventIds(OUTLOOK_UIDS.luncheon)).toEqual(ids);
-		expect((await detail(ids[day(first!)]!)).body.Venue).toBe('Main Hall');
+		expect((await detail(ids[day(first!)]!)).body).toMatchObject({
+			Venue: 'Main Hall',
+			EventName: 'Board Luncheon (members welcome)',
+		});
 		// The moved date keeps its own room.
 		expect((await detail(ids[day(second!)]!)).body.Venue).toBe(
 			'Cedar Falls Public Library, Room B',
