@@ -1,3 +1,6 @@
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Output, runPlan, type Plan } from './test-runner.ts';
 
@@ -90,11 +93,18 @@ describe('npm test’s steps', () => {
 	});
 
 	it('stops a lane at its failing step and lets the other lanes run to their end', async () => {
+		// The database step ends only after the types step, however the machine schedules them.
+		const done = join(await mkdtemp(join(tmpdir(), 'chamber-lanes-')), 'types-done');
 		const { printed, records } = await run({
 			lanes: [
-				[{ name: 'database', command: 'sleep 0.2; echo database ran' }],
 				[
-					{ name: 'types', command: 'echo wrong type; exit 2' },
+					{
+						name: 'database',
+						command: `until [ -e ${done} ]; do sleep 0.05; done; sleep 0.5; echo database ran`,
+					},
+				],
+				[
+					{ name: 'types', command: `echo wrong type; touch ${done}; exit 2` },
 					{ name: 'unit', command: 'echo unit ran' },
 				],
 			],
