@@ -1,10 +1,10 @@
 /**
  * npm test: what CI runs first. The browser the end-to-end tests drive is looked for before
- * anything runs. Then two lanes side by side: the end-to-end suite, the longest, from the start;
+ * anything runs. Then three lanes side by side: the end-to-end suite, the longest, from the start;
  * beside it, at a lower priority so that they take only the processor time it leaves, the type
- * check, the unit tests and the database suite. A failing step stops its own lane; the command
- * fails once both have ended. The end-to-end suite's output comes as it runs; each step of the
- * other lane comes whole when it ends, between two of its lines.
+ * check then the unit tests, and the database suite. A failing step stops its own lane; the
+ * command fails once all have ended. The end-to-end suite's output comes as it runs; each step of
+ * the other lanes comes whole when it ends, between two of its lines.
  *
  * With CI_RESULTS_DIR set (`.ci/run`), each step's time goes to its steps.jsonl and each test
  * file's to vitest-unit.json, vitest-db.json and e2e-report.json, for scripts/ci-summary.ts.
@@ -74,6 +74,8 @@ runMain(async () => {
 						command: `${BESIDE} npm run --silent test:unit`,
 						env: timings('unit'),
 					},
+				],
+				[
 					{
 						name: 'npm run test:db',
 						command: `${BESIDE} npm run --silent test:db`,
