@@ -759,7 +759,8 @@ create table public.member_imports (
 	previewed_at timestamp with time zone,
 	applied_at timestamp with time zone,
 	publish_id bigint,
-	applied_by uuid
+	applied_by uuid,
+	live_by timestamp with time zone
 );
 alter table public.member_imports add constraint member_imports_counts_check CHECK ((jsonb_typeof(counts) = 'object'::text));
 alter table public.member_imports add constraint member_imports_error_check CHECK ((length(error) <= 2000));
@@ -795,6 +796,7 @@ comment on column public.member_imports.counts is 'The dry run''s counts: added,
 comment on column public.member_imports.missing_action is 'What the person chose for members missing from the file: keep them, or unpublish them.';
 comment on column public.member_imports.requested_by is 'Who started the import (null: the scheduled sync); it is read only while they may still import.';
 comment on column public.member_imports.applied_by is 'Who asked to apply the dry run (the identity-service user); the apply is done only while they may still import.';
+comment on column public.member_imports.live_by is 'When the applied changes are on the site at the latest: the mark of the publish window they wait for (collect_publish).';
 grant select on table public.member_imports to authenticated;
 grant select, insert, update, delete, truncate, references, trigger, maintain on table public.member_imports to postgres;
 grant select, insert, update, delete, truncate, references, trigger, maintain on table public.member_imports to service_role;

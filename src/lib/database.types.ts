@@ -1044,6 +1044,7 @@ export type Database = {
 					headers: Json | null;
 					id: string;
 					kind: string;
+					live_by: string | null;
 					mapping: NonNullable<Json>;
 					missing_action: string | null;
 					previewed_at: string | null;
@@ -1072,6 +1073,7 @@ export type Database = {
 					headers?: Json | null;
 					id?: string;
 					kind: string;
+					live_by?: string | null;
 					mapping?: NonNullable<Json>;
 					missing_action?: string | null;
 					previewed_at?: string | null;
@@ -1099,6 +1101,7 @@ export type Database = {
 					headers?: Json | null;
 					id?: string;
 					kind?: string;
+					live_by?: string | null;
 					mapping?: NonNullable<Json>;
 					missing_action?: string | null;
 					previewed_at?: string | null;
@@ -2328,6 +2331,7 @@ export type Database = {
 					headers: Json | null;
 					id: string;
 					kind: string;
+					live_by: string | null;
 					mapping: NonNullable<Json>;
 					missing_action: string | null;
 					previewed_at: string | null;

@@ -481,6 +481,11 @@ $$;
 
 comment on function public.collect_publish is 'A change that waits for the window''s publish (or, at the budget, the daily one); answers when it is live at the latest. p_now (service role only) injects the clock.';
 
+/** An applied import (or sync) waits for the window's publish: when it is live at the latest. */
+alter table public.member_imports add column if not exists live_by timestamptz;
+
+comment on column public.member_imports.live_by is 'When the applied changes are on the site at the latest: the mark of the publish window they wait for (collect_publish).';
+
 /**
   ---------------------------------------------------------------------------
   request_publish: a staff publish, at once
