@@ -615,6 +615,10 @@ begin
 	if v_mark is null then
 		return;
 	end if;
+	-- A publish queued already takes them when its build starts.
+	if exists (select 1 from public.publishes p where p.tenant_id = p_tenant_id and p.state = 'queued') then
+		return;
+	end if;
 	if exists (
 		select 1 from public.scheduled_publishes s
 		where s.tenant_id = p_tenant_id and s.state = 'scheduled'

@@ -84,6 +84,15 @@ export function budgetWarningText(usage: Pick<PublishUsage, 'used' | 'budget'>):
 	return `${usage.used} of this month's ${usage.budget} publishes are used. At ${usage.budget}, members' changes, syncs and imports go live once a day, and each publish asks first.`;
 }
 
+/** The header's short note beside the month's publishes, from the warning share on. */
+export function budgetNote(usage: Pick<PublishUsage, 'used' | 'budget' | 'warnAt'>): string {
+	if (usage.used >= usage.budget) return "The budget is used: members' changes go out once a day.";
+	if (usage.used >= usage.warnAt) {
+		return `Nearly used: at ${usage.budget}, members' changes go out once a day.`;
+	}
+	return '';
+}
+
 /** The confirmation a staff publish asks for at the budget, naming what it costs. */
 export function budgetConfirmText(usage: Pick<PublishUsage, 'used' | 'budget'>): string {
 	const next = usage.used + 1;
