@@ -357,6 +357,8 @@ export async function requestPublish(
 
 /** A change collected for the window's publish: live on the site by `dueAt` at the latest. */
 export interface WaitingAnswer {
+	/** Its row of waiting_changes (a business's later saves update the same one). */
+	id: number;
 	dueAt: string;
 	/** It waits for the daily publish: the month's budget is used. */
 	daily: boolean;
@@ -378,6 +380,7 @@ export interface CollectRequest {
 }
 
 const collectedRow = z.object({
+	waiting_id: z.union([z.number(), z.string()]),
 	due_at: z.string(),
 	daily: z.boolean(),
 });
@@ -401,7 +404,11 @@ export async function collectChange(
 	}
 	const row = collectedRow.parse((data as unknown[])[0]);
 	if (request.purgeTags?.length) await purgeTenantCache(request.purgeTags, env);
-	return { dueAt: new Date(row.due_at).toISOString(), daily: row.daily };
+	return {
+		id: Number(row.waiting_id),
+		dueAt: new Date(row.due_at).toISOString(),
+		daily: row.daily,
+	};
 }
 
 /**
