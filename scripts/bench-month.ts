@@ -79,6 +79,8 @@ class Clock {
 
 interface Change {
 	label: string;
+	/** Staff: when the publish its save created was requested (real time), for the publish's own time. */
+	requestedReal?: number;
 	kind: MonthEvent['kind'];
 	savedAt: Date;
 	savedReal: number;
@@ -237,6 +239,8 @@ runMain(async () => {
 		}
 
 		const changes: Change[] = [];
+		/** When each publish a staff save created was requested (real time). */
+		const requested = new Map<number, number>();
 		let confirmations = 0;
 		let n = 0;
 		for (const event of events) {
@@ -272,6 +276,7 @@ runMain(async () => {
 					confirmed = true;
 					result = await ask(true);
 				}
+				if (result.created) requested.set(result.publish.id, Date.now());
 				changes.push({ label, kind: 'staff', savedAt, savedReal, publishId: result.publish.id, confirmed });
 				continue;
 			}
@@ -340,7 +345,7 @@ runMain(async () => {
 		const liveAfter = (id: number) =>
 			[...built.entries()]
 				.filter(([publish, b]) => publish >= id && b.state === 'live')
-				.sort(([a], [b]) => a - b)[0]?.[1];
+				.sort(([a], [b]) => a - b)[0];
 
 		console.log('\n  Change                                             saved (clock)         live after');
 		let staffMissed = 0;
@@ -350,11 +355,16 @@ runMain(async () => {
 			let text: string;
 			if (change.purged) text = 'at once (profile purged)';
 			else if (change.kind === 'staff') {
-				const live = liveAfter(change.publishId!);
-				const seconds = live ? (live.real - change.savedReal) / 1000 : Number.POSITIVE_INFINITY;
-				staffSeconds.push(seconds);
-				if (seconds > STAFF_SECONDS) staffMissed += 1;
-				text = `${seconds.toFixed(1)} s${change.confirmed ? ' (confirmed past the budget)' : ''}${seconds > STAFF_SECONDS ? ': MISSED' : ''}`;
+				// From the save, and from the request of the publish that took it live (a later save's,
+				// when that one superseded its own build) to live: the target is on the latter.
+				const found = liveAfter(change.publishId!);
+				const live = found?.[1];
+				const fromSave = live ? (live.real - change.savedReal) / 1000 : Number.POSITIVE_INFINITY;
+				const start = found ? requested.get(found[0]) : undefined;
+				const fromPublish = live && start ? (live.real - start) / 1000 : fromSave;
+				staffSeconds.push(fromPublish);
+				if (fromPublish > STAFF_SECONDS) staffMissed += 1;
+				text = `${fromSave.toFixed(1)} s from the save, ${fromPublish.toFixed(1)} s from its publish (${found?.[0] ?? '-'})${change.confirmed ? ', confirmed past the budget' : ''}${fromPublish > STAFF_SECONDS ? ': MISSED' : ''}`;
 			} else {
 				const publish = takenBy.get(change.waiting!.id);
 				const live = publish === null || publish === undefined ? undefined : built.get(publish);
@@ -390,7 +400,7 @@ runMain(async () => {
 			console.log(`  In all: ${(deployCredits + traffic.bandwidthCredits + traffic.requestCredits).toFixed(0)} credits`);
 		}
 		console.log(
-			`  Staff changes: save to live median ${sorted[sorted.length >> 1]?.toFixed(1) ?? '-'} s, longest ${sorted.at(-1)?.toFixed(1) ?? '-'} s (target ≤ ${STAFF_SECONDS} s: ${staffMissed ? `${staffMissed} missed` : 'met'})`,
+			`  Staff changes: from their publish to live median ${sorted[sorted.length >> 1]?.toFixed(1) ?? '-'} s, longest ${sorted.at(-1)?.toFixed(1) ?? '-'} s (target ≤ ${STAFF_SECONDS} s: ${staffMissed ? `${staffMissed} missed` : 'met'})`,
 		);
 		console.log(
 			`  Member changes, syncs, imports: ${memberMissed ? `${memberMissed} not live by their mark` : 'every one live by the end of its window'}`,

@@ -54,8 +54,10 @@ export function monthScenario(options: ScenarioOptions): MonthEvent[] {
 		new TZDate(year, month - 1, day, hour, minute, second, options.zone);
 	const events: MonthEvent[] = [];
 
-	// Staff: 15 working days, one burst on most, two on some; a burst is 2 to 5 saves, each a few
-	// seconds after the last (fix, save, notice the next thing, save again).
+	// Staff: 15 working days, one burst on most, two on some; a burst is 2 to 5 saves, each 1 to 4
+	// seconds after the last (a field, Save, the next field, Save), within the time a build takes,
+	// so they coalesce as the publishes of one working session do (on Netlify, where a build takes
+	// a minute or two, saves a minute apart coalesce alike).
 	const workdays = Array.from({ length: days }, (_, i) => i + 1).filter(
 		(day) => !isWeekend(at(day, 12, 0)),
 	);
@@ -74,7 +76,7 @@ export function monthScenario(options: ScenarioOptions): MonthEvent[] {
 			const saves = faker.number.int({ min: 2, max: 5 });
 			for (let save = 1; save <= saves; save++) {
 				events.push({ kind: 'staff', at: when, burst, save });
-				when = addSeconds(when, faker.number.int({ min: 4, max: 15 }));
+				when = addSeconds(when, faker.number.int({ min: 1, max: 4 }));
 			}
 		}
 	}
