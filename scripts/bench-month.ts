@@ -31,7 +31,11 @@ import { format } from 'date-fns/format';
 import { getChamberConfig } from '../src/features/config/config.server.ts';
 import { chamberTimeZone } from '../src/features/config/time-zone.ts';
 import { prerenderedProfilesMax } from '../src/features/business/prerender.ts';
-import { businessChangeImpact, NETLIFY_CREDITS, WINDOW_LEAD_MINUTES } from '../src/features/publish/policy.ts';
+import {
+	businessChangeImpact,
+	NETLIFY_CREDITS,
+	WINDOW_LEAD_MINUTES,
+} from '../src/features/publish/policy.ts';
 import { fireWindow, profilesOnDemand } from '../src/features/publish/policy.server.ts';
 import {
 	BudgetReachedError,
@@ -141,7 +145,12 @@ runMain(async () => {
 		const config = await getChamberConfig(service, tenant.id);
 		const zone = chamberTimeZone(config);
 		const month = values.month ?? format(addMonths(new TZDate(Date.now(), zone), 1), 'yyyy-MM');
-		const events = monthScenario({ month, zone, seed: Number(values.seed), businesses: BUSINESSES });
+		const events = monthScenario({
+			month,
+			zone,
+			seed: Number(values.seed),
+			businesses: BUSINESSES,
+		});
 		const env = readPublishEnv();
 
 		// The month starts empty: no publish of the chamber's, nothing waiting.
@@ -176,7 +185,8 @@ runMain(async () => {
 				const cancelled = /^publish (\d+): cancelled/.exec(line);
 				const id = Number((live ?? failed ?? cancelled)?.[1]);
 				if (live) built.set(id, { state: 'live', at: clock.now(), real: Date.now() });
-				else if (cancelled) built.set(id, { state: 'cancelled', at: clock.now(), real: Date.now() });
+				else if (cancelled)
+					built.set(id, { state: 'cancelled', at: clock.now(), real: Date.now() });
 				else if (failed && built.get(id)?.state !== 'cancelled') {
 					built.set(id, { state: 'failed', at: clock.now(), real: Date.now() });
 				}
@@ -277,7 +287,14 @@ runMain(async () => {
 					result = await ask(true);
 				}
 				if (result.created) requested.set(result.publish.id, Date.now());
-				changes.push({ label, kind: 'staff', savedAt, savedReal, publishId: result.publish.id, confirmed });
+				changes.push({
+					label,
+					kind: 'staff',
+					savedAt,
+					savedReal,
+					publishId: result.publish.id,
+					confirmed,
+				});
 				continue;
 			}
 			if (event.kind === 'member') {
@@ -321,10 +338,19 @@ runMain(async () => {
 			const label = `${event.kind} of ${event.businesses} businesses`;
 			for (let i = 0; i < event.businesses; i++) {
 				const business = businesses[(n * 7 + i * 13) % businesses.length]!;
-				await service.from('profiles').update({ city: `City ${n}` }).eq('id', business.id);
+				await service
+					.from('profiles')
+					.update({ city: `City ${n}` })
+					.eq('id', business.id);
 			}
 			const waiting = await collectChange(
-				{ client: service, tenantId: tenant.id, source: event.kind, summary: label, now: clock.now() },
+				{
+					client: service,
+					tenantId: tenant.id,
+					source: event.kind,
+					summary: label,
+					now: clock.now(),
+				},
 				publishEnv,
 			);
 			changes.push({ label, kind: event.kind, savedAt, savedReal, waiting });
@@ -341,13 +367,17 @@ runMain(async () => {
 			.from('waiting_changes')
 			.select('id, publish_id, state')
 			.in('id', ids.length ? ids : [0]);
-		const takenBy = new Map((rows ?? []).map((r) => [Number(r.id), r.publish_id === null ? null : Number(r.publish_id)]));
+		const takenBy = new Map(
+			(rows ?? []).map((r) => [Number(r.id), r.publish_id === null ? null : Number(r.publish_id)]),
+		);
 		const liveAfter = (id: number) =>
 			[...built.entries()]
 				.filter(([publish, b]) => publish >= id && b.state === 'live')
 				.sort(([a], [b]) => a - b)[0];
 
-		console.log('\n  Change                                             saved (clock)         live after');
+		console.log(
+			'\n  Change                                             saved (clock)         live after',
+		);
 		let staffMissed = 0;
 		let memberMissed = 0;
 		const staffSeconds: number[] = [];
@@ -397,7 +427,9 @@ runMain(async () => {
 			console.log(
 				`  Traffic (${visits} visits, ${traffic.pagesPerVisit} pages each): ${traffic.gigabytes.toFixed(2)} GB × ${NETLIFY_CREDITS.perGigabyte} = ${traffic.bandwidthCredits.toFixed(1)} credits, ${traffic.requests} requests = ${traffic.requestCredits.toFixed(1)} credits (page weight: first view ${(traffic.firstViewBytes / 1024).toFixed(0)} KB, next page ${(traffic.pageBytes / 1024).toFixed(0)} KB)`,
 			);
-			console.log(`  In all: ${(deployCredits + traffic.bandwidthCredits + traffic.requestCredits).toFixed(0)} credits`);
+			console.log(
+				`  In all: ${(deployCredits + traffic.bandwidthCredits + traffic.requestCredits).toFixed(0)} credits`,
+			);
 		}
 		console.log(
 			`  Staff changes: from their publish to live median ${sorted[sorted.length >> 1]?.toFixed(1) ?? '-'} s, longest ${sorted.at(-1)?.toFixed(1) ?? '-'} s (target ≤ ${STAFF_SECONDS} s: ${staffMissed ? `${staffMissed} missed` : 'met'})`,
@@ -405,7 +437,9 @@ runMain(async () => {
 		console.log(
 			`  Member changes, syncs, imports: ${memberMissed ? `${memberMissed} not live by their mark` : 'every one live by the end of its window'}`,
 		);
-		console.log(`  Deploys ${deploys} (target ≤ ${MAX_DEPLOYS}: ${deploys <= MAX_DEPLOYS ? 'met' : 'missed'}); load average ${load.toFixed(1)} → ${loadavg()[0]!.toFixed(1)}`);
+		console.log(
+			`  Deploys ${deploys} (target ≤ ${MAX_DEPLOYS}: ${deploys <= MAX_DEPLOYS ? 'met' : 'missed'}); load average ${load.toFixed(1)} → ${loadavg()[0]!.toFixed(1)}`,
+		);
 		if (deploys > MAX_DEPLOYS || staffMissed || memberMissed) process.exitCode = 1;
 	});
 });
@@ -417,7 +451,9 @@ runMain(async () => {
  * banners come from Supabase Storage, not Netlify. An estimate, for docs/deploy.md.
  */
 async function trafficEstimate(buildsDir: string, visits: number) {
-	const live = JSON.parse(await readFile(join(buildsDir, 'live.json'), 'utf8').catch(() => 'null')) as {
+	const live = JSON.parse(
+		await readFile(join(buildsDir, 'live.json'), 'utf8').catch(() => 'null'),
+	) as {
 		deployId: string;
 	} | null;
 	if (!live) return null;

@@ -141,7 +141,9 @@ async function eventDetailPage(origin: string): Promise<string | null> {
 async function onDemandProfile(): Promise<string | null> {
 	const files = (await readdir(DIST)).filter((f) => /^sitemap(-\d+)?\.xml$/.test(f)).sort();
 	for (const file of files) {
-		const match = /<loc>[^<]*?(\/business\/[^<]+)<\/loc>/.exec(await readFile(join(DIST, file), 'utf8'));
+		const match = /<loc>[^<]*?(\/business\/[^<]+)<\/loc>/.exec(
+			await readFile(join(DIST, file), 'utf8'),
+		);
 		if (match?.[1]) return match[1];
 	}
 	return null;
@@ -252,7 +254,10 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[values.le
  * on demand renders then, as after a publish or a purge behind the CDN) and the median of the
  * ten after it.
  */
-async function serverTimes(origin: string, path: string): Promise<{ first: number; median: number }> {
+async function serverTimes(
+	origin: string,
+	path: string,
+): Promise<{ first: number; median: number }> {
 	const once = async () => {
 		const began = performance.now();
 		const response = await fetch(`${origin}${path}`);

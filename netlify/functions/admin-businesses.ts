@@ -46,8 +46,14 @@ export default handleJson('admin-businesses', ['GET', 'POST'], async (req) => {
 	const saved = await addMember(session.client, tenant.id, parsed.business);
 	const name = parsed.business.values.report_name ?? '';
 	// A business added unpublished shows on no page until it is published.
-	const outcome = await publishMemberChange(session.client, tenant, saved.id, `Member added: ${name}`, {
-		impact: (await isOnSite(saved.id)) ? 'site' : 'none',
-	});
+	const outcome = await publishMemberChange(
+		session.client,
+		tenant,
+		saved.id,
+		`Member added: ${name}`,
+		{
+			impact: (await isOnSite(saved.id)) ? 'site' : 'none',
+		},
+	);
 	return Response.json({ ...saved, ...outcomeAnswer(outcome) }, { status: 201, headers: noStore });
 });

@@ -1,7 +1,11 @@
 import type { Config } from '@netlify/functions';
 import { authenticate } from '../../src/features/auth/auth.server.ts';
 import { publishBodySchema } from '../../src/features/publish/publish.ts';
-import { BudgetReachedError, collectChange, requestPublish } from '../../src/features/publish/publish.server.ts';
+import {
+	BudgetReachedError,
+	collectChange,
+	requestPublish,
+} from '../../src/features/publish/publish.server.ts';
 import { BadRequest, handleJson } from '../../src/lib/http.server.ts';
 import { getCurrentTenant } from '../../src/lib/tenant.server.ts';
 

@@ -108,10 +108,11 @@ async function waitingRows() {
 
 /** When a change collected at `at` is live at the latest, as the database says. */
 async function liveBy(at: Date, daily = false): Promise<Date> {
-	const { rows } = await db.query<{ at: Date }>(
-		'select public.publish_live_by($1, $2, $3) as at',
-		[chambers.tenantId, at, daily],
-	);
+	const { rows } = await db.query<{ at: Date }>('select public.publish_live_by($1, $2, $3) as at', [
+		chambers.tenantId,
+		at,
+		daily,
+	]);
 	return rows[0]!.at;
 }
 
@@ -122,8 +123,6 @@ async function buildGoesLive(publishId: number) {
 	await startPublish(service, publishId, `deploy-${publishId}`);
 	await finishPublish(service, publishId, { state: 'live' });
 }
-
-const hookId = (i: number) => Number(/\[publish (\d+) of/.exec(site.netlify.buildHooks[i]!.triggerTitle!)![1]);
 
 beforeAll(async () => {
 	site = await startStaffSite({
@@ -185,9 +184,13 @@ describe('members, syncs and imports wait for the window', () => {
 		});
 
 		// Before the window's publish time nothing is built; at its mark less the lead, one build.
-		expect(await fireWindow(chambers.tenantId, { now: new Date(due.getTime() - minutes(15)) })).toBeNull();
+		expect(
+			await fireWindow(chambers.tenantId, { now: new Date(due.getTime() - minutes(15)) }),
+		).toBeNull();
 		expect(site.netlify.buildHooks).toHaveLength(0);
-		const publish = await fireWindow(chambers.tenantId, { now: new Date(due.getTime() - minutes(10)) });
+		const publish = await fireWindow(chambers.tenantId, {
+			now: new Date(due.getTime() - minutes(10)),
+		});
 		expect(publish).toMatchObject({ state: 'queued', requests: 3 });
 		expect(site.netlify.buildHooks).toHaveLength(1);
 		expect(site.netlify.buildHooks[0]!.triggerTitle).toContain('Waiting changes: 3');
@@ -253,7 +256,9 @@ describe('members, syncs and imports wait for the window', () => {
 			[chambers.tenantId, new Date(due.getTime() - minutes(5))],
 		);
 		try {
-			expect(await fireWindow(chambers.tenantId, { now: new Date(due.getTime() - minutes(10)) })).toBeNull();
+			expect(
+				await fireWindow(chambers.tenantId, { now: new Date(due.getTime() - minutes(10)) }),
+			).toBeNull();
 			expect(site.netlify.buildHooks).toHaveLength(0);
 		} finally {
 			await db.query('delete from public.scheduled_publishes where tenant_id = $1', [
@@ -276,18 +281,32 @@ describe("the window: the chamber's setting, on its clock", () => {
 
 	it('marks counted from midnight on the chamber’s clock, at least the lead (10 minutes) ahead', async () => {
 		// 13:20 in Chicago (CST, UTC-6): live by 14:00; at 13:55 the next mark is 15:00.
-		expect(await liveBy(new Date('2031-01-14T19:20:00Z'))).toEqual(new Date('2031-01-14T20:00:00Z'));
-		expect(await liveBy(new Date('2031-01-14T19:50:00Z'))).toEqual(new Date('2031-01-14T20:00:00Z'));
-		expect(await liveBy(new Date('2031-01-14T19:55:00Z'))).toEqual(new Date('2031-01-14T21:00:00Z'));
+		expect(await liveBy(new Date('2031-01-14T19:20:00Z'))).toEqual(
+			new Date('2031-01-14T20:00:00Z'),
+		);
+		expect(await liveBy(new Date('2031-01-14T19:50:00Z'))).toEqual(
+			new Date('2031-01-14T20:00:00Z'),
+		);
+		expect(await liveBy(new Date('2031-01-14T19:55:00Z'))).toEqual(
+			new Date('2031-01-14T21:00:00Z'),
+		);
 		await setWindow('15min');
-		expect(await liveBy(new Date('2031-01-14T19:20:00Z'))).toEqual(new Date('2031-01-14T19:30:00Z'));
+		expect(await liveBy(new Date('2031-01-14T19:20:00Z'))).toEqual(
+			new Date('2031-01-14T19:30:00Z'),
+		);
 		await setWindow('24h');
 		// A day's window: the next midnight in Chicago.
-		expect(await liveBy(new Date('2031-01-14T19:20:00Z'))).toEqual(new Date('2031-01-15T06:00:00Z'));
+		expect(await liveBy(new Date('2031-01-14T19:20:00Z'))).toEqual(
+			new Date('2031-01-15T06:00:00Z'),
+		);
 		// The day of the clocks' change (2031-03-09, 23 hours long in Chicago) has its midnight too.
-		expect(await liveBy(new Date('2031-03-09T12:00:00Z'))).toEqual(new Date('2031-03-10T05:00:00Z'));
+		expect(await liveBy(new Date('2031-03-09T12:00:00Z'))).toEqual(
+			new Date('2031-03-10T05:00:00Z'),
+		);
 		await setWindow('4h');
-		expect(await liveBy(new Date('2031-03-09T12:00:00Z'))).toEqual(new Date('2031-03-09T13:00:00Z'));
+		expect(await liveBy(new Date('2031-03-09T12:00:00Z'))).toEqual(
+			new Date('2031-03-09T13:00:00Z'),
+		);
 	});
 
 	it('the database refuses a window that is not one of the choices, as the schema does', async () => {
@@ -310,9 +329,10 @@ describe("the window: the chamber's setting, on its clock", () => {
 				`update public.chamber_config set contact = contact || jsonb_build_object('timeZone', '', 'state', $2::text) where tenant_id = $1`,
 				[chambers.tenantId, state],
 			);
-			const { rows } = await db.query<{ zone: string }>('select public.chamber_time_zone($1) as zone', [
-				chambers.tenantId,
-			]);
+			const { rows } = await db.query<{ zone: string }>(
+				'select public.chamber_time_zone($1) as zone',
+				[chambers.tenantId],
+			);
 			const config = chamberConfigSchema.parse({
 				name: 'x',
 				slug: 'x',
@@ -363,7 +383,13 @@ describe("the month's budget", () => {
 		await finishPublish(service, Number(data![0]!.publish_id), { state: 'failed', error: 'x' });
 		const status = await call('/api/publish-status', { token: chambers.tokens.editor });
 		expect(status.status).toBe(200);
-		expect(status.body.usage).toMatchObject({ used: 2, budget: 12, warnAt: 10, atBudget: false, waiting: 0 });
+		expect(status.body.usage).toMatchObject({
+			used: 2,
+			budget: 12,
+			warnAt: 10,
+			atBudget: false,
+			waiting: 0,
+		});
 		expect(status.body.usage.month).toMatch(/^\d{4}-\d{2}$/);
 	});
 
@@ -406,12 +432,17 @@ describe("the month's budget", () => {
 		expect(JSON.parse(direct.error!.details)).toEqual({ used: 3, budget: 2 });
 	});
 
-	it("at the budget a staff save through the API waits for the daily publish instead of building", async () => {
+	it('at the budget a staff save through the API waits for the daily publish instead of building', async () => {
 		await setBudget(1);
 		await earlier(1);
 		const saved = await call('/api/update-config', {
 			token: chambers.tokens.admin,
-			body: { chamber: chambers.slug, section: 'content', field: 'heroTitle', value: 'At the budget' },
+			body: {
+				chamber: chambers.slug,
+				section: 'content',
+				field: 'heroTitle',
+				value: 'At the budget',
+			},
 		});
 		expect(saved.status).toBe(200);
 		expect(saved.body).toMatchObject({ success: true, publish: null, waiting: { daily: true } });
@@ -426,19 +457,27 @@ describe("the month's budget", () => {
 		await earlier(1);
 		const hour = new Date(saved.body.liveBy);
 		// The window's mark comes: at the budget, its changes move to the day's mark instead.
-		expect(await fireWindow(chambers.tenantId, { now: new Date(hour.getTime() - minutes(10)) })).toBeNull();
+		expect(
+			await fireWindow(chambers.tenantId, { now: new Date(hour.getTime() - minutes(10)) }),
+		).toBeNull();
 		const midnight = await liveBy(new Date(hour.getTime() - minutes(10)), true);
 		expect(await waitingRows()).toEqual([
 			expect.objectContaining({ source: 'member', daily: true, due_at: midnight }),
 		]);
 		const status = await call('/api/publish-status', { token: chambers.tokens.admin });
 		expect(status.body.usage).toMatchObject({ atBudget: true, waiting: 1, daily: true });
-		expect(status.body.waiting).toEqual([expect.objectContaining({ source: 'member', daily: true })]);
+		expect(status.body.waiting).toEqual([
+			expect.objectContaining({ source: 'member', daily: true }),
+		]);
 		// A member saving now is told the day's mark.
 		const later = await memberSave({ work_phone: '555-0151' });
 		expect(new Date(later.body.liveBy)).toEqual(midnight);
-		expect(await fireWindow(chambers.tenantId, { now: new Date(midnight.getTime() - minutes(15)) })).toBeNull();
-		const daily = await fireWindow(chambers.tenantId, { now: new Date(midnight.getTime() - minutes(10)) });
+		expect(
+			await fireWindow(chambers.tenantId, { now: new Date(midnight.getTime() - minutes(15)) }),
+		).toBeNull();
+		const daily = await fireWindow(chambers.tenantId, {
+			now: new Date(midnight.getTime() - minutes(10)),
+		});
 		expect(daily).toMatchObject({ state: 'queued' });
 		expect(site.netlify.buildHooks).toHaveLength(1);
 	});
@@ -447,7 +486,13 @@ describe("the month's budget", () => {
 		await setBudget(5);
 		await earlier(2);
 		await publishes(1);
-		expect((await db.query('select 1 from public.publish_months where tenant_id = $1', [chambers.tenantId])).rowCount).toBe(0);
+		expect(
+			(
+				await db.query('select 1 from public.publish_months where tenant_id = $1', [
+					chambers.tenantId,
+				])
+			).rowCount,
+		).toBe(0);
 		await publishes(1);
 		const admin = chambers.emails.admin;
 		const before = await countMail(admin, 'publish-budget');
@@ -500,13 +545,16 @@ describe('no build where none is needed', () => {
 		});
 		expect(shown.body.publish).toMatchObject({ state: 'queued' });
 		expect(site.netlify.buildHooks).toHaveLength(1);
-		await db.query(`update public.chamber_config set features = features - 'publishWindow' where tenant_id = $1`, [
-			chambers.tenantId,
-		]);
+		await db.query(
+			`update public.chamber_config set features = features - 'publishWindow' where tenant_id = $1`,
+			[chambers.tenantId],
+		);
 	});
 
 	it('a change of a listing that is not on the site publishes nothing', async () => {
-		const detail = await call(`/api/admin/businesses/${ids.hidden}`, { token: chambers.tokens.admin });
+		const detail = await call(`/api/admin/businesses/${ids.hidden}`, {
+			token: chambers.tokens.admin,
+		});
 		const saved = await call(`/api/admin/businesses/${ids.hidden}`, {
 			token: chambers.tokens.admin,
 			method: 'PATCH',
@@ -522,12 +570,17 @@ describe('no build where none is needed', () => {
 			.from('member_report_settings')
 			.upsert({ tenant_id: chambers.tenantId, monthly_email: true });
 		expect(error).toBeNull();
-		expect((await db.query('select 1 from public.publishes where tenant_id = $1', [chambers.tenantId])).rowCount).toBe(0);
+		expect(
+			(await db.query('select 1 from public.publishes where tenant_id = $1', [chambers.tenantId]))
+				.rowCount,
+		).toBe(0);
 	});
 
 	it('where profiles are rendered on demand, a field only the profile shows purges its tags instead of building', async () => {
 		process.env.PRERENDERED_PROFILES_MAX = '0';
-		const detail = await call(`/api/admin/businesses/${ids.shop}`, { token: chambers.tokens.admin });
+		const detail = await call(`/api/admin/businesses/${ids.shop}`, {
+			token: chambers.tokens.admin,
+		});
 		const saved = await call(`/api/admin/businesses/${ids.shop}`, {
 			token: chambers.tokens.admin,
 			method: 'PATCH',
@@ -536,7 +589,11 @@ describe('no build where none is needed', () => {
 		expect(saved.body).toMatchObject({ publish: null, waiting: null });
 		expect(site.netlify.buildHooks).toHaveLength(0);
 		expect(site.netlify.purges.at(-1)?.body).toMatchObject({
-			cache_tags: [`${chambers.slug}:business:${ids.shop}`, `${chambers.slug}:businesses`, `${chambers.slug}:categories`],
+			cache_tags: [
+				`${chambers.slug}:business:${ids.shop}`,
+				`${chambers.slug}:businesses`,
+				`${chambers.slug}:categories`,
+			],
 		});
 		// A member's hours go live at once too (at most once in 10 minutes), and say so.
 		const member = await memberSave({ hours: 'Mon-Fri 9:00-17:00' });
@@ -546,7 +603,9 @@ describe('no build where none is needed', () => {
 		expect(Date.parse(again.body.publishAfter)).toBeGreaterThan(Date.now() + minutes(9));
 		expect(site.netlify.buildHooks).toHaveLength(0);
 		// A field cards show builds (staff: at once).
-		const current = await call(`/api/admin/businesses/${ids.shop}`, { token: chambers.tokens.admin });
+		const current = await call(`/api/admin/businesses/${ids.shop}`, {
+			token: chambers.tokens.admin,
+		});
 		const phone = await call(`/api/admin/businesses/${ids.shop}`, {
 			token: chambers.tokens.admin,
 			method: 'PATCH',
@@ -556,7 +615,9 @@ describe('no build where none is needed', () => {
 	});
 
 	it('where profiles are pre-rendered, the same field builds: the profile is a file of the build', async () => {
-		const detail = await call(`/api/admin/businesses/${ids.shop}`, { token: chambers.tokens.admin });
+		const detail = await call(`/api/admin/businesses/${ids.shop}`, {
+			token: chambers.tokens.admin,
+		});
 		const saved = await call(`/api/admin/businesses/${ids.shop}`, {
 			token: chambers.tokens.admin,
 			method: 'PATCH',
@@ -604,9 +665,21 @@ describe('who may read and change the month and what waits', () => {
 		// The budget, the month and the window's publish are the server's alone.
 		for (const token of [chambers.tokens.admin, chambers.tokens.super, memberToken]) {
 			const client = userClient(stack, token);
-			expect((await client.rpc('set_publish_budget', { p_tenant_id: chambers.tenantId, p_publishes: 999 })).error?.code).toBe('42501');
-			expect((await client.rpc('fire_publish_window', { p_tenant_id: chambers.tenantId })).error?.code).toBe('42501');
-			expect((await client.rpc('claim_publish_budget_warning', { p_tenant_id: chambers.tenantId })).error?.code).toBe('42501');
+			expect(
+				(
+					await client.rpc('set_publish_budget', {
+						p_tenant_id: chambers.tenantId,
+						p_publishes: 999,
+					})
+				).error?.code,
+			).toBe('42501');
+			expect(
+				(await client.rpc('fire_publish_window', { p_tenant_id: chambers.tenantId })).error?.code,
+			).toBe('42501');
+			expect(
+				(await client.rpc('claim_publish_budget_warning', { p_tenant_id: chambers.tenantId })).error
+					?.code,
+			).toBe('42501');
 		}
 	});
 
@@ -618,10 +691,12 @@ describe('who may read and change the month and what waits', () => {
 			});
 			expect(error?.code).toBe('22023');
 		}
-		const direct = await db.query(
-			'insert into public.publish_budgets (tenant_id, monthly_publishes) values ($1, 0) on conflict (tenant_id) do update set monthly_publishes = 0',
-			[chambers.tenantId],
-		).catch((error: { code: string }) => error);
+		const direct = await db
+			.query(
+				'insert into public.publish_budgets (tenant_id, monthly_publishes) values ($1, 0) on conflict (tenant_id) do update set monthly_publishes = 0',
+				[chambers.tenantId],
+			)
+			.catch((error: { code: string }) => error);
 		expect((direct as { code: string }).code).toBe('23514');
 	});
 });

@@ -489,7 +489,11 @@ describe("a member's changes show at once at most once in 10 minutes", () => {
 		expect(first.body).toMatchObject({ live: ['hours'], published: true, liveBy: null });
 		const saved = await submit(first.body.version, { hours: 'Mon-Fri 8:00-17:00' });
 		expect(saved.status).toBe(200);
-		expect(saved.body).toMatchObject({ live: ['hours'], published: false, liveBy: expect.any(String) });
+		expect(saved.body).toMatchObject({
+			live: ['hours'],
+			published: false,
+			liveBy: expect.any(String),
+		});
 		const after = Date.parse(saved.body.publishAfter);
 		expect(after).toBeGreaterThan(Date.now() + 9 * 60_000);
 		expect(after).toBeLessThanOrEqual(Date.now() + MEMBER_PUBLISH_INTERVAL_SECONDS * 1000 + 1000);

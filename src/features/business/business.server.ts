@@ -9,10 +9,7 @@ import { getAnonClient } from '../../lib/supabase.server.ts';
 import { getCurrentTenant } from '../../lib/tenant.server.ts';
 import { prerenderedProfilesMax } from './prerender.ts';
 
-export {
-	DEFAULT_PRERENDERED_PROFILES_MAX,
-	prerenderedProfilesMax,
-} from './prerender.ts';
+export { DEFAULT_PRERENDERED_PROFILES_MAX, prerenderedProfilesMax } from './prerender.ts';
 
 /**
  * The profiles the build pre-renders, and the config: every published business of the build's

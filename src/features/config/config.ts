@@ -85,7 +85,17 @@ export const MEMBER_CATEGORY_COUNT = { min: 1, max: 50, fallback: 3 } as const;
  * together: at most one publish in each such window, its marks counted from midnight on the
  * chamber's clock. Interval texts Postgres reads as they are (public.publish_window()).
  */
-export const PUBLISH_WINDOWS = ['15min', '30min', '1h', '2h', '3h', '4h', '6h', '12h', '24h'] as const;
+export const PUBLISH_WINDOWS = [
+	'15min',
+	'30min',
+	'1h',
+	'2h',
+	'3h',
+	'4h',
+	'6h',
+	'12h',
+	'24h',
+] as const;
 export type PublishWindow = (typeof PUBLISH_WINDOWS)[number];
 
 export const EVENTS_CALENDARS = ['events', 'community-events', 'events-list'] as const;

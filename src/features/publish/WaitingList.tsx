@@ -22,7 +22,12 @@ const SOURCE_TEXT = {
  * The changes waiting for a publish (members' own saves, syncs, imports; at the budget, staff's
  * and scheduled ones too): what, who, and when each is live at the latest on the chamber's clock.
  */
-export default function WaitingList({ waiting, timeZone, now = new Date(), compact = false }: Props) {
+export default function WaitingList({
+	waiting,
+	timeZone,
+	now = new Date(),
+	compact = false,
+}: Props) {
 	if (waiting.length === 0) return null;
 	const list = (
 		<ul className="scheduled-list waiting-list">
@@ -30,8 +35,8 @@ export default function WaitingList({ waiting, timeZone, now = new Date(), compa
 				<li key={item.id} className="scheduled-list__item">
 					<p>
 						<strong>{liveByText(item.dueAt, timeZone, now)}</strong>
-						{item.daily ? ' (the daily publish: the month’s budget is used)' : ''}:{' '}
-						{item.summary}. {SOURCE_TEXT[item.source]}
+						{item.daily ? ' (the daily publish: the month’s budget is used)' : ''}: {item.summary}.{' '}
+						{SOURCE_TEXT[item.source]}
 						{item.requestedBy && item.source !== 'member' ? ` (${item.requestedBy})` : ''}, saved{' '}
 						{zonedTime(item.createdAt, timeZone, now)}.
 					</p>

@@ -47,7 +47,8 @@ export async function mailBudgetWarnings(
 	const { data, error } = await service.rpc('claim_publish_budget_warning', {
 		p_tenant_id: tenantId,
 	});
-	if (error) throw new Error(`Failed to claim the budget warning: ${error.message}`, { cause: error });
+	if (error)
+		throw new Error(`Failed to claim the budget warning: ${error.message}`, { cause: error });
 	const warnings = data as { month: string; used: number; budget: number }[];
 	if (warnings.length === 0) return 0;
 	const { data: admins, error: adminsError } = await service

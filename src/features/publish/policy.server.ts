@@ -169,7 +169,8 @@ export async function fireWindow(
 		p_tenant_id: tenantId,
 		p_now: (options.now ?? new Date()).toISOString(),
 	});
-	if (error) throw new Error(`Failed to fire the window's publish: ${error.message}`, { cause: error });
+	if (error)
+		throw new Error(`Failed to fire the window's publish: ${error.message}`, { cause: error });
 	const found = (data as unknown[])[0];
 	if (!found) return null;
 	const row = windowRow.parse(found);
@@ -251,7 +252,8 @@ export async function listWaiting(
 		.order('id', { ascending: true })
 		.limit(200)
 		.overrideTypes<WaitingRow[], { merge: false }>();
-	if (error) throw new Error(`Failed to list the waiting changes: ${error.message}`, { cause: error });
+	if (error)
+		throw new Error(`Failed to list the waiting changes: ${error.message}`, { cause: error });
 	return data.map((row) => ({
 		id: Number(row.id),
 		source: row.source,

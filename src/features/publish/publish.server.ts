@@ -275,7 +275,8 @@ export async function syncPublishBudget(
 		p_tenant_id: tenantId,
 		p_publishes: env.PUBLISH_MONTHLY_BUDGET,
 	});
-	if (error) throw new Error(`Failed to set the publish budget: ${error.message}`, { cause: error });
+	if (error)
+		throw new Error(`Failed to set the publish budget: ${error.message}`, { cause: error });
 	budgetsSet.set(tenantId, env.PUBLISH_MONTHLY_BUDGET);
 }
 
@@ -283,7 +284,13 @@ export async function syncPublishBudget(
 export async function dispatchBuild(
 	service: SupabaseClient,
 	tenantId: string,
-	row: { publishId: number; tenantName: string; tenantSlug: string; reason: string; requestedBy: string | null },
+	row: {
+		publishId: number;
+		tenantName: string;
+		tenantSlug: string;
+		reason: string;
+		requestedBy: string | null;
+	},
 	env: PublishEnv,
 ): Promise<void> {
 	const title = buildTitle({
@@ -905,11 +912,24 @@ export async function restorePublishedConfig(
 	if (update.data.length === 0) throw new HttpError(403, 'You cannot change this chamber.');
 	const reason = `Restored the configuration published ${publishedAt} UTC`.trim();
 	try {
-		return { ...(await requestPublish({ client: session.client, tenantId, reason })), waiting: null };
+		return {
+			...(await requestPublish({ client: session.client, tenantId, reason })),
+			waiting: null,
+		};
 	} catch (error) {
 		if (!(error instanceof BudgetReachedError)) throw error;
 		// The month's budget is used: the restore is saved and waits for the daily publish.
-		const waiting = await collectChange({ client: session.client, tenantId, source: 'staff', summary: reason });
-		return { publish: null, created: false, usage: { used: error.used, budget: error.budget }, waiting };
+		const waiting = await collectChange({
+			client: session.client,
+			tenantId,
+			source: 'staff',
+			summary: reason,
+		});
+		return {
+			publish: null,
+			created: false,
+			usage: { used: error.used, budget: error.budget },
+			waiting,
+		};
 	}
 }

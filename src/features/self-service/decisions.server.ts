@@ -59,9 +59,7 @@ export async function approveMemberRequest(
 		.eq('id', decision.id)
 		.maybeSingle<{ applied: Record<string, unknown> | null }>();
 	const fields = applied?.applied ? Object.keys(applied.applied) : null;
-	const impact = fields
-		? await businessImpact(tenant.id, decision.business, fields, true)
-		: 'site';
+	const impact = fields ? await businessImpact(tenant.id, decision.business, fields, true) : 'site';
 	const outcome = await publishMemberChange(
 		session.client,
 		tenant,

@@ -243,7 +243,8 @@ export function describeSaved(
 	else if (live && result.liveBy && result.publishAfter) {
 		saved = `${live}: saved. ${liveBy(result.liveBy)} (your changes show at once at most every ${minutes} minutes).`;
 	} else if (live && result.liveBy) saved = `${live}: saved. ${liveBy(result.liveBy)}.`;
-	else if (live) saved = `${live}: saved. Your listing is not on the site, so nothing is published.`;
+	else if (live)
+		saved = `${live}: saved. Your listing is not on the site, so nothing is published.`;
 	return [saved, result.submission ? 'Sent for review: the chamber will e-mail you.' : '']
 		.filter(Boolean)
 		.join(' ');
