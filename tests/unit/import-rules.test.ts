@@ -137,6 +137,8 @@ describe('the functions', () => {
 				'admin-member-requests.ts',
 				'contact-business.ts',
 				'contact-retry.ts',
+				// The month's publish budget: the admins' warning at 80 %.
+				'fire-scheduled-publishes.ts',
 				'stats-monthly-email.ts',
 			],
 		},
