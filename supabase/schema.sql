@@ -4963,6 +4963,7 @@ declare
 	v_now constant timestamptz := coalesce(p_now, now());
 	v_mark timestamptz;
 	v_used integer;
+	v_budget integer;
 	v_id bigint;
 begin
 	perform public.expire_publishes(p_tenant_id);
@@ -4985,16 +4986,22 @@ begin
 		return;
 	end if;
 	select u.used into v_used from public.publish_month_used(p_tenant_id, v_now) u;
-	if v_used >= public.publish_budget(p_tenant_id)
-		and exists (
+	v_budget := public.publish_budget(p_tenant_id);
+	if v_used >= v_budget then
+		if exists (
 			select 1 from public.waiting_changes w
 			where w.tenant_id = p_tenant_id and w.state = 'waiting' and not w.daily
 		) then
-		-- The budget is used: what waits goes out once a day.
-		update public.waiting_changes w
-		set due_at = public.publish_live_by(p_tenant_id, v_now, true), daily = true
-		where w.tenant_id = p_tenant_id and w.state = 'waiting' and not w.daily;
-		return;
+			-- The budget is used: what waits goes out once a day.
+			update public.waiting_changes w
+			set due_at = public.publish_live_by(p_tenant_id, v_now, true), daily = true
+			where w.tenant_id = p_tenant_id and w.state = 'waiting' and not w.daily;
+			return;
+		end if;
+		if v_used >= v_budget + public.publish_daily_reserve(v_budget) then
+			-- The daily publishes' reserve is used too: only a publish staff confirm takes them.
+			return;
+		end if;
 	end if;
 	select count(*)::integer into changes
 	from public.waiting_changes w
@@ -6819,6 +6826,18 @@ comment on function public.publish_chamber_events(p_tenant_id uuid) is 'Moves th
 grant execute on function public.publish_chamber_events(p_tenant_id uuid) to postgres;
 grant execute on function public.publish_chamber_events(p_tenant_id uuid) to service_role;
 
+CREATE OR REPLACE FUNCTION public.publish_daily_reserve(p_budget integer)
+ RETURNS integer
+ LANGUAGE sql
+ IMMUTABLE
+ SET search_path TO ''
+AS $function$
+	select ceil(p_budget * 0.25)::integer;
+$function$;
+comment on function public.publish_daily_reserve(p_budget integer) is 'How many daily publishes may go past the month''s budget: a quarter of it; beyond, waiting changes wait for a confirmed staff publish.';
+grant execute on function public.publish_daily_reserve(p_budget integer) to postgres;
+grant execute on function public.publish_daily_reserve(p_budget integer) to service_role;
+
 CREATE OR REPLACE FUNCTION public.publish_live_by(p_tenant_id uuid, p_at timestamp with time zone, p_daily boolean)
  RETURNS timestamp with time zone
  LANGUAGE plpgsql
@@ -6891,6 +6910,7 @@ begin
 			select 1 from public.publish_months m where m.tenant_id = p_tenant_id and m.month = v_month
 		),
 		'atBudget', v_used >= v_budget,
+		'ceiling', v_budget + public.publish_daily_reserve(v_budget),
 		'waiting', (
 			select count(*) from public.waiting_changes w where w.tenant_id = p_tenant_id and w.state = 'waiting'
 		),
@@ -6903,7 +6923,7 @@ begin
 	);
 end;
 $function$;
-comment on function public.publish_usage(p_tenant_id uuid, p_now timestamp with time zone) is 'The chamber''s month for its staff: {month, used, budget, warnAt, warned, atBudget, waiting, liveBy, daily}. p_now (service role only) injects the clock.';
+comment on function public.publish_usage(p_tenant_id uuid, p_now timestamp with time zone) is 'The chamber''s month for its staff: {month, used, budget, warnAt, warned, atBudget, ceiling, waiting, liveBy, daily}. p_now (service role only) injects the clock.';
 grant execute on function public.publish_usage(p_tenant_id uuid, p_now timestamp with time zone) to authenticated;
 grant execute on function public.publish_usage(p_tenant_id uuid, p_now timestamp with time zone) to postgres;
 grant execute on function public.publish_usage(p_tenant_id uuid, p_now timestamp with time zone) to service_role;

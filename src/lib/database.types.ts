@@ -2976,6 +2976,7 @@ export type Database = {
 				Args: { p_tenant_id: string };
 				Returns: undefined;
 			};
+			publish_daily_reserve: { Args: { p_budget: number }; Returns: number };
 			publish_live_by: {
 				Args: { p_at: string; p_daily: boolean; p_tenant_id: string };
 				Returns: string;

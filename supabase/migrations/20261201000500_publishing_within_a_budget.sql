@@ -23,7 +23,11 @@
     once (publish_months, the e-mail claimed by claim_publish_budget_warning);
     at the budget, waiting changes go out once a day (at midnight on the
     chamber's clock) or with the next staff publish, and a staff publish must
-    confirm the cost (request_publish refuses with PT402 otherwise).
+    confirm the cost (request_publish refuses with PT402 otherwise). The daily
+    publishes past the budget stop at a reserve of a quarter of it (50 for
+    40): the product's own publishing never goes past budget + reserve, so it
+    cannot use up a plan's credits; beyond, changes wait for a publish staff
+    confirm.
 
   Everything that depends on time takes p_now, honoured for the service role
   only (tests and the month's benchmark inject the clock); anyone else gets
@@ -237,6 +241,18 @@ end;
 $$;
 
 comment on function public.publish_month_used is 'The month of p_at on the chamber''s clock and its publishes (requested then, not failed).';
+
+/** The daily publishes allowed past the budget: a quarter of it (10 for 40). */
+create or replace function public.publish_daily_reserve(p_budget integer)
+returns integer
+language sql
+immutable
+set search_path = ''
+as $$
+	select ceil(p_budget * 0.25)::integer;
+$$;
+
+comment on function public.publish_daily_reserve is 'How many daily publishes may go past the month''s budget: a quarter of it; beyond, waiting changes wait for a confirmed staff publish.';
 
 /** After a new publish: records the month's warning the first time 80 % is reached; true then. */
 create or replace function public.note_publish_budget(p_tenant_id uuid, p_at timestamptz)
@@ -605,6 +621,7 @@ declare
 	v_now constant timestamptz := coalesce(p_now, now());
 	v_mark timestamptz;
 	v_used integer;
+	v_budget integer;
 	v_id bigint;
 begin
 	perform public.expire_publishes(p_tenant_id);
@@ -627,16 +644,22 @@ begin
 		return;
 	end if;
 	select u.used into v_used from public.publish_month_used(p_tenant_id, v_now) u;
-	if v_used >= public.publish_budget(p_tenant_id)
-		and exists (
+	v_budget := public.publish_budget(p_tenant_id);
+	if v_used >= v_budget then
+		if exists (
 			select 1 from public.waiting_changes w
 			where w.tenant_id = p_tenant_id and w.state = 'waiting' and not w.daily
 		) then
-		-- The budget is used: what waits goes out once a day.
-		update public.waiting_changes w
-		set due_at = public.publish_live_by(p_tenant_id, v_now, true), daily = true
-		where w.tenant_id = p_tenant_id and w.state = 'waiting' and not w.daily;
-		return;
+			-- The budget is used: what waits goes out once a day.
+			update public.waiting_changes w
+			set due_at = public.publish_live_by(p_tenant_id, v_now, true), daily = true
+			where w.tenant_id = p_tenant_id and w.state = 'waiting' and not w.daily;
+			return;
+		end if;
+		if v_used >= v_budget + public.publish_daily_reserve(v_budget) then
+			-- The daily publishes' reserve is used too: only a publish staff confirm takes them.
+			return;
+		end if;
 	end if;
 	select count(*)::integer into changes
 	from public.waiting_changes w
@@ -710,6 +733,7 @@ begin
 			select 1 from public.publish_months m where m.tenant_id = p_tenant_id and m.month = v_month
 		),
 		'atBudget', v_used >= v_budget,
+		'ceiling', v_budget + public.publish_daily_reserve(v_budget),
 		'waiting', (
 			select count(*) from public.waiting_changes w where w.tenant_id = p_tenant_id and w.state = 'waiting'
 		),
@@ -723,7 +747,7 @@ begin
 end;
 $$;
 
-comment on function public.publish_usage is 'The chamber''s month for its staff: {month, used, budget, warnAt, warned, atBudget, waiting, liveBy, daily}. p_now (service role only) injects the clock.';
+comment on function public.publish_usage is 'The chamber''s month for its staff: {month, used, budget, warnAt, warned, atBudget, ceiling, waiting, liveBy, daily}. p_now (service role only) injects the clock.';
 
 /** The scheduled function claims the month's warning e-mail (once) and sends it. */
 create or replace function public.claim_publish_budget_warning(p_tenant_id uuid)
@@ -761,6 +785,7 @@ revoke all on function public.publish_window_lead() from public, anon, authentic
 revoke all on function public.publish_live_by(uuid, timestamptz, boolean) from public, anon, authenticated;
 revoke all on function public.publish_budget(uuid) from public, anon, authenticated;
 revoke all on function public.publish_month_used(uuid, timestamptz) from public, anon, authenticated;
+revoke all on function public.publish_daily_reserve(integer) from public, anon, authenticated;
 revoke all on function public.note_publish_budget(uuid, timestamptz) from public, anon, authenticated;
 revoke all on function public.set_publish_budget(uuid, integer) from public, anon, authenticated;
 revoke all on function public.waiting_changes_follow_publish() from public, anon, authenticated;
@@ -772,6 +797,7 @@ grant execute on function public.publish_window_lead() to service_role;
 grant execute on function public.publish_live_by(uuid, timestamptz, boolean) to service_role;
 grant execute on function public.publish_budget(uuid) to service_role;
 grant execute on function public.publish_month_used(uuid, timestamptz) to service_role;
+grant execute on function public.publish_daily_reserve(integer) to service_role;
 grant execute on function public.note_publish_budget(uuid, timestamptz) to service_role;
 grant execute on function public.set_publish_budget(uuid, integer) to service_role;
 grant execute on function public.waiting_changes_follow_publish() to service_role;

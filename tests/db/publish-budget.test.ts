@@ -482,6 +482,32 @@ describe("the month's budget", () => {
 		expect(site.netlify.buildHooks).toHaveLength(1);
 	});
 
+	it('past the budget the daily publishes stop at a reserve of a quarter of it; then only a confirmed publish takes them', async () => {
+		await setBudget(4);
+		await earlier(5);
+		const saved = await memberSave({ work_phone: '555-0152' });
+		const midnight = new Date(saved.body.liveBy);
+		expect(saved.body.liveBy).toBe((await liveBy(new Date(), true)).toISOString());
+		const status = await call('/api/publish-status', { token: chambers.tokens.admin });
+		expect(status.body.usage).toMatchObject({ used: 5, budget: 4, ceiling: 5, atBudget: true });
+		// 4 publishes and the 1 daily one past them: the daily mark publishes nothing now.
+		expect(
+			await fireWindow(chambers.tenantId, { now: new Date(midnight.getTime() - minutes(10)) }),
+		).toBeNull();
+		expect(site.netlify.buildHooks).toHaveLength(0);
+		expect(await waitingRows()).toEqual([
+			expect.objectContaining({ source: 'member', state: 'waiting', daily: true }),
+		]);
+		// A publish staff confirm takes it.
+		const confirmed = await call('/api/publish', {
+			token: chambers.tokens.admin,
+			body: { confirm: true },
+		});
+		expect(confirmed.status).toBe(202);
+		await startPublish(service, confirmed.body.publish.id, 'deploy-confirmed');
+		expect(await waitingRows()).toEqual([expect.objectContaining({ state: 'building' })]);
+	});
+
 	it('at 80 % the admins are told once, by e-mail and in the panel', async () => {
 		await setBudget(5);
 		await earlier(2);

@@ -200,6 +200,7 @@ const usageSchema = z.object({
 	warnAt: z.number().int(),
 	warned: z.boolean(),
 	atBudget: z.boolean(),
+	ceiling: z.number().int(),
 	waiting: z.number().int(),
 	liveBy: z.string().nullable(),
 	daily: z.boolean(),

@@ -63,6 +63,11 @@ export interface PublishUsage {
 	warned: boolean;
 	/** used ≥ budget: collected changes go out once a day, staff publishes ask first. */
 	atBudget: boolean;
+	/**
+	 * The most the product publishes on its own in the month: the budget and a reserve of daily
+	 * publishes past it (a quarter of the budget); beyond, only publishes staff confirm.
+	 */
+	ceiling: number;
 	/** Changes waiting for a publish. */
 	waiting: number;
 	/** When the earliest of them is live at the latest (ISO), or null. */
@@ -77,7 +82,12 @@ export function monthText(usage: Pick<PublishUsage, 'used' | 'budget'>): string 
 }
 
 /** What the panel says once the warning share is reached (the e-mail says the same). */
-export function budgetWarningText(usage: Pick<PublishUsage, 'used' | 'budget'>): string {
+export function budgetWarningText(
+	usage: Pick<PublishUsage, 'used' | 'budget'> & { ceiling?: number },
+): string {
+	if (usage.ceiling !== undefined && usage.used >= usage.ceiling) {
+		return `This month's ${usage.budget} publishes and the ${usage.ceiling - usage.budget} daily publishes past them are used. Members' changes, syncs and imports now wait for a publish you confirm; each costs ${NETLIFY_CREDITS.deploy} more Netlify credits.`;
+	}
 	if (usage.used >= usage.budget) {
 		return `This month's ${usage.budget} publishes are used. Members' changes, syncs and imports now go live once a day, or with the next publish you confirm; each publish costs ${NETLIFY_CREDITS.deploy} more Netlify credits.`;
 	}
@@ -85,7 +95,12 @@ export function budgetWarningText(usage: Pick<PublishUsage, 'used' | 'budget'>):
 }
 
 /** The header's short note beside the month's publishes, from the warning share on. */
-export function budgetNote(usage: Pick<PublishUsage, 'used' | 'budget' | 'warnAt'>): string {
+export function budgetNote(
+	usage: Pick<PublishUsage, 'used' | 'budget' | 'warnAt'> & { ceiling?: number },
+): string {
+	if (usage.ceiling !== undefined && usage.used >= usage.ceiling) {
+		return "The budget is used: members' changes wait for a publish you confirm.";
+	}
 	if (usage.used >= usage.budget) return "The budget is used: members' changes go out once a day.";
 	if (usage.used >= usage.warnAt) {
 		return `Nearly used: at ${usage.budget}, members' changes go out once a day.`;
