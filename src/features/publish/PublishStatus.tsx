@@ -1,7 +1,7 @@
 import { useStore } from '@nanostores/react';
 import { useEffect, useMemo } from 'react';
 import BudgetConfirm from './BudgetConfirm.tsx';
-import { budgetNote, liveByText, monthText } from './policy.ts';
+import { budgetNote, monthText } from './policy.ts';
 import { publishStatus } from './publish.ts';
 import ScheduledList from './ScheduledList.tsx';
 import WaitingList from './WaitingList.tsx';
@@ -93,9 +93,6 @@ export default function PublishStatus({
 			{state.waiting.length > 0 && (
 				<>
 					<WaitingList waiting={state.waiting} timeZone={timeZone} now={now()} compact />
-					<span className="publish-status__waiting">
-						{liveByText(state.waiting[0]!.dueAt, timeZone, now())}
-					</span>
 					<button
 						type="button"
 						className="publish-status__retry publish-status__publish"

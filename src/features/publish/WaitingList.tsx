@@ -48,7 +48,8 @@ export default function WaitingList({
 	return (
 		<details className="scheduled">
 			<summary>
-				{waiting.length} {waiting.length === 1 ? 'change waits' : 'changes wait'} for a publish
+				{waiting.length} {waiting.length === 1 ? 'change waits' : 'changes wait'} for a publish:{' '}
+				{liveByText(waiting[0]!.dueAt, timeZone, now).replace(/^Live/, 'live')}
 			</summary>
 			{list}
 		</details>
