@@ -52,6 +52,7 @@ import { ensureBenchTenant } from './lib/bench-tenant.ts';
 import { createLocalPublisher } from './lib/local-publisher.ts';
 import { runMain, wholeNumber } from './lib/main.ts';
 import { monthScenario, type MemberBenchField, type MonthEvent } from './lib/month-scenario.ts';
+import { weighPage } from './lib/page-weight.ts';
 import { astroSiteBuilder, ROOT } from './lib/site.ts';
 import { withStack } from './stack/index.ts';
 
@@ -445,40 +446,38 @@ runMain(async () => {
 });
 
 /**
- * What visitors cost on top, from the last build's files: a first view loads a page's HTML and
- * the scripts, styles and fonts of /_astro (gzipped, as the CDN sends them), the next pages their
- * HTML; each page also asks the API twice (the cache version, the statistics' beacon). Logos and
- * banners come from Supabase Storage, not Netlify. An estimate, for docs/deploy.md.
+ * What visitors cost on top, from the last build's files: a visit lands on the home page (its
+ * HTML and the JavaScript it loads before any interaction, gzipped as the CDN sends them, and the
+ * chamber's two fonts' Latin files) and reads two more pages (a category page; profiles weigh
+ * about the same and load no script); each page asks the API about twice (the cache version, the
+ * statistics' beacon). Logos come from Supabase Storage, not Netlify; banners, through the banner
+ * proxy, are not counted. An estimate, for docs/deploy.md.
  */
 async function trafficEstimate(buildsDir: string, visits: number) {
 	const live = JSON.parse(
 		await readFile(join(buildsDir, 'live.json'), 'utf8').catch(() => 'null'),
-	) as {
-		deployId: string;
-	} | null;
+	) as { deployId: string } | null;
 	if (!live) return null;
 	const dist = join(buildsDir, live.deployId, 'dist');
-	const gz = async (path: string) => gzipSync(await readFile(path)).length;
-	const assets = join(dist, '_astro');
-	let assetBytes = 0;
-	let assetFiles = 0;
-	for (const file of await readdir(assets).catch(() => [] as string[])) {
-		if (!/\.(js|css|woff2)$/.test(file)) continue;
-		const path = join(assets, file);
-		assetBytes += file.endsWith('.woff2') ? (await stat(path)).size : await gz(path);
-		assetFiles += 1;
-	}
-	const pages = ['index.html', 'search/index.html'];
+	const homeWeights = await weighPage(await readFile(join(dist, 'index.html'), 'utf8'), '/', dist);
+	const home = await readFile(join(dist, 'index.html'), 'utf8');
+	// The fonts the page's CSS names, their Latin subsets (what English text downloads).
+	const fonts = [
+		...new Set(
+			[...home.matchAll(/url\((\/_astro\/[^)]+-latin-wght-[^)]+\.woff2)\)/g)].map((m) => m[1]!),
+		),
+	];
+	let fontBytes = 0;
+	for (const font of fonts) fontBytes += (await stat(join(dist, font))).size;
 	const category = (await readdir(join(dist, 'category')).catch(() => [] as string[]))[0];
-	if (category) pages.push(join('category', category, 'index.html'));
-	let html = 0;
-	for (const page of pages) html += await gz(join(dist, page)).catch(() => 0);
-	const pageBytes = html / pages.length;
+	const pageBytes = category
+		? gzipSync(await readFile(join(dist, 'category', category, 'index.html'))).length
+		: 0;
+	const firstViewBytes = homeWeights.html + homeWeights.js + fontBytes;
 	const pagesPerVisit = 3;
-	// A visitor's browser needs only some of the assets; count half of them, as a page loads its own.
-	const firstViewBytes = pageBytes + assetBytes / 2;
 	const bytes = visits * (firstViewBytes + (pagesPerVisit - 1) * pageBytes);
-	const requests = visits * (Math.ceil(assetFiles / 2) + pagesPerVisit * 3);
+	const files = 1 + homeWeights.jsFiles.length + fonts.length;
+	const requests = visits * (files + (pagesPerVisit - 1) + pagesPerVisit * 2);
 	const gigabytes = bytes / 1e9;
 	return {
 		pagesPerVisit,

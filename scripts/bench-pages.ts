@@ -25,10 +25,6 @@ import { readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { loadavg } from 'node:os';
 import { join, posix } from 'node:path';
 import { parseArgs } from 'node:util';
-import { gzipSync } from 'node:zlib';
-import { init as initLexer, parse as parseModule } from 'es-module-lexer';
-import { parse as parseHtml } from 'parse5';
-import type { DefaultTreeAdapterMap } from 'parse5';
 import { eventPath, type Event } from '../src/features/events/events.ts';
 import { startSiteServer } from './lib/netlify-local.ts';
 import { onShutdown, runMain } from './lib/main.ts';
@@ -36,9 +32,7 @@ import { loadBenchTool, type ChromeLauncher, type Lighthouse } from './lib/bench
 import { ROOT } from './lib/site.ts';
 import { ensureStack } from './stack/index.ts';
 import { freePort } from './lib/free-port.ts';
-
-type Element = DefaultTreeAdapterMap['element'];
-type ParentNode = DefaultTreeAdapterMap['parentNode'];
+import { weighPage, type Weights } from './lib/page-weight.ts';
 
 const DIST = join(ROOT, 'dist');
 const DOC = join(ROOT, 'docs/performance.md');
@@ -63,13 +57,6 @@ interface BenchPage {
 	budget: PageBudget;
 }
 
-interface Weights {
-	html: number;
-	js: number;
-	inlineJs: number;
-	jsFiles: string[];
-}
-
 interface Scores {
 	performance: number;
 	accessibility: number;
@@ -87,8 +74,6 @@ const METRICS = [
 	['CLS', 'cumulative-layout-shift'],
 	['SI', 'speed-index'],
 ] as const;
-
-const gzipSize = (data: string | Buffer) => gzipSync(data).length;
 
 async function exists(path: string): Promise<boolean> {
 	return (await stat(path).catch(() => null)) !== null;
@@ -170,18 +155,6 @@ async function pagesToBench(origin: string): Promise<BenchPage[]> {
 	return pages;
 }
 
-function walk(node: ParentNode, visit: (element: Element) => void): void {
-	for (const child of node.childNodes) {
-		if ('tagName' in child) {
-			visit(child);
-			walk('content' in child ? child.content : child, visit);
-		}
-	}
-}
-
-const attribute = (element: Element, name: string) =>
-	element.attrs.find((a) => a.name === name)?.value;
-
 /** A page's HTML: the built file, else as the server renders it on demand. */
 async function htmlFile(path: string, origin: string): Promise<string> {
 	const clean = path.replace(/\/$/, '');
@@ -195,56 +168,7 @@ async function htmlFile(path: string, origin: string): Promise<string> {
 
 /** Sizes of a page and of the JavaScript it loads before any interaction. */
 async function weigh(path: string, origin: string): Promise<Weights> {
-	const html = await htmlFile(path, origin);
-	const entries = new Set<string>();
-	let inline = '';
-	walk(parseHtml(html), (element) => {
-		const src =
-			element.tagName === 'script'
-				? attribute(element, 'src')
-				: element.tagName === 'link' && attribute(element, 'rel') === 'modulepreload'
-					? attribute(element, 'href')
-					: undefined;
-		if (src) entries.add(src);
-		if (element.tagName === 'astro-island') {
-			for (const name of ['component-url', 'renderer-url', 'before-hydration-url']) {
-				const url = attribute(element, name);
-				if (url) entries.add(url);
-			}
-		}
-		const type = attribute(element, 'type');
-		if (element.tagName === 'script' && !attribute(element, 'src') && type !== 'application/json') {
-			if (type !== 'application/ld+json') {
-				for (const child of element.childNodes) if ('value' in child) inline += child.value;
-			}
-		}
-	});
-
-	// Follow static imports (not import(), which runs later) through the built files.
-	await initLexer;
-	const seen = new Set<string>();
-	const queue = [...entries].map((url) => new URL(url, `http://site${path}`).pathname);
-	let js = 0;
-	while (queue.length > 0) {
-		const url = queue.shift() as string;
-		if (seen.has(url)) continue;
-		seen.add(url);
-		const code = await readFile(join(DIST, url), 'utf8');
-		js += gzipSize(code);
-		const [imports] = parseModule(code);
-		for (const entry of imports) {
-			// Without the query a Netlify build adds to asset imports (`?dpl=`, its deploy id).
-			if (entry.d === -1 && entry.n) {
-				queue.push(posix.join(posix.dirname(url), entry.n.replace(/\?.*$/, '')));
-			}
-		}
-	}
-	return {
-		html: gzipSize(html),
-		js,
-		inlineJs: inline ? gzipSize(inline) : 0,
-		jsFiles: [...seen],
-	};
+	return weighPage(await htmlFile(path, origin), path, DIST);
 }
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[values.length >> 1] ?? 0;
