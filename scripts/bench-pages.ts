@@ -413,6 +413,9 @@ runMain(async () => {
 		console.log(`    performance ${scores.performance}: ${scores.metrics}`);
 	}
 	console.log(`\n${table(rows)}\n`);
+	console.log(
+		`Load average (1 minute) ${setup.loadAtStart.toFixed(1)} at the start, ${loadavg()[0]!.toFixed(1)} at the end.\n`,
+	);
 	// A one-page run would replace the whole table with one row.
 	if (!values['no-docs'] && !only) {
 		await writeDoc(rows, setup);
