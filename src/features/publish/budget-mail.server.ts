@@ -2,7 +2,7 @@ import type { SupabaseClient } from '../../lib/database.ts';
 import { sendMail } from '../../lib/mail.server.ts';
 import { getChamberConfig } from '../config/config.server.ts';
 import { readContactEnv } from '../contact/contact.server.ts';
-import { budgetWarningText, monthText, NETLIFY_CREDITS } from './policy.ts';
+import { budgetMail } from './policy.ts';
 
 /**
  * The e-mail that tells a chamber's admins its month's publishes reached 80 % of the budget,
@@ -10,29 +10,6 @@ import { budgetWarningText, monthText, NETLIFY_CREDITS } from './policy.ts';
  * the warning when a publish reaches it and hands it out once (claim_publish_budget_warning).
  * Apart from the publishing modules so that only the scheduled function carries the mail library.
  */
-
-export interface BudgetMail {
-	subject: string;
-	text: string;
-}
-
-/** The warning's text: the month's figures, what happens at the budget, and where to see it. */
-export function budgetMail(
-	chamber: { name: string },
-	usage: { used: number; budget: number },
-	panelUrl: string,
-): BudgetMail {
-	return {
-		subject: `${chamber.name}: ${monthText(usage)}`,
-		text: [
-			`${monthText(usage)}.`,
-			'',
-			budgetWarningText(usage),
-			'',
-			`Each publish is a production deploy on Netlify: ${NETLIFY_CREDITS.deploy} credits. The admin panel shows the month's publishes in its header and in History: ${panelUrl}`,
-		].join('\n'),
-	};
-}
 
 /**
  * Sends the chamber's budget warnings not sent yet to its admins (through SMTP_URL, else the

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
 	budgetConfirmText,
+	budgetMail,
 	budgetNote,
 	budgetWarningAt,
 	businessChangeImpact,
@@ -79,5 +80,25 @@ describe('which changes alter a page', () => {
 		expect(change(['hours'], { publishedAfter: false })).toBe('site');
 		expect(change(['published'], { publishedBefore: false })).toBe('site');
 		expect(change([])).toBe('none');
+	});
+});
+
+describe("the admins' e-mail at 80 %", () => {
+	it('names the month’s figures, what happens at the budget, and where to see them', () => {
+		const mail = budgetMail(
+			{ name: 'Cedar Valley Chamber' },
+			{ used: 32, budget: 40 },
+			'https://cedar.example/chamber-config-v2',
+		);
+		expect(mail.subject).toBe('Cedar Valley Chamber: Publishes this month: 32 of 40');
+		expect(mail.text).toBe(
+			[
+				'Publishes this month: 32 of 40.',
+				'',
+				"32 of this month's 40 publishes are used. At 40, members' changes, syncs and imports go live once a day, and each publish asks first.",
+				'',
+				"Each publish is a production deploy on Netlify: 15 credits. The admin panel shows the month's publishes in its header and in History: https://cedar.example/chamber-config-v2",
+			].join('\n'),
+		);
 	});
 });

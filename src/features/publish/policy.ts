@@ -114,6 +114,29 @@ export function budgetConfirmText(usage: Pick<PublishUsage, 'used' | 'budget'>):
 	return `This month's ${usage.budget} publishes are used (${usage.used} so far). Publishing now is publish ${next} of the month and costs ${NETLIFY_CREDITS.deploy} more Netlify credits (${next * NETLIFY_CREDITS.deploy} credits of deploys this month). Without it, the changes go live with the daily publish.`;
 }
 
+export interface BudgetMail {
+	subject: string;
+	text: string;
+}
+
+/** The admins' e-mail at 80 % of the budget (sent by the scheduled function). */
+export function budgetMail(
+	chamber: { name: string },
+	usage: { used: number; budget: number },
+	panelUrl: string,
+): BudgetMail {
+	return {
+		subject: `${chamber.name}: ${monthText(usage)}`,
+		text: [
+			`${monthText(usage)}.`,
+			'',
+			budgetWarningText(usage),
+			'',
+			`Each publish is a production deploy on Netlify: ${NETLIFY_CREDITS.deploy} credits. The admin panel shows the month's publishes in its header and in History: ${panelUrl}`,
+		].join('\n'),
+	};
+}
+
 /** The body of a refused staff publish at the budget (409 from the functions). */
 export interface BudgetRefusal {
 	error: string;
