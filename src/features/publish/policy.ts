@@ -31,7 +31,7 @@ export function budgetWarningAt(budget: number): number {
 	return Math.ceil(budget * BUDGET_WARNING_SHARE);
 }
 
-/** Netlify's credit table for its credit-based plans (docs/deploy.md#what-a-month-costs). */
+/** Netlify's credit table for its credit-based plans (docs/deploy.md#what-a-chambers-month-costs). */
 export const NETLIFY_CREDITS = {
 	/** Each production deploy. */
 	deploy: 15,
