@@ -501,7 +501,7 @@ function MemberListing({
 						</p>
 					)}
 					{!message && state.listing.waiting && (
-						<p className="member-status">
+						<p>
 							Your saved changes: {liveBy(state.listing.waiting.dueAt).replace(/^Live/, 'live')}.
 						</p>
 					)}
