@@ -641,6 +641,7 @@ describe('no build where none is needed', () => {
 	});
 
 	it('where profiles are pre-rendered, the same field builds: the profile is a file of the build', async () => {
+		process.env.PRERENDERED_PROFILES_MAX = '1000';
 		const detail = await call(`/api/admin/businesses/${ids.shop}`, {
 			token: chambers.tokens.admin,
 		});

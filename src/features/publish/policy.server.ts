@@ -58,7 +58,7 @@ export interface ChangeRequest {
 	now?: Date;
 }
 
-let onDemandCache: { tenantId: string; at: number; value: boolean } | null = null;
+let onDemandCache: { tenantId: string; max: number; at: number; value: boolean } | null = null;
 /** How long a function instance trusts its count of the chamber's published businesses. */
 const ON_DEMAND_TTL_MS = 60_000;
 
@@ -70,7 +70,11 @@ const ON_DEMAND_TTL_MS = 60_000;
 export async function profilesOnDemand(tenantId: string, now = Date.now()): Promise<boolean> {
 	const max = prerenderedProfilesMax();
 	if (max === 0) return true;
-	if (onDemandCache?.tenantId === tenantId && now - onDemandCache.at < ON_DEMAND_TTL_MS) {
+	if (
+		onDemandCache?.tenantId === tenantId &&
+		onDemandCache.max === max &&
+		now - onDemandCache.at < ON_DEMAND_TTL_MS
+	) {
 		return onDemandCache.value;
 	}
 	const { count, error } = await getAnonClient()
@@ -80,7 +84,7 @@ export async function profilesOnDemand(tenantId: string, now = Date.now()): Prom
 		.eq('published', true);
 	if (error) throw new Error(`Failed to count the businesses: ${error.message}`, { cause: error });
 	const value = (count ?? 0) > max;
-	onDemandCache = { tenantId, at: now, value };
+	onDemandCache = { tenantId, max, at: now, value };
 	return value;
 }
 
