@@ -578,9 +578,11 @@ create table public.event_submissions (
 	created_at timestamp with time zone default now() not null,
 	reviewed_at timestamp with time zone,
 	reviewed_by text,
-	event_series_id uuid
+	event_series_id uuid,
+	member_user_id uuid
 );
 alter table public.event_submissions add constraint event_submissions_event_check CHECK ((public.event_submission_problem(event) IS NULL));
+alter table public.event_submissions add constraint event_submissions_member_user_id_fkey FOREIGN KEY (member_user_id) REFERENCES auth.users(id) ON DELETE SET NULL;
 alter table public.event_submissions add constraint event_submissions_note_check CHECK ((char_length(note) <= 1000));
 alter table public.event_submissions add constraint event_submissions_pkey PRIMARY KEY (id);
 alter table public.event_submissions add constraint event_submissions_reviewed_check CHECK (((status = 'pending'::text) = (reviewed_at IS NULL)));
@@ -591,6 +593,7 @@ alter table public.event_submissions add constraint event_submissions_tenant_id_
 alter table public.event_submissions add constraint event_submissions_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
 alter table public.event_submissions add constraint event_submissions_tenant_id_id_key UNIQUE (tenant_id, id);
 CREATE INDEX event_submissions_queue_idx ON public.event_submissions USING btree (tenant_id, status, created_at);
+CREATE TRIGGER event_submissions_limits BEFORE INSERT ON public.event_submissions FOR EACH ROW EXECUTE FUNCTION public.event_submissions_limits();
 alter table public.event_submissions enable row level security;
 create policy "Chamber staff can read their chamber's event submissions" on public.event_submissions
 	for select to authenticated
@@ -599,6 +602,7 @@ comment on table public.event_submissions is 'Events visitors submitted to the c
 comment on column public.event_submissions.event is 'The submitted fields, named as chamber_events'' columns (name, description, starts_local, ends_local, all_day, venue, …).';
 comment on column public.event_submissions.note is 'Staff''s note to the submitter (why it was declined, or what was changed).';
 comment on column public.event_submissions.event_series_id is 'The community event an approval made.';
+comment on column public.event_submissions.member_user_id is 'The member of a business who submitted it, signed in by their e-mailed link (the e-mail is theirs); null for a visitor.';
 grant select on table public.event_submissions to authenticated;
 grant select, insert, update, delete, truncate, references, trigger, maintain on table public.event_submissions to postgres;
 grant select, insert, update, delete, truncate, references, trigger, maintain on table public.event_submissions to service_role;
@@ -1582,11 +1586,16 @@ declare
 begin
 	perform public.require_event_staff(p_tenant_id, array['super_admin', 'admin']);
 	select * into v_actor from public.audit_actor(p_tenant_id);
+	-- One chamber's adds wait for each other, so two at once cannot pass the count together.
+	perform pg_advisory_xact_lock(hashtextextended('event_feeds:' || p_tenant_id::text, 0));
+	if (select count(*) from public.event_feeds where tenant_id = p_tenant_id) >= 10 then
+		raise exception 'url: a chamber reads at most 10 calendar feeds; remove one first' using errcode = '22023';
+	end if;
 	if exists (select 1 from public.event_feeds where tenant_id = p_tenant_id and url = p_url) then
 		raise exception 'url: the chamber reads this feed already' using errcode = '23505';
 	end if;
 	insert into public.event_feeds (tenant_id, url, calendar, name, created_by)
-	values (p_tenant_id, p_url, coalesce(p_calendar, 'chamber'), coalesce(p_name, ''),
+	values (p_tenant_id, p_url, coalesce(p_calendar, 'chamber'), left(btrim(coalesce(p_name, '')), 200),
 		coalesce(v_actor.actor_email, v_actor.actor_role))
 	returning id into v_id;
 	insert into public.audit_log (tenant_id, actor_id, actor_email, actor_role, section, field, old_value, new_value)
@@ -1595,7 +1604,7 @@ begin
 	return jsonb_build_object('id', v_id);
 end;
 $function$;
-comment on function public.add_event_feed(p_tenant_id uuid, p_url text, p_calendar text, p_name text) is 'Adds a calendar feed to the chamber (admins), to preview before its first read.';
+comment on function public.add_event_feed(p_tenant_id uuid, p_url text, p_calendar text, p_name text) is 'Adds a calendar feed to the chamber (admins; at most 10), to preview before its first read.';
 grant execute on function public.add_event_feed(p_tenant_id uuid, p_url text, p_calendar text, p_name text) to authenticated;
 grant execute on function public.add_event_feed(p_tenant_id uuid, p_url text, p_calendar text, p_name text) to postgres;
 grant execute on function public.add_event_feed(p_tenant_id uuid, p_url text, p_calendar text, p_name text) to service_role;
@@ -1913,7 +1922,7 @@ comment on function public.applied_migrations() is 'The migrations applied to th
 grant execute on function public.applied_migrations() to postgres;
 grant execute on function public.applied_migrations() to service_role;
 
-CREATE OR REPLACE FUNCTION public.apply_event_feed(p_feed_id uuid, p_events jsonb, p_dry_run boolean DEFAULT false)
+CREATE OR REPLACE FUNCTION public.apply_event_feed(p_feed_id uuid, p_events jsonb, p_dry_run boolean DEFAULT false, p_name text DEFAULT NULL::text)
  RETURNS jsonb
  LANGUAGE plpgsql
  SECURITY DEFINER
@@ -1929,6 +1938,9 @@ declare
 	v_doc jsonb;
 	v_changed text[];
 	v_kept jsonb;
+	v_kept_fields text[];
+	v_dates_before jsonb;
+	v_dates_after jsonb;
 	v_added integer := 0;
 	v_updated integer := 0;
 	v_cancelled integer := 0;
@@ -1947,7 +1959,10 @@ begin
 	if jsonb_array_length(p_events) > 2000 then
 		raise exception 'events: a feed may bring at most 2000 events' using errcode = '22023';
 	end if;
-	select array_agg(e ->> 'uid') into v_uids from jsonb_array_elements(p_events) e;
+	if exists (select 1 from jsonb_array_elements(p_events) e where jsonb_typeof(e -> 'fields') is distinct from 'object') then
+		raise exception 'events: each needs its fields' using errcode = '22023';
+	end if;
+	select coalesce(array_agg(e ->> 'uid'), '{}') into v_uids from jsonb_array_elements(p_events) e;
 	if exists (select 1 from unnest(v_uids) u where u is null or char_length(u) > 500)
 			or (select count(distinct u) from unnest(v_uids) u) <> cardinality(v_uids) then
 		raise exception 'events: each needs its own UID' using errcode = '22023';
@@ -1981,22 +1996,28 @@ begin
 				perform public.sync_event_occurrences(v_row, v_item -> 'dates', true);
 				perform public.audit_chamber_event(v_feed.tenant_id, v_row.id, 'added', null, public.chamber_event_document(v_row));
 				v_added := v_added + 1;
-				v_list := v_list || jsonb_build_object('uid', v_item ->> 'uid', 'name', v_row.name, 'change', 'added');
+				v_list := v_list || jsonb_build_object('uid', v_item ->> 'uid', 'name', v_row.name, 'change', 'added',
+					'start', public.chamber_event_next_start(v_row.id), 'fields', '[]'::jsonb, 'kept', '[]'::jsonb);
 				continue;
 			end if;
-			-- The feed's values of fields changed here are kept beside them, not written.
+			-- The feed's values of fields changed here are kept beside them, not written; those the
+			-- feed has otherwise than staff are named in the answer.
+			v_doc := public.chamber_event_document(v_row);
 			v_kept := (select coalesce(jsonb_object_agg(k, v_fields -> k), '{}'::jsonb)
 				from jsonb_object_keys(v_fields) k where k = any (v_row.staff_fields));
+			select coalesce(array_agg(k order by k), '{}') into v_kept_fields
+			from jsonb_object_keys(v_kept) k where v_kept -> k is distinct from v_doc -> k;
 			v_fields := v_fields - v_row.staff_fields;
 			if v_row.status = 'cancelled' and not ('status' = any (v_row.staff_fields)) then
 				-- Back in the feed.
 				v_fields := v_fields || '{"status": "published"}';
 			end if;
-			v_old := public.chamber_event_document(v_row);
+			v_old := v_doc;
 			v_new := jsonb_populate_record(v_row, v_fields);
 			v_doc := public.chamber_event_document(v_new);
-			select coalesce(array_agg(f), '{}') into v_changed
+			select coalesce(array_agg(f order by f), '{}') into v_changed
 			from jsonb_object_keys(v_fields) f where v_old -> f is distinct from v_doc -> f;
+			v_dates_before := public.chamber_event_dates_print(v_row.id);
 			update public.chamber_events e
 			set (status, name, summary, description, time_zone, all_day, starts_local, ends_local, rrule,
 					venue, address1, address2, city, state, zip, event_type, event_type_color, image_url,
@@ -2014,37 +2035,61 @@ begin
 				updated_by = case when cardinality(v_changed) > 0 then 'feed' else e.updated_by end
 			where e.id = v_row.id
 			returning * into v_row;
-			perform public.sync_event_occurrences(v_row, v_item -> 'dates', true);
+			-- Times changed here: the series' dates stay as staff set them.
+			if not (v_row.staff_fields && array['starts_local', 'ends_local', 'time_zone', 'all_day', 'rrule']) then
+				perform public.sync_event_occurrences(v_row, v_item -> 'dates', true);
+			end if;
+			v_dates_after := public.chamber_event_dates_print(v_row.id);
 			perform public.audit_chamber_event(v_feed.tenant_id, v_row.id, f, v_old -> f, v_doc -> f)
 			from unnest(v_changed) f;
+			if v_dates_after is distinct from v_dates_before then
+				if cardinality(v_changed) = 0 then
+					update public.chamber_events e
+					set version = e.version + 1, updated_at = now(), updated_by = 'feed'
+					where e.id = v_row.id;
+				end if;
+				perform public.audit_chamber_event(v_feed.tenant_id, v_row.id, 'dates',
+					to_jsonb(jsonb_array_length(v_dates_before)), to_jsonb(jsonb_array_length(v_dates_after)));
+				v_changed := v_changed || array['dates'];
+			end if;
 			if cardinality(v_changed) > 0 then
 				v_updated := v_updated + 1;
-				v_list := v_list || jsonb_build_object('uid', v_item ->> 'uid', 'name', v_row.name, 'change', 'updated');
+				v_list := v_list || jsonb_build_object('uid', v_item ->> 'uid', 'name', v_row.name, 'change', 'updated',
+					'start', public.chamber_event_next_start(v_row.id), 'fields', to_jsonb(v_changed),
+					'kept', to_jsonb(v_kept_fields));
 			else
 				v_unchanged := v_unchanged + 1;
+				if cardinality(v_kept_fields) > 0 then
+					v_list := v_list || jsonb_build_object('uid', v_item ->> 'uid', 'name', v_row.name, 'change', 'kept',
+						'start', public.chamber_event_next_start(v_row.id), 'fields', '[]'::jsonb,
+						'kept', to_jsonb(v_kept_fields));
+				end if;
 			end if;
 		end loop;
 
-		-- Gone from the feed: cancelled here (staff may delete it), unless staff decided its status.
+		-- Gone from the feed while it has a date to come: cancelled here (staff may delete it),
+		-- unless staff decided its status. A past event the feed dropped stays as it was.
 		for v_row in
 			update public.chamber_events e
 			set status = 'cancelled', version = e.version + 1,
 				field_versions = e.field_versions || jsonb_build_object('status', e.version + 1),
 				updated_at = now(), updated_by = 'feed'
 			where e.feed_id = p_feed_id and e.status <> 'cancelled'
-				and not (e.feed_uid = any (coalesce(v_uids, '{}')))
+				and not (e.feed_uid = any (v_uids))
 				and not ('status' = any (e.staff_fields))
+				and exists (select 1 from public.chamber_event_occurrences o where o.series_id = e.id and o.end_utc >= now())
 			returning e.*
 		loop
 			perform public.audit_chamber_event(v_feed.tenant_id, v_row.id, 'status', '"published"', '"cancelled"');
 			v_cancelled := v_cancelled + 1;
-			v_list := v_list || jsonb_build_object('uid', v_row.feed_uid, 'name', v_row.name, 'change', 'cancelled');
+			v_list := v_list || jsonb_build_object('uid', v_row.feed_uid, 'name', v_row.name, 'change', 'cancelled',
+				'start', public.chamber_event_next_start(v_row.id), 'fields', '["status"]'::jsonb, 'kept', '[]'::jsonb);
 		end loop;
 
 		v_summary := jsonb_build_object('added', v_added, 'updated', v_updated, 'cancelled', v_cancelled,
-			'unchanged', v_unchanged);
+			'unchanged', v_unchanged, 'events', v_list);
 		if p_dry_run then
-			raise exception 'dry run' using errcode = 'P0001', detail = (v_summary || jsonb_build_object('events', v_list))::text;
+			raise exception 'dry run' using errcode = 'P0001', detail = v_summary::text;
 		end if;
 	exception when sqlstate 'P0001' then
 		if sqlerrm = 'dry run' then
@@ -2057,6 +2102,7 @@ begin
 	update public.event_feeds
 	set state = 'active', last_read_at = now(), last_ok_at = now(), last_error = null, error_since = null,
 		error_notified_at = null,
+		name = case when name = '' then left(btrim(coalesce(p_name, '')), 200) else name end,
 		event_count = (select count(*) from public.chamber_events where feed_id = p_feed_id and status <> 'cancelled')
 	where id = p_feed_id;
 	if v_added + v_updated + v_cancelled > 0 then
@@ -2065,10 +2111,10 @@ begin
 	return v_summary;
 end;
 $function$;
-comment on function public.apply_event_feed(p_feed_id uuid, p_events jsonb, p_dry_run boolean) is 'Applies a read of a calendar feed (or, dry run, says what it would change): matched by UID, staff''s changes kept, events gone from the feed cancelled.';
-grant execute on function public.apply_event_feed(p_feed_id uuid, p_events jsonb, p_dry_run boolean) to authenticated;
-grant execute on function public.apply_event_feed(p_feed_id uuid, p_events jsonb, p_dry_run boolean) to postgres;
-grant execute on function public.apply_event_feed(p_feed_id uuid, p_events jsonb, p_dry_run boolean) to service_role;
+comment on function public.apply_event_feed(p_feed_id uuid, p_events jsonb, p_dry_run boolean, p_name text) is 'Applies a read of a calendar feed (or, dry run, says what it would change): matched by UID, staff''s changes kept, events gone from the feed with a date to come cancelled.';
+grant execute on function public.apply_event_feed(p_feed_id uuid, p_events jsonb, p_dry_run boolean, p_name text) to authenticated;
+grant execute on function public.apply_event_feed(p_feed_id uuid, p_events jsonb, p_dry_run boolean, p_name text) to postgres;
+grant execute on function public.apply_event_feed(p_feed_id uuid, p_events jsonb, p_dry_run boolean, p_name text) to service_role;
 
 CREATE OR REPLACE FUNCTION public.apply_member_import(p_import_id uuid)
  RETURNS jsonb
@@ -3186,6 +3232,21 @@ comment on function public.chamber_config_validate() is 'Trigger: refuses config
 grant execute on function public.chamber_config_validate() to postgres;
 grant execute on function public.chamber_config_validate() to service_role;
 
+CREATE OR REPLACE FUNCTION public.chamber_event_dates_print(p_event_id uuid)
+ RETURNS jsonb
+ LANGUAGE sql
+ STABLE SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+	select coalesce(jsonb_agg(jsonb_build_array(o.recurrence_key, o.starts_local, o.ends_local, o.cancelled, o.changes)
+		order by o.recurrence_key), '[]'::jsonb)
+	from public.chamber_event_occurrences o
+	where o.series_id = p_event_id;
+$function$;
+comment on function public.chamber_event_dates_print(p_event_id uuid) is 'A chamber event''s dates as one value (key, times, cancelled, changes each), compared before and after a feed''s read.';
+grant execute on function public.chamber_event_dates_print(p_event_id uuid) to postgres;
+grant execute on function public.chamber_event_dates_print(p_event_id uuid) to service_role;
+
 CREATE OR REPLACE FUNCTION public.chamber_event_document(p_row public.chamber_events)
  RETURNS jsonb
  LANGUAGE sql
@@ -3219,6 +3280,22 @@ $function$;
 comment on function public.chamber_event_fields() is 'The fields of a chamber''s own event staff change (chamber_events'' columns).';
 grant execute on function public.chamber_event_fields() to postgres;
 grant execute on function public.chamber_event_fields() to service_role;
+
+CREATE OR REPLACE FUNCTION public.chamber_event_next_start(p_event_id uuid)
+ RETURNS text
+ LANGUAGE sql
+ STABLE SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+	select to_char(o.starts_local, 'YYYY-MM-DD"T"HH24:MI')
+	from public.chamber_event_occurrences o
+	where o.series_id = p_event_id
+	order by (o.end_utc < now()), case when o.end_utc >= now() then o.start_utc end, o.start_utc desc
+	limit 1;
+$function$;
+comment on function public.chamber_event_next_start(p_event_id uuid) is 'A chamber event''s next date (else its last) on its wall clock, for the feed''s preview.';
+grant execute on function public.chamber_event_next_start(p_event_id uuid) to postgres;
+grant execute on function public.chamber_event_next_start(p_event_id uuid) to service_role;
 
 CREATE OR REPLACE FUNCTION public.chamber_event_public_row(p_event public.chamber_events, p_occurrence public.chamber_event_occurrences)
  RETURNS jsonb
@@ -4737,6 +4814,33 @@ $function$;
 comment on function public.event_submission_problem(p_event jsonb) is 'The first way a submitted event is not valid, or null.';
 grant execute on function public.event_submission_problem(p_event jsonb) to postgres;
 grant execute on function public.event_submission_problem(p_event jsonb) to service_role;
+
+CREATE OR REPLACE FUNCTION public.event_submissions_limits()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+begin
+	-- A chamber's submissions are counted one insert at a time.
+	perform pg_advisory_xact_lock(hashtextextended('event_submissions:' || new.tenant_id::text, 0));
+	if (select count(*) from public.event_submissions
+			where tenant_id = new.tenant_id and status = 'pending'
+				and lower(submitter_email) = lower(new.submitter_email)) >= 3 then
+		raise exception 'Three events of yours are waiting for the chamber''s review already: it answers those first'
+			using errcode = 'PT429';
+	end if;
+	if (select count(*) from public.event_submissions
+			where tenant_id = new.tenant_id and status = 'pending') >= 200 then
+		raise exception 'The chamber has 200 events waiting for review: please try again in a few days'
+			using errcode = 'PT429';
+	end if;
+	return new;
+end;
+$function$;
+comment on function public.event_submissions_limits() is 'Trigger: at most 3 pending submissions per e-mail address and 200 per chamber (PT429).';
+grant execute on function public.event_submissions_limits() to postgres;
+grant execute on function public.event_submissions_limits() to service_role;
 
 CREATE OR REPLACE FUNCTION public.event_tickets_problem(p_items jsonb)
  RETURNS text

@@ -796,6 +796,7 @@ export type Database = {
 					event: NonNullable<Json>;
 					event_series_id: string | null;
 					id: string;
+					member_user_id: string | null;
 					note: string;
 					reviewed_at: string | null;
 					reviewed_by: string | null;
@@ -809,6 +810,7 @@ export type Database = {
 					event: NonNullable<Json>;
 					event_series_id?: string | null;
 					id?: string;
+					member_user_id?: string | null;
 					note?: string;
 					reviewed_at?: string | null;
 					reviewed_by?: string | null;
@@ -822,6 +824,7 @@ export type Database = {
 					event?: NonNullable<Json>;
 					event_series_id?: string | null;
 					id?: string;
+					member_user_id?: string | null;
 					note?: string;
 					reviewed_at?: string | null;
 					reviewed_by?: string | null;
@@ -2148,7 +2151,12 @@ export type Database = {
 				}[];
 			};
 			apply_event_feed: {
-				Args: { p_dry_run?: boolean; p_events: Json; p_feed_id: string };
+				Args: {
+					p_dry_run?: boolean;
+					p_events: Json;
+					p_feed_id: string;
+					p_name?: string;
+				};
 				Returns: Json;
 			};
 			apply_member_import: { Args: { p_import_id: string }; Returns: Json };
@@ -2283,6 +2291,7 @@ export type Database = {
 					isSetofReturn: true;
 				};
 			};
+			chamber_event_dates_print: { Args: { p_event_id: string }; Returns: Json };
 			chamber_event_document: {
 				Args: { p_row: Database['public']['Tables']['chamber_events']['Row'] };
 				Returns: Json;
@@ -2290,6 +2299,10 @@ export type Database = {
 			chamber_event_fields: {
 				Args: Record<PropertyKey, never>;
 				Returns: string[];
+			};
+			chamber_event_next_start: {
+				Args: { p_event_id: string };
+				Returns: string;
 			};
 			chamber_event_public_row: {
 				Args: {

@@ -228,10 +228,11 @@ export async function readLimited(
 let sourceFetcher: PublicFetch | undefined;
 
 /**
- * The fetch for the addresses the operator configured for the membership system (its member
- * export and token endpoint, its events API): public addresses only, like every fetch here, since
- * an address that answers with a redirect decides where the next hop goes. There is no variable
- * that changes it.
+ * The fetch for the addresses the server reads on the chamber's behalf: those the operator
+ * configured for the membership system (its member export and token endpoint, its events API)
+ * and the calendar feeds the chamber's admins add. Public addresses only, like every fetch here,
+ * since an address that answers with a redirect decides where the next hop goes. There is no
+ * variable that changes it.
  */
 export function sourceFetch(): PublicFetch {
 	return (sourceFetcher ??= createPublicFetch());

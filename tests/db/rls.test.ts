@@ -723,7 +723,7 @@ const TABLES: readonly RelationCase[] = [
 		kind: 'table',
 		table: 'event_submissions',
 		columns: `id tenant_id status submitter_name submitter_email event note created_at
-			reviewed_at reviewed_by event_series_id`,
+			reviewed_at reviewed_by event_series_id member_user_id`,
 		tenantColumn: 'tenant_id',
 		updateColumn: 'note',
 		insert: tenantInsert(
@@ -1624,6 +1624,56 @@ describe('row-level security through PostgREST', () => {
 				body: expect.objectContaining({ code: '42501' }),
 			});
 		}
+		restChecks++;
+	});
+
+	it('a community submission is public to nobody before staff approve it', async () => {
+		// Visitors and the member read none of it, and cannot write one (the submit function stores
+		// them after its reCAPTCHA and limits).
+		const anonRead = await rest(`/event_submissions?tenant_id=eq.${fx.tenantA.id}`);
+		expect(anonRead.status).toBe(401);
+		expect(anonRead.body).toMatchObject({ code: '42501' });
+		const member = await tokenOf('memberA');
+		expect(
+			await rest(`/event_submissions?tenant_id=eq.${fx.tenantA.id}`, { token: member }),
+		).toEqual({ status: 200, body: [] });
+		for (const token of [undefined, member]) {
+			const res = await rest('/event_submissions', {
+				method: 'POST',
+				token,
+				body: {
+					tenant_id: fx.tenantA.id,
+					submitter_name: 'Spammer',
+					submitter_email: 'spam@example.com',
+					event: {
+						name: 'Buy now',
+						time_zone: 'America/Chicago',
+						starts_local: '2027-04-01T10:00',
+						ends_local: '2027-04-01T11:00',
+					},
+				},
+			});
+			expect([401, 403]).toContain(res.status);
+		}
+		// Nor do the calendars show it: they read published chamber events only.
+		const calendar = await rest('/rpc/public_chamber_events', {
+			method: 'POST',
+			body: {
+				p_tenant_id: fx.tenantA.id,
+				p_calendar: 'community',
+				p_start: '2027-01-01T00:00:00Z',
+				p_end: '2027-12-31T00:00:00Z',
+			},
+		});
+		expect(calendar).toEqual({ status: 200, body: [] });
+		// Staff of the chamber read it to review it.
+		const editor = await rest(
+			`/event_submissions?tenant_id=eq.${fx.tenantA.id}&select=submitter_name`,
+			{
+				token: await tokenOf('editorA'),
+			},
+		);
+		expect(editor).toEqual({ status: 200, body: [{ submitter_name: 'Visitor' }] });
 		restChecks++;
 	});
 

@@ -172,6 +172,8 @@ async function sendSignInLink(
 
 export interface MemberSession {
 	userId: string;
+	/** The member's address: the business's e-mail on file, which the link went to. */
+	email: string;
 	/** PostgREST as the member: the database's member checks apply. */
 	client: SupabaseClient;
 }
@@ -198,7 +200,7 @@ export async function authenticateMember(
 	// The identity service accepted the token, so its claims are the ones it signed.
 	const problem = memberSessionProblem(decodeJwt(token), now());
 	if (problem) throw new HttpError(401, problem);
-	return { userId: data.user.id, client: getUserClient(token, env) };
+	return { userId: data.user.id, email: data.user.email ?? '', client: getUserClient(token, env) };
 }
 
 /** The business must be one of this deployment's chamber (a member of another signs in there). */

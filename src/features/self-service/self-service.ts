@@ -45,8 +45,7 @@ export const SIGN_IN_BUSINESS_LIMITS = [
 export { listingPath, signInPath } from './paths.ts';
 import { signInPath } from './paths.ts';
 
-/** The browser's member session, kept apart from a staff session in the same browser. */
-export const MEMBER_SESSION_KEY = 'chamber-member-session';
+export { MEMBER_SESSION_KEY } from './paths.ts';
 
 /**
  * How a member's session must have begun: the token's amr holds one of these methods (GoTrue's:
