@@ -3631,7 +3631,7 @@ grant execute on function public.clear_event_override(p_tenant_id uuid, p_event_
 grant execute on function public.clear_event_override(p_tenant_id uuid, p_event_id uuid, p_field text) to service_role;
 
 CREATE OR REPLACE FUNCTION public.collect_publish(p_tenant_id uuid, p_source text, p_summary text, p_business_id uuid DEFAULT NULL::uuid, p_now timestamp with time zone DEFAULT NULL::timestamp with time zone)
- RETURNS TABLE(waiting_id bigint, due_at timestamp with time zone, daily boolean)
+ RETURNS TABLE(waiting_id bigint, due_at timestamp with time zone, daily boolean, held boolean)
  LANGUAGE plpgsql
  SECURITY DEFINER
  SET search_path TO ''
@@ -3675,6 +3675,8 @@ begin
 	v_budget := public.publish_budget(p_tenant_id);
 	select u.used into v_used from public.publish_month_used(p_tenant_id, v_now) u;
 	v_daily := v_used >= v_budget;
+	-- Past the budget and its daily reserve only a publish staff confirm takes it: no time to promise.
+	held := v_used >= v_budget + public.publish_daily_reserve(v_budget);
 	v_due := public.publish_live_by(p_tenant_id, v_now, v_daily);
 	select u.email into v_email from auth.users u where u.id = v_uid;
 

@@ -2395,6 +2395,7 @@ export type Database = {
 				Returns: {
 					daily: boolean;
 					due_at: string;
+					held: boolean;
 					waiting_id: number;
 				}[];
 			};

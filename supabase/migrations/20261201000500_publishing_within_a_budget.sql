@@ -412,7 +412,9 @@ create trigger waiting_changes_follow_publish after update of state on public.pu
   any source (a sync, an import, a member's save made through the site's
   functions, a scheduled publish at the budget); a member collects its own
   business's save; a staff member a change of theirs that waits (a publish
-  declined at the budget). Answers when it is live at the latest.
+  declined at the budget). Answers when it is live at the latest, and whether
+  it is held: past the budget and its daily reserve, only a publish staff
+  confirm takes it, so no time can be promised.
  */
 create or replace function public.collect_publish(
 	p_tenant_id uuid,
@@ -421,7 +423,7 @@ create or replace function public.collect_publish(
 	p_business_id uuid default null,
 	p_now timestamptz default null
 )
-returns table (waiting_id bigint, due_at timestamptz, daily boolean)
+returns table (waiting_id bigint, due_at timestamptz, daily boolean, held boolean)
 language plpgsql
 volatile
 security definer
@@ -466,6 +468,8 @@ begin
 	v_budget := public.publish_budget(p_tenant_id);
 	select u.used into v_used from public.publish_month_used(p_tenant_id, v_now) u;
 	v_daily := v_used >= v_budget;
+	-- Past the budget and its daily reserve only a publish staff confirm takes it: no time to promise.
+	held := v_used >= v_budget + public.publish_daily_reserve(v_budget);
 	v_due := public.publish_live_by(p_tenant_id, v_now, v_daily);
 	select u.email into v_email from auth.users u where u.id = v_uid;
 

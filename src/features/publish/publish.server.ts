@@ -369,6 +369,11 @@ export interface WaitingAnswer {
 	dueAt: string;
 	/** It waits for the daily publish: the month's budget is used. */
 	daily: boolean;
+	/**
+	 * The budget and its reserve of daily publishes are used: only a publish staff confirm takes
+	 * it, so `dueAt` is no promise.
+	 */
+	held: boolean;
 }
 
 export interface CollectRequest {
@@ -390,6 +395,7 @@ const collectedRow = z.object({
 	waiting_id: z.union([z.number(), z.string()]),
 	due_at: z.string(),
 	daily: z.boolean(),
+	held: z.boolean(),
 });
 
 /** Collects a change for the window's publish; answers when it is live at the latest. */
@@ -415,6 +421,7 @@ export async function collectChange(
 		id: Number(row.waiting_id),
 		dueAt: new Date(row.due_at).toISOString(),
 		daily: row.daily,
+		held: row.held,
 	};
 }
 

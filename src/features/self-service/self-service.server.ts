@@ -273,6 +273,7 @@ export async function submitMemberChanges(
 	let published = false;
 	let publishAfter: string | null = null;
 	let liveBy: string | null = null;
+	let held = false;
 	if (result.live.length > 0) {
 		const config = await getCachedChamberConfig(getAnonClient(), tenant.id);
 		const onSite = listing.business.published === true;
@@ -307,7 +308,8 @@ export async function submitMemberChanges(
 				businessId,
 				purgeTags: tags,
 			});
-			liveBy = waiting.dueAt;
+			held = waiting.held;
+			liveBy = waiting.held ? null : waiting.dueAt;
 		}
 	}
 	return {
@@ -317,6 +319,7 @@ export async function submitMemberChanges(
 		published,
 		publishAfter,
 		liveBy,
+		held,
 	};
 }
 

@@ -253,6 +253,12 @@ describe('describeSaved: what the member page says after a save', () => {
 		);
 	});
 
+	it('past the budget and its daily reserve: with the chamber’s next publish, no time promised', () => {
+		expect(
+			describeSaved({ ...saved, live: ['work_phone'], submission: null, held: true }, liveBy),
+		).toBe("Phone: saved. It goes live with the chamber's next publish.");
+	});
+
 	it('a listing that is not on the site publishes nothing', () => {
 		expect(describeSaved({ ...saved, live: ['hours'], submission: null }, liveBy)).toBe(
 			'Opening hours: saved. Your listing is not on the site, so nothing is published.',

@@ -211,9 +211,15 @@ export interface SubmitResult {
 	publishAfter: string | null;
 	/**
 	 * When the live fields are on the site at the latest (ISO): they wait for the chamber's
-	 * publish window (features.publishWindow). Null when they are live already or alter no page.
+	 * publish window (features.publishWindow). Null when they are live already, alter no page,
+	 * or are held (below).
 	 */
 	liveBy: string | null;
+	/**
+	 * The month's publish budget and its reserve of daily publishes are used: the live fields go
+	 * live with the next publish the chamber's staff confirm, at no time the page can promise.
+	 */
+	held?: boolean;
 }
 
 /**
@@ -232,14 +238,19 @@ export function memberPublishBucket(userId: string): string {
  * chamber's clock ('Live on the site by 14:00').
  */
 export function describeSaved(
-	result: Pick<SubmitResult, 'live' | 'submission' | 'publishAfter' | 'published' | 'liveBy'>,
+	result: Pick<
+		SubmitResult,
+		'live' | 'submission' | 'publishAfter' | 'published' | 'liveBy' | 'held'
+	>,
 	liveBy: (iso: string) => string,
 ): string {
 	const live = result.live.map((f) => fieldLabel(f)).join(', ');
 	const minutes = MEMBER_PUBLISH_INTERVAL_SECONDS / 60;
 	let saved = '';
 	if (live && result.published) saved = `${live}: live on the site now.`;
-	else if (live && result.liveBy && result.publishAfter) {
+	else if (live && result.held) {
+		saved = `${live}: saved. It goes live with the chamber's next publish.`;
+	} else if (live && result.liveBy && result.publishAfter) {
 		saved = `${live}: saved. ${liveBy(result.liveBy)} (your changes show at once at most every ${minutes} minutes).`;
 	} else if (live && result.liveBy) saved = `${live}: saved. ${liveBy(result.liveBy)}.`;
 	else if (live)
