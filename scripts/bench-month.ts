@@ -16,8 +16,8 @@
  * next event when nothing is under way. The scheduled function's 5-minute runs are replayed at
  * each mark a waiting change reaches. Builds take their real time; a staff change's time to live
  * is real seconds, a member's is on the clock. PRERENDERED_PROFILES_MAX decides, as for a
- * deployment, whether the chamber's profiles are rendered on demand (0) or pre-rendered (the
- * default up to 1,000 businesses).
+ * deployment, whether the chamber's profiles are rendered on demand (the default, 0) or
+ * pre-rendered (e.g. 1000).
  */
 import { createServer } from 'node:http';
 import { readdir, readFile, stat } from 'node:fs/promises';
