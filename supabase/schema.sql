@@ -763,7 +763,8 @@ create table public.member_imports (
 	previewed_at timestamp with time zone,
 	applied_at timestamp with time zone,
 	publish_id bigint,
-	applied_by uuid
+	applied_by uuid,
+	live_by timestamp with time zone
 );
 alter table public.member_imports add constraint member_imports_counts_check CHECK ((jsonb_typeof(counts) = 'object'::text));
 alter table public.member_imports add constraint member_imports_error_check CHECK ((length(error) <= 2000));
@@ -799,6 +800,7 @@ comment on column public.member_imports.counts is 'The dry run''s counts: added,
 comment on column public.member_imports.missing_action is 'What the person chose for members missing from the file: keep them, or unpublish them.';
 comment on column public.member_imports.requested_by is 'Who started the import (null: the scheduled sync); it is read only while they may still import.';
 comment on column public.member_imports.applied_by is 'Who asked to apply the dry run (the identity-service user); the apply is done only while they may still import.';
+comment on column public.member_imports.live_by is 'When the applied changes are on the site at the latest: the mark of the publish window they wait for (collect_publish).';
 grant select on table public.member_imports to authenticated;
 grant select, insert, update, delete, truncate, references, trigger, maintain on table public.member_imports to postgres;
 grant select, insert, update, delete, truncate, references, trigger, maintain on table public.member_imports to service_role;
@@ -1087,6 +1089,49 @@ grant select (shuffle_key) on table public.profiles to authenticated;
 grant select (accepts_messages) on table public.profiles to anon;
 grant select (accepts_messages) on table public.profiles to authenticated;
 
+create table public.publish_budgets (
+	tenant_id uuid not null,
+	monthly_publishes integer not null,
+	updated_at timestamp with time zone default now() not null
+);
+alter table public.publish_budgets add constraint publish_budgets_monthly_publishes_check CHECK (((monthly_publishes >= 1) AND (monthly_publishes <= 1000)));
+alter table public.publish_budgets add constraint publish_budgets_pkey PRIMARY KEY (tenant_id);
+alter table public.publish_budgets add constraint publish_budgets_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
+alter table public.publish_budgets enable row level security;
+create policy "Chamber staff can read their chamber's publish budget" on public.publish_budgets
+	for select to authenticated
+	using (public.has_tenant_role(tenant_id));
+comment on table public.publish_budgets is 'The publishes a chamber may make in a month, as its deployment sets it (PUBLISH_MONTHLY_BUDGET, set_publish_budget); 40 without a row. Read by the chamber''s staff, written by the service role only.';
+comment on column public.publish_budgets.monthly_publishes is 'Publishes (production deploys) a month: 1 to 1000.';
+grant select on table public.publish_budgets to authenticated;
+grant select, insert, update, delete, truncate, references, trigger, maintain on table public.publish_budgets to postgres;
+grant select, insert, update, delete, truncate, references, trigger, maintain on table public.publish_budgets to service_role;
+
+create table public.publish_months (
+	tenant_id uuid not null,
+	month date not null,
+	warned_at timestamp with time zone default now() not null,
+	warned_used integer not null,
+	budget integer not null,
+	mailed_at timestamp with time zone
+);
+alter table public.publish_months add constraint publish_months_budget_check CHECK (((budget >= 1) AND (budget <= 1000)));
+alter table public.publish_months add constraint publish_months_month_check CHECK ((EXTRACT(day FROM month) = (1)::numeric));
+alter table public.publish_months add constraint publish_months_pkey PRIMARY KEY (tenant_id, month);
+alter table public.publish_months add constraint publish_months_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
+alter table public.publish_months add constraint publish_months_warned_used_check CHECK ((warned_used >= 0));
+alter table public.publish_months enable row level security;
+create policy "Chamber staff can read their chamber's publish months" on public.publish_months
+	for select to authenticated
+	using (public.has_tenant_role(tenant_id));
+comment on table public.publish_months is 'A month in which a chamber reached 80 % of its publish budget: when, at how many, and when its admins were e-mailed. One row per chamber and month, written by the publishing functions only.';
+comment on column public.publish_months.month is 'The first day of the month, on the chamber''s clock.';
+comment on column public.publish_months.warned_used is 'The month''s publishes when the warning was reached.';
+comment on column public.publish_months.mailed_at is 'When the e-mail to the admins was claimed for sending (claim_publish_budget_warning): at most once a month.';
+grant select on table public.publish_months to authenticated;
+grant select, insert, update, delete, truncate, references, trigger, maintain on table public.publish_months to postgres;
+grant select, insert, update, delete, truncate, references, trigger, maintain on table public.publish_months to service_role;
+
 create table public.publishes (
 	id bigint generated always as identity not null,
 	tenant_id uuid not null,
@@ -1116,6 +1161,7 @@ alter table public.publishes add constraint publishes_tenant_id_fkey FOREIGN KEY
 CREATE UNIQUE INDEX publishes_one_building_per_tenant ON public.publishes USING btree (tenant_id) WHERE (state = 'building'::text);
 CREATE UNIQUE INDEX publishes_one_queued_per_tenant ON public.publishes USING btree (tenant_id) WHERE (state = 'queued'::text);
 CREATE INDEX publishes_tenant_id_idx ON public.publishes USING btree (tenant_id, id DESC);
+CREATE TRIGGER waiting_changes_follow_publish AFTER UPDATE OF state ON public.publishes FOR EACH ROW WHEN ((old.state IS DISTINCT FROM new.state)) EXECUTE FUNCTION public.waiting_changes_follow_publish();
 alter table public.publishes enable row level security;
 create policy "Chamber staff can read their chamber's publishes" on public.publishes
 	for select to authenticated
@@ -1276,6 +1322,52 @@ grant select on table public.tenants to authenticated;
 grant select, insert, update, delete, truncate, references, trigger, maintain on table public.tenants to postgres;
 grant select, insert, update, delete, truncate, references, trigger, maintain on table public.tenants to service_role;
 
+create table public.waiting_changes (
+	id bigint generated always as identity not null,
+	tenant_id uuid not null,
+	source text not null,
+	summary text not null,
+	business_id uuid,
+	requested_by uuid,
+	requested_by_email text,
+	created_at timestamp with time zone default now() not null,
+	due_at timestamp with time zone not null,
+	daily boolean default false not null,
+	state text default 'waiting'::text not null,
+	publish_id bigint,
+	live_at timestamp with time zone
+);
+alter table public.waiting_changes add constraint waiting_changes_business_id_fkey FOREIGN KEY (business_id) REFERENCES public.profiles(id) ON DELETE CASCADE;
+alter table public.waiting_changes add constraint waiting_changes_check CHECK (((state = 'live'::text) = (live_at IS NOT NULL)));
+alter table public.waiting_changes add constraint waiting_changes_pkey PRIMARY KEY (id);
+alter table public.waiting_changes add constraint waiting_changes_publish_id_fkey FOREIGN KEY (publish_id) REFERENCES public.publishes(id) ON DELETE SET NULL;
+alter table public.waiting_changes add constraint waiting_changes_requested_by_email_check CHECK ((length(requested_by_email) <= 254));
+alter table public.waiting_changes add constraint waiting_changes_source_check CHECK ((source = ANY (ARRAY['member'::text, 'sync'::text, 'import'::text, 'staff'::text, 'scheduled'::text])));
+alter table public.waiting_changes add constraint waiting_changes_state_check CHECK ((state = ANY (ARRAY['waiting'::text, 'building'::text, 'live'::text])));
+alter table public.waiting_changes add constraint waiting_changes_summary_check CHECK (((length(summary) >= 1) AND (length(summary) <= 200)));
+alter table public.waiting_changes add constraint waiting_changes_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
+CREATE UNIQUE INDEX waiting_changes_one_waiting_each ON public.waiting_changes USING btree (tenant_id, source, COALESCE(business_id, '00000000-0000-0000-0000-000000000000'::uuid)) WHERE (state = 'waiting'::text);
+CREATE INDEX waiting_changes_publish_idx ON public.waiting_changes USING btree (publish_id);
+CREATE INDEX waiting_changes_tenant_state_idx ON public.waiting_changes USING btree (tenant_id, state, due_at);
+alter table public.waiting_changes enable row level security;
+create policy "Chamber staff can read their chamber's waiting changes" on public.waiting_changes
+	for select to authenticated
+	using (public.has_tenant_role(tenant_id));
+create policy "Members can read their own business's waiting changes" on public.waiting_changes
+	for select to authenticated
+	using (((business_id IS NOT NULL) AND public.is_business_member(business_id)));
+comment on table public.waiting_changes is 'Changes waiting for a publish (members'' own saves, syncs, imports, and staff changes at the budget): when they are live at the latest, and the publish that took them. Written by the publishing functions only.';
+comment on column public.waiting_changes.source is 'Who made it: member, sync, import, staff (a publish declined at the budget) or scheduled (a scheduled publish at the budget).';
+comment on column public.waiting_changes.summary is 'What it changed, for people (the Requests tab, History).';
+comment on column public.waiting_changes.business_id is 'The business a member changed; null for the others.';
+comment on column public.waiting_changes.due_at is 'Live on the site by then at the latest: the mark of its window, or of the day at the budget.';
+comment on column public.waiting_changes.daily is 'Waiting for the daily publish: the month''s budget was used.';
+comment on column public.waiting_changes.state is 'waiting, building (a build that reads it runs), live.';
+comment on column public.waiting_changes.publish_id is 'The publish (build) that took it.';
+grant select on table public.waiting_changes to authenticated;
+grant select, insert, update, delete, truncate, references, trigger, maintain on table public.waiting_changes to postgres;
+grant select, insert, update, delete, truncate, references, trigger, maintain on table public.waiting_changes to service_role;
+
 create table public.web_content (
 	id uuid default gen_random_uuid() not null,
 	tenant_id uuid not null,
@@ -1335,6 +1427,10 @@ grant select, update, usage on sequence public.rate_limit_hits_id_seq to service
 create sequence public.scheduled_publishes_id_seq start 1 increment 1 minvalue 1 maxvalue 9223372036854775807 cache 1;
 grant select, update, usage on sequence public.scheduled_publishes_id_seq to postgres;
 grant select, update, usage on sequence public.scheduled_publishes_id_seq to service_role;
+
+create sequence public.waiting_changes_id_seq start 1 increment 1 minvalue 1 maxvalue 9223372036854775807 cache 1;
+grant select, update, usage on sequence public.waiting_changes_id_seq to postgres;
+grant select, update, usage on sequence public.waiting_changes_id_seq to service_role;
 
 /**
   ---------------------------------------------------------------------------
@@ -3232,6 +3328,51 @@ comment on function public.chamber_event_public_row(p_event public.chamber_event
 grant execute on function public.chamber_event_public_row(p_event public.chamber_events, p_occurrence public.chamber_event_occurrences) to postgres;
 grant execute on function public.chamber_event_public_row(p_event public.chamber_events, p_occurrence public.chamber_event_occurrences) to service_role;
 
+CREATE OR REPLACE FUNCTION public.chamber_time_zone(p_tenant_id uuid)
+ RETURNS text
+ LANGUAGE sql
+ STABLE SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+	with zones (state, zone) as (
+		values
+			('AL', 'America/Chicago'), ('AK', 'America/Anchorage'), ('AZ', 'America/Phoenix'),
+			('AR', 'America/Chicago'), ('CA', 'America/Los_Angeles'), ('CO', 'America/Denver'),
+			('CT', 'America/New_York'), ('DE', 'America/New_York'), ('DC', 'America/New_York'),
+			('FL', 'America/New_York'), ('GA', 'America/New_York'), ('HI', 'Pacific/Honolulu'),
+			('ID', 'America/Boise'), ('IL', 'America/Chicago'),
+			('IN', 'America/Indiana/Indianapolis'), ('IA', 'America/Chicago'),
+			('KS', 'America/Chicago'), ('KY', 'America/New_York'), ('LA', 'America/Chicago'),
+			('ME', 'America/New_York'), ('MD', 'America/New_York'), ('MA', 'America/New_York'),
+			('MI', 'America/Detroit'), ('MN', 'America/Chicago'), ('MS', 'America/Chicago'),
+			('MO', 'America/Chicago'), ('MT', 'America/Denver'), ('NE', 'America/Chicago'),
+			('NV', 'America/Los_Angeles'), ('NH', 'America/New_York'), ('NJ', 'America/New_York'),
+			('NM', 'America/Denver'), ('NY', 'America/New_York'), ('NC', 'America/New_York'),
+			('ND', 'America/Chicago'), ('OH', 'America/New_York'), ('OK', 'America/Chicago'),
+			('OR', 'America/Los_Angeles'), ('PA', 'America/New_York'), ('RI', 'America/New_York'),
+			('SC', 'America/New_York'), ('SD', 'America/Chicago'), ('TN', 'America/Chicago'),
+			('TX', 'America/Chicago'), ('UT', 'America/Denver'), ('VT', 'America/New_York'),
+			('VA', 'America/New_York'), ('WA', 'America/Los_Angeles'), ('WV', 'America/New_York'),
+			('WI', 'America/Chicago'), ('WY', 'America/Denver'), ('PR', 'America/Puerto_Rico'),
+			('VI', 'America/Puerto_Rico'), ('GU', 'Pacific/Guam')
+	)
+	select coalesce(
+		(
+			select coalesce(
+				nullif(c.contact ->> 'timeZone', ''),
+				(select z.zone from zones z where z.state = upper(trim(c.contact ->> 'state'))),
+				(select z.zone from zones z where z.state = upper(trim(c.state)))
+			)
+			from public.chamber_config c
+			where c.tenant_id = p_tenant_id
+		),
+		'America/New_York'
+	);
+$function$;
+comment on function public.chamber_time_zone(p_tenant_id uuid) is 'The chamber''s time zone: contact.timeZone, else its contact state''s usual zone, else its state''s, else America/New_York (as chamberTimeZone in the site''s code).';
+grant execute on function public.chamber_time_zone(p_tenant_id uuid) to postgres;
+grant execute on function public.chamber_time_zone(p_tenant_id uuid) to service_role;
+
 CREATE OR REPLACE FUNCTION public.change_event_occurrence(p_tenant_id uuid, p_event_id uuid, p_key text, p_changes jsonb, p_cancelled boolean, p_version integer)
  RETURNS jsonb
  LANGUAGE plpgsql
@@ -3370,6 +3511,21 @@ comment on function public.claim_member_import(p_import_id uuid) is 'Takes a que
 grant execute on function public.claim_member_import(p_import_id uuid) to postgres;
 grant execute on function public.claim_member_import(p_import_id uuid) to service_role;
 
+CREATE OR REPLACE FUNCTION public.claim_publish_budget_warning(p_tenant_id uuid)
+ RETURNS TABLE(month date, used integer, budget integer)
+ LANGUAGE sql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+	update public.publish_months m
+	set mailed_at = now()
+	where m.tenant_id = p_tenant_id and m.mailed_at is null
+	returning m.month, m.warned_used, m.budget;
+$function$;
+comment on function public.claim_publish_budget_warning(p_tenant_id uuid) is 'Claims the chamber''s budget warnings not yet e-mailed (at most once each); service role.';
+grant execute on function public.claim_publish_budget_warning(p_tenant_id uuid) to postgres;
+grant execute on function public.claim_publish_budget_warning(p_tenant_id uuid) to service_role;
+
 CREATE OR REPLACE FUNCTION public.clear_business_override(p_tenant_id uuid, p_business_id uuid, p_field text)
  RETURNS jsonb
  LANGUAGE plpgsql
@@ -3473,6 +3629,86 @@ comment on function public.clear_event_override(p_tenant_id uuid, p_event_id uui
 grant execute on function public.clear_event_override(p_tenant_id uuid, p_event_id uuid, p_field text) to authenticated;
 grant execute on function public.clear_event_override(p_tenant_id uuid, p_event_id uuid, p_field text) to postgres;
 grant execute on function public.clear_event_override(p_tenant_id uuid, p_event_id uuid, p_field text) to service_role;
+
+CREATE OR REPLACE FUNCTION public.collect_publish(p_tenant_id uuid, p_source text, p_summary text, p_business_id uuid DEFAULT NULL::uuid, p_now timestamp with time zone DEFAULT NULL::timestamp with time zone)
+ RETURNS TABLE(waiting_id bigint, due_at timestamp with time zone, daily boolean, held boolean)
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+	v_server constant boolean := coalesce(nullif(auth.role(), ''), 'database') in ('service_role', 'database');
+	v_now constant timestamptz := case when v_server then coalesce(p_now, now()) else now() end;
+	v_summary constant text := left(trim(coalesce(p_summary, '')), 200);
+	v_budget integer;
+	v_used integer;
+	v_daily boolean;
+	v_due timestamptz;
+	v_uid uuid := auth.uid();
+	v_email text;
+begin
+	if p_source is null or p_source not in ('member', 'sync', 'import', 'staff', 'scheduled') then
+		raise exception 'A waiting change comes from a member, a sync, an import, staff or a schedule, not %', p_source
+			using errcode = '22023';
+	end if;
+	if not v_server then
+		if p_source = 'staff' and p_business_id is null and public.has_tenant_role(p_tenant_id) then
+			null;
+		elsif p_source = 'member' and p_business_id is not null
+			and public.is_business_member(p_business_id)
+			and exists (select 1 from public.profiles p where p.id = p_business_id and p.tenant_id = p_tenant_id) then
+			null;
+		else
+			raise exception 'You cannot publish this chamber' using errcode = '42501';
+		end if;
+	end if;
+	if not exists (select 1 from public.tenants t where t.id = p_tenant_id) then
+		raise exception 'Unknown chamber' using errcode = '22023';
+	end if;
+	if p_business_id is not null
+		and not exists (select 1 from public.profiles p where p.id = p_business_id and p.tenant_id = p_tenant_id) then
+		raise exception 'No such business in this chamber' using errcode = '22023';
+	end if;
+	if v_summary = '' then
+		raise exception 'A waiting change says what it changed' using errcode = '22023';
+	end if;
+	v_budget := public.publish_budget(p_tenant_id);
+	select u.used into v_used from public.publish_month_used(p_tenant_id, v_now) u;
+	v_daily := v_used >= v_budget;
+	-- Past the budget and its daily reserve only a publish staff confirm takes it: no time to promise.
+	held := v_used >= v_budget + public.publish_daily_reserve(v_budget);
+	v_due := public.publish_live_by(p_tenant_id, v_now, v_daily);
+	select u.email into v_email from auth.users u where u.id = v_uid;
+
+	loop
+		-- The business's (or the sync's, the import's) change that waits already takes this one in.
+		update public.waiting_changes w
+		set summary = v_summary, requested_by = v_uid, requested_by_email = v_email
+		where w.tenant_id = p_tenant_id and w.source = p_source
+			and w.business_id is not distinct from p_business_id and w.state = 'waiting'
+		returning w.id, w.due_at, w.daily into waiting_id, due_at, daily;
+		if found then
+			return next;
+			return;
+		end if;
+		begin
+			insert into public.waiting_changes
+				(tenant_id, source, summary, business_id, requested_by, requested_by_email, created_at, due_at, daily)
+			values (p_tenant_id, p_source, v_summary, p_business_id, v_uid, v_email, v_now, v_due, v_daily)
+			returning id, waiting_changes.due_at, waiting_changes.daily into waiting_id, due_at, daily;
+			return next;
+			return;
+		exception when unique_violation then
+			-- Collected a moment ago by a concurrent call: take that one.
+			null;
+		end;
+	end loop;
+end;
+$function$;
+comment on function public.collect_publish(p_tenant_id uuid, p_source text, p_summary text, p_business_id uuid, p_now timestamp with time zone) is 'A change that waits for the window''s publish (or, at the budget, the daily one); answers when it is live at the latest. p_now (service role only) injects the clock.';
+grant execute on function public.collect_publish(p_tenant_id uuid, p_source text, p_summary text, p_business_id uuid, p_now timestamp with time zone) to authenticated;
+grant execute on function public.collect_publish(p_tenant_id uuid, p_source text, p_summary text, p_business_id uuid, p_now timestamp with time zone) to postgres;
+grant execute on function public.collect_publish(p_tenant_id uuid, p_source text, p_summary text, p_business_id uuid, p_now timestamp with time zone) to service_role;
 
 CREATE OR REPLACE FUNCTION public.config_conflicts(p_tenant_id uuid, p_column text, p_field text, p_value jsonb, p_version bigint)
  RETURNS jsonb
@@ -3579,7 +3815,7 @@ AS $function$
 	"footer_labels": {"types":["object"],"properties":{"businessResourcesLabel":{"types":["string"],"maxLength":200},"workforceLabel":{"types":["string"],"maxLength":200},"communityGuideLabel":{"types":["string"],"maxLength":200},"jobBoardLabel":{"types":["string"],"maxLength":200}}},
 	"content": {"types":["object"],"properties":{"heroTitle":{"types":["string"],"maxLength":200},"heroSubtitle":{"types":["string"],"maxLength":1000},"footerTagline":{"types":["string"],"maxLength":1000},"copyrightText":{"types":["string"],"maxLength":200},"featuredTitle":{"types":["string"],"maxLength":200},"categoriesTitle":{"types":["string"],"maxLength":200},"whyJoinTitle":{"types":["string"],"maxLength":200},"whyJoinText":{"types":["string"],"maxLength":1000},"whyJoinButtonText":{"types":["string"],"maxLength":200},"directoryTitle":{"types":["string"],"maxLength":200},"sidebarTitle":{"types":["string"],"maxLength":200},"sidebarTagline":{"types":["string"],"maxLength":1000},"sidebarButtonText":{"types":["string"],"maxLength":200},"eventsTabLabel":{"types":["string"],"maxLength":200},"communityEventsTabLabel":{"types":["string"],"maxLength":200},"defaultEventsCalendar":{"types":["string"],"enum":["events","community-events","events-list"]},"metaDescription":{"types":["string"],"maxLength":1000},"metaKeywords":{"types":["string"],"maxLength":1000}}},
 	"services": {"types":["object"],"properties":{"googleAnalyticsId":{"types":["string"],"maxLength":30},"recaptchaSiteKey":{"types":["string"],"maxLength":100},"emailDomain":{"types":["string"],"maxLength":253}}},
-	"features": {"types":["object"],"properties":{"showEvents":{"types":["boolean"]},"showCommunityEvents":{"types":["boolean"]},"showNewMembersFilter":{"types":["boolean"]},"showMembershipLevels":{"types":["boolean"]},"showBanners":{"types":["boolean"]},"showEventFilters":{"types":["boolean"]},"showFeaturedEvent":{"types":["boolean"]},"featuredEventId":{"types":["integer","null","string"],"maxLength":20},"showBusinessShortDescription":{"types":["boolean"]},"showEventAttendeeCountInHeader":{"types":["boolean"]},"memberBadgeDisplay":{"types":["string"],"enum":["level","year"]},"businessDetailLayout":{"types":["string"],"enum":["classic","modern"]},"showMainContact":{"types":["boolean"]},"memberUpdates":{"types":["boolean"]},"memberFields":{"types":["array"],"maxItems":50,"items":{"types":["string"],"enum":["listings","web_content","work_phone","hours","website","social_media","logo_url","categories"]}},"memberLiveFields":{"types":["array"],"maxItems":50,"items":{"types":["string"],"enum":["listings","web_content","work_phone","hours","website","social_media","logo_url","categories"]}},"memberEditorsApprove":{"types":["boolean"]},"memberMaxCategories":{"types":["null","number","string"],"maxLength":20}}},
+	"features": {"types":["object"],"properties":{"showEvents":{"types":["boolean"]},"showCommunityEvents":{"types":["boolean"]},"showNewMembersFilter":{"types":["boolean"]},"showMembershipLevels":{"types":["boolean"]},"showBanners":{"types":["boolean"]},"showEventFilters":{"types":["boolean"]},"showFeaturedEvent":{"types":["boolean"]},"featuredEventId":{"types":["integer","null","string"],"maxLength":20},"showBusinessShortDescription":{"types":["boolean"]},"showEventAttendeeCountInHeader":{"types":["boolean"]},"memberBadgeDisplay":{"types":["string"],"enum":["level","year"]},"businessDetailLayout":{"types":["string"],"enum":["classic","modern"]},"showMainContact":{"types":["boolean"]},"memberUpdates":{"types":["boolean"]},"memberFields":{"types":["array"],"maxItems":50,"items":{"types":["string"],"enum":["listings","web_content","work_phone","hours","website","social_media","logo_url","categories"]}},"memberLiveFields":{"types":["array"],"maxItems":50,"items":{"types":["string"],"enum":["listings","web_content","work_phone","hours","website","social_media","logo_url","categories"]}},"memberEditorsApprove":{"types":["boolean"]},"memberMaxCategories":{"types":["null","number","string"],"maxLength":20},"publishWindow":{"types":["string"],"enum":["15min","30min","1h","2h","3h","4h","6h","12h","24h"]}}},
 	"membership_levels": {"types":["object"],"properties":{"featured":{"types":["array"],"maxItems":50,"items":{"types":["string"],"maxLength":200}},"canLinkWebsite":{"types":["array"],"maxItems":50,"items":{"types":["string"],"maxLength":200}}}},
 	"featured_businesses": {"types":["object"],"properties":{"strategy":{"types":["string"],"enum":["membership","affiliation","random"]},"count":{"types":["null","number","string"],"maxLength":20},"membershipLevels":{"types":["array"],"maxItems":50,"items":{"types":["string"],"maxLength":200}},"affiliation":{"types":["string"],"maxLength":200},"requireCompleteProfile":{"types":["boolean"]},"showViewAllButton":{"types":["boolean"]}}},
 	"category_display": {"types":["object"],"properties":{"count":{"types":["null","number","string"],"maxLength":20},"sortBy":{"types":["string"],"enum":["popularity","alphabetical"]}}},
@@ -4822,6 +5058,96 @@ $function$;
 comment on function public.finish_publish(p_publish_id bigint, p_state text, p_error text, p_deploy_id text) is 'A publish''s build ended (live or failed); keeps the 20 newest live configuration snapshots.';
 grant execute on function public.finish_publish(p_publish_id bigint, p_state text, p_error text, p_deploy_id text) to postgres;
 grant execute on function public.finish_publish(p_publish_id bigint, p_state text, p_error text, p_deploy_id text) to service_role;
+
+CREATE OR REPLACE FUNCTION public.fire_publish_window(p_tenant_id uuid, p_now timestamp with time zone DEFAULT NULL::timestamp with time zone)
+ RETURNS TABLE(publish_id bigint, created boolean, tenant_slug text, tenant_name text, changes integer, budget_warning boolean)
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+	v_now constant timestamptz := coalesce(p_now, now());
+	v_mark timestamptz;
+	v_used integer;
+	v_budget integer;
+	v_id bigint;
+begin
+	perform public.expire_publishes(p_tenant_id);
+	select min(w.due_at) into v_mark
+	from public.waiting_changes w
+	where w.tenant_id = p_tenant_id and w.state = 'waiting'
+		and w.due_at - public.publish_window_lead() <= v_now;
+	if v_mark is null then
+		return;
+	end if;
+	-- A publish queued already takes them when its build starts.
+	if exists (select 1 from public.publishes p where p.tenant_id = p_tenant_id and p.state = 'queued') then
+		return;
+	end if;
+	if exists (
+		select 1 from public.scheduled_publishes s
+		where s.tenant_id = p_tenant_id and s.state = 'scheduled'
+			and s.run_at > v_now and s.run_at <= v_mark - interval '5 minutes'
+	) then
+		return;
+	end if;
+	select u.used into v_used from public.publish_month_used(p_tenant_id, v_now) u;
+	v_budget := public.publish_budget(p_tenant_id);
+	if v_used >= v_budget then
+		if exists (
+			select 1 from public.waiting_changes w
+			where w.tenant_id = p_tenant_id and w.state = 'waiting' and not w.daily
+		) then
+			-- The budget is used: what waits goes out once a day.
+			update public.waiting_changes w
+			set due_at = public.publish_live_by(p_tenant_id, v_now, true), daily = true
+			where w.tenant_id = p_tenant_id and w.state = 'waiting' and not w.daily;
+			return;
+		end if;
+		if v_used >= v_budget + public.publish_daily_reserve(v_budget) then
+			-- The daily publishes' reserve is used too: only a publish staff confirm takes them.
+			return;
+		end if;
+	end if;
+	select count(*)::integer into changes
+	from public.waiting_changes w
+	where w.tenant_id = p_tenant_id and w.state = 'waiting';
+	budget_warning := false;
+
+	loop
+		update public.publishes p
+		set requests = p.requests + 1, last_requested_at = v_now
+		where p.tenant_id = p_tenant_id and p.state = 'queued'
+		returning p.id into v_id;
+		if found then
+			created := false;
+			exit;
+		end if;
+		begin
+			insert into public.publishes (tenant_id, reason, requests, requested_at, last_requested_at)
+			values (
+				p_tenant_id,
+				format('Waiting changes: %s (members, syncs, imports)', changes),
+				greatest(changes, 1),
+				v_now,
+				v_now
+			)
+			returning id into v_id;
+			created := true;
+			budget_warning := public.note_publish_budget(p_tenant_id, v_now);
+			exit;
+		exception when unique_violation then
+			null;
+		end;
+	end loop;
+	publish_id := v_id;
+	select t.slug, t.name into tenant_slug, tenant_name from public.tenants t where t.id = p_tenant_id;
+	return next;
+end;
+$function$;
+comment on function public.fire_publish_window(p_tenant_id uuid, p_now timestamp with time zone) is 'The scheduled function''s window publish: queues one publish for the chamber''s waiting changes once the earliest mark is within the lead (at the budget, once a day). Service role; p_now injects the clock.';
+grant execute on function public.fire_publish_window(p_tenant_id uuid, p_now timestamp with time zone) to postgres;
+grant execute on function public.fire_publish_window(p_tenant_id uuid, p_now timestamp with time zone) to service_role;
 
 CREATE OR REPLACE FUNCTION public.fire_scheduled_publishes(p_tenant_id uuid, p_now timestamp with time zone DEFAULT NULL::timestamp with time zone)
  RETURNS SETOF public.scheduled_publishes
@@ -6229,6 +6555,31 @@ comment on function public.membership_rank(p_level_name text, p_given_rank integ
 grant execute on function public.membership_rank(p_level_name text, p_given_rank integer, p_hierarchy jsonb) to postgres;
 grant execute on function public.membership_rank(p_level_name text, p_given_rank integer, p_hierarchy jsonb) to service_role;
 
+CREATE OR REPLACE FUNCTION public.note_publish_budget(p_tenant_id uuid, p_at timestamp with time zone)
+ RETURNS boolean
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+	v_budget constant integer := public.publish_budget(p_tenant_id);
+	v_month date;
+	v_used integer;
+begin
+	select u.month, u.used into v_month, v_used from public.publish_month_used(p_tenant_id, p_at) u;
+	if v_used < ceil(v_budget * 0.8) then
+		return false;
+	end if;
+	insert into public.publish_months (tenant_id, month, warned_used, budget)
+	values (p_tenant_id, v_month, v_used, v_budget)
+	on conflict (tenant_id, month) do nothing;
+	return found;
+end;
+$function$;
+comment on function public.note_publish_budget(p_tenant_id uuid, p_at timestamp with time zone) is 'Records that the chamber''s month reached 80 % of its budget (once a month); true when this call did.';
+grant execute on function public.note_publish_budget(p_tenant_id uuid, p_at timestamp with time zone) to postgres;
+grant execute on function public.note_publish_budget(p_tenant_id uuid, p_at timestamp with time zone) to service_role;
+
 CREATE OR REPLACE FUNCTION public.profile_affiliations_counts_trigger()
  RETURNS trigger
  LANGUAGE plpgsql
@@ -6548,6 +6899,21 @@ grant execute on function public.public_chamber_events(p_tenant_id uuid, p_calen
 grant execute on function public.public_chamber_events(p_tenant_id uuid, p_calendar text, p_start timestamp with time zone, p_end timestamp with time zone) to postgres;
 grant execute on function public.public_chamber_events(p_tenant_id uuid, p_calendar text, p_start timestamp with time zone, p_end timestamp with time zone) to service_role;
 
+CREATE OR REPLACE FUNCTION public.publish_budget(p_tenant_id uuid)
+ RETURNS integer
+ LANGUAGE sql
+ STABLE SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+	select coalesce(
+		(select b.monthly_publishes from public.publish_budgets b where b.tenant_id = p_tenant_id),
+		40
+	);
+$function$;
+comment on function public.publish_budget(p_tenant_id uuid) is 'The chamber''s monthly publish budget: its publish_budgets row, else 40.';
+grant execute on function public.publish_budget(p_tenant_id uuid) to postgres;
+grant execute on function public.publish_budget(p_tenant_id uuid) to service_role;
+
 CREATE OR REPLACE FUNCTION public.publish_chamber_events(p_tenant_id uuid)
  RETURNS void
  LANGUAGE plpgsql
@@ -6565,6 +6931,140 @@ $function$;
 comment on function public.publish_chamber_events(p_tenant_id uuid) is 'Moves the chamber''s events cache versions (events, community_events, event_details) after a change of its own events.';
 grant execute on function public.publish_chamber_events(p_tenant_id uuid) to postgres;
 grant execute on function public.publish_chamber_events(p_tenant_id uuid) to service_role;
+
+CREATE OR REPLACE FUNCTION public.publish_daily_reserve(p_budget integer)
+ RETURNS integer
+ LANGUAGE sql
+ IMMUTABLE
+ SET search_path TO ''
+AS $function$
+	select ceil(p_budget * 0.25)::integer;
+$function$;
+comment on function public.publish_daily_reserve(p_budget integer) is 'How many daily publishes may go past the month''s budget: a quarter of it; beyond, waiting changes wait for a confirmed staff publish.';
+grant execute on function public.publish_daily_reserve(p_budget integer) to postgres;
+grant execute on function public.publish_daily_reserve(p_budget integer) to service_role;
+
+CREATE OR REPLACE FUNCTION public.publish_live_by(p_tenant_id uuid, p_at timestamp with time zone, p_daily boolean)
+ RETURNS timestamp with time zone
+ LANGUAGE plpgsql
+ STABLE SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+	v_zone constant text := public.chamber_time_zone(p_tenant_id);
+	v_every constant interval := case when p_daily then interval '1 day' else public.publish_window(p_tenant_id) end;
+	v_local timestamp := (p_at + public.publish_window_lead()) at time zone v_zone;
+	v_day timestamp := date_trunc('day', v_local);
+	v_step numeric := extract(epoch from v_every);
+	v_marks numeric := ceil(extract(epoch from v_local - v_day) / v_step);
+begin
+	return (v_day + make_interval(secs => (v_marks * v_step)::double precision)) at time zone v_zone;
+end;
+$function$;
+comment on function public.publish_live_by(p_tenant_id uuid, p_at timestamp with time zone, p_daily boolean) is 'The mark by which a change collected at p_at is live: the first mark of the chamber''s window (p_daily: of the day) at least publish_window_lead() after p_at, on the chamber''s clock.';
+grant execute on function public.publish_live_by(p_tenant_id uuid, p_at timestamp with time zone, p_daily boolean) to postgres;
+grant execute on function public.publish_live_by(p_tenant_id uuid, p_at timestamp with time zone, p_daily boolean) to service_role;
+
+CREATE OR REPLACE FUNCTION public.publish_month_used(p_tenant_id uuid, p_at timestamp with time zone)
+ RETURNS TABLE(month date, used integer)
+ LANGUAGE plpgsql
+ STABLE SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+	v_zone constant text := public.chamber_time_zone(p_tenant_id);
+	v_start timestamp := date_trunc('month', p_at at time zone v_zone);
+begin
+	month := v_start::date;
+	select count(*)::integer into used
+	from public.publishes p
+	where p.tenant_id = p_tenant_id
+		and p.state <> 'failed'
+		and p.requested_at >= v_start at time zone v_zone
+		and p.requested_at < (v_start + interval '1 month') at time zone v_zone;
+	return next;
+end;
+$function$;
+comment on function public.publish_month_used(p_tenant_id uuid, p_at timestamp with time zone) is 'The month of p_at on the chamber''s clock and its publishes (requested then, not failed).';
+grant execute on function public.publish_month_used(p_tenant_id uuid, p_at timestamp with time zone) to postgres;
+grant execute on function public.publish_month_used(p_tenant_id uuid, p_at timestamp with time zone) to service_role;
+
+CREATE OR REPLACE FUNCTION public.publish_usage(p_tenant_id uuid, p_now timestamp with time zone DEFAULT NULL::timestamp with time zone)
+ RETURNS jsonb
+ LANGUAGE plpgsql
+ STABLE SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+	v_server constant boolean := coalesce(nullif(auth.role(), ''), 'database') in ('service_role', 'database');
+	v_now constant timestamptz := case when v_server then coalesce(p_now, now()) else now() end;
+	v_budget integer;
+	v_month date;
+	v_used integer;
+begin
+	if not (v_server or public.has_tenant_role(p_tenant_id)) then
+		raise exception 'You have no role in this chamber' using errcode = '42501';
+	end if;
+	v_budget := public.publish_budget(p_tenant_id);
+	select u.month, u.used into v_month, v_used from public.publish_month_used(p_tenant_id, v_now) u;
+	return jsonb_build_object(
+		'month', to_char(v_month, 'YYYY-MM'),
+		'used', v_used,
+		'budget', v_budget,
+		'warnAt', ceil(v_budget * 0.8)::integer,
+		'warned', exists (
+			select 1 from public.publish_months m where m.tenant_id = p_tenant_id and m.month = v_month
+		),
+		'atBudget', v_used >= v_budget,
+		'ceiling', v_budget + public.publish_daily_reserve(v_budget),
+		'waiting', (
+			select count(*) from public.waiting_changes w where w.tenant_id = p_tenant_id and w.state = 'waiting'
+		),
+		'liveBy', (
+			select min(w.due_at) from public.waiting_changes w where w.tenant_id = p_tenant_id and w.state = 'waiting'
+		),
+		'daily', coalesce((
+			select bool_and(w.daily) from public.waiting_changes w where w.tenant_id = p_tenant_id and w.state = 'waiting'
+		), false)
+	);
+end;
+$function$;
+comment on function public.publish_usage(p_tenant_id uuid, p_now timestamp with time zone) is 'The chamber''s month for its staff: {month, used, budget, warnAt, warned, atBudget, ceiling, waiting, liveBy, daily}. p_now (service role only) injects the clock.';
+grant execute on function public.publish_usage(p_tenant_id uuid, p_now timestamp with time zone) to authenticated;
+grant execute on function public.publish_usage(p_tenant_id uuid, p_now timestamp with time zone) to postgres;
+grant execute on function public.publish_usage(p_tenant_id uuid, p_now timestamp with time zone) to service_role;
+
+CREATE OR REPLACE FUNCTION public.publish_window(p_tenant_id uuid)
+ RETURNS interval
+ LANGUAGE sql
+ STABLE SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+	select coalesce(
+		(
+			select (c.features ->> 'publishWindow')::interval
+			from public.chamber_config c
+			where c.tenant_id = p_tenant_id
+				and c.features ->> 'publishWindow' in ('15min', '30min', '1h', '2h', '3h', '4h', '6h', '12h', '24h')
+		),
+		interval '1 hour'
+	);
+$function$;
+comment on function public.publish_window(p_tenant_id uuid) is 'The chamber''s publish window (features.publishWindow), one hour when unset.';
+grant execute on function public.publish_window(p_tenant_id uuid) to postgres;
+grant execute on function public.publish_window(p_tenant_id uuid) to service_role;
+
+CREATE OR REPLACE FUNCTION public.publish_window_lead()
+ RETURNS interval
+ LANGUAGE sql
+ IMMUTABLE
+ SET search_path TO ''
+AS $function$
+	select interval '10 minutes';
+$function$;
+comment on function public.publish_window_lead() is 'How long before its mark a window''s publish starts (10 minutes), so its build is live by the mark.';
+grant execute on function public.publish_window_lead() to postgres;
+grant execute on function public.publish_window_lead() to service_role;
 
 CREATE OR REPLACE FUNCTION public.purge_removed_businesses(p_tenant_id uuid)
  RETURNS integer
@@ -7021,22 +7521,21 @@ grant execute on function public.request_member_import_apply(p_import_id uuid, p
 grant execute on function public.request_member_import_apply(p_import_id uuid, p_missing text) to postgres;
 grant execute on function public.request_member_import_apply(p_import_id uuid, p_missing text) to service_role;
 
-CREATE OR REPLACE FUNCTION public.request_publish(p_tenant_id uuid, p_reason text DEFAULT ''::text)
- RETURNS TABLE(publish_id bigint, created boolean, tenant_slug text, tenant_name text, requested_by_email text)
+CREATE OR REPLACE FUNCTION public.request_publish(p_tenant_id uuid, p_reason text DEFAULT ''::text, p_confirm_cost boolean DEFAULT false, p_now timestamp with time zone DEFAULT NULL::timestamp with time zone)
+ RETURNS TABLE(publish_id bigint, created boolean, tenant_slug text, tenant_name text, requested_by_email text, used integer, budget integer, budget_warning boolean)
  LANGUAGE plpgsql
  SECURITY DEFINER
  SET search_path TO ''
 AS $function$
 declare
+	v_server constant boolean := coalesce(nullif(auth.role(), ''), 'database') in ('service_role', 'database');
+	v_now constant timestamptz := case when v_server then coalesce(p_now, now()) else now() end;
 	v_uid uuid := auth.uid();
 	v_email text;
 	v_id bigint;
 	v_reason text := left(coalesce(trim(p_reason), ''), 200);
 begin
-	if not (
-		coalesce(nullif(auth.role(), ''), 'database') in ('service_role', 'database')
-		or public.has_tenant_role(p_tenant_id)
-	) then
+	if not (v_server or public.has_tenant_role(p_tenant_id)) then
 		raise exception 'You have no role in this chamber' using errcode = '42501';
 	end if;
 	if not exists (select 1 from public.tenants t where t.id = p_tenant_id) then
@@ -7044,21 +7543,31 @@ begin
 	end if;
 	perform public.expire_publishes(p_tenant_id);
 	select u.email into v_email from auth.users u where u.id = v_uid;
+	budget := public.publish_budget(p_tenant_id);
+	budget_warning := false;
 
 	loop
 		update public.publishes p
-		set requests = p.requests + 1, last_requested_at = now()
+		set requests = p.requests + 1, last_requested_at = v_now
 		where p.tenant_id = p_tenant_id and p.state = 'queued'
 		returning p.id into v_id;
 		if found then
 			created := false;
 			exit;
 		end if;
+		select u.used into used from public.publish_month_used(p_tenant_id, v_now) u;
+		if used >= budget and not coalesce(p_confirm_cost, false) then
+			raise exception 'This month''s % publishes are used: confirm the cost to publish now', budget
+				using errcode = 'PT402',
+					detail = jsonb_build_object('used', used, 'budget', budget)::text;
+		end if;
 		begin
-			insert into public.publishes (tenant_id, reason, requested_by, requested_by_email)
-			values (p_tenant_id, v_reason, v_uid, v_email)
+			insert into public.publishes
+				(tenant_id, reason, requested_by, requested_by_email, requested_at, last_requested_at)
+			values (p_tenant_id, v_reason, v_uid, v_email, v_now, v_now)
 			returning id into v_id;
 			created := true;
+			budget_warning := public.note_publish_budget(p_tenant_id, v_now);
 			exit;
 		exception when unique_violation then
 			-- Another request queued one a moment ago: join it.
@@ -7069,13 +7578,14 @@ begin
 	publish_id := v_id;
 	select t.slug, t.name into tenant_slug, tenant_name from public.tenants t where t.id = p_tenant_id;
 	requested_by_email := v_email;
+	select u.used into used from public.publish_month_used(p_tenant_id, v_now) u;
 	return next;
 end;
 $function$;
-comment on function public.request_publish(p_tenant_id uuid, p_reason text) is 'Queues a build of the chamber''s site, or joins the one already queued; the requester comes from the token.';
-grant execute on function public.request_publish(p_tenant_id uuid, p_reason text) to authenticated;
-grant execute on function public.request_publish(p_tenant_id uuid, p_reason text) to postgres;
-grant execute on function public.request_publish(p_tenant_id uuid, p_reason text) to service_role;
+comment on function public.request_publish(p_tenant_id uuid, p_reason text, p_confirm_cost boolean, p_now timestamp with time zone) is 'Queues a build of the chamber''s site, or joins the one already queued; the requester comes from the token. At the month''s budget a new build needs p_confirm_cost (PT402 otherwise). p_now (service role only) injects the clock.';
+grant execute on function public.request_publish(p_tenant_id uuid, p_reason text, p_confirm_cost boolean, p_now timestamp with time zone) to authenticated;
+grant execute on function public.request_publish(p_tenant_id uuid, p_reason text, p_confirm_cost boolean, p_now timestamp with time zone) to postgres;
+grant execute on function public.request_publish(p_tenant_id uuid, p_reason text, p_confirm_cost boolean, p_now timestamp with time zone) to service_role;
 
 CREATE OR REPLACE FUNCTION public.require_event_staff(p_tenant_id uuid, p_roles text[] DEFAULT ARRAY['super_admin'::text, 'admin'::text, 'editor'::text])
  RETURNS text
@@ -7889,6 +8399,28 @@ grant execute on function public.set_chamber_logo(p_tenant_id uuid, p_type text,
 grant execute on function public.set_chamber_logo(p_tenant_id uuid, p_type text, p_url text) to postgres;
 grant execute on function public.set_chamber_logo(p_tenant_id uuid, p_type text, p_url text) to service_role;
 
+CREATE OR REPLACE FUNCTION public.set_publish_budget(p_tenant_id uuid, p_publishes integer)
+ RETURNS void
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+begin
+	if p_publishes is null or p_publishes not between 1 and 1000 then
+		raise exception 'A monthly publish budget is 1 to 1000 publishes, not %', p_publishes
+			using errcode = '22023';
+	end if;
+	insert into public.publish_budgets (tenant_id, monthly_publishes)
+	values (p_tenant_id, p_publishes)
+	on conflict (tenant_id) do update
+		set monthly_publishes = excluded.monthly_publishes, updated_at = now()
+		where public.publish_budgets.monthly_publishes <> excluded.monthly_publishes;
+end;
+$function$;
+comment on function public.set_publish_budget(p_tenant_id uuid, p_publishes integer) is 'Sets the chamber''s monthly publish budget (1 to 1000); service role (the deployment''s PUBLISH_MONTHLY_BUDGET).';
+grant execute on function public.set_publish_budget(p_tenant_id uuid, p_publishes integer) to postgres;
+grant execute on function public.set_publish_budget(p_tenant_id uuid, p_publishes integer) to service_role;
+
 CREATE OR REPLACE FUNCTION public.start_publish(p_publish_id bigint, p_deploy_id text DEFAULT NULL::text)
  RETURNS SETOF public.publishes
  LANGUAGE plpgsql
@@ -8310,6 +8842,49 @@ comment on function public.update_chamber_config(p_tenant_id uuid, p_column text
 grant execute on function public.update_chamber_config(p_tenant_id uuid, p_column text, p_field text, p_value jsonb, p_version bigint, p_last_write_wins boolean) to authenticated;
 grant execute on function public.update_chamber_config(p_tenant_id uuid, p_column text, p_field text, p_value jsonb, p_version bigint, p_last_write_wins boolean) to postgres;
 grant execute on function public.update_chamber_config(p_tenant_id uuid, p_column text, p_field text, p_value jsonb, p_version bigint, p_last_write_wins boolean) to service_role;
+
+CREATE OR REPLACE FUNCTION public.waiting_changes_follow_publish()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+begin
+	if new.state = 'building' then
+		update public.waiting_changes
+		set state = 'building', publish_id = new.id
+		where tenant_id = new.tenant_id and state = 'waiting';
+	elsif new.state = 'live' then
+		update public.waiting_changes
+		set state = 'live', live_at = coalesce(new.finished_at, now())
+		where publish_id = new.id and state = 'building';
+		delete from public.waiting_changes
+		where tenant_id = new.tenant_id and state = 'live' and live_at < coalesce(new.finished_at, now()) - interval '31 days';
+	elsif new.state = 'failed' then
+		-- A newer save of the same business (or sync, import) waits already: it keeps the earlier mark.
+		update public.waiting_changes w
+		set due_at = least(w.due_at, b.due_at), daily = w.daily and b.daily
+		from public.waiting_changes b
+		where b.publish_id = new.id and b.state = 'building'
+			and w.state = 'waiting' and w.tenant_id = b.tenant_id and w.source = b.source
+			and w.business_id is not distinct from b.business_id;
+		delete from public.waiting_changes b
+		where b.publish_id = new.id and b.state = 'building'
+			and exists (
+				select 1 from public.waiting_changes w
+				where w.state = 'waiting' and w.tenant_id = b.tenant_id and w.source = b.source
+					and w.business_id is not distinct from b.business_id
+			);
+		update public.waiting_changes
+		set state = 'waiting', publish_id = null
+		where publish_id = new.id and state = 'building';
+	end if;
+	return null;
+end;
+$function$;
+comment on function public.waiting_changes_follow_publish() is 'Trigger: a build that starts takes the chamber''s waiting changes, one that goes live makes them live, one that fails puts them back.';
+grant execute on function public.waiting_changes_follow_publish() to postgres;
+grant execute on function public.waiting_changes_follow_publish() to service_role;
 
 /**
   ---------------------------------------------------------------------------

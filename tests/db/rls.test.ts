@@ -361,6 +361,50 @@ const TABLES: readonly RelationCase[] = [
 		writes: SERVICE_WRITES,
 	},
 	{
+		// The deployment's monthly budget, set by the server (set_publish_budget); the chamber's
+		// staff read it: tests/db/publish-budget.test.ts.
+		kind: 'table',
+		table: 'publish_budgets',
+		columns: `tenant_id monthly_publishes updated_at`,
+		tenantColumn: 'tenant_id',
+		updateColumn: 'monthly_publishes',
+		insert: tenantInsert(
+			`insert into public.publish_budgets (tenant_id, monthly_publishes) values ($1, 40) on conflict (tenant_id) do update set monthly_publishes = 41`,
+		),
+		select: STAFF_ONLY_READ,
+		writes: SERVICE_WRITES,
+	},
+	{
+		// A month that reached 80 % of the budget: written by the publishing functions only.
+		kind: 'table',
+		table: 'publish_months',
+		columns: `tenant_id month warned_at warned_used budget mailed_at`,
+		tenantColumn: 'tenant_id',
+		updateColumn: 'mailed_at',
+		insert: tenantInsert(
+			`insert into public.publish_months (tenant_id, month, warned_used, budget) values ($1, '2020-02-01', 32, 40)`,
+		),
+		select: STAFF_ONLY_READ,
+		writes: SERVICE_WRITES,
+	},
+	{
+		// Changes waiting for the window's publish: collected by collect_publish (a member its own
+		// business's, staff their own, the server any), moved by the publishes' trigger; the
+		// chamber's staff read them all, a member its own business's.
+		kind: 'table',
+		table: 'waiting_changes',
+		columns: `id tenant_id source summary business_id requested_by requested_by_email created_at
+			due_at daily state publish_id live_at`,
+		tenantColumn: 'tenant_id',
+		updateColumn: 'summary',
+		businessColumn: 'business_id',
+		insert: tenantInsert(
+			`insert into public.waiting_changes (tenant_id, source, summary, due_at, state, live_at) values ($1, 'sync', 'Sneaky', now(), 'live', now())`,
+		),
+		select: { ...STAFF_ONLY_READ, memberA: 'business' },
+		writes: SERVICE_WRITES,
+	},
+	{
 		// Written only by save_business (tests/db/business-admin.test.ts) and cleared by staff
 		// through clear_business_override.
 		kind: 'table',
@@ -429,7 +473,7 @@ const TABLES: readonly RelationCase[] = [
 				`id tenant_id kind source storage_path state auto_apply headers mapping
 					rows_total rows_read rows_validated rows_applied counts missing_action error
 					requested_by requested_by_email applied_by_email created_at updated_at
-					previewed_at applied_at publish_id applied_by`,
+					previewed_at applied_at publish_id applied_by live_by`,
 				'source',
 				`insert into public.member_imports (tenant_id, kind, source) values ($1, 'sync', 'x')`,
 			],

@@ -141,6 +141,8 @@ describe('the functions', () => {
 				'contact-business.ts',
 				'contact-retry.ts',
 				'event-feeds-scheduled.ts',
+				// The month's publish budget: the admins' warning at 80 %.
+				'fire-scheduled-publishes.ts',
 				'stats-monthly-email.ts',
 			],
 		},

@@ -1,10 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { SupabaseClient } from '../../lib/database.ts';
 import { HttpError } from '../../lib/http.server.ts';
+import { getAnonClient, getServiceClient } from '../../lib/supabase.server.ts';
 import { writeLogoObject } from '../admin/logos/logos.server.ts';
 import { businessLogoObjectName, type LogoFormat } from '../admin/logos/logos.ts';
-import { publishIfThisChamber } from '../publish/publish.server.ts';
-import type { PublishView } from '../publish/publish.ts';
+import { getCachedChamberConfig } from '../config/config.server.ts';
+import { businessChangeImpact, type ChangeSource, type PageImpact } from '../publish/policy.ts';
+import { publishChange, type PublishOutcome } from '../publish/policy.server.ts';
 import type { TenantRow } from '../tenants/lookup.server.ts';
 import { auditHistory, chamberOf, HISTORY_SIZE, recordId } from '../versioned/versioned.server.ts';
 import type {
@@ -193,12 +195,59 @@ export function memberCacheTags(tenantSlug: string, id: string): string[] {
 	return [`${tenantSlug}:business:${id}`, `${tenantSlug}:businesses`, `${tenantSlug}:categories`];
 }
 
-/** Every accepted change publishes (coalesced with others) and purges that business's tags. */
+/** Whether a business is on the site now (published and not removed), read as the server. */
+export async function isOnSite(id: string): Promise<boolean> {
+	const { data, error } = await getServiceClient()
+		.from('profiles')
+		.select('published')
+		.eq('id', id)
+		.maybeSingle<{ published: boolean }>();
+	if (error) throw new Error(`Failed to read business ${id}: ${error.message}`, { cause: error });
+	return data?.published === true;
+}
+
+/**
+ * What a change of these fields of a business alters (policy.ts businessChangeImpact): nothing
+ * while it stays off the site, its profile alone, or pages of the site.
+ */
+export async function businessImpact(
+	tenantId: string,
+	id: string,
+	fields: readonly string[],
+	publishedBefore: boolean,
+): Promise<PageImpact> {
+	const [publishedAfter, config] = await Promise.all([
+		isOnSite(id),
+		getCachedChamberConfig(getAnonClient(), tenantId),
+	]);
+	return businessChangeImpact({
+		fields,
+		publishedBefore,
+		publishedAfter,
+		cardsShowDescription: config.features.showBusinessShortDescription,
+	});
+}
+
+/**
+ * An accepted change of a business is published as the policy says (staff at once, a member's
+ * with the window; nothing when no page shows it; a purge of the profile's tags when only its
+ * profile shows it and profiles are rendered on demand), purging that business's tags.
+ */
 export function publishMemberChange(
 	client: SupabaseClient,
 	tenant: TenantRow,
 	id: string,
 	reason: string,
-): Promise<PublishView | null> {
-	return publishIfThisChamber(client, tenant.id, reason, memberCacheTags(tenant.slug, id));
+	options: { origin?: ChangeSource; impact?: PageImpact; now?: Date } = {},
+): Promise<PublishOutcome> {
+	return publishChange({
+		client,
+		tenantId: tenant.id,
+		origin: options.origin ?? 'staff',
+		reason,
+		impact: options.impact,
+		businessId: id,
+		purgeTags: memberCacheTags(tenant.slug, id),
+		now: options.now,
+	});
 }
