@@ -56,12 +56,23 @@ describe('the build lock', () => {
 				`const { withBuildLock } = await import(${JSON.stringify(new URL('./build-lock.ts', import.meta.url).href)});
 				await withBuildLock(${JSON.stringify(root)}, async () => {
 					console.log('held');
+					// Held until killed: a timer keeps the process from ending by itself.
+					setInterval(() => {}, 1000);
 					await new Promise(() => {});
 				});`,
 			],
-			{ stdio: ['ignore', 'pipe', 'inherit'] },
+			{ stdio: ['ignore', 'pipe', 'pipe'] },
 		);
-		await new Promise<void>((resolve) => child.stdout!.once('data', () => resolve()));
+		let output = '';
+		await new Promise<void>((resolve, reject) => {
+			const read = (chunk: Buffer) => {
+				output += chunk;
+				if (output.includes('held')) resolve();
+			};
+			child.stdout!.on('data', read);
+			child.stderr!.on('data', read);
+			child.once('exit', (code) => reject(new Error(`the holder ended (${code}): ${output}`)));
+		});
 		child.kill('SIGKILL');
 		await new Promise((resolve) => child.once('exit', resolve));
 		expect(existsSync(join(root, '.netlify/build.lock'))).toBe(true);
