@@ -40,7 +40,8 @@ test('every page allows exactly its own inline scripts, and has no inline handle
 		const answers = await Promise.all(
 			batch.map(async (p) => {
 				const response = await request.get(p);
-				return [p, await response.text(), response.headers()['content-security-policy']] as const;
+				const header: string | undefined = response.headers()['content-security-policy'];
+				return [p, await response.text(), header] satisfies [string, string, string | undefined];
 			}),
 		);
 		pages.push(...answers);
