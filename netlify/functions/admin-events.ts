@@ -2,9 +2,9 @@ import type { Config } from '@netlify/functions';
 import { authenticate } from '../../src/features/auth/auth.server.ts';
 import {
 	addEvent,
-	listEvents,
 	publishEventChange,
 } from '../../src/features/chamber-events/chamber-events.server.ts';
+import { listEvents } from '../../src/features/chamber-events/list.server.ts';
 import { eventListQuerySchema } from '../../src/features/chamber-events/chamber-events.ts';
 import { chamberOf } from '../../src/features/versioned/versioned.server.ts';
 import { BadRequest, handleJson, parseQuery } from '../../src/lib/http.server.ts';

@@ -1,6 +1,6 @@
 import type { Config } from '@netlify/functions';
 import { z } from 'zod';
-import { getCacheVersion } from '../../src/features/directory/directory.server.ts';
+import { getCacheVersion } from '../../src/lib/cache-versions.server.ts';
 import { CACHE_VERSION_TYPES } from '../../src/lib/cache-versions.ts';
 import { handleJson, parseQuery } from '../../src/lib/http.server.ts';
 import { servedJson, withLastGoodAnswer } from '../../src/lib/last-good.server.ts';

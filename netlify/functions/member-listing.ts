@@ -1,6 +1,6 @@
 import type { Config } from '@netlify/functions';
+import { authenticateMember } from '../../src/features/self-service/member-session.server.ts';
 import {
-	authenticateMember,
 	getMemberListing,
 	memberWaiting,
 	submitMemberChanges,

@@ -1,10 +1,8 @@
 import type { Config } from '@netlify/functions';
 import { prepareLogo } from '../../src/features/admin/logos/logos.server.ts';
 import { LOGO_MAX_BYTES, LOGO_TOO_LARGE } from '../../src/features/admin/logos/logos.ts';
-import {
-	authenticateMember,
-	storeMemberLogo,
-} from '../../src/features/self-service/self-service.server.ts';
+import { authenticateMember } from '../../src/features/self-service/member-session.server.ts';
+import { storeMemberLogo } from '../../src/features/self-service/self-service.server.ts';
 import { memberQuerySchema } from '../../src/features/self-service/self-service.ts';
 import { BadRequest, handleJson, HttpError, parseQuery } from '../../src/lib/http.server.ts';
 

@@ -16,7 +16,6 @@ import {
 } from '../../src/features/directory/rules.ts';
 import {
 	getBusiness,
-	getCacheVersion,
 	listAllBusinesses,
 	listBanners,
 	listBusinesses,
@@ -24,6 +23,7 @@ import {
 	listFeaturedCandidates,
 	listFilterOptions,
 } from '../../src/features/directory/directory.server.ts';
+import { getCacheVersion } from '../../src/lib/cache-versions.server.ts';
 import { MEMBERSHIP_RANK_CASES } from '../../src/features/directory/membership-rank.cases.ts';
 import { parseTenantFile } from '../../src/features/tenants/tenant-file.ts';
 import { importTenant } from '../../src/features/tenants/tenants.server.ts';

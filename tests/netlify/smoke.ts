@@ -175,7 +175,7 @@ after(async () => {
 	if (stack?.owned) await stack.stop();
 });
 
-/** Paths of the build found on disk: a category, a profile and its id. */
+/** A folder of the build found on disk: a category's. */
 async function firstDir(path: string): Promise<string> {
 	const entries = await readdir(join(ROOT, 'dist', path), { withFileTypes: true });
 	const dir = entries.find((e) => e.isDirectory());
@@ -206,25 +206,27 @@ const withoutToken = (what: string, path: string, init?: RequestInit): Case => (
 	status: 401,
 });
 
+/** The first page of the directory, as a visitor's search asks for it. */
+async function listed(): Promise<
+	{ id: string; slug: string; name: string; acceptsMessages: boolean }[]
+> {
+	const { businesses } = JSON.parse((await ask(localUrl, '/api/businesses?pageSize=100')).body) as {
+		businesses: { id: string; slug: string; name: string; acceptsMessages: boolean }[];
+	};
+	assert.ok(businesses.length > 0, 'the demo lists no business');
+	return businesses;
+}
+
 async function cases(): Promise<Case[]> {
 	const category = await firstDir('category');
-	const businessId = await firstDir('business');
-	const slug = await firstDir(`business/${businessId}`);
+	// Profiles are rendered on demand, so they are found through the directory's API, not dist/.
+	const businesses = await listed();
+	const { id: businessId, slug } = businesses[0]!;
 	const { name, weblinkProfileId } = JSON.parse(
 		(await ask(localUrl, `/api/business?id=${businessId}`)).body,
 	) as { name: string; weblinkProfileId: string };
 	// The contact form's target: a business that takes messages (one with an e-mail address).
-	let contactId = '';
-	for (const entry of await readdir(join(ROOT, 'dist', 'business'), { withFileTypes: true })) {
-		if (!entry.isDirectory()) continue;
-		const business = JSON.parse((await ask(localUrl, `/api/business?id=${entry.name}`)).body) as {
-			acceptsMessages?: boolean;
-		};
-		if (business.acceptsMessages) {
-			contactId = entry.name;
-			break;
-		}
-	}
+	const contactId = businesses.find((b) => b.acceptsMessages)?.id ?? '';
 	assert.ok(contactId, 'no demo business takes messages');
 	const from = new Date().toISOString().slice(0, 10);
 	const to = new Date(Date.now() + 60 * 86_400_000).toISOString().slice(0, 10);

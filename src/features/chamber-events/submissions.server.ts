@@ -3,7 +3,7 @@ import type { SupabaseClient } from '../../lib/database.ts';
 import { BadRequest, HttpError } from '../../lib/http.server.ts';
 import type { AdminSession } from '../auth/auth.server.ts';
 import { refusal } from '../members/refusal.server.ts';
-import { authenticateMember } from '../self-service/self-service.server.ts';
+import { authenticateMember } from '../self-service/member-session.server.ts';
 import type { TenantRow } from '../tenants/lookup.server.ts';
 import { recordId } from '../versioned/versioned.server.ts';
 import { plainTextHtml } from './plain-html.ts';

@@ -1,5 +1,5 @@
 import type { SupabaseClient } from '../../lib/database.ts';
-import { getCacheVersion } from '../directory/directory.server.ts';
+import { getCacheVersion } from '../../lib/cache-versions.server.ts';
 import { isUnavailable } from '../../lib/http.server.ts';
 import { getServiceClient, readClientEnv } from '../../lib/supabase.server.ts';
 import {

@@ -1,5 +1,4 @@
 import type { Args, Row, SupabaseClient } from '../../lib/database.ts';
-import type { CacheVersionType } from '../../lib/cache-versions.ts';
 import type { ChamberConfig } from '../config/config.ts';
 import {
 	toBusiness,
@@ -224,24 +223,4 @@ export async function listBanners(client: SupabaseClient, tenantId: string): Pro
 		.order('banner_name');
 	if (error) throw new Error(`Failed to fetch banners: ${error.message}`, { cause: error });
 	return data;
-}
-
-/** The cache version of one resource type; 1 when none was ever recorded. */
-export async function getCacheVersion(
-	client: SupabaseClient,
-	tenantId: string,
-	type: CacheVersionType,
-): Promise<number> {
-	const { data, error } = await client
-		.from('cache_versions')
-		.select('version')
-		.eq('tenant_id', tenantId)
-		.eq('type', type)
-		.maybeSingle();
-	if (error) {
-		throw new Error(`Failed to fetch cache version for ${type}: ${error.message}`, {
-			cause: error,
-		});
-	}
-	return data ? Number(data.version) : 1;
 }

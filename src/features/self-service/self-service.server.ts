@@ -1,14 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { decodeJwt } from 'jose';
 import type { SupabaseClient } from '../../lib/database.ts';
 import { BadRequest, HttpError, ipRateKey } from '../../lib/http.server.ts';
 import { takeRateLimit, takeRateLimits } from '../../lib/rate-limit.server.ts';
 import {
-	createAuthClient,
 	createForwardingAuthClient,
 	getAnonClient,
 	getServiceClient,
-	getUserClient,
 	readClientEnv,
 	type ClientEnv,
 } from '../../lib/supabase.server.ts';
@@ -28,9 +25,7 @@ import {
 	fieldLabel,
 	listingPath,
 	MEMBER_PUBLISH_INTERVAL_SECONDS,
-	MEMBER_SESSION_NOT_FROM_LINK,
 	memberPublishBucket,
-	memberSessionProblem,
 	parseMemberChanges,
 	SIGN_IN_ADDRESS_LIMITS,
 	SIGN_IN_BUSINESS_LIMITS,
@@ -38,6 +33,7 @@ import {
 	type MemberRequestList,
 	type SubmitResult,
 } from './self-service.ts';
+import type { MemberSession } from './member-session.server.ts';
 
 /**
  * Members updating their own listing, on the server. A member's calls run with the member's own
@@ -47,8 +43,6 @@ import {
  * which no one is signed in for yet, and the count of a member's immediate publishes use the
  * service role.
  */
-
-const NOT_A_MEMBER = MEMBER_SESSION_NOT_FROM_LINK;
 
 // --- Sign-in --------------------------------------------------------------------------------------
 
@@ -166,41 +160,6 @@ async function sendSignInLink(
 	if (otpError && otpError.status !== 429) {
 		throw new Error(`The identity service sent no link: ${otpError.message}`);
 	}
-}
-
-// --- The signed-in member -----------------------------------------------------------------------------
-
-export interface MemberSession {
-	userId: string;
-	/** The member's address: the business's e-mail on file, which the link went to. */
-	email: string;
-	/** PostgREST as the member: the database's member checks apply. */
-	client: SupabaseClient;
-}
-
-/**
- * The member's token, checked by the identity service (signature, expiry, its session still
- * there), from a session that began with the e-mailed link less than 30 days ago
- * (memberSessionProblem: Postgres's member_session_from_link holds the same); 401 otherwise.
- */
-export async function authenticateMember(
-	req: Request,
-	env: ClientEnv = readClientEnv(),
-	now: () => Date = () => new Date(),
-): Promise<MemberSession> {
-	const token = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.get('authorization') ?? '')?.[1];
-	if (!token) throw new HttpError(401, NOT_A_MEMBER);
-	const { data, error } = await createAuthClient(env).auth.getUser(token);
-	if (error || !data.user) {
-		if (error && (error.status ?? 0) >= 500) {
-			throw new Error(`Identity service failed: ${error.message}`, { cause: error });
-		}
-		throw new HttpError(401, NOT_A_MEMBER);
-	}
-	// The identity service accepted the token, so its claims are the ones it signed.
-	const problem = memberSessionProblem(decodeJwt(token), now());
-	if (problem) throw new HttpError(401, problem);
-	return { userId: data.user.id, email: data.user.email ?? '', client: getUserClient(token, env) };
 }
 
 /** The business must be one of this deployment's chamber (a member of another signs in there). */
