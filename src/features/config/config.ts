@@ -135,6 +135,8 @@ const HEX_COLOUR = /^#(?:[0-9a-fA-F]{3}){1,2}$/;
 const SAFE_URL = /^(?![a-z0-9+.-]*script:|data:)[^\u0000-\u001f\u007f]*$/i;
 const SLUG = /^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/;
 const STATE = /^[A-Za-z]{0,2}$/;
+const COUNTRY = /^[A-Za-z]{2}$/;
+const TILE_URL = /^https:\/\/[^\s"'<>\\]+$/;
 // Injected into script URLs, so only the characters real ids use are allowed.
 const TOKEN = /^[A-Za-z0-9_-]*$/;
 const DOMAIN = /^(?:[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+)?$/;
@@ -198,6 +200,38 @@ const stateCode = () =>
 			error: (iss) => `Expected a 2-letter state code, received ${describeValue(iss.input)}`,
 		})
 		.transform((s) => s.toUpperCase())
+		.default('');
+
+const countryCode = () =>
+	z
+		.string()
+		.trim()
+		.max(2, tooLong(2))
+		.regex(COUNTRY, {
+			error: (iss) =>
+				`Expected a 2-letter country code such as US, received ${describeValue(iss.input)}`,
+		})
+		.transform((s) => s.toUpperCase())
+		.default('US');
+
+/**
+ * A map tile service's address template: https, with {z}, {x} and {y} (and optionally {s} or
+ * {r}), as raster tile services document theirs; '' for the default.
+ */
+const tileUrl = () =>
+	z
+		.string()
+		.trim()
+		.max(MAX_LENGTH.url, tooLong(MAX_LENGTH.url))
+		.refine(
+			(value) =>
+				value === '' ||
+				(TILE_URL.test(value) && ['{z}', '{x}', '{y}'].every((part) => value.includes(part))),
+			{
+				error: (iss) =>
+					`Expected a tile address like https://tile.example.org/{z}/{x}/{y}.png, received ${describeValue(iss.input)}`,
+			},
+		)
 		.default('');
 
 const levelNames = (fallback: readonly string[]) =>
@@ -316,6 +350,11 @@ export const contactSchema = z.object({
 	state: stateCode(),
 	/** ZIP code; default ''. */
 	zip: text(''),
+	/**
+	 * The chamber's country, two letters (ISO 3166-1), uppercased: distances in miles or km by
+	 * it, and the geocoder's country; default 'US'.
+	 */
+	country: countryCode(),
 	/** Phone number; default ''. */
 	phone: text(''),
 	/**
@@ -613,6 +652,17 @@ export const searchPageSchema = z.object({
 	showFilters: z.boolean().default(true),
 	/** Filters in the panel, subset of city | county | zip | affiliation; default city, county, zip. */
 	availableFilters: uniqueList(FILTER_VALUES, ['city', 'county', 'zip']),
+	/** Offer the List | Map switch on the search page; default true. */
+	showMap: z.boolean().default(true),
+	/** Offer 'Near me' (search by distance from the visitor's position); default true. */
+	showNearMe: z.boolean().default(true),
+	/**
+	 * The map's tiles: a raster tile service's https address with {z}/{x}/{y}; '' takes
+	 * MAP_TILE_URL of the deployment, else OpenStreetMap's standard tiles; default ''.
+	 */
+	mapTileUrl: tileUrl(),
+	/** The tile service's attribution, as its terms ask (plain text); default ''. */
+	mapAttribution: text('', MAX_LENGTH.short),
 	/** Level ranking for sorting; default Trustee 10, Chairman 9, Executive Partner 8, Executive 7, Corporate Partner 6, Corporate 5, Business Partner 4, Member 3. */
 	membershipHierarchy: z
 		.array(membershipTierSchema)

@@ -115,6 +115,8 @@ function record(overrides: Partial<BusinessCardRecord> = {}): BusinessCardRecord
 		member_since_year: 2026,
 		weblink_profile_id: '4242',
 		main_related_profile_name: 'Bella Rossi',
+		latitude: 41.9779,
+		longitude: -91.6656,
 		listings: [
 			{
 				description: '<p>Old listing</p>',

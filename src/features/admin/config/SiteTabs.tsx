@@ -119,8 +119,13 @@ export function ContactTab({ draft }: ConfigTabProps) {
 							label={CONTACT_LABELS[field]}
 							type={field === 'email' ? 'email' : field === 'phone' ? 'tel' : 'text'}
 							value={draft.contact[field]}
-							maxLength={field === 'state' ? 2 : undefined}
-							transform={field === 'state' ? upper2 : undefined}
+							maxLength={field === 'state' || field === 'country' ? 2 : undefined}
+							transform={field === 'state' || field === 'country' ? upper2 : undefined}
+							hint={
+								field === 'country'
+									? 'Two letters, such as US: distances on the search page are in miles or km by it.'
+									: undefined
+							}
 							onChange={(v) => setField('contact', field, v)}
 						/>
 					))}
@@ -751,6 +756,32 @@ export function SearchTab({ draft }: ConfigTabProps) {
 					onChange={(v) =>
 						set((s) => void (s.availableFilters = FILTER_VALUES.filter((x) => v.includes(x))))
 					}
+				/>
+			</Section>
+			<Section title="Map and Near me">
+				<Toggle
+					label="Offer the List | Map switch"
+					checked={search.showMap}
+					onChange={(v) => set((s) => void (s.showMap = v))}
+				/>
+				<Toggle
+					label="Offer Near me (search by distance from the visitor)"
+					checked={search.showNearMe}
+					onChange={(v) => set((s) => void (s.showNearMe = v))}
+				/>
+				<TextField
+					label="Map tiles"
+					type="url"
+					placeholder="https://tile.example.org/{z}/{x}/{y}.png"
+					value={search.mapTileUrl}
+					hint="A raster tile service’s address with {z}, {x} and {y}. Empty: the deployment’s, else OpenStreetMap’s."
+					onChange={(v) => set((s) => void (s.mapTileUrl = v))}
+				/>
+				<TextField
+					label="Map attribution"
+					value={search.mapAttribution}
+					hint="The credit the tile service’s terms ask for, e.g. © OpenStreetMap contributors."
+					onChange={(v) => set((s) => void (s.mapAttribution = v))}
 				/>
 			</Section>
 			<section className="admin-section" aria-labelledby="tier-ranking">

@@ -47,6 +47,7 @@ export const CONTACT_LABELS: Record<keyof Contact, string> = {
 	city: 'City',
 	state: 'State',
 	zip: 'ZIP code',
+	country: 'Country',
 	phone: 'Phone',
 	timeZone: 'Time zone',
 	email: 'Email',
