@@ -1529,7 +1529,8 @@ declare
 	v_dlng double precision;
 begin
 	south := -90; north := 90; west := -180; east := 180;
-	radius_km := least(greatest(p_radius_km, 0), 1000);
+	-- greatest() and least() skip nulls: no radius stays none.
+	radius_km := case when p_radius_km is not null then least(greatest(p_radius_km, 0), 1000) end;
 	if p_bounds is not null then
 		if cardinality(p_bounds) <> 4 or p_bounds[1] > p_bounds[3] or p_bounds[2] > p_bounds[4] then
 			return;

@@ -6,10 +6,15 @@ import {
 } from '../../src/lib/public-fetch.server.ts';
 
 /**
- * The host names the tests give the membership system's stand-ins, which listen on 127.0.0.1
- * (`.test` is reserved: no real resolver answers it).
+ * The host names the tests give the stand-ins of outside services (the membership system, the
+ * geocoders), which listen on 127.0.0.1 (`.test` is reserved: no real resolver answers it).
  */
-export const STANDIN_HOSTS = ['atlas-members.test', 'atlas-events.test'] as const;
+export const STANDIN_HOSTS = [
+	'atlas-members.test',
+	'atlas-events.test',
+	'census-geocoder.test',
+	'nominatim.test',
+] as const;
 
 /**
  * The public-address fetch as production has it, except that the stand-ins' host names resolve

@@ -34,7 +34,8 @@ export async function geocodeDueRequests(
 		p_limit: geocoder.batchSize,
 		p_lease_seconds: LEASE_SECONDS,
 	});
-	if (error) throw new Error(`Failed to claim geocoding requests: ${error.message}`, { cause: error });
+	if (error)
+		throw new Error(`Failed to claim geocoding requests: ${error.message}`, { cause: error });
 	if (due.length === 0) return NO_GEOCODES;
 	const outcomes = await geocoder.geocode(
 		due.map((row) => ({

@@ -72,11 +72,18 @@ const httpUrl = (name: string) =>
 
 const geocoderEnvSchema = z.object({
 	/** census | nominatim | none; default census for a chamber in the United States, else none. */
-	GEOCODER: optional(z.enum(['census', 'nominatim', 'none'], { error: 'GEOCODER is census, nominatim or none' })),
+	GEOCODER: optional(
+		z.enum(['census', 'nominatim', 'none'], { error: 'GEOCODER is census, nominatim or none' }),
+	),
 	/** The Census geocoder's base address (default its public one). */
 	CENSUS_GEOCODER_URL: optional(httpUrl('CENSUS_GEOCODER_URL')),
 	/** The Census locator to use (default Public_AR_Current, the current address ranges). */
-	CENSUS_GEOCODER_BENCHMARK: optional(z.string().trim().regex(/^[\w.-]{1,60}$/)),
+	CENSUS_GEOCODER_BENCHMARK: optional(
+		z
+			.string()
+			.trim()
+			.regex(/^[\w.-]{1,60}$/),
+	),
 	/** Nominatim's base address (default the OpenStreetMap Foundation's). */
 	NOMINATIM_URL: optional(httpUrl('NOMINATIM_URL')),
 	/** What the site calls itself to Nominatim: its name and a way to reach its operator. */
@@ -136,7 +143,10 @@ export interface GeocoderOptions {
 }
 
 /** The geocoder the settings name. */
-export function createGeocoder(settings: GeocoderSettings, options: GeocoderOptions = {}): Geocoder {
+export function createGeocoder(
+	settings: GeocoderSettings,
+	options: GeocoderOptions = {},
+): Geocoder {
 	switch (settings.name) {
 		case 'census':
 			return censusGeocoder(settings, options);
@@ -243,16 +253,28 @@ function censusGeocoder(settings: GeocoderSettings, options: GeocoderOptions): G
 				if (response.status === 400 && said.length) {
 					return { key: input.key, outcome: 'unmatched', error: said.join(' ').slice(0, 300) };
 				}
-				return { key: input.key, outcome: 'failed', error: `the geocoder answered HTTP ${response.status}` };
+				return {
+					key: input.key,
+					outcome: 'failed',
+					error: `the geocoder answered HTTP ${response.status}`,
+				};
 			}
 			const answer = censusOneSchema.safeParse(body);
 			if (!answer.success) {
-				return { key: input.key, outcome: 'failed', error: 'the geocoder’s answer was not its usual JSON' };
+				return {
+					key: input.key,
+					outcome: 'failed',
+					error: 'the geocoder’s answer was not its usual JSON',
+				};
 			}
 			const matches = answer.data.result.addressMatches;
 			const [first] = matches;
 			if (!first) {
-				return { key: input.key, outcome: 'unmatched', error: 'The geocoder found no such address' };
+				return {
+					key: input.key,
+					outcome: 'unmatched',
+					error: 'The geocoder found no such address',
+				};
 			}
 			return {
 				key: input.key,
@@ -315,10 +337,19 @@ function censusGeocoder(settings: GeocoderSettings, options: GeocoderOptions): G
 		}
 		return inputs.map((input, i): GeocodeOutcome => {
 			const row = answers.get(i + 1);
-			if (!row) return { key: input.key, outcome: 'failed', error: 'the geocoder gave no answer for this address' };
+			if (!row)
+				return {
+					key: input.key,
+					outcome: 'failed',
+					error: 'the geocoder gave no answer for this address',
+				};
 			const [, , match, type, , coordinates] = row;
 			if (match === 'No_Match') {
-				return { key: input.key, outcome: 'unmatched', error: 'The geocoder found no such address' };
+				return {
+					key: input.key,
+					outcome: 'unmatched',
+					error: 'The geocoder found no such address',
+				};
 			}
 			if (match === 'Tie') {
 				return {
@@ -329,7 +360,11 @@ function censusGeocoder(settings: GeocoderSettings, options: GeocoderOptions): G
 			}
 			const [longitude, latitude] = (coordinates ?? '').split(',').map(Number);
 			if (match !== 'Match' || !Number.isFinite(latitude) || !Number.isFinite(longitude)) {
-				return { key: input.key, outcome: 'failed', error: 'the geocoder’s answer was not its usual CSV' };
+				return {
+					key: input.key,
+					outcome: 'failed',
+					error: 'the geocoder’s answer was not its usual CSV',
+				};
 			}
 			return {
 				key: input.key,
@@ -412,11 +447,19 @@ function nominatimGeocoder(settings: GeocoderSettings, options: GeocoderOptions)
 			throw new RateLimited(`Nominatim refused the request (HTTP ${response.status})`);
 		}
 		if (!response.ok) {
-			return { key: input.key, outcome: 'failed', error: `the geocoder answered HTTP ${response.status}` };
+			return {
+				key: input.key,
+				outcome: 'failed',
+				error: `the geocoder answered HTTP ${response.status}`,
+			};
 		}
 		const answer = nominatimSchema.safeParse(parseJson(text));
 		if (!answer.success) {
-			return { key: input.key, outcome: 'failed', error: 'the geocoder’s answer was not its usual JSON' };
+			return {
+				key: input.key,
+				outcome: 'failed',
+				error: 'the geocoder’s answer was not its usual JSON',
+			};
 		}
 		const [place] = answer.data;
 		if (!place) {

@@ -33,7 +33,7 @@ export const POSITION_DECIMALS = 3;
 export function roundCoordinate(value: number, decimals: number = POSITION_DECIMALS): number {
 	const factor = 10 ** decimals;
 	// Away from zero at .5 alike for both signs, and no -0.
-	return Math.round(Math.abs(value) * factor) / factor * Math.sign(value) || 0;
+	return (Math.round(Math.abs(value) * factor) / factor) * Math.sign(value) || 0;
 }
 
 export interface Position {
