@@ -33,6 +33,11 @@ export interface CspOptions {
 	recaptcha?: boolean;
 	/** services.googleAnalyticsId is set: public pages load gtag.js and send to Google Analytics. */
 	analytics?: boolean;
+	/**
+	 * The maps' tile host (`tileSource` of the tile template, src/features/geo/tiles.ts): images
+	 * may come from it. Raster tiles are images, so nothing else of the policy opens for the map.
+	 */
+	tileSource?: string | null;
 	/** 'meta' leaves out what a meta tag cannot carry (frame-ancestors); 'header' has it all. */
 	delivery: 'header' | 'meta';
 }
@@ -90,7 +95,14 @@ export function cspDirectives(options: CspOptions): CspDirectives {
 		// styles cannot run script, so they are not hashed.
 		'style-src': ["'self'", "'unsafe-inline'"],
 		// Business logos, sponsor logos and banner images live on the members' own hosts.
-		'img-src': ["'self'", 'data:', 'https:', ...supabase, ...(analytics ? ANALYTICS.img : [])],
+		'img-src': [
+			"'self'",
+			'data:',
+			'https:',
+			...supabase,
+			...(analytics ? ANALYTICS.img : []),
+			...(options.tileSource ? [options.tileSource] : []),
+		],
 		'font-src': ["'self'", 'data:'],
 		'connect-src': [
 			"'self'",
@@ -133,9 +145,10 @@ export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
 	'X-Content-Type-Options': 'nosniff',
 	'Referrer-Policy': 'strict-origin-when-cross-origin',
 	'X-Frame-Options': 'DENY',
-	// Nothing on the site uses these; the contact form and the calendars need none of them.
+	// Nothing on the site uses these but the position, which 'Near me' asks this site's own pages
+	// for (never a frame's); the contact form and the calendars need none of them.
 	'Permissions-Policy':
-		'accelerometer=(), camera=(), geolocation=(), gyroscope=(), magnetometer=(), microphone=(), payment=(), usb=(), interest-cohort=()',
+		'accelerometer=(), camera=(), geolocation=(self), gyroscope=(), magnetometer=(), microphone=(), payment=(), usb=(), interest-cohort=()',
 };
 
 /** Sets the security headers an answer lacks (a function's own CSP, e.g. an SVG's, is kept). */

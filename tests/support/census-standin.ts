@@ -149,7 +149,7 @@ export async function startCensusStandin(
 				form = await new Request('http://standin/', {
 					method: 'POST',
 					headers: { 'content-type': req.headers['content-type'] ?? '' },
-					body,
+					body: new Uint8Array(body),
 				}).formData();
 			} catch {
 				send(res, 400, '<html><body>Invalid request</body></html>', 'text/html');

@@ -1,5 +1,7 @@
 import { useStore } from '@nanostores/react';
 import {
+	lazy,
+	Suspense,
 	useEffect,
 	useRef,
 	useState,
@@ -11,17 +13,30 @@ import { paginationModel, type SortValue } from '../directory/rules.ts';
 import { BusinessCard, BusinessCardSkeleton } from '../business/BusinessCard.tsx';
 import type { CardSettings } from '../business/business.ts';
 import {
+	byDistance,
 	EMPTY_FILTERS,
 	FILTER_LABELS,
 	FILTER_OPTION_TYPES,
+	locationsApiUrl,
 	searchUrl,
 	type PanelFilter,
 	type SearchState,
 	type SortOption,
 } from './search.ts';
+import {
+	boundsParam,
+	RADIUS_CHOICES,
+	roundPosition,
+	unitWords,
+	type DistanceUnit,
+} from '../geo/rules.ts';
+import type { MapTiles } from '../geo/tiles.ts';
 import { createSearchStore, type ResultsPage, type SearchStore } from './store.ts';
 import { withErrorBoundary } from '../site/ErrorBoundary.tsx';
 import './SearchDirectory.css';
+
+// The map's code (Leaflet, the clusters) loads when the map is first shown, never with the list.
+const DirectoryMap = lazy(() => import('./map/DirectoryMap.tsx'));
 
 export interface SearchDirectoryProps {
 	/** content.directoryTitle */
@@ -41,9 +56,26 @@ export interface SearchDirectoryProps {
 	 */
 	initialPage: ResultsPage;
 	pageSize: number;
+	/** Miles or km: the chamber's country's. */
+	unit: DistanceUnit;
+	/** searchPage.showMap: the List | Map switch. */
+	showMap: boolean;
+	/** searchPage.showNearMe: the Near me button. */
+	showNearMe: boolean;
+	/** Where the map's tiles come from, with their attribution. */
+	tiles: MapTiles;
 	/** The cards of `initialPage`, pre-rendered. */
 	children?: ReactNode;
 }
+
+/** Why 'Near me' left the list as it was: the sentence a visitor reads. */
+const NEAR_ME_NOTES = {
+	refused:
+		'Your browser did not share your location, so the list is as it was. To search near you, allow this site to use your location and press Near me again.',
+	unavailable:
+		'Your location could not be found just now, so the list is as it was. Try Near me again in a moment.',
+	unsupported: 'This browser cannot share a location, so the list is as it was.',
+} as const;
 
 type FilterOption = { name: string; count: number };
 
@@ -153,27 +185,48 @@ function ErrorScreen({ message }: { message: string }) {
 	);
 }
 
+interface Chip {
+	key: string;
+	text: string;
+	/** The remove button's name. */
+	label: string;
+	remove: () => void;
+}
+
 function Chips({ state, store }: { state: SearchState; store: SearchStore }) {
-	const chips = (['category', ...Object.keys(FILTER_LABELS)] as ('category' | PanelFilter)[])
+	const chips: Chip[] = (
+		['category', ...Object.keys(FILTER_LABELS)] as ('category' | PanelFilter)[]
+	)
 		.filter((key) => state[key])
 		.map((key) => ({
 			key,
-			label: key === 'category' ? 'Category' : FILTER_LABELS[key].chip,
-			value: state[key],
+			text: `${key === 'category' ? 'Category' : FILTER_LABELS[key].chip}: ${state[key]}`,
+			label: `Remove ${key === 'category' ? 'Category' : FILTER_LABELS[key].chip} filter ${state[key]}`,
+			remove: () => store.update({ [key]: '' }),
 		}));
+	if (state.near) {
+		chips.push({
+			key: 'near',
+			text: 'Near you',
+			label: 'Stop searching near you',
+			remove: () => store.setNear(null),
+		});
+	}
+	if (state.area) {
+		chips.push({
+			key: 'area',
+			text: 'In the map’s area',
+			label: 'Stop searching in the map’s area',
+			remove: () => store.update({ area: '' }),
+		});
+	}
 	if (chips.length === 0) return null;
 	return (
 		<ul className="search__chips" aria-label="Active filters">
 			{chips.map((chip) => (
 				<li key={chip.key} className="search__chip">
-					<span>
-						{chip.label}: {chip.value}
-					</span>
-					<button
-						type="button"
-						aria-label={`Remove ${chip.label} filter ${chip.value}`}
-						onClick={() => store.update({ [chip.key]: '' })}
-					>
+					<span>{chip.text}</span>
+					<button type="button" aria-label={chip.label} onClick={chip.remove}>
 						×
 					</button>
 				</li>
@@ -188,7 +241,7 @@ function Chips({ state, store }: { state: SearchState; store: SearchStore }) {
  * other state in the address bar is fetched from GET /api/businesses.
  */
 function SearchDirectory(props: SearchDirectoryProps) {
-	const { title, categories, filters, sorts, settings, pageSize, defaultSort } = props;
+	const { title, categories, filters, sorts, settings, pageSize, defaultSort, unit } = props;
 	const [store] = useState(() =>
 		createSearchStore({
 			initialState: { ...EMPTY_FILTERS, sort: defaultSort },
@@ -197,6 +250,7 @@ function SearchDirectory(props: SearchDirectoryProps) {
 			availableSorts: props.availableSorts,
 			panelFilters: filters,
 			pageSize,
+			unit,
 		}),
 	);
 	const state = useStore(store.$state);
@@ -211,6 +265,28 @@ function SearchDirectory(props: SearchDirectoryProps) {
 
 	const queryField = useRef<HTMLInputElement>(null);
 	const categoryField = useRef<HTMLSelectElement>(null);
+	const [locating, setLocating] = useState(false);
+	const [nearNote, setNearNote] = useState('');
+
+	// Asks the browser for the position only now, when the visitor pressed Near me; the position
+	// is rounded before the store (and so the request) ever sees it.
+	const nearMe = () => {
+		setNearNote('');
+		if (state.near) return store.setNear(null);
+		if (!navigator.geolocation) return setNearNote(NEAR_ME_NOTES.unsupported);
+		setLocating(true);
+		navigator.geolocation.getCurrentPosition(
+			({ coords }) => {
+				setLocating(false);
+				store.setNear(roundPosition(coords));
+			},
+			(error) => {
+				setLocating(false);
+				setNearNote(error.code === 1 ? NEAR_ME_NOTES.refused : NEAR_ME_NOTES.unavailable);
+			},
+			{ enableHighAccuracy: false, timeout: 15_000, maximumAge: 300_000 },
+		);
+	};
 
 	useEffect(() => {
 		// Text typed or a category chosen before the island ran is in the fields, not in the state
@@ -325,6 +401,17 @@ function SearchDirectory(props: SearchDirectoryProps) {
 							<button type="submit" className="search__button">
 								Search
 							</button>
+							{props.showNearMe && (
+								<button
+									type="button"
+									className="search__toggle"
+									disabled={!ready || locating}
+									aria-pressed={state.near !== null}
+									onClick={nearMe}
+								>
+									{locating ? 'Finding you…' : 'Near me'}
+								</button>
+							)}
 							{filters.length > 0 && (
 								<button
 									type="button"
@@ -397,27 +484,84 @@ function SearchDirectory(props: SearchDirectoryProps) {
 										New Members Only
 									</label>
 								)}
-								{sorts.length > 0 && (
+								{state.near && (
 									<div className="search__sort">
-										<label htmlFor="search-sort">Sort by</label>
+										<label htmlFor="search-radius">Within</label>
 										<select
-											id="search-sort"
+											id="search-radius"
 											className="search__select"
-											disabled={!ready}
-											value={state.sort}
-											onChange={(event) => store.update({ sort: event.target.value as SortValue })}
+											value={state.radius}
+											onChange={(event) => store.setNear(state.near, Number(event.target.value))}
 										>
-											{sorts.map((sort) => (
-												<option key={sort.value} value={sort.value}>
-													{sort.label}
+											{RADIUS_CHOICES.map((radius) => (
+												<option key={radius} value={radius}>
+													{radius} {unitWords(unit, radius)}
 												</option>
 											))}
 										</select>
 									</div>
 								)}
+								{byDistance(state) ? (
+									<span>Nearest first</span>
+								) : (
+									sorts.length > 0 && (
+										<div className="search__sort">
+											<label htmlFor="search-sort">Sort by</label>
+											<select
+												id="search-sort"
+												className="search__select"
+												disabled={!ready}
+												value={state.sort}
+												onChange={(event) =>
+													store.update({ sort: event.target.value as SortValue })
+												}
+											>
+												{sorts.map((sort) => (
+													<option key={sort.value} value={sort.value}>
+														{sort.label}
+													</option>
+												))}
+											</select>
+										</div>
+									)
+								)}
+								{props.showMap && (
+									<div className="search__views" role="group" aria-label="Show the results as">
+										{(['list', 'map'] as const).map((view) => (
+											<button
+												key={view}
+												type="button"
+												className="search__view"
+												disabled={!ready}
+												aria-pressed={state.view === view}
+												onClick={() => store.setView(view)}
+											>
+												{view === 'list' ? 'List' : 'Map'}
+											</button>
+										))}
+									</div>
+								)}
 							</div>
 						</div>
+						<p className="search__note" aria-live="polite">
+							{nearNote ||
+								(state.near &&
+									`Within ${state.radius} ${unitWords(unit, state.radius)} of you. Your position, rounded to about 100 m, goes with this search only and is not kept.`)}
+						</p>
 					</div>
+
+					{state.view === 'map' && ready && (
+						<Suspense fallback={<p className="search__map-wait">Loading the map…</p>}>
+							<DirectoryMap
+								url={locationsApiUrl(state, unit)}
+								tiles={props.tiles}
+								near={state.near}
+								settings={settings}
+								category={state.category}
+								onSearchArea={(bounds) => store.update({ area: boundsParam(bounds), near: null })}
+							/>
+						</Suspense>
+					)}
 
 					<h2 className="search__hidden" tabIndex={-1} ref={resultsHeading}>
 						Results
@@ -438,7 +582,11 @@ function SearchDirectory(props: SearchDirectoryProps) {
 					) : page.businesses.length === 0 ? (
 						<div className="search__empty">
 							<p className="search__empty-title">No businesses found</p>
-							<p>Try a different search term, or remove a filter.</p>
+							<p>
+								{byDistance(state)
+									? 'Try a larger distance, another area, or remove a filter.'
+									: 'Try a different search term, or remove a filter.'}
+							</p>
 						</div>
 					) : (
 						<div className="search__grid">
@@ -448,6 +596,7 @@ function SearchDirectory(props: SearchDirectoryProps) {
 									business={business}
 									settings={settings}
 									category={state.category || undefined}
+									distanceUnit={page.distanceUnit}
 								/>
 							))}
 						</div>

@@ -4,6 +4,8 @@ import { listBusinesses, listCategories } from '../directory/directory.server.ts
 import { businessListQuerySchema } from '../directory/directory.ts';
 import { PAGE_SIZE, sortLabel } from '../directory/rules.ts';
 import { cardSettings } from '../site/site.ts';
+import { distanceUnitOf } from '../geo/rules.ts';
+import { mapTiles } from '../geo/tiles.ts';
 import type { TenantRow } from '../tenants/tenants.server.ts';
 import { getAnonClient } from '../../lib/supabase.server.ts';
 import type { SearchDirectoryProps } from './SearchDirectory.tsx';
@@ -43,6 +45,10 @@ export async function getSearchDirectoryProps(
 			prerendered: cards.length > 0,
 		},
 		pageSize: PAGE_SIZE,
+		unit: distanceUnitOf(config.contact.country),
+		showMap: searchPage.showMap,
+		showNearMe: searchPage.showNearMe,
+		tiles: mapTiles(config, process.env),
 	};
 	return { island, cards };
 }

@@ -2,6 +2,7 @@ import { atom } from 'nanostores';
 import type { SortValue } from '../directory/rules.ts';
 import { toCardBusiness, type CardBusiness } from '../business/business.ts';
 import type { Business } from '../directory/directory.ts';
+import type { DistanceUnit, Position } from '../geo/rules.ts';
 import {
 	businessesApiUrl,
 	isRandomSort,
@@ -20,6 +21,8 @@ export interface ResultsPage {
 	totalPages: number;
 	/** The build rendered this page's cards (the island's children); `businesses` is empty. */
 	prerendered?: boolean;
+	/** A search by distance: the unit of each card's distance. */
+	distanceUnit?: DistanceUnit;
 }
 
 export type Results =
@@ -37,6 +40,8 @@ export interface SearchStoreOptions {
 	/** The filters of the 'More Filters' panel; the panel opens when the URL sets one. */
 	panelFilters: readonly PanelFilter[];
 	pageSize: number;
+	/** The chamber's unit of distance. */
+	unit?: DistanceUnit;
 	/** 3 retries, 1 second apart. */
 	retries?: number;
 	retryDelayMs?: number;
@@ -52,6 +57,7 @@ async function fetchPage(url: string, signal: AbortSignal): Promise<ResultsPage>
 		businesses?: Business[];
 		total?: number;
 		totalPages?: number;
+		distanceUnit?: DistanceUnit;
 		error?: string;
 	} | null;
 	if (!response.ok || !body || !Array.isArray(body.businesses)) {
@@ -61,6 +67,7 @@ async function fetchPage(url: string, signal: AbortSignal): Promise<ResultsPage>
 		businesses: body.businesses.map(toCardBusiness),
 		total: Number(body.total) || 0,
 		totalPages: Number(body.totalPages) || 0,
+		...(body.distanceUnit && { distanceUnit: body.distanceUnit }),
 	};
 }
 
@@ -71,6 +78,7 @@ async function fetchPage(url: string, signal: AbortSignal): Promise<ResultsPage>
  */
 export function createSearchStore(options: SearchStoreOptions) {
 	const { defaultSort, pageSize, retries = 3, retryDelayMs = 1000, freshMs = 300_000 } = options;
+	const unit = options.unit ?? 'mi';
 	const $state = atom<SearchState>(options.initialState);
 	const $results = atom<Results>({ status: 'ready', page: options.initialPage });
 	const $filtersOpen = atom(false);
@@ -80,7 +88,7 @@ export function createSearchStore(options: SearchStoreOptions) {
 	let controller: AbortController | undefined;
 	let seed: number | undefined;
 	if (!isRandomSort(options.initialState.sort)) {
-		const url = businessesApiUrl(options.initialState, pageSize, 0);
+		const url = businessesApiUrl(options.initialState, pageSize, 0, unit);
 		cache.set(url, { at: Date.now(), page: options.initialPage });
 	}
 
@@ -89,7 +97,12 @@ export function createSearchStore(options: SearchStoreOptions) {
 
 	async function load(state: SearchState): Promise<void> {
 		controller?.abort();
-		const url = businessesApiUrl(state, pageSize, isRandomSort(state.sort) ? randomSeed() : 0);
+		const url = businessesApiUrl(
+			state,
+			pageSize,
+			isRandomSort(state.sort) ? randomSeed() : 0,
+			unit,
+		);
 		const cached = cache.get(url);
 		if (cached && Date.now() - cached.at < freshMs) {
 			$results.set({ status: 'ready', page: cached.page });
@@ -124,11 +137,18 @@ export function createSearchStore(options: SearchStoreOptions) {
 		void load(next);
 	}
 
-	const fromLocation = () =>
-		parseSearchParams(new URLSearchParams(window.location.search), {
-			defaultSort,
-			available: options.availableSorts,
-		});
+	// The visitor's position is not in the address: back and forward keep it as it is.
+	const fromLocation = (): SearchState => {
+		const { near, radius } = $state.get();
+		return {
+			...parseSearchParams(new URLSearchParams(window.location.search), {
+				defaultSort,
+				available: options.availableSorts,
+			}),
+			near,
+			radius,
+		};
+	};
 
 	return {
 		$state,
@@ -144,6 +164,25 @@ export function createSearchStore(options: SearchStoreOptions) {
 		},
 		goToPage(page: number): void {
 			show({ ...$state.get(), page }, true);
+		},
+		/**
+		 * 'Near me' (a position, rounded) or back to the listing (null): back to page 1, and no
+		 * history entry, since the address does not change. A map's area gives way to it.
+		 */
+		setNear(near: Position | null, radius: number = $state.get().radius): void {
+			const next = { ...$state.get(), near, radius, page: 1 };
+			if (near) {
+				const hadArea = next.area !== '';
+				next.area = '';
+				show(next, hadArea);
+			} else show(next, false);
+		},
+		/** The list or the map; the results stay as they are. */
+		setView(view: SearchState['view']): void {
+			const next = { ...$state.get(), view };
+			if (sameSearch(next, $state.get())) return;
+			$state.set(next);
+			window.history.pushState(null, '', searchUrl(next, defaultSort));
 		},
 		/**
 		 * Reads the address bar once the island runs (the pre-rendered page is the default
