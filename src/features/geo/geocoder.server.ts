@@ -9,6 +9,7 @@ import {
 	type PublicFetch,
 	type PublicResponse,
 } from '../../lib/public-fetch.server.ts';
+import { toMachineCsv } from '../../lib/csv.ts';
 import { oneLineAddress, type AddressParts, type LocationQuality } from './geo.ts';
 
 /**
@@ -295,7 +296,7 @@ function censusGeocoder(settings: GeocoderSettings, options: GeocoderOptions): G
 		signal: AbortSignal,
 	): Promise<GeocodeOutcome[]> {
 		// The batch file: "Unique ID, Street address, City, State, ZIP", no heading.
-		const csv = Papa.unparse(
+		const csv = toMachineCsv(
 			inputs.map((input, index) => [
 				String(index + 1),
 				input.address.address1.trim(),
@@ -303,7 +304,6 @@ function censusGeocoder(settings: GeocoderSettings, options: GeocoderOptions): G
 				input.address.state.trim(),
 				input.address.zip.trim(),
 			]),
-			{ newline: '\n' },
 		);
 		const form = new FormData();
 		form.set('addressFile', new Blob([csv], { type: 'text/csv' }), 'addresses.csv');

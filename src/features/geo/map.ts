@@ -1,6 +1,6 @@
 import L from 'leaflet';
-import 'leaflet/dist/leaflet.css';
-import './map.css';
+import leafletCss from 'leaflet/dist/leaflet.css?inline';
+import mapCss from './map.css?inline';
 import type { MapTiles } from './tiles.ts';
 
 /**
@@ -21,7 +21,20 @@ export function attributionHtml(tiles: MapTiles): string {
 		: text;
 }
 
+/**
+ * The maps' styles, put in the page when a map is first made: imported as text, they stay out of
+ * the CSS a page inlines for its islands (the search page's list view carries none of them).
+ */
+export function addMapStyles(id: string, css: string): void {
+	if (document.getElementById(id)) return;
+	const style = document.createElement('style');
+	style.id = id;
+	style.textContent = css;
+	document.head.append(style);
+}
+
 export function createMap(element: HTMLElement, tiles: MapTiles, label: string): L.Map {
+	addMapStyles('map-styles', `${leafletCss}\n${mapCss}`);
 	const map = L.map(element, {
 		attributionControl: false,
 		// Leaflet's own wheel zoom takes over a page's scrolling; the buttons and keys zoom.

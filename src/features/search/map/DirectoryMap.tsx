@@ -1,12 +1,12 @@
 import { useEffect, useRef, useState } from 'react';
 import Supercluster from 'supercluster';
-import { createMap, L } from '../../geo/map.ts';
+import { addMapStyles, createMap, L } from '../../geo/map.ts';
 import type { Bounds, Position } from '../../geo/rules.ts';
 import type { MapTiles } from '../../geo/tiles.ts';
 import { BusinessCard } from '../../business/BusinessCard.tsx';
 import { toCardBusiness, type CardBusiness, type CardSettings } from '../../business/business.ts';
 import type { Business, BusinessLocations } from '../../directory/directory.ts';
-import './DirectoryMap.css';
+import directoryMapCss from './DirectoryMap.css?inline';
 
 /**
  * The search's results on a map (the search page's Map view): every match with a place, in
@@ -46,17 +46,31 @@ function loadPoints(url: string): Promise<BusinessLocations> {
 	return answer;
 }
 
+/**
+ * A marker's action on a click and on Enter or Space: Leaflet makes keyboard markers focusable
+ * buttons (tabindex, role) but leaves their keys to the page.
+ */
+function onActivate(marker: L.Marker, action: () => void): L.Marker {
+	return marker.on('click', action).on('keydown', (event: L.LeafletKeyboardEvent) => {
+		const key = event.originalEvent.key;
+		if (key !== 'Enter' && key !== ' ') return;
+		event.originalEvent.preventDefault();
+		action();
+	});
+}
+
 const count = (n: number) => `${n.toLocaleString('en-US')} ${n === 1 ? 'business' : 'businesses'}`;
 
+// Every target at least 26 px across (WCAG 2.5.8 asks 24), and clusters 60 px apart (below).
 function pinIcon(selected: boolean): L.DivIcon {
 	return L.divIcon({
 		className: `map-pin${selected ? ' map-pin--selected' : ''}`,
-		iconSize: [22, 22],
+		iconSize: [26, 26],
 	});
 }
 
 function clusterIcon(size: number): L.DivIcon {
-	const px = size < 10 ? 30 : size < 100 ? 36 : size < 1000 ? 42 : 48;
+	const px = size < 10 ? 30 : size < 100 ? 34 : size < 1000 ? 38 : 44;
 	return L.divIcon({
 		className: 'map-cluster',
 		html: `<span aria-hidden="true">${size >= 1000 ? `${Math.round(size / 100) / 10}k` : size}</span>`,
@@ -69,18 +83,18 @@ export default function DirectoryMap(props: DirectoryMapProps) {
 	const element = useRef<HTMLDivElement>(null);
 	const map = useRef<L.Map | null>(null);
 	const [data, setData] = useState<{ url: string; points: BusinessLocations } | null>(null);
-	const [failed, setFailed] = useState('');
+	const [failed, setFailed] = useState<{ url: string; message: string } | null>(null);
 	const [moved, setMoved] = useState(false);
 	const [selected, setSelected] = useState<{ id: string; business: CardBusiness | null } | null>(
 		null,
 	);
 	const selectedRef = useRef<string | null>(null);
-	selectedRef.current = selected?.id ?? null;
 	const redraw = useRef<(() => void) | null>(null);
 
 	// The map itself, once.
 	useEffect(() => {
 		if (!element.current) return;
+		addMapStyles('directory-map-styles', directoryMapCss);
 		const created = createMap(element.current, tiles, 'Map of the businesses found');
 		created.setView([39.8, -98.6], 4);
 		map.current = created;
@@ -93,11 +107,11 @@ export default function DirectoryMap(props: DirectoryMapProps) {
 	// The search's points.
 	useEffect(() => {
 		let current = true;
-		setFailed('');
 		loadPoints(url).then(
 			(points) => current && setData({ url, points }),
 			(error: unknown) =>
-				current && setFailed(error instanceof Error ? error.message : String(error)),
+				current &&
+				setFailed({ url, message: error instanceof Error ? error.message : String(error) }),
 		);
 		return () => {
 			current = false;
@@ -109,7 +123,8 @@ export default function DirectoryMap(props: DirectoryMapProps) {
 		const leaflet = map.current;
 		if (!leaflet || !data) return;
 		const { points } = data;
-		const index = new Supercluster<{ i: number }>({ radius: 60, maxZoom: 17 });
+		// The radius counts a 512-pixel tile: 120 keeps clusters 60 screen pixels apart.
+		const index = new Supercluster<{ i: number }>({ radius: 120, maxZoom: 17 });
 		const features: Point[] = points.ids.map((_, i) => ({
 			type: 'Feature',
 			properties: { i },
@@ -118,7 +133,12 @@ export default function DirectoryMap(props: DirectoryMapProps) {
 		index.load(features);
 		const layer = L.layerGroup().addTo(leaflet);
 		const draw = () => {
+			// A marker the keyboard was on goes with the old view: the map keeps the focus, and Tab
+			// reaches the new markers from there.
+			const container = leaflet.getContainer();
+			const focused = document.activeElement?.closest('.leaflet-marker-pane') != null;
 			layer.clearLayers();
+			if (focused) container.focus({ preventScroll: true });
 			const b = leaflet.getBounds();
 			const zoom = Math.round(leaflet.getZoom());
 			for (const feature of index.getClusters(
@@ -132,25 +152,25 @@ export default function DirectoryMap(props: DirectoryMapProps) {
 				if (props.cluster) {
 					const id = props.cluster_id!;
 					const size = props.point_count!;
-					L.marker([lat, lng], {
-						icon: clusterIcon(size),
-						title: `${count(size)} here: zoom in`,
-						keyboard: true,
-					})
-						.on('click', () =>
-							leaflet.setView([lat, lng], Math.min(index.getClusterExpansionZoom(id), 18)),
-						)
-						.addTo(layer);
+					onActivate(
+						L.marker([lat, lng], {
+							icon: clusterIcon(size),
+							title: `${count(size)} here: zoom in`,
+							keyboard: true,
+						}),
+						() => leaflet.setView([lat, lng], Math.min(index.getClusterExpansionZoom(id), 18)),
+					).addTo(layer);
 				} else {
 					const i = props.i!;
 					const id = points.ids[i]!;
-					L.marker([lat, lng], {
-						icon: pinIcon(id === selectedRef.current),
-						title: points.names[i]!,
-						keyboard: true,
-					})
-						.on('click', () => setSelected({ id, business: null }))
-						.addTo(layer);
+					onActivate(
+						L.marker([lat, lng], {
+							icon: pinIcon(id === selectedRef.current),
+							title: points.names[i]!,
+							keyboard: true,
+						}),
+						() => setSelected({ id, business: null }),
+					).addTo(layer);
 				}
 			}
 		};
@@ -197,8 +217,11 @@ export default function DirectoryMap(props: DirectoryMapProps) {
 	}, [data]);
 
 	// The pin opened is drawn as such.
-	const selectedId = selected?.id;
-	useEffect(() => redraw.current?.(), [selectedId]);
+	const selectedId = selected?.id ?? null;
+	useEffect(() => {
+		selectedRef.current = selectedId;
+		redraw.current?.();
+	}, [selectedId]);
 
 	// The card of the pin opened.
 	useEffect(() => {
@@ -223,7 +246,7 @@ export default function DirectoryMap(props: DirectoryMapProps) {
 	return (
 		<section className="search-map" aria-label="Map">
 			<p className="search-map__count" aria-live="polite">
-				{failed ||
+				{(failed?.url === url && failed.message) ||
 					(points
 						? `The map shows ${count(points.located)}.${unplaced > 0 ? ` ${count(unplaced)} without a place on the map ${unplaced === 1 ? 'is' : 'are'} in the list below.` : ''}`
 						: 'Loading the map’s businesses…')}
