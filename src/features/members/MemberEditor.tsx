@@ -101,8 +101,11 @@ interface Ctx {
 function messagesAt(ctx: Ctx, path: string): string[] {
 	return ctx.issues
 		.filter(
-			// The hours' text form reports a day's problem inside the field (hours.mon[1].open).
-			(issue) => issue.path === path || (path === 'hours' && issue.path.startsWith('hours.')),
+			// The hours' text form reports a day's problem inside the field (hours.mon[1].open), a
+			// location its coordinate's (location.latitude).
+			(issue) =>
+				issue.path === path ||
+				((path === 'hours' || path === 'location') && issue.path.startsWith(`${path}.`)),
 		)
 		.map((issue) => issue.message);
 }
