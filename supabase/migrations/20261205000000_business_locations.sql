@@ -104,9 +104,10 @@ create index if not exists profiles_directory_location_idx
 
 comment on index public.profiles_directory_location_idx is 'The box around a distance search''s circle: latitudes, then longitudes, of a chamber''s published businesses with a location (directory_near_page).';
 
--- Visitors read where a published business is (the map, the distance, the profile's geo); who
--- placed it and how is for staff.
-grant select (location, latitude, longitude) on table public.profiles to anon;
+-- Visitors read where a published business is (the map, the distance, the profile's geo), as
+-- every signed-in user does (20261128000100_member_features_access.sql); who placed it and how
+-- is staff's bookkeeping, read through admin_business.
+grant select (location, latitude, longitude) on table public.profiles to anon, authenticated;
 
 /**
   Who placed a location, kept by the database whoever writes: a writer that
