@@ -250,10 +250,10 @@ export async function seedRlsFixtures(service: SupabaseClient, db: Client): Prom
 	);
 
 	// One address of tenant A the geocoder is to look up.
-	await db.query(
-		`insert into public.geocode_requests (tenant_id, profile_id) values ($1, $2)`,
-		[importedA.tenant_id, idsA.unpublishedProfileId],
-	);
+	await db.query(`insert into public.geocode_requests (tenant_id, profile_id) values ($1, $2)`, [
+		importedA.tenant_id,
+		idsA.unpublishedProfileId,
+	]);
 
 	// One scheduled publish of tenant A, as the server side stores one.
 	await db.query(

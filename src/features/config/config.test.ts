@@ -72,7 +72,13 @@ describe('defaults', () => {
 			instagram: '',
 			youtube: '',
 		});
-		expect(c.services).toEqual({ googleAnalyticsId: '', recaptchaSiteKey: '', emailDomain: '' });
+		expect(c.services).toEqual({
+			googleAnalyticsId: '',
+			recaptchaSiteKey: '',
+			mapTileUrl: '',
+			mapAttribution: '',
+			emailDomain: '',
+		});
 	});
 
 	it('fonts default to Inter and the 20 choices are offered', () => {
@@ -156,6 +162,8 @@ describe('defaults', () => {
 			showEventAttendeeCountInHeader: true,
 			memberBadgeDisplay: 'level',
 			businessDetailLayout: 'classic',
+			showMap: true,
+			showNearMe: true,
 			showMainContact: false,
 			memberUpdates: false,
 			memberFields: [...MEMBER_FIELD_CHOICES],
@@ -206,10 +214,6 @@ describe('defaults', () => {
 			showSortDropdown: true,
 			showFilters: true,
 			availableFilters: ['city', 'county', 'zip'],
-			showMap: true,
-			showNearMe: true,
-			mapTileUrl: '',
-			mapAttribution: '',
 			membershipHierarchy: [
 				{ name: 'Trustee', rank: 10 },
 				{ name: 'Chairman', rank: 9 },
@@ -332,7 +336,7 @@ describe('field rules', () => {
 
 	it('takes an https tile address with {z}, {x} and {y} only', () => {
 		const parse = (mapTileUrl: string) =>
-			chamberConfigSchema.safeParse({ name: 'X', slug: 'x', searchPage: { mapTileUrl } });
+			chamberConfigSchema.safeParse({ name: 'X', slug: 'x', services: { mapTileUrl } });
 		expect(parse('https://tiles.example.org/{z}/{x}/{y}.png').success).toBe(true);
 		expect(parse('https://{s}.tiles.example.org/{z}/{x}/{y}{r}.png').success).toBe(true);
 		expect(parse('').success).toBe(true);

@@ -518,6 +518,13 @@ export const servicesSchema = z.object({
 			error: (iss) => `Expected a reCAPTCHA site key, received ${describeValue(iss.input)}`,
 		})
 		.default(''),
+	/**
+	 * The maps' tiles: a raster tile service's https address with {z}/{x}/{y}; '' takes
+	 * MAP_TILE_URL of the deployment, else OpenStreetMap's standard tiles; default ''.
+	 */
+	mapTileUrl: tileUrl(),
+	/** The tile service's attribution, as its terms ask (plain text); default ''. */
+	mapAttribution: text('', MAX_LENGTH.short),
 	/** Domain outgoing e-mail is sent from; default ''. */
 	emailDomain: z
 		.string()
@@ -554,6 +561,10 @@ export const featuresSchema = z.object({
 	memberBadgeDisplay: z.enum(['level', 'year']).default('level'),
 	/** Business profile layout: classic | modern; default 'classic'. */
 	businessDetailLayout: z.enum(['classic', 'modern']).default('classic'),
+	/** Offer the List | Map switch on the search page; default true. */
+	showMap: z.boolean().default(true),
+	/** Offer 'Near me' on the search page (search by distance from the visitor); default true. */
+	showNearMe: z.boolean().default(true),
 	/** Show the business's main contact name on its profile; default false. */
 	showMainContact: z.boolean().default(false),
 	/**
@@ -652,17 +663,6 @@ export const searchPageSchema = z.object({
 	showFilters: z.boolean().default(true),
 	/** Filters in the panel, subset of city | county | zip | affiliation; default city, county, zip. */
 	availableFilters: uniqueList(FILTER_VALUES, ['city', 'county', 'zip']),
-	/** Offer the List | Map switch on the search page; default true. */
-	showMap: z.boolean().default(true),
-	/** Offer 'Near me' (search by distance from the visitor's position); default true. */
-	showNearMe: z.boolean().default(true),
-	/**
-	 * The map's tiles: a raster tile service's https address with {z}/{x}/{y}; '' takes
-	 * MAP_TILE_URL of the deployment, else OpenStreetMap's standard tiles; default ''.
-	 */
-	mapTileUrl: tileUrl(),
-	/** The tile service's attribution, as its terms ask (plain text); default ''. */
-	mapAttribution: text('', MAX_LENGTH.short),
 	/** Level ranking for sorting; default Trustee 10, Chairman 9, Executive Partner 8, Executive 7, Corporate Partner 6, Corporate 5, Business Partner 4, Member 3. */
 	membershipHierarchy: z
 		.array(membershipTierSchema)

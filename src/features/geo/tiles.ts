@@ -2,7 +2,7 @@ import type { ChamberConfig } from '../config/config.ts';
 
 /**
  * Where the maps' tiles come from (the search page's map, the Members tab's pin): the chamber's
- * configuration (searchPage.mapTileUrl), else the deployment's MAP_TILE_URL, else OpenStreetMap's
+ * configuration (services.mapTileUrl), else the deployment's MAP_TILE_URL, else OpenStreetMap's
  * standard raster tiles, each with the attribution its terms ask for. Read when a page is built;
  * the page's policy lets images come from that host (src/lib/security-headers.ts) and nothing
  * else of the map's reaches out. Pure: the environment is passed in.
@@ -35,15 +35,15 @@ function usableTemplate(value: string | undefined): string | null {
 }
 
 export function mapTiles(
-	config: Pick<ChamberConfig, 'searchPage'>,
+	config: { services: Pick<ChamberConfig['services'], 'mapTileUrl' | 'mapAttribution'> },
 	env: Record<string, string | undefined>,
 ): MapTiles {
-	const configured = config.searchPage.mapTileUrl;
+	const configured = config.services.mapTileUrl;
 	const fromEnv = usableTemplate(env.MAP_TILE_URL);
 	const url = configured || fromEnv;
 	if (!url) return OSM_TILES;
 	const attribution =
-		config.searchPage.mapAttribution || (configured ? '' : (env.MAP_TILE_ATTRIBUTION ?? '').trim());
+		config.services.mapAttribution || (configured ? '' : (env.MAP_TILE_ATTRIBUTION ?? '').trim());
 	const maxZoom = Number(env.MAP_TILE_MAX_ZOOM);
 	return {
 		url,

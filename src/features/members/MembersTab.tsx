@@ -37,7 +37,7 @@ export interface MembersTabProps extends AdminTabProps {
 	 */
 	ImportPanel?: ComponentType<AdminTabProps>;
 	SyncPanel?: ComponentType<AdminTabProps>;
-	/** The deployment's map tiles; a chamber's own (searchPage.mapTileUrl) win. */
+	/** The deployment's map tiles; a chamber's own (services.mapTileUrl) win. */
 	tiles?: MapTiles;
 }
 
@@ -310,7 +310,7 @@ export default function MembersTab(props: MembersTabProps) {
 				role={user.role}
 				onClose={leaveListing}
 				tiles={
-					props.config.searchPage.mapTileUrl || !props.tiles
+					props.config.services.mapTileUrl || !props.tiles
 						? mapTiles(props.config, {})
 						: props.tiles
 				}

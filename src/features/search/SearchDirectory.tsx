@@ -58,9 +58,9 @@ export interface SearchDirectoryProps {
 	pageSize: number;
 	/** Miles or km: the chamber's country's. */
 	unit: DistanceUnit;
-	/** searchPage.showMap: the List | Map switch. */
+	/** features.showMap: the List | Map switch. */
 	showMap: boolean;
-	/** searchPage.showNearMe: the Near me button. */
+	/** features.showNearMe: the Near me button. */
 	showNearMe: boolean;
 	/** Where the map's tiles come from, with their attribution. */
 	tiles: MapTiles;

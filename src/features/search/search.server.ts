@@ -46,8 +46,8 @@ export async function getSearchDirectoryProps(
 		},
 		pageSize: PAGE_SIZE,
 		unit: distanceUnitOf(config.contact.country),
-		showMap: searchPage.showMap,
-		showNearMe: searchPage.showNearMe,
+		showMap: features.showMap,
+		showNearMe: features.showNearMe,
 		tiles: mapTiles(config, process.env),
 	};
 	return { island, cards };

@@ -758,32 +758,6 @@ export function SearchTab({ draft }: ConfigTabProps) {
 					}
 				/>
 			</Section>
-			<Section title="Map and Near me">
-				<Toggle
-					label="Offer the List | Map switch"
-					checked={search.showMap}
-					onChange={(v) => set((s) => void (s.showMap = v))}
-				/>
-				<Toggle
-					label="Offer Near me (search by distance from the visitor)"
-					checked={search.showNearMe}
-					onChange={(v) => set((s) => void (s.showNearMe = v))}
-				/>
-				<TextField
-					label="Map tiles"
-					type="url"
-					placeholder="https://tile.example.org/{z}/{x}/{y}.png"
-					value={search.mapTileUrl}
-					hint="A raster tile service’s address with {z}, {x} and {y}. Empty: the deployment’s, else OpenStreetMap’s."
-					onChange={(v) => set((s) => void (s.mapTileUrl = v))}
-				/>
-				<TextField
-					label="Map attribution"
-					value={search.mapAttribution}
-					hint="The credit the tile service’s terms ask for, e.g. © OpenStreetMap contributors."
-					onChange={(v) => set((s) => void (s.mapAttribution = v))}
-				/>
-			</Section>
 			<section className="admin-section" aria-labelledby="tier-ranking">
 				<h3 id="tier-ranking">Membership tier ranking</h3>
 				<p className="admin-section__note">

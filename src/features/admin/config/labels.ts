@@ -148,6 +148,8 @@ export const FEATURE_LABELS: Record<keyof Features, string> = {
 	showEventAttendeeCountInHeader: 'Show the attendee count on event pages',
 	memberBadgeDisplay: 'Member badge shows',
 	businessDetailLayout: 'Business page layout',
+	showMap: 'Offer the List | Map switch on the search page',
+	showNearMe: 'Offer Near me on the search page (search by distance from the visitor)',
 	showMainContact: "Show the business's main contact",
 	memberUpdates: "Let members update their own listing ('Update this listing' on profiles)",
 	memberFields: 'Fields members may change',
