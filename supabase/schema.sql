@@ -1007,6 +1007,9 @@ create table public.profiles (
 	location jsonb,
 	latitude double precision generated always as (public.business_location_degrees(location, 'latitude'::text)) stored,
 	longitude double precision generated always as (public.business_location_degrees(location, 'longitude'::text)) stored,
+	geo_x double precision generated always as (public.business_location_unit(location, 'x'::text)) stored,
+	geo_y double precision generated always as (public.business_location_unit(location, 'y'::text)) stored,
+	geo_z double precision generated always as (public.business_location_unit(location, 'z'::text)) stored,
 	location_source text,
 	location_quality text,
 	located_at timestamp with time zone
@@ -1026,8 +1029,8 @@ alter table public.profiles add constraint profiles_tenant_id_weblink_profile_id
 CREATE INDEX profiles_admin_name_idx ON public.profiles USING btree (tenant_id, sort_name, id);
 CREATE INDEX profiles_admin_name_trgm_idx ON public.profiles USING gin (sort_name public.gin_trgm_ops);
 CREATE INDEX profiles_directory_level_idx ON public.profiles USING btree (tenant_id, membership_level_name, sort_name, id) WHERE (published AND (membership_rank IS NULL));
-CREATE INDEX profiles_directory_location_idx ON public.profiles USING btree (tenant_id, latitude, longitude, id) WHERE (published AND (latitude IS NOT NULL));
-comment on index public.profiles_directory_location_idx is 'The box around a distance search''s circle: latitudes, then longitudes, of a chamber''s published businesses with a location (directory_near_page).';
+CREATE INDEX profiles_directory_location_idx ON public.profiles USING btree (tenant_id, latitude, longitude) INCLUDE (id, geo_x, geo_y, geo_z) WHERE (published AND (latitude IS NOT NULL));
+comment on index public.profiles_directory_location_idx is 'The box around a distance search''s circle: latitudes, then longitudes, of a chamber''s published businesses with a location, and their points of the unit sphere (directory_near_page reads only the index).';
 CREATE INDEX profiles_directory_name_idx ON public.profiles USING btree (tenant_id, sort_name, id) WHERE published;
 CREATE INDEX profiles_directory_position_idx ON public.profiles USING btree (tenant_id, listing_position, sort_name, id) WHERE published;
 CREATE INDEX profiles_directory_position_shuffle_idx ON public.profiles USING btree (tenant_id, listing_position, shuffle_key, id) WHERE published;
@@ -1074,6 +1077,9 @@ comment on column public.profiles.published_before_removal is 'Whether a removed
 comment on column public.profiles.location is 'Where the business is: {latitude, longitude} in degrees (WGS 84); null while it is not known. A field of the business like its address (business_scalar_fields).';
 comment on column public.profiles.latitude is 'location''s latitude, stored for the distance index.';
 comment on column public.profiles.longitude is 'location''s longitude, stored for the distance index.';
+comment on column public.profiles.geo_x is 'location as a point of the unit sphere (business_location_unit): what the distance search measures with.';
+comment on column public.profiles.geo_y is 'location as a point of the unit sphere (business_location_unit).';
+comment on column public.profiles.geo_z is 'location as a point of the unit sphere (business_location_unit).';
 comment on column public.profiles.location_source is 'Who placed the location: file (a tenant file), census or nominatim (the geocoder), staff (a pin moved in the Members tab, which the geocoder never moves).';
 comment on column public.profiles.location_quality is 'How exact the location is: exact (the address itself), approximate (interpolated along the street), street, area (a town or postcode), manual (staff placed it), supplied (from a file).';
 comment on column public.profiles.located_at is 'When the location was last placed.';
@@ -1141,6 +1147,12 @@ grant select (latitude) on table public.profiles to anon;
 grant select (latitude) on table public.profiles to authenticated;
 grant select (longitude) on table public.profiles to anon;
 grant select (longitude) on table public.profiles to authenticated;
+grant select (geo_x) on table public.profiles to anon;
+grant select (geo_x) on table public.profiles to authenticated;
+grant select (geo_y) on table public.profiles to anon;
+grant select (geo_y) on table public.profiles to authenticated;
+grant select (geo_z) on table public.profiles to anon;
+grant select (geo_z) on table public.profiles to authenticated;
 
 create table public.publishes (
 	id bigint generated always as identity not null,
@@ -2771,6 +2783,26 @@ comment on function public.business_location_problem(p_location jsonb) is 'The f
 grant execute on function public.business_location_problem(p_location jsonb) to postgres;
 grant execute on function public.business_location_problem(p_location jsonb) to service_role;
 
+CREATE OR REPLACE FUNCTION public.business_location_unit(p_location jsonb, p_axis text)
+ RETURNS double precision
+ LANGUAGE sql
+ IMMUTABLE
+ SET search_path TO ''
+AS $function$
+	select case p_axis
+		when 'x' then cos(radians(d.latitude)) * cos(radians(d.longitude))
+		when 'y' then cos(radians(d.latitude)) * sin(radians(d.longitude))
+		else sin(radians(d.latitude))
+	end
+	from (
+		select public.business_location_degrees(p_location, 'latitude') as latitude,
+			public.business_location_degrees(p_location, 'longitude') as longitude
+	) d;
+$function$;
+comment on function public.business_location_unit(p_location jsonb, p_axis text) is 'x, y or z of a location as a point of the unit sphere (the distance search compares chords); null for none.';
+grant execute on function public.business_location_unit(p_location jsonb, p_axis text) to postgres;
+grant execute on function public.business_location_unit(p_location jsonb, p_axis text) to service_role;
+
 CREATE OR REPLACE FUNCTION public.business_rules()
  RETURNS jsonb
  LANGUAGE sql
@@ -4031,7 +4063,7 @@ grant execute on function public.delete_chamber_event(p_tenant_id uuid, p_event_
 grant execute on function public.delete_chamber_event(p_tenant_id uuid, p_event_id uuid) to postgres;
 grant execute on function public.delete_chamber_event(p_tenant_id uuid, p_event_id uuid) to service_role;
 
-CREATE OR REPLACE FUNCTION public.directory_area(p_latitude double precision, p_longitude double precision, p_radius_km double precision, p_bounds double precision[], OUT latitude double precision, OUT longitude double precision, OUT south double precision, OUT west double precision, OUT north double precision, OUT east double precision, OUT radius_km double precision)
+CREATE OR REPLACE FUNCTION public.directory_area(p_latitude double precision, p_longitude double precision, p_radius_km double precision, p_bounds double precision[], OUT latitude double precision, OUT longitude double precision, OUT x double precision, OUT y double precision, OUT z double precision, OUT south double precision, OUT west double precision, OUT north double precision, OUT east double precision, OUT radius_km double precision, OUT chord2 double precision)
  RETURNS record
  LANGUAGE plpgsql
  IMMUTABLE
@@ -4065,7 +4097,11 @@ begin
 	else
 		return;
 	end if;
+	x := cos(radians(latitude)) * cos(radians(longitude));
+	y := cos(radians(latitude)) * sin(radians(longitude));
+	z := sin(radians(latitude));
 	if radius_km is not null then
+		chord2 := power(2 * sin(radius_km / (2 * c_earth)), 2);
 		v_dlat := degrees(radius_km / c_earth);
 		south := greatest(south, latitude - v_dlat);
 		north := least(north, latitude + v_dlat);
@@ -4078,11 +4114,11 @@ begin
 	end if;
 end;
 $function$;
-comment on function public.directory_area(p_latitude double precision, p_longitude double precision, p_radius_km double precision, p_bounds double precision[], OUT latitude double precision, OUT longitude double precision, OUT south double precision, OUT west double precision, OUT north double precision, OUT east double precision, OUT radius_km double precision) is 'A distance search''s area: the point distances are measured from (the given one, else the box''s middle), the box of latitudes and longitudes to read, the radius in km (at most 1000); all null when there is no area.';
-grant execute on function public.directory_area(p_latitude double precision, p_longitude double precision, p_radius_km double precision, p_bounds double precision[], OUT latitude double precision, OUT longitude double precision, OUT south double precision, OUT west double precision, OUT north double precision, OUT east double precision, OUT radius_km double precision) to anon;
-grant execute on function public.directory_area(p_latitude double precision, p_longitude double precision, p_radius_km double precision, p_bounds double precision[], OUT latitude double precision, OUT longitude double precision, OUT south double precision, OUT west double precision, OUT north double precision, OUT east double precision, OUT radius_km double precision) to authenticated;
-grant execute on function public.directory_area(p_latitude double precision, p_longitude double precision, p_radius_km double precision, p_bounds double precision[], OUT latitude double precision, OUT longitude double precision, OUT south double precision, OUT west double precision, OUT north double precision, OUT east double precision, OUT radius_km double precision) to postgres;
-grant execute on function public.directory_area(p_latitude double precision, p_longitude double precision, p_radius_km double precision, p_bounds double precision[], OUT latitude double precision, OUT longitude double precision, OUT south double precision, OUT west double precision, OUT north double precision, OUT east double precision, OUT radius_km double precision) to service_role;
+comment on function public.directory_area(p_latitude double precision, p_longitude double precision, p_radius_km double precision, p_bounds double precision[], OUT latitude double precision, OUT longitude double precision, OUT x double precision, OUT y double precision, OUT z double precision, OUT south double precision, OUT west double precision, OUT north double precision, OUT east double precision, OUT radius_km double precision, OUT chord2 double precision) is 'A distance search''s area: the point distances are measured from (the given one, else the box''s middle) and its point of the unit sphere, the box of latitudes and longitudes to read, the radius in km (at most 1000) and the square of its chord; all null when there is no area.';
+grant execute on function public.directory_area(p_latitude double precision, p_longitude double precision, p_radius_km double precision, p_bounds double precision[], OUT latitude double precision, OUT longitude double precision, OUT x double precision, OUT y double precision, OUT z double precision, OUT south double precision, OUT west double precision, OUT north double precision, OUT east double precision, OUT radius_km double precision, OUT chord2 double precision) to anon;
+grant execute on function public.directory_area(p_latitude double precision, p_longitude double precision, p_radius_km double precision, p_bounds double precision[], OUT latitude double precision, OUT longitude double precision, OUT x double precision, OUT y double precision, OUT z double precision, OUT south double precision, OUT west double precision, OUT north double precision, OUT east double precision, OUT radius_km double precision, OUT chord2 double precision) to authenticated;
+grant execute on function public.directory_area(p_latitude double precision, p_longitude double precision, p_radius_km double precision, p_bounds double precision[], OUT latitude double precision, OUT longitude double precision, OUT x double precision, OUT y double precision, OUT z double precision, OUT south double precision, OUT west double precision, OUT north double precision, OUT east double precision, OUT radius_km double precision, OUT chord2 double precision) to postgres;
+grant execute on function public.directory_area(p_latitude double precision, p_longitude double precision, p_radius_km double precision, p_bounds double precision[], OUT latitude double precision, OUT longitude double precision, OUT x double precision, OUT y double precision, OUT z double precision, OUT south double precision, OUT west double precision, OUT north double precision, OUT east double precision, OUT radius_km double precision, OUT chord2 double precision) to service_role;
 
 CREATE OR REPLACE FUNCTION public.directory_area_sql(p_radius boolean)
  RETURNS text
@@ -4090,8 +4126,8 @@ CREATE OR REPLACE FUNCTION public.directory_area_sql(p_radius boolean)
  IMMUTABLE
  SET search_path TO ''
 AS $function$
-	select ' and p.latitude is not null and p.latitude between $10 and $11 and p.longitude between $12 and $13'
-		|| case when p_radius then ' and ' || public.directory_distance_sql() || ' <= $14' else '' end;
+	select ' and p.latitude is not null and p.latitude between $11 and $12 and p.longitude between $13 and $14'
+		|| case when p_radius then ' and ' || public.directory_chord_sql() || ' <= $15' else '' end;
 $function$;
 comment on function public.directory_area_sql(p_radius boolean) is 'The distance search''s part of the WHERE clause (the box, and the circle when there is a radius), as SQL text over profiles p.';
 grant execute on function public.directory_area_sql(p_radius boolean) to anon;
@@ -4099,20 +4135,20 @@ grant execute on function public.directory_area_sql(p_radius boolean) to authent
 grant execute on function public.directory_area_sql(p_radius boolean) to postgres;
 grant execute on function public.directory_area_sql(p_radius boolean) to service_role;
 
-CREATE OR REPLACE FUNCTION public.directory_distance_sql()
+CREATE OR REPLACE FUNCTION public.directory_chord_sql()
  RETURNS text
  LANGUAGE sql
  IMMUTABLE
  SET search_path TO ''
 AS $function$
-	select '(2 * 6371.0088 * asin(least(1, sqrt(power(sin(radians(p.latitude - $8) / 2), 2)'
-		|| ' + cos(radians($8)) * cos(radians(p.latitude)) * power(sin(radians(p.longitude - $9) / 2), 2)))))';
+	select '((p.geo_x - $8) * (p.geo_x - $8) + (p.geo_y - $9) * (p.geo_y - $9)'
+		|| ' + (p.geo_z - $10) * (p.geo_z - $10))';
 $function$;
-comment on function public.directory_distance_sql() is 'The haversine distance in km from the point ($8, $9) to a business p, as SQL text.';
-grant execute on function public.directory_distance_sql() to anon;
-grant execute on function public.directory_distance_sql() to authenticated;
-grant execute on function public.directory_distance_sql() to postgres;
-grant execute on function public.directory_distance_sql() to service_role;
+comment on function public.directory_chord_sql() is 'The square of the chord from the search''s point ($8, $9, $10 on the unit sphere) to a business p, as SQL text.';
+grant execute on function public.directory_chord_sql() to anon;
+grant execute on function public.directory_chord_sql() to authenticated;
+grant execute on function public.directory_chord_sql() to postgres;
+grant execute on function public.directory_chord_sql() to service_role;
 
 CREATE OR REPLACE FUNCTION public.directory_locations(p_tenant_id uuid, p_latitude double precision DEFAULT NULL::double precision, p_longitude double precision DEFAULT NULL::double precision, p_radius_km double precision DEFAULT NULL::double precision, p_bounds double precision[] DEFAULT NULL::double precision[], p_search_query text DEFAULT NULL::text, p_category text DEFAULT NULL::text, p_city text DEFAULT NULL::text, p_county text DEFAULT NULL::text, p_zip text DEFAULT NULL::text, p_affiliation text DEFAULT NULL::text, p_new_members_only boolean DEFAULT false)
  RETURNS json
@@ -4153,16 +4189,16 @@ begin
 	end if;
 	execute 'select json_build_object('
 		|| '''located'', count(*), ''ids'', coalesce(json_agg(s.id), ''[]''), ''names'', coalesce(json_agg(s.report_name), ''[]''),'
-		|| ' ''latitudes'', coalesce(json_agg(round(s.latitude::numeric, 5)), ''[]''),'
-		|| ' ''longitudes'', coalesce(json_agg(round(s.longitude::numeric, 5)), ''[]''))'
+		|| ' ''latitudes'', coalesce(json_agg(round(s.latitude * 100000) / 100000), ''[]''),'
+		|| ' ''longitudes'', coalesce(json_agg(round(s.longitude * 100000) / 100000), ''[]''))'
 		|| ' from (select p.id, p.report_name, p.latitude, p.longitude from public.profiles p where ' || v_where
 		|| case when v_in_area then public.directory_area_sql(v_area.radius_km is not null)
 			else ' and p.latitude is not null' end
 		|| ' limit 100000) s'
 		into v_points
 		using p_tenant_id, v_query, left(p_category, 200), left(p_city, 200), left(p_county, 200),
-			left(p_zip, 200), left(p_affiliation, 200), v_area.latitude, v_area.longitude,
-			v_area.south, v_area.north, v_area.west, v_area.east, v_area.radius_km;
+			left(p_zip, 200), left(p_affiliation, 200), v_area.x, v_area.y, v_area.z,
+			v_area.south, v_area.north, v_area.west, v_area.east, v_area.chord2;
 	return json_build_object(
 		'total', coalesce(v_total, (v_points ->> 'located')::bigint),
 		'located', (v_points ->> 'located')::bigint,
@@ -4212,6 +4248,7 @@ CREATE OR REPLACE FUNCTION public.directory_near_page(p_tenant_id uuid, p_latitu
  SET search_path TO 'public', 'extensions', 'pg_temp'
 AS $function$
 declare
+	c_earth constant double precision := 6371.0088;
 	v_search_text text := left(p_search_query, 200);
 	v_search boolean := nullif(trim(coalesce(v_search_text, '')), '') is not null;
 	v_query tsquery;
@@ -4221,8 +4258,8 @@ declare
 	v_offset integer := least(greatest(coalesce(p_offset, 0), 0), 1000000);
 	v_n integer := 0;
 	v_id uuid;
-	v_distance double precision;
-	v_count bigint;
+	v_chord2 double precision;
+	v_total bigint;
 begin
 	select * into v_area from public.directory_area(p_latitude, p_longitude, p_radius_km, p_bounds);
 	if v_area.latitude is null then
@@ -4238,30 +4275,33 @@ begin
 		v_search, left(p_category, 200), left(p_city, 200), left(p_county, 200), left(p_zip, 200),
 		p_new_members_only, left(p_affiliation, 200)
 	) || public.directory_area_sql(v_area.radius_km is not null);
-	for v_id, v_distance, v_count in execute
-		'select p.id, ' || public.directory_distance_sql() || ' as km, count(*) over ()'
-		|| ' from public.profiles p where ' || v_where
-		|| ' order by km, p.id offset $15 limit $16'
+	execute 'select count(*) from public.profiles p where ' || v_where
+		into v_total
 		using p_tenant_id, v_query, left(p_category, 200), left(p_city, 200), left(p_county, 200),
-			left(p_zip, 200), left(p_affiliation, 200), v_area.latitude, v_area.longitude,
-			v_area.south, v_area.north, v_area.west, v_area.east, v_area.radius_km, v_offset, v_limit
-	loop
-		v_n := v_n + 1;
-		profile_id := v_id;
-		ord := v_n;
-		total := v_count;
-		distance_km := v_distance;
-		return next;
-	end loop;
-	if v_n = 0 and v_offset > 0 then
-		execute 'select count(*) from public.profiles p where ' || v_where
-			into v_count
+			left(p_zip, 200), left(p_affiliation, 200), v_area.x, v_area.y, v_area.z,
+			v_area.south, v_area.north, v_area.west, v_area.east, v_area.chord2;
+	if v_offset < v_total and v_limit > 0 then
+		for v_id, v_chord2 in execute
+			'select p.id, ' || public.directory_chord_sql() || ' as c'
+			|| ' from public.profiles p where ' || v_where
+			|| ' order by c, p.id offset $16 limit $17'
 			using p_tenant_id, v_query, left(p_category, 200), left(p_city, 200), left(p_county, 200),
-				left(p_zip, 200), left(p_affiliation, 200), v_area.latitude, v_area.longitude,
-				v_area.south, v_area.north, v_area.west, v_area.east, v_area.radius_km;
+				left(p_zip, 200), left(p_affiliation, 200), v_area.x, v_area.y, v_area.z,
+				v_area.south, v_area.north, v_area.west, v_area.east, v_area.chord2, v_offset, v_limit
+		loop
+			v_n := v_n + 1;
+			profile_id := v_id;
+			ord := v_n;
+			total := v_total;
+			-- The chord back to the great-circle distance.
+			distance_km := 2 * c_earth * asin(least(1, sqrt(v_chord2) / 2));
+			return next;
+		end loop;
+	end if;
+	if v_n = 0 and v_offset > 0 then
 		profile_id := null;
 		ord := 0;
-		total := v_count;
+		total := v_total;
 		distance_km := null;
 		return next;
 	end if;

@@ -1400,6 +1400,9 @@ export type Database = {
 					email: string;
 					featured: boolean;
 					field_versions: NonNullable<Json>;
+					geo_x: number | null;
+					geo_y: number | null;
+					geo_z: number | null;
 					hours: Json | null;
 					id: string;
 					is_member: boolean;
@@ -1443,6 +1446,9 @@ export type Database = {
 					email?: string;
 					featured?: boolean;
 					field_versions?: NonNullable<Json>;
+					geo_x?: never;
+					geo_y?: never;
+					geo_z?: never;
 					hours?: Json | null;
 					id?: string;
 					is_member?: boolean;
@@ -1486,6 +1492,9 @@ export type Database = {
 					email?: string;
 					featured?: boolean;
 					field_versions?: NonNullable<Json>;
+					geo_x?: never;
+					geo_y?: never;
+					geo_z?: never;
 					hours?: Json | null;
 					id?: string;
 					is_member?: boolean;
@@ -2168,6 +2177,10 @@ export type Database = {
 				Returns: number;
 			};
 			business_location_problem: { Args: { p_location: Json }; Returns: string };
+			business_location_unit: {
+				Args: { p_axis: string; p_location: Json };
+				Returns: number;
+			};
 			business_rules: { Args: Record<PropertyKey, never>; Returns: Json };
 			business_scalar_fields: {
 				Args: Record<PropertyKey, never>;
@@ -2394,10 +2407,7 @@ export type Database = {
 				Returns: Record<string, unknown>;
 			};
 			directory_area_sql: { Args: { p_radius: boolean }; Returns: string };
-			directory_distance_sql: {
-				Args: Record<PropertyKey, never>;
-				Returns: string;
-			};
+			directory_chord_sql: { Args: Record<PropertyKey, never>; Returns: string };
 			directory_locations: {
 				Args: {
 					p_affiliation?: string;

@@ -19,11 +19,12 @@
   for it. Its writes are not changes of the business: no version, no audit
   row, no 'last changed by'.
 
-  Distance search: latitude and longitude are stored columns (generated from
-  the location) behind one index per chamber; a search near a point reads
-  the box around the circle from that index and keeps what the haversine
-  formula puts inside the circle (directory_near_page). No extension: the
-  same SQL runs on PGlite and on Supabase's Postgres.
+  Distance search: latitude and longitude, and the location as a point of
+  the unit sphere, are stored columns (generated from the location) in one
+  index per chamber; a search near a point reads the box around the circle
+  from that index and keeps what lies within the circle's chord, which is the
+  haversine distance's circle exactly (directory_near_page). No extension:
+  the same SQL runs on PGlite and on Supabase's Postgres.
  */
 
 /**
@@ -70,6 +71,32 @@ $$;
 
 comment on function public.business_location_degrees is 'latitude or longitude of a valid location, in degrees; null for none (or an invalid one, which the table''s check refuses).';
 
+/**
+  A location as a point of the unit sphere (x towards 0° N 0° E, z towards the
+  North Pole). The straight line between two such points (the chord) grows
+  with their great-circle distance, so a search compares chords: arithmetic
+  per business, no trigonometry, the same order and the same circle as the
+  haversine formula.
+ */
+create or replace function public.business_location_unit(p_location jsonb, p_axis text)
+returns double precision
+language sql
+immutable
+set search_path = ''
+as $$
+	select case p_axis
+		when 'x' then cos(radians(d.latitude)) * cos(radians(d.longitude))
+		when 'y' then cos(radians(d.latitude)) * sin(radians(d.longitude))
+		else sin(radians(d.latitude))
+	end
+	from (
+		select public.business_location_degrees(p_location, 'latitude') as latitude,
+			public.business_location_degrees(p_location, 'longitude') as longitude
+	) d;
+$$;
+
+comment on function public.business_location_unit is 'x, y or z of a location as a point of the unit sphere (the distance search compares chords); null for none.';
+
 alter table public.profiles
 	add column if not exists location jsonb
 		constraint profiles_location_valid check (
@@ -80,6 +107,12 @@ alter table public.profiles
 		generated always as (public.business_location_degrees(location, 'latitude')) stored,
 	add column if not exists longitude double precision
 		generated always as (public.business_location_degrees(location, 'longitude')) stored,
+	add column if not exists geo_x double precision
+		generated always as (public.business_location_unit(location, 'x')) stored,
+	add column if not exists geo_y double precision
+		generated always as (public.business_location_unit(location, 'y')) stored,
+	add column if not exists geo_z double precision
+		generated always as (public.business_location_unit(location, 'z')) stored,
 	add column if not exists location_source text
 		constraint profiles_location_source_valid
 			check (location_source in ('file', 'census', 'nominatim', 'staff')),
@@ -93,21 +126,27 @@ alter table public.profiles
 comment on column public.profiles.location is 'Where the business is: {latitude, longitude} in degrees (WGS 84); null while it is not known. A field of the business like its address (business_scalar_fields).';
 comment on column public.profiles.latitude is 'location''s latitude, stored for the distance index.';
 comment on column public.profiles.longitude is 'location''s longitude, stored for the distance index.';
+comment on column public.profiles.geo_x is 'location as a point of the unit sphere (business_location_unit): what the distance search measures with.';
+comment on column public.profiles.geo_y is 'location as a point of the unit sphere (business_location_unit).';
+comment on column public.profiles.geo_z is 'location as a point of the unit sphere (business_location_unit).';
 comment on column public.profiles.location_source is 'Who placed the location: file (a tenant file), census or nominatim (the geocoder), staff (a pin moved in the Members tab, which the geocoder never moves).';
 comment on column public.profiles.location_quality is 'How exact the location is: exact (the address itself), approximate (interpolated along the street), street, area (a town or postcode), manual (staff placed it), supplied (from a file).';
 comment on column public.profiles.located_at is 'When the location was last placed.';
 
 -- The distance search of each chamber: a range of latitudes, then of longitudes, of published
--- businesses with a location (directory_near_page).
+-- businesses with a location, each with what its distance is measured with, so the search reads
+-- the index alone (directory_near_page).
 create index if not exists profiles_directory_location_idx
-	on public.profiles (tenant_id, latitude, longitude, id) where published and latitude is not null;
+	on public.profiles (tenant_id, latitude, longitude) include (id, geo_x, geo_y, geo_z)
+	where published and latitude is not null;
 
-comment on index public.profiles_directory_location_idx is 'The box around a distance search''s circle: latitudes, then longitudes, of a chamber''s published businesses with a location (directory_near_page).';
+comment on index public.profiles_directory_location_idx is 'The box around a distance search''s circle: latitudes, then longitudes, of a chamber''s published businesses with a location, and their points of the unit sphere (directory_near_page reads only the index).';
 
 -- Visitors read where a published business is (the map, the distance, the profile's geo), as
 -- every signed-in user does (20261128000100_member_features_access.sql); who placed it and how
 -- is staff's bookkeeping, read through admin_business.
-grant select (location, latitude, longitude) on table public.profiles to anon, authenticated;
+grant select (location, latitude, longitude, geo_x, geo_y, geo_z) on table public.profiles
+	to anon, authenticated;
 
 /**
   Who placed a location, kept by the database whoever writes: a writer that
@@ -1494,17 +1533,21 @@ comment on column public.business_detail_view.longitude is 'Where the business i
   before it is sent) within a radius, or in the box a map shows (south, west,
   north, east; 'Search this area'), or both. Businesses come nearest first:
   to the point, or to the middle of the box. The area is a box of latitudes
-  and longitudes the index answers (profiles_directory_location_idx); within
-  a radius, the haversine distance on a sphere of the Earth's mean radius
-  (6371.0088 km) decides, so a business exactly on the circle is in. The
-  box's longitudes are not wrapped at the antimeridian: no chamber's
-  directory spans it. Businesses without a location are in no such search.
+  and longitudes the index answers (profiles_directory_location_idx), which
+  also holds each business's point of the unit sphere: within a radius, the
+  chord to the centre decides (the straight line through the Earth, on a
+  sphere of its mean radius, 6371.0088 km), which orders and bounds exactly
+  as the haversine distance does, so a business exactly on the circle is in.
+  The distance answered is the great-circle one. The box's longitudes are not
+  wrapped at the antimeridian: no chamber's directory spans it. Businesses
+  without a location are in no such search.
  */
 
 /**
-  The area of a distance search: where distances are measured from, the box
-  to read from the index, and the radius (at most 1000 km). No point and no
-  box, or a box the wrong way round: no area (nothing matches).
+  The area of a distance search: where distances are measured from (and that
+  point on the unit sphere), the box to read from the index, the radius (at
+  most 1000 km) and the square of its chord. No point and no box, or a box
+  the wrong way round: no area (nothing matches).
  */
 create or replace function public.directory_area(
 	p_latitude double precision,
@@ -1513,11 +1556,15 @@ create or replace function public.directory_area(
 	p_bounds double precision[],
 	out latitude double precision,
 	out longitude double precision,
+	out x double precision,
+	out y double precision,
+	out z double precision,
 	out south double precision,
 	out west double precision,
 	out north double precision,
 	out east double precision,
-	out radius_km double precision
+	out radius_km double precision,
+	out chord2 double precision
 )
 language plpgsql
 immutable
@@ -1551,7 +1598,11 @@ begin
 	else
 		return;
 	end if;
+	x := cos(radians(latitude)) * cos(radians(longitude));
+	y := cos(radians(latitude)) * sin(radians(longitude));
+	z := sin(radians(latitude));
 	if radius_km is not null then
+		chord2 := power(2 * sin(radius_km / (2 * c_earth)), 2);
 		v_dlat := degrees(radius_km / c_earth);
 		south := greatest(south, latitude - v_dlat);
 		north := least(north, latitude + v_dlat);
@@ -1565,34 +1616,38 @@ begin
 end;
 $$;
 
-comment on function public.directory_area is 'A distance search''s area: the point distances are measured from (the given one, else the box''s middle), the box of latitudes and longitudes to read, the radius in km (at most 1000); all null when there is no area.';
+comment on function public.directory_area is 'A distance search''s area: the point distances are measured from (the given one, else the box''s middle) and its point of the unit sphere, the box of latitudes and longitudes to read, the radius in km (at most 1000) and the square of its chord; all null when there is no area.';
 
 /**
-  The distance search's WHERE clause over profiles p, after
-  directory_match_sql's ($1–$7): $8 latitude and $9 longitude of the point,
-  $10–$13 the box (south, north, west, east), $14 the radius in km. And the
-  distance itself, in km, as SQL over p.
+  The square of the chord between a business p and the search's point ($8,
+  $9, $10 on the unit sphere), as SQL text: plain arithmetic on the columns
+  the index holds.
  */
-create or replace function public.directory_distance_sql()
+create or replace function public.directory_chord_sql()
 returns text
 language sql
 immutable
 set search_path = ''
 as $$
-	select '(2 * 6371.0088 * asin(least(1, sqrt(power(sin(radians(p.latitude - $8) / 2), 2)'
-		|| ' + cos(radians($8)) * cos(radians(p.latitude)) * power(sin(radians(p.longitude - $9) / 2), 2)))))';
+	select '((p.geo_x - $8) * (p.geo_x - $8) + (p.geo_y - $9) * (p.geo_y - $9)'
+		|| ' + (p.geo_z - $10) * (p.geo_z - $10))';
 $$;
 
-comment on function public.directory_distance_sql is 'The haversine distance in km from the point ($8, $9) to a business p, as SQL text.';
+comment on function public.directory_chord_sql is 'The square of the chord from the search''s point ($8, $9, $10 on the unit sphere) to a business p, as SQL text.';
 
+/**
+  The distance search's part of the WHERE clause over profiles p, after
+  directory_match_sql's ($1–$7): $11–$14 the box (south, north, west, east),
+  and, with a radius, $15 the square of its chord.
+ */
 create or replace function public.directory_area_sql(p_radius boolean)
 returns text
 language sql
 immutable
 set search_path = ''
 as $$
-	select ' and p.latitude is not null and p.latitude between $10 and $11 and p.longitude between $12 and $13'
-		|| case when p_radius then ' and ' || public.directory_distance_sql() || ' <= $14' else '' end;
+	select ' and p.latitude is not null and p.latitude between $11 and $12 and p.longitude between $13 and $14'
+		|| case when p_radius then ' and ' || public.directory_chord_sql() || ' <= $15' else '' end;
 $$;
 
 comment on function public.directory_area_sql is 'The distance search''s part of the WHERE clause (the box, and the circle when there is a radius), as SQL text over profiles p.';
@@ -1601,7 +1656,9 @@ comment on function public.directory_area_sql is 'The distance search''s part of
   One page (at most 100) of the businesses matching a search and filters in
   an area, nearest first, with the total of matches and each one's distance
   in km. A page past the end answers one row without a business, carrying
-  the total. As the caller (visitors read published businesses).
+  the total. As the caller (visitors read published businesses). The total
+  and the page are two reads of the index: a window count over every match
+  would hold them all.
  */
 create or replace function public.directory_near_page(
 	p_tenant_id uuid,
@@ -1626,6 +1683,7 @@ set search_path = public, extensions, pg_temp
 rows 24
 as $$
 declare
+	c_earth constant double precision := 6371.0088;
 	v_search_text text := left(p_search_query, 200);
 	v_search boolean := nullif(trim(coalesce(v_search_text, '')), '') is not null;
 	v_query tsquery;
@@ -1635,8 +1693,8 @@ declare
 	v_offset integer := least(greatest(coalesce(p_offset, 0), 0), 1000000);
 	v_n integer := 0;
 	v_id uuid;
-	v_distance double precision;
-	v_count bigint;
+	v_chord2 double precision;
+	v_total bigint;
 begin
 	select * into v_area from public.directory_area(p_latitude, p_longitude, p_radius_km, p_bounds);
 	if v_area.latitude is null then
@@ -1652,30 +1710,33 @@ begin
 		v_search, left(p_category, 200), left(p_city, 200), left(p_county, 200), left(p_zip, 200),
 		p_new_members_only, left(p_affiliation, 200)
 	) || public.directory_area_sql(v_area.radius_km is not null);
-	for v_id, v_distance, v_count in execute
-		'select p.id, ' || public.directory_distance_sql() || ' as km, count(*) over ()'
-		|| ' from public.profiles p where ' || v_where
-		|| ' order by km, p.id offset $15 limit $16'
+	execute 'select count(*) from public.profiles p where ' || v_where
+		into v_total
 		using p_tenant_id, v_query, left(p_category, 200), left(p_city, 200), left(p_county, 200),
-			left(p_zip, 200), left(p_affiliation, 200), v_area.latitude, v_area.longitude,
-			v_area.south, v_area.north, v_area.west, v_area.east, v_area.radius_km, v_offset, v_limit
-	loop
-		v_n := v_n + 1;
-		profile_id := v_id;
-		ord := v_n;
-		total := v_count;
-		distance_km := v_distance;
-		return next;
-	end loop;
-	if v_n = 0 and v_offset > 0 then
-		execute 'select count(*) from public.profiles p where ' || v_where
-			into v_count
+			left(p_zip, 200), left(p_affiliation, 200), v_area.x, v_area.y, v_area.z,
+			v_area.south, v_area.north, v_area.west, v_area.east, v_area.chord2;
+	if v_offset < v_total and v_limit > 0 then
+		for v_id, v_chord2 in execute
+			'select p.id, ' || public.directory_chord_sql() || ' as c'
+			|| ' from public.profiles p where ' || v_where
+			|| ' order by c, p.id offset $16 limit $17'
 			using p_tenant_id, v_query, left(p_category, 200), left(p_city, 200), left(p_county, 200),
-				left(p_zip, 200), left(p_affiliation, 200), v_area.latitude, v_area.longitude,
-				v_area.south, v_area.north, v_area.west, v_area.east, v_area.radius_km;
+				left(p_zip, 200), left(p_affiliation, 200), v_area.x, v_area.y, v_area.z,
+				v_area.south, v_area.north, v_area.west, v_area.east, v_area.chord2, v_offset, v_limit
+		loop
+			v_n := v_n + 1;
+			profile_id := v_id;
+			ord := v_n;
+			total := v_total;
+			-- The chord back to the great-circle distance.
+			distance_km := 2 * c_earth * asin(least(1, sqrt(v_chord2) / 2));
+			return next;
+		end loop;
+	end if;
+	if v_n = 0 and v_offset > 0 then
 		profile_id := null;
 		ord := 0;
-		total := v_count;
+		total := v_total;
 		distance_km := null;
 		return next;
 	end if;
@@ -1775,16 +1836,16 @@ begin
 	end if;
 	execute 'select json_build_object('
 		|| '''located'', count(*), ''ids'', coalesce(json_agg(s.id), ''[]''), ''names'', coalesce(json_agg(s.report_name), ''[]''),'
-		|| ' ''latitudes'', coalesce(json_agg(round(s.latitude::numeric, 5)), ''[]''),'
-		|| ' ''longitudes'', coalesce(json_agg(round(s.longitude::numeric, 5)), ''[]''))'
+		|| ' ''latitudes'', coalesce(json_agg(round(s.latitude * 100000) / 100000), ''[]''),'
+		|| ' ''longitudes'', coalesce(json_agg(round(s.longitude * 100000) / 100000), ''[]''))'
 		|| ' from (select p.id, p.report_name, p.latitude, p.longitude from public.profiles p where ' || v_where
 		|| case when v_in_area then public.directory_area_sql(v_area.radius_km is not null)
 			else ' and p.latitude is not null' end
 		|| ' limit 100000) s'
 		into v_points
 		using p_tenant_id, v_query, left(p_category, 200), left(p_city, 200), left(p_county, 200),
-			left(p_zip, 200), left(p_affiliation, 200), v_area.latitude, v_area.longitude,
-			v_area.south, v_area.north, v_area.west, v_area.east, v_area.radius_km;
+			left(p_zip, 200), left(p_affiliation, 200), v_area.x, v_area.y, v_area.z,
+			v_area.south, v_area.north, v_area.west, v_area.east, v_area.chord2;
 	return json_build_object(
 		'total', coalesce(v_total, (v_points ->> 'located')::bigint),
 		'located', (v_points ->> 'located')::bigint,
@@ -1810,6 +1871,7 @@ comment on function public.directory_locations is 'The map''s points of a search
  */
 revoke all on function public.business_location_problem(jsonb) from public;
 revoke all on function public.business_location_degrees(jsonb, text) from public;
+revoke all on function public.business_location_unit(jsonb, text) from public;
 revoke all on function public.profiles_location_trigger() from public;
 revoke all on function public.queue_geocode_request(uuid, uuid) from public;
 revoke all on function public.has_geocodable_address(text, text, text) from public;
@@ -1820,7 +1882,7 @@ revoke all on function public.reset_business_location(uuid, uuid) from public;
 revoke all on function public.directory_area(
 	double precision, double precision, double precision, double precision[]
 ) from public;
-revoke all on function public.directory_distance_sql() from public;
+revoke all on function public.directory_chord_sql() from public;
 revoke all on function public.directory_area_sql(boolean) from public;
 revoke all on function public.directory_near_page(
 	uuid, double precision, double precision, double precision, double precision[], text, text,
@@ -1839,6 +1901,7 @@ revoke all on function public.directory_locations(
 -- directory_match_sql is.
 grant execute on function public.business_location_problem(jsonb) to service_role;
 grant execute on function public.business_location_degrees(jsonb, text) to service_role;
+grant execute on function public.business_location_unit(jsonb, text) to service_role;
 grant execute on function public.profiles_location_trigger() to service_role;
 grant execute on function public.queue_geocode_request(uuid, uuid) to service_role;
 grant execute on function public.has_geocodable_address(text, text, text) to service_role;
@@ -1849,7 +1912,7 @@ grant execute on function public.reset_business_location(uuid, uuid) to authenti
 grant execute on function public.directory_area(
 	double precision, double precision, double precision, double precision[]
 ) to anon, authenticated, service_role;
-grant execute on function public.directory_distance_sql() to anon, authenticated, service_role;
+grant execute on function public.directory_chord_sql() to anon, authenticated, service_role;
 grant execute on function public.directory_area_sql(boolean) to anon, authenticated, service_role;
 grant execute on function public.directory_near_page(
 	uuid, double precision, double precision, double precision, double precision[], text, text,

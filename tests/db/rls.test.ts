@@ -544,8 +544,8 @@ const TABLES: readonly RelationCase[] = [
 			member_since_date weblink_profile_id main_related_profile_name logo_url
 			listing_position is_member published search_vector search_text sort_name
 			shuffle_key accepts_messages version field_versions updated_at updated_by
-			removed_at published_before_removal location latitude longitude location_source
-			location_quality located_at`,
+			removed_at published_before_removal location latitude longitude geo_x geo_y geo_z
+			location_source location_quality located_at`,
 		tenantColumn: 'tenant_id',
 		updateColumn: 'report_name',
 		publicRows: 'published',
