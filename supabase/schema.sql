@@ -1005,11 +1005,31 @@ create table public.profiles (
 	removed_at timestamp with time zone,
 	published_before_removal boolean,
 	location jsonb,
-	latitude double precision generated always as (public.business_location_degrees(location, 'latitude'::text)) stored,
-	longitude double precision generated always as (public.business_location_degrees(location, 'longitude'::text)) stored,
-	geo_x double precision generated always as (public.business_location_unit(location, 'x'::text)) stored,
-	geo_y double precision generated always as (public.business_location_unit(location, 'y'::text)) stored,
-	geo_z double precision generated always as (public.business_location_unit(location, 'z'::text)) stored,
+	latitude double precision generated always as (
+CASE
+    WHEN ((jsonb_typeof((location -> 'latitude'::text)) = 'number'::text) AND ((((location ->> 'latitude'::text))::numeric >= ('-90'::integer)::numeric) AND (((location ->> 'latitude'::text))::numeric <= (90)::numeric))) THEN ((location ->> 'latitude'::text))::double precision
+    ELSE NULL::double precision
+END) stored,
+	longitude double precision generated always as (
+CASE
+    WHEN ((jsonb_typeof((location -> 'longitude'::text)) = 'number'::text) AND ((((location ->> 'longitude'::text))::numeric >= ('-180'::integer)::numeric) AND (((location ->> 'longitude'::text))::numeric <= (180)::numeric))) THEN ((location ->> 'longitude'::text))::double precision
+    ELSE NULL::double precision
+END) stored,
+	geo_x double precision generated always as (
+CASE
+    WHEN ((jsonb_typeof((location -> 'latitude'::text)) = 'number'::text) AND (jsonb_typeof((location -> 'longitude'::text)) = 'number'::text) AND ((((location ->> 'latitude'::text))::numeric >= ('-90'::integer)::numeric) AND (((location ->> 'latitude'::text))::numeric <= (90)::numeric)) AND ((((location ->> 'longitude'::text))::numeric >= ('-180'::integer)::numeric) AND (((location ->> 'longitude'::text))::numeric <= (180)::numeric))) THEN (cos(radians(((location ->> 'latitude'::text))::double precision)) * cos(radians(((location ->> 'longitude'::text))::double precision)))
+    ELSE NULL::double precision
+END) stored,
+	geo_y double precision generated always as (
+CASE
+    WHEN ((jsonb_typeof((location -> 'latitude'::text)) = 'number'::text) AND (jsonb_typeof((location -> 'longitude'::text)) = 'number'::text) AND ((((location ->> 'latitude'::text))::numeric >= ('-90'::integer)::numeric) AND (((location ->> 'latitude'::text))::numeric <= (90)::numeric)) AND ((((location ->> 'longitude'::text))::numeric >= ('-180'::integer)::numeric) AND (((location ->> 'longitude'::text))::numeric <= (180)::numeric))) THEN (cos(radians(((location ->> 'latitude'::text))::double precision)) * sin(radians(((location ->> 'longitude'::text))::double precision)))
+    ELSE NULL::double precision
+END) stored,
+	geo_z double precision generated always as (
+CASE
+    WHEN ((jsonb_typeof((location -> 'latitude'::text)) = 'number'::text) AND ((((location ->> 'latitude'::text))::numeric >= ('-90'::integer)::numeric) AND (((location ->> 'latitude'::text))::numeric <= (90)::numeric))) THEN sin(radians(((location ->> 'latitude'::text))::double precision))
+    ELSE NULL::double precision
+END) stored,
 	location_source text,
 	location_quality text,
 	located_at timestamp with time zone
@@ -1019,7 +1039,13 @@ alter table public.profiles add constraint profiles_listing_position_check CHECK
 alter table public.profiles add constraint profiles_location_quality_valid CHECK ((location_quality = ANY (ARRAY['exact'::text, 'approximate'::text, 'street'::text, 'area'::text, 'manual'::text, 'supplied'::text])));
 alter table public.profiles add constraint profiles_location_source_given CHECK ((((location IS NULL) = (location_source IS NULL)) AND ((location IS NULL) = (location_quality IS NULL))));
 alter table public.profiles add constraint profiles_location_source_valid CHECK ((location_source = ANY (ARRAY['file'::text, 'census'::text, 'nominatim'::text, 'staff'::text])));
-alter table public.profiles add constraint profiles_location_valid CHECK (((location IS NULL) OR ((jsonb_typeof(location) = 'object'::text) AND (public.business_location_problem(location) IS NULL))));
+alter table public.profiles add constraint profiles_location_valid CHECK (((location IS NULL) OR
+CASE
+    WHEN (jsonb_typeof(location) <> 'object'::text) THEN false
+    WHEN (((location - 'latitude'::text) - 'longitude'::text) <> '{}'::jsonb) THEN false
+    WHEN ((jsonb_typeof((location -> 'latitude'::text)) <> 'number'::text) OR (jsonb_typeof((location -> 'longitude'::text)) <> 'number'::text)) THEN false
+    ELSE (((((location ->> 'latitude'::text))::numeric >= ('-90'::integer)::numeric) AND (((location ->> 'latitude'::text))::numeric <= (90)::numeric)) AND ((((location ->> 'longitude'::text))::numeric >= ('-180'::integer)::numeric) AND (((location ->> 'longitude'::text))::numeric <= (180)::numeric)))
+END));
 alter table public.profiles add constraint profiles_pkey PRIMARY KEY (id);
 alter table public.profiles add constraint profiles_removed_not_published CHECK (((removed_at IS NULL) OR (NOT published)));
 alter table public.profiles add constraint profiles_report_name_check CHECK ((length(TRIM(BOTH FROM report_name)) > 0));
@@ -1049,7 +1075,8 @@ CREATE TRIGGER profiles_counts_after_insert AFTER INSERT ON public.profiles REFE
 CREATE TRIGGER profiles_counts_after_update AFTER UPDATE ON public.profiles REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION public.profiles_counts_trigger();
 CREATE TRIGGER profiles_geocode_after_insert AFTER INSERT ON public.profiles FOR EACH ROW WHEN ((new.location IS NULL)) EXECUTE FUNCTION public.profiles_geocode_trigger();
 CREATE TRIGGER profiles_geocode_after_update AFTER UPDATE OF address1, address2, city, state, zip, location ON public.profiles FOR EACH ROW WHEN (((((((new.address1 IS DISTINCT FROM old.address1) OR (new.address2 IS DISTINCT FROM old.address2)) OR (new.city IS DISTINCT FROM old.city)) OR (new.state IS DISTINCT FROM old.state)) OR (new.zip IS DISTINCT FROM old.zip)) OR ((new.location IS NULL) AND (old.location IS NOT NULL)))) EXECUTE FUNCTION public.profiles_geocode_trigger();
-CREATE TRIGGER profiles_location_before_write BEFORE INSERT OR UPDATE ON public.profiles FOR EACH ROW EXECUTE FUNCTION public.profiles_location_trigger();
+CREATE TRIGGER profiles_location_before_insert BEFORE INSERT ON public.profiles FOR EACH ROW WHEN ((new.location IS NOT NULL)) EXECUTE FUNCTION public.profiles_location_trigger();
+CREATE TRIGGER profiles_location_before_update BEFORE UPDATE OF location ON public.profiles FOR EACH ROW WHEN ((new.location IS DISTINCT FROM old.location)) EXECUTE FUNCTION public.profiles_location_trigger();
 CREATE TRIGGER profiles_search_before_write BEFORE INSERT OR UPDATE OF report_name, categories ON public.profiles FOR EACH ROW EXECUTE FUNCTION public.profiles_search_trigger();
 CREATE TRIGGER profiles_search_words_after_delete AFTER DELETE ON public.profiles REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION public.profiles_search_words_trigger();
 CREATE TRIGGER profiles_search_words_after_insert AFTER INSERT ON public.profiles REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION public.profiles_search_words_trigger();
@@ -1077,9 +1104,9 @@ comment on column public.profiles.published_before_removal is 'Whether a removed
 comment on column public.profiles.location is 'Where the business is: {latitude, longitude} in degrees (WGS 84); null while it is not known. A field of the business like its address (business_scalar_fields).';
 comment on column public.profiles.latitude is 'location''s latitude, stored for the distance index.';
 comment on column public.profiles.longitude is 'location''s longitude, stored for the distance index.';
-comment on column public.profiles.geo_x is 'location as a point of the unit sphere (business_location_unit): what the distance search measures with.';
-comment on column public.profiles.geo_y is 'location as a point of the unit sphere (business_location_unit).';
-comment on column public.profiles.geo_z is 'location as a point of the unit sphere (business_location_unit).';
+comment on column public.profiles.geo_x is 'location as a point of the unit sphere: what the distance search measures with (chords).';
+comment on column public.profiles.geo_y is 'location as a point of the unit sphere (see geo_x).';
+comment on column public.profiles.geo_z is 'location as a point of the unit sphere (see geo_x).';
 comment on column public.profiles.location_source is 'Who placed the location: file (a tenant file), census or nominatim (the geocoder), staff (a pin moved in the Members tab, which the geocoder never moves).';
 comment on column public.profiles.location_quality is 'How exact the location is: exact (the address itself), approximate (interpolated along the street), street, area (a town or postcode), manual (staff placed it), supplied (from a file).';
 comment on column public.profiles.located_at is 'When the location was last placed.';
@@ -2745,19 +2772,6 @@ comment on function public.business_list_value(p_profile_id uuid, p_field text) 
 grant execute on function public.business_list_value(p_profile_id uuid, p_field text) to postgres;
 grant execute on function public.business_list_value(p_profile_id uuid, p_field text) to service_role;
 
-CREATE OR REPLACE FUNCTION public.business_location_degrees(p_location jsonb, p_key text)
- RETURNS double precision
- LANGUAGE sql
- IMMUTABLE
- SET search_path TO ''
-AS $function$
-	select case when public.business_location_problem(p_location) is null
-		then (p_location ->> p_key)::double precision end;
-$function$;
-comment on function public.business_location_degrees(p_location jsonb, p_key text) is 'latitude or longitude of a valid location, in degrees; null for none (or an invalid one, which the table''s check refuses).';
-grant execute on function public.business_location_degrees(p_location jsonb, p_key text) to postgres;
-grant execute on function public.business_location_degrees(p_location jsonb, p_key text) to service_role;
-
 CREATE OR REPLACE FUNCTION public.business_location_problem(p_location jsonb)
  RETURNS text
  LANGUAGE sql
@@ -2782,26 +2796,6 @@ $function$;
 comment on function public.business_location_problem(p_location jsonb) is 'The first problem of a business''s location ({latitude -90..90, longitude -180..180} in degrees, nothing else), or null when valid.';
 grant execute on function public.business_location_problem(p_location jsonb) to postgres;
 grant execute on function public.business_location_problem(p_location jsonb) to service_role;
-
-CREATE OR REPLACE FUNCTION public.business_location_unit(p_location jsonb, p_axis text)
- RETURNS double precision
- LANGUAGE sql
- IMMUTABLE
- SET search_path TO ''
-AS $function$
-	select case p_axis
-		when 'x' then cos(radians(d.latitude)) * cos(radians(d.longitude))
-		when 'y' then cos(radians(d.latitude)) * sin(radians(d.longitude))
-		else sin(radians(d.latitude))
-	end
-	from (
-		select public.business_location_degrees(p_location, 'latitude') as latitude,
-			public.business_location_degrees(p_location, 'longitude') as longitude
-	) d;
-$function$;
-comment on function public.business_location_unit(p_location jsonb, p_axis text) is 'x, y or z of a location as a point of the unit sphere (the distance search compares chords); null for none.';
-grant execute on function public.business_location_unit(p_location jsonb, p_axis text) to postgres;
-grant execute on function public.business_location_unit(p_location jsonb, p_axis text) to service_role;
 
 CREATE OR REPLACE FUNCTION public.business_rules()
  RETURNS jsonb
@@ -6737,12 +6731,6 @@ AS $function$
 declare
 	v_source text := nullif(current_setting('chamber.location_source', true), '');
 begin
-	if tg_op = 'UPDATE' and new.location is not distinct from old.location then
-		new.location_source := old.location_source;
-		new.location_quality := old.location_quality;
-		new.located_at := old.located_at;
-		return new;
-	end if;
 	-- Placed otherwise than by the geocoder: nothing is left for it to look up (a new address
 	-- queues a request again, after this write).
 	if tg_op = 'UPDATE' and coalesce(v_source, 'staff') not in ('census', 'nominatim') then

@@ -2172,15 +2172,7 @@ export type Database = {
 				Args: { p_field: string; p_profile_id: string };
 				Returns: Json;
 			};
-			business_location_degrees: {
-				Args: { p_key: string; p_location: Json };
-				Returns: number;
-			};
 			business_location_problem: { Args: { p_location: Json }; Returns: string };
-			business_location_unit: {
-				Args: { p_axis: string; p_location: Json };
-				Returns: number;
-			};
 			business_rules: { Args: Record<PropertyKey, never>; Returns: Json };
 			business_scalar_fields: {
 				Args: Record<PropertyKey, never>;

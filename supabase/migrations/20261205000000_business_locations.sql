@@ -58,61 +58,62 @@ $$;
 
 comment on function public.business_location_problem is 'The first problem of a business''s location ({latitude -90..90, longitude -180..180} in degrees, nothing else), or null when valid.';
 
-/** A coordinate of a location the check passed, as a number; null otherwise. */
-create or replace function public.business_location_degrees(p_location jsonb, p_key text)
-returns double precision
-language sql
-immutable
-set search_path = ''
-as $$
-	select case when public.business_location_problem(p_location) is null
-		then (p_location ->> p_key)::double precision end;
-$$;
-
-comment on function public.business_location_degrees is 'latitude or longitude of a valid location, in degrees; null for none (or an invalid one, which the table''s check refuses).';
-
 /**
-  A location as a point of the unit sphere (x towards 0° N 0° E, z towards the
-  North Pole). The straight line between two such points (the chord) grows
-  with their great-circle distance, so a search compares chords: arithmetic
-  per business, no trigonometry, the same order and the same circle as the
-  haversine formula.
+  The columns are written as expressions of built-in operators only, no
+  function of ours: Postgres computes a stored generated column at every
+  write of the row (an import writes each business several times) and runs a
+  check at every insert and update. A coordinate is a number only once the
+  check's ranges hold, so no cast can fail. latitude and longitude feed the
+  index's box; geo_x, geo_y and geo_z are the location as a point of the unit
+  sphere (x towards 0° N 0° E, z towards the North Pole): the straight line
+  between two such points (the chord) grows with their great-circle distance,
+  so a search compares chords, arithmetic per business with no trigonometry,
+  in the same order and within the same circle as the haversine formula.
  */
-create or replace function public.business_location_unit(p_location jsonb, p_axis text)
-returns double precision
-language sql
-immutable
-set search_path = ''
-as $$
-	select case p_axis
-		when 'x' then cos(radians(d.latitude)) * cos(radians(d.longitude))
-		when 'y' then cos(radians(d.latitude)) * sin(radians(d.longitude))
-		else sin(radians(d.latitude))
-	end
-	from (
-		select public.business_location_degrees(p_location, 'latitude') as latitude,
-			public.business_location_degrees(p_location, 'longitude') as longitude
-	) d;
-$$;
-
-comment on function public.business_location_unit is 'x, y or z of a location as a point of the unit sphere (the distance search compares chords); null for none.';
-
 alter table public.profiles
 	add column if not exists location jsonb
 		constraint profiles_location_valid check (
 			location is null
-			or (jsonb_typeof(location) = 'object' and public.business_location_problem(location) is null)
+			or case
+				when jsonb_typeof(location) <> 'object' then false
+				when location - 'latitude' - 'longitude' <> '{}'::jsonb then false
+				when jsonb_typeof(location -> 'latitude') <> 'number'
+					or jsonb_typeof(location -> 'longitude') <> 'number' then false
+				else (location ->> 'latitude')::numeric between -90 and 90
+					and (location ->> 'longitude')::numeric between -180 and 180
+			end
 		),
-	add column if not exists latitude double precision
-		generated always as (public.business_location_degrees(location, 'latitude')) stored,
-	add column if not exists longitude double precision
-		generated always as (public.business_location_degrees(location, 'longitude')) stored,
-	add column if not exists geo_x double precision
-		generated always as (public.business_location_unit(location, 'x')) stored,
-	add column if not exists geo_y double precision
-		generated always as (public.business_location_unit(location, 'y')) stored,
-	add column if not exists geo_z double precision
-		generated always as (public.business_location_unit(location, 'z')) stored,
+	add column if not exists latitude double precision generated always as (
+		case when jsonb_typeof(location -> 'latitude') = 'number'
+			and (location ->> 'latitude')::numeric between -90 and 90
+			then (location ->> 'latitude')::double precision end
+	) stored,
+	add column if not exists longitude double precision generated always as (
+		case when jsonb_typeof(location -> 'longitude') = 'number'
+			and (location ->> 'longitude')::numeric between -180 and 180
+			then (location ->> 'longitude')::double precision end
+	) stored,
+	add column if not exists geo_x double precision generated always as (
+		case when jsonb_typeof(location -> 'latitude') = 'number'
+			and jsonb_typeof(location -> 'longitude') = 'number'
+			and (location ->> 'latitude')::numeric between -90 and 90
+			and (location ->> 'longitude')::numeric between -180 and 180
+			then cos(radians((location ->> 'latitude')::double precision))
+				* cos(radians((location ->> 'longitude')::double precision)) end
+	) stored,
+	add column if not exists geo_y double precision generated always as (
+		case when jsonb_typeof(location -> 'latitude') = 'number'
+			and jsonb_typeof(location -> 'longitude') = 'number'
+			and (location ->> 'latitude')::numeric between -90 and 90
+			and (location ->> 'longitude')::numeric between -180 and 180
+			then cos(radians((location ->> 'latitude')::double precision))
+				* sin(radians((location ->> 'longitude')::double precision)) end
+	) stored,
+	add column if not exists geo_z double precision generated always as (
+		case when jsonb_typeof(location -> 'latitude') = 'number'
+			and (location ->> 'latitude')::numeric between -90 and 90
+			then sin(radians((location ->> 'latitude')::double precision)) end
+	) stored,
 	add column if not exists location_source text
 		constraint profiles_location_source_valid
 			check (location_source in ('file', 'census', 'nominatim', 'staff')),
@@ -126,9 +127,9 @@ alter table public.profiles
 comment on column public.profiles.location is 'Where the business is: {latitude, longitude} in degrees (WGS 84); null while it is not known. A field of the business like its address (business_scalar_fields).';
 comment on column public.profiles.latitude is 'location''s latitude, stored for the distance index.';
 comment on column public.profiles.longitude is 'location''s longitude, stored for the distance index.';
-comment on column public.profiles.geo_x is 'location as a point of the unit sphere (business_location_unit): what the distance search measures with.';
-comment on column public.profiles.geo_y is 'location as a point of the unit sphere (business_location_unit).';
-comment on column public.profiles.geo_z is 'location as a point of the unit sphere (business_location_unit).';
+comment on column public.profiles.geo_x is 'location as a point of the unit sphere: what the distance search measures with (chords).';
+comment on column public.profiles.geo_y is 'location as a point of the unit sphere (see geo_x).';
+comment on column public.profiles.geo_z is 'location as a point of the unit sphere (see geo_x).';
 comment on column public.profiles.location_source is 'Who placed the location: file (a tenant file), census or nominatim (the geocoder), staff (a pin moved in the Members tab, which the geocoder never moves).';
 comment on column public.profiles.location_quality is 'How exact the location is: exact (the address itself), approximate (interpolated along the street), street, area (a town or postcode), manual (staff placed it), supplied (from a file).';
 comment on column public.profiles.located_at is 'When the location was last placed.';
@@ -164,12 +165,6 @@ as $$
 declare
 	v_source text := nullif(current_setting('chamber.location_source', true), '');
 begin
-	if tg_op = 'UPDATE' and new.location is not distinct from old.location then
-		new.location_source := old.location_source;
-		new.location_quality := old.location_quality;
-		new.located_at := old.located_at;
-		return new;
-	end if;
 	-- Placed otherwise than by the geocoder: nothing is left for it to look up (a new address
 	-- queues a request again, after this write).
 	if tg_op = 'UPDATE' and coalesce(v_source, 'staff') not in ('census', 'nominatim') then
@@ -194,8 +189,13 @@ $$;
 
 comment on function public.profiles_location_trigger is 'Trigger: a changed location gets its source (the writer''s chamber.location_source, else staff), its quality and its time.';
 
-create trigger profiles_location_before_write before insert or update on public.profiles
-	for each row execute function public.profiles_location_trigger();
+-- Only writes that bring a location, or change it, run it: most writes of a profile do neither.
+create trigger profiles_location_before_insert before insert on public.profiles
+	for each row when (new.location is not null)
+	execute function public.profiles_location_trigger();
+create trigger profiles_location_before_update before update of location on public.profiles
+	for each row when (new.location is distinct from old.location)
+	execute function public.profiles_location_trigger();
 
 /**
   ---------------------------------------------------------------------------
@@ -1870,8 +1870,7 @@ comment on function public.directory_locations is 'The map''s points of a search
   directly.
  */
 revoke all on function public.business_location_problem(jsonb) from public;
-revoke all on function public.business_location_degrees(jsonb, text) from public;
-revoke all on function public.business_location_unit(jsonb, text) from public;
+
 revoke all on function public.profiles_location_trigger() from public;
 revoke all on function public.queue_geocode_request(uuid, uuid) from public;
 revoke all on function public.has_geocodable_address(text, text, text) from public;
@@ -1900,8 +1899,7 @@ revoke all on function public.directory_locations(
 -- The distance search runs as the caller: its helpers are the caller's too, as
 -- directory_match_sql is.
 grant execute on function public.business_location_problem(jsonb) to service_role;
-grant execute on function public.business_location_degrees(jsonb, text) to service_role;
-grant execute on function public.business_location_unit(jsonb, text) to service_role;
+
 grant execute on function public.profiles_location_trigger() to service_role;
 grant execute on function public.queue_geocode_request(uuid, uuid) to service_role;
 grant execute on function public.has_geocodable_address(text, text, text) to service_role;
