@@ -4269,30 +4269,28 @@ begin
 		v_search, left(p_category, 200), left(p_city, 200), left(p_county, 200), left(p_zip, 200),
 		p_new_members_only, left(p_affiliation, 200)
 	) || public.directory_area_sql(v_area.radius_km is not null);
-	execute 'select count(*) from public.profiles p where ' || v_where
-		into v_total
+	for v_id, v_chord2, v_total in execute
+		'select p.id, ' || public.directory_chord_sql() || ' as c, count(*) over ()'
+		|| ' from public.profiles p where ' || v_where
+		|| ' order by c, p.id offset $16 limit $17'
 		using p_tenant_id, v_query, left(p_category, 200), left(p_city, 200), left(p_county, 200),
 			left(p_zip, 200), left(p_affiliation, 200), v_area.x, v_area.y, v_area.z,
-			v_area.south, v_area.north, v_area.west, v_area.east, v_area.chord2;
-	if v_offset < v_total and v_limit > 0 then
-		for v_id, v_chord2 in execute
-			'select p.id, ' || public.directory_chord_sql() || ' as c'
-			|| ' from public.profiles p where ' || v_where
-			|| ' order by c, p.id offset $16 limit $17'
+			v_area.south, v_area.north, v_area.west, v_area.east, v_area.chord2, v_offset, v_limit
+	loop
+		v_n := v_n + 1;
+		profile_id := v_id;
+		ord := v_n;
+		total := v_total;
+		-- The chord back to the great-circle distance.
+		distance_km := 2 * c_earth * asin(least(1, sqrt(v_chord2) / 2));
+		return next;
+	end loop;
+	if v_n = 0 and v_offset > 0 then
+		execute 'select count(*) from public.profiles p where ' || v_where
+			into v_total
 			using p_tenant_id, v_query, left(p_category, 200), left(p_city, 200), left(p_county, 200),
 				left(p_zip, 200), left(p_affiliation, 200), v_area.x, v_area.y, v_area.z,
-				v_area.south, v_area.north, v_area.west, v_area.east, v_area.chord2, v_offset, v_limit
-		loop
-			v_n := v_n + 1;
-			profile_id := v_id;
-			ord := v_n;
-			total := v_total;
-			-- The chord back to the great-circle distance.
-			distance_km := 2 * c_earth * asin(least(1, sqrt(v_chord2) / 2));
-			return next;
-		end loop;
-	end if;
-	if v_n = 0 and v_offset > 0 then
+				v_area.south, v_area.north, v_area.west, v_area.east, v_area.chord2;
 		profile_id := null;
 		ord := 0;
 		total := v_total;
