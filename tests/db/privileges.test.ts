@@ -143,7 +143,7 @@ const VISITOR_FUNCTIONS = [
 	// The distance search and the map's points, as the caller, and their helpers.
 	'public.directory_area',
 	'public.directory_area_sql',
-	'public.directory_distance_sql',
+	'public.directory_chord_sql',
 	'public.directory_locations',
 	'public.directory_match_sql',
 	'public.directory_near_page',
