@@ -66,7 +66,10 @@ test.describe('Near me, with the position shared', () => {
 		await expect(first).toContainText(
 			`${formatDistance(within10.businesses[0]!.distance!, 'mi')} away`,
 		);
-		await expect(page.getByText('Within 10 miles of you.', { exact: false })).toBeVisible();
+		await expect(page.getByRole('combobox', { name: 'Within' })).toHaveValue('10');
+		await expect(
+			page.getByText('Your position, rounded, goes with this search only and is kept nowhere.'),
+		).toBeVisible();
 		await expect(page.getByText('Nearest first')).toBeVisible();
 		await expect(page.getByRole('button', { name: 'Near me' })).toHaveAttribute(
 			'aria-pressed',
@@ -94,6 +97,7 @@ test.describe('Near me, with the position shared', () => {
 		await page.getByRole('button', { name: 'Stop searching near you' }).click();
 		await expect(page.getByRole('status')).toHaveText(found(all.total));
 		await expect(page.getByText('Nearest first')).toHaveCount(0);
+		await expect(page.getByText('Your position, rounded', { exact: false })).toHaveCount(0);
 	});
 
 	test('combines with the search box and the category', async ({ page }) => {
@@ -145,7 +149,7 @@ test.describe('the map view', () => {
 		await openSearch(page);
 		await page.waitForLoadState('networkidle');
 		const listScripts = [...scripts];
-		expect(listScripts.some((url) => /DirectoryMap|leaflet/i.test(url))).toBe(false);
+		expect(listScripts.some((url) => /directory-map|leaflet|near-me/i.test(url))).toBe(false);
 
 		const points = (await (
 			await page.request.get('/api/business-locations')

@@ -1,13 +1,6 @@
 import { z } from 'zod';
-import {
-	DEFAULT_RADIUS,
-	KM_PER_MILE,
-	parseBounds,
-	roundPosition,
-	type Bounds,
-	type DistanceUnit,
-	type Position,
-} from './rules.ts';
+import { DEFAULT_RADIUS, KM_PER_MILE, type DistanceUnit } from './rules.ts';
+import { parseBounds, roundPosition, type Bounds, type Position } from './position.ts';
 
 /**
  * Where businesses are and how far: the location a business stores, the distance query of the

@@ -1,7 +1,5 @@
 import { useStore } from '@nanostores/react';
 import {
-	lazy,
-	Suspense,
 	useEffect,
 	useRef,
 	useState,
@@ -23,20 +21,11 @@ import {
 	type SearchState,
 	type SortOption,
 } from './search.ts';
-import {
-	boundsParam,
-	RADIUS_CHOICES,
-	roundPosition,
-	unitWords,
-	type DistanceUnit,
-} from '../geo/rules.ts';
-import type { MapTiles } from '../geo/tiles.ts';
+import { RADIUS_CHOICES, unitWords, type DistanceUnit } from '../geo/rules.ts';
+import type { MapView } from './map/directory-map.ts';
 import { createSearchStore, type ResultsPage, type SearchStore } from './store.ts';
 import { withErrorBoundary } from '../site/ErrorBoundary.tsx';
 import './SearchDirectory.css';
-
-// The map's code (Leaflet, the clusters) loads when the map is first shown, never with the list.
-const DirectoryMap = lazy(() => import('./map/DirectoryMap.tsx'));
 
 export interface SearchDirectoryProps {
 	/** content.directoryTitle */
@@ -63,19 +52,17 @@ export interface SearchDirectoryProps {
 	/** features.showNearMe: the Near me button. */
 	showNearMe: boolean;
 	/** Where the map's tiles come from, with their attribution. */
-	tiles: MapTiles;
+	tiles: MapView['tiles'];
+	/**
+	 * The map's module (src/features/search/map/directory-map.ts built on its own): imported when
+	 * the map is first shown, never with the list.
+	 */
+	mapScript: string;
+	/** 'Near me''s module (src/features/geo/near-me.ts built on its own), imported on the press. */
+	nearScript: string;
 	/** The cards of `initialPage`, pre-rendered. */
 	children?: ReactNode;
 }
-
-/** Why 'Near me' left the list as it was: the sentence a visitor reads. */
-const NEAR_ME_NOTES = {
-	refused:
-		'Your browser did not share your location, so the list is as it was. To search near you, allow this site to use your location and press Near me again.',
-	unavailable:
-		'Your location could not be found just now, so the list is as it was. Try Near me again in a moment.',
-	unsupported: 'This browser cannot share a location, so the list is as it was.',
-} as const;
 
 type FilterOption = { name: string; count: number };
 
@@ -185,48 +172,45 @@ function ErrorScreen({ message }: { message: string }) {
 	);
 }
 
-interface Chip {
-	key: string;
-	text: string;
-	/** The remove button's name. */
-	label: string;
-	remove: () => void;
+/** The map view: the map's own module, imported when the map is first shown, draws in here. */
+function MapHost({ script, ...view }: MapView & { script: string }) {
+	const host = useRef<HTMLElement>(null);
+	const map = () =>
+		import(/* @vite-ignore */ script) as Promise<typeof import('./map/directory-map.ts')>;
+	useEffect(() => {
+		const element = host.current!;
+		void map().then((module) => element.isConnected && module.showMap(element, view));
+	});
+	useEffect(() => {
+		const element = host.current!;
+		return () => void map().then((module) => module.hideMap(element));
+		// Once: the map goes when the view does.
+		// eslint-disable-next-line react-hooks/exhaustive-deps
+	}, []);
+	return <section ref={host} className="search-map" aria-label="Map" />;
 }
 
 function Chips({ state, store }: { state: SearchState; store: SearchStore }) {
-	const chips: Chip[] = (
-		['category', ...Object.keys(FILTER_LABELS)] as ('category' | PanelFilter)[]
-	)
+	const chips = (['category', ...Object.keys(FILTER_LABELS)] as ('category' | PanelFilter)[])
 		.filter((key) => state[key])
-		.map((key) => ({
-			key,
-			text: `${key === 'category' ? 'Category' : FILTER_LABELS[key].chip}: ${state[key]}`,
-			label: `Remove ${key === 'category' ? 'Category' : FILTER_LABELS[key].chip} filter ${state[key]}`,
-			remove: () => store.update({ [key]: '' }),
-		}));
-	if (state.near) {
-		chips.push({
-			key: 'near',
-			text: 'Near you',
-			label: 'Stop searching near you',
-			remove: () => store.setNear(null),
+		.map((key) => {
+			const name = key === 'category' ? 'Category' : FILTER_LABELS[key].chip;
+			return [key, `${name}: ${state[key]}`, `Remove ${name} filter ${state[key]}`];
 		});
-	}
-	if (state.area) {
-		chips.push({
-			key: 'area',
-			text: 'In the map’s area',
-			label: 'Stop searching in the map’s area',
-			remove: () => store.update({ area: '' }),
-		});
-	}
+	// A search by distance ends with its chip's ×: near the visitor, or in a map's area.
+	if (state.near) chips.push(['near', 'Near you', 'Stop searching near you']);
+	if (state.area) chips.push(['area', 'In the map’s area', 'Stop searching in the map’s area']);
 	if (chips.length === 0) return null;
 	return (
 		<ul className="search__chips" aria-label="Active filters">
-			{chips.map((chip) => (
-				<li key={chip.key} className="search__chip">
-					<span>{chip.text}</span>
-					<button type="button" aria-label={chip.label} onClick={chip.remove}>
+			{chips.map(([key, text, label]) => (
+				<li key={key} className="search__chip">
+					<span>{text}</span>
+					<button
+						type="button"
+						aria-label={label}
+						onClick={() => (key === 'near' ? store.setNear(null) : store.update({ [key!]: '' }))}
+					>
 						×
 					</button>
 				</li>
@@ -250,7 +234,6 @@ function SearchDirectory(props: SearchDirectoryProps) {
 			availableSorts: props.availableSorts,
 			panelFilters: filters,
 			pageSize,
-			unit,
 		}),
 	);
 	const state = useStore(store.$state);
@@ -266,26 +249,26 @@ function SearchDirectory(props: SearchDirectoryProps) {
 	const queryField = useRef<HTMLInputElement>(null);
 	const categoryField = useRef<HTMLSelectElement>(null);
 	const [locating, setLocating] = useState(false);
-	const [nearNote, setNearNote] = useState('');
+	// Near me's sentence, shown while the search is (true) or is not (false) near the visitor: what
+	// becomes of the position, or why the list stays as it was.
+	const [note, setNote] = useState<[boolean, string]>([false, '']);
 
-	// Asks the browser for the position only now, when the visitor pressed Near me; the position
-	// is rounded before the store (and so the request) ever sees it.
+	// Asks the browser for the position only now, when the visitor pressed Near me; near-me.ts
+	// rounds it before the store (and so the request) ever sees it.
 	const nearMe = () => {
-		setNearNote('');
+		setNote([false, '']);
 		if (state.near) return store.setNear(null);
-		if (!navigator.geolocation) return setNearNote(NEAR_ME_NOTES.unsupported);
 		setLocating(true);
-		navigator.geolocation.getCurrentPosition(
-			({ coords }) => {
-				setLocating(false);
-				store.setNear(roundPosition(coords));
-			},
-			(error) => {
-				setLocating(false);
-				setNearNote(error.code === 1 ? NEAR_ME_NOTES.refused : NEAR_ME_NOTES.unavailable);
-			},
-			{ enableHighAccuracy: false, timeout: 15_000, maximumAge: 300_000 },
-		);
+		import(/* @vite-ignore */ props.nearScript)
+			.then((module: typeof import('../geo/near-me.ts')) => module.locate())
+			.then(
+				({ position, note }) => {
+					setNote([!!position, note]);
+					if (position) store.setNear(position);
+				},
+				() => setNote([false, 'Near me could not start.']),
+			)
+			.finally(() => setLocating(false));
 	};
 
 	useEffect(() => {
@@ -544,23 +527,19 @@ function SearchDirectory(props: SearchDirectoryProps) {
 							</div>
 						</div>
 						<p className="search__note" aria-live="polite">
-							{nearNote ||
-								(state.near &&
-									`Within ${state.radius} ${unitWords(unit, state.radius)} of you. Your position, rounded to about 100 m, goes with this search only and is not kept.`)}
+							{note[0] === (state.near !== null) && note[1]}
 						</p>
 					</div>
 
 					{state.view === 'map' && ready && (
-						<Suspense fallback={<p className="search__map-wait">Loading the map…</p>}>
-							<DirectoryMap
-								url={locationsApiUrl(state, unit)}
-								tiles={props.tiles}
-								near={state.near}
-								settings={settings}
-								category={state.category}
-								onSearchArea={(bounds) => store.update({ area: boundsParam(bounds), near: null })}
-							/>
-						</Suspense>
+						<MapHost
+							script={props.mapScript}
+							url={locationsApiUrl(state)}
+							near={state.near}
+							tiles={props.tiles}
+							category={state.category}
+							onSearchArea={(area) => store.update({ area, near: null })}
+						/>
 					)}
 
 					<h2 className="search__hidden" tabIndex={-1} ref={resultsHeading}>
@@ -582,11 +561,7 @@ function SearchDirectory(props: SearchDirectoryProps) {
 					) : page.businesses.length === 0 ? (
 						<div className="search__empty">
 							<p className="search__empty-title">No businesses found</p>
-							<p>
-								{byDistance(state)
-									? 'Try a larger distance, another area, or remove a filter.'
-									: 'Try a different search term, or remove a filter.'}
-							</p>
+							<p>Try a different search term, or remove a filter.</p>
 						</div>
 					) : (
 						<div className="search__grid">

@@ -20,14 +20,17 @@ import type { SearchDirectoryProps } from './SearchDirectory.tsx';
 export async function getSearchDirectoryProps(
 	tenant: TenantRow,
 	config: ChamberConfig,
-): Promise<{ island: SearchDirectoryProps; cards: CardBusiness[] }> {
+): Promise<{
+	island: Omit<SearchDirectoryProps, 'mapScript' | 'nearScript'>;
+	cards: CardBusiness[];
+}> {
 	const client = getAnonClient();
 	const { searchPage, features } = config;
 	const query = businessListQuerySchema.parse({ sortBy: searchPage.defaultSort });
 	const first = await listBusinesses(client, tenant.id, query, config);
 	const categories = await listCategories(client, tenant.id);
 	const cards = first.businesses.map(toCardBusiness);
-	const island: SearchDirectoryProps = {
+	const island: Omit<SearchDirectoryProps, 'mapScript' | 'nearScript'> = {
 		title: config.content.directoryTitle,
 		categories: categories.map((c) => c.name),
 		filters: searchPage.showFilters ? searchPage.availableFilters : [],

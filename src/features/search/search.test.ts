@@ -61,7 +61,9 @@ describe('the search URL', () => {
 		['view=satellite', { view: 'list' }],
 		['area=42,-91,41,-92', { area: '' }],
 		['area=41,-91,north,-90', { area: '' }],
-		['area=41.123456789,-91,42,-90', { area: '41.1235,-91,42,-90' }],
+		['area=-91,0,0,1', { area: '' }],
+		['area=41..5,-91,42,-90', { area: '' }],
+		['area=41,-91,42,-90,1', { area: '' }],
 	])('falls back to the default for %s', (query, expected) => {
 		expect(parseSearchParams(new URLSearchParams(query), sorts)).toEqual({ ...base, ...expected });
 	});
@@ -120,28 +122,25 @@ describe('businessesApiUrl', () => {
 		});
 	});
 
-	it('sends the position, the radius and the unit of a search near the visitor', () => {
+	it('sends the position and the radius of a search near the visitor', () => {
 		const state = { ...base, near: { latitude: 41.977, longitude: -91.666 }, radius: 5 };
-		const url = new URL(businessesApiUrl(state, 24, 0.3, 'km'), 'http://x');
+		const url = new URL(businessesApiUrl(state, 24, 0.3), 'http://x');
 		expect(Object.fromEntries(url.searchParams)).toEqual({
 			page: '1',
 			pageSize: '24',
 			near: '41.977,-91.666',
 			radius: '5',
-			unit: 'km',
 			sortBy: 'membershipHighToLow',
 		});
-		expect(locationsApiUrl(state, 'km')).toBe(
-			'/api/business-locations?near=41.977%2C-91.666&radius=5&unit=km',
-		);
+		expect(locationsApiUrl(state)).toBe('/api/business-locations?near=41.977%2C-91.666&radius=5');
 	});
 
 	it('asks the map for the same search, without page or sort', () => {
-		expect(locationsApiUrl({ ...base, category: 'Bakeries', page: 3 }, 'mi')).toBe(
+		expect(locationsApiUrl({ ...base, category: 'Bakeries', page: 3 })).toBe(
 			'/api/business-locations?category=Bakeries',
 		);
-		expect(locationsApiUrl({ ...base, area: '41.9,-91.7,42.05,-91.6' }, 'mi')).toBe(
-			'/api/business-locations?bounds=41.9%2C-91.7%2C42.05%2C-91.6&unit=mi',
+		expect(locationsApiUrl({ ...base, area: '41.9,-91.7,42.05,-91.6' })).toBe(
+			'/api/business-locations?bounds=41.9%2C-91.7%2C42.05%2C-91.6',
 		);
 	});
 

@@ -1,12 +1,6 @@
 import { DEFAULT_RANDOM_SEED, usableRandomSeed, type SortValue } from '../directory/rules.ts';
-import {
-	boundsParam,
-	DEFAULT_RADIUS,
-	nearParam,
-	parseBounds,
-	type DistanceUnit,
-	type Position,
-} from '../geo/rules.ts';
+import { DEFAULT_RADIUS, nearParam } from '../geo/rules.ts';
+import type { Position } from '../geo/position.ts';
 
 /**
  * The search page's state and its URL (docs/behaviour.md#search): every filter, the page and the
@@ -87,10 +81,21 @@ export function parseSearchParams(
 	};
 }
 
-/** A map's area from the address bar, as the page writes it; '' when unusable. */
+/**
+ * A map's area from the address bar: south,west,north,east as the map writes them, south below
+ * north and west of east; '' for anything else.
+ */
 function areaOf(value: string | null): string {
-	const bounds = parseBounds(value);
-	return bounds ? boundsParam(bounds) : '';
+	const [south = 0, west = 0, north = 0, east = 0] = (value ?? '').split(',').map(Number);
+	return /^[-\d.]+(,[-\d.]+){3}$/.test(value ?? '') &&
+		-90 <= south &&
+		south < north &&
+		north <= 90 &&
+		-180 <= west &&
+		west < east &&
+		east <= 180
+		? value!
+		: '';
 }
 
 /** The query string of a state; defaults are left out so the plain listing stays at /search. */
@@ -111,12 +116,9 @@ export function searchUrl(state: SearchState, defaultSort: SortValue): string {
 	return query ? `/search?${query}` : '/search';
 }
 
+/** The same search; a position is the same while it is the same found one (the store keeps it). */
 export function sameSearch(a: SearchState, b: SearchState): boolean {
-	return (Object.keys(a) as (keyof SearchState)[]).every((key) =>
-		key === 'near'
-			? a.near?.latitude === b.near?.latitude && a.near?.longitude === b.near?.longitude
-			: a[key] === b[key],
-	);
+	return (Object.keys(a) as (keyof SearchState)[]).every((key) => a[key] === b[key]);
 }
 
 /** A search by distance (near the visitor or in a map's area): nearest first, whatever the sort. */
@@ -124,8 +126,11 @@ export function byDistance(state: SearchState): boolean {
 	return state.near !== null || state.area !== '';
 }
 
-/** The query both the list's and the map's requests share: the search, its filters, the area. */
-function searchQuery(state: SearchState, unit: DistanceUnit): URLSearchParams {
+/**
+ * The query both the list's and the map's requests share: the search, its filters, the area.
+ * Distances come back in the chamber's unit, the API's default.
+ */
+function searchQuery(state: SearchState): URLSearchParams {
 	const params = new URLSearchParams();
 	if (state.q) params.set('searchQuery', state.q);
 	for (const key of TEXT_FILTERS) if (state[key]) params.set(key, state[key]);
@@ -135,13 +140,12 @@ function searchQuery(state: SearchState, unit: DistanceUnit): URLSearchParams {
 		params.set('radius', String(state.radius));
 	}
 	if (state.area) params.set('bounds', state.area);
-	if (byDistance(state)) params.set('unit', unit);
 	return params;
 }
 
 /** GET /api/business-locations for a state: every match's place, for the map. */
-export function locationsApiUrl(state: SearchState, unit: DistanceUnit): string {
-	const query = searchQuery(state, unit).toString();
+export function locationsApiUrl(state: SearchState): string {
+	const query = searchQuery(state).toString();
 	return query ? `/api/business-locations?${query}` : '/api/business-locations';
 }
 
@@ -150,14 +154,9 @@ export function isRandomSort(sort: SortValue): boolean {
 }
 
 /** GET /api/businesses for a state. */
-export function businessesApiUrl(
-	state: SearchState,
-	pageSize: number,
-	randomSeed: number,
-	unit: DistanceUnit = 'mi',
-): string {
+export function businessesApiUrl(state: SearchState, pageSize: number, randomSeed: number): string {
 	const params = new URLSearchParams({ page: String(state.page), pageSize: String(pageSize) });
-	for (const [key, value] of searchQuery(state, unit)) params.set(key, value);
+	for (const [key, value] of searchQuery(state)) params.set(key, value);
 	params.set('sortBy', state.sort);
 	if (isRandomSort(state.sort)) params.set('randomSeed', String(randomSeed));
 	return `/api/businesses?${params}`;

@@ -2,7 +2,8 @@ import { atom } from 'nanostores';
 import type { SortValue } from '../directory/rules.ts';
 import { toCardBusiness, type CardBusiness } from '../business/business.ts';
 import type { Business } from '../directory/directory.ts';
-import type { DistanceUnit, Position } from '../geo/rules.ts';
+import type { DistanceUnit } from '../geo/rules.ts';
+import type { Position } from '../geo/position.ts';
 import {
 	businessesApiUrl,
 	isRandomSort,
@@ -40,8 +41,6 @@ export interface SearchStoreOptions {
 	/** The filters of the 'More Filters' panel; the panel opens when the URL sets one. */
 	panelFilters: readonly PanelFilter[];
 	pageSize: number;
-	/** The chamber's unit of distance. */
-	unit?: DistanceUnit;
 	/** 3 retries, 1 second apart. */
 	retries?: number;
 	retryDelayMs?: number;
@@ -78,7 +77,6 @@ async function fetchPage(url: string, signal: AbortSignal): Promise<ResultsPage>
  */
 export function createSearchStore(options: SearchStoreOptions) {
 	const { defaultSort, pageSize, retries = 3, retryDelayMs = 1000, freshMs = 300_000 } = options;
-	const unit = options.unit ?? 'mi';
 	const $state = atom<SearchState>(options.initialState);
 	const $results = atom<Results>({ status: 'ready', page: options.initialPage });
 	const $filtersOpen = atom(false);
@@ -88,7 +86,7 @@ export function createSearchStore(options: SearchStoreOptions) {
 	let controller: AbortController | undefined;
 	let seed: number | undefined;
 	if (!isRandomSort(options.initialState.sort)) {
-		const url = businessesApiUrl(options.initialState, pageSize, 0, unit);
+		const url = businessesApiUrl(options.initialState, pageSize, 0);
 		cache.set(url, { at: Date.now(), page: options.initialPage });
 	}
 
@@ -97,12 +95,7 @@ export function createSearchStore(options: SearchStoreOptions) {
 
 	async function load(state: SearchState): Promise<void> {
 		controller?.abort();
-		const url = businessesApiUrl(
-			state,
-			pageSize,
-			isRandomSort(state.sort) ? randomSeed() : 0,
-			unit,
-		);
+		const url = businessesApiUrl(state, pageSize, isRandomSort(state.sort) ? randomSeed() : 0);
 		const cached = cache.get(url);
 		if (cached && Date.now() - cached.at < freshMs) {
 			$results.set({ status: 'ready', page: cached.page });
@@ -167,22 +160,16 @@ export function createSearchStore(options: SearchStoreOptions) {
 		},
 		/**
 		 * 'Near me' (a position, rounded) or back to the listing (null): back to page 1, and no
-		 * history entry, since the address does not change. A map's area gives way to it.
+		 * history entry, since the address does not change, unless a map's area gives way to it.
 		 */
 		setNear(near: Position | null, radius: number = $state.get().radius): void {
-			const next = { ...$state.get(), near, radius, page: 1 };
-			if (near) {
-				const hadArea = next.area !== '';
-				next.area = '';
-				show(next, hadArea);
-			} else show(next, false);
+			const state = $state.get();
+			const area = near ? '' : state.area;
+			show({ ...state, near, radius, area, page: 1 }, area !== state.area);
 		},
-		/** The list or the map; the results stay as they are. */
+		/** The list or the map; the results stay as they are (the page's cached answer). */
 		setView(view: SearchState['view']): void {
-			const next = { ...$state.get(), view };
-			if (sameSearch(next, $state.get())) return;
-			$state.set(next);
-			window.history.pushState(null, '', searchUrl(next, defaultSort));
+			show({ ...$state.get(), view }, true);
 		},
 		/**
 		 * Reads the address bar once the island runs (the pre-rendered page is the default
