@@ -56,12 +56,15 @@ const MAIL_AND_SHEETS = {
 const PUBLIC_ISLAND_FILES = [
 	'src/features/{business,contact,events,home,search,site}/**/*.tsx',
 	'src/features/business/business.ts',
+	'src/features/chamber-events/submit/*.tsx',
+	'src/features/chamber-events/submission-limits.ts',
 	'src/features/contact/{limits,recaptcha,store}.ts',
 	'src/features/directory/rules.ts',
 	'src/features/events/{calendar,events,hooks,store,useDayGrid}.ts',
 	'src/features/geo/{map,rules,tiles}.ts',
 	'src/features/home/banner-carousel.ts',
 	'src/features/search/{search,store}.ts',
+	'src/features/self-service/paths.ts',
 	'src/features/site/{errors,header-menu}.ts',
 	'src/lib/url.ts',
 ];

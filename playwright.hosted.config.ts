@@ -15,7 +15,7 @@ export default defineConfig({
 	...base,
 	testDir: 'tests/hosted',
 	testMatch: '*.spec.ts',
-	// Its own folders, so the end-to-end suite's report (test-results/e2e-report.json) outlives it.
+	// Its own folders, so the end-to-end suite's report and artefacts outlive it (the two may run at once).
 	outputDir: 'test-results/hosted',
 	reporter: [['list'], ['json', { outputFile: 'test-results/hosted-e2e-report.json' }]],
 	use: { ...base.use, baseURL: `http://localhost:${PORT}` },

@@ -6,8 +6,8 @@
  * work the wall-clock times grow with the load; the CPU times hardly do.
  * (GNU time's maximum resident set size). A chamber `bench-{size}` is generated with
  * `tenant:demo` the first time (not counted); later runs reuse it. Builds go to a temporary
- * folder, so dist/ is left as it is. A chamber above PRERENDERED_PROFILES_MAX (default 1,000)
- * gets no pre-rendered profiles (they are rendered on demand); set it higher, e.g.
+ * folder, so dist/ is left as it is. A chamber above PRERENDERED_PROFILES_MAX (default 0: every
+ * profile rendered on demand) gets no pre-rendered profiles; set it higher, e.g.
  * `PRERENDERED_PROFILES_MAX=50000 npm run bench:build`, to time pre-rendering every profile.
  * Each build's largest HTML pages are listed, and the command fails (exit code 1) when any page
  * is over the 300 KB budget: `npm run bench:build -- --sizes 50000` is the check at 50,000.

@@ -25,10 +25,6 @@ import { readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { loadavg } from 'node:os';
 import { join, posix } from 'node:path';
 import { parseArgs } from 'node:util';
-import { gzipSync } from 'node:zlib';
-import { init as initLexer, parse as parseModule } from 'es-module-lexer';
-import { parse as parseHtml } from 'parse5';
-import type { DefaultTreeAdapterMap } from 'parse5';
 import { eventPath, type Event } from '../src/features/events/events.ts';
 import { startSiteServer } from './lib/netlify-local.ts';
 import { onShutdown, runMain } from './lib/main.ts';
@@ -36,9 +32,7 @@ import { loadBenchTool, type ChromeLauncher, type Lighthouse } from './lib/bench
 import { ROOT } from './lib/site.ts';
 import { ensureStack } from './stack/index.ts';
 import { freePort } from './lib/free-port.ts';
-
-type Element = DefaultTreeAdapterMap['element'];
-type ParentNode = DefaultTreeAdapterMap['parentNode'];
+import { weighPage, type Weights } from './lib/page-weight.ts';
 
 const DIST = join(ROOT, 'dist');
 const DOC = join(ROOT, 'docs/performance.md');
@@ -63,13 +57,6 @@ interface BenchPage {
 	budget: PageBudget;
 }
 
-interface Weights {
-	html: number;
-	js: number;
-	inlineJs: number;
-	jsFiles: string[];
-}
-
 interface Scores {
 	performance: number;
 	accessibility: number;
@@ -87,8 +74,6 @@ const METRICS = [
 	['CLS', 'cumulative-layout-shift'],
 	['SI', 'speed-index'],
 ] as const;
-
-const gzipSize = (data: string | Buffer) => gzipSync(data).length;
 
 async function exists(path: string): Promise<boolean> {
 	return (await stat(path).catch(() => null)) !== null;
@@ -133,6 +118,22 @@ async function eventDetailPage(origin: string): Promise<string | null> {
 	return event ? eventPath(event) : null;
 }
 
+/**
+ * A profile rendered on demand, when the build pre-rendered none (above PRERENDERED_PROFILES_MAX
+ * businesses): the first /business/ address of the sitemap, answered by the business-legacy
+ * function with the SSR function's page, as on Netlify.
+ */
+async function onDemandProfile(): Promise<string | null> {
+	const files = (await readdir(DIST)).filter((f) => /^sitemap(-\d+)?\.xml$/.test(f)).sort();
+	for (const file of files) {
+		const match = /<loc>[^<]*?(\/business\/[^<]+)<\/loc>/.exec(
+			await readFile(join(DIST, file), 'utf8'),
+		);
+		if (match?.[1]) return match[1];
+	}
+	return null;
+}
+
 async function pagesToBench(origin: string): Promise<BenchPage[]> {
 	const interactive: PageBudget = { maxJs: 80 * KB };
 	const staticOnly: PageBudget = { maxJs: 0 };
@@ -140,7 +141,7 @@ async function pagesToBench(origin: string): Promise<BenchPage[]> {
 		['Home', '/', interactive],
 		['Search', await builtPage('/search'), interactive],
 		['Category', await firstPage('category', 1), staticOnly],
-		['Profile', await firstPage('business', 2), staticOnly],
+		['Profile', (await firstPage('business', 2)) ?? (await onDemandProfile()), staticOnly],
 		['Events', await builtPage('/events'), interactive],
 		['Events list', await builtPage('/events-list'), interactive],
 		['Community events', await builtPage('/community-events'), interactive],
@@ -153,18 +154,6 @@ async function pagesToBench(origin: string): Promise<BenchPage[]> {
 	}
 	return pages;
 }
-
-function walk(node: ParentNode, visit: (element: Element) => void): void {
-	for (const child of node.childNodes) {
-		if ('tagName' in child) {
-			visit(child);
-			walk('content' in child ? child.content : child, visit);
-		}
-	}
-}
-
-const attribute = (element: Element, name: string) =>
-	element.attrs.find((a) => a.name === name)?.value;
 
 /** A page's HTML: the built file, else as the server renders it on demand. */
 async function htmlFile(path: string, origin: string): Promise<string> {
@@ -179,59 +168,33 @@ async function htmlFile(path: string, origin: string): Promise<string> {
 
 /** Sizes of a page and of the JavaScript it loads before any interaction. */
 async function weigh(path: string, origin: string): Promise<Weights> {
-	const html = await htmlFile(path, origin);
-	const entries = new Set<string>();
-	let inline = '';
-	walk(parseHtml(html), (element) => {
-		const src =
-			element.tagName === 'script'
-				? attribute(element, 'src')
-				: element.tagName === 'link' && attribute(element, 'rel') === 'modulepreload'
-					? attribute(element, 'href')
-					: undefined;
-		if (src) entries.add(src);
-		if (element.tagName === 'astro-island') {
-			for (const name of ['component-url', 'renderer-url', 'before-hydration-url']) {
-				const url = attribute(element, name);
-				if (url) entries.add(url);
-			}
-		}
-		const type = attribute(element, 'type');
-		if (element.tagName === 'script' && !attribute(element, 'src') && type !== 'application/json') {
-			if (type !== 'application/ld+json') {
-				for (const child of element.childNodes) if ('value' in child) inline += child.value;
-			}
-		}
-	});
-
-	// Follow static imports (not import(), which runs later) through the built files.
-	await initLexer;
-	const seen = new Set<string>();
-	const queue = [...entries].map((url) => new URL(url, `http://site${path}`).pathname);
-	let js = 0;
-	while (queue.length > 0) {
-		const url = queue.shift() as string;
-		if (seen.has(url)) continue;
-		seen.add(url);
-		const code = await readFile(join(DIST, url), 'utf8');
-		js += gzipSize(code);
-		const [imports] = parseModule(code);
-		for (const entry of imports) {
-			// Without the query a Netlify build adds to asset imports (`?dpl=`, its deploy id).
-			if (entry.d === -1 && entry.n) {
-				queue.push(posix.join(posix.dirname(url), entry.n.replace(/\?.*$/, '')));
-			}
-		}
-	}
-	return {
-		html: gzipSize(html),
-		js,
-		inlineJs: inline ? gzipSize(inline) : 0,
-		jsFiles: [...seen],
-	};
+	return weighPage(await htmlFile(path, origin), path, DIST);
 }
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[values.length >> 1] ?? 0;
+
+/**
+ * How long the server takes to answer a page (to its headers): the first request (a page rendered
+ * on demand renders then, as after a publish or a purge behind the CDN) and the median of the
+ * ten after it.
+ */
+async function serverTimes(
+	origin: string,
+	path: string,
+): Promise<{ first: number; median: number }> {
+	const once = async () => {
+		const began = performance.now();
+		const response = await fetch(`${origin}${path}`);
+		const took = performance.now() - began;
+		await response.body?.cancel();
+		if (!response.ok) throw new Error(`${path} answered ${response.status}`);
+		return took;
+	};
+	const first = await once();
+	const next: number[] = [];
+	for (let i = 0; i < 10; i++) next.push(await once());
+	return { first, median: median(next) };
+}
 
 /** Loaded when the benchmark starts, from tools/bench (lib/bench-tools.ts). */
 let lighthouse: Lighthouse;
@@ -302,6 +265,7 @@ interface Row {
 	weights: Weights;
 	scores: Scores;
 	misses: string[];
+	times: { first: number; median: number };
 }
 
 function misses(page: BenchPage, weights: Weights, scores: Scores): string[] {
@@ -328,6 +292,7 @@ function table(rows: Row[]): string {
 		'Accessibility',
 		'SEO',
 		'Best practices',
+		'Server answer: first / then',
 		'Budget',
 	];
 	const lines = rows.map((r) => [
@@ -340,6 +305,7 @@ function table(rows: Row[]): string {
 		String(r.scores.accessibility),
 		String(r.scores.seo),
 		String(r.scores.bestPractices),
+		`${Math.round(r.times.first)} / ${Math.round(r.times.median)} ms`,
 		r.misses.length ? `missed: ${r.misses.join(', ')}` : 'met',
 	]);
 	const all = [head, ...lines];
@@ -439,13 +405,17 @@ runMain(async () => {
 	);
 	if (pages.length === 0) throw new Error(`No page named ${values.page} to bench`);
 	for (const page of pages) {
+		const times = await serverTimes(server.url, page.path);
 		const weights = await weigh(page.path, server.url);
 		const scores = await audit(`${server.url}${page.path}`, chrome.port, runs, setup.cpu);
-		rows.push({ page, weights, scores, misses: misses(page, weights, scores) });
+		rows.push({ page, weights, scores, misses: misses(page, weights, scores), times });
 		console.log(`  ${page.name} ${page.path}: ${weights.jsFiles.join(', ') || 'no JS files'}`);
 		console.log(`    performance ${scores.performance}: ${scores.metrics}`);
 	}
 	console.log(`\n${table(rows)}\n`);
+	console.log(
+		`Load average (1 minute) ${setup.loadAtStart.toFixed(1)} at the start, ${loadavg()[0]!.toFixed(1)} at the end.\n`,
+	);
 	// A one-page run would replace the whole table with one row.
 	if (!values['no-docs'] && !only) {
 		await writeDoc(rows, setup);

@@ -1,6 +1,7 @@
 /**
  * npm run doctor: checks a deployment's configuration and says, one line each, what is right and
- * how to fix what is not; exits 1 when anything is wrong. With SUPABASE_URL and both keys it checks
+ * how to fix what is not (✗), and the settings left to their defaults that a deployment should
+ * choose (!: the publish budget, the publish window); exits 1 when anything is wrong. With SUPABASE_URL and both keys it checks
  * that project (run it with the Netlify site's variables); otherwise the local stack (npm start's,
  * or one it starts for the check, in embedded or postgres mode).
  */
@@ -16,7 +17,14 @@ runMain(async () => {
 		const findings = await runDoctor(target);
 		for (const finding of findings) console.log(formatFinding(finding));
 		const wrong = findings.filter((f) => !f.ok).length;
-		console.log(wrong ? `\n${wrong} to put right.` : '\nEverything checked is right.');
+		const warned = findings.filter((f) => f.warn).length;
+		console.log(
+			wrong
+				? `\n${wrong} to put right.`
+				: warned
+					? `\nEverything checked works; ${warned} ${warned === 1 ? 'setting' : 'settings'} to choose (!).`
+					: '\nEverything checked is right.',
+		);
 		if (wrong) process.exitCode = 1;
 	};
 	if (env.mode === 'hosted' && env.hosted) {

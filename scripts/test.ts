@@ -1,10 +1,10 @@
 /**
  * npm test: what CI runs first. The browser the end-to-end tests drive is looked for before
- * anything runs. Then the type check and the unit tests run beside the database suite (PGlite
- * works one statement at a time, so on two cores the other core is free for them), and the
- * end-to-end suite after them. The database suite's output comes as it runs; the type check's
- * and the unit tests' each come whole when they end, between two of its lines. A failing step
- * fails the command once both sides have ended; the end-to-end suite then does not run.
+ * anything runs. Then three lanes side by side: the end-to-end suite, the longest, from the start;
+ * beside it, at a lower priority so that they take only the processor time it leaves, the type
+ * check then the unit tests, and the database suite. A failing step stops its own lane; the
+ * command fails once all have ended. The end-to-end suite's output comes as it runs; each step of
+ * the other lanes comes whole when it ends, between two of its lines.
  *
  * With CI_RESULTS_DIR set (`.ci/run`), each step's time goes to its steps.jsonl and each test
  * file's to vitest-unit.json, vitest-db.json and e2e-report.json, for scripts/ci-summary.ts.
@@ -17,6 +17,13 @@ import { heading, runPlan } from './lib/test-runner.ts';
 
 const ROOT = join(import.meta.dirname, '..');
 const results = process.env.CI_RESULTS_DIR;
+
+/**
+ * The lane beside the end-to-end suite runs at a lower priority: the browser suite keeps about one
+ * core and a half busy and waits for builds and pages in between, and what it leaves is enough for
+ * the rest; at the same priority the rest would slow it, and it is the longest.
+ */
+const BESIDE = 'nice -n 5';
 
 /** Whether `path` is a program this user may run. */
 const runnable = (path: string) =>
@@ -58,12 +65,24 @@ runMain(async () => {
 	const records = await runPlan(
 		{
 			parent: 'npm test',
-			beside: [
-				{ name: 'npm run typecheck', command: 'npm run --silent typecheck' },
-				{ name: 'npm run test:unit', command: 'npm run --silent test:unit', env: timings('unit') },
+			lanes: [
+				[{ name: 'npm run test:e2e', command: 'npm run --silent test:e2e' }],
+				[
+					{ name: 'npm run typecheck', command: `${BESIDE} npm run --silent typecheck` },
+					{
+						name: 'npm run test:unit',
+						command: `${BESIDE} npm run --silent test:unit`,
+						env: timings('unit'),
+					},
+				],
+				[
+					{
+						name: 'npm run test:db',
+						command: `${BESIDE} npm run --silent test:db`,
+						env: timings('db'),
+					},
+				],
 			],
-			live: { name: 'npm run test:db', command: 'npm run --silent test:db', env: timings('db') },
-			after: { name: 'npm run test:e2e', command: 'npm run --silent test:e2e' },
 		},
 		(text) => process.stdout.write(text),
 	);

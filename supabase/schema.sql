@@ -578,9 +578,11 @@ create table public.event_submissions (
 	created_at timestamp with time zone default now() not null,
 	reviewed_at timestamp with time zone,
 	reviewed_by text,
-	event_series_id uuid
+	event_series_id uuid,
+	member_user_id uuid
 );
 alter table public.event_submissions add constraint event_submissions_event_check CHECK ((public.event_submission_problem(event) IS NULL));
+alter table public.event_submissions add constraint event_submissions_member_user_id_fkey FOREIGN KEY (member_user_id) REFERENCES auth.users(id) ON DELETE SET NULL;
 alter table public.event_submissions add constraint event_submissions_note_check CHECK ((char_length(note) <= 1000));
 alter table public.event_submissions add constraint event_submissions_pkey PRIMARY KEY (id);
 alter table public.event_submissions add constraint event_submissions_reviewed_check CHECK (((status = 'pending'::text) = (reviewed_at IS NULL)));
@@ -591,6 +593,7 @@ alter table public.event_submissions add constraint event_submissions_tenant_id_
 alter table public.event_submissions add constraint event_submissions_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
 alter table public.event_submissions add constraint event_submissions_tenant_id_id_key UNIQUE (tenant_id, id);
 CREATE INDEX event_submissions_queue_idx ON public.event_submissions USING btree (tenant_id, status, created_at);
+CREATE TRIGGER event_submissions_limits BEFORE INSERT ON public.event_submissions FOR EACH ROW EXECUTE FUNCTION public.event_submissions_limits();
 alter table public.event_submissions enable row level security;
 create policy "Chamber staff can read their chamber's event submissions" on public.event_submissions
 	for select to authenticated
@@ -599,6 +602,7 @@ comment on table public.event_submissions is 'Events visitors submitted to the c
 comment on column public.event_submissions.event is 'The submitted fields, named as chamber_events'' columns (name, description, starts_local, ends_local, all_day, venue, …).';
 comment on column public.event_submissions.note is 'Staff''s note to the submitter (why it was declined, or what was changed).';
 comment on column public.event_submissions.event_series_id is 'The community event an approval made.';
+comment on column public.event_submissions.member_user_id is 'The member of a business who submitted it, signed in by their e-mailed link (the e-mail is theirs); null for a visitor.';
 grant select on table public.event_submissions to authenticated;
 grant select, insert, update, delete, truncate, references, trigger, maintain on table public.event_submissions to postgres;
 grant select, insert, update, delete, truncate, references, trigger, maintain on table public.event_submissions to service_role;
@@ -791,7 +795,8 @@ create table public.member_imports (
 	previewed_at timestamp with time zone,
 	applied_at timestamp with time zone,
 	publish_id bigint,
-	applied_by uuid
+	applied_by uuid,
+	live_by timestamp with time zone
 );
 alter table public.member_imports add constraint member_imports_counts_check CHECK ((jsonb_typeof(counts) = 'object'::text));
 alter table public.member_imports add constraint member_imports_error_check CHECK ((length(error) <= 2000));
@@ -827,6 +832,7 @@ comment on column public.member_imports.counts is 'The dry run''s counts: added,
 comment on column public.member_imports.missing_action is 'What the person chose for members missing from the file: keep them, or unpublish them.';
 comment on column public.member_imports.requested_by is 'Who started the import (null: the scheduled sync); it is read only while they may still import.';
 comment on column public.member_imports.applied_by is 'Who asked to apply the dry run (the identity-service user); the apply is done only while they may still import.';
+comment on column public.member_imports.live_by is 'When the applied changes are on the site at the latest: the mark of the publish window they wait for (collect_publish).';
 grant select on table public.member_imports to authenticated;
 grant select, insert, update, delete, truncate, references, trigger, maintain on table public.member_imports to postgres;
 grant select, insert, update, delete, truncate, references, trigger, maintain on table public.member_imports to service_role;
@@ -1181,6 +1187,49 @@ grant select (geo_y) on table public.profiles to authenticated;
 grant select (geo_z) on table public.profiles to anon;
 grant select (geo_z) on table public.profiles to authenticated;
 
+create table public.publish_budgets (
+	tenant_id uuid not null,
+	monthly_publishes integer not null,
+	updated_at timestamp with time zone default now() not null
+);
+alter table public.publish_budgets add constraint publish_budgets_monthly_publishes_check CHECK (((monthly_publishes >= 1) AND (monthly_publishes <= 1000)));
+alter table public.publish_budgets add constraint publish_budgets_pkey PRIMARY KEY (tenant_id);
+alter table public.publish_budgets add constraint publish_budgets_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
+alter table public.publish_budgets enable row level security;
+create policy "Chamber staff can read their chamber's publish budget" on public.publish_budgets
+	for select to authenticated
+	using (public.has_tenant_role(tenant_id));
+comment on table public.publish_budgets is 'The publishes a chamber may make in a month, as its deployment sets it (PUBLISH_MONTHLY_BUDGET, set_publish_budget); 40 without a row. Read by the chamber''s staff, written by the service role only.';
+comment on column public.publish_budgets.monthly_publishes is 'Publishes (production deploys) a month: 1 to 1000.';
+grant select on table public.publish_budgets to authenticated;
+grant select, insert, update, delete, truncate, references, trigger, maintain on table public.publish_budgets to postgres;
+grant select, insert, update, delete, truncate, references, trigger, maintain on table public.publish_budgets to service_role;
+
+create table public.publish_months (
+	tenant_id uuid not null,
+	month date not null,
+	warned_at timestamp with time zone default now() not null,
+	warned_used integer not null,
+	budget integer not null,
+	mailed_at timestamp with time zone
+);
+alter table public.publish_months add constraint publish_months_budget_check CHECK (((budget >= 1) AND (budget <= 1000)));
+alter table public.publish_months add constraint publish_months_month_check CHECK ((EXTRACT(day FROM month) = (1)::numeric));
+alter table public.publish_months add constraint publish_months_pkey PRIMARY KEY (tenant_id, month);
+alter table public.publish_months add constraint publish_months_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
+alter table public.publish_months add constraint publish_months_warned_used_check CHECK ((warned_used >= 0));
+alter table public.publish_months enable row level security;
+create policy "Chamber staff can read their chamber's publish months" on public.publish_months
+	for select to authenticated
+	using (public.has_tenant_role(tenant_id));
+comment on table public.publish_months is 'A month in which a chamber reached 80 % of its publish budget: when, at how many, and when its admins were e-mailed. One row per chamber and month, written by the publishing functions only.';
+comment on column public.publish_months.month is 'The first day of the month, on the chamber''s clock.';
+comment on column public.publish_months.warned_used is 'The month''s publishes when the warning was reached.';
+comment on column public.publish_months.mailed_at is 'When the e-mail to the admins was claimed for sending (claim_publish_budget_warning): at most once a month.';
+grant select on table public.publish_months to authenticated;
+grant select, insert, update, delete, truncate, references, trigger, maintain on table public.publish_months to postgres;
+grant select, insert, update, delete, truncate, references, trigger, maintain on table public.publish_months to service_role;
+
 create table public.publishes (
 	id bigint generated always as identity not null,
 	tenant_id uuid not null,
@@ -1210,6 +1259,7 @@ alter table public.publishes add constraint publishes_tenant_id_fkey FOREIGN KEY
 CREATE UNIQUE INDEX publishes_one_building_per_tenant ON public.publishes USING btree (tenant_id) WHERE (state = 'building'::text);
 CREATE UNIQUE INDEX publishes_one_queued_per_tenant ON public.publishes USING btree (tenant_id) WHERE (state = 'queued'::text);
 CREATE INDEX publishes_tenant_id_idx ON public.publishes USING btree (tenant_id, id DESC);
+CREATE TRIGGER waiting_changes_follow_publish AFTER UPDATE OF state ON public.publishes FOR EACH ROW WHEN ((old.state IS DISTINCT FROM new.state)) EXECUTE FUNCTION public.waiting_changes_follow_publish();
 alter table public.publishes enable row level security;
 create policy "Chamber staff can read their chamber's publishes" on public.publishes
 	for select to authenticated
@@ -1370,6 +1420,52 @@ grant select on table public.tenants to authenticated;
 grant select, insert, update, delete, truncate, references, trigger, maintain on table public.tenants to postgres;
 grant select, insert, update, delete, truncate, references, trigger, maintain on table public.tenants to service_role;
 
+create table public.waiting_changes (
+	id bigint generated always as identity not null,
+	tenant_id uuid not null,
+	source text not null,
+	summary text not null,
+	business_id uuid,
+	requested_by uuid,
+	requested_by_email text,
+	created_at timestamp with time zone default now() not null,
+	due_at timestamp with time zone not null,
+	daily boolean default false not null,
+	state text default 'waiting'::text not null,
+	publish_id bigint,
+	live_at timestamp with time zone
+);
+alter table public.waiting_changes add constraint waiting_changes_business_id_fkey FOREIGN KEY (business_id) REFERENCES public.profiles(id) ON DELETE CASCADE;
+alter table public.waiting_changes add constraint waiting_changes_check CHECK (((state = 'live'::text) = (live_at IS NOT NULL)));
+alter table public.waiting_changes add constraint waiting_changes_pkey PRIMARY KEY (id);
+alter table public.waiting_changes add constraint waiting_changes_publish_id_fkey FOREIGN KEY (publish_id) REFERENCES public.publishes(id) ON DELETE SET NULL;
+alter table public.waiting_changes add constraint waiting_changes_requested_by_email_check CHECK ((length(requested_by_email) <= 254));
+alter table public.waiting_changes add constraint waiting_changes_source_check CHECK ((source = ANY (ARRAY['member'::text, 'sync'::text, 'import'::text, 'staff'::text, 'scheduled'::text])));
+alter table public.waiting_changes add constraint waiting_changes_state_check CHECK ((state = ANY (ARRAY['waiting'::text, 'building'::text, 'live'::text])));
+alter table public.waiting_changes add constraint waiting_changes_summary_check CHECK (((length(summary) >= 1) AND (length(summary) <= 200)));
+alter table public.waiting_changes add constraint waiting_changes_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
+CREATE UNIQUE INDEX waiting_changes_one_waiting_each ON public.waiting_changes USING btree (tenant_id, source, COALESCE(business_id, '00000000-0000-0000-0000-000000000000'::uuid)) WHERE (state = 'waiting'::text);
+CREATE INDEX waiting_changes_publish_idx ON public.waiting_changes USING btree (publish_id);
+CREATE INDEX waiting_changes_tenant_state_idx ON public.waiting_changes USING btree (tenant_id, state, due_at);
+alter table public.waiting_changes enable row level security;
+create policy "Chamber staff can read their chamber's waiting changes" on public.waiting_changes
+	for select to authenticated
+	using (public.has_tenant_role(tenant_id));
+create policy "Members can read their own business's waiting changes" on public.waiting_changes
+	for select to authenticated
+	using (((business_id IS NOT NULL) AND public.is_business_member(business_id)));
+comment on table public.waiting_changes is 'Changes waiting for a publish (members'' own saves, syncs, imports, and staff changes at the budget): when they are live at the latest, and the publish that took them. Written by the publishing functions only.';
+comment on column public.waiting_changes.source is 'Who made it: member, sync, import, staff (a publish declined at the budget) or scheduled (a scheduled publish at the budget).';
+comment on column public.waiting_changes.summary is 'What it changed, for people (the Requests tab, History).';
+comment on column public.waiting_changes.business_id is 'The business a member changed; null for the others.';
+comment on column public.waiting_changes.due_at is 'Live on the site by then at the latest: the mark of its window, or of the day at the budget.';
+comment on column public.waiting_changes.daily is 'Waiting for the daily publish: the month''s budget was used.';
+comment on column public.waiting_changes.state is 'waiting, building (a build that reads it runs), live.';
+comment on column public.waiting_changes.publish_id is 'The publish (build) that took it.';
+grant select on table public.waiting_changes to authenticated;
+grant select, insert, update, delete, truncate, references, trigger, maintain on table public.waiting_changes to postgres;
+grant select, insert, update, delete, truncate, references, trigger, maintain on table public.waiting_changes to service_role;
+
 create table public.web_content (
 	id uuid default gen_random_uuid() not null,
 	tenant_id uuid not null,
@@ -1429,6 +1525,10 @@ grant select, update, usage on sequence public.rate_limit_hits_id_seq to service
 create sequence public.scheduled_publishes_id_seq start 1 increment 1 minvalue 1 maxvalue 9223372036854775807 cache 1;
 grant select, update, usage on sequence public.scheduled_publishes_id_seq to postgres;
 grant select, update, usage on sequence public.scheduled_publishes_id_seq to service_role;
+
+create sequence public.waiting_changes_id_seq start 1 increment 1 minvalue 1 maxvalue 9223372036854775807 cache 1;
+grant select, update, usage on sequence public.waiting_changes_id_seq to postgres;
+grant select, update, usage on sequence public.waiting_changes_id_seq to service_role;
 
 /**
   ---------------------------------------------------------------------------
@@ -1590,11 +1690,16 @@ declare
 begin
 	perform public.require_event_staff(p_tenant_id, array['super_admin', 'admin']);
 	select * into v_actor from public.audit_actor(p_tenant_id);
+	-- One chamber's adds wait for each other, so two at once cannot pass the count together.
+	perform pg_advisory_xact_lock(hashtextextended('event_feeds:' || p_tenant_id::text, 0));
+	if (select count(*) from public.event_feeds where tenant_id = p_tenant_id) >= 10 then
+		raise exception 'url: a chamber reads at most 10 calendar feeds; remove one first' using errcode = '22023';
+	end if;
 	if exists (select 1 from public.event_feeds where tenant_id = p_tenant_id and url = p_url) then
 		raise exception 'url: the chamber reads this feed already' using errcode = '23505';
 	end if;
 	insert into public.event_feeds (tenant_id, url, calendar, name, created_by)
-	values (p_tenant_id, p_url, coalesce(p_calendar, 'chamber'), coalesce(p_name, ''),
+	values (p_tenant_id, p_url, coalesce(p_calendar, 'chamber'), left(btrim(coalesce(p_name, '')), 200),
 		coalesce(v_actor.actor_email, v_actor.actor_role))
 	returning id into v_id;
 	insert into public.audit_log (tenant_id, actor_id, actor_email, actor_role, section, field, old_value, new_value)
@@ -1603,7 +1708,7 @@ begin
 	return jsonb_build_object('id', v_id);
 end;
 $function$;
-comment on function public.add_event_feed(p_tenant_id uuid, p_url text, p_calendar text, p_name text) is 'Adds a calendar feed to the chamber (admins), to preview before its first read.';
+comment on function public.add_event_feed(p_tenant_id uuid, p_url text, p_calendar text, p_name text) is 'Adds a calendar feed to the chamber (admins; at most 10), to preview before its first read.';
 grant execute on function public.add_event_feed(p_tenant_id uuid, p_url text, p_calendar text, p_name text) to authenticated;
 grant execute on function public.add_event_feed(p_tenant_id uuid, p_url text, p_calendar text, p_name text) to postgres;
 grant execute on function public.add_event_feed(p_tenant_id uuid, p_url text, p_calendar text, p_name text) to service_role;
@@ -1934,7 +2039,7 @@ comment on function public.applied_migrations() is 'The migrations applied to th
 grant execute on function public.applied_migrations() to postgres;
 grant execute on function public.applied_migrations() to service_role;
 
-CREATE OR REPLACE FUNCTION public.apply_event_feed(p_feed_id uuid, p_events jsonb, p_dry_run boolean DEFAULT false)
+CREATE OR REPLACE FUNCTION public.apply_event_feed(p_feed_id uuid, p_events jsonb, p_dry_run boolean DEFAULT false, p_name text DEFAULT NULL::text)
  RETURNS jsonb
  LANGUAGE plpgsql
  SECURITY DEFINER
@@ -1950,6 +2055,9 @@ declare
 	v_doc jsonb;
 	v_changed text[];
 	v_kept jsonb;
+	v_kept_fields text[];
+	v_dates_before jsonb;
+	v_dates_after jsonb;
 	v_added integer := 0;
 	v_updated integer := 0;
 	v_cancelled integer := 0;
@@ -1968,7 +2076,10 @@ begin
 	if jsonb_array_length(p_events) > 2000 then
 		raise exception 'events: a feed may bring at most 2000 events' using errcode = '22023';
 	end if;
-	select array_agg(e ->> 'uid') into v_uids from jsonb_array_elements(p_events) e;
+	if exists (select 1 from jsonb_array_elements(p_events) e where jsonb_typeof(e -> 'fields') is distinct from 'object') then
+		raise exception 'events: each needs its fields' using errcode = '22023';
+	end if;
+	select coalesce(array_agg(e ->> 'uid'), '{}') into v_uids from jsonb_array_elements(p_events) e;
 	if exists (select 1 from unnest(v_uids) u where u is null or char_length(u) > 500)
 			or (select count(distinct u) from unnest(v_uids) u) <> cardinality(v_uids) then
 		raise exception 'events: each needs its own UID' using errcode = '22023';
@@ -2002,22 +2113,28 @@ begin
 				perform public.sync_event_occurrences(v_row, v_item -> 'dates', true);
 				perform public.audit_chamber_event(v_feed.tenant_id, v_row.id, 'added', null, public.chamber_event_document(v_row));
 				v_added := v_added + 1;
-				v_list := v_list || jsonb_build_object('uid', v_item ->> 'uid', 'name', v_row.name, 'change', 'added');
+				v_list := v_list || jsonb_build_object('uid', v_item ->> 'uid', 'name', v_row.name, 'change', 'added',
+					'start', public.chamber_event_next_start(v_row.id), 'fields', '[]'::jsonb, 'kept', '[]'::jsonb);
 				continue;
 			end if;
-			-- The feed's values of fields changed here are kept beside them, not written.
+			-- The feed's values of fields changed here are kept beside them, not written; those the
+			-- feed has otherwise than staff are named in the answer.
+			v_doc := public.chamber_event_document(v_row);
 			v_kept := (select coalesce(jsonb_object_agg(k, v_fields -> k), '{}'::jsonb)
 				from jsonb_object_keys(v_fields) k where k = any (v_row.staff_fields));
+			select coalesce(array_agg(k order by k), '{}') into v_kept_fields
+			from jsonb_object_keys(v_kept) k where v_kept -> k is distinct from v_doc -> k;
 			v_fields := v_fields - v_row.staff_fields;
 			if v_row.status = 'cancelled' and not ('status' = any (v_row.staff_fields)) then
 				-- Back in the feed.
 				v_fields := v_fields || '{"status": "published"}';
 			end if;
-			v_old := public.chamber_event_document(v_row);
+			v_old := v_doc;
 			v_new := jsonb_populate_record(v_row, v_fields);
 			v_doc := public.chamber_event_document(v_new);
-			select coalesce(array_agg(f), '{}') into v_changed
+			select coalesce(array_agg(f order by f), '{}') into v_changed
 			from jsonb_object_keys(v_fields) f where v_old -> f is distinct from v_doc -> f;
+			v_dates_before := public.chamber_event_dates_print(v_row.id);
 			update public.chamber_events e
 			set (status, name, summary, description, time_zone, all_day, starts_local, ends_local, rrule,
 					venue, address1, address2, city, state, zip, event_type, event_type_color, image_url,
@@ -2035,37 +2152,61 @@ begin
 				updated_by = case when cardinality(v_changed) > 0 then 'feed' else e.updated_by end
 			where e.id = v_row.id
 			returning * into v_row;
-			perform public.sync_event_occurrences(v_row, v_item -> 'dates', true);
+			-- Times changed here: the series' dates stay as staff set them.
+			if not (v_row.staff_fields && array['starts_local', 'ends_local', 'time_zone', 'all_day', 'rrule']) then
+				perform public.sync_event_occurrences(v_row, v_item -> 'dates', true);
+			end if;
+			v_dates_after := public.chamber_event_dates_print(v_row.id);
 			perform public.audit_chamber_event(v_feed.tenant_id, v_row.id, f, v_old -> f, v_doc -> f)
 			from unnest(v_changed) f;
+			if v_dates_after is distinct from v_dates_before then
+				if cardinality(v_changed) = 0 then
+					update public.chamber_events e
+					set version = e.version + 1, updated_at = now(), updated_by = 'feed'
+					where e.id = v_row.id;
+				end if;
+				perform public.audit_chamber_event(v_feed.tenant_id, v_row.id, 'dates',
+					to_jsonb(jsonb_array_length(v_dates_before)), to_jsonb(jsonb_array_length(v_dates_after)));
+				v_changed := v_changed || array['dates'];
+			end if;
 			if cardinality(v_changed) > 0 then
 				v_updated := v_updated + 1;
-				v_list := v_list || jsonb_build_object('uid', v_item ->> 'uid', 'name', v_row.name, 'change', 'updated');
+				v_list := v_list || jsonb_build_object('uid', v_item ->> 'uid', 'name', v_row.name, 'change', 'updated',
+					'start', public.chamber_event_next_start(v_row.id), 'fields', to_jsonb(v_changed),
+					'kept', to_jsonb(v_kept_fields));
 			else
 				v_unchanged := v_unchanged + 1;
+				if cardinality(v_kept_fields) > 0 then
+					v_list := v_list || jsonb_build_object('uid', v_item ->> 'uid', 'name', v_row.name, 'change', 'kept',
+						'start', public.chamber_event_next_start(v_row.id), 'fields', '[]'::jsonb,
+						'kept', to_jsonb(v_kept_fields));
+				end if;
 			end if;
 		end loop;
 
-		-- Gone from the feed: cancelled here (staff may delete it), unless staff decided its status.
+		-- Gone from the feed while it has a date to come: cancelled here (staff may delete it),
+		-- unless staff decided its status. A past event the feed dropped stays as it was.
 		for v_row in
 			update public.chamber_events e
 			set status = 'cancelled', version = e.version + 1,
 				field_versions = e.field_versions || jsonb_build_object('status', e.version + 1),
 				updated_at = now(), updated_by = 'feed'
 			where e.feed_id = p_feed_id and e.status <> 'cancelled'
-				and not (e.feed_uid = any (coalesce(v_uids, '{}')))
+				and not (e.feed_uid = any (v_uids))
 				and not ('status' = any (e.staff_fields))
+				and exists (select 1 from public.chamber_event_occurrences o where o.series_id = e.id and o.end_utc >= now())
 			returning e.*
 		loop
 			perform public.audit_chamber_event(v_feed.tenant_id, v_row.id, 'status', '"published"', '"cancelled"');
 			v_cancelled := v_cancelled + 1;
-			v_list := v_list || jsonb_build_object('uid', v_row.feed_uid, 'name', v_row.name, 'change', 'cancelled');
+			v_list := v_list || jsonb_build_object('uid', v_row.feed_uid, 'name', v_row.name, 'change', 'cancelled',
+				'start', public.chamber_event_next_start(v_row.id), 'fields', '["status"]'::jsonb, 'kept', '[]'::jsonb);
 		end loop;
 
 		v_summary := jsonb_build_object('added', v_added, 'updated', v_updated, 'cancelled', v_cancelled,
-			'unchanged', v_unchanged);
+			'unchanged', v_unchanged, 'events', v_list);
 		if p_dry_run then
-			raise exception 'dry run' using errcode = 'P0001', detail = (v_summary || jsonb_build_object('events', v_list))::text;
+			raise exception 'dry run' using errcode = 'P0001', detail = v_summary::text;
 		end if;
 	exception when sqlstate 'P0001' then
 		if sqlerrm = 'dry run' then
@@ -2078,6 +2219,7 @@ begin
 	update public.event_feeds
 	set state = 'active', last_read_at = now(), last_ok_at = now(), last_error = null, error_since = null,
 		error_notified_at = null,
+		name = case when name = '' then left(btrim(coalesce(p_name, '')), 200) else name end,
 		event_count = (select count(*) from public.chamber_events where feed_id = p_feed_id and status <> 'cancelled')
 	where id = p_feed_id;
 	if v_added + v_updated + v_cancelled > 0 then
@@ -2086,10 +2228,10 @@ begin
 	return v_summary;
 end;
 $function$;
-comment on function public.apply_event_feed(p_feed_id uuid, p_events jsonb, p_dry_run boolean) is 'Applies a read of a calendar feed (or, dry run, says what it would change): matched by UID, staff''s changes kept, events gone from the feed cancelled.';
-grant execute on function public.apply_event_feed(p_feed_id uuid, p_events jsonb, p_dry_run boolean) to authenticated;
-grant execute on function public.apply_event_feed(p_feed_id uuid, p_events jsonb, p_dry_run boolean) to postgres;
-grant execute on function public.apply_event_feed(p_feed_id uuid, p_events jsonb, p_dry_run boolean) to service_role;
+comment on function public.apply_event_feed(p_feed_id uuid, p_events jsonb, p_dry_run boolean, p_name text) is 'Applies a read of a calendar feed (or, dry run, says what it would change): matched by UID, staff''s changes kept, events gone from the feed with a date to come cancelled.';
+grant execute on function public.apply_event_feed(p_feed_id uuid, p_events jsonb, p_dry_run boolean, p_name text) to authenticated;
+grant execute on function public.apply_event_feed(p_feed_id uuid, p_events jsonb, p_dry_run boolean, p_name text) to postgres;
+grant execute on function public.apply_event_feed(p_feed_id uuid, p_events jsonb, p_dry_run boolean, p_name text) to service_role;
 
 CREATE OR REPLACE FUNCTION public.apply_member_import(p_import_id uuid)
  RETURNS jsonb
@@ -3239,6 +3381,21 @@ comment on function public.chamber_config_validate() is 'Trigger: refuses config
 grant execute on function public.chamber_config_validate() to postgres;
 grant execute on function public.chamber_config_validate() to service_role;
 
+CREATE OR REPLACE FUNCTION public.chamber_event_dates_print(p_event_id uuid)
+ RETURNS jsonb
+ LANGUAGE sql
+ STABLE SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+	select coalesce(jsonb_agg(jsonb_build_array(o.recurrence_key, o.starts_local, o.ends_local, o.cancelled, o.changes)
+		order by o.recurrence_key), '[]'::jsonb)
+	from public.chamber_event_occurrences o
+	where o.series_id = p_event_id;
+$function$;
+comment on function public.chamber_event_dates_print(p_event_id uuid) is 'A chamber event''s dates as one value (key, times, cancelled, changes each), compared before and after a feed''s read.';
+grant execute on function public.chamber_event_dates_print(p_event_id uuid) to postgres;
+grant execute on function public.chamber_event_dates_print(p_event_id uuid) to service_role;
+
 CREATE OR REPLACE FUNCTION public.chamber_event_document(p_row public.chamber_events)
  RETURNS jsonb
  LANGUAGE sql
@@ -3273,6 +3430,22 @@ comment on function public.chamber_event_fields() is 'The fields of a chamber''s
 grant execute on function public.chamber_event_fields() to postgres;
 grant execute on function public.chamber_event_fields() to service_role;
 
+CREATE OR REPLACE FUNCTION public.chamber_event_next_start(p_event_id uuid)
+ RETURNS text
+ LANGUAGE sql
+ STABLE SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+	select to_char(o.starts_local, 'YYYY-MM-DD"T"HH24:MI')
+	from public.chamber_event_occurrences o
+	where o.series_id = p_event_id
+	order by (o.end_utc < now()), case when o.end_utc >= now() then o.start_utc end, o.start_utc desc
+	limit 1;
+$function$;
+comment on function public.chamber_event_next_start(p_event_id uuid) is 'A chamber event''s next date (else its last) on its wall clock, for the feed''s preview.';
+grant execute on function public.chamber_event_next_start(p_event_id uuid) to postgres;
+grant execute on function public.chamber_event_next_start(p_event_id uuid) to service_role;
+
 CREATE OR REPLACE FUNCTION public.chamber_event_public_row(p_event public.chamber_events, p_occurrence public.chamber_event_occurrences)
  RETURNS jsonb
  LANGUAGE sql
@@ -3303,6 +3476,51 @@ $function$;
 comment on function public.chamber_event_public_row(p_event public.chamber_events, p_occurrence public.chamber_event_occurrences) is 'One occurrence of a chamber''s own event with its series'' fields, its own changes over them.';
 grant execute on function public.chamber_event_public_row(p_event public.chamber_events, p_occurrence public.chamber_event_occurrences) to postgres;
 grant execute on function public.chamber_event_public_row(p_event public.chamber_events, p_occurrence public.chamber_event_occurrences) to service_role;
+
+CREATE OR REPLACE FUNCTION public.chamber_time_zone(p_tenant_id uuid)
+ RETURNS text
+ LANGUAGE sql
+ STABLE SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+	with zones (state, zone) as (
+		values
+			('AL', 'America/Chicago'), ('AK', 'America/Anchorage'), ('AZ', 'America/Phoenix'),
+			('AR', 'America/Chicago'), ('CA', 'America/Los_Angeles'), ('CO', 'America/Denver'),
+			('CT', 'America/New_York'), ('DE', 'America/New_York'), ('DC', 'America/New_York'),
+			('FL', 'America/New_York'), ('GA', 'America/New_York'), ('HI', 'Pacific/Honolulu'),
+			('ID', 'America/Boise'), ('IL', 'America/Chicago'),
+			('IN', 'America/Indiana/Indianapolis'), ('IA', 'America/Chicago'),
+			('KS', 'America/Chicago'), ('KY', 'America/New_York'), ('LA', 'America/Chicago'),
+			('ME', 'America/New_York'), ('MD', 'America/New_York'), ('MA', 'America/New_York'),
+			('MI', 'America/Detroit'), ('MN', 'America/Chicago'), ('MS', 'America/Chicago'),
+			('MO', 'America/Chicago'), ('MT', 'America/Denver'), ('NE', 'America/Chicago'),
+			('NV', 'America/Los_Angeles'), ('NH', 'America/New_York'), ('NJ', 'America/New_York'),
+			('NM', 'America/Denver'), ('NY', 'America/New_York'), ('NC', 'America/New_York'),
+			('ND', 'America/Chicago'), ('OH', 'America/New_York'), ('OK', 'America/Chicago'),
+			('OR', 'America/Los_Angeles'), ('PA', 'America/New_York'), ('RI', 'America/New_York'),
+			('SC', 'America/New_York'), ('SD', 'America/Chicago'), ('TN', 'America/Chicago'),
+			('TX', 'America/Chicago'), ('UT', 'America/Denver'), ('VT', 'America/New_York'),
+			('VA', 'America/New_York'), ('WA', 'America/Los_Angeles'), ('WV', 'America/New_York'),
+			('WI', 'America/Chicago'), ('WY', 'America/Denver'), ('PR', 'America/Puerto_Rico'),
+			('VI', 'America/Puerto_Rico'), ('GU', 'Pacific/Guam')
+	)
+	select coalesce(
+		(
+			select coalesce(
+				nullif(c.contact ->> 'timeZone', ''),
+				(select z.zone from zones z where z.state = upper(trim(c.contact ->> 'state'))),
+				(select z.zone from zones z where z.state = upper(trim(c.state)))
+			)
+			from public.chamber_config c
+			where c.tenant_id = p_tenant_id
+		),
+		'America/New_York'
+	);
+$function$;
+comment on function public.chamber_time_zone(p_tenant_id uuid) is 'The chamber''s time zone: contact.timeZone, else its contact state''s usual zone, else its state''s, else America/New_York (as chamberTimeZone in the site''s code).';
+grant execute on function public.chamber_time_zone(p_tenant_id uuid) to postgres;
+grant execute on function public.chamber_time_zone(p_tenant_id uuid) to service_role;
 
 CREATE OR REPLACE FUNCTION public.change_event_occurrence(p_tenant_id uuid, p_event_id uuid, p_key text, p_changes jsonb, p_cancelled boolean, p_version integer)
  RETURNS jsonb
@@ -3470,6 +3688,21 @@ comment on function public.claim_member_import(p_import_id uuid) is 'Takes a que
 grant execute on function public.claim_member_import(p_import_id uuid) to postgres;
 grant execute on function public.claim_member_import(p_import_id uuid) to service_role;
 
+CREATE OR REPLACE FUNCTION public.claim_publish_budget_warning(p_tenant_id uuid)
+ RETURNS TABLE(month date, used integer, budget integer)
+ LANGUAGE sql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+	update public.publish_months m
+	set mailed_at = now()
+	where m.tenant_id = p_tenant_id and m.mailed_at is null
+	returning m.month, m.warned_used, m.budget;
+$function$;
+comment on function public.claim_publish_budget_warning(p_tenant_id uuid) is 'Claims the chamber''s budget warnings not yet e-mailed (at most once each); service role.';
+grant execute on function public.claim_publish_budget_warning(p_tenant_id uuid) to postgres;
+grant execute on function public.claim_publish_budget_warning(p_tenant_id uuid) to service_role;
+
 CREATE OR REPLACE FUNCTION public.clear_business_override(p_tenant_id uuid, p_business_id uuid, p_field text)
  RETURNS jsonb
  LANGUAGE plpgsql
@@ -3578,6 +3811,86 @@ grant execute on function public.clear_event_override(p_tenant_id uuid, p_event_
 grant execute on function public.clear_event_override(p_tenant_id uuid, p_event_id uuid, p_field text) to postgres;
 grant execute on function public.clear_event_override(p_tenant_id uuid, p_event_id uuid, p_field text) to service_role;
 
+CREATE OR REPLACE FUNCTION public.collect_publish(p_tenant_id uuid, p_source text, p_summary text, p_business_id uuid DEFAULT NULL::uuid, p_now timestamp with time zone DEFAULT NULL::timestamp with time zone)
+ RETURNS TABLE(waiting_id bigint, due_at timestamp with time zone, daily boolean, held boolean)
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+	v_server constant boolean := coalesce(nullif(auth.role(), ''), 'database') in ('service_role', 'database');
+	v_now constant timestamptz := case when v_server then coalesce(p_now, now()) else now() end;
+	v_summary constant text := left(trim(coalesce(p_summary, '')), 200);
+	v_budget integer;
+	v_used integer;
+	v_daily boolean;
+	v_due timestamptz;
+	v_uid uuid := auth.uid();
+	v_email text;
+begin
+	if p_source is null or p_source not in ('member', 'sync', 'import', 'staff', 'scheduled') then
+		raise exception 'A waiting change comes from a member, a sync, an import, staff or a schedule, not %', p_source
+			using errcode = '22023';
+	end if;
+	if not v_server then
+		if p_source = 'staff' and p_business_id is null and public.has_tenant_role(p_tenant_id) then
+			null;
+		elsif p_source = 'member' and p_business_id is not null
+			and public.is_business_member(p_business_id)
+			and exists (select 1 from public.profiles p where p.id = p_business_id and p.tenant_id = p_tenant_id) then
+			null;
+		else
+			raise exception 'You cannot publish this chamber' using errcode = '42501';
+		end if;
+	end if;
+	if not exists (select 1 from public.tenants t where t.id = p_tenant_id) then
+		raise exception 'Unknown chamber' using errcode = '22023';
+	end if;
+	if p_business_id is not null
+		and not exists (select 1 from public.profiles p where p.id = p_business_id and p.tenant_id = p_tenant_id) then
+		raise exception 'No such business in this chamber' using errcode = '22023';
+	end if;
+	if v_summary = '' then
+		raise exception 'A waiting change says what it changed' using errcode = '22023';
+	end if;
+	v_budget := public.publish_budget(p_tenant_id);
+	select u.used into v_used from public.publish_month_used(p_tenant_id, v_now) u;
+	v_daily := v_used >= v_budget;
+	-- Past the budget and its daily reserve only a publish staff confirm takes it: no time to promise.
+	held := v_used >= v_budget + public.publish_daily_reserve(v_budget);
+	v_due := public.publish_live_by(p_tenant_id, v_now, v_daily);
+	select u.email into v_email from auth.users u where u.id = v_uid;
+
+	loop
+		-- The business's (or the sync's, the import's) change that waits already takes this one in.
+		update public.waiting_changes w
+		set summary = v_summary, requested_by = v_uid, requested_by_email = v_email
+		where w.tenant_id = p_tenant_id and w.source = p_source
+			and w.business_id is not distinct from p_business_id and w.state = 'waiting'
+		returning w.id, w.due_at, w.daily into waiting_id, due_at, daily;
+		if found then
+			return next;
+			return;
+		end if;
+		begin
+			insert into public.waiting_changes
+				(tenant_id, source, summary, business_id, requested_by, requested_by_email, created_at, due_at, daily)
+			values (p_tenant_id, p_source, v_summary, p_business_id, v_uid, v_email, v_now, v_due, v_daily)
+			returning id, waiting_changes.due_at, waiting_changes.daily into waiting_id, due_at, daily;
+			return next;
+			return;
+		exception when unique_violation then
+			-- Collected a moment ago by a concurrent call: take that one.
+			null;
+		end;
+	end loop;
+end;
+$function$;
+comment on function public.collect_publish(p_tenant_id uuid, p_source text, p_summary text, p_business_id uuid, p_now timestamp with time zone) is 'A change that waits for the window''s publish (or, at the budget, the daily one); answers when it is live at the latest. p_now (service role only) injects the clock.';
+grant execute on function public.collect_publish(p_tenant_id uuid, p_source text, p_summary text, p_business_id uuid, p_now timestamp with time zone) to authenticated;
+grant execute on function public.collect_publish(p_tenant_id uuid, p_source text, p_summary text, p_business_id uuid, p_now timestamp with time zone) to postgres;
+grant execute on function public.collect_publish(p_tenant_id uuid, p_source text, p_summary text, p_business_id uuid, p_now timestamp with time zone) to service_role;
+
 CREATE OR REPLACE FUNCTION public.config_conflicts(p_tenant_id uuid, p_column text, p_field text, p_value jsonb, p_version bigint)
  RETURNS jsonb
  LANGUAGE plpgsql
@@ -3683,7 +3996,7 @@ AS $function$
 	"footer_labels": {"types":["object"],"properties":{"businessResourcesLabel":{"types":["string"],"maxLength":200},"workforceLabel":{"types":["string"],"maxLength":200},"communityGuideLabel":{"types":["string"],"maxLength":200},"jobBoardLabel":{"types":["string"],"maxLength":200}}},
 	"content": {"types":["object"],"properties":{"heroTitle":{"types":["string"],"maxLength":200},"heroSubtitle":{"types":["string"],"maxLength":1000},"footerTagline":{"types":["string"],"maxLength":1000},"copyrightText":{"types":["string"],"maxLength":200},"featuredTitle":{"types":["string"],"maxLength":200},"categoriesTitle":{"types":["string"],"maxLength":200},"whyJoinTitle":{"types":["string"],"maxLength":200},"whyJoinText":{"types":["string"],"maxLength":1000},"whyJoinButtonText":{"types":["string"],"maxLength":200},"directoryTitle":{"types":["string"],"maxLength":200},"sidebarTitle":{"types":["string"],"maxLength":200},"sidebarTagline":{"types":["string"],"maxLength":1000},"sidebarButtonText":{"types":["string"],"maxLength":200},"eventsTabLabel":{"types":["string"],"maxLength":200},"communityEventsTabLabel":{"types":["string"],"maxLength":200},"defaultEventsCalendar":{"types":["string"],"enum":["events","community-events","events-list"]},"metaDescription":{"types":["string"],"maxLength":1000},"metaKeywords":{"types":["string"],"maxLength":1000}}},
 	"services": {"types":["object"],"properties":{"googleAnalyticsId":{"types":["string"],"maxLength":30},"recaptchaSiteKey":{"types":["string"],"maxLength":100},"mapTileUrl":{"types":["string"],"maxLength":2000},"mapAttribution":{"types":["string"],"maxLength":200},"emailDomain":{"types":["string"],"maxLength":253}}},
-	"features": {"types":["object"],"properties":{"showEvents":{"types":["boolean"]},"showCommunityEvents":{"types":["boolean"]},"showNewMembersFilter":{"types":["boolean"]},"showMembershipLevels":{"types":["boolean"]},"showBanners":{"types":["boolean"]},"showEventFilters":{"types":["boolean"]},"showFeaturedEvent":{"types":["boolean"]},"featuredEventId":{"types":["integer","null","string"],"maxLength":20},"showBusinessShortDescription":{"types":["boolean"]},"showEventAttendeeCountInHeader":{"types":["boolean"]},"memberBadgeDisplay":{"types":["string"],"enum":["level","year"]},"businessDetailLayout":{"types":["string"],"enum":["classic","modern"]},"showMap":{"types":["boolean"]},"showNearMe":{"types":["boolean"]},"showMainContact":{"types":["boolean"]},"memberUpdates":{"types":["boolean"]},"memberFields":{"types":["array"],"maxItems":50,"items":{"types":["string"],"enum":["listings","web_content","work_phone","hours","website","social_media","logo_url","categories"]}},"memberLiveFields":{"types":["array"],"maxItems":50,"items":{"types":["string"],"enum":["listings","web_content","work_phone","hours","website","social_media","logo_url","categories"]}},"memberEditorsApprove":{"types":["boolean"]},"memberMaxCategories":{"types":["null","number","string"],"maxLength":20}}},
+	"features": {"types":["object"],"properties":{"showEvents":{"types":["boolean"]},"showCommunityEvents":{"types":["boolean"]},"showNewMembersFilter":{"types":["boolean"]},"showMembershipLevels":{"types":["boolean"]},"showBanners":{"types":["boolean"]},"showEventFilters":{"types":["boolean"]},"showFeaturedEvent":{"types":["boolean"]},"featuredEventId":{"types":["integer","null","string"],"maxLength":20},"showBusinessShortDescription":{"types":["boolean"]},"showEventAttendeeCountInHeader":{"types":["boolean"]},"memberBadgeDisplay":{"types":["string"],"enum":["level","year"]},"businessDetailLayout":{"types":["string"],"enum":["classic","modern"]},"showMap":{"types":["boolean"]},"showNearMe":{"types":["boolean"]},"showMainContact":{"types":["boolean"]},"memberUpdates":{"types":["boolean"]},"memberFields":{"types":["array"],"maxItems":50,"items":{"types":["string"],"enum":["listings","web_content","work_phone","hours","website","social_media","logo_url","categories"]}},"memberLiveFields":{"types":["array"],"maxItems":50,"items":{"types":["string"],"enum":["listings","web_content","work_phone","hours","website","social_media","logo_url","categories"]}},"memberEditorsApprove":{"types":["boolean"]},"memberMaxCategories":{"types":["null","number","string"],"maxLength":20},"publishWindow":{"types":["string"],"enum":["15min","30min","1h","2h","3h","4h","6h","12h","24h"]}}},
 	"membership_levels": {"types":["object"],"properties":{"featured":{"types":["array"],"maxItems":50,"items":{"types":["string"],"maxLength":200}},"canLinkWebsite":{"types":["array"],"maxItems":50,"items":{"types":["string"],"maxLength":200}}}},
 	"featured_businesses": {"types":["object"],"properties":{"strategy":{"types":["string"],"enum":["membership","affiliation","random"]},"count":{"types":["null","number","string"],"maxLength":20},"membershipLevels":{"types":["array"],"maxItems":50,"items":{"types":["string"],"maxLength":200}},"affiliation":{"types":["string"],"maxLength":200},"requireCompleteProfile":{"types":["boolean"]},"showViewAllButton":{"types":["boolean"]}}},
 	"category_display": {"types":["object"],"properties":{"count":{"types":["null","number","string"],"maxLength":20},"sortBy":{"types":["string"],"enum":["popularity","alphabetical"]}}},
@@ -4907,6 +5220,33 @@ comment on function public.event_submission_problem(p_event jsonb) is 'The first
 grant execute on function public.event_submission_problem(p_event jsonb) to postgres;
 grant execute on function public.event_submission_problem(p_event jsonb) to service_role;
 
+CREATE OR REPLACE FUNCTION public.event_submissions_limits()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+begin
+	-- A chamber's submissions are counted one insert at a time.
+	perform pg_advisory_xact_lock(hashtextextended('event_submissions:' || new.tenant_id::text, 0));
+	if (select count(*) from public.event_submissions
+			where tenant_id = new.tenant_id and status = 'pending'
+				and lower(submitter_email) = lower(new.submitter_email)) >= 3 then
+		raise exception 'Three events of yours are waiting for the chamber''s review already: it answers those first'
+			using errcode = 'PT429';
+	end if;
+	if (select count(*) from public.event_submissions
+			where tenant_id = new.tenant_id and status = 'pending') >= 200 then
+		raise exception 'The chamber has 200 events waiting for review: please try again in a few days'
+			using errcode = 'PT429';
+	end if;
+	return new;
+end;
+$function$;
+comment on function public.event_submissions_limits() is 'Trigger: at most 3 pending submissions per e-mail address and 200 per chamber (PT429).';
+grant execute on function public.event_submissions_limits() to postgres;
+grant execute on function public.event_submissions_limits() to service_role;
+
 CREATE OR REPLACE FUNCTION public.event_tickets_problem(p_items jsonb)
  RETURNS text
  LANGUAGE plpgsql
@@ -5121,6 +5461,96 @@ $function$;
 comment on function public.finish_publish(p_publish_id bigint, p_state text, p_error text, p_deploy_id text) is 'A publish''s build ended (live or failed); keeps the 20 newest live configuration snapshots.';
 grant execute on function public.finish_publish(p_publish_id bigint, p_state text, p_error text, p_deploy_id text) to postgres;
 grant execute on function public.finish_publish(p_publish_id bigint, p_state text, p_error text, p_deploy_id text) to service_role;
+
+CREATE OR REPLACE FUNCTION public.fire_publish_window(p_tenant_id uuid, p_now timestamp with time zone DEFAULT NULL::timestamp with time zone)
+ RETURNS TABLE(publish_id bigint, created boolean, tenant_slug text, tenant_name text, changes integer, budget_warning boolean)
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+	v_now constant timestamptz := coalesce(p_now, now());
+	v_mark timestamptz;
+	v_used integer;
+	v_budget integer;
+	v_id bigint;
+begin
+	perform public.expire_publishes(p_tenant_id);
+	select min(w.due_at) into v_mark
+	from public.waiting_changes w
+	where w.tenant_id = p_tenant_id and w.state = 'waiting'
+		and w.due_at - public.publish_window_lead() <= v_now;
+	if v_mark is null then
+		return;
+	end if;
+	-- A publish queued already takes them when its build starts.
+	if exists (select 1 from public.publishes p where p.tenant_id = p_tenant_id and p.state = 'queued') then
+		return;
+	end if;
+	if exists (
+		select 1 from public.scheduled_publishes s
+		where s.tenant_id = p_tenant_id and s.state = 'scheduled'
+			and s.run_at > v_now and s.run_at <= v_mark - interval '5 minutes'
+	) then
+		return;
+	end if;
+	select u.used into v_used from public.publish_month_used(p_tenant_id, v_now) u;
+	v_budget := public.publish_budget(p_tenant_id);
+	if v_used >= v_budget then
+		if exists (
+			select 1 from public.waiting_changes w
+			where w.tenant_id = p_tenant_id and w.state = 'waiting' and not w.daily
+		) then
+			-- The budget is used: what waits goes out once a day.
+			update public.waiting_changes w
+			set due_at = public.publish_live_by(p_tenant_id, v_now, true), daily = true
+			where w.tenant_id = p_tenant_id and w.state = 'waiting' and not w.daily;
+			return;
+		end if;
+		if v_used >= v_budget + public.publish_daily_reserve(v_budget) then
+			-- The daily publishes' reserve is used too: only a publish staff confirm takes them.
+			return;
+		end if;
+	end if;
+	select count(*)::integer into changes
+	from public.waiting_changes w
+	where w.tenant_id = p_tenant_id and w.state = 'waiting';
+	budget_warning := false;
+
+	loop
+		update public.publishes p
+		set requests = p.requests + 1, last_requested_at = v_now
+		where p.tenant_id = p_tenant_id and p.state = 'queued'
+		returning p.id into v_id;
+		if found then
+			created := false;
+			exit;
+		end if;
+		begin
+			insert into public.publishes (tenant_id, reason, requests, requested_at, last_requested_at)
+			values (
+				p_tenant_id,
+				format('Waiting changes: %s (members, syncs, imports)', changes),
+				greatest(changes, 1),
+				v_now,
+				v_now
+			)
+			returning id into v_id;
+			created := true;
+			budget_warning := public.note_publish_budget(p_tenant_id, v_now);
+			exit;
+		exception when unique_violation then
+			null;
+		end;
+	end loop;
+	publish_id := v_id;
+	select t.slug, t.name into tenant_slug, tenant_name from public.tenants t where t.id = p_tenant_id;
+	return next;
+end;
+$function$;
+comment on function public.fire_publish_window(p_tenant_id uuid, p_now timestamp with time zone) is 'The scheduled function''s window publish: queues one publish for the chamber''s waiting changes once the earliest mark is within the lead (at the budget, once a day). Service role; p_now injects the clock.';
+grant execute on function public.fire_publish_window(p_tenant_id uuid, p_now timestamp with time zone) to postgres;
+grant execute on function public.fire_publish_window(p_tenant_id uuid, p_now timestamp with time zone) to service_role;
 
 CREATE OR REPLACE FUNCTION public.fire_scheduled_publishes(p_tenant_id uuid, p_now timestamp with time zone DEFAULT NULL::timestamp with time zone)
  RETURNS SETOF public.scheduled_publishes
@@ -6553,6 +6983,31 @@ comment on function public.membership_rank(p_level_name text, p_given_rank integ
 grant execute on function public.membership_rank(p_level_name text, p_given_rank integer, p_hierarchy jsonb) to postgres;
 grant execute on function public.membership_rank(p_level_name text, p_given_rank integer, p_hierarchy jsonb) to service_role;
 
+CREATE OR REPLACE FUNCTION public.note_publish_budget(p_tenant_id uuid, p_at timestamp with time zone)
+ RETURNS boolean
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+	v_budget constant integer := public.publish_budget(p_tenant_id);
+	v_month date;
+	v_used integer;
+begin
+	select u.month, u.used into v_month, v_used from public.publish_month_used(p_tenant_id, p_at) u;
+	if v_used < ceil(v_budget * 0.8) then
+		return false;
+	end if;
+	insert into public.publish_months (tenant_id, month, warned_used, budget)
+	values (p_tenant_id, v_month, v_used, v_budget)
+	on conflict (tenant_id, month) do nothing;
+	return found;
+end;
+$function$;
+comment on function public.note_publish_budget(p_tenant_id uuid, p_at timestamp with time zone) is 'Records that the chamber''s month reached 80 % of its budget (once a month); true when this call did.';
+grant execute on function public.note_publish_budget(p_tenant_id uuid, p_at timestamp with time zone) to postgres;
+grant execute on function public.note_publish_budget(p_tenant_id uuid, p_at timestamp with time zone) to service_role;
+
 CREATE OR REPLACE FUNCTION public.profile_affiliations_counts_trigger()
  RETURNS trigger
  LANGUAGE plpgsql
@@ -6941,6 +7396,21 @@ grant execute on function public.public_chamber_events(p_tenant_id uuid, p_calen
 grant execute on function public.public_chamber_events(p_tenant_id uuid, p_calendar text, p_start timestamp with time zone, p_end timestamp with time zone) to postgres;
 grant execute on function public.public_chamber_events(p_tenant_id uuid, p_calendar text, p_start timestamp with time zone, p_end timestamp with time zone) to service_role;
 
+CREATE OR REPLACE FUNCTION public.publish_budget(p_tenant_id uuid)
+ RETURNS integer
+ LANGUAGE sql
+ STABLE SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+	select coalesce(
+		(select b.monthly_publishes from public.publish_budgets b where b.tenant_id = p_tenant_id),
+		40
+	);
+$function$;
+comment on function public.publish_budget(p_tenant_id uuid) is 'The chamber''s monthly publish budget: its publish_budgets row, else 40.';
+grant execute on function public.publish_budget(p_tenant_id uuid) to postgres;
+grant execute on function public.publish_budget(p_tenant_id uuid) to service_role;
+
 CREATE OR REPLACE FUNCTION public.publish_chamber_events(p_tenant_id uuid)
  RETURNS void
  LANGUAGE plpgsql
@@ -6958,6 +7428,140 @@ $function$;
 comment on function public.publish_chamber_events(p_tenant_id uuid) is 'Moves the chamber''s events cache versions (events, community_events, event_details) after a change of its own events.';
 grant execute on function public.publish_chamber_events(p_tenant_id uuid) to postgres;
 grant execute on function public.publish_chamber_events(p_tenant_id uuid) to service_role;
+
+CREATE OR REPLACE FUNCTION public.publish_daily_reserve(p_budget integer)
+ RETURNS integer
+ LANGUAGE sql
+ IMMUTABLE
+ SET search_path TO ''
+AS $function$
+	select ceil(p_budget * 0.25)::integer;
+$function$;
+comment on function public.publish_daily_reserve(p_budget integer) is 'How many daily publishes may go past the month''s budget: a quarter of it; beyond, waiting changes wait for a confirmed staff publish.';
+grant execute on function public.publish_daily_reserve(p_budget integer) to postgres;
+grant execute on function public.publish_daily_reserve(p_budget integer) to service_role;
+
+CREATE OR REPLACE FUNCTION public.publish_live_by(p_tenant_id uuid, p_at timestamp with time zone, p_daily boolean)
+ RETURNS timestamp with time zone
+ LANGUAGE plpgsql
+ STABLE SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+	v_zone constant text := public.chamber_time_zone(p_tenant_id);
+	v_every constant interval := case when p_daily then interval '1 day' else public.publish_window(p_tenant_id) end;
+	v_local timestamp := (p_at + public.publish_window_lead()) at time zone v_zone;
+	v_day timestamp := date_trunc('day', v_local);
+	v_step numeric := extract(epoch from v_every);
+	v_marks numeric := ceil(extract(epoch from v_local - v_day) / v_step);
+begin
+	return (v_day + make_interval(secs => (v_marks * v_step)::double precision)) at time zone v_zone;
+end;
+$function$;
+comment on function public.publish_live_by(p_tenant_id uuid, p_at timestamp with time zone, p_daily boolean) is 'The mark by which a change collected at p_at is live: the first mark of the chamber''s window (p_daily: of the day) at least publish_window_lead() after p_at, on the chamber''s clock.';
+grant execute on function public.publish_live_by(p_tenant_id uuid, p_at timestamp with time zone, p_daily boolean) to postgres;
+grant execute on function public.publish_live_by(p_tenant_id uuid, p_at timestamp with time zone, p_daily boolean) to service_role;
+
+CREATE OR REPLACE FUNCTION public.publish_month_used(p_tenant_id uuid, p_at timestamp with time zone)
+ RETURNS TABLE(month date, used integer)
+ LANGUAGE plpgsql
+ STABLE SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+	v_zone constant text := public.chamber_time_zone(p_tenant_id);
+	v_start timestamp := date_trunc('month', p_at at time zone v_zone);
+begin
+	month := v_start::date;
+	select count(*)::integer into used
+	from public.publishes p
+	where p.tenant_id = p_tenant_id
+		and p.state <> 'failed'
+		and p.requested_at >= v_start at time zone v_zone
+		and p.requested_at < (v_start + interval '1 month') at time zone v_zone;
+	return next;
+end;
+$function$;
+comment on function public.publish_month_used(p_tenant_id uuid, p_at timestamp with time zone) is 'The month of p_at on the chamber''s clock and its publishes (requested then, not failed).';
+grant execute on function public.publish_month_used(p_tenant_id uuid, p_at timestamp with time zone) to postgres;
+grant execute on function public.publish_month_used(p_tenant_id uuid, p_at timestamp with time zone) to service_role;
+
+CREATE OR REPLACE FUNCTION public.publish_usage(p_tenant_id uuid, p_now timestamp with time zone DEFAULT NULL::timestamp with time zone)
+ RETURNS jsonb
+ LANGUAGE plpgsql
+ STABLE SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+	v_server constant boolean := coalesce(nullif(auth.role(), ''), 'database') in ('service_role', 'database');
+	v_now constant timestamptz := case when v_server then coalesce(p_now, now()) else now() end;
+	v_budget integer;
+	v_month date;
+	v_used integer;
+begin
+	if not (v_server or public.has_tenant_role(p_tenant_id)) then
+		raise exception 'You have no role in this chamber' using errcode = '42501';
+	end if;
+	v_budget := public.publish_budget(p_tenant_id);
+	select u.month, u.used into v_month, v_used from public.publish_month_used(p_tenant_id, v_now) u;
+	return jsonb_build_object(
+		'month', to_char(v_month, 'YYYY-MM'),
+		'used', v_used,
+		'budget', v_budget,
+		'warnAt', ceil(v_budget * 0.8)::integer,
+		'warned', exists (
+			select 1 from public.publish_months m where m.tenant_id = p_tenant_id and m.month = v_month
+		),
+		'atBudget', v_used >= v_budget,
+		'ceiling', v_budget + public.publish_daily_reserve(v_budget),
+		'waiting', (
+			select count(*) from public.waiting_changes w where w.tenant_id = p_tenant_id and w.state = 'waiting'
+		),
+		'liveBy', (
+			select min(w.due_at) from public.waiting_changes w where w.tenant_id = p_tenant_id and w.state = 'waiting'
+		),
+		'daily', coalesce((
+			select bool_and(w.daily) from public.waiting_changes w where w.tenant_id = p_tenant_id and w.state = 'waiting'
+		), false)
+	);
+end;
+$function$;
+comment on function public.publish_usage(p_tenant_id uuid, p_now timestamp with time zone) is 'The chamber''s month for its staff: {month, used, budget, warnAt, warned, atBudget, ceiling, waiting, liveBy, daily}. p_now (service role only) injects the clock.';
+grant execute on function public.publish_usage(p_tenant_id uuid, p_now timestamp with time zone) to authenticated;
+grant execute on function public.publish_usage(p_tenant_id uuid, p_now timestamp with time zone) to postgres;
+grant execute on function public.publish_usage(p_tenant_id uuid, p_now timestamp with time zone) to service_role;
+
+CREATE OR REPLACE FUNCTION public.publish_window(p_tenant_id uuid)
+ RETURNS interval
+ LANGUAGE sql
+ STABLE SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+	select coalesce(
+		(
+			select (c.features ->> 'publishWindow')::interval
+			from public.chamber_config c
+			where c.tenant_id = p_tenant_id
+				and c.features ->> 'publishWindow' in ('15min', '30min', '1h', '2h', '3h', '4h', '6h', '12h', '24h')
+		),
+		interval '1 hour'
+	);
+$function$;
+comment on function public.publish_window(p_tenant_id uuid) is 'The chamber''s publish window (features.publishWindow), one hour when unset.';
+grant execute on function public.publish_window(p_tenant_id uuid) to postgres;
+grant execute on function public.publish_window(p_tenant_id uuid) to service_role;
+
+CREATE OR REPLACE FUNCTION public.publish_window_lead()
+ RETURNS interval
+ LANGUAGE sql
+ IMMUTABLE
+ SET search_path TO ''
+AS $function$
+	select interval '10 minutes';
+$function$;
+comment on function public.publish_window_lead() is 'How long before its mark a window''s publish starts (10 minutes), so its build is live by the mark.';
+grant execute on function public.publish_window_lead() to postgres;
+grant execute on function public.publish_window_lead() to service_role;
 
 CREATE OR REPLACE FUNCTION public.purge_removed_businesses(p_tenant_id uuid)
  RETURNS integer
@@ -7498,22 +8102,21 @@ grant execute on function public.request_member_import_apply(p_import_id uuid, p
 grant execute on function public.request_member_import_apply(p_import_id uuid, p_missing text) to postgres;
 grant execute on function public.request_member_import_apply(p_import_id uuid, p_missing text) to service_role;
 
-CREATE OR REPLACE FUNCTION public.request_publish(p_tenant_id uuid, p_reason text DEFAULT ''::text)
- RETURNS TABLE(publish_id bigint, created boolean, tenant_slug text, tenant_name text, requested_by_email text)
+CREATE OR REPLACE FUNCTION public.request_publish(p_tenant_id uuid, p_reason text DEFAULT ''::text, p_confirm_cost boolean DEFAULT false, p_now timestamp with time zone DEFAULT NULL::timestamp with time zone)
+ RETURNS TABLE(publish_id bigint, created boolean, tenant_slug text, tenant_name text, requested_by_email text, used integer, budget integer, budget_warning boolean)
  LANGUAGE plpgsql
  SECURITY DEFINER
  SET search_path TO ''
 AS $function$
 declare
+	v_server constant boolean := coalesce(nullif(auth.role(), ''), 'database') in ('service_role', 'database');
+	v_now constant timestamptz := case when v_server then coalesce(p_now, now()) else now() end;
 	v_uid uuid := auth.uid();
 	v_email text;
 	v_id bigint;
 	v_reason text := left(coalesce(trim(p_reason), ''), 200);
 begin
-	if not (
-		coalesce(nullif(auth.role(), ''), 'database') in ('service_role', 'database')
-		or public.has_tenant_role(p_tenant_id)
-	) then
+	if not (v_server or public.has_tenant_role(p_tenant_id)) then
 		raise exception 'You have no role in this chamber' using errcode = '42501';
 	end if;
 	if not exists (select 1 from public.tenants t where t.id = p_tenant_id) then
@@ -7521,21 +8124,31 @@ begin
 	end if;
 	perform public.expire_publishes(p_tenant_id);
 	select u.email into v_email from auth.users u where u.id = v_uid;
+	budget := public.publish_budget(p_tenant_id);
+	budget_warning := false;
 
 	loop
 		update public.publishes p
-		set requests = p.requests + 1, last_requested_at = now()
+		set requests = p.requests + 1, last_requested_at = v_now
 		where p.tenant_id = p_tenant_id and p.state = 'queued'
 		returning p.id into v_id;
 		if found then
 			created := false;
 			exit;
 		end if;
+		select u.used into used from public.publish_month_used(p_tenant_id, v_now) u;
+		if used >= budget and not coalesce(p_confirm_cost, false) then
+			raise exception 'This month''s % publishes are used: confirm the cost to publish now', budget
+				using errcode = 'PT402',
+					detail = jsonb_build_object('used', used, 'budget', budget)::text;
+		end if;
 		begin
-			insert into public.publishes (tenant_id, reason, requested_by, requested_by_email)
-			values (p_tenant_id, v_reason, v_uid, v_email)
+			insert into public.publishes
+				(tenant_id, reason, requested_by, requested_by_email, requested_at, last_requested_at)
+			values (p_tenant_id, v_reason, v_uid, v_email, v_now, v_now)
 			returning id into v_id;
 			created := true;
+			budget_warning := public.note_publish_budget(p_tenant_id, v_now);
 			exit;
 		exception when unique_violation then
 			-- Another request queued one a moment ago: join it.
@@ -7546,13 +8159,14 @@ begin
 	publish_id := v_id;
 	select t.slug, t.name into tenant_slug, tenant_name from public.tenants t where t.id = p_tenant_id;
 	requested_by_email := v_email;
+	select u.used into used from public.publish_month_used(p_tenant_id, v_now) u;
 	return next;
 end;
 $function$;
-comment on function public.request_publish(p_tenant_id uuid, p_reason text) is 'Queues a build of the chamber''s site, or joins the one already queued; the requester comes from the token.';
-grant execute on function public.request_publish(p_tenant_id uuid, p_reason text) to authenticated;
-grant execute on function public.request_publish(p_tenant_id uuid, p_reason text) to postgres;
-grant execute on function public.request_publish(p_tenant_id uuid, p_reason text) to service_role;
+comment on function public.request_publish(p_tenant_id uuid, p_reason text, p_confirm_cost boolean, p_now timestamp with time zone) is 'Queues a build of the chamber''s site, or joins the one already queued; the requester comes from the token. At the month''s budget a new build needs p_confirm_cost (PT402 otherwise). p_now (service role only) injects the clock.';
+grant execute on function public.request_publish(p_tenant_id uuid, p_reason text, p_confirm_cost boolean, p_now timestamp with time zone) to authenticated;
+grant execute on function public.request_publish(p_tenant_id uuid, p_reason text, p_confirm_cost boolean, p_now timestamp with time zone) to postgres;
+grant execute on function public.request_publish(p_tenant_id uuid, p_reason text, p_confirm_cost boolean, p_now timestamp with time zone) to service_role;
 
 CREATE OR REPLACE FUNCTION public.require_event_staff(p_tenant_id uuid, p_roles text[] DEFAULT ARRAY['super_admin'::text, 'admin'::text, 'editor'::text])
  RETURNS text
@@ -8425,6 +9039,28 @@ grant execute on function public.set_chamber_logo(p_tenant_id uuid, p_type text,
 grant execute on function public.set_chamber_logo(p_tenant_id uuid, p_type text, p_url text) to postgres;
 grant execute on function public.set_chamber_logo(p_tenant_id uuid, p_type text, p_url text) to service_role;
 
+CREATE OR REPLACE FUNCTION public.set_publish_budget(p_tenant_id uuid, p_publishes integer)
+ RETURNS void
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+begin
+	if p_publishes is null or p_publishes not between 1 and 1000 then
+		raise exception 'A monthly publish budget is 1 to 1000 publishes, not %', p_publishes
+			using errcode = '22023';
+	end if;
+	insert into public.publish_budgets (tenant_id, monthly_publishes)
+	values (p_tenant_id, p_publishes)
+	on conflict (tenant_id) do update
+		set monthly_publishes = excluded.monthly_publishes, updated_at = now()
+		where public.publish_budgets.monthly_publishes <> excluded.monthly_publishes;
+end;
+$function$;
+comment on function public.set_publish_budget(p_tenant_id uuid, p_publishes integer) is 'Sets the chamber''s monthly publish budget (1 to 1000); service role (the deployment''s PUBLISH_MONTHLY_BUDGET).';
+grant execute on function public.set_publish_budget(p_tenant_id uuid, p_publishes integer) to postgres;
+grant execute on function public.set_publish_budget(p_tenant_id uuid, p_publishes integer) to service_role;
+
 CREATE OR REPLACE FUNCTION public.start_publish(p_publish_id bigint, p_deploy_id text DEFAULT NULL::text)
  RETURNS SETOF public.publishes
  LANGUAGE plpgsql
@@ -8846,6 +9482,49 @@ comment on function public.update_chamber_config(p_tenant_id uuid, p_column text
 grant execute on function public.update_chamber_config(p_tenant_id uuid, p_column text, p_field text, p_value jsonb, p_version bigint, p_last_write_wins boolean) to authenticated;
 grant execute on function public.update_chamber_config(p_tenant_id uuid, p_column text, p_field text, p_value jsonb, p_version bigint, p_last_write_wins boolean) to postgres;
 grant execute on function public.update_chamber_config(p_tenant_id uuid, p_column text, p_field text, p_value jsonb, p_version bigint, p_last_write_wins boolean) to service_role;
+
+CREATE OR REPLACE FUNCTION public.waiting_changes_follow_publish()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+begin
+	if new.state = 'building' then
+		update public.waiting_changes
+		set state = 'building', publish_id = new.id
+		where tenant_id = new.tenant_id and state = 'waiting';
+	elsif new.state = 'live' then
+		update public.waiting_changes
+		set state = 'live', live_at = coalesce(new.finished_at, now())
+		where publish_id = new.id and state = 'building';
+		delete from public.waiting_changes
+		where tenant_id = new.tenant_id and state = 'live' and live_at < coalesce(new.finished_at, now()) - interval '31 days';
+	elsif new.state = 'failed' then
+		-- A newer save of the same business (or sync, import) waits already: it keeps the earlier mark.
+		update public.waiting_changes w
+		set due_at = least(w.due_at, b.due_at), daily = w.daily and b.daily
+		from public.waiting_changes b
+		where b.publish_id = new.id and b.state = 'building'
+			and w.state = 'waiting' and w.tenant_id = b.tenant_id and w.source = b.source
+			and w.business_id is not distinct from b.business_id;
+		delete from public.waiting_changes b
+		where b.publish_id = new.id and b.state = 'building'
+			and exists (
+				select 1 from public.waiting_changes w
+				where w.state = 'waiting' and w.tenant_id = b.tenant_id and w.source = b.source
+					and w.business_id is not distinct from b.business_id
+			);
+		update public.waiting_changes
+		set state = 'waiting', publish_id = null
+		where publish_id = new.id and state = 'building';
+	end if;
+	return null;
+end;
+$function$;
+comment on function public.waiting_changes_follow_publish() is 'Trigger: a build that starts takes the chamber''s waiting changes, one that goes live makes them live, one that fails puts them back.';
+grant execute on function public.waiting_changes_follow_publish() to postgres;
+grant execute on function public.waiting_changes_follow_publish() to service_role;
 
 /**
   ---------------------------------------------------------------------------

@@ -2,8 +2,10 @@ import type { Config, Context } from '@netlify/functions';
 import { ROLE_SETS } from '../../src/features/auth/auth.ts';
 import { authenticate } from '../../src/features/auth/auth.server.ts';
 import {
+	businessImpact,
 	chamberOf,
 	getMember,
+	isOnSite,
 	memberHistory,
 	publishMemberChange,
 	removeMember,
@@ -19,6 +21,7 @@ import {
 	parseBusinessChanges,
 	type BusinessField,
 } from '../../src/features/members/members.ts';
+import { outcomeAnswer } from '../../src/features/publish/policy.server.ts';
 import {
 	BadRequest,
 	handleJson,
@@ -102,15 +105,21 @@ export default handleJson(
 
 		let saved;
 		let reason: string;
+		// The fields a save changed, for what it alters; every page for the others.
+		let fields: string[] | null = null;
+		let publishedBefore = true;
 		if (which === 'item' && req.method === 'PATCH') {
 			const body = await parseJsonBody(memberPatchSchema, req);
 			const parsed = parseBusinessChanges(body.changes);
 			if (!parsed.ok) throw new BadRequest(describeIssues(parsed.issues));
+			// Read as the server, after the staff member's own read of it (getMember) is allowed.
+			publishedBefore = id ? await isOnSite(id).catch(() => true) : true;
 			saved = await saveMember(client, tenant.id, id, body.version, parsed.changes);
 			if (saved.version === body.version) {
-				return Response.json({ ...saved, publish: null }, { headers: noStore });
+				return Response.json({ ...saved, publish: null, waiting: null }, { headers: noStore });
 			}
-			reason = `Member changed: ${Object.keys(parsed.changes).join(', ')}`;
+			fields = Object.keys(parsed.changes);
+			reason = `Member changed: ${fields.join(', ')}`;
 		} else if (which === 'item') {
 			saved = await removeMember(client, tenant.id, id);
 			reason = 'Member removed';
@@ -122,10 +131,15 @@ export default handleJson(
 			if (!(BUSINESS_FIELDS as readonly string[]).includes(field)) {
 				throw new BadRequest(`Not a field of a business: ${field}`);
 			}
+			publishedBefore = id ? await isOnSite(id).catch(() => true) : true;
 			saved = await takeSystemValue(client, tenant.id, id, field);
+			fields = [field];
 			reason = `Member's ${field} back to the membership system's`;
 		}
-		const publish = await publishMemberChange(client, tenant, saved.id, reason);
-		return Response.json({ ...saved, publish }, { headers: noStore });
+		const impact = fields
+			? await businessImpact(tenant.id, saved.id, fields, publishedBefore)
+			: 'site';
+		const outcome = await publishMemberChange(client, tenant, saved.id, reason, { impact });
+		return Response.json({ ...saved, ...outcomeAnswer(outcome) }, { headers: noStore });
 	},
 );

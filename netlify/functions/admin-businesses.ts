@@ -4,6 +4,7 @@ import {
 	addMember,
 	chamberOf,
 	listMembers,
+	isOnSite,
 	publishMemberChange,
 } from '../../src/features/members/members.server.ts';
 import {
@@ -11,6 +12,7 @@ import {
 	memberListQuerySchema,
 	parseNewBusiness,
 } from '../../src/features/members/members.ts';
+import { outcomeAnswer } from '../../src/features/publish/policy.server.ts';
 import { BadRequest, handleJson, parseQuery } from '../../src/lib/http.server.ts';
 
 export const config: Config = { path: '/api/admin/businesses' };
@@ -43,11 +45,15 @@ export default handleJson('admin-businesses', ['GET', 'POST'], async (req) => {
 	if (!parsed.ok) throw new BadRequest(describeIssues(parsed.issues));
 	const saved = await addMember(session.client, tenant.id, parsed.business);
 	const name = parsed.business.values.report_name ?? '';
-	const publish = await publishMemberChange(
+	// A business added unpublished shows on no page until it is published.
+	const outcome = await publishMemberChange(
 		session.client,
 		tenant,
 		saved.id,
 		`Member added: ${name}`,
+		{
+			impact: (await isOnSite(saved.id)) ? 'site' : 'none',
+		},
 	);
-	return Response.json({ ...saved, publish }, { status: 201, headers: noStore });
+	return Response.json({ ...saved, ...outcomeAnswer(outcome) }, { status: 201, headers: noStore });
 });

@@ -16,7 +16,7 @@ import {
 	eventListQuerySchema,
 	eventPatchSchema,
 } from '../../src/features/chamber-events/chamber-events.ts';
-import { chamberOf } from '../../src/features/members/members.server.ts';
+import { chamberOf } from '../../src/features/versioned/versioned.server.ts';
 import {
 	handleJson,
 	HttpError,

@@ -6,7 +6,7 @@ import {
 	publishEventChange,
 } from '../../src/features/chamber-events/chamber-events.server.ts';
 import { eventListQuerySchema } from '../../src/features/chamber-events/chamber-events.ts';
-import { chamberOf } from '../../src/features/members/members.server.ts';
+import { chamberOf } from '../../src/features/versioned/versioned.server.ts';
 import { BadRequest, handleJson, parseQuery } from '../../src/lib/http.server.ts';
 
 export const config: Config = { path: '/api/admin/events' };

@@ -7,7 +7,8 @@ import {
 	incrementCacheVersionBodySchema,
 	refreshPublishes,
 } from '../../src/features/admin/cache/cache.ts';
-import { purgeTenantCache, requestPublish } from '../../src/features/publish/publish.server.ts';
+import { outcomeAnswer, publishChange } from '../../src/features/publish/policy.server.ts';
+import { purgeTenantCache } from '../../src/features/publish/publish.server.ts';
 import { getTenantBySlugOrNull } from '../../src/features/tenants/lookup.server.ts';
 import { handleJson, HttpError, parseJsonBody } from '../../src/lib/http.server.ts';
 import { getCurrentTenant } from '../../src/lib/tenant.server.ts';
@@ -32,21 +33,22 @@ export default handleJson('admin-increment-cache-version', ['POST'], async (req)
 	const newVersion = await bumpCacheVersion(session.client, tenant.id, body.resourceType);
 
 	// Each deployment serves (and purges, and builds) its own chamber only.
-	let publish = null;
+	let answer: ReturnType<typeof outcomeAnswer> = { publish: null, waiting: null };
 	if (tenant.id === current.id) {
 		const tags = cachePurgeTags(tenant.slug, body.resourceType);
 		if (refreshPublishes(body.resourceType)) {
-			publish = (
-				await requestPublish({
+			answer = outcomeAnswer(
+				await publishChange({
 					client: session.client,
 					tenantId: tenant.id,
+					origin: 'staff',
 					reason: 'Categories cache refreshed',
 					purgeTags: tags,
-				})
-			).publish;
+				}),
+			);
 		} else {
 			await purgeTenantCache(tags);
 		}
 	}
-	return Response.json({ newVersion, publish }, { headers: { 'Cache-Control': 'no-store' } });
+	return Response.json({ newVersion, ...answer }, { headers: { 'Cache-Control': 'no-store' } });
 });

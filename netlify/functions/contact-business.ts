@@ -17,7 +17,13 @@ import {
 	type ContactBusiness,
 	type ContactEnv,
 } from '../../src/features/contact/contact.server.ts';
-import { clientIp, handle, ipRateKey, isUnavailable } from '../../src/lib/http.server.ts';
+import {
+	clientIp,
+	handle,
+	ipRateKey,
+	isUnavailable,
+	sameOriginJsonProblem,
+} from '../../src/lib/http.server.ts';
 import { takeRateLimit } from '../../src/lib/rate-limit.server.ts';
 import { getAnonClient, getServiceClient } from '../../src/lib/supabase.server.ts';
 import { getCurrentTenant } from '../../src/lib/tenant.server.ts';
@@ -38,31 +44,6 @@ const fail = (status: number, error: string) => reply(status, { success: false, 
 
 const UNAVAILABLE = 'Messages cannot be sent right now. Please try again later.';
 
-/**
- * Only this site's own pages may send: a cross-site form (text/plain needs no preflight) or a
- * script on another origin is refused. Browsers always send Origin on a POST and Sec-Fetch-Site
- * where they support it.
- */
-function sameOriginJson(req: Request): string | null {
-	const type = req.headers.get('content-type')?.split(';')[0]?.trim().toLowerCase();
-	if (type !== 'application/json') return 'Messages must be sent as application/json';
-	const site = req.headers.get('sec-fetch-site');
-	if (site !== null && site !== 'same-origin') return 'Messages can only be sent from this site';
-	const origin = req.headers.get('origin');
-	if (!origin || !isOwnOrigin(req, origin)) return 'Messages can only be sent from this site';
-	return null;
-}
-
-/** The page's origin is this site: the request's own, or the host the browser addressed. */
-function isOwnOrigin(req: Request, origin: string): boolean {
-	if (origin === new URL(req.url).origin) return true;
-	try {
-		return new URL(origin).host === req.headers.get('host');
-	} catch {
-		return false;
-	}
-}
-
 async function readBody(req: Request): Promise<unknown> {
 	const text = await req.text();
 	if (new TextEncoder().encode(text).byteLength > MAX_BODY_BYTES) throw new SyntaxError('too big');
@@ -70,7 +51,10 @@ async function readBody(req: Request): Promise<unknown> {
 }
 
 async function send(req: Request, context: Context): Promise<Response> {
-	const refused = sameOriginJson(req);
+	const refused = sameOriginJsonProblem(req, {
+		json: 'Messages must be sent as application/json',
+		site: 'Messages can only be sent from this site',
+	});
 	if (refused) return fail(refused.includes('json') ? 415 : 403, refused);
 
 	const service = getServiceClient();

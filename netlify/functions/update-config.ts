@@ -8,7 +8,8 @@ import {
 	roleRefusal,
 } from '../../src/features/admin/update-config.ts';
 import { saveConfigWrite } from '../../src/features/admin/update-config.server.ts';
-import { publishIfThisChamber } from '../../src/features/publish/publish.server.ts';
+import { configChangeAltersPages } from '../../src/features/publish/policy.ts';
+import { outcomeAnswer, publishChange } from '../../src/features/publish/policy.server.ts';
 import { getTenantBySlugOrNull } from '../../src/features/tenants/lookup.server.ts';
 import { BadRequest, handleJson, HttpError } from '../../src/lib/http.server.ts';
 
@@ -31,7 +32,9 @@ function asBadRequest<T>(read: () => T): T {
  * without which the change is written whatever the version now), validated with the
  * configuration's section schemas, written with the user's token, then publishes this
  * deployment's site. Who may make the change is decided before its value is read: 403 whatever
- * the body. Answers `{success: true, path, updatedAt, version, previousVersion, publish}`; errors
+ * the body. Answers `{success: true, path, updatedAt, version, previousVersion, publish, waiting}`
+ * (`publish` null for a field no page shows; `waiting` `{dueAt, daily}` when the month's budget
+ * is used and the save waits for the daily publish); errors
  * `{error}` with 400 / 401 / 403 / 404, and 409 `{error, conflicts, version}` when someone else
  * changed the same field since that version.
  */
@@ -56,11 +59,21 @@ export default handleJson('update-config', ['POST'], async (req) => {
 	);
 	const saved = await saveConfigWrite(session.client, tenant.id, change.write, change.version);
 
-	const publish = change.publish
-		? await publishIfThisChamber(session.client, tenant.id, `${change.write.path} saved`)
-		: null;
+	// A field no page shows publishes nothing; at the month's budget the save waits for the daily
+	// publish (or the next one staff confirm) instead of building.
+	const { publish, waiting } = outcomeAnswer(
+		change.publish
+			? await publishChange({
+					client: session.client,
+					tenantId: tenant.id,
+					origin: 'staff',
+					reason: `${change.write.path} saved`,
+					impact: configChangeAltersPages(change.write.path) ? 'site' : 'none',
+				})
+			: { kind: 'none' },
+	);
 	return Response.json(
-		{ success: true, path: change.write.path, ...saved, publish },
+		{ success: true, path: change.write.path, ...saved, publish, waiting },
 		{ headers: { 'Cache-Control': 'no-store' } },
 	);
 });

@@ -12,7 +12,7 @@ import {
 	LOGO_TOO_LARGE,
 	LOGO_TYPES,
 } from '../../src/features/admin/logos/logos.ts';
-import { publishIfThisChamber } from '../../src/features/publish/publish.server.ts';
+import { outcomeAnswer, publishChange } from '../../src/features/publish/policy.server.ts';
 import { getTenantBySlugOrNull } from '../../src/features/tenants/lookup.server.ts';
 import { BadRequest, handleJson, HttpError } from '../../src/lib/http.server.ts';
 import { getServiceClient } from '../../src/lib/supabase.server.ts';
@@ -65,13 +65,16 @@ export default handleJson('upload-logo', ['POST'], async (req) => {
 	const url = await storeLogo(session.client, getServiceClient(), tenant.id, logoType, logo);
 	await saveLogoUrl(session.client, tenant.id, logoType, url);
 
-	const publish = await publishIfThisChamber(
-		session.client,
-		tenant.id,
-		`logo.${logoType} uploaded`,
+	const { publish, waiting } = outcomeAnswer(
+		await publishChange({
+			client: session.client,
+			tenantId: tenant.id,
+			origin: 'staff',
+			reason: `logo.${logoType} uploaded`,
+		}),
 	);
 	return Response.json(
-		{ success: true, logoType, url, publish },
+		{ success: true, logoType, url, publish, waiting },
 		{ headers: { 'Cache-Control': 'no-store' } },
 	);
 });

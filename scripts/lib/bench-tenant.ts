@@ -9,12 +9,15 @@ import type { Stack } from '../stack/index.ts';
 import { ROOT } from './site.ts';
 
 /**
- * The benchmarks' chambers: `bench-{size}`, generated with tenant:demo the first time (not
- * timed) and reused after. Their staff sign in as admin@bench-{size}.test, password
- * demo-password.
+ * The benchmarks' chambers: `bench-{size}` (or another slug, for a benchmark that changes its
+ * data), generated with tenant:demo the first time (not timed) and reused after. Their staff
+ * sign in as admin@{slug}.test, password demo-password.
  */
-export async function ensureBenchTenant(stack: Stack, size: number): Promise<string> {
-	const slug = `bench-${size}`;
+export async function ensureBenchTenant(
+	stack: Stack,
+	size: number,
+	slug = `bench-${size}`,
+): Promise<string> {
 	const client = getServiceClient(
 		readClientEnv({
 			...process.env,

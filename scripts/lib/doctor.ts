@@ -5,6 +5,13 @@ import { decodeJwt } from 'jose';
 import nodemailer from 'nodemailer';
 import { readContactEnv } from '../../src/features/contact/contact.server.ts';
 import type { StackMode } from '../../src/lib/env.server.ts';
+import type { PublishWindow } from '../../src/features/config/config.ts';
+import {
+	DEFAULT_MONTHLY_BUDGET,
+	MAX_MONTHLY_BUDGET,
+	NETLIFY_CREDITS,
+	PUBLISH_WINDOW_LABELS,
+} from '../../src/features/publish/policy.ts';
 import { MIGRATIONS_DIR } from '../stack/migrate.ts';
 
 /**
@@ -16,8 +23,10 @@ import { MIGRATIONS_DIR } from '../stack/migrate.ts';
 export interface Finding {
 	ok: boolean;
 	what: string;
-	/** How to put it right (for a finding that is not ok). */
+	/** How to put it right (for a finding that is not ok, or a warning). */
 	fix?: string;
+	/** Works as it is, with a default the deployment should choose deliberately: shown, not failed. */
+	warn?: boolean;
 }
 
 export interface DoctorTarget {
@@ -256,6 +265,55 @@ function checkVariables(target: DoctorTarget): Finding {
 			};
 }
 
+/**
+ * The month's publish budget (PUBLISH_MONTHLY_BUDGET): each publish is a production deploy,
+ * 15 Netlify credits; left unset the default applies, which fits the Personal plan.
+ */
+export function checkPublishBudget(env: NodeJS.ProcessEnv): Finding {
+	const value = env.PUBLISH_MONTHLY_BUDGET?.trim();
+	if (!value) {
+		return {
+			ok: true,
+			warn: true,
+			what: `PUBLISH_MONTHLY_BUDGET is not set: the chamber may make ${DEFAULT_MONTHLY_BUDGET} publishes a month (${DEFAULT_MONTHLY_BUDGET * NETLIFY_CREDITS.deploy} Netlify credits of deploys)`,
+			fix: 'set it to what your Netlify plan’s credits allow (docs/deploy.md#what-a-chambers-month-costs)',
+		};
+	}
+	const budget = Number(value);
+	return Number.isInteger(budget) && budget >= 1 && budget <= MAX_MONTHLY_BUDGET
+		? {
+				ok: true,
+				what: `PUBLISH_MONTHLY_BUDGET is ${budget} publishes a month (${budget * NETLIFY_CREDITS.deploy} Netlify credits of deploys)`,
+			}
+		: {
+				ok: false,
+				what: `PUBLISH_MONTHLY_BUDGET is "${value}", not a number of publishes from 1 to ${MAX_MONTHLY_BUDGET}`,
+				fix: 'set a whole number, e.g. 40 for the Personal plan (docs/deploy.md#what-a-chambers-month-costs)',
+			};
+}
+
+/** The chamber's publish window (features.publishWindow): unset, the default hour applies. */
+async function checkPublishWindow(service: SupabaseClient, slug: string): Promise<Finding | null> {
+	const { data, error } = await service
+		.from('chamber_config')
+		.select('features')
+		.eq('slug', slug)
+		.maybeSingle<{ features: Record<string, unknown> | null }>();
+	if (error || !data) return null;
+	const window = data.features?.publishWindow;
+	return typeof window === 'string'
+		? {
+				ok: true,
+				what: `members' changes, syncs and imports of "${slug}" go live ${PUBLISH_WINDOW_LABELS[window as PublishWindow]?.toLowerCase() ?? window}`,
+			}
+		: {
+				ok: true,
+				warn: true,
+				what: `the publish window of "${slug}" is not set: members' changes, syncs and imports go live every hour`,
+				fix: 'choose it in the admin panel: Content → Member updates (docs/publishing.md)',
+			};
+}
+
 export async function runDoctor(target: DoctorTarget): Promise<Finding[]> {
 	const findings: Finding[] = [
 		{ ok: true, what: `mode: ${target.mode}, ${target.supabaseUrl}` },
@@ -287,10 +345,14 @@ export async function runDoctor(target: DoctorTarget): Promise<Finding[]> {
 	findings.push(await checkLogosBucket(service));
 	findings.push(await checkMail(target));
 	findings.push(checkBuildHook(target));
+	findings.push(checkPublishBudget(target.env));
+	const window = await checkPublishWindow(service, target.tenant);
+	if (window) findings.push(window);
 	return findings;
 }
 
 export function formatFinding(finding: Finding): string {
+	if (finding.warn) return `! ${finding.what}${finding.fix ? `: ${finding.fix}` : ''}`;
 	return finding.ok
 		? `✓ ${finding.what}`
 		: `✗ ${finding.what}${finding.fix ? `: ${finding.fix}` : ''}`;

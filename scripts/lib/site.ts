@@ -18,6 +18,7 @@ import {
 import { generateTenant } from '../../tenants/demo/generate.ts';
 import type { Stack } from '../stack/index.ts';
 import type { SiteBuilder } from './local-publisher.ts';
+import { withBuildLock } from './build-lock.ts';
 import { FINGERPRINT_ENV, TRACE_CACHE_ENV } from './trace-reuse.ts';
 
 export const ROOT = join(import.meta.dirname, '../..');
@@ -101,12 +102,33 @@ export async function checkTenant(stack: Stack, slug: string): Promise<void> {
 /**
  * `astro build` for one tenant, reading the database through the given stack; `outDir` builds
  * somewhere else than dist/. With `quiet` the build's output is kept to itself, and a failure
- * names the build's own error line.
+ * names the build's own error line. Builds of one checkout take turns (scripts/lib/build-lock.ts);
+ * `collect` runs before the next may start, to take what the build left in `.netlify/`.
  */
 export async function buildSite(
 	stack: Pick<Stack, 'env'>,
 	tenant: string,
-	options: { outDir?: string; quiet?: boolean; signal?: AbortSignal } = {},
+	options: {
+		outDir?: string;
+		quiet?: boolean;
+		signal?: AbortSignal;
+		collect?: () => Promise<void>;
+	} = {},
+): Promise<void> {
+	await withBuildLock(
+		ROOT,
+		async () => {
+			await runAstroBuild(stack, tenant, options);
+			await options.collect?.();
+		},
+		options.signal,
+	);
+}
+
+async function runAstroBuild(
+	stack: Pick<Stack, 'env'>,
+	tenant: string,
+	options: { outDir?: string; quiet?: boolean; signal?: AbortSignal },
 ): Promise<void> {
 	const astro = join(ROOT, 'node_modules/astro/bin/astro.mjs');
 	const args = [astro, 'build', ...(options.outDir ? ['--outDir', options.outDir] : [])];
@@ -188,16 +210,24 @@ export function astroSiteBuilder(
 			env[TRACE_CACHE_ENV] = caches.traceCacheDir;
 			env[FINGERPRINT_ENV] = await codeFingerprint();
 		}
-		await buildSite({ env }, tenant, { outDir: distDir, quiet: true, signal });
 		const ssrDir = join(outDir, 'ssr');
 		const built = join(ROOT, '.netlify/v1/functions/ssr');
-		if (!(await stat(built).catch(() => null))) return { distDir };
-		// A move, not a 46 MB copy; the next build writes a new one.
-		await rename(built, ssrDir).catch(async (error: NodeJS.ErrnoException) => {
-			if (error.code !== 'EXDEV') throw error;
-			await cp(built, ssrDir, { recursive: true });
+		let ssr = false;
+		await buildSite({ env }, tenant, {
+			outDir: distDir,
+			quiet: true,
+			signal,
+			collect: async () => {
+				if (!(await stat(built).catch(() => null))) return;
+				// A move, not a 46 MB copy; the next build writes a new one.
+				await rename(built, ssrDir).catch(async (error: NodeJS.ErrnoException) => {
+					if (error.code !== 'EXDEV') throw error;
+					await cp(built, ssrDir, { recursive: true });
+				});
+				ssr = true;
+			},
 		});
-		return { distDir, ssrDir };
+		return ssr ? { distDir, ssrDir } : { distDir };
 	};
 }
 

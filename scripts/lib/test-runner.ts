@@ -6,19 +6,27 @@ export interface Step {
 	env?: NodeJS.ProcessEnv;
 }
 
-/** What `npm test` runs: `beside` one after another while `live` runs, then `after`. */
+/**
+ * What `npm test` runs: lanes side by side, each running its steps one after another and stopping
+ * at a failing one.
+ */
 export interface Plan {
-	beside: Step[];
-	live: Step;
-	after: Step;
+	lanes: Step[][];
 	/** Recorded as each step's parent in steps.jsonl. */
 	parent: string;
 }
 
-/** A live step's output as it comes, with whole blocks of other steps put between two of its lines. */
+/**
+ * Several steps' output on one console, none of it mixed within a line. One running step at a
+ * time is live: its output comes as it is written. The others' is kept: a step that ends while
+ * another is live comes whole, between two of the live one's lines; when the live step ends, the
+ * longest-running of the others becomes live, what it had written first.
+ */
 export class Output {
 	private atLineStart = true;
 	private blocks: string[] = [];
+	private live: Source | null = null;
+	private readonly waiting: Source[] = [];
 
 	private readonly write: (text: string | Buffer) => void;
 
@@ -26,26 +34,62 @@ export class Output {
 		this.write = write;
 	}
 
-	live = (chunk: Buffer): void => {
+	/** A running step's output, from its heading on. */
+	open(heading: string): Source {
+		const source = new Source(heading);
+		if (this.live) this.waiting.push(source);
+		else this.goLive(source);
+		return source;
+	}
+
+	/** What the step wrote. */
+	data(source: Source, chunk: Buffer): void {
+		if (source !== this.live) {
+			source.kept.push(chunk);
+			return;
+		}
 		this.write(chunk);
 		this.atLineStart = chunk.at(-1) === 0x0a;
 		if (this.atLineStart) this.flush();
-	};
+	}
 
+	/** The step ended: `summary` is the line that says how, for a step that was not live. */
+	close(source: Source, summary: string): void {
+		if (source === this.live) {
+			if (!this.atLineStart) this.write('\n');
+			this.atLineStart = true;
+			this.live = null;
+			this.flush();
+			const next = this.waiting.shift();
+			if (next) this.goLive(next);
+			return;
+		}
+		this.waiting.splice(this.waiting.indexOf(source), 1);
+		this.block(`\n── ${summary} ──\n${Buffer.concat(source.kept).toString()}\n`);
+	}
+
+	/** Text of its own, printed between two lines of the live step. */
 	block(text: string): void {
 		this.blocks.push(text);
 		if (this.atLineStart) this.flush();
 	}
 
-	/** The live step ended: a line of its own for what comes next. */
-	end(): void {
-		if (!this.atLineStart) this.write('\n');
-		this.atLineStart = true;
-		this.flush();
+	private goLive(source: Source): void {
+		this.live = source;
+		this.block(`\n── ${source.heading} ──\n`);
+		for (const chunk of source.kept.splice(0)) this.data(source, chunk);
 	}
 
 	private flush(): void {
 		for (const block of this.blocks.splice(0)) this.write(block);
+	}
+}
+
+class Source {
+	readonly kept: Buffer[] = [];
+	readonly heading: string;
+	constructor(heading: string) {
+		this.heading = heading;
 	}
 }
 
@@ -54,44 +98,29 @@ export const heading = (record: StepRecord) =>
 	`${minutes(record.end - record.start)}, ${Math.round(record.cpu)} s of CPU`;
 
 /**
- * Runs the plan and answers every step's record; a failing step stops those after it on its
- * side, and `after` runs only when every other step passed.
+ * Runs the plan and answers every step's record, lane by lane; a failing step stops those after
+ * it in its lane, never another lane.
  */
 export async function runPlan(
 	plan: Plan,
 	write: (text: string | Buffer) => void,
 ): Promise<StepRecord[]> {
 	const output = new Output(write);
-	const run = async (step: Step, sink: (chunk: Buffer) => void) => {
-		const record = await runStep(step.name, step.command, {
-			parent: plan.parent,
-			env: step.env,
-			write: sink,
-		});
-		await recordStep(record);
-		return record;
-	};
-	const liveStep = async (step: Step) => {
-		write(`\n── ${step.name} ──\n`);
-		const record = await run(step, output.live);
-		output.end();
-		return record;
-	};
-	const besideSteps = async () => {
+	const lane = async (steps: Step[]) => {
 		const done: StepRecord[] = [];
-		for (const step of plan.beside) {
-			const chunks: Buffer[] = [];
-			const record = await run(step, (chunk) => chunks.push(chunk));
-			output.block(`\n── ${heading(record)} ──\n${Buffer.concat(chunks).toString()}\n`);
+		for (const step of steps) {
+			const source = output.open(step.name);
+			const record = await runStep(step.name, step.command, {
+				parent: plan.parent,
+				env: step.env,
+				write: (chunk) => output.data(source, chunk),
+			});
+			await recordStep(record);
+			output.close(source, heading(record));
 			done.push(record);
 			if (record.code !== 0) break;
 		}
 		return done;
 	};
-	const [beside, live] = await Promise.all([besideSteps(), liveStep(plan.live)]);
-	const records = [...beside, live];
-	if (beside.length === plan.beside.length && records.every((r) => r.code === 0)) {
-		records.push(await liveStep(plan.after));
-	}
-	return records;
+	return (await Promise.all(plan.lanes.map(lane))).flat();
 }

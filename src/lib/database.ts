@@ -17,6 +17,13 @@ import type {
 } from '../features/chamber-events/chamber-events.ts';
 import type { BusinessLocations } from '../features/directory/directory.ts';
 import type { GeocodeCounts } from '../features/geo/geocode.server.ts';
+import type {
+	FeedAdded,
+	FeedApplied,
+	FeedErrorRecorded,
+	FeedRemoved,
+} from '../features/chamber-events/feeds.ts';
+import type { ReviewAnswer } from '../features/chamber-events/submissions.ts';
 import type { ImportCounts } from '../features/members/import/import.ts';
 import type { MemberDetail, MemberListResult, Saved } from '../features/members/members.ts';
 import type {
@@ -77,13 +84,18 @@ export type BusinessCardRecord = Flat<
 
 /** What each function answering jsonb (or card records) answers. */
 interface Answers {
+	add_event_feed: FeedAdded;
 	admin_business: MemberDetail;
 	admin_chamber_event: EventDetail;
 	admin_list_chamber_events: EventListResult;
+	apply_event_feed: FeedApplied;
 	change_event_occurrence: EventSaved;
 	clear_event_override: EventSaved;
 	delete_chamber_event: EventSaved;
 	duplicate_chamber_event: EventSaved;
+	record_event_feed_error: FeedErrorRecorded;
+	remove_event_feed: FeedRemoved;
+	review_event_submission: ReviewAnswer;
 	save_chamber_event: EventSaved;
 	admin_list_businesses: MemberListResult;
 	apply_member_import: ImportCounts & { written: number };

@@ -796,6 +796,7 @@ export type Database = {
 					event: NonNullable<Json>;
 					event_series_id: string | null;
 					id: string;
+					member_user_id: string | null;
 					note: string;
 					reviewed_at: string | null;
 					reviewed_by: string | null;
@@ -809,6 +810,7 @@ export type Database = {
 					event: NonNullable<Json>;
 					event_series_id?: string | null;
 					id?: string;
+					member_user_id?: string | null;
 					note?: string;
 					reviewed_at?: string | null;
 					reviewed_by?: string | null;
@@ -822,6 +824,7 @@ export type Database = {
 					event?: NonNullable<Json>;
 					event_series_id?: string | null;
 					id?: string;
+					member_user_id?: string | null;
 					note?: string;
 					reviewed_at?: string | null;
 					reviewed_by?: string | null;
@@ -1096,6 +1099,7 @@ export type Database = {
 					headers: Json | null;
 					id: string;
 					kind: string;
+					live_by: string | null;
 					mapping: NonNullable<Json>;
 					missing_action: string | null;
 					previewed_at: string | null;
@@ -1124,6 +1128,7 @@ export type Database = {
 					headers?: Json | null;
 					id?: string;
 					kind: string;
+					live_by?: string | null;
 					mapping?: NonNullable<Json>;
 					missing_action?: string | null;
 					previewed_at?: string | null;
@@ -1151,6 +1156,7 @@ export type Database = {
 					headers?: Json | null;
 					id?: string;
 					kind?: string;
+					live_by?: string | null;
 					mapping?: NonNullable<Json>;
 					missing_action?: string | null;
 					previewed_at?: string | null;
@@ -1537,6 +1543,65 @@ export type Database = {
 					},
 				];
 			};
+			publish_budgets: {
+				Row: {
+					monthly_publishes: number;
+					tenant_id: string;
+					updated_at: string;
+				};
+				Insert: {
+					monthly_publishes: number;
+					tenant_id: string;
+					updated_at?: string;
+				};
+				Update: {
+					monthly_publishes?: number;
+					tenant_id?: string;
+					updated_at?: string;
+				};
+				Relationships: [
+					{
+						foreignKeyName: 'publish_budgets_tenant_id_fkey';
+						columns: ['tenant_id'];
+						referencedRelation: 'tenants';
+						referencedColumns: ['id'];
+					},
+				];
+			};
+			publish_months: {
+				Row: {
+					budget: number;
+					mailed_at: string | null;
+					month: string;
+					tenant_id: string;
+					warned_at: string;
+					warned_used: number;
+				};
+				Insert: {
+					budget: number;
+					mailed_at?: string | null;
+					month: string;
+					tenant_id: string;
+					warned_at?: string;
+					warned_used: number;
+				};
+				Update: {
+					budget?: number;
+					mailed_at?: string | null;
+					month?: string;
+					tenant_id?: string;
+					warned_at?: string;
+					warned_used?: number;
+				};
+				Relationships: [
+					{
+						foreignKeyName: 'publish_months_tenant_id_fkey';
+						columns: ['tenant_id'];
+						referencedRelation: 'tenants';
+						referencedColumns: ['id'];
+					},
+				];
+			};
 			publishes: {
 				Row: {
 					config_snapshot: Json | null;
@@ -1789,6 +1854,85 @@ export type Database = {
 					slug?: string;
 				};
 				Relationships: [];
+			};
+			waiting_changes: {
+				Row: {
+					business_id: string | null;
+					created_at: string;
+					daily: boolean;
+					due_at: string;
+					id: number;
+					live_at: string | null;
+					publish_id: number | null;
+					requested_by: string | null;
+					requested_by_email: string | null;
+					source: string;
+					state: string;
+					summary: string;
+					tenant_id: string;
+				};
+				Insert: {
+					business_id?: string | null;
+					created_at?: string;
+					daily?: boolean;
+					due_at: string;
+					id?: never;
+					live_at?: string | null;
+					publish_id?: number | null;
+					requested_by?: string | null;
+					requested_by_email?: string | null;
+					source: string;
+					state?: string;
+					summary: string;
+					tenant_id: string;
+				};
+				Update: {
+					business_id?: string | null;
+					created_at?: string;
+					daily?: boolean;
+					due_at?: string;
+					id?: never;
+					live_at?: string | null;
+					publish_id?: number | null;
+					requested_by?: string | null;
+					requested_by_email?: string | null;
+					source?: string;
+					state?: string;
+					summary?: string;
+					tenant_id?: string;
+				};
+				Relationships: [
+					{
+						foreignKeyName: 'waiting_changes_business_id_fkey';
+						columns: ['business_id'];
+						referencedRelation: 'business_cards_view';
+						referencedColumns: ['id'];
+					},
+					{
+						foreignKeyName: 'waiting_changes_business_id_fkey';
+						columns: ['business_id'];
+						referencedRelation: 'business_detail_view';
+						referencedColumns: ['id'];
+					},
+					{
+						foreignKeyName: 'waiting_changes_business_id_fkey';
+						columns: ['business_id'];
+						referencedRelation: 'profiles';
+						referencedColumns: ['id'];
+					},
+					{
+						foreignKeyName: 'waiting_changes_publish_id_fkey';
+						columns: ['publish_id'];
+						referencedRelation: 'publishes';
+						referencedColumns: ['id'];
+					},
+					{
+						foreignKeyName: 'waiting_changes_tenant_id_fkey';
+						columns: ['tenant_id'];
+						referencedRelation: 'tenants';
+						referencedColumns: ['id'];
+					},
+				];
 			};
 			web_content: {
 				Row: {
@@ -2098,7 +2242,12 @@ export type Database = {
 				}[];
 			};
 			apply_event_feed: {
-				Args: { p_dry_run?: boolean; p_events: Json; p_feed_id: string };
+				Args: {
+					p_dry_run?: boolean;
+					p_events: Json;
+					p_feed_id: string;
+					p_name?: string;
+				};
 				Returns: Json;
 			};
 			apply_member_import: { Args: { p_import_id: string }; Returns: Json };
@@ -2234,6 +2383,7 @@ export type Database = {
 					isSetofReturn: true;
 				};
 			};
+			chamber_event_dates_print: { Args: { p_event_id: string }; Returns: Json };
 			chamber_event_document: {
 				Args: { p_row: Database['public']['Tables']['chamber_events']['Row'] };
 				Returns: Json;
@@ -2242,6 +2392,10 @@ export type Database = {
 				Args: Record<PropertyKey, never>;
 				Returns: string[];
 			};
+			chamber_event_next_start: {
+				Args: { p_event_id: string };
+				Returns: string;
+			};
 			chamber_event_public_row: {
 				Args: {
 					p_event: Database['public']['Tables']['chamber_events']['Row'];
@@ -2249,6 +2403,7 @@ export type Database = {
 				};
 				Returns: Json;
 			};
+			chamber_time_zone: { Args: { p_tenant_id: string }; Returns: string };
 			change_event_occurrence: {
 				Args: {
 					p_cancelled: boolean;
@@ -2297,6 +2452,7 @@ export type Database = {
 					headers: Json | null;
 					id: string;
 					kind: string;
+					live_by: string | null;
 					mapping: NonNullable<Json>;
 					missing_action: string | null;
 					previewed_at: string | null;
@@ -2320,6 +2476,14 @@ export type Database = {
 					isSetofReturn: true;
 				};
 			};
+			claim_publish_budget_warning: {
+				Args: { p_tenant_id: string };
+				Returns: {
+					budget: number;
+					month: string;
+					used: number;
+				}[];
+			};
 			clear_business_override: {
 				Args: { p_business_id: string; p_field: string; p_tenant_id: string };
 				Returns: Json;
@@ -2327,6 +2491,21 @@ export type Database = {
 			clear_event_override: {
 				Args: { p_event_id: string; p_field: string; p_tenant_id: string };
 				Returns: Json;
+			};
+			collect_publish: {
+				Args: {
+					p_business_id?: string;
+					p_now?: string;
+					p_source: string;
+					p_summary: string;
+					p_tenant_id: string;
+				};
+				Returns: {
+					daily: boolean;
+					due_at: string;
+					held: boolean;
+					waiting_id: number;
+				}[];
 			};
 			config_conflicts: {
 				Args: {
@@ -2602,6 +2781,17 @@ export type Database = {
 					isOneToOne: false;
 					isSetofReturn: true;
 				};
+			};
+			fire_publish_window: {
+				Args: { p_now?: string; p_tenant_id: string };
+				Returns: {
+					budget_warning: boolean;
+					changes: number;
+					created: boolean;
+					publish_id: number;
+					tenant_name: string;
+					tenant_slug: string;
+				}[];
 			};
 			fire_scheduled_publishes: {
 				Args: { p_now?: string; p_tenant_id: string };
@@ -2936,6 +3126,10 @@ export type Database = {
 				};
 				Returns: number;
 			};
+			note_publish_budget: {
+				Args: { p_at: string; p_tenant_id: string };
+				Returns: boolean;
+			};
 			profile_search_document: {
 				Args: { categories: string[]; profile_id: string; report_name: string };
 				Returns: Record<string, unknown>;
@@ -2961,10 +3155,29 @@ export type Database = {
 				};
 				Returns: Json;
 			};
+			publish_budget: { Args: { p_tenant_id: string }; Returns: number };
 			publish_chamber_events: {
 				Args: { p_tenant_id: string };
 				Returns: undefined;
 			};
+			publish_daily_reserve: { Args: { p_budget: number }; Returns: number };
+			publish_live_by: {
+				Args: { p_at: string; p_daily: boolean; p_tenant_id: string };
+				Returns: string;
+			};
+			publish_month_used: {
+				Args: { p_at: string; p_tenant_id: string };
+				Returns: {
+					month: string;
+					used: number;
+				}[];
+			};
+			publish_usage: {
+				Args: { p_now?: string; p_tenant_id: string };
+				Returns: Json;
+			};
+			publish_window: { Args: { p_tenant_id: string }; Returns: string };
+			publish_window_lead: { Args: Record<PropertyKey, never>; Returns: string };
 			purge_removed_businesses: {
 				Args: { p_tenant_id: string };
 				Returns: number;
@@ -3036,13 +3249,21 @@ export type Database = {
 				Returns: undefined;
 			};
 			request_publish: {
-				Args: { p_reason?: string; p_tenant_id: string };
+				Args: {
+					p_confirm_cost?: boolean;
+					p_now?: string;
+					p_reason?: string;
+					p_tenant_id: string;
+				};
 				Returns: {
+					budget: number;
+					budget_warning: boolean;
 					created: boolean;
 					publish_id: number;
 					requested_by_email: string;
 					tenant_name: string;
 					tenant_slug: string;
+					used: number;
 				}[];
 			};
 			require_event_staff: {
@@ -3149,6 +3370,10 @@ export type Database = {
 			set_chamber_logo: {
 				Args: { p_tenant_id: string; p_type: string; p_url: string };
 				Returns: string;
+			};
+			set_publish_budget: {
+				Args: { p_publishes: number; p_tenant_id: string };
+				Returns: undefined;
 			};
 			show_limit: { Args: Record<PropertyKey, never>; Returns: number };
 			show_trgm: { Args: { '': string }; Returns: string[] };

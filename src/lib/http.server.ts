@@ -271,3 +271,32 @@ export function cachedJson(body: unknown, options: CacheOptions): Response {
 
 /** ?v= carries a cache version: a positive integer, optional. */
 export const versionParam = z.coerce.number().int().positive().optional();
+
+/**
+ * Only this site's own pages may post a visitor's form (a message, a submitted event): a
+ * cross-site form (text/plain needs no preflight) or a script on another origin is refused.
+ * Browsers always send Origin on a POST and Sec-Fetch-Site where they support it. Answers the
+ * refusal's text (`json` when the body is not JSON, else `site`), or null.
+ */
+export function sameOriginJsonProblem(
+	req: Request,
+	texts: { json: string; site: string },
+): string | null {
+	const type = req.headers.get('content-type')?.split(';')[0]?.trim().toLowerCase();
+	if (type !== 'application/json') return texts.json;
+	const site = req.headers.get('sec-fetch-site');
+	if (site !== null && site !== 'same-origin') return texts.site;
+	const origin = req.headers.get('origin');
+	if (!origin || !isOwnOrigin(req, origin)) return texts.site;
+	return null;
+}
+
+/** The page's origin is this site: the request's own, or the host the browser addressed. */
+function isOwnOrigin(req: Request, origin: string): boolean {
+	if (origin === new URL(req.url).origin) return true;
+	try {
+		return new URL(origin).host === req.headers.get('host');
+	} catch {
+		return false;
+	}
+}

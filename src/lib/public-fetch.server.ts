@@ -228,8 +228,9 @@ export async function readLimited(
 let sourceFetcher: PublicFetch | undefined;
 
 /**
- * The fetch for the addresses the operator configured for outside services (the membership
- * system's member export, token endpoint and events API; the geocoder): public addresses only,
+ * The fetch for the addresses the server reads on the chamber's behalf: those the operator
+ * configured for the membership system (its member export and token endpoint, its events API)
+ * and for the geocoder, and the calendar feeds the chamber's admins add. Public addresses only,
  * like every fetch here, since an address that answers with a redirect decides where the next hop
  * goes. There is no variable that changes it.
  */

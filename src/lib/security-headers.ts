@@ -94,11 +94,15 @@ export function cspDirectives(options: CspOptions): CspDirectives {
 		// Inline <style> blocks (pages inline their CSS) and style attributes of rendered islands;
 		// styles cannot run script, so they are not hashed.
 		'style-src': ["'self'", "'unsafe-inline'"],
-		// Business logos, sponsor logos and banner images live on the members' own hosts.
+		// Business logos, sponsor logos and banner images live on the members' own hosts. A sponsor
+		// logo stored without a scheme is shown as http:// (as the events pages write it): an https
+		// page upgrades such an image to https before its policy applies, so allowing http: only
+		// keeps an http origin (npm start) showing what production shows.
 		'img-src': [
 			"'self'",
 			'data:',
 			'https:',
+			'http:',
 			...supabase,
 			...(analytics ? ANALYTICS.img : []),
 			...(options.tileSource ? [options.tileSource] : []),

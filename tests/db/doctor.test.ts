@@ -43,6 +43,7 @@ const deployment = (overrides: Record<string, string> = {}) => ({
 	TENANT: slug,
 	SMTP_URL: smtpUrl,
 	NETLIFY_BUILD_HOOK_URL: HOOK,
+	PUBLISH_MONTHLY_BUDGET: '40',
 	...overrides,
 });
 
@@ -53,6 +54,7 @@ beforeAll(async () => {
 		parseTenantFile(
 			{
 				tenant: { slug, name: 'Doctor Chamber' },
+				config: { features: { publishWindow: '2h' } },
 				users: [{ email: `boss@${slug}.test`, password: 'doctor-password', role: 'admin' }],
 			},
 			'fixture',
@@ -85,6 +87,8 @@ describe('npm run doctor', () => {
 				`✓ admin boss@${slug}.test (admin) has an identity`,
 				'✓ the logos bucket is public',
 				'✓ NETLIFY_BUILD_HOOK_URL is a Netlify build hook',
+				'✓ PUBLISH_MONTHLY_BUDGET is 40 publishes a month (600 Netlify credits of deploys)',
+				`✓ members' changes, syncs and imports of "${slug}" go live every 2 hours`,
 			]),
 		);
 		const migrations = (await readdir('supabase/migrations'))
@@ -126,8 +130,34 @@ describe('npm run doctor', () => {
 		expect(wrong[2]).toMatch(/^✗ NETLIFY_BUILD_HOOK_URL is not of the form/);
 	});
 
+	it('warns, without failing, when the publish budget or the publish window is left to its default', async () => {
+		await db.query(
+			`update public.chamber_config set features = features - 'publishWindow' where slug = $1`,
+			[slug],
+		);
+		try {
+			const { code, lines } = await doctor(deployment({ PUBLISH_MONTHLY_BUDGET: '' }));
+			expect(code).toBe(0);
+			expect(lines.filter((l) => l.startsWith('!'))).toEqual([
+				'! PUBLISH_MONTHLY_BUDGET is not set: the chamber may make 40 publishes a month (600 Netlify credits of deploys): set it to what your Netlify plan’s credits allow (docs/deploy.md#what-a-chambers-month-costs)',
+				`! the publish window of "${slug}" is not set: members' changes, syncs and imports go live every hour: choose it in the admin panel: Content → Member updates (docs/publishing.md)`,
+			]);
+			expect(lines.at(-1)).toBe('Everything checked works; 2 settings to choose (!).');
+			const wrong = await doctor(deployment({ PUBLISH_MONTHLY_BUDGET: 'forty' }));
+			expect(wrong.code).toBe(1);
+			expect(wrong.lines).toContain(
+				'✗ PUBLISH_MONTHLY_BUDGET is "forty", not a number of publishes from 1 to 1000: set a whole number, e.g. 40 for the Personal plan (docs/deploy.md#what-a-chambers-month-costs)',
+			);
+		} finally {
+			await db.query(
+				`update public.chamber_config set features = features || '{"publishWindow": "2h"}' where slug = $1`,
+				[slug],
+			);
+		}
+	});
+
 	it('checks the local stack without any setting', async () => {
-		const { code, lines } = await doctor({ TENANT: slug });
+		const { code, lines } = await doctor({ TENANT: slug, PUBLISH_MONTHLY_BUDGET: '40' });
 		expect(code).toBe(0);
 		expect(lines).toContain(`✓ the local stack (${stack.mode}) serves TENANT "${slug}"`);
 		expect(lines).toContain('✓ publishing uses npm start’s own build hook');

@@ -447,6 +447,24 @@ describe('recurring events', () => {
 		const after = await call('GET', event(id), tokens.admin);
 		expect(after.body.event.name).toBe('Lunch and Learn');
 
+		// The calendar lists each date with its own title and state; each date's calendar file too.
+		const ids = [first!.eventId, second!.eventId, third!.eventId];
+		const listed = ((await call('GET', '/api/events', null)).body.Result as Event[]).filter((e) =>
+			ids.includes(e.EventId),
+		);
+		expect(listed.map((e) => [e.EventId, e.EventName, e.Cancelled])).toEqual([
+			[first!.eventId, 'Lunch and Learn', false],
+			[second!.eventId, 'Lunch and Learn: Special', false],
+			[third!.eventId, 'Lunch and Learn', true],
+		]);
+		const ics = async (eventId: number) =>
+			(await call('GET', `/api/events/${eventId}.ics`, null)).body as string;
+		expect(await ics(first!.eventId)).toContain('STATUS:CONFIRMED');
+		expect(await ics(second!.eventId)).toContain('SUMMARY:Lunch and Learn: Special');
+		expect(await ics(third!.eventId)).toContain('STATUS:CANCELLED');
+		const feed = (await call('GET', '/api/events.ics', null)).body as string;
+		expect(feed.match(/SUMMARY:Lunch and Learn/g)).toHaveLength(3);
+
 		// A change of the date made from before someone else's change of it: 409.
 		const stale = await call('PATCH', event(id, `/dates/${second!.key}`), tokens.admin, {
 			version: 1,
@@ -470,5 +488,25 @@ describe('recurring events', () => {
 				})
 			).status,
 		).toBe(400);
+
+		// A copy of the series is a draft with dates of its own; deleting the series takes every
+		// date off the calendar, its pages and its calendar files.
+		const copy = await call('POST', event(id, '/duplicate'), tokens.editor);
+		expect(copy.status).toBe(201);
+		const copied = await call('GET', event(copy.body.id), tokens.editor);
+		expect(copied.body.event).toMatchObject({ status: 'draft', name: 'Copy of Lunch and Learn' });
+		expect(copied.body.dates).toHaveLength(3);
+		expect(copied.body.dates.map((d: { eventId: number }) => d.eventId)).not.toContain(
+			first!.eventId,
+		);
+		expect((await call('DELETE', event(id), tokens.admin)).status).toBe(200);
+		const gone = ((await call('GET', '/api/events', null)).body.Result as Event[]).map(
+			(e) => e.EventId,
+		);
+		for (const eventId of ids) {
+			expect(gone).not.toContain(eventId);
+			expect((await call('GET', `/api/event-details?eventId=${eventId}`, null)).status).toBe(404);
+			expect((await call('GET', `/api/events/${eventId}.ics`, null)).status).toBe(404);
+		}
 	});
 });

@@ -301,6 +301,22 @@ export async function seedRlsFixtures(service: SupabaseClient, db: Client): Prom
 		[importedA.tenant_id, idsA.publishedProfileId],
 	);
 
+	// The month's budget and warning, and what waits for a publish: a member's change of A's
+	// published business and one of the chamber's.
+	await db.query(
+		'insert into public.publish_budgets (tenant_id, monthly_publishes) values ($1, 40)',
+		[importedA.tenant_id],
+	);
+	await db.query(
+		`insert into public.publish_months (tenant_id, month, warned_used, budget) values ($1, '2026-11-01', 32, 40)`,
+		[importedA.tenant_id],
+	);
+	await db.query(
+		`insert into public.waiting_changes (tenant_id, source, summary, business_id, due_at)
+		values ($1, 'member', 'Opening hours', $2, now() + interval '1 hour'),
+			($1, 'import', 'Member import: 3 businesses', null, now() + interval '1 hour')`,
+		[importedA.tenant_id, idsA.publishedProfileId],
+	);
 	// A member of A's published business (the listing's address on file), a pending request of
 	// theirs, and a decided request of the unpublished business that is not theirs.
 	const memberId = randomUUID();

@@ -69,11 +69,14 @@ async function settled(id: string) {
 	throw new Error(`Import ${id} did not settle`);
 }
 
-/** Waits for an applied import's publish (requested once the transaction committed). */
+/**
+ * Waits for an applied import to be collected for the publish window (once the transaction
+ * committed): it makes no build of its own.
+ */
 async function published(id: string) {
 	for (let i = 0; i < 300; i += 1) {
 		const row = await settled(id);
-		if (row.state !== 'applied' || row.publish_id !== null) return row;
+		if (row.state !== 'applied' || row.live_by !== null) return row;
 		await new Promise((r) => setTimeout(r, 100));
 	}
 	throw new Error(`Import ${id} was not published`);
@@ -189,7 +192,7 @@ describe('a file with a bad row', () => {
 });
 
 describe('a good file', () => {
-	it('shows added, changed field by field, kept and missing; applies all at once and publishes once', async () => {
+	it('shows added, changed field by field, kept and missing; applies all at once and waits for the window’s publish', async () => {
 		const bakery = await business('101');
 		// A panel edit: staff changed the bakery's website here.
 		const saved = await userClient(stack, tokens.admin).rpc('save_business', {
@@ -248,8 +251,20 @@ describe('a good file', () => {
 		expect((await business('102')).social).toEqual(['https://facebook.com/harbor']);
 		expect(await business('104')).toMatchObject({ report_name: 'New Florist', published: true });
 		expect((await business('103')).published).toBe(false);
-		expect(site.netlify.buildHooks).toHaveLength(1);
-		expect(applied.publish_id).not.toBeNull();
+		// No build of its own: it waits for the chamber's publish window, with members' changes.
+		expect(site.netlify.buildHooks).toHaveLength(0);
+		expect(applied.publish_id).toBeNull();
+		const { rows: waiting } = await db.query(
+			`select source, summary, due_at from public.waiting_changes where tenant_id = $1 and source = 'import' and state = 'waiting'`,
+			[tenantId],
+		);
+		expect(waiting).toEqual([
+			{
+				source: 'import',
+				summary: `Member import by ${chambers.emails.admin}: 4 businesses`,
+				due_at: new Date(applied.live_by),
+			},
+		]);
 		const { rows: files } = await db.query(
 			`select 1 from storage.objects where bucket_id = 'imports' and name = $1`,
 			[applied.storage_path],
@@ -537,7 +552,8 @@ describe('the sync from the membership system', () => {
 		expect(run).toMatchObject({ state: 'applied', auto_apply: true, missing_action: 'unpublish' });
 		expect(await business('105')).toMatchObject({ report_name: 'Atlas Cafe', updated_by: 'sync' });
 		expect((await business('101')).website).toBe('https://staff.example');
-		expect(site.netlify.buildHooks).toHaveLength(1);
+		expect(site.netlify.buildHooks).toHaveLength(0);
+		expect(run.live_by).not.toBeNull();
 
 		for (let i = 0; i < 21; i += 1) {
 			await db.query(

@@ -204,6 +204,10 @@ const STAFF_FUNCTIONS = [
 	'public.request_publish',
 	// 'Place by the address again': the pin placed by hand goes (admins).
 	'public.reset_business_location',
+	// Publishing within a budget: the month's publishes for the header and History, and the
+	// change a member (its own business's) or staff (their own) leaves waiting for the window.
+	'public.collect_publish',
+	'public.publish_usage',
 	'public.restore_business',
 	'public.save_business',
 	'public.set_chamber_logo',
@@ -539,6 +543,18 @@ const REFUSALS: Record<
 		body: (t) => ({ p_tenant_id: t.tenant, p_business_id: t.published, p_field: 'website' }),
 		refused: ['memberA', 'editorA', 'adminB'],
 	},
+	// A member collects its own business's change, staff a change of theirs
+	// (tests/db/publish-budget.test.ts); a member's collect for a business not its own, a staff
+	// member's for a member, another chamber's admin: refused.
+	collect_publish: {
+		body: (t) => ({
+			p_tenant_id: t.tenant,
+			p_source: 'member',
+			p_summary: 'Refused',
+			p_business_id: t.unpublished,
+		}),
+		refused: ['memberA', 'editorA', 'adminB'],
+	},
 	config_conflicts: {
 		body: (t) => ({
 			p_tenant_id: t.tenant,
@@ -653,6 +669,7 @@ const REFUSALS: Record<
 		body: (t) => ({ p_import_id: t.memberImport, p_missing: 'keep' }),
 		refused: ['memberA', 'editorA', 'adminB'],
 	},
+	publish_usage: { body: (t) => ({ p_tenant_id: t.tenant }), refused: ['memberA', 'adminB'] },
 	request_publish: {
 		body: (t) => ({ p_tenant_id: t.tenant, p_reason: 'Refused' }),
 		refused: ['memberA', 'adminB'],

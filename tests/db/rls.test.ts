@@ -361,6 +361,50 @@ const TABLES: readonly RelationCase[] = [
 		writes: SERVICE_WRITES,
 	},
 	{
+		// The deployment's monthly budget, set by the server (set_publish_budget); the chamber's
+		// staff read it: tests/db/publish-budget.test.ts.
+		kind: 'table',
+		table: 'publish_budgets',
+		columns: `tenant_id monthly_publishes updated_at`,
+		tenantColumn: 'tenant_id',
+		updateColumn: 'monthly_publishes',
+		insert: tenantInsert(
+			`insert into public.publish_budgets (tenant_id, monthly_publishes) values ($1, 40) on conflict (tenant_id) do update set monthly_publishes = 41`,
+		),
+		select: STAFF_ONLY_READ,
+		writes: SERVICE_WRITES,
+	},
+	{
+		// A month that reached 80 % of the budget: written by the publishing functions only.
+		kind: 'table',
+		table: 'publish_months',
+		columns: `tenant_id month warned_at warned_used budget mailed_at`,
+		tenantColumn: 'tenant_id',
+		updateColumn: 'mailed_at',
+		insert: tenantInsert(
+			`insert into public.publish_months (tenant_id, month, warned_used, budget) values ($1, '2020-02-01', 32, 40)`,
+		),
+		select: STAFF_ONLY_READ,
+		writes: SERVICE_WRITES,
+	},
+	{
+		// Changes waiting for the window's publish: collected by collect_publish (a member its own
+		// business's, staff their own, the server any), moved by the publishes' trigger; the
+		// chamber's staff read them all, a member its own business's.
+		kind: 'table',
+		table: 'waiting_changes',
+		columns: `id tenant_id source summary business_id requested_by requested_by_email created_at
+			due_at daily state publish_id live_at`,
+		tenantColumn: 'tenant_id',
+		updateColumn: 'summary',
+		businessColumn: 'business_id',
+		insert: tenantInsert(
+			`insert into public.waiting_changes (tenant_id, source, summary, due_at, state, live_at) values ($1, 'sync', 'Sneaky', now(), 'live', now())`,
+		),
+		select: { ...STAFF_ONLY_READ, memberA: 'business' },
+		writes: SERVICE_WRITES,
+	},
+	{
 		// Written only by save_business (tests/db/business-admin.test.ts) and cleared by staff
 		// through clear_business_override.
 		kind: 'table',
@@ -448,7 +492,7 @@ const TABLES: readonly RelationCase[] = [
 				`id tenant_id kind source storage_path state auto_apply headers mapping
 					rows_total rows_read rows_validated rows_applied counts missing_action error
 					requested_by requested_by_email applied_by_email created_at updated_at
-					previewed_at applied_at publish_id applied_by`,
+					previewed_at applied_at publish_id applied_by live_by`,
 				'source',
 				`insert into public.member_imports (tenant_id, kind, source) values ($1, 'sync', 'x')`,
 			],
@@ -702,7 +746,7 @@ const TABLES: readonly RelationCase[] = [
 		kind: 'table',
 		table: 'event_submissions',
 		columns: `id tenant_id status submitter_name submitter_email event note created_at
-			reviewed_at reviewed_by event_series_id`,
+			reviewed_at reviewed_by event_series_id member_user_id`,
 		tenantColumn: 'tenant_id',
 		updateColumn: 'note',
 		insert: tenantInsert(
@@ -1603,6 +1647,56 @@ describe('row-level security through PostgREST', () => {
 				body: expect.objectContaining({ code: '42501' }),
 			});
 		}
+		restChecks++;
+	});
+
+	it('a community submission is public to nobody before staff approve it', async () => {
+		// Visitors and the member read none of it, and cannot write one (the submit function stores
+		// them after its reCAPTCHA and limits).
+		const anonRead = await rest(`/event_submissions?tenant_id=eq.${fx.tenantA.id}`);
+		expect(anonRead.status).toBe(401);
+		expect(anonRead.body).toMatchObject({ code: '42501' });
+		const member = await tokenOf('memberA');
+		expect(
+			await rest(`/event_submissions?tenant_id=eq.${fx.tenantA.id}`, { token: member }),
+		).toEqual({ status: 200, body: [] });
+		for (const token of [undefined, member]) {
+			const res = await rest('/event_submissions', {
+				method: 'POST',
+				token,
+				body: {
+					tenant_id: fx.tenantA.id,
+					submitter_name: 'Spammer',
+					submitter_email: 'spam@example.com',
+					event: {
+						name: 'Buy now',
+						time_zone: 'America/Chicago',
+						starts_local: '2027-04-01T10:00',
+						ends_local: '2027-04-01T11:00',
+					},
+				},
+			});
+			expect([401, 403]).toContain(res.status);
+		}
+		// Nor do the calendars show it: they read published chamber events only.
+		const calendar = await rest('/rpc/public_chamber_events', {
+			method: 'POST',
+			body: {
+				p_tenant_id: fx.tenantA.id,
+				p_calendar: 'community',
+				p_start: '2027-01-01T00:00:00Z',
+				p_end: '2027-12-31T00:00:00Z',
+			},
+		});
+		expect(calendar).toEqual({ status: 200, body: [] });
+		// Staff of the chamber read it to review it.
+		const editor = await rest(
+			`/event_submissions?tenant_id=eq.${fx.tenantA.id}&select=submitter_name`,
+			{
+				token: await tokenOf('editorA'),
+			},
+		);
+		expect(editor).toEqual({ status: 200, body: [{ submitter_name: 'Visitor' }] });
 		restChecks++;
 	});
 

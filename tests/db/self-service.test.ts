@@ -83,6 +83,15 @@ function fragmentOf(location: string | null): URLSearchParams {
 
 const asUser = (token: string) => userClient(stack, token);
 
+/** The chamber's publishes so far (each a build). */
+const publishCount = async () =>
+	(
+		await db.query<{ n: number }>(
+			'select count(*)::int as n from public.publishes where tenant_id = $1',
+			[chambers.tenantId],
+		)
+	).rows[0]!.n;
+
 let memberToken: string;
 /** The refresh token of the member's session from the e-mailed link. */
 let memberRefresh: string;
@@ -413,15 +422,23 @@ describe("the member's listing and requests", () => {
 		expect(own.error?.code).toBe('42501');
 	});
 
-	it('a field set to go live without review is saved at once, audited as the member, and published', async () => {
+	it('a field set to go live without review is saved at once, audited as the member, and waits for the publish window', async () => {
 		await db.query(
-			`update public.chamber_config set features = features || '{"memberLiveFields": ["work_phone"]}' where tenant_id = $1`,
+			`update public.chamber_config set features = features || '{"memberLiveFields": ["work_phone", "hours"]}' where tenant_id = $1`,
 			[chambers.tenantId],
 		);
+		const before = await publishCount();
 		const listing = (await ownListing()).body;
 		const answer = await submit(listing.version, { work_phone: '555-0142' });
 		expect(answer.status).toBe(200);
-		expect(answer.body).toMatchObject({ live: ['work_phone'], submission: null, published: true });
+		// A phone shows on cards: the change waits for the chamber's window, no build of its own.
+		expect(answer.body).toMatchObject({
+			live: ['work_phone'],
+			submission: null,
+			published: false,
+			publishAfter: null,
+			liveBy: expect.any(String),
+		});
 		const { rows } = await db.query(
 			`select p.work_phone, a.actor_email, a.actor_role
 			from public.profiles p
@@ -434,54 +451,69 @@ describe("the member's listing and requests", () => {
 			actor_email: memberEmail,
 			actor_role: 'member',
 		});
-		const publish = await db.query(
-			`select reason from public.publishes where tenant_id = $1 order by id desc limit 1`,
-			[chambers.tenantId],
+		const waiting = await db.query(
+			`select source, summary, requested_by_email, due_at from public.waiting_changes
+			where tenant_id = $1 and business_id = $2 and state = 'waiting'`,
+			[chambers.tenantId, ids.withEmail],
 		);
-		expect(publish.rows[0]?.reason).toBe('A member updated its listing');
+		expect(waiting.rows).toEqual([
+			{
+				source: 'member',
+				summary: 'Owner Bakery: Phone',
+				requested_by_email: memberEmail,
+				due_at: new Date(answer.body.liveBy),
+			},
+		]);
+		expect(await publishCount()).toBe(before);
 	});
 });
 
-describe("a member's live changes start at most one publish in 10 minutes", () => {
-	const memberPublishes = async () =>
-		(
-			await db.query<{ n: number }>(
-				`select count(*)::int as n from public.publishes
-				where tenant_id = $1 and reason = 'A member updated its listing'`,
-				[chambers.tenantId],
-			)
-		).rows[0]!.n;
-	const phone = async () =>
-		(await db.query('select work_phone from public.profiles where id = $1', [ids.withEmail]))
-			.rows[0].work_phone;
+describe("a member's changes show at once at most once in 10 minutes", () => {
+	const hours = async () =>
+		(await db.query('select hours from public.profiles where id = $1', [ids.withEmail])).rows[0]
+			.hours;
 
-	it('a save within the interval is kept, published with the next publish, and says when', async () => {
-		// The previous test's live save started this member's publish a moment ago.
-		const before = await memberPublishes();
+	// Profiles rendered on demand: opening hours, shown only on the profile, go live through a
+	// purge of the business's cache tags rather than a build.
+	beforeAll(() => {
+		process.env.PRERENDERED_PROFILES_MAX = '0';
+	});
+	afterAll(() => {
+		delete process.env.PRERENDERED_PROFILES_MAX;
+	});
+
+	it('a save within the interval is kept, waits for the window, and says when a save shows at once again', async () => {
+		const before = await publishCount();
 		const listing = (await ownListing()).body;
-		const saved = await submit(listing.version, { work_phone: '555-0143' });
+		const first = await submit(listing.version, { hours: 'Mon-Fri 8:00-16:00' });
+		expect(first.body).toMatchObject({ live: ['hours'], published: true, liveBy: null });
+		const saved = await submit(first.body.version, { hours: 'Mon-Fri 8:00-17:00' });
 		expect(saved.status).toBe(200);
-		expect(saved.body).toMatchObject({ live: ['work_phone'], published: false });
+		expect(saved.body).toMatchObject({
+			live: ['hours'],
+			published: false,
+			liveBy: expect.any(String),
+		});
 		const after = Date.parse(saved.body.publishAfter);
 		expect(after).toBeGreaterThan(Date.now() + 9 * 60_000);
 		expect(after).toBeLessThanOrEqual(Date.now() + MEMBER_PUBLISH_INTERVAL_SECONDS * 1000 + 1000);
-		expect(await phone()).toBe('555-0143');
-		const again = await submit(saved.body.version, { work_phone: '555-0144' });
-		expect(again.body).toMatchObject({ live: ['work_phone'], published: false });
-		expect(await memberPublishes()).toBe(before);
+		expect(await hours()).toMatchObject({ mon: [{ open: '08:00', close: '17:00' }] });
+		const again = await submit(saved.body.version, { hours: 'Mon-Fri 8:00-18:00' });
+		expect(again.body).toMatchObject({ live: ['hours'], published: false });
 
 		// Ten minutes on (the limit's hit moved back, as a clock would: nothing waits), the next
-		// save publishes, and the interval starts again.
+		// save shows at once, and the interval starts again.
 		await db.query(
 			`update public.rate_limit_hits set hit_at = hit_at - make_interval(secs => $2)
 			where bucket = $1`,
 			[memberPublishBucket(decodeJwt(memberToken).sub!), MEMBER_PUBLISH_INTERVAL_SECONDS],
 		);
-		const later = await submit(again.body.version, { work_phone: '555-0145' });
-		expect(later.body).toMatchObject({ live: ['work_phone'], published: true, publishAfter: null });
-		expect(await memberPublishes()).toBe(before + 1);
-		const next = await submit(later.body.version, { work_phone: '555-0146' });
+		const later = await submit(again.body.version, { hours: 'Mon-Fri 9:00-18:00' });
+		expect(later.body).toMatchObject({ live: ['hours'], published: true, publishAfter: null });
+		const next = await submit(later.body.version, { hours: 'Mon-Fri 9:00-17:00' });
 		expect(next.body).toMatchObject({ published: false });
+		// None of it built anything.
+		expect(await publishCount()).toBe(before);
 	});
 });
 

@@ -244,7 +244,9 @@ test.describe('/events', () => {
 			.map((month) => format(new Date(`${month}-15T12:00:00`), 'MMMM yyyy'));
 		const current = titles.indexOf(monthTitle(0));
 		expect(current).toBeGreaterThan(1);
-		expect(titles.length - current).toBeGreaterThan(3);
+		// The first load ends three months ahead: past the two months shown first it holds at least
+		// one more whole month to add (a fourth only when events fall in its first days).
+		expect(titles.length - current).toBeGreaterThan(2);
 
 		await open(page, MOBILE);
 		const headings = page.locator('.ev-list__month');

@@ -140,9 +140,11 @@ test(
 		await tabTo(page, importButton, { max: 120 });
 		await page.keyboard.press('Enter');
 		const file = page.getByLabel('Member file');
-		await tabTo(page, file, { max: 40 });
 		// A file input opens the system's file chooser on Space, as a visitor's keyboard would.
+		// Listened for before the focus moves there: Playwright catches the chooser only once the
+		// browser has been told to, which a key pressed straight after asking could beat.
 		const chooser = page.waitForEvent('filechooser');
+		await tabTo(page, file, { max: 40 });
 		await page.keyboard.press('Space');
 		await (
 			await chooser

@@ -105,15 +105,17 @@ test('a member added in the panel is on the public site after the publish; unpub
 	await page.goto(`/search?q=${encodeURIComponent('Zephyr Kite')}`);
 	await expect(page.getByRole('heading', { name })).toBeVisible();
 
-	// Unpublished: after the build its address is gone (410), with a page that says so, and it
-	// left the sitemap.
+	// Unpublished: its address is gone (410) at once, the profile being rendered on demand, with a
+	// page that says so, and after the build it left the sitemap.
 	await backToMembers(page);
 	const listing = await openListing(page, name);
 	await listing.getByRole('checkbox', { name: 'Published' }).uncheck();
 	await listing.getByRole('button', { name: 'Save Listing' }).click();
 	await expect(listing.getByText('Unpublished', { exact: true })).toBeVisible();
-	await expect.poll(async () => (await request.get(profile)).status(), build).toBe(410);
-	expect(await (await request.get('/sitemap.xml')).text()).not.toContain(id);
+	expect((await request.get(profile)).status()).toBe(410);
+	await expect
+		.poll(async () => (await request.get('/sitemap.xml')).text(), build)
+		.not.toContain(id);
 	await page.goto(profile);
 	await expect(page.getByRole('heading', { name: 'Business No Longer Listed' })).toBeVisible();
 

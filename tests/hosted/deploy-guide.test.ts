@@ -99,6 +99,8 @@ describe('docs/deploy.md on a hosted-shaped database', () => {
 			TENANT_FILE: 'tenants/example.json',
 			NETLIFY_BUILD_HOOK_URL: HOOK,
 			SMTP_URL: smtpUrl,
+			// The month's publish budget, as step 5 sets it for the Personal plan.
+			PUBLISH_MONTHLY_BUDGET: '40',
 			SUPABASE_DB_URL: process.env.HOSTED_DB_URL,
 		};
 		const first = await sh(guide[1]!, siteEnv);

@@ -21,6 +21,7 @@ const PUBLIC_ISLANDS = [
 	'src/features/events/EventsCalendar.tsx',
 	'src/features/events/EventsAgenda.tsx',
 	'src/features/contact/open-contact.tsx',
+	'src/features/chamber-events/submit/open-submit-event.tsx',
 	'src/features/site/header-menu.ts',
 	'src/features/home/banner-carousel.ts',
 ];
@@ -134,9 +135,14 @@ describe('the functions', () => {
 		'nodemailer (sending mail)': {
 			is: (m) => m === 'nodemailer',
 			usedBy: [
+				'admin-event-feeds.ts',
+				'admin-event-submissions.ts',
 				'admin-member-requests.ts',
 				'contact-business.ts',
 				'contact-retry.ts',
+				'event-feeds-scheduled.ts',
+				// The month's publish budget: the admins' warning at 80 %.
+				'fire-scheduled-publishes.ts',
 				'stats-monthly-email.ts',
 			],
 		},

@@ -1,8 +1,31 @@
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
+const ROOT = resolve(import.meta.dirname, '../..');
+const read = (file: string) => readFileSync(resolve(ROOT, file), 'utf8');
+
+/**
+ * The Node version has one home, .nvmrc; the places that must say it too (the pinned `node`
+ * package every npm script runs on, `engines`, Netlify's build image) are pinned to it here.
+ */
+const MAJOR = Number(read('.nvmrc').trim());
+
 describe('runtime', () => {
-	it('runs on the pinned Node (>= 22), not the machine’s Node 20', () => {
-		const major = Number(process.versions.node.split('.')[0]);
-		expect(major).toBeGreaterThanOrEqual(22);
+	it('runs on the pinned Node, not the machine’s Node 20', () => {
+		expect(Number(process.versions.node.split('.')[0])).toBe(MAJOR);
+	});
+
+	it('names one Node major everywhere: .nvmrc, the node package, engines and netlify.toml', () => {
+		const pkg = JSON.parse(read('package.json')) as {
+			engines: { node: string };
+			devDependencies: Record<string, string>;
+		};
+		const major = (range: string) => Number(/(\d+)/.exec(range)?.[1]);
+		expect({
+			node: major(pkg.devDependencies.node!),
+			engines: major(pkg.engines.node),
+			netlify: major(/NODE_VERSION = "(\d+)"/.exec(read('netlify.toml'))?.[1] ?? ''),
+		}).toEqual({ node: MAJOR, engines: MAJOR, netlify: MAJOR });
 	});
 });

@@ -8,6 +8,8 @@ import LogosTab from './logos/LogosTab.tsx';
 import UsersTab from './users/UsersTab.tsx';
 import MembersTab from '../members/MembersTab.tsx';
 import EventsTab from '../chamber-events/EventsTab.tsx';
+import FeedsPanel, { FeedAlerts } from '../chamber-events/FeedsPanel.tsx';
+import SubmissionsPanel from '../chamber-events/SubmissionsPanel.tsx';
 import { hasUnsavedEventChanges } from '../chamber-events/store.ts';
 import { hasUnsavedMemberChanges } from '../members/store.ts';
 import ImportPanel from '../members/import/ImportPanel.tsx';
@@ -32,7 +34,15 @@ const actionTabs = (tiles: MapTiles): ActionTabs => ({
 	Members: (props) => (
 		<MembersTab {...props} ImportPanel={ImportPanel} SyncPanel={SyncPanel} tiles={tiles} />
 	),
-	Events: (props) => <EventsTab {...props} />,
+	// 'Calendar feeds' (admins) and the community's submissions waiting for review.
+	Events: (props) => (
+		<EventsTab
+			{...props}
+			FeedsPanel={FeedsPanel}
+			FeedAlerts={FeedAlerts}
+			SubmissionsPanel={SubmissionsPanel}
+		/>
+	),
 	Requests: (props) => <RequestsTab {...props} />,
 	Logos: (props) => <LogosTab {...props} />,
 	Cache: (props) => <CacheTab {...props} />,

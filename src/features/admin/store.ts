@@ -1,7 +1,8 @@
 import { atom, computed } from 'nanostores';
 import type { ChamberConfig } from '../config/config.ts';
 import { conflictAnswerSchema, type EditConflict } from '../conflicts/conflicts.ts';
-import { publishRequested } from '../publish/store.ts';
+import { configChangeAltersPages, type BudgetRefusal } from '../publish/policy.ts';
+import { publishNeedsConfirmation, publishRequested } from '../publish/store.ts';
 import {
 	pendingChanges,
 	savedVersionSchema,
@@ -172,10 +173,14 @@ async function send(change: PendingChange, deps: SaveDeps): Promise<Sent> {
  * publish that cannot be asked for is no failed save; the header's status offers 'Publish now'.
  */
 async function requestPublish(deps: SaveDeps, saved: number): Promise<void> {
+	const reason = saved === 1 ? 'Configuration saved' : `${saved} configuration changes saved`;
 	try {
-		await post(deps, '/api/publish', {
-			reason: saved === 1 ? 'Configuration saved' : `${saved} configuration changes saved`,
-		});
+		const response = await post(deps, '/api/publish', { reason });
+		// The month's publishes are used: the header asks whether to publish at that cost.
+		if (response.status === 409) {
+			const body = (await response.json().catch(() => null)) as BudgetRefusal | null;
+			if (body?.budget) publishNeedsConfirmation({ ...body, reason });
+		}
 	} catch {
 		// The status line shows what is live; nothing is lost.
 	}
@@ -250,14 +255,18 @@ export async function saveChanges(deps: SaveDeps, attempt = 0): Promise<boolean>
 	const failures: string[] = [];
 	const refused: { change: PendingChange; conflicts: EditConflict[]; version: number }[] = [];
 	let saved = 0;
+	// Whether a saved change shows on a page: a save of only fields no page shows builds nothing.
+	let altersPages = false;
 	for (const change of changes) {
 		const sent = await send(change, deps);
-		if (sent.kind === 'saved') saved += 1;
-		else if (sent.kind === 'failed') failures.push(sent.text);
+		if (sent.kind === 'saved') {
+			saved += 1;
+			altersPages ||= configChangeAltersPages(change.path);
+		} else if (sent.kind === 'failed') failures.push(sent.text);
 		else refused.push({ change, conflicts: sent.conflicts, version: sent.version });
 	}
 	if (saved > 0) {
-		if (deps.publishes) await requestPublish(deps, saved);
+		if (deps.publishes && altersPages) await requestPublish(deps, saved);
 		publishRequested();
 	}
 	if (failures.length || refused.length) {

@@ -7,11 +7,11 @@ import {
 } from './business.server.ts';
 
 describe('prerenderedProfilesMax', () => {
-	it('is 1,000 businesses unless PRERENDERED_PROFILES_MAX says otherwise', () => {
-		expect(DEFAULT_PRERENDERED_PROFILES_MAX).toBe(1_000);
-		expect(prerenderedProfilesMax({})).toBe(1_000);
-		expect(prerenderedProfilesMax({ PRERENDERED_PROFILES_MAX: ' ' })).toBe(1_000);
-		expect(prerenderedProfilesMax({ PRERENDERED_PROFILES_MAX: '0' })).toBe(0);
+	it('is none (every profile on demand) unless PRERENDERED_PROFILES_MAX says otherwise', () => {
+		expect(DEFAULT_PRERENDERED_PROFILES_MAX).toBe(0);
+		expect(prerenderedProfilesMax({})).toBe(0);
+		expect(prerenderedProfilesMax({ PRERENDERED_PROFILES_MAX: ' ' })).toBe(0);
+		expect(prerenderedProfilesMax({ PRERENDERED_PROFILES_MAX: '1000' })).toBe(1_000);
 		expect(prerenderedProfilesMax({ PRERENDERED_PROFILES_MAX: '50000' })).toBe(50_000);
 	});
 

@@ -1,5 +1,4 @@
 import type { SupabaseClient } from '../../lib/database.ts';
-import { z } from 'zod';
 import type { ChamberConfig } from '../config/config.ts';
 import { getCachedChamberConfig } from '../config/config.server.ts';
 import { getBusiness } from '../directory/directory.server.ts';
@@ -8,29 +7,9 @@ import { getSite, getSiteBusinesses } from '../site/site.server.ts';
 import type { TenantRow } from '../tenants/lookup.server.ts';
 import { getAnonClient } from '../../lib/supabase.server.ts';
 import { getCurrentTenant } from '../../lib/tenant.server.ts';
+import { prerenderedProfilesMax } from './prerender.ts';
 
-/**
- * Up to this many businesses a chamber's profiles are pre-rendered, one file each; above it they
- * are rendered on demand and kept by the CDN until a publish purges them
- * (docs/performance.md#benchbuild). Pre-rendering costs about 2 ms of CPU per profile on every
- * publish: 3,000 profiles are a third of a publish's build, 50,000 would take it past 3 minutes.
- * PRERENDERED_PROFILES_MAX, read at build time, overrides it.
- */
-export const DEFAULT_PRERENDERED_PROFILES_MAX = 1_000;
-
-const prerenderedMaxSchema = z.coerce
-	.number({ error: 'PRERENDERED_PROFILES_MAX must be a whole number of businesses (0 or more)' })
-	.int('PRERENDERED_PROFILES_MAX must be a whole number of businesses (0 or more)')
-	.min(0, 'PRERENDERED_PROFILES_MAX must be a whole number of businesses (0 or more)');
-
-/** How many businesses a chamber may have and still get pre-rendered profiles. */
-export function prerenderedProfilesMax(env: NodeJS.ProcessEnv = process.env): number {
-	const value = env.PRERENDERED_PROFILES_MAX?.trim();
-	if (!value) return DEFAULT_PRERENDERED_PROFILES_MAX;
-	const parsed = prerenderedMaxSchema.safeParse(value);
-	if (!parsed.success) throw new Error(parsed.error.issues[0]!.message);
-	return parsed.data;
-}
+export { DEFAULT_PRERENDERED_PROFILES_MAX, prerenderedProfilesMax } from './prerender.ts';
 
 /**
  * The profiles the build pre-renders, and the config: every published business of the build's

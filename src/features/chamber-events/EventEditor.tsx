@@ -62,7 +62,7 @@ export function formatWhen(iso: string): string {
 }
 
 /** 'Tue, Mar 2, 2027 6:00 PM' of a local 'yyyy-mm-ddThh:mm' (read as it is, no zone). */
-function localLabel(local: string): string {
+export function localLabel(local: string): string {
 	return new Intl.DateTimeFormat('en-US', {
 		timeZone: 'UTC',
 		weekday: 'short',

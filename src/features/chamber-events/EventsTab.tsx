@@ -1,7 +1,7 @@
 import { useStore } from '@nanostores/react';
 import { useEffect, useId, useMemo, useState, type ComponentType, type FormEvent } from 'react';
 import type { AdminTabProps } from '../admin/admin.ts';
-import ErrorBanner from '../admin/ErrorBanner.tsx';
+import PagedList from '../versioned/PagedList.tsx';
 import { SelectField } from '../admin/fields.tsx';
 import '../admin/ops/ops.css';
 import { chamberTimeZone } from '../config/time-zone.ts';
@@ -22,12 +22,12 @@ import EventEditor, { formatWhen } from './EventEditor.tsx';
 import {
 	$editor,
 	$filters,
-	$list,
 	$notice,
 	closeEvent,
 	DEFAULT_FILTERS,
 	hasUnsavedEventChanges,
 	LEAVE_EVENT_QUESTION,
+	list,
 	loadList,
 	newEvent,
 	openEvent,
@@ -39,6 +39,8 @@ import './events-tab.css';
 export interface EventsTabProps extends AdminTabProps {
 	/** The chamber's calendar feeds (admins); left out, the button is not offered. */
 	FeedsPanel?: ComponentType<AdminTabProps & { onClose(): void }>;
+	/** Above the list (admins): the feeds that cannot be read. */
+	FeedAlerts?: ComponentType<AdminTabProps>;
 	/** The community's submissions waiting for review; left out, the button is not offered. */
 	SubmissionsPanel?: ComponentType<AdminTabProps & { onClose(): void }>;
 }
@@ -136,145 +138,111 @@ function EventList({
 	timeZone: string;
 	onOpen(id: string): void;
 }) {
-	const list = useStore($list);
-	const filters = useStore($filters);
-	const captionId = useId();
-	const pageSizeId = useId();
-	const result =
-		list.kind === 'ready' ? list.result : list.kind === 'loading' ? list.previous : null;
-	const pages = result ? Math.max(1, Math.ceil(result.total / filters.pageSize)) : 1;
-	const go = (page: number) => void loadList(deps, { ...filters, page });
 	return (
-		<div className="members-list" aria-busy={list.kind === 'loading'}>
-			<div role="status" aria-live="polite" className="members-list__count">
-				{list.kind === 'loading' && !result && 'Loading the events...'}
-				{result &&
-					`${result.total.toLocaleString('en-US')} ${result.total === 1 ? 'event' : 'events'}`}
-			</div>
-			{list.kind === 'failed' && <ErrorBanner error={list.error} />}
-			{result?.atlasError && <p className="admin-banner admin-banner--info">{result.atlasError}</p>}
-			{result && result.events.length > 0 && (
-				<div className="ops-table-wrap">
-					<table className="ops-table" aria-labelledby={captionId}>
-						<caption id={captionId} className="sr-only">
-							Events, page {filters.page} of {pages}
-						</caption>
-						<thead>
-							<tr>
-								<th scope="col">Title</th>
-								<th scope="col">When</th>
-								<th scope="col">Calendar</th>
-								<th scope="col">Source</th>
-								<th scope="col">Status</th>
-								<th scope="col">Last change</th>
-							</tr>
-						</thead>
-						<tbody>
-							{result.events.map((row) => (
-								<tr key={row.id}>
-									<th scope="row">
-										{row.readOnly ? (
-											<>
-												{row.eventId ? (
-													<a
-														href={eventPath({ EventId: row.eventId, EventName: row.name })}
-														target="_blank"
-														rel="noreferrer"
-													>
-														{row.name}
-													</a>
-												) : (
-													row.name
-												)}
-												<br />
-												<small>Read-only here</small>
-											</>
-										) : (
-											<button type="button" className="members-link" onClick={() => onOpen(row.id)}>
-												{row.name}
-											</button>
-										)}
-									</th>
-									<td>
-										{whenLabel(row, timeZone)}
-										{row.recurring && (
-											<>
-												<br />
-												<small>
-													Repeats, {row.dates} {row.dates === 1 ? 'date' : 'dates'}
-												</small>
-											</>
-										)}
-									</td>
-									<td>{CALENDAR_LABELS[row.calendar]}</td>
-									<td>
-										{SOURCE_LABELS[row.source]}
-										{row.feedName && (
-											<>
-												<br />
-												<small>{row.feedName}</small>
-											</>
-										)}
-									</td>
-									<td>
-										<span className={`members-status events-status--${row.status}`}>
-											{STATUS_LABELS[row.status]}
-										</span>
-									</td>
-									<td>
-										{actorLabel(row.updatedBy)}
-										{row.updatedAt && (
-											<>
-												<br />
-												<small>{formatWhen(row.updatedAt)}</small>
-											</>
-										)}
-									</td>
-								</tr>
-							))}
-						</tbody>
-					</table>
-				</div>
-			)}
-			{result && result.events.length === 0 && <p>No event matches.</p>}
-			{result && (
-				<nav className="members-pager" aria-label="Event pages">
-					<button
-						type="button"
-						className="admin-button admin-button--secondary"
-						disabled={filters.page <= 1}
-						onClick={() => go(filters.page - 1)}
-					>
-						Previous page
+		<PagedList
+			store={list}
+			deps={deps}
+			rows={(result) => result.events.length}
+			total={(result) => result.total}
+			nouns={['event', 'events']}
+			pageSizes={PAGE_SIZES}
+			loadingText="Loading the events..."
+			emptyText="No event matches."
+			pagesLabel="Event pages"
+			caption="Events"
+			notes={(result) =>
+				result.atlasError && <p className="admin-banner admin-banner--info">{result.atlasError}</p>
+			}
+			head={
+				<tr>
+					<th scope="col">Title</th>
+					<th scope="col">When</th>
+					<th scope="col">Calendar</th>
+					<th scope="col">Source</th>
+					<th scope="col">Status</th>
+					<th scope="col">Last change</th>
+				</tr>
+			}
+		>
+			{(result) =>
+				result.events.map((row) => (
+					<EventRow key={row.id} row={row} timeZone={timeZone} onOpen={onOpen} />
+				))
+			}
+		</PagedList>
+	);
+}
+
+function EventRow({
+	row,
+	timeZone,
+	onOpen,
+}: {
+	row: EventListRow;
+	timeZone: string;
+	onOpen(id: string): void;
+}) {
+	return (
+		<tr>
+			<th scope="row">
+				{row.readOnly ? (
+					<>
+						{row.eventId ? (
+							<a
+								href={eventPath({ EventId: row.eventId, EventName: row.name })}
+								target="_blank"
+								rel="noreferrer"
+							>
+								{row.name}
+							</a>
+						) : (
+							row.name
+						)}
+						<br />
+						<small>Read-only here</small>
+					</>
+				) : (
+					<button type="button" className="members-link" onClick={() => onOpen(row.id)}>
+						{row.name}
 					</button>
-					<span>
-						Page {filters.page} of {pages}
-					</span>
-					<button
-						type="button"
-						className="admin-button admin-button--secondary"
-						disabled={filters.page >= pages}
-						onClick={() => go(filters.page + 1)}
-					>
-						Next page
-					</button>
-					<label htmlFor={pageSizeId}>Per page</label>
-					<select
-						id={pageSizeId}
-						value={filters.pageSize}
-						onChange={(e) =>
-							void loadList(deps, { ...filters, page: 1, pageSize: Number(e.target.value) })
-						}
-					>
-						{PAGE_SIZES.map((size) => (
-							<option key={size} value={size}>
-								{size}
-							</option>
-						))}
-					</select>
-				</nav>
-			)}
-		</div>
+				)}
+			</th>
+			<td>
+				{whenLabel(row, timeZone)}
+				{row.recurring && (
+					<>
+						<br />
+						<small>
+							Repeats, {row.dates} {row.dates === 1 ? 'date' : 'dates'}
+						</small>
+					</>
+				)}
+			</td>
+			<td>{CALENDAR_LABELS[row.calendar]}</td>
+			<td>
+				{SOURCE_LABELS[row.source]}
+				{row.feedName && (
+					<>
+						<br />
+						<small>{row.feedName}</small>
+					</>
+				)}
+			</td>
+			<td>
+				<span className={`members-status events-status--${row.status}`}>
+					{STATUS_LABELS[row.status]}
+				</span>
+			</td>
+			<td>
+				{actorLabel(row.updatedBy)}
+				{row.updatedAt && (
+					<>
+						<br />
+						<small>{formatWhen(row.updatedAt)}</small>
+					</>
+				)}
+			</td>
+		</tr>
 	);
 }
 
@@ -294,7 +262,7 @@ function today(timeZone: string): string {
  * editor with its dates, and (admins) the calendar feeds and the community's submissions.
  */
 export default function EventsTab(props: EventsTabProps) {
-	const { user, chamber, config, getAccessToken, FeedsPanel, SubmissionsPanel } = props;
+	const { user, chamber, config, getAccessToken, FeedsPanel, FeedAlerts, SubmissionsPanel } = props;
 	const deps = useMemo<EventsDeps>(
 		() => ({ chamber: chamber.key, getAccessToken }),
 		[chamber.key, getAccessToken],
@@ -341,7 +309,7 @@ export default function EventsTab(props: EventsTabProps) {
 						className="admin-button admin-button--secondary"
 						onClick={() => setView('submissions')}
 					>
-						Submissions
+						Community submissions
 					</button>
 				)}
 				{admin && FeedsPanel && (
@@ -359,6 +327,7 @@ export default function EventsTab(props: EventsTabProps) {
 					{notice.text}
 				</p>
 			)}
+			{admin && FeedAlerts && <FeedAlerts {...props} />}
 			<Filters deps={deps} />
 			<EventList deps={deps} timeZone={timeZone} onOpen={(id) => void openEvent(deps, id)} />
 		</div>

@@ -6,6 +6,7 @@ import { atlasEventsSource, readEventsSourceConfig } from '../events/source.serv
 import { refusal } from '../members/refusal.server.ts';
 import { purgeTenantCache } from '../publish/publish.server.ts';
 import type { TenantRow } from '../tenants/lookup.server.ts';
+import { auditHistory, HISTORY_SIZE, recordId } from '../versioned/versioned.server.ts';
 import {
 	describeIssues,
 	eventIssues,
@@ -22,7 +23,14 @@ import {
 	type HistoryEntry,
 	type Saved,
 } from './chamber-events.ts';
-import { expandDates, ruleProblem, type SeriesDate } from './recurrence.ts';
+import { FEED_LIMITS } from './feed-limits.ts';
+import {
+	expandDates,
+	isEndless,
+	localDateTime,
+	ruleProblem,
+	type SeriesDate,
+} from './recurrence.ts';
 
 /**
  * The Events tab's data: every read and write through the signed-in user's supabase-js client,
@@ -31,12 +39,10 @@ import { expandDates, ruleProblem, type SeriesDate } from './recurrence.ts';
  * here from its rule (ical.js) and handed to the database with the change.
  */
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const NOT_FOUND = 'No such event in this chamber';
 
 export function eventId(id: string | undefined): string {
-	if (!id || !UUID.test(id)) throw new HttpError(404, NOT_FOUND);
-	return id.toLowerCase();
+	return recordId(id, NOT_FOUND);
 }
 
 // --- The list -----------------------------------------------------------------------------------
@@ -116,20 +122,38 @@ export async function getEvent(
 	return data;
 }
 
-/** The whole event valid as the site needs it, or a 400 naming each problem. */
-function checkWhole(event: EventValues): void {
+/**
+ * The whole event valid as the site needs it, or a 400 naming each problem. The rule is judged
+ * when it is set or changed: a feed's series may repeat without end (its dates are read ahead).
+ */
+function checkWhole(event: EventValues, ruleSet = true): void {
 	const issues: FieldIssue[] = eventIssues(event);
-	if (event.rrule) {
+	if (event.rrule && ruleSet) {
 		const problem = ruleProblem(event.rrule, event.starts_local);
 		if (problem) issues.push({ path: 'rrule', field: 'rrule', message: problem });
 	}
 	if (issues.length) throw new BadRequest(describeIssues(issues));
 }
 
-/** A series' dates from its rule; null for a one-off (the database keeps its one date). */
+/**
+ * A series' dates from its rule; null for a one-off (the database keeps its one date). A rule
+ * without end (a feed's) is expanded over the window a feed's read takes.
+ */
 function datesOf(event: EventValues): SeriesDate[] | null {
 	if (!event.rrule) return null;
-	const dates = expandDates(event.rrule, event.starts_local, event.ends_local);
+	const endless = isEndless(event.rrule);
+	const day = 86_400_000;
+	const horizon = endless
+		? localDateTime(new Date(Date.now() + FEED_LIMITS.aheadDays * day), event.time_zone)
+		: undefined;
+	// An endless rule's dates from as far back as a feed's read keeps them.
+	const since = endless
+		? localDateTime(new Date(Date.now() - FEED_LIMITS.pastDays * day), event.time_zone)
+		: undefined;
+	const dates = expandDates(event.rrule, event.starts_local, event.ends_local, {
+		horizon,
+		from: since,
+	});
 	if (dates.length === 0) throw new BadRequest('rrule: the rule gives no date');
 	return dates;
 }
@@ -190,7 +214,7 @@ export async function saveEvent(
 	const changes: EventChanges = parsed.changes;
 	const current = await getEvent(client, tenantId, id);
 	const whole = { ...current.event, ...changes };
-	checkWhole(whole);
+	checkWhole(whole, 'rrule' in changes);
 	const timesChanged = TIME_FIELDS.some((f) => f in changes);
 	const { data, error } = await client.rpc('save_chamber_event', {
 		p_tenant_id: tenantId,
@@ -268,43 +292,15 @@ export async function takeFeedValue(
 	return data;
 }
 
-interface AuditRow {
-	id: number;
-	at: string;
-	actor_email: string | null;
-	actor_role: string;
-	field: string;
-	old_value: unknown;
-	new_value: unknown;
-}
-
-/** How many changes of an event its history shows, newest first. */
-export const HISTORY_SIZE = 50;
+export { HISTORY_SIZE };
 
 /** An event's changes from the audit log (row-level security: the chamber's admins read it). */
-export async function eventHistory(
+export function eventHistory(
 	client: SupabaseClient,
 	tenantId: string,
 	id: string | undefined,
 ): Promise<HistoryEntry[]> {
-	const { data, error } = await client
-		.from('audit_log')
-		.select('id, at, actor_email, actor_role, field, old_value, new_value')
-		.eq('tenant_id', tenantId)
-		.eq('event_id', eventId(id))
-		.order('at', { ascending: false })
-		.order('id', { ascending: false })
-		.limit(HISTORY_SIZE)
-		.overrideTypes<AuditRow[], { merge: false }>();
-	if (error) throw refusal(error, 'Reading the history');
-	return data.map((row) => ({
-		id: Number(row.id),
-		at: row.at,
-		actor: row.actor_email ?? (row.actor_role === 'service_role' ? 'feed' : row.actor_role),
-		field: row.field,
-		oldValue: row.old_value,
-		newValue: row.new_value,
-	}));
+	return auditHistory(client, tenantId, 'event_id', eventId(id), 'feed');
 }
 
 // --- Publishing --------------------------------------------------------------------------------

@@ -1,6 +1,7 @@
 import { isValid } from 'date-fns/isValid';
 import { parseISO } from 'date-fns/parseISO';
 import { z } from 'zod';
+import type { Row } from '../../lib/database.ts';
 import { isTimeZone } from '../../lib/time-zone.ts';
 
 // The Events tab and /api/admin/events: the fields of an event the chamber keeps itself, who may
@@ -130,7 +131,7 @@ export const SOURCE_LABELS: Readonly<Record<EventSource, string>> = {
 	atlas: 'Membership system',
 };
 
-/** A ticket item in the membership system's shape. */
+/** A ticket item in the membership system's shape (chamber_events.tickets, held by event_tickets_problem). */
 export interface Ticket {
 	ItemName: string;
 	/** US dollars; 0 shows as 'Free'. */
@@ -142,42 +143,22 @@ export interface Ticket {
 	MaxQuantity: number | null;
 }
 
-/** An event's fields as the database keeps them (chamber_event_document). */
-export interface EventValues {
+/** A row of chamber_events, as the generated schema types it. */
+type EventRow = Row<'chamber_events'>;
+
+/**
+ * An event's fields as the database keeps them (chamber_event_document): the columns of
+ * chamber_events that staff change, their types from the generated schema, narrowed where a
+ * check holds more than the type says. Local times are 'yyyy-mm-ddThh:mm' on the event's wall
+ * clock (all day: 00:00 of the first day to 23:59 of the last); rrule is an iCalendar RRULE, null
+ * for a one-off; description is HTML, sanitised when shown; registration_opens and _closes are
+ * 'yyyy-mm-dd' or null.
+ */
+export type EventValues = Omit<Pick<EventRow, EventField>, 'calendar' | 'status' | 'tickets'> & {
 	calendar: Calendar;
 	status: EventStatus;
-	name: string;
-	summary: string;
-	/** HTML, sanitised when shown. */
-	description: string;
-	/** IANA zone of the local times. */
-	time_zone: string;
-	all_day: boolean;
-	/** 'yyyy-mm-ddThh:mm' on the event's wall clock; all day: 00:00 of the first day. */
-	starts_local: string;
-	/** All day: 23:59 of the last day. */
-	ends_local: string;
-	/** iCalendar RRULE, null for a one-off event. */
-	rrule: string | null;
-	venue: string;
-	address1: string;
-	address2: string;
-	city: string;
-	state: string;
-	zip: string;
-	event_type: string;
-	event_type_color: string;
-	featured: boolean;
-	image_url: string;
-	registration_url: string;
-	registration_disabled: boolean;
-	/** 'yyyy-mm-dd' or null. */
-	registration_opens: string | null;
-	registration_closes: string | null;
 	tickets: Ticket[];
-	contact_email: string;
-	show_attendees: boolean;
-}
+};
 
 export type EventChanges = Partial<EventValues>;
 

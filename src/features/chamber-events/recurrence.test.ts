@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { expandDates, MAX_DATES, ruleProblem } from './recurrence.ts';
+import { expandDates, isEndless, MAX_DATES, ruleProblem } from './recurrence.ts';
 
 describe('a series’ dates, expanded by ical.js', () => {
 	it('repeats the wall-clock time across a daylight-saving change, each date keyed by its day', () => {
@@ -44,5 +44,23 @@ describe('a series’ dates, expanded by ical.js', () => {
 		expect(ruleProblem('FREQ=HOURLY;COUNT=4', '2027-01-01T09:00')).toMatch(/daily, weekly/);
 		expect(ruleProblem('FREQ=DAILY;COUNT=900', '2027-01-01T09:00')).toMatch(/at most 500/);
 		expect(ruleProblem('FREQ=DAILY;UNTIL=20400101T000000', '2027-01-01T09:00')).toMatch(/5 years/);
+	});
+});
+
+describe('an endless rule (a calendar feed’s), expanded over a window', () => {
+	it('passes over the dates that ended before `from`, without counting them against the most', () => {
+		const dates = expandDates('FREQ=DAILY', '2015-01-01T09:00', '2015-01-01T10:00', {
+			from: '2027-03-01T00:00',
+			horizon: '2027-03-05T23:59',
+		});
+		expect(dates.map((d) => d.key)).toEqual([
+			'2027-03-01',
+			'2027-03-02',
+			'2027-03-03',
+			'2027-03-04',
+			'2027-03-05',
+		]);
+		expect(isEndless('FREQ=DAILY')).toBe(true);
+		expect(isEndless('FREQ=DAILY;COUNT=3')).toBe(false);
 	});
 });

@@ -1,3 +1,5 @@
+import { TZDate } from '@date-fns/tz';
+import { format } from 'date-fns/format';
 import ICAL from 'ical.js';
 import { FREQUENCIES, MAX_COUNT, MAX_UNTIL_YEARS } from './rule.ts';
 
@@ -21,6 +23,9 @@ export interface SeriesDate {
 
 /** The most dates the database keeps of one series. */
 export const MAX_DATES = 1000;
+
+/** The most dates passed over before `from` (a daily rule over 50 years). */
+const MAX_ITERATIONS = 20_000;
 
 export type RuleProblem = string;
 
@@ -59,16 +64,26 @@ export function ruleProblem(rule: string, startsLocal: string): RuleProblem | nu
 	return null;
 }
 
+/** A rule with neither COUNT nor UNTIL (a feed's may be one). */
+export function isEndless(rule: string): boolean {
+	return !ICAL.Recur.fromString(rule).isFinite();
+}
+
+/** 'yyyy-mm-ddThh:mm' of an instant on a zone's wall clock. */
+export function localDateTime(instant: Date, zone: string): string {
+	return format(new TZDate(instant.getTime(), zone), "yyyy-MM-dd'T'HH:mm");
+}
+
 /**
  * The dates of a series: each date of `rule` from `startsLocal`, lasting as long as the first
- * (ends_local − starts_local, on the wall clock), at most MAX_DATES and none after `horizon`
- * (a feed's endless rule is read a year ahead; the next read reaches further).
+ * (ends_local − starts_local, on the wall clock), at most MAX_DATES, none after `horizon` and
+ * none that ended before `from` (a feed's endless rule is read over the window of its reads).
  */
 export function expandDates(
 	rule: string,
 	startsLocal: string,
 	endsLocal: string,
-	options: { horizon?: string; max?: number } = {},
+	options: { horizon?: string; max?: number; from?: string } = {},
 ): SeriesDate[] {
 	const recur = ICAL.Recur.fromString(rule);
 	const start = floating(startsLocal);
@@ -77,12 +92,19 @@ export function expandDates(
 	const max = Math.min(options.max ?? MAX_DATES, MAX_DATES);
 	const iterator = recur.iterator(start);
 	const dates: SeriesDate[] = [];
+	let skipped = 0;
 	for (let next = iterator.next(); next && dates.length < max; next = iterator.next()) {
 		if (horizon && next.compare(horizon) > 0) break;
 		const end = next.clone();
 		end.addDuration(length);
 		const startText = localText(next);
-		dates.push({ key: startText.slice(0, 10), start: startText, end: localText(end) });
+		const endText = localText(end);
+		// Dates before `from` are passed over, not counted (at most MAX_ITERATIONS of them).
+		if (options.from && endText < options.from) {
+			if (++skipped > MAX_ITERATIONS) break;
+			continue;
+		}
+		dates.push({ key: startText.slice(0, 10), start: startText, end: endText });
 	}
 	return dates;
 }

@@ -170,6 +170,7 @@ describe('defaults', () => {
 			memberLiveFields: ['hours'],
 			memberEditorsApprove: false,
 			memberMaxCategories: 3,
+			publishWindow: '1h',
 		});
 	});
 

@@ -80,6 +80,24 @@ export type MemberFieldChoice = (typeof MEMBER_FIELD_CHOICES)[number];
 /** How many categories a member may choose when the chamber sets no other limit. */
 export const MEMBER_CATEGORY_COUNT = { min: 1, max: 50, fallback: 3 } as const;
 
+/**
+ * How often the changes that wait for a publish (members' own saves, syncs, imports) go live
+ * together: at most one publish in each such window, its marks counted from midnight on the
+ * chamber's clock. Interval texts Postgres reads as they are (public.publish_window()).
+ */
+export const PUBLISH_WINDOWS = [
+	'15min',
+	'30min',
+	'1h',
+	'2h',
+	'3h',
+	'4h',
+	'6h',
+	'12h',
+	'24h',
+] as const;
+export type PublishWindow = (typeof PUBLISH_WINDOWS)[number];
+
 export const EVENTS_CALENDARS = ['events', 'community-events', 'events-list'] as const;
 export type EventsCalendar = (typeof EVENTS_CALENDARS)[number];
 
@@ -580,6 +598,17 @@ export const featuresSchema = z.object({
 	memberEditorsApprove: z.boolean().default(false),
 	/** The most categories a member may choose, 1-50, anything else falls back to 3; default 3. */
 	memberMaxCategories: countWithFallback(MEMBER_CATEGORY_COUNT),
+	/**
+	 * How often members' changes, syncs and imports are published together, one of
+	 * PUBLISH_WINDOWS; default '1h' (a member's change is live within the hour, and a busy month
+	 * stays within the deploy budget).
+	 */
+	publishWindow: z
+		.enum(PUBLISH_WINDOWS, {
+			error: (iss) =>
+				`Expected one of ${PUBLISH_WINDOWS.join(', ')}, received ${describeValue(iss.input)}`,
+		})
+		.default('1h'),
 });
 
 /**

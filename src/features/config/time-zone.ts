@@ -65,6 +65,9 @@ const STATE_ZONES: Readonly<Record<string, TimeZone>> = {
 
 export const DEFAULT_TIME_ZONE: TimeZone = 'America/New_York';
 
+/** The states (2-letter codes) with a usual time zone; public.chamber_time_zone() holds the same. */
+export const ZONED_STATES: readonly string[] = Object.keys(STATE_ZONES);
+
 /** The usual time zone of a US state (2-letter code), or null for an unknown one. */
 export function stateTimeZone(state: string): TimeZone | null {
 	return STATE_ZONES[state.trim().toUpperCase()] ?? null;

@@ -1,5 +1,6 @@
 import { TZDate } from '@date-fns/tz';
 import { format } from 'date-fns/format';
+import type { Row } from '../../lib/database.ts';
 import { localDateTime } from '../tenants/tenant-file.ts';
 import type { Event } from './events.ts';
 import { parseSourceEvent } from './source-schema.ts';
@@ -18,44 +19,50 @@ export function isOwnEventId(id: number): boolean {
 	return id >= OWN_EVENT_ID_MIN;
 }
 
-/** One date of an own event as public_chamber_events answers it (column names). */
-export interface OwnEventRow {
-	event_id: number;
-	calendar: 'chamber' | 'community';
-	origin: 'staff' | 'feed' | 'submission';
-	cancelled: boolean;
-	start_utc: string;
-	end_utc: string;
-	name: string;
-	summary: string;
-	description: string;
-	time_zone: string;
-	all_day: boolean;
-	venue: string;
-	address1: string;
-	address2: string;
-	city: string;
-	state: string;
-	zip: string;
-	event_type: string;
-	event_type_color: string;
-	featured: boolean;
-	image_url: string;
-	registration_url: string;
-	registration_disabled: boolean;
-	registration_opens: string | null;
-	registration_closes: string | null;
-	tickets: {
-		ItemId?: number;
-		ItemName: string;
-		UnitPrice: number;
-		IsPublic: boolean;
-		Descr?: string;
-		MaxQuantity?: number | null;
-	}[];
-	contact_email: string;
-	show_attendees: boolean;
-}
+/** The columns of chamber_events a visitor's row carries (chamber_event_public_row). */
+type PublicEventColumn =
+	| 'name'
+	| 'summary'
+	| 'description'
+	| 'time_zone'
+	| 'all_day'
+	| 'venue'
+	| 'address1'
+	| 'address2'
+	| 'city'
+	| 'state'
+	| 'zip'
+	| 'event_type'
+	| 'event_type_color'
+	| 'featured'
+	| 'image_url'
+	| 'registration_url'
+	| 'registration_disabled'
+	| 'registration_opens'
+	| 'registration_closes'
+	| 'contact_email'
+	| 'show_attendees';
+
+/**
+ * One date of an own event as public_chamber_events answers it: the occurrence's columns and the
+ * series' (typed by the generated schema), narrowed where a check holds more than the type says.
+ */
+export type OwnEventRow = Pick<
+	Row<'chamber_event_occurrences'>,
+	'event_id' | 'cancelled' | 'start_utc' | 'end_utc'
+> &
+	Pick<Row<'chamber_events'>, PublicEventColumn> & {
+		calendar: 'chamber' | 'community';
+		origin: 'staff' | 'feed' | 'submission';
+		tickets: {
+			ItemId?: number;
+			ItemName: string;
+			UnitPrice: number;
+			IsPublic: boolean;
+			Descr?: string;
+			MaxQuantity?: number | null;
+		}[];
+	};
 
 /** The zone's abbreviation at an instant ('CST', 'CDT'), as the membership system sends it. */
 function abbreviation(instant: string, zone: string): string {

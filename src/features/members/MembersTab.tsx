@@ -16,11 +16,11 @@ import {
 import {
 	$editor,
 	$filters,
-	$list,
 	closeMember,
 	DEFAULT_FILTERS,
 	hasUnsavedMemberChanges,
 	LEAVE_LISTING_QUESTION,
+	list,
 	loadList,
 	newMember,
 	openMember,
@@ -28,7 +28,7 @@ import {
 	type MembersDeps,
 } from './store.ts';
 import './members.css';
-import ErrorBanner from '../admin/ErrorBanner.tsx';
+import PagedList from '../versioned/PagedList.tsx';
 
 export interface MembersTabProps extends AdminTabProps {
 	/**
@@ -176,104 +176,54 @@ function Filters({
 }
 
 function MemberList({ deps, onOpen }: { deps: MembersDeps; onOpen(id: string): void }) {
-	const list = useStore($list);
-	const filters = useStore($filters);
-	const captionId = useId();
-	const pageSizeId = useId();
-	const result =
-		list.kind === 'ready' ? list.result : list.kind === 'loading' ? list.previous : null;
-	const pages = result ? Math.max(1, Math.ceil(result.total / filters.pageSize)) : 1;
-	const go = (page: number) => void loadList(deps, { ...filters, page });
 	return (
-		<div className="members-list" aria-busy={list.kind === 'loading'}>
-			<div role="status" aria-live="polite" className="members-list__count">
-				{list.kind === 'loading' && !result && 'Loading the members...'}
-				{result &&
-					`${result.total.toLocaleString('en-US')} ${result.total === 1 ? 'member' : 'members'}`}
-			</div>
-			{list.kind === 'failed' && <ErrorBanner error={list.error} />}
-			{result && result.businesses.length > 0 && (
-				<div className="ops-table-wrap">
-					<table className="ops-table" aria-labelledby={captionId}>
-						<caption id={captionId} className="sr-only">
-							Members, page {filters.page} of {pages}
-						</caption>
-						<thead>
-							<tr>
-								<th scope="col">Name</th>
-								<th scope="col">Level</th>
-								<th scope="col">Categories</th>
-								<th scope="col">City</th>
-								<th scope="col">Status</th>
-								<th scope="col">Last change</th>
-							</tr>
-						</thead>
-						<tbody>
-							{result.businesses.map((b) => (
-								<tr key={b.id}>
-									<th scope="row">
-										<button type="button" className="members-link" onClick={() => onOpen(b.id)}>
-											{b.name}
-										</button>
-									</th>
-									<td>{b.level}</td>
-									<td>{b.categories.join(', ')}</td>
-									<td>{b.city}</td>
-									<td>
-										<span className={`members-status members-status--${b.status}`}>
-											{STATUS_LABELS[b.status]}
-										</span>
-									</td>
-									<td>
-										{actorLabel(b.updatedBy)}
-										<br />
-										<small>{formatWhen(b.updatedAt)}</small>
-									</td>
-								</tr>
-							))}
-						</tbody>
-					</table>
-				</div>
-			)}
-			{result && result.businesses.length === 0 && <p>No member matches.</p>}
-			{result && (
-				<nav className="members-pager" aria-label="Member pages">
-					<button
-						type="button"
-						className="admin-button admin-button--secondary"
-						disabled={filters.page <= 1}
-						onClick={() => go(filters.page - 1)}
-					>
-						Previous page
-					</button>
-					<span>
-						Page {filters.page} of {pages}
-					</span>
-					<button
-						type="button"
-						className="admin-button admin-button--secondary"
-						disabled={filters.page >= pages}
-						onClick={() => go(filters.page + 1)}
-					>
-						Next page
-					</button>
-					<label htmlFor={pageSizeId}>Per page</label>
-					<select
-						id={pageSizeId}
-						value={filters.pageSize}
-						onChange={(e) =>
-							void loadList(deps, { ...filters, page: 1, pageSize: Number(e.target.value) })
-						}
-					>
-						{PAGE_SIZES.map((size) => (
-							<option key={size} value={size}>
-								{size}
-							</option>
-						))}
-					</select>
-				</nav>
-			)}
-		</div>
+		<PagedList
+			store={list}
+			deps={deps}
+			rows={(result) => result.businesses.length}
+			total={(result) => result.total}
+			nouns={['member', 'members']}
+			pageSizes={PAGE_SIZES}
+			loadingText="Loading the members..."
+			emptyText="No member matches."
+			pagesLabel="Member pages"
+			caption="Members"
+			head={
+				<tr>
+					<th scope="col">Name</th>
+					<th scope="col">Level</th>
+					<th scope="col">Categories</th>
+					<th scope="col">City</th>
+					<th scope="col">Status</th>
+					<th scope="col">Last change</th>
+				</tr>
+			}
+		>
+			{(result) =>
+				result.businesses.map((b) => (
+					<tr key={b.id}>
+						<th scope="row">
+							<button type="button" className="members-link" onClick={() => onOpen(b.id)}>
+								{b.name}
+							</button>
+						</th>
+						<td>{b.level}</td>
+						<td>{b.categories.join(', ')}</td>
+						<td>{b.city}</td>
+						<td>
+							<span className={`members-status members-status--${b.status}`}>
+								{STATUS_LABELS[b.status]}
+							</span>
+						</td>
+						<td>
+							{actorLabel(b.updatedBy)}
+							<br />
+							<small>{formatWhen(b.updatedAt)}</small>
+						</td>
+					</tr>
+				))
+			}
+		</PagedList>
 	);
 }
 

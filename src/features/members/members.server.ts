@@ -1,13 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import type { SupabaseClient } from '../../lib/database.ts';
 import { HttpError } from '../../lib/http.server.ts';
-import { readClientEnv } from '../../lib/supabase.server.ts';
+import { getAnonClient, getServiceClient } from '../../lib/supabase.server.ts';
 import { writeLogoObject } from '../admin/logos/logos.server.ts';
 import { businessLogoObjectName, type LogoFormat } from '../admin/logos/logos.ts';
-import type { AdminSession } from '../auth/auth.server.ts';
-import { publishIfThisChamber } from '../publish/publish.server.ts';
-import type { PublishView } from '../publish/publish.ts';
-import { getTenantBySlugOrNull, type TenantRow } from '../tenants/lookup.server.ts';
+import { getCachedChamberConfig } from '../config/config.server.ts';
+import { businessChangeImpact, type ChangeSource, type PageImpact } from '../publish/policy.ts';
+import { publishChange, type PublishOutcome } from '../publish/policy.server.ts';
+import type { TenantRow } from '../tenants/lookup.server.ts';
+import { auditHistory, chamberOf, HISTORY_SIZE, recordId } from '../versioned/versioned.server.ts';
 import type {
 	BusinessChanges,
 	BusinessField,
@@ -26,22 +27,13 @@ import { refusal } from './refusal.server.ts';
  * judge each call as they would a direct one; their refusals become the API's statuses.
  */
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 const NOT_FOUND = 'No such business in this chamber';
 
 function businessId(id: string | undefined): string {
-	if (!id || !UUID.test(id)) throw new HttpError(404, NOT_FOUND);
-	return id.toLowerCase();
+	return recordId(id, NOT_FOUND);
 }
 
-/** The chamber a call names (`?chamber=`), or the deployment's own; 404 for an unknown one. */
-export async function chamberOf(session: AdminSession, slug?: string): Promise<TenantRow> {
-	const key = slug ?? readClientEnv().TENANT;
-	const tenant = await getTenantBySlugOrNull(session.client, key);
-	if (!tenant) throw new HttpError(404, `No chamber "${key}"`);
-	return tenant;
-}
+export { chamberOf, HISTORY_SIZE };
 
 export async function listMembers(
 	client: SupabaseClient,
@@ -157,19 +149,6 @@ export async function takeSystemValue(
 	return data;
 }
 
-interface AuditRow {
-	id: number;
-	at: string;
-	actor_email: string | null;
-	actor_role: string;
-	field: string;
-	old_value: unknown;
-	new_value: unknown;
-}
-
-/** How many changes of a listing its history shows, newest first. */
-export const HISTORY_SIZE = 50;
-
 /**
  * A listing's changes, newest first, from the audit log (row-level security: the chamber's
  * admins and super_admins read it).
@@ -179,24 +158,8 @@ export async function memberHistory(
 	tenantId: string,
 	id: string | undefined,
 ): Promise<HistoryEntry[]> {
-	const { data, error } = await client
-		.from('audit_log')
-		.select('id, at, actor_email, actor_role, field, old_value, new_value')
-		.eq('tenant_id', tenantId)
-		.eq('business_id', businessId(id))
-		.order('at', { ascending: false })
-		.order('id', { ascending: false })
-		.limit(HISTORY_SIZE)
-		.overrideTypes<AuditRow[], { merge: false }>();
-	if (error) throw refusal(error, 'Reading the history');
-	return data.map((row) => ({
-		id: Number(row.id),
-		at: row.at,
-		actor: row.actor_email ?? (row.actor_role === 'service_role' ? 'import' : row.actor_role),
-		field: row.field as HistoryEntry['field'],
-		oldValue: row.old_value,
-		newValue: row.new_value,
-	}));
+	const entries = await auditHistory(client, tenantId, 'business_id', businessId(id), 'import');
+	return entries.map((entry) => ({ ...entry, field: entry.field as HistoryEntry['field'] }));
 }
 
 /**
@@ -232,12 +195,59 @@ export function memberCacheTags(tenantSlug: string, id: string): string[] {
 	return [`${tenantSlug}:business:${id}`, `${tenantSlug}:businesses`, `${tenantSlug}:categories`];
 }
 
-/** Every accepted change publishes (coalesced with others) and purges that business's tags. */
+/** Whether a business is on the site now (published and not removed), read as the server. */
+export async function isOnSite(id: string): Promise<boolean> {
+	const { data, error } = await getServiceClient()
+		.from('profiles')
+		.select('published')
+		.eq('id', id)
+		.maybeSingle<{ published: boolean }>();
+	if (error) throw new Error(`Failed to read business ${id}: ${error.message}`, { cause: error });
+	return data?.published === true;
+}
+
+/**
+ * What a change of these fields of a business alters (policy.ts businessChangeImpact): nothing
+ * while it stays off the site, its profile alone, or pages of the site.
+ */
+export async function businessImpact(
+	tenantId: string,
+	id: string,
+	fields: readonly string[],
+	publishedBefore: boolean,
+): Promise<PageImpact> {
+	const [publishedAfter, config] = await Promise.all([
+		isOnSite(id),
+		getCachedChamberConfig(getAnonClient(), tenantId),
+	]);
+	return businessChangeImpact({
+		fields,
+		publishedBefore,
+		publishedAfter,
+		cardsShowDescription: config.features.showBusinessShortDescription,
+	});
+}
+
+/**
+ * An accepted change of a business is published as the policy says (staff at once, a member's
+ * with the window; nothing when no page shows it; a purge of the profile's tags when only its
+ * profile shows it and profiles are rendered on demand), purging that business's tags.
+ */
 export function publishMemberChange(
 	client: SupabaseClient,
 	tenant: TenantRow,
 	id: string,
 	reason: string,
-): Promise<PublishView | null> {
-	return publishIfThisChamber(client, tenant.id, reason, memberCacheTags(tenant.slug, id));
+	options: { origin?: ChangeSource; impact?: PageImpact; now?: Date } = {},
+): Promise<PublishOutcome> {
+	return publishChange({
+		client,
+		tenantId: tenant.id,
+		origin: options.origin ?? 'staff',
+		reason,
+		impact: options.impact,
+		businessId: id,
+		purgeTags: memberCacheTags(tenant.slug, id),
+		now: options.now,
+	});
 }

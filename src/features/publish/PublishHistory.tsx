@@ -1,8 +1,16 @@
 import { format } from 'date-fns/format';
 import { useEffect, useState, type ReactNode } from 'react';
+import {
+	budgetWarningText,
+	monthText,
+	NETLIFY_CREDITS,
+	type PublishUsage,
+	type WaitingChange,
+} from './policy.ts';
 import { describeChangeValue, type HistoryEntry } from './publish.ts';
 import { formatInZone, type ScheduledView } from './schedule.ts';
 import ScheduledList from './ScheduledList.tsx';
+import WaitingList from './WaitingList.tsx';
 import { publishRequested } from './store.ts';
 import './publish.css';
 
@@ -51,6 +59,9 @@ export default function PublishHistory({
 	const [notice, setNotice] = useState<Notice>(null);
 	const [version, setVersion] = useState(0);
 	const [scheduled, setScheduled] = useState<ScheduledView[]>([]);
+	const [month, setMonth] = useState<{ usage: PublishUsage; waiting: WaitingChange[] } | null>(
+		null,
+	);
 
 	useEffect(() => {
 		let live = true;
@@ -68,6 +79,16 @@ export default function PublishHistory({
 				if (plans.ok && live) {
 					const body = (await plans.json()) as { scheduled?: ScheduledView[] };
 					setScheduled(Array.isArray(body.scheduled) ? body.scheduled : []);
+				}
+				const status = await fetcher('/api/publish-status', {
+					headers: { Authorization: `Bearer ${await getAccessToken()}` },
+				});
+				if (status.ok && live) {
+					const body = (await status.json()) as {
+						usage?: PublishUsage;
+						waiting?: WaitingChange[];
+					};
+					if (body.usage) setMonth({ usage: body.usage, waiting: body.waiting ?? [] });
 				}
 			} catch (error) {
 				const message = error instanceof Error ? error.message : 'Failed to load the history';
@@ -154,6 +175,26 @@ export default function PublishHistory({
 
 	return (
 		<section className="publish-history" aria-labelledby="publish-history-title">
+			{month && (
+				<section aria-labelledby="publish-month-title">
+					<h2 id="publish-month-title">This month</h2>
+					<p>
+						{monthText(month.usage)} (each publish is a production deploy on Netlify,{' '}
+						{NETLIFY_CREDITS.deploy} credits: {month.usage.used * NETLIFY_CREDITS.deploy} so far).
+					</p>
+					{month.usage.used >= month.usage.warnAt && (
+						<p className="publish-status__month--warning">{budgetWarningText(month.usage)}</p>
+					)}
+					{month.waiting.length > 0 ? (
+						<>
+							<h3>Waiting for a publish</h3>
+							<WaitingList waiting={month.waiting} timeZone={timeZone} />
+						</>
+					) : (
+						<p>Nothing waits for a publish.</p>
+					)}
+				</section>
+			)}
 			{scheduled.length > 0 && (
 				<section aria-labelledby="publish-scheduled-title">
 					<h2 id="publish-scheduled-title">Scheduled</h2>

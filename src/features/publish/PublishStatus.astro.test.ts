@@ -219,4 +219,81 @@ describe('PublishStatus', () => {
 		await wait(POLL_IDLE_MS * 2);
 		expect(calls).toHaveLength(1);
 	});
+
+	it("shows the month's publishes and what waits; at the budget 'Publish now' asks, naming the cost", async () => {
+		const usage = {
+			month: '2026-11',
+			used: 40,
+			budget: 40,
+			warnAt: 32,
+			warned: true,
+			atBudget: true,
+			waiting: 1,
+			liveBy: '2026-11-24T06:00:00.000Z',
+			daily: true,
+		};
+		const waiting = [
+			{
+				id: 3,
+				source: 'member',
+				summary: 'Lakeside Bakery: Phone',
+				businessId: 'b-1',
+				requestedBy: 'owner@bakery.test',
+				createdAt: NOW.toISOString(),
+				dueAt: '2026-11-24T06:00:00.000Z',
+				daily: true,
+			},
+		];
+		const calls: Call[] = [];
+		const fetch = vi.fn(async (input: RequestInfo | URL, init: RequestInit = {}) => {
+			calls.push({
+				url: String(input),
+				method: init.method ?? 'GET',
+				authorization: null,
+				body: typeof init.body === 'string' ? init.body : null,
+			});
+			if (String(input) === '/api/publish') {
+				const body = JSON.parse(String(init.body)) as { confirm?: boolean };
+				if (!body.confirm) {
+					return Response.json(
+						{
+							error: "This month's 40 publishes are used",
+							budget: { used: 40, budget: 40, cost: 15 },
+							waiting: { dueAt: usage.liveBy, daily: true },
+						},
+						{ status: 409 },
+					);
+				}
+				return Response.json(
+					{ publish: publish(12, 'queued', { reason: 'Publish now' }), created: true },
+					{ status: 202 },
+				);
+			}
+			return Response.json({ publishes: [publish(11, 'live')], usage, waiting });
+		});
+		const screen = await mount(fetch as unknown as typeof globalThis.fetch);
+		expect(screen.getByText('Publishes this month: 40 of 40', { exact: false }).textContent).toBe(
+			"Publishes this month: 40 of 40 The budget is used: members' changes go out once a day.",
+		);
+		// Times on the chamber's clock (the default, New York): tomorrow at 01:00.
+		expect(
+			screen.getByText('1 change waits for a publish: live on the site by Nov 24, 01:00'),
+		).toBeTruthy();
+
+		await act(async () => screen.getByRole('button', { name: 'Publish now' }).click());
+		await settle();
+		const dialog = screen.getByRole('dialog', { name: 'Publish past this month’s budget?' });
+		expect(within(dialog).getByText(/costs 15 more Netlify credits/).textContent).toBe(
+			"This month's 40 publishes are used (40 so far). Publishing now is publish 41 of the month and costs 15 more Netlify credits (615 credits of deploys this month). Without it, the changes go live with the daily publish.",
+		);
+		await act(async () =>
+			within(dialog).getByRole('button', { name: 'Publish for 15 credits' }).click(),
+		);
+		await settle();
+		expect(calls.filter((c) => c.url === '/api/publish').map((c) => c.body)).toEqual([
+			JSON.stringify({ reason: 'Publish now' }),
+			JSON.stringify({ reason: 'Publish now', confirm: true }),
+		]);
+		expect(screen.queryByRole('dialog')).toBeNull();
+	});
 });

@@ -1,7 +1,10 @@
 import { useStore } from '@nanostores/react';
 import { useEffect, useMemo } from 'react';
+import BudgetConfirm from './BudgetConfirm.tsx';
+import { budgetNote, monthText } from './policy.ts';
 import { publishStatus } from './publish.ts';
 import ScheduledList from './ScheduledList.tsx';
+import WaitingList from './WaitingList.tsx';
 import { createPublishStatusStore, type PublishStatusDeps } from './store.ts';
 import './publish.css';
 
@@ -19,7 +22,9 @@ interface Props extends PublishStatusDeps {
  * running (checked every few seconds), 'Live since 14:32' with 'View live site', or 'Publish
  * failed: {reason}' with 'Retry'. The text is a polite live region, so screen readers hear when
  * a publish goes live or fails. Below it, what is scheduled to go live, by whom, with Cancel, and
- * a scheduled publish that failed in the last day.
+ * a scheduled publish that failed in the last day; the month's publishes against the budget
+ * ('Publishes this month: 12 of 40', with the warning from 80 %); the changes waiting for a
+ * publish, with 'Publish now'; and the confirmation a publish past the budget asks for.
  */
 export default function PublishStatus({
 	siteUrl = '/',
@@ -77,6 +82,28 @@ export default function PublishStatus({
 				onCancel={(id) => store.cancel(id)}
 				compact
 			/>
+			{state.usage && (
+				<p
+					className={`publish-status__month${state.usage.used >= state.usage.warnAt ? ' publish-status__month--warning' : ''}`}
+				>
+					{monthText(state.usage)}
+					{budgetNote(state.usage) && <span> {budgetNote(state.usage)}</span>}
+				</p>
+			)}
+			{state.waiting.length > 0 && (
+				<>
+					<WaitingList waiting={state.waiting} timeZone={timeZone} now={now()} compact />
+					<button
+						type="button"
+						className="publish-status__retry publish-status__publish"
+						disabled={state.retrying || view.kind === 'publishing'}
+						onClick={() => void store.publishNow()}
+					>
+						Publish now
+					</button>
+				</>
+			)}
+			<BudgetConfirm onConfirm={() => store.confirm()} />
 		</div>
 	);
 }

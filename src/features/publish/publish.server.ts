@@ -4,7 +4,6 @@ import type { Row, SupabaseClient } from '../../lib/database.ts';
 import { z } from 'zod';
 import { HttpError } from '../../lib/http.server.ts';
 import { getServiceClient, readClientEnv } from '../../lib/supabase.server.ts';
-import { getCurrentTenant } from '../../lib/tenant.server.ts';
 import type { AdminSession } from '../auth/auth.server.ts';
 import {
 	configFromRow,
@@ -28,6 +27,12 @@ import {
 	type PublishRow,
 	type PublishView,
 } from './publish.ts';
+import {
+	DEFAULT_MONTHLY_BUDGET,
+	MAX_MONTHLY_BUDGET,
+	NETLIFY_CREDITS,
+	type ChangeSource,
+} from './policy.ts';
 
 /**
  * Publishing on the server: a save requests a build (coalesced in the database, request_publish),
@@ -67,6 +72,17 @@ const publishEnvSchema = z.object({
 	NETLIFY_API_TIMEOUT_MS: optional(z.coerce.number().int().min(100).max(60_000)).transform(
 		(v) => v ?? 5000,
 	),
+	/**
+	 * Publishes (production deploys) the chamber may make in a month, 1 to 1000; default 40
+	 * (DEFAULT_MONTHLY_BUDGET: 600 of the Personal plan's 1,000 Netlify credits).
+	 */
+	PUBLISH_MONTHLY_BUDGET: optional(
+		z.coerce
+			.number({ error: 'Expected a whole number of publishes' })
+			.int({ error: 'Expected a whole number of publishes' })
+			.min(1)
+			.max(MAX_MONTHLY_BUDGET),
+	).transform((v) => v ?? DEFAULT_MONTHLY_BUDGET),
 });
 
 export type PublishEnv = z.output<typeof publishEnvSchema>;
@@ -182,12 +198,21 @@ export interface PublishRequest {
 	reason: string;
 	/** CDN cache tags to purge (default: the tenant's, i.e. every function answer of it). */
 	purgeTags?: string[];
+	/**
+	 * The person saw what a publish past the month's budget costs and confirmed it; without it a
+	 * new build at the budget is refused (BudgetReachedError).
+	 */
+	confirmCost?: boolean;
+	/** The clock (honoured by the database for the service role only: tests, bench:month). */
+	now?: Date;
 }
 
 export interface PublishRequestResult {
 	publish: PublishView;
 	/** false: the change joined a build that was already queued. */
 	created: boolean;
+	/** The month's publishes with this one, and the budget. */
+	usage: { used: number; budget: number };
 }
 
 interface RequestPublishRow {
@@ -196,6 +221,91 @@ interface RequestPublishRow {
 	tenant_slug: string;
 	tenant_name: string;
 	requested_by_email: string | null;
+	used: number;
+	budget: number;
+	budget_warning: boolean;
+}
+
+/**
+ * A new build the month's budget has no room for, unconfirmed: 409 `{error, budget: {used,
+ * budget, cost}}`, which the panel answers with the confirmation that names the cost.
+ */
+export class BudgetReachedError extends HttpError {
+	readonly used: number;
+	readonly budget: number;
+	constructor(used: number, budget: number) {
+		super(
+			409,
+			`This month's ${budget} publishes are used: publishing now costs ${NETLIFY_CREDITS.deploy} more Netlify credits. Send confirm: true to publish anyway.`,
+			{},
+			{ budget: { used, budget, cost: NETLIFY_CREDITS.deploy } },
+		);
+		this.name = 'BudgetReachedError';
+		this.used = used;
+		this.budget = budget;
+	}
+}
+
+/** The month's figures a PT402 refusal carries (its detail), or null for any other error. */
+function budgetRefusal(error: PostgrestError): BudgetReachedError | null {
+	if (error.code !== 'PT402') return null;
+	try {
+		const detail = z
+			.object({ used: z.number().int(), budget: z.number().int() })
+			.parse(JSON.parse(error.details ?? ''));
+		return new BudgetReachedError(detail.used, detail.budget);
+	} catch {
+		return new BudgetReachedError(0, 0);
+	}
+}
+
+const budgetsSet = new Map<string, number>();
+
+/**
+ * The deployment's budget (PUBLISH_MONTHLY_BUDGET) into the database, which counts and enforces
+ * it: once per function instance and chamber, and again when the variable changes.
+ */
+export async function syncPublishBudget(
+	tenantId: string,
+	env: PublishEnv = readPublishEnv(),
+	service: SupabaseClient = getServiceClient(),
+): Promise<void> {
+	if (budgetsSet.get(tenantId) === env.PUBLISH_MONTHLY_BUDGET) return;
+	const { error } = await service.rpc('set_publish_budget', {
+		p_tenant_id: tenantId,
+		p_publishes: env.PUBLISH_MONTHLY_BUDGET,
+	});
+	if (error)
+		throw new Error(`Failed to set the publish budget: ${error.message}`, { cause: error });
+	budgetsSet.set(tenantId, env.PUBLISH_MONTHLY_BUDGET);
+}
+
+/** Calls the build hook for a publish the database queued, and records the answer. */
+export async function dispatchBuild(
+	service: SupabaseClient,
+	tenantId: string,
+	row: {
+		publishId: number;
+		tenantName: string;
+		tenantSlug: string;
+		reason: string;
+		requestedBy: string | null;
+	},
+	env: PublishEnv,
+): Promise<void> {
+	const title = buildTitle({
+		tenantName: row.tenantName,
+		tenantSlug: row.tenantSlug,
+		reason: row.reason,
+		requestedBy: row.requestedBy,
+		publishId: row.publishId,
+	});
+	const failure = await callBuildHook(title, env);
+	if (failure) await finishPublish(service, row.publishId, { state: 'failed', error: failure });
+	else {
+		await markDispatched(service, row.publishId);
+		await cancelSupersededDeploys(service, tenantId, row.publishId, env);
+	}
 }
 
 /**
@@ -213,56 +323,106 @@ export async function requestPublish(
 	await failStalePublishes(request.tenantId, env).catch((error: unknown) => {
 		console.error('[publish] could not check for stale publishes:', error);
 	});
+	const service = getServiceClient();
+	await syncPublishBudget(request.tenantId, env, service);
 	const { data, error } = await request.client.rpc('request_publish', {
 		p_tenant_id: request.tenantId,
 		p_reason: request.reason,
+		p_confirm_cost: request.confirmCost ?? false,
+		...(request.now ? { p_now: request.now.toISOString() } : {}),
 	});
 	if (error) {
 		if (error.code === '42501') throw new HttpError(403, 'You cannot publish this chamber.');
+		const refusal = budgetRefusal(error);
+		if (refusal) throw refusal;
 		throw new Error(`Failed to request a publish: ${error.message}`, { cause: error });
 	}
 	const row = (data as RequestPublishRow[])[0];
 	if (!row) throw new Error('request_publish answered no row');
 	const id = Number(row.publish_id);
-	const service = getServiceClient();
 
 	await purgeTenantCache(request.purgeTags ?? [row.tenant_slug], env);
 
 	if (row.created) {
-		const title = buildTitle({
-			tenantName: row.tenant_name,
-			tenantSlug: row.tenant_slug,
-			reason: request.reason,
-			requestedBy: row.requested_by_email,
-			publishId: id,
-		});
-		const failure = await callBuildHook(title, env);
-		if (failure) await finishPublish(service, id, { state: 'failed', error: failure });
-		else {
-			await markDispatched(service, id);
-			await cancelSupersededDeploys(service, request.tenantId, id, env);
-		}
+		await dispatchBuild(
+			service,
+			request.tenantId,
+			{
+				publishId: id,
+				tenantName: row.tenant_name,
+				tenantSlug: row.tenant_slug,
+				reason: request.reason,
+				requestedBy: row.requested_by_email,
+			},
+			env,
+		);
 	}
 	const publish = await getPublish(service, id);
 	if (!publish) throw new Error(`Publish ${id} vanished`);
-	return { publish, created: row.created };
+	return { publish, created: row.created, usage: { used: row.used, budget: row.budget } };
 }
 
-/**
- * A change to `tenantId`'s configuration (a save, a logo) or to one of its businesses publishes
- * when this deployment builds that chamber, purging `purgeTags` (default: every answer of the
- * chamber); a super_admin's change to another chamber is published by that chamber's own
- * deployment. Answers the publish, or null when there is none here.
- */
-export async function publishIfThisChamber(
-	client: SupabaseClient,
-	tenantId: string,
-	reason: string,
-	purgeTags?: string[],
-): Promise<PublishView | null> {
-	const current = await getCurrentTenant();
-	if (current.id !== tenantId) return null;
-	return (await requestPublish({ client, tenantId, reason, purgeTags })).publish;
+/** A change collected for the window's publish: live on the site by `dueAt` at the latest. */
+export interface WaitingAnswer {
+	/** Its row of waiting_changes (a business's later saves update the same one). */
+	id: number;
+	dueAt: string;
+	/** It waits for the daily publish: the month's budget is used. */
+	daily: boolean;
+	/**
+	 * The budget and its reserve of daily publishes are used: only a publish staff confirm takes
+	 * it, so `dueAt` is no promise.
+	 */
+	held: boolean;
+}
+
+export interface CollectRequest {
+	/** As the person whose change it is (a member, a staff member), or the service client. */
+	client: SupabaseClient;
+	tenantId: string;
+	source: ChangeSource;
+	/** What it changed, for people (the Requests tab, History). */
+	summary: string;
+	/** The business a member changed. */
+	businessId?: string | null;
+	/** CDN cache tags to purge now, so the functions' answers show it at once. */
+	purgeTags?: string[];
+	/** The clock (honoured by the database for the service role only). */
+	now?: Date;
+}
+
+const collectedRow = z.object({
+	waiting_id: z.union([z.number(), z.string()]),
+	due_at: z.string(),
+	daily: z.boolean(),
+	held: z.boolean(),
+});
+
+/** Collects a change for the window's publish; answers when it is live at the latest. */
+export async function collectChange(
+	request: CollectRequest,
+	env: PublishEnv = readPublishEnv(),
+): Promise<WaitingAnswer> {
+	await syncPublishBudget(request.tenantId, env);
+	const { data, error } = await request.client.rpc('collect_publish', {
+		p_tenant_id: request.tenantId,
+		p_source: request.source,
+		p_summary: request.summary.slice(0, 200),
+		p_business_id: request.businessId ?? undefined,
+		...(request.now ? { p_now: request.now.toISOString() } : {}),
+	});
+	if (error) {
+		if (error.code === '42501') throw new HttpError(403, 'You cannot publish this chamber.');
+		throw new Error(`Failed to collect the change: ${error.message}`, { cause: error });
+	}
+	const row = collectedRow.parse((data as unknown[])[0]);
+	if (request.purgeTags?.length) await purgeTenantCache(request.purgeTags, env);
+	return {
+		id: Number(row.waiting_id),
+		dueAt: new Date(row.due_at).toISOString(),
+		daily: row.daily,
+		held: row.held,
+	};
 }
 
 /**
@@ -740,7 +900,10 @@ export async function restorePublishedConfig(
 	session: Pick<AdminSession, 'client'>,
 	tenantId: string,
 	publishId: number,
-): Promise<PublishRequestResult> {
+): Promise<
+	| (PublishRequestResult & { waiting: null })
+	| { publish: null; created: false; usage: PublishRequestResult['usage']; waiting: WaitingAnswer }
+> {
 	const { row, publishedAt } = await readKeptConfig(session.client, tenantId, publishId);
 	const update = await session.client
 		.from('chamber_config')
@@ -754,9 +917,26 @@ export async function restorePublishedConfig(
 		});
 	}
 	if (update.data.length === 0) throw new HttpError(403, 'You cannot change this chamber.');
-	return requestPublish({
-		client: session.client,
-		tenantId,
-		reason: `Restored the configuration published ${publishedAt} UTC`.trim(),
-	});
+	const reason = `Restored the configuration published ${publishedAt} UTC`.trim();
+	try {
+		return {
+			...(await requestPublish({ client: session.client, tenantId, reason })),
+			waiting: null,
+		};
+	} catch (error) {
+		if (!(error instanceof BudgetReachedError)) throw error;
+		// The month's budget is used: the restore is saved and waits for the daily publish.
+		const waiting = await collectChange({
+			client: session.client,
+			tenantId,
+			source: 'staff',
+			summary: reason,
+		});
+		return {
+			publish: null,
+			created: false,
+			usage: { used: error.used, budget: error.budget },
+			waiting,
+		};
+	}
 }

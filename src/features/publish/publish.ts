@@ -229,9 +229,13 @@ export interface HistoryEntry {
 
 // --- Request bodies and queries -----------------------------------------------------------------
 
-/** POST /api/publish: an optional reason ('Publish now' when left out). */
+/**
+ * POST /api/publish: an optional reason ('Publish now' when left out), and `confirm` once the
+ * person saw what a publish past the month's budget costs.
+ */
 export const publishBodySchema = z.object({
 	reason: z.string().trim().max(120, { error: 'The reason is at most 120 characters' }).optional(),
+	confirm: z.boolean({ error: 'Expected confirm to be true or false' }).optional(),
 });
 
 /** GET /api/publish-status?limit= (default 5, at most 20). */

@@ -7,10 +7,13 @@ import { chamberTimeZone, zonedWallTimeToInstant } from '../config/time-zone.ts'
 import { throwIfConflict } from '../conflicts/conflicts.server.ts';
 import { ConfigChangeError, parseConfigChange } from '../admin/update-config.ts';
 import {
+	BudgetReachedError,
+	collectChange,
 	readKeptConfig,
 	readPublishEnv,
 	requestPublish,
 	type PublishEnv,
+	type WaitingAnswer,
 } from './publish.server.ts';
 import type { PublishView } from './publish.ts';
 import {
@@ -191,11 +194,18 @@ export interface FiredSchedules {
 	fired: ScheduledView[];
 	/** The publish that takes the written ones live, or null when none was written. */
 	publish: PublishView | null;
+	/**
+	 * At the month's budget the written ones wait instead (for the daily publish, or the next one
+	 * staff confirm): when they are live at the latest.
+	 */
+	waiting?: WaitingAnswer;
 }
 
 /**
  * The scheduled function's work: writes the chamber's changes that are due (in their authors'
- * names) and requests one publish for all of them. `now` injects the clock.
+ * names) and requests one publish for all of them, which takes every change waiting for the
+ * window with it. At the month's budget nobody is there to confirm the cost: they wait for the
+ * daily publish. `now` injects the clock.
  */
 export async function fireDueSchedules(
 	tenantId: string,
@@ -217,10 +227,22 @@ export async function fireDueSchedules(
 	if (published.length === 0) return { fired, publish: null };
 	const authors = [...new Set(published.map((f) => f.createdBy ?? 'the server'))].join(', ');
 	const what = published.map((f) => f.summary).join('; ');
-	const { publish } = await requestPublish(
-		{ client: service, tenantId, reason: `Scheduled by ${authors}: ${what}`.slice(0, 200) },
-		options.env ?? readPublishEnv(),
-	);
+	const reason = `Scheduled by ${authors}: ${what}`.slice(0, 200);
+	const env = options.env ?? readPublishEnv();
+	let publish: PublishView;
+	try {
+		({ publish } = await requestPublish(
+			{ client: service, tenantId, reason, now: options.now },
+			env,
+		));
+	} catch (error) {
+		if (!(error instanceof BudgetReachedError)) throw error;
+		const waiting = await collectChange(
+			{ client: service, tenantId, source: 'scheduled', summary: reason, now: options.now },
+			env,
+		);
+		return { fired, publish: null, waiting };
+	}
 	const link = await service.rpc('link_scheduled_publishes', {
 		p_ids: published.map((f) => f.id),
 		p_publish_id: publish.id,

@@ -1,4 +1,5 @@
 import { atom, type ReadableAtom } from 'nanostores';
+import type { BudgetRefusal, PublishUsage, WaitingChange } from './policy.ts';
 import { isActive, POLL_ACTIVE_MS, POLL_IDLE_MS, type PublishView } from './publish.ts';
 import type { ScheduledView } from './schedule.ts';
 
@@ -13,6 +14,10 @@ export interface PublishStatusState {
 	publishes: PublishView[];
 	/** What is scheduled (soonest first), then what went live, failed or was cancelled lately. */
 	scheduled: ScheduledView[];
+	/** The month's publishes against the budget (null before the first answer). */
+	usage: PublishUsage | null;
+	/** Changes waiting for a publish, soonest first. */
+	waiting: WaitingChange[];
 	loaded: boolean;
 	/** Why the last check failed (the previous publishes stay shown). */
 	error: string | null;
@@ -34,6 +39,13 @@ export interface PublishStatusStore {
 	refresh(): Promise<void>;
 	/** POST /api/publish: a new build (or the queued one). */
 	retry(): Promise<void>;
+	/**
+	 * 'Publish now': a build that takes every waiting change; at the month's budget the answer
+	 * asks for a confirmation first ($confirmation).
+	 */
+	publishNow(): Promise<void>;
+	/** The person confirmed the cost: the publish the confirmation was for, with confirm. */
+	confirm(): Promise<void>;
 	/** Cancel of a scheduled publish (DELETE /api/publish-schedule?id=). */
 	cancel(id: number): Promise<void>;
 }
@@ -43,6 +55,17 @@ const kick = atom(0);
 /** Any change the panel saved asks for a publish: every status on the page looks at once. */
 export function publishRequested(): void {
 	kick.set(kick.get() + 1);
+}
+
+/** A publish the month's budget has no room for, waiting for the person to confirm its cost. */
+export type PendingConfirmation = BudgetRefusal & { reason: string };
+
+/** The confirmation the panel shows (one at a time, whoever asked: a save, 'Publish now'). */
+export const $confirmation = atom<PendingConfirmation | null>(null);
+
+/** A publish was refused at the budget: ask the person (the header shows the dialog). */
+export function publishNeedsConfirmation(refusal: PendingConfirmation): void {
+	$confirmation.set(refusal);
 }
 
 async function readError(response: Response, fallback: string): Promise<string> {
@@ -57,6 +80,8 @@ export function createPublishStatusStore(deps: PublishStatusDeps): PublishStatus
 	const $state = atom<PublishStatusState>({
 		publishes: [],
 		scheduled: [],
+		usage: null,
+		waiting: [],
 		loaded: false,
 		error: null,
 		retrying: false,
@@ -91,12 +116,16 @@ export function createPublishStatusStore(deps: PublishStatusDeps): PublishStatus
 			const body = (await response.json()) as {
 				publishes: PublishView[];
 				scheduled?: ScheduledView[];
+				usage?: PublishUsage;
+				waiting?: WaitingChange[];
 			};
 			if (mine !== sequence) return;
 			$state.set({
 				...$state.get(),
 				publishes: body.publishes,
 				scheduled: body.scheduled ?? [],
+				usage: body.usage ?? null,
+				waiting: body.waiting ?? [],
 				loaded: true,
 				error: null,
 			});
@@ -108,18 +137,27 @@ export function createPublishStatusStore(deps: PublishStatusDeps): PublishStatus
 		plan();
 	}
 
-	async function retry(): Promise<void> {
+	async function publish(reason: string, confirm = false): Promise<void> {
 		$state.set({ ...$state.get(), retrying: true });
 		try {
 			const response = await authorized('/api/publish', {
 				method: 'POST',
 				headers: { 'Content-Type': 'application/json' },
-				body: JSON.stringify({ reason: 'Retry' }),
+				body: JSON.stringify({ reason, ...(confirm ? { confirm: true } : {}) }),
 			});
-			if (!response.ok) throw new Error(await readError(response, 'Could not start publishing'));
-			const body = (await response.json()) as { publish: PublishView };
-			const others = $state.get().publishes.filter((p) => p.id !== body.publish.id);
-			$state.set({ ...$state.get(), publishes: [body.publish, ...others], error: null });
+			const refusal =
+				response.status === 409
+					? ((await response.json().catch(() => null)) as BudgetRefusal | null)
+					: null;
+			if (refusal?.budget) publishNeedsConfirmation({ ...refusal, reason });
+			else {
+				if (!response.ok) {
+					throw new Error(await readError(response, 'Could not start publishing'));
+				}
+				const body = (await response.json()) as { publish: PublishView };
+				const others = $state.get().publishes.filter((p) => p.id !== body.publish.id);
+				$state.set({ ...$state.get(), publishes: [body.publish, ...others], error: null });
+			}
 		} catch (error) {
 			const message = error instanceof Error ? error.message : 'Could not start publishing';
 			$state.set({ ...$state.get(), error: message });
@@ -140,9 +178,18 @@ export function createPublishStatusStore(deps: PublishStatusDeps): PublishStatus
 		await refresh();
 	}
 
+	/** 'Retry' after a failed build. */
+	const retry = () => publish('Retry');
+
 	return {
 		$state,
 		cancel: cancelScheduled,
+		publishNow: () => publish('Publish now'),
+		async confirm() {
+			const pending = $confirmation.get();
+			$confirmation.set(null);
+			if (pending) await publish(pending.reason, true);
+		},
 		start() {
 			if (running) return;
 			running = true;

@@ -10,6 +10,7 @@ import { MemberReport } from '../reports/ReportsTab.tsx';
 import { formatHoursText, isOpeningHours, openingHoursSchema } from '../tenants/hours.ts';
 import type { Listing, SocialMediaEntry, WebContent } from '../tenants/tenant-file.ts';
 import { withErrorBoundary } from '../site/ErrorBoundary.tsx';
+import { liveByText } from '../publish/policy.ts';
 import { signInPath } from './paths.ts';
 import {
 	describeSaved,
@@ -449,6 +450,8 @@ function MemberListing({
 	});
 	const [message, setMessage] = useState<string | null>(null);
 	const [generation, setGeneration] = useState(0);
+	/** 'Live on the site by 14:00', on the chamber's clock. */
+	const liveBy = useCallback((iso: string) => liveByText(iso, timeZone, new Date()), [timeZone]);
 
 	const load = useCallback(
 		(id: string) =>
@@ -497,6 +500,11 @@ function MemberListing({
 							{message}
 						</p>
 					)}
+					{!message && state.listing.waiting && (
+						<p>
+							Your saved changes: {liveBy(state.listing.waiting.dueAt).replace(/^Live/, 'live')}.
+						</p>
+					)}
 					{state.listing.submission && (
 						<div
 							className={`member-status${state.listing.submission.status === 'returned' ? ' member-status--returned' : ''}`}
@@ -512,7 +520,7 @@ function MemberListing({
 						listing={state.listing}
 						supabase={supabase}
 						onSaved={(result) => {
-							setMessage(describeSaved(result, when));
+							setMessage(describeSaved(result, liveBy));
 							void load(state.listing.business.id);
 						}}
 					/>

@@ -2,6 +2,9 @@ import { useStore } from '@nanostores/react';
 import { format } from 'date-fns/format';
 import { useCallback, useEffect, useId, useState } from 'react';
 import type { AdminTabProps } from '../admin/admin.ts';
+import { chamberTimeZone } from '../config/time-zone.ts';
+import type { WaitingChange } from '../publish/policy.ts';
+import WaitingList from '../publish/WaitingList.tsx';
 import {
 	$requestCount,
 	loadRequests,
@@ -273,9 +276,42 @@ type Load =
  * the live listing, with Approve (applied as this staff member's edit, published, the member
  * e-mailed), Edit and approve, and Return with a note.
  */
-export default function RequestsTab({ chamber, getAccessToken }: AdminTabProps) {
+export default function RequestsTab({ chamber, client, config, getAccessToken }: AdminTabProps) {
 	const [load, setLoad] = useState<Load>({ kind: 'loading' });
 	const [message, setMessage] = useState<string | null>(null);
+	const [waiting, setWaiting] = useState<WaitingChange[]>([]);
+
+	// Members' own saves that went live without review and wait for the publish window (RLS: the
+	// chamber's staff read them).
+	useEffect(() => {
+		let live = true;
+		void client
+			.from('waiting_changes')
+			.select('id, source, summary, business_id, requested_by_email, created_at, due_at, daily')
+			.eq('tenant_id', chamber.id)
+			.eq('state', 'waiting')
+			.eq('source', 'member')
+			.order('due_at', { ascending: true })
+			.limit(100)
+			.then(({ data }) => {
+				if (!live || !data) return;
+				setWaiting(
+					data.map((row) => ({
+						id: Number(row.id),
+						source: 'member',
+						summary: row.summary,
+						businessId: row.business_id,
+						requestedBy: row.requested_by_email,
+						createdAt: row.created_at,
+						dueAt: row.due_at,
+						daily: row.daily,
+					})),
+				);
+			});
+		return () => {
+			live = false;
+		};
+	}, [client, chamber.id, message]);
 	const reload = useCallback(
 		() =>
 			loadRequests({ getAccessToken, chamber: chamber.key }).then((list) =>
@@ -309,6 +345,12 @@ export default function RequestsTab({ chamber, getAccessToken }: AdminTabProps) 
 				Members' updates of their own listings. Approving one saves it as your change of the listing
 				and publishes it; the member is told by e-mail either way.
 			</p>
+			{waiting.length > 0 && (
+				<section aria-labelledby="requests-waiting-title">
+					<h3 id="requests-waiting-title">Live without review, waiting for a publish</h3>
+					<WaitingList waiting={waiting} timeZone={chamberTimeZone(config)} />
+				</section>
+			)}
 			{message && (
 				<p className="admin-banner admin-banner--success" role="status">
 					{message}

@@ -1,7 +1,9 @@
 import type { AdminSession } from '../auth/auth.server.ts';
 import { getChamberConfig } from '../config/config.server.ts';
 import { readContactEnv } from '../contact/contact.server.ts';
-import { publishMemberChange } from '../members/members.server.ts';
+import { businessImpact, publishMemberChange } from '../members/members.server.ts';
+import { outcomeAnswer, type WaitingAnswer } from '../publish/policy.server.ts';
+import type { PublishView } from '../publish/publish.ts';
 import { refusal } from '../members/refusal.server.ts';
 import { describeIssues, parseBusinessChanges, type BusinessChanges } from '../members/members.ts';
 import type { TenantRow } from '../tenants/lookup.server.ts';
@@ -35,7 +37,7 @@ export async function approveMemberRequest(
 	body: { version: number; changes?: Record<string, unknown> },
 	siteUrl: string,
 	later: (work: Promise<unknown>) => void,
-): Promise<Decision> {
+): Promise<Decision & { publish: PublishView | null; waiting: WaitingAnswer | null }> {
 	let changes: BusinessChanges | null = null;
 	if (body.changes) {
 		// The Members tab's validation; the database keeps the edit to the request's fields.
@@ -50,14 +52,23 @@ export async function approveMemberRequest(
 	});
 	if (error) throw refusal(error, 'Approving the request');
 	const decision = data;
-	await publishMemberChange(
+	// What the approval wrote decides what it alters (a field only the profile shows: a purge).
+	const { data: applied } = await session.client
+		.from('member_submissions')
+		.select('applied')
+		.eq('id', decision.id)
+		.maybeSingle<{ applied: Record<string, unknown> | null }>();
+	const fields = applied?.applied ? Object.keys(applied.applied) : null;
+	const impact = fields ? await businessImpact(tenant.id, decision.business, fields, true) : 'site';
+	const outcome = await publishMemberChange(
 		session.client,
 		tenant,
 		decision.business,
 		"A member's update approved",
+		{ impact },
 	);
 	later(mailDecision(tenant, decision, { kind: 'approved' }, siteUrl));
-	return decision;
+	return { ...decision, ...outcomeAnswer(outcome) };
 }
 
 /** Returns a request to the member with the note, and e-mails it. */

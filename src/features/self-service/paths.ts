@@ -9,3 +9,9 @@ export function signInPath(businessId: string): string {
 export function listingPath(businessId: string): string {
 	return `/members/listing?business=${encodeURIComponent(businessId)}`;
 }
+
+/**
+ * The browser's member session (supabase-js's storage key), kept apart from a staff session in
+ * the same browser; the community's 'Submit an event' reads it too.
+ */
+export const MEMBER_SESSION_KEY = 'chamber-member-session';

@@ -2,10 +2,11 @@ import { randomUUID } from 'node:crypto';
 import { decodeJwt } from 'jose';
 import type { SupabaseClient } from '../../lib/database.ts';
 import { BadRequest, HttpError, ipRateKey } from '../../lib/http.server.ts';
-import { refundRateLimit, takeRateLimit, takeRateLimits } from '../../lib/rate-limit.server.ts';
+import { takeRateLimit, takeRateLimits } from '../../lib/rate-limit.server.ts';
 import {
 	createAuthClient,
 	createForwardingAuthClient,
+	getAnonClient,
 	getServiceClient,
 	getUserClient,
 	readClientEnv,
@@ -15,12 +16,16 @@ import { getCurrentTenant } from '../../lib/tenant.server.ts';
 import { writeLogoObject } from '../admin/logos/logos.server.ts';
 import { businessLogoObjectName, type LogoFormat } from '../admin/logos/logos.ts';
 import type { AdminSession } from '../auth/auth.server.ts';
-import { getChamberConfig } from '../config/config.server.ts';
-import { publishMemberChange } from '../members/members.server.ts';
+import { getCachedChamberConfig, getChamberConfig } from '../config/config.server.ts';
+import { memberCacheTags } from '../members/members.server.ts';
 import { describeIssues } from '../members/members.ts';
 import { refusal } from '../members/refusal.server.ts';
+import { businessChangeImpact } from '../publish/policy.ts';
+import { listWaiting, profilesOnDemand } from '../publish/policy.server.ts';
+import { collectChange, purgeTenantCache } from '../publish/publish.server.ts';
 import type { TenantRow } from '../tenants/lookup.server.ts';
 import {
+	fieldLabel,
 	listingPath,
 	MEMBER_PUBLISH_INTERVAL_SECONDS,
 	MEMBER_SESSION_NOT_FROM_LINK,
@@ -39,7 +44,7 @@ import {
  * token (supabase-js as the user), so the database's member checks (is_business_member,
  * submit_member_changes) judge each one; staff decide requests with theirs
  * (approve_member_submission applies a request through save_business). Only the sign-in request,
- * which no one is signed in for yet, and the publish a member's live change starts use the
+ * which no one is signed in for yet, and the count of a member's immediate publishes use the
  * service role.
  */
 
@@ -167,6 +172,8 @@ async function sendSignInLink(
 
 export interface MemberSession {
 	userId: string;
+	/** The member's address: the business's e-mail on file, which the link went to. */
+	email: string;
 	/** PostgREST as the member: the database's member checks apply. */
 	client: SupabaseClient;
 }
@@ -193,7 +200,7 @@ export async function authenticateMember(
 	// The identity service accepted the token, so its claims are the ones it signed.
 	const problem = memberSessionProblem(decodeJwt(token), now());
 	if (problem) throw new HttpError(401, problem);
-	return { userId: data.user.id, client: getUserClient(token, env) };
+	return { userId: data.user.id, email: data.user.email ?? '', client: getUserClient(token, env) };
 }
 
 /** The business must be one of this deployment's chamber (a member of another signs in there). */
@@ -222,11 +229,24 @@ export async function getMemberListing(
 	return data;
 }
 
+/** When the member's saved live changes are on the site at the latest, or null (read as the member). */
+export async function memberWaiting(
+	session: MemberSession,
+	businessId: string,
+): Promise<{ dueAt: string } | null> {
+	const tenant = await businessOfThisChamber(businessId);
+	const [first] = await listWaiting(session.client, tenant.id, { businessId, sources: ['member'] });
+	return first ? { dueAt: first.dueAt } : null;
+}
+
 /**
  * A member's changes: checked with the Members tab's schema and the chamber's member rules, then
- * submitted as the member (live fields saved, the rest its pending request). Live fields publish
- * (service role: members do not publish themselves) and purge the business's cache tags, at most
- * once per MEMBER_PUBLISH_INTERVAL_SECONDS per member.
+ * submitted as the member (live fields saved, the rest its pending request). Live fields wait for
+ * the chamber's publish window (collected as the member: collect_publish), so a member's save
+ * makes no build of its own; fields only its profile shows, where profiles are rendered on
+ * demand, are live at once through a purge of the business's cache tags, at most once per
+ * MEMBER_PUBLISH_INTERVAL_SECONDS per member (a save within it waits for the window too). A
+ * listing that is not on the site publishes nothing.
  */
 export async function submitMemberChanges(
 	session: MemberSession,
@@ -252,27 +272,44 @@ export async function submitMemberChanges(
 	const result = data;
 	let published = false;
 	let publishAfter: string | null = null;
+	let liveBy: string | null = null;
+	let held = false;
 	if (result.live.length > 0) {
-		// Every publish is a build: a member's saves start one at most every 10 minutes (counted in
-		// the database, so across every function instance). A save between is saved all the same
-		// and goes live with the next publish.
-		const service = getServiceClient();
-		const bucket = memberPublishBucket(session.userId);
-		const wait = await takeRateLimit(service, {
-			bucket,
-			limit: 1,
-			windowSeconds: MEMBER_PUBLISH_INTERVAL_SECONDS,
+		const config = await getCachedChamberConfig(getAnonClient(), tenant.id);
+		const onSite = listing.business.published === true;
+		const impact = businessChangeImpact({
+			fields: result.live,
+			publishedBefore: onSite,
+			publishedAfter: onSite,
+			cardsShowDescription: config.features.showBusinessShortDescription,
 		});
-		if (wait > 0) publishAfter = new Date(now().getTime() + wait * 1000).toISOString();
-		else {
-			try {
-				await publishMemberChange(service, tenant, businessId, 'A member updated its listing');
-			} catch (publishError) {
-				// No publish started: the member's next save may start one.
-				await refundRateLimit(service, bucket);
-				throw publishError;
+		const tags = memberCacheTags(tenant.slug, businessId);
+		if (impact === 'profile' && (await profilesOnDemand(tenant.id))) {
+			// A purge makes the profile show it at once: at most once in the interval per member,
+			// counted in the database, so across every function instance.
+			const service = getServiceClient();
+			const wait = await takeRateLimit(service, {
+				bucket: memberPublishBucket(session.userId),
+				limit: 1,
+				windowSeconds: MEMBER_PUBLISH_INTERVAL_SECONDS,
+			});
+			if (wait > 0) publishAfter = new Date(now().getTime() + wait * 1000).toISOString();
+			else {
+				await purgeTenantCache(tags);
+				published = true;
 			}
-			published = true;
+		}
+		if (impact !== 'none' && !published) {
+			const waiting = await collectChange({
+				client: session.client,
+				tenantId: tenant.id,
+				source: 'member',
+				summary: `${listing.business.report_name}: ${result.live.map((f) => fieldLabel(f)).join(', ')}`,
+				businessId,
+				purgeTags: tags,
+			});
+			held = waiting.held;
+			liveBy = waiting.held ? null : waiting.dueAt;
 		}
 	}
 	return {
@@ -281,6 +318,8 @@ export async function submitMemberChanges(
 		submission: result.submission,
 		published,
 		publishAfter,
+		liveBy,
+		held,
 	};
 }
 

@@ -212,28 +212,56 @@ describe('memberSessionProblem: a member session began with the e-mailed link, w
 });
 
 describe('describeSaved: what the member page says after a save', () => {
-	const time = (iso: string) => iso.slice(11, 16);
+	const liveBy = (iso: string) => `Live on the site by ${iso.slice(11, 16)}`;
+	const saved = { published: false, publishAfter: null, liveBy: null };
 
-	it('live fields that started a publish, and a request sent for review', () => {
+	it('live fields on the site at once, and a request sent for review', () => {
 		expect(
-			describeSaved({ live: ['work_phone'], submission: null, publishAfter: null }, time),
-		).toBe('Phone: live on the site after the next publish.');
+			describeSaved({ ...saved, live: ['hours'], submission: null, published: true }, liveBy),
+		).toBe('Opening hours: live on the site now.');
 		expect(
 			describeSaved(
-				{ live: [], submission: { status: 'pending' } as Submission, publishAfter: null },
-				time,
+				{ ...saved, live: [], submission: { status: 'pending' } as Submission },
+				liveBy,
 			),
 		).toBe('Sent for review: the chamber will e-mail you.');
 	});
 
-	it('live fields saved within the interval: when a save of theirs publishes again', () => {
+	it("live fields that wait for the chamber's publish window: live by its mark", () => {
 		expect(
 			describeSaved(
-				{ live: ['work_phone', 'hours'], submission: null, publishAfter: '2026-11-28T14:52:00Z' },
-				time,
+				{ ...saved, live: ['work_phone'], submission: null, liveBy: '2026-11-28T14:00:00Z' },
+				liveBy,
+			),
+		).toBe('Phone: saved. Live on the site by 14:00.');
+	});
+
+	it('live fields saved within the interval: they wait for the window too, and it says why', () => {
+		expect(
+			describeSaved(
+				{
+					...saved,
+					live: ['work_phone', 'hours'],
+					submission: null,
+					publishAfter: '2026-11-28T13:52:00Z',
+					liveBy: '2026-11-28T14:00:00Z',
+				},
+				liveBy,
 			),
 		).toBe(
-			"Phone, Opening hours: saved. Your changes start a publish at most once every 10 minutes, so this one goes live with the next publish: the chamber's, or yours if you save again after 14:52.",
+			'Phone, Opening hours: saved. Live on the site by 14:00 (your changes show at once at most every 10 minutes).',
+		);
+	});
+
+	it('past the budget and its daily reserve: with the chamber’s next publish, no time promised', () => {
+		expect(
+			describeSaved({ ...saved, live: ['work_phone'], submission: null, held: true }, liveBy),
+		).toBe("Phone: saved. It goes live with the chamber's next publish.");
+	});
+
+	it('a listing that is not on the site publishes nothing', () => {
+		expect(describeSaved({ ...saved, live: ['hours'], submission: null }, liveBy)).toBe(
+			'Opening hours: saved. Your listing is not on the site, so nothing is published.',
 		);
 	});
 });

@@ -45,8 +45,7 @@ export const SIGN_IN_BUSINESS_LIMITS = [
 export { listingPath, signInPath } from './paths.ts';
 import { signInPath } from './paths.ts';
 
-/** The browser's member session, kept apart from a staff session in the same browser. */
-export const MEMBER_SESSION_KEY = 'chamber-member-session';
+export { MEMBER_SESSION_KEY } from './paths.ts';
 
 /**
  * How a member's session must have begun: the token's amr holds one of these methods (GoTrue's:
@@ -132,6 +131,8 @@ export interface MemberListing {
 	/** The chamber's categories to choose from. */
 	categoryChoices: string[];
 	submission: Submission | null;
+	/** Its saved live changes that wait for the chamber's publish window: live by `dueAt`. */
+	waiting?: { dueAt: string } | null;
 }
 
 /** POST /api/members/listing?business=: the changed fields and the version they were made from. */
@@ -197,42 +198,64 @@ export interface SubmitResult {
 	live: MemberField[];
 	version: number;
 	submission: Submission | null;
-	/** Whether the live fields started a publish. */
+	/**
+	 * Whether the live fields are on the site already: fields only the profile shows, where
+	 * profiles are rendered on demand, refresh the profile at once (its cache tags are purged).
+	 */
 	published: boolean;
 	/**
-	 * When live fields were saved but started no publish (this member's last publish was less than
-	 * MEMBER_PUBLISH_INTERVAL_SECONDS ago): from when a save of theirs starts one again (ISO).
-	 * Until then the change goes live with whatever publishes next. Null otherwise.
+	 * When live fields that could have shown at once were saved within
+	 * MEMBER_PUBLISH_INTERVAL_SECONDS of the member's last such save: from when a save of theirs
+	 * shows at once again (ISO). Until then they go live with the window's publish. Null otherwise.
 	 */
 	publishAfter: string | null;
+	/**
+	 * When the live fields are on the site at the latest (ISO): they wait for the chamber's
+	 * publish window (features.publishWindow). Null when they are live already, alter no page,
+	 * or are held (below).
+	 */
+	liveBy: string | null;
+	/**
+	 * The month's publish budget and its reserve of daily publishes are used: the live fields go
+	 * live with the next publish the chamber's staff confirm, at no time the page can promise.
+	 */
+	held?: boolean;
 }
 
 /**
- * A member's live changes start at most one publish in this interval (every publish is a build):
- * a save within it is kept and goes live with the next publish, the chamber's or the member's
- * first save after it.
+ * A member's saves refresh its profile at once (a purge of its cache tags) at most once in this
+ * interval; a save within it is kept and goes live with the window's publish.
  */
 export const MEMBER_PUBLISH_INTERVAL_SECONDS = 600;
 
-/** The rate-limit bucket of a member's publishes (rate_limit_hit, shared by every instance). */
+/** The rate-limit bucket of a member's immediate publishes (rate_limit_hit, every instance). */
 export function memberPublishBucket(userId: string): string {
 	return `member-publish:${userId}`;
 }
 
-/** What the member page says after a save. */
+/**
+ * What the member page says after a save. `liveBy` formats the time the change is live by on the
+ * chamber's clock ('Live on the site by 14:00').
+ */
 export function describeSaved(
-	result: Pick<SubmitResult, 'live' | 'submission' | 'publishAfter'>,
-	formatTime: (iso: string) => string,
+	result: Pick<
+		SubmitResult,
+		'live' | 'submission' | 'publishAfter' | 'published' | 'liveBy' | 'held'
+	>,
+	liveBy: (iso: string) => string,
 ): string {
 	const live = result.live.map((f) => fieldLabel(f)).join(', ');
 	const minutes = MEMBER_PUBLISH_INTERVAL_SECONDS / 60;
-	return [
-		live && !result.publishAfter ? `${live}: live on the site after the next publish.` : '',
-		live && result.publishAfter
-			? `${live}: saved. Your changes start a publish at most once every ${minutes} minutes, so this one goes live with the next publish: the chamber's, or yours if you save again after ${formatTime(result.publishAfter)}.`
-			: '',
-		result.submission ? 'Sent for review: the chamber will e-mail you.' : '',
-	]
+	let saved = '';
+	if (live && result.published) saved = `${live}: live on the site now.`;
+	else if (live && result.held) {
+		saved = `${live}: saved. It goes live with the chamber's next publish.`;
+	} else if (live && result.liveBy && result.publishAfter) {
+		saved = `${live}: saved. ${liveBy(result.liveBy)} (your changes show at once at most every ${minutes} minutes).`;
+	} else if (live && result.liveBy) saved = `${live}: saved. ${liveBy(result.liveBy)}.`;
+	else if (live)
+		saved = `${live}: saved. Your listing is not on the site, so nothing is published.`;
+	return [saved, result.submission ? 'Sent for review: the chamber will e-mail you.' : '']
 		.filter(Boolean)
 		.join(' ');
 }

@@ -10,6 +10,7 @@ import {
 	FONT_CHOICES,
 	MEMBER_CATEGORY_COUNT,
 	MEMBER_FIELD_CHOICES,
+	PUBLISH_WINDOWS,
 	TIME_ZONES,
 	type ChamberConfig,
 	type Colors,
@@ -35,6 +36,7 @@ import {
 	Toggle,
 } from '../fields.tsx';
 import { edit, setField } from '../store.ts';
+import { PUBLISH_WINDOW_LABELS } from '../../publish/policy.ts';
 import { ThemeContrast, themeOrNull } from '../../config/ThemeContrast.tsx';
 import {
 	COLOR_LABELS,
@@ -512,6 +514,16 @@ export function ContentTab({ draft, role }: ConfigTabProps) {
 						label={FEATURE_LABELS.memberEditorsApprove}
 						checked={draft.features.memberEditorsApprove}
 						onChange={(v) => setField('features', 'memberEditorsApprove', v)}
+					/>
+					<SelectField
+						label={FEATURE_LABELS.publishWindow}
+						value={draft.features.publishWindow}
+						options={PUBLISH_WINDOWS.map((value) => ({
+							value,
+							label: PUBLISH_WINDOW_LABELS[value],
+						}))}
+						hint="Changes members make themselves, the membership system's sync and imports are published together, at most once in this time. Staff saves publish at once and take them along."
+						onChange={(v) => setField('features', 'publishWindow', v)}
 					/>
 				</Section>
 			)}

@@ -156,6 +156,7 @@ export const FEATURE_LABELS: Record<keyof Features, string> = {
 	memberLiveFields: 'Fields that go live without review',
 	memberEditorsApprove: "Editors may approve members' requests",
 	memberMaxCategories: 'Most categories a member may choose',
+	publishWindow: "Members' changes, syncs and imports go live",
 };
 
 const SECTION_LABELS: Readonly<Record<string, Readonly<Record<string, string>>>> = {

@@ -26,6 +26,7 @@ const job: ImportJob = {
 	previewed_at: '2026-11-25T10:00:05Z',
 	applied_at: null,
 	publish_id: null,
+	live_by: null,
 };
 
 describe('ImportJobView', () => {

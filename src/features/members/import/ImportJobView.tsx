@@ -16,6 +16,15 @@ import {
 } from './import.ts';
 import './import.css';
 import ErrorBanner from '../../admin/ErrorBanner.tsx';
+import { $saved } from '../../admin/store.ts';
+import { chamberTimeZone } from '../../config/time-zone.ts';
+import { liveByText } from '../../publish/policy.ts';
+
+/** The chamber's clock, on which the panel shows times (its saved configuration's zone). */
+function chamberZone(): string {
+	const saved = $saved.get();
+	return saved ? chamberTimeZone(saved) : 'America/New_York';
+}
 
 /** How many businesses of each kind the preview lists (the counts say how many there are). */
 const LISTED = 100;
@@ -473,7 +482,11 @@ export default function ImportJobView(props: Props) {
 					Applied {job.source}: {number(job.rows_applied)}{' '}
 					{job.rows_applied === 1 ? 'business' : 'businesses'} added or changed
 					{counts.unpublished ? `, ${number(counts.unpublished)} unpublished` : ''}.{' '}
-					{job.publish_id ? 'The site is being published.' : ''}
+					{job.publish_id
+						? 'The site is being published.'
+						: job.live_by
+							? `${liveByText(job.live_by, chamberZone(), new Date())}, with the chamber's publish window.`
+							: ''}
 				</p>
 			) : job.state === 'failed' ? (
 				<p className="admin-banner admin-banner--error" role="alert">

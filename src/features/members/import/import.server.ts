@@ -1,5 +1,5 @@
 import type { Json, RowUpdate, SupabaseClient } from '../../../lib/database.ts';
-import { requestPublish } from '../../publish/publish.server.ts';
+import { collectChange } from '../../publish/publish.server.ts';
 import { getCurrentTenant } from '../../../lib/tenant.server.ts';
 import { fetchMemberExport, MemberSourceError, readSyncConfig } from '../sync/atlas.server.ts';
 import {
@@ -37,7 +37,8 @@ import { cityKey, DirectoryIndex, nameKey, type DirectoryEntry, type RowKeys } f
  * The import pipeline on the server: the background function claims a job, reads its file (or
  * the membership system's export), maps the columns, makes the dry run (one member_import_rows
  * row per business, progress in member_imports as it goes) and, when a person asked for it (or
- * the scheduled sync found nothing wrong), applies it in one transaction and publishes once.
+ * the scheduled sync found nothing wrong), applies it in one transaction and collects it for the
+ * chamber's publish window (one publish with members' changes, at most once per window).
  * `npm run tenant:import -- --dry-run` makes the same dry run without a job (dryRun()).
  */
 
@@ -513,12 +514,16 @@ async function apply(service: SupabaseClient, job: ImportJob): Promise<void> {
 	const current = await getCurrentTenant().catch(() => null);
 	if (current?.id !== job.tenant_id) return;
 	const who = job.applied_by_email ?? job.requested_by_email;
-	const { publish } = await requestPublish({
+	// Imports and syncs wait for the chamber's publish window, with members' changes: no build of
+	// their own (a staff publish before the mark takes them along).
+	const written = result.written + (result.unpublished ?? 0);
+	const { dueAt } = await collectChange({
 		client: service,
 		tenantId: job.tenant_id,
-		reason: `${job.kind === 'sync' ? 'Member sync' : 'Member import'}${who && job.kind === 'file' ? ` by ${who}` : ''}`,
+		source: job.kind === 'sync' ? 'sync' : 'import',
+		summary: `${job.kind === 'sync' ? 'Member sync' : 'Member import'}${who && job.kind === 'file' ? ` by ${who}` : ''}: ${written} ${written === 1 ? 'business' : 'businesses'}`,
 	});
-	await updateJob(service, job.id, { publish_id: publish.id });
+	await updateJob(service, job.id, { live_by: dueAt });
 }
 
 /** A failure whose message is meant for the person (shown in the panel as it is). */

@@ -807,10 +807,12 @@ export interface ImportJob {
 	previewed_at: string | null;
 	applied_at: string | null;
 	publish_id: number | null;
+	/** When the applied changes are on the site at the latest (they wait for the publish window). */
+	live_by: string | null;
 }
 
 export const IMPORT_JOB_COLUMNS =
-	'id, tenant_id, kind, source, state, auto_apply, headers, mapping, rows_total, rows_read, rows_validated, rows_applied, counts, missing_action, error, requested_by_email, applied_by_email, created_at, updated_at, previewed_at, applied_at, publish_id';
+	'id, tenant_id, kind, source, state, auto_apply, headers, mapping, rows_total, rows_read, rows_validated, rows_applied, counts, missing_action, error, requested_by_email, applied_by_email, created_at, updated_at, previewed_at, applied_at, publish_id, live_by';
 
 /** A row of the dry run as the panel reads it (member_import_preview). */
 export interface PreviewRow {

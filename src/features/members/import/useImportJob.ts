@@ -27,8 +27,8 @@ export function useImportJob(client: SupabaseClient, tenantId: string, kind: 'fi
 			.overrideTypes<ImportJob[], { merge: false }>();
 		const next = data?.[0] ?? null;
 		setJob((previous) => {
-			// The build follows an applied import: the header's status shows it at once.
-			if (previous?.id === next?.id && previous?.publish_id === null && next?.publish_id) {
+			// An applied import waits for the publish window: the header's status shows it at once.
+			if (previous?.id === next?.id && previous?.live_by === null && next?.live_by) {
 				publishRequested();
 			}
 			return next;
@@ -40,12 +40,12 @@ export function useImportJob(client: SupabaseClient, tenantId: string, kind: 'fi
 		void reload();
 	}, [reload]);
 
-	// An applied import asks for its publish right after; read it once more to show that.
+	// An applied import is collected for the publish window right after; read it once more to show that.
 	const working =
 		job !== null &&
 		(WORKING_STATES.includes(job.state) ||
 			(job.state === 'applied' &&
-				job.publish_id === null &&
+				job.live_by === null &&
 				Date.now() - Date.parse(job.updated_at) < 60_000));
 	useEffect(() => {
 		if (!working) return;
