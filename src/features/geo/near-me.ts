@@ -5,7 +5,8 @@ import { roundPosition, type Position } from './position.ts';
  * visitor pressed the button, and rounded before anything else sees it, with the sentence that
  * says what becomes of it; or the sentence that says why the list stays as it was. Built as one
  * small file of its own (`?worker&url`, src/pages/search.astro) that the page imports on the
- * press: the list's script carries none of it.
+ * press: the list's script carries none of it. Such a file keeps no exports, so the page then
+ * asks by the `search:locate` event, whose detail is the function that takes the answer.
  */
 
 export const NEAR_ME_NOTES = {
@@ -23,7 +24,7 @@ export interface Located {
 	note: string;
 }
 
-export function locate(): Promise<Located> {
+function locate(): Promise<Located> {
 	return new Promise((resolve) => {
 		if (!navigator.geolocation) {
 			resolve({ note: NEAR_ME_NOTES.unsupported });
@@ -42,3 +43,7 @@ export function locate(): Promise<Located> {
 		);
 	});
 }
+
+document.addEventListener('search:locate', (event) => {
+	void locate().then((event as CustomEvent<(found: Located) => void>).detail);
+});

@@ -22,7 +22,8 @@ import {
 	type SortOption,
 } from './search.ts';
 import { RADIUS_CHOICES, unitWords, type DistanceUnit } from '../geo/rules.ts';
-import type { MapView } from './map/directory-map.ts';
+import type { MapMessage, MapView } from './map/directory-map.ts';
+import type { Located } from '../geo/near-me.ts';
 import { createSearchStore, type ResultsPage, type SearchStore } from './store.ts';
 import { withErrorBoundary } from '../site/ErrorBoundary.tsx';
 import './SearchDirectory.css';
@@ -172,18 +173,21 @@ function ErrorScreen({ message }: { message: string }) {
 	);
 }
 
-/** The map view: the map's own module, imported when the map is first shown, draws in here. */
+/**
+ * The map view: the map's own file, imported when the map is first shown, draws in here, told by
+ * the `search:map` event what to show.
+ */
 function MapHost({ script, ...view }: MapView & { script: string }) {
 	const host = useRef<HTMLElement>(null);
-	const map = () =>
-		import(/* @vite-ignore */ script) as Promise<typeof import('./map/directory-map.ts')>;
+	const send = (detail: MapMessage) =>
+		import(/* @vite-ignore */ script).then(() =>
+			document.dispatchEvent(new CustomEvent('search:map', { detail })),
+		);
+	// Each render's view, then (once) none: in this order even while the file is still coming.
+	useEffect(() => void send({ host: host.current!, view }));
 	useEffect(() => {
 		const element = host.current!;
-		void map().then((module) => element.isConnected && module.showMap(element, view));
-	});
-	useEffect(() => {
-		const element = host.current!;
-		return () => void map().then((module) => module.hideMap(element));
+		return () => void send({ host: element, view: null });
 		// Once: the map goes when the view does.
 		// eslint-disable-next-line react-hooks/exhaustive-deps
 	}, []);
@@ -260,7 +264,12 @@ function SearchDirectory(props: SearchDirectoryProps) {
 		if (state.near) return store.setNear(null);
 		setLocating(true);
 		import(/* @vite-ignore */ props.nearScript)
-			.then((module: typeof import('../geo/near-me.ts')) => module.locate())
+			.then(
+				() =>
+					new Promise<Located>((answer) =>
+						document.dispatchEvent(new CustomEvent('search:locate', { detail: answer })),
+					),
+			)
 			.then(
 				({ position, note }) => {
 					setNote([!!position, note]);

@@ -13,9 +13,10 @@ import directoryMapCss from './directory-map.css?inline';
  * opens a pin, zooms into a cluster), the map says how many businesses it shows, and the list
  * under it stays the same results in text. Moving the map offers 'Search this area'.
  *
- * Built as one standalone module (`?worker&url`, src/pages/search.astro) that the page imports
+ * Built as one standalone file (`?worker&url`, src/pages/search.astro) that the page imports
  * when the map is first shown, and written without React: the list's script carries nothing of
- * it, not even an import helper.
+ * it, not even an import helper. Such a file keeps no exports, so the page then speaks to it by
+ * the `search:map` event (MapMessage).
  */
 
 /** What the search page shows on its map, given again at every render of the page. */
@@ -29,6 +30,12 @@ export interface MapView {
 	category: string;
 	/** 'Search this area': the map's view (boundsParam), once the visitor has moved it. */
 	onSearchArea(area: string): void;
+}
+
+/** `search:map`'s detail: show the map in `host` as `view` says, or (null) take it away. */
+export interface MapMessage {
+	host: HTMLElement;
+	view: MapView | null;
 }
 
 interface DirectoryMap {
@@ -298,7 +305,7 @@ const shown = new WeakMap<HTMLElement, { map: DirectoryMap; view: MapView; key: 
  * The map in `host` as `view` says: made the first time, then only the search's points asked
  * again when the search changed. The page calls it at every render of the map view.
  */
-export function showMap(host: HTMLElement, view: MapView): void {
+function showMap(host: HTMLElement, view: MapView): void {
 	let entry = shown.get(host);
 	if (!entry) {
 		const made: { map: DirectoryMap; view: MapView; key: string } = {
@@ -322,7 +329,13 @@ export function showMap(host: HTMLElement, view: MapView): void {
 }
 
 /** The map view left: the map goes (its listeners with it). */
-export function hideMap(host: HTMLElement): void {
+function hideMap(host: HTMLElement): void {
 	shown.get(host)?.map.destroy();
 	shown.delete(host);
 }
+
+document.addEventListener('search:map', (event) => {
+	const { host, view } = (event as CustomEvent<MapMessage>).detail;
+	if (view) showMap(host, view);
+	else hideMap(host);
+});
