@@ -37,7 +37,12 @@ cleanup() {
 trap cleanup EXIT
 
 started=$SECONDS
-timed 'the hosted shape starts' "$SHAPE/start.sh" "$WORK/db" "$PORT" >/dev/null
+if ! timed 'the hosted shape starts' "$SHAPE/start.sh" "$WORK/db" "$PORT" >/dev/null; then
+	# The folder goes with the cleanup below: what PostgreSQL said first.
+	echo "── the hosted shape's server log (last 40 lines) ──" >&2
+	tail -n 40 "$WORK/db/server.log" >&2 || true
+	exit 1
+fi
 echo "hosted shape ready on 127.0.0.1:$PORT in $((SECONDS - started)) s"
 
 url() { echo "postgres://$1:$1@127.0.0.1:$PORT/postgres"; }
