@@ -61,6 +61,7 @@ const PUBLIC_ISLAND_FILES = [
 	'src/features/contact/{limits,recaptcha,store}.ts',
 	'src/features/directory/rules.ts',
 	'src/features/events/{calendar,events,hooks,store,useDayGrid}.ts',
+	'src/features/geo/{map,rules,tiles}.ts',
 	'src/features/home/banner-carousel.ts',
 	'src/features/search/{search,store}.ts',
 	'src/features/self-service/paths.ts',

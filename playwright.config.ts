@@ -8,6 +8,10 @@ const DATA_DIR = process.env.E2E_DATA_DIR || '.data-test/e2e';
 const STACK_PORT = process.env.E2E_STACK_PORT || '56321';
 /** The stand-in membership system the member sync spec starts (the port after the stack's three). */
 const ATLAS_MEMBERS_PORT = Number(STACK_PORT) + 3;
+/** The stand-in tile service the map specs start (tests/support/tile-standin.ts). */
+const TILES_PORT = Number(STACK_PORT) + 4;
+/** Where the Census geocoder's stand-in would listen: the server never reaches the real one. */
+const CENSUS_PORT = Number(STACK_PORT) + 5;
 /**
  * Most tests run in Debian's Chromium headless shell, what Playwright itself runs for headless
  * Chromium: the same engine without the desktop browser around it, at about a third of the
@@ -110,6 +114,12 @@ export default defineConfig({
 			ATLAS_CLIENT_ID: 'chamber-test-client',
 			ATLAS_CLIENT_SECRET: 'e2e-atlas-secret',
 			ATLAS_MEMBERS_TENANT: 'chamber-test',
+			// The maps' tiles come from the map specs' stand-in; no test asks the internet for any.
+			MAP_TILE_URL: `http://127.0.0.1:${TILES_PORT}/tiles/{z}/{x}/{y}.png`,
+			MAP_TILE_ATTRIBUTION: 'Test tiles',
+			// The geocoder (the Census, the default) is asked at a stand-in's name only.
+			GEOCODER: 'census',
+			CENSUS_GEOCODER_URL: `http://census-geocoder.test:${CENSUS_PORT}/geocoder`,
 		},
 	},
 });

@@ -1,6 +1,7 @@
 import { defineMiddleware } from 'astro:middleware';
 import type { ChamberConfig } from './features/config/config.ts';
 import { getCachedChamberConfig } from './features/config/config.server.ts';
+import { mapTiles, tileSource } from './features/geo/tiles.ts';
 import { getSite } from './features/site/site.server.ts';
 import { inlineScriptHashes, withCspMeta } from './lib/page-csp.ts';
 import {
@@ -17,6 +18,8 @@ import { getCurrentTenant } from './lib/tenant.server.ts';
  * built pages get it as a meta tag (their headers come from `_headers`), pages rendered on demand
  * as a header with the other security headers, which Netlify does not add to a function's answer.
  */
+
+const MAP_PAGES = new Set(['/search', '/chamber-config-v2']);
 
 async function chamberConfig(prerendered: boolean): Promise<ChamberConfig | null> {
 	try {
@@ -41,6 +44,11 @@ export const onRequest = defineMiddleware(async (context, next) => {
 		supabaseUrl: process.env.SUPABASE_URL,
 		recaptcha: Boolean(config?.services.recaptchaSiteKey),
 		analytics: Boolean(config?.services.googleAnalyticsId),
+		// The pages with a map: the search page and the panel (the Members tab's pin).
+		tileSource:
+			config && MAP_PAGES.has(context.url.pathname.replace(/\/+$/, ''))
+				? tileSource(mapTiles(config, process.env).url)
+				: null,
 	};
 	const headers = new Headers(response.headers);
 	headers.delete('content-length');

@@ -636,6 +636,38 @@ grant select on table public.events to authenticated;
 grant select, insert, update, delete, truncate, references, trigger, maintain on table public.events to postgres;
 grant select, insert, update, delete, truncate, references, trigger, maintain on table public.events to service_role;
 
+create table public.geocode_requests (
+	profile_id uuid not null,
+	tenant_id uuid not null,
+	status text default 'pending'::text not null,
+	requested_at timestamp with time zone default now() not null,
+	attempts integer default 0 not null,
+	next_attempt_at timestamp with time zone default now(),
+	claimed_until timestamp with time zone,
+	last_error text
+);
+alter table public.geocode_requests add constraint geocode_requests_attempts_check CHECK (((attempts >= 0) AND (attempts <= 8)));
+alter table public.geocode_requests add constraint geocode_requests_due_when_pending CHECK (((status = 'pending'::text) = (next_attempt_at IS NOT NULL)));
+alter table public.geocode_requests add constraint geocode_requests_last_error_check CHECK ((char_length(last_error) <= 500));
+alter table public.geocode_requests add constraint geocode_requests_pkey PRIMARY KEY (profile_id);
+alter table public.geocode_requests add constraint geocode_requests_status_check CHECK ((status = ANY (ARRAY['pending'::text, 'unmatched'::text, 'failed'::text])));
+alter table public.geocode_requests add constraint geocode_requests_tenant_id_profile_id_fkey FOREIGN KEY (tenant_id, profile_id) REFERENCES public.profiles(tenant_id, id) ON DELETE CASCADE;
+CREATE INDEX geocode_requests_due_idx ON public.geocode_requests USING btree (tenant_id, next_attempt_at) WHERE (status = 'pending'::text);
+alter table public.geocode_requests enable row level security;
+create policy "Chamber staff can read their businesses' geocoding" on public.geocode_requests
+	for select to authenticated
+	using (public.has_tenant_role(tenant_id));
+comment on table public.geocode_requests is 'Addresses the geocoder is to look up, one per business: queued by the address''s change, worked by the scheduled geocode function (claim_geocode_requests, record_geocodes).';
+comment on column public.geocode_requests.status is 'pending (to be looked up), unmatched (the geocoder found no such address), failed (the geocoder failed 8 times).';
+comment on column public.geocode_requests.requested_at is 'When the address last changed; an answer for an earlier request is dropped.';
+comment on column public.geocode_requests.attempts is 'Failed attempts so far (a geocoder that did not answer, or answered an error).';
+comment on column public.geocode_requests.next_attempt_at is 'When a pending request is due; null once it is unmatched or failed.';
+comment on column public.geocode_requests.claimed_until is 'A run of the scheduled function is looking it up until then.';
+comment on column public.geocode_requests.last_error is 'Why the last attempt did not place the business (for staff).';
+grant select on table public.geocode_requests to authenticated;
+grant select, insert, update, delete, truncate, references, trigger, maintain on table public.geocode_requests to postgres;
+grant select, insert, update, delete, truncate, references, trigger, maintain on table public.geocode_requests to service_role;
+
 create table public.listings (
 	id uuid default gen_random_uuid() not null,
 	tenant_id uuid not null,
@@ -977,10 +1009,49 @@ create table public.profiles (
 	updated_at timestamp with time zone default now() not null,
 	updated_by text default 'import'::text not null,
 	removed_at timestamp with time zone,
-	published_before_removal boolean
+	published_before_removal boolean,
+	location jsonb,
+	latitude double precision generated always as (
+CASE
+    WHEN ((jsonb_typeof((location -> 'latitude'::text)) = 'number'::text) AND ((((location ->> 'latitude'::text))::numeric >= ('-90'::integer)::numeric) AND (((location ->> 'latitude'::text))::numeric <= (90)::numeric))) THEN ((location ->> 'latitude'::text))::double precision
+    ELSE NULL::double precision
+END) stored,
+	longitude double precision generated always as (
+CASE
+    WHEN ((jsonb_typeof((location -> 'longitude'::text)) = 'number'::text) AND ((((location ->> 'longitude'::text))::numeric >= ('-180'::integer)::numeric) AND (((location ->> 'longitude'::text))::numeric <= (180)::numeric))) THEN ((location ->> 'longitude'::text))::double precision
+    ELSE NULL::double precision
+END) stored,
+	geo_x double precision generated always as (
+CASE
+    WHEN ((jsonb_typeof((location -> 'latitude'::text)) = 'number'::text) AND (jsonb_typeof((location -> 'longitude'::text)) = 'number'::text) AND ((((location ->> 'latitude'::text))::numeric >= ('-90'::integer)::numeric) AND (((location ->> 'latitude'::text))::numeric <= (90)::numeric)) AND ((((location ->> 'longitude'::text))::numeric >= ('-180'::integer)::numeric) AND (((location ->> 'longitude'::text))::numeric <= (180)::numeric))) THEN (cos(radians(((location ->> 'latitude'::text))::double precision)) * cos(radians(((location ->> 'longitude'::text))::double precision)))
+    ELSE NULL::double precision
+END) stored,
+	geo_y double precision generated always as (
+CASE
+    WHEN ((jsonb_typeof((location -> 'latitude'::text)) = 'number'::text) AND (jsonb_typeof((location -> 'longitude'::text)) = 'number'::text) AND ((((location ->> 'latitude'::text))::numeric >= ('-90'::integer)::numeric) AND (((location ->> 'latitude'::text))::numeric <= (90)::numeric)) AND ((((location ->> 'longitude'::text))::numeric >= ('-180'::integer)::numeric) AND (((location ->> 'longitude'::text))::numeric <= (180)::numeric))) THEN (cos(radians(((location ->> 'latitude'::text))::double precision)) * sin(radians(((location ->> 'longitude'::text))::double precision)))
+    ELSE NULL::double precision
+END) stored,
+	geo_z double precision generated always as (
+CASE
+    WHEN ((jsonb_typeof((location -> 'latitude'::text)) = 'number'::text) AND ((((location ->> 'latitude'::text))::numeric >= ('-90'::integer)::numeric) AND (((location ->> 'latitude'::text))::numeric <= (90)::numeric))) THEN sin(radians(((location ->> 'latitude'::text))::double precision))
+    ELSE NULL::double precision
+END) stored,
+	location_source text,
+	location_quality text,
+	located_at timestamp with time zone
 );
 alter table public.profiles add constraint profiles_hours_valid CHECK ((public.business_hours_problem(hours) IS NULL));
 alter table public.profiles add constraint profiles_listing_position_check CHECK ((listing_position >= 1));
+alter table public.profiles add constraint profiles_location_quality_valid CHECK ((location_quality = ANY (ARRAY['exact'::text, 'approximate'::text, 'street'::text, 'area'::text, 'manual'::text, 'supplied'::text])));
+alter table public.profiles add constraint profiles_location_source_given CHECK ((((location IS NULL) = (location_source IS NULL)) AND ((location IS NULL) = (location_quality IS NULL))));
+alter table public.profiles add constraint profiles_location_source_valid CHECK ((location_source = ANY (ARRAY['file'::text, 'census'::text, 'nominatim'::text, 'staff'::text])));
+alter table public.profiles add constraint profiles_location_valid CHECK (((location IS NULL) OR
+CASE
+    WHEN (jsonb_typeof(location) <> 'object'::text) THEN false
+    WHEN (((location - 'latitude'::text) - 'longitude'::text) <> '{}'::jsonb) THEN false
+    WHEN ((jsonb_typeof((location -> 'latitude'::text)) <> 'number'::text) OR (jsonb_typeof((location -> 'longitude'::text)) <> 'number'::text)) THEN false
+    ELSE (((((location ->> 'latitude'::text))::numeric >= ('-90'::integer)::numeric) AND (((location ->> 'latitude'::text))::numeric <= (90)::numeric)) AND ((((location ->> 'longitude'::text))::numeric >= ('-180'::integer)::numeric) AND (((location ->> 'longitude'::text))::numeric <= (180)::numeric)))
+END));
 alter table public.profiles add constraint profiles_pkey PRIMARY KEY (id);
 alter table public.profiles add constraint profiles_removed_not_published CHECK (((removed_at IS NULL) OR (NOT published)));
 alter table public.profiles add constraint profiles_report_name_check CHECK ((length(TRIM(BOTH FROM report_name)) > 0));
@@ -990,6 +1061,8 @@ alter table public.profiles add constraint profiles_tenant_id_weblink_profile_id
 CREATE INDEX profiles_admin_name_idx ON public.profiles USING btree (tenant_id, sort_name, id);
 CREATE INDEX profiles_admin_name_trgm_idx ON public.profiles USING gin (sort_name public.gin_trgm_ops);
 CREATE INDEX profiles_directory_level_idx ON public.profiles USING btree (tenant_id, membership_level_name, sort_name, id) WHERE (published AND (membership_rank IS NULL));
+CREATE INDEX profiles_directory_location_idx ON public.profiles USING btree (tenant_id, latitude, longitude) INCLUDE (id, geo_x, geo_y, geo_z) WHERE (published AND (latitude IS NOT NULL));
+comment on index public.profiles_directory_location_idx is 'The box around a distance search''s circle: latitudes, then longitudes, of a chamber''s published businesses with a location, and their points of the unit sphere (directory_near_page reads only the index).';
 CREATE INDEX profiles_directory_name_idx ON public.profiles USING btree (tenant_id, sort_name, id) WHERE published;
 CREATE INDEX profiles_directory_position_idx ON public.profiles USING btree (tenant_id, listing_position, sort_name, id) WHERE published;
 CREATE INDEX profiles_directory_position_shuffle_idx ON public.profiles USING btree (tenant_id, listing_position, shuffle_key, id) WHERE published;
@@ -1006,6 +1079,10 @@ CREATE INDEX profiles_tenant_search_idx ON public.profiles USING gin (tenant_id,
 CREATE TRIGGER profiles_counts_after_delete AFTER DELETE ON public.profiles REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION public.profiles_counts_trigger();
 CREATE TRIGGER profiles_counts_after_insert AFTER INSERT ON public.profiles REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION public.profiles_counts_trigger();
 CREATE TRIGGER profiles_counts_after_update AFTER UPDATE ON public.profiles REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION public.profiles_counts_trigger();
+CREATE TRIGGER profiles_geocode_after_insert AFTER INSERT ON public.profiles FOR EACH ROW WHEN ((new.location IS NULL)) EXECUTE FUNCTION public.profiles_geocode_trigger();
+CREATE TRIGGER profiles_geocode_after_update AFTER UPDATE OF address1, address2, city, state, zip, location ON public.profiles FOR EACH ROW WHEN (((((((new.address1 IS DISTINCT FROM old.address1) OR (new.address2 IS DISTINCT FROM old.address2)) OR (new.city IS DISTINCT FROM old.city)) OR (new.state IS DISTINCT FROM old.state)) OR (new.zip IS DISTINCT FROM old.zip)) OR ((new.location IS NULL) AND (old.location IS NOT NULL)))) EXECUTE FUNCTION public.profiles_geocode_trigger();
+CREATE TRIGGER profiles_location_before_insert BEFORE INSERT ON public.profiles FOR EACH ROW WHEN ((new.location IS NOT NULL)) EXECUTE FUNCTION public.profiles_location_trigger();
+CREATE TRIGGER profiles_location_before_update BEFORE UPDATE OF location ON public.profiles FOR EACH ROW WHEN ((new.location IS DISTINCT FROM old.location)) EXECUTE FUNCTION public.profiles_location_trigger();
 CREATE TRIGGER profiles_search_before_write BEFORE INSERT OR UPDATE OF report_name, categories ON public.profiles FOR EACH ROW EXECUTE FUNCTION public.profiles_search_trigger();
 CREATE TRIGGER profiles_search_words_after_delete AFTER DELETE ON public.profiles REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION public.profiles_search_words_trigger();
 CREATE TRIGGER profiles_search_words_after_insert AFTER INSERT ON public.profiles REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION public.profiles_search_words_trigger();
@@ -1030,6 +1107,15 @@ comment on column public.profiles.updated_at is 'When the business last changed.
 comment on column public.profiles.updated_by is 'Who changed the business last: a staff member''s e-mail, or import / sync for the membership system.';
 comment on column public.profiles.removed_at is 'When staff removed the business (it is unpublished; restorable for 30 days), else null.';
 comment on column public.profiles.published_before_removal is 'Whether a removed business was published: restoring it puts that back.';
+comment on column public.profiles.location is 'Where the business is: {latitude, longitude} in degrees (WGS 84); null while it is not known. A field of the business like its address (business_scalar_fields).';
+comment on column public.profiles.latitude is 'location''s latitude, stored for the distance index.';
+comment on column public.profiles.longitude is 'location''s longitude, stored for the distance index.';
+comment on column public.profiles.geo_x is 'location as a point of the unit sphere: what the distance search measures with (chords).';
+comment on column public.profiles.geo_y is 'location as a point of the unit sphere (see geo_x).';
+comment on column public.profiles.geo_z is 'location as a point of the unit sphere (see geo_x).';
+comment on column public.profiles.location_source is 'Who placed the location: file (a tenant file), census or nominatim (the geocoder), staff (a pin moved in the Members tab, which the geocoder never moves).';
+comment on column public.profiles.location_quality is 'How exact the location is: exact (the address itself), approximate (interpolated along the street), street, area (a town or postcode), manual (staff placed it), supplied (from a file).';
+comment on column public.profiles.located_at is 'When the location was last placed.';
 grant select, insert, update, delete, truncate, references, trigger, maintain on table public.profiles to postgres;
 grant select, insert, update, delete, truncate, references, trigger, maintain on table public.profiles to service_role;
 grant select (id) on table public.profiles to anon;
@@ -1088,6 +1174,18 @@ grant select (shuffle_key) on table public.profiles to anon;
 grant select (shuffle_key) on table public.profiles to authenticated;
 grant select (accepts_messages) on table public.profiles to anon;
 grant select (accepts_messages) on table public.profiles to authenticated;
+grant select (location) on table public.profiles to anon;
+grant select (location) on table public.profiles to authenticated;
+grant select (latitude) on table public.profiles to anon;
+grant select (latitude) on table public.profiles to authenticated;
+grant select (longitude) on table public.profiles to anon;
+grant select (longitude) on table public.profiles to authenticated;
+grant select (geo_x) on table public.profiles to anon;
+grant select (geo_x) on table public.profiles to authenticated;
+grant select (geo_y) on table public.profiles to anon;
+grant select (geo_y) on table public.profiles to authenticated;
+grant select (geo_z) on table public.profiles to anon;
+grant select (geo_z) on table public.profiles to authenticated;
 
 create table public.publish_budgets (
 	tenant_id uuid not null,
@@ -1464,7 +1562,9 @@ create view public.business_cards_view with (security_invoker=true) as
     social_media,
     profile_affiliations,
     web_content,
-    logo_url
+    logo_url,
+    latitude,
+    longitude
    FROM public.business_detail_view;
 comment on view public.business_cards_view is 'The list view of business card records; same record as business_detail_view.';
 grant select on table public.business_cards_view to anon;
@@ -1511,12 +1611,16 @@ create view public.business_detail_view with (security_invoker=true) as
     COALESCE(( SELECT jsonb_agg(jsonb_build_object('content_type', w.content_type, 'content_title', w.content_title, 'full_url', w.full_url, 'rel_url', w.rel_url) ORDER BY w."position") AS jsonb_agg
            FROM public.web_content w
           WHERE w.profile_id = p.id), '[]'::jsonb) AS web_content,
-    logo_url
+    logo_url,
+    latitude,
+    longitude
    FROM public.profiles p
   WHERE published;
 comment on view public.business_detail_view is 'One business card record per published profile, without the e-mail address: accepts_messages says whether the contact form can reach it.';
 comment on column public.business_detail_view.hours is 'Opening hours (profiles.hours), or null when the business gives none.';
 comment on column public.business_detail_view.accepts_messages is 'Whether the business has an e-mail address the contact function can send to; the address itself is never public.';
+comment on column public.business_detail_view.latitude is 'Where the business is (profiles.location), or null.';
+comment on column public.business_detail_view.longitude is 'Where the business is (profiles.location), or null.';
 grant select on table public.business_detail_view to anon;
 grant select on table public.business_detail_view to authenticated;
 grant select, insert, update, delete, truncate, references, trigger, maintain on table public.business_detail_view to postgres;
@@ -1636,6 +1740,19 @@ begin
 		'updatedAt', v_row.updated_at,
 		'updatedBy', v_row.updated_by,
 		'removedAt', v_row.removed_at,
+		-- Who placed the location, and where the geocoder is with its address.
+		'location', jsonb_build_object(
+			'source', v_row.location_source,
+			'quality', v_row.location_quality,
+			'locatedAt', v_row.located_at,
+			'request', (
+				select jsonb_build_object(
+					'status', r.status, 'requestedAt', r.requested_at, 'attempts', r.attempts,
+					'nextAttemptAt', r.next_attempt_at, 'lastError', r.last_error
+				)
+				from public.geocode_requests r where r.profile_id = v_row.id
+			)
+		),
 		'overrides', coalesce((
 			select jsonb_agg(jsonb_build_object(
 				'field', o.field, 'changedAt', o.changed_at, 'changedBy', o.changed_by,
@@ -2534,7 +2651,8 @@ AS $function$
 			'membership_level_name', p.membership_level_name, 'membership_rank', p.membership_rank,
 			'member_since_date', p.member_since_date,
 			'main_related_profile_name', p.main_related_profile_name, 'logo_url', p.logo_url,
-			'listing_position', p.listing_position, 'is_member', p.is_member, 'published', p.published
+			'listing_position', p.listing_position, 'is_member', p.is_member, 'published', p.published,
+			'location', p.location
 		)
 		|| jsonb_build_object(
 			'listings', public.business_list_value(p.id, 'listings'),
@@ -2588,7 +2706,8 @@ AS $function$
 		'logo_url', coalesce(p_business ->> 'logo_url', ''),
 		'listing_position', coalesce((p_business ->> 'listing_position')::integer, 1000),
 		'is_member', coalesce((p_business ->> 'is_member')::boolean, true),
-		'published', coalesce((p_business ->> 'published')::boolean, true)
+		'published', coalesce((p_business ->> 'published')::boolean, true),
+		'location', case when jsonb_typeof(p_business -> 'location') = 'object' then p_business -> 'location' end
 	);
 $function$;
 comment on function public.business_from_file(p_business jsonb) is 'The scalar fields of a tenant file''s business as the import stores them (defaults filled in), in business_document''s form.';
@@ -2795,6 +2914,31 @@ comment on function public.business_list_value(p_profile_id uuid, p_field text) 
 grant execute on function public.business_list_value(p_profile_id uuid, p_field text) to postgres;
 grant execute on function public.business_list_value(p_profile_id uuid, p_field text) to service_role;
 
+CREATE OR REPLACE FUNCTION public.business_location_problem(p_location jsonb)
+ RETURNS text
+ LANGUAGE sql
+ IMMUTABLE
+ SET search_path TO ''
+AS $function$
+	select case
+		when p_location is null then null
+		when jsonb_typeof(p_location) <> 'object' then 'expected a latitude and a longitude'
+		when exists (
+			select 1 from jsonb_object_keys(p_location) k where k not in ('latitude', 'longitude')
+		) then 'expected a latitude and a longitude, nothing else'
+		when jsonb_typeof(p_location -> 'latitude') is distinct from 'number'
+			or jsonb_typeof(p_location -> 'longitude') is distinct from 'number'
+			then 'expected a latitude and a longitude in degrees'
+		when (p_location ->> 'latitude')::numeric not between -90 and 90
+			then 'latitude: between -90 and 90 degrees'
+		when (p_location ->> 'longitude')::numeric not between -180 and 180
+			then 'longitude: between -180 and 180 degrees'
+	end;
+$function$;
+comment on function public.business_location_problem(p_location jsonb) is 'The first problem of a business''s location ({latitude -90..90, longitude -180..180} in degrees, nothing else), or null when valid.';
+grant execute on function public.business_location_problem(p_location jsonb) to postgres;
+grant execute on function public.business_location_problem(p_location jsonb) to service_role;
+
 CREATE OR REPLACE FUNCTION public.business_rules()
  RETURNS jsonb
  LANGUAGE sql
@@ -2823,6 +2967,7 @@ AS $function$
 	"listing_position": {"types":["integer"]},
 	"is_member": {"types":["boolean"]},
 	"published": {"types":["boolean"]},
+	"location": {"types":["null","object"],"properties":{"latitude":{"types":["number"]},"longitude":{"types":["number"]}},"required":["latitude","longitude"]},
 	"listings": {"types":["array"],"maxItems":20,"items":{"types":["object"],"properties":{"description":{"types":["string"],"maxLength":50000},"short_description":{"types":["string"],"maxLength":1000},"categories":{"types":["array"],"maxItems":50,"items":{"types":["string"],"maxLength":200}},"keywords":{"types":["string"],"maxLength":2000},"active":{"types":["boolean"]},"primary_listing":{"types":["boolean"]}}}},
 	"social_media": {"types":["array"],"maxItems":20,"items":{"types":["object"],"properties":{"platform":{"types":["string"],"maxLength":50},"url":{"types":["string"],"maxLength":2000}},"required":["platform","url"]}},
 	"profile_affiliations": {"types":["array"],"maxItems":50,"items":{"types":["object"],"properties":{"icon":{"types":["string"],"maxLength":2000},"icon_text":{"types":["string"],"maxLength":200},"icon_url":{"types":["string"],"maxLength":2000},"aff_code":{"types":["string"],"maxLength":200},"aff_name":{"types":["string"],"maxLength":200},"list_available_on_website":{"types":["boolean"]}},"required":["aff_name"]}},
@@ -2843,7 +2988,7 @@ AS $function$
 		'report_name', 'address1', 'address2', 'city', 'county', 'state', 'zip', 'work_phone', 'hours',
 		'website', 'email', 'featured', 'categories', 'membership_level_name', 'membership_rank',
 		'member_since_date', 'main_related_profile_name', 'logo_url', 'listing_position',
-		'is_member', 'published'
+		'is_member', 'published', 'location'
 	];
 $function$;
 comment on function public.business_scalar_fields() is 'The fields of a business kept in profiles columns, as the tenant file names them.';
@@ -2969,6 +3114,10 @@ begin
 	-- Hours arrive as the object the app's schema makes of any form; the check names the problem.
 	if p_field = 'hours' then
 		return 'hours: ' || public.business_hours_problem(p_value);
+	end if;
+	-- A location is {latitude, longitude} in degrees, or null: the table's check names the problem.
+	if p_field = 'location' then
+		return 'location: ' || public.business_location_problem(nullif(p_value, 'null'::jsonb));
 	end if;
 	if p_field = 'report_name' and btrim(p_value #>> '{}') = '' then
 		return 'report_name: a business needs a name';
@@ -3477,6 +3626,34 @@ comment on function public.claim_contact_delivery(p_message_id uuid, p_max_attem
 grant execute on function public.claim_contact_delivery(p_message_id uuid, p_max_attempts integer, p_lease_seconds integer) to postgres;
 grant execute on function public.claim_contact_delivery(p_message_id uuid, p_max_attempts integer, p_lease_seconds integer) to service_role;
 
+CREATE OR REPLACE FUNCTION public.claim_geocode_requests(p_tenant_id uuid, p_limit integer DEFAULT 100, p_lease_seconds integer DEFAULT 120)
+ RETURNS TABLE(profile_id uuid, requested_at timestamp with time zone, address1 text, address2 text, city text, state text, zip text)
+ LANGUAGE sql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+	with due as (
+		select r.profile_id from public.geocode_requests r
+		where r.tenant_id = p_tenant_id and r.status = 'pending' and r.next_attempt_at <= now()
+			and (r.claimed_until is null or r.claimed_until < now())
+		order by r.next_attempt_at, r.requested_at, r.profile_id
+		limit least(greatest(coalesce(p_limit, 100), 1), 1000)
+		for update skip locked
+	),
+	claimed as (
+		update public.geocode_requests r
+		set claimed_until = now() + make_interval(secs => least(greatest(coalesce(p_lease_seconds, 120), 10), 600))
+		from due where r.profile_id = due.profile_id
+		returning r.profile_id, r.requested_at
+	)
+	select c.profile_id, c.requested_at, p.address1, p.address2, p.city, p.state, p.zip
+	from claimed c join public.profiles p on p.id = c.profile_id
+	order by c.requested_at, c.profile_id;
+$function$;
+comment on function public.claim_geocode_requests(p_tenant_id uuid, p_limit integer, p_lease_seconds integer) is 'Claims up to p_limit (at most 1000) due geocoding requests of a chamber for a while and answers their addresses; service role only.';
+grant execute on function public.claim_geocode_requests(p_tenant_id uuid, p_limit integer, p_lease_seconds integer) to postgres;
+grant execute on function public.claim_geocode_requests(p_tenant_id uuid, p_limit integer, p_lease_seconds integer) to service_role;
+
 CREATE OR REPLACE FUNCTION public.claim_member_import(p_import_id uuid)
  RETURNS SETOF public.member_imports
  LANGUAGE plpgsql
@@ -3540,6 +3717,10 @@ declare
 begin
 	if not public.may_change_business_field(p_tenant_id, p_field) then
 		raise exception 'You cannot change this field of the chamber''s businesses' using errcode = '42501';
+	end if;
+	-- A pin placed by hand gives way to the address: the geocoder places the business again.
+	if p_field = 'location' then
+		return public.reset_business_location(p_tenant_id, p_business_id);
 	end if;
 	select * into v_override from public.business_overrides
 	where tenant_id = p_tenant_id and profile_id = p_business_id and field = p_field
@@ -3809,13 +3990,13 @@ AS $function$
 	"logo": {"types":["object"],"properties":{"standard":{"types":["string"],"maxLength":2000},"stacked":{"types":["string"],"maxLength":2000},"favicon":{"types":["string"],"maxLength":2000}}},
 	"fonts": {"types":["object"],"properties":{"heading":{"types":["string"],"enum":["Inter","Roboto","Open Sans","Lato","Montserrat","Poppins","Raleway","Nunito","Playfair Display","Merriweather","Source Sans Pro","Oswald","PT Sans","Rubik","Work Sans","Quicksand","Ubuntu","Barlow","DM Sans","Manrope"]},"body":{"types":["string"],"enum":["Inter","Roboto","Open Sans","Lato","Montserrat","Poppins","Raleway","Nunito","Playfair Display","Merriweather","Source Sans Pro","Oswald","PT Sans","Rubik","Work Sans","Quicksand","Ubuntu","Barlow","DM Sans","Manrope"]}}},
 	"text_colors": {"types":["object"],"properties":{"heading":{"types":["string"],"maxLength":7},"body":{"types":["string"],"maxLength":7},"link":{"types":["string"],"maxLength":7},"linkHover":{"types":["string"],"maxLength":7},"onDarkHeading":{"types":["string"],"maxLength":7},"onDarkBody":{"types":["string"],"maxLength":7}}},
-	"contact": {"types":["object"],"properties":{"address":{"types":["string"],"maxLength":200},"addressLine2":{"types":["string"],"maxLength":200},"city":{"types":["string"],"maxLength":200},"state":{"types":["string"],"maxLength":2},"zip":{"types":["string"],"maxLength":200},"phone":{"types":["string"],"maxLength":200},"timeZone":{"types":["string"],"enum":["","America/New_York","America/Detroit","America/Indiana/Indianapolis","America/Chicago","America/Denver","America/Boise","America/Phoenix","America/Los_Angeles","America/Anchorage","Pacific/Honolulu","America/Puerto_Rico","Pacific/Guam"]},"email":{"types":["string"],"maxLength":254}}},
+	"contact": {"types":["object"],"properties":{"address":{"types":["string"],"maxLength":200},"addressLine2":{"types":["string"],"maxLength":200},"city":{"types":["string"],"maxLength":200},"state":{"types":["string"],"maxLength":2},"zip":{"types":["string"],"maxLength":200},"country":{"types":["string"],"maxLength":2},"phone":{"types":["string"],"maxLength":200},"timeZone":{"types":["string"],"enum":["","America/New_York","America/Detroit","America/Indiana/Indianapolis","America/Chicago","America/Denver","America/Boise","America/Phoenix","America/Los_Angeles","America/Anchorage","Pacific/Honolulu","America/Puerto_Rico","Pacific/Guam"]},"email":{"types":["string"],"maxLength":254}}},
 	"social": {"types":["object"],"properties":{"facebook":{"types":["string"],"maxLength":2000},"twitter":{"types":["string"],"maxLength":2000},"linkedin":{"types":["string"],"maxLength":2000},"instagram":{"types":["string"],"maxLength":2000},"youtube":{"types":["string"],"maxLength":2000}}},
 	"urls": {"types":["object"],"properties":{"mainWebsite":{"types":["string"],"maxLength":2000},"joinUrl":{"types":["string"],"maxLength":2000},"aboutUrl":{"types":["string"],"maxLength":2000},"teamUrl":{"types":["string"],"maxLength":2000},"presidentUrl":{"types":["string"],"maxLength":2000},"boardUrl":{"types":["string"],"maxLength":2000},"eventsUrl":{"types":["string"],"maxLength":2000},"networkingUrl":{"types":["string"],"maxLength":2000},"newsUrl":{"types":["string"],"maxLength":2000},"advocacyUrl":{"types":["string"],"maxLength":2000},"privacyUrl":{"types":["string"],"maxLength":2000},"businessResourcesUrl":{"types":["string"],"maxLength":2000},"workforceUrl":{"types":["string"],"maxLength":2000},"communityGuideUrl":{"types":["string"],"maxLength":2000},"communityMapUrl":{"types":["string"],"maxLength":2000},"jobBoardUrl":{"types":["string"],"maxLength":2000},"committeesUrl":{"types":["string"],"maxLength":2000},"annualReportUrl":{"types":["string"],"maxLength":2000},"contactUrl":{"types":["string"],"maxLength":2000},"eventRegistrationBaseUrl":{"types":["string"],"maxLength":2000}}},
 	"footer_labels": {"types":["object"],"properties":{"businessResourcesLabel":{"types":["string"],"maxLength":200},"workforceLabel":{"types":["string"],"maxLength":200},"communityGuideLabel":{"types":["string"],"maxLength":200},"jobBoardLabel":{"types":["string"],"maxLength":200}}},
 	"content": {"types":["object"],"properties":{"heroTitle":{"types":["string"],"maxLength":200},"heroSubtitle":{"types":["string"],"maxLength":1000},"footerTagline":{"types":["string"],"maxLength":1000},"copyrightText":{"types":["string"],"maxLength":200},"featuredTitle":{"types":["string"],"maxLength":200},"categoriesTitle":{"types":["string"],"maxLength":200},"whyJoinTitle":{"types":["string"],"maxLength":200},"whyJoinText":{"types":["string"],"maxLength":1000},"whyJoinButtonText":{"types":["string"],"maxLength":200},"directoryTitle":{"types":["string"],"maxLength":200},"sidebarTitle":{"types":["string"],"maxLength":200},"sidebarTagline":{"types":["string"],"maxLength":1000},"sidebarButtonText":{"types":["string"],"maxLength":200},"eventsTabLabel":{"types":["string"],"maxLength":200},"communityEventsTabLabel":{"types":["string"],"maxLength":200},"defaultEventsCalendar":{"types":["string"],"enum":["events","community-events","events-list"]},"metaDescription":{"types":["string"],"maxLength":1000},"metaKeywords":{"types":["string"],"maxLength":1000}}},
-	"services": {"types":["object"],"properties":{"googleAnalyticsId":{"types":["string"],"maxLength":30},"recaptchaSiteKey":{"types":["string"],"maxLength":100},"emailDomain":{"types":["string"],"maxLength":253}}},
-	"features": {"types":["object"],"properties":{"showEvents":{"types":["boolean"]},"showCommunityEvents":{"types":["boolean"]},"showNewMembersFilter":{"types":["boolean"]},"showMembershipLevels":{"types":["boolean"]},"showBanners":{"types":["boolean"]},"showEventFilters":{"types":["boolean"]},"showFeaturedEvent":{"types":["boolean"]},"featuredEventId":{"types":["integer","null","string"],"maxLength":20},"showBusinessShortDescription":{"types":["boolean"]},"showEventAttendeeCountInHeader":{"types":["boolean"]},"memberBadgeDisplay":{"types":["string"],"enum":["level","year"]},"businessDetailLayout":{"types":["string"],"enum":["classic","modern"]},"showMainContact":{"types":["boolean"]},"memberUpdates":{"types":["boolean"]},"memberFields":{"types":["array"],"maxItems":50,"items":{"types":["string"],"enum":["listings","web_content","work_phone","hours","website","social_media","logo_url","categories"]}},"memberLiveFields":{"types":["array"],"maxItems":50,"items":{"types":["string"],"enum":["listings","web_content","work_phone","hours","website","social_media","logo_url","categories"]}},"memberEditorsApprove":{"types":["boolean"]},"memberMaxCategories":{"types":["null","number","string"],"maxLength":20},"publishWindow":{"types":["string"],"enum":["15min","30min","1h","2h","3h","4h","6h","12h","24h"]}}},
+	"services": {"types":["object"],"properties":{"googleAnalyticsId":{"types":["string"],"maxLength":30},"recaptchaSiteKey":{"types":["string"],"maxLength":100},"mapTileUrl":{"types":["string"],"maxLength":2000},"mapAttribution":{"types":["string"],"maxLength":200},"emailDomain":{"types":["string"],"maxLength":253}}},
+	"features": {"types":["object"],"properties":{"showEvents":{"types":["boolean"]},"showCommunityEvents":{"types":["boolean"]},"showNewMembersFilter":{"types":["boolean"]},"showMembershipLevels":{"types":["boolean"]},"showBanners":{"types":["boolean"]},"showEventFilters":{"types":["boolean"]},"showFeaturedEvent":{"types":["boolean"]},"featuredEventId":{"types":["integer","null","string"],"maxLength":20},"showBusinessShortDescription":{"types":["boolean"]},"showEventAttendeeCountInHeader":{"types":["boolean"]},"memberBadgeDisplay":{"types":["string"],"enum":["level","year"]},"businessDetailLayout":{"types":["string"],"enum":["classic","modern"]},"showMap":{"types":["boolean"]},"showNearMe":{"types":["boolean"]},"showMainContact":{"types":["boolean"]},"memberUpdates":{"types":["boolean"]},"memberFields":{"types":["array"],"maxItems":50,"items":{"types":["string"],"enum":["listings","web_content","work_phone","hours","website","social_media","logo_url","categories"]}},"memberLiveFields":{"types":["array"],"maxItems":50,"items":{"types":["string"],"enum":["listings","web_content","work_phone","hours","website","social_media","logo_url","categories"]}},"memberEditorsApprove":{"types":["boolean"]},"memberMaxCategories":{"types":["null","number","string"],"maxLength":20},"publishWindow":{"types":["string"],"enum":["15min","30min","1h","2h","3h","4h","6h","12h","24h"]}}},
 	"membership_levels": {"types":["object"],"properties":{"featured":{"types":["array"],"maxItems":50,"items":{"types":["string"],"maxLength":200}},"canLinkWebsite":{"types":["array"],"maxItems":50,"items":{"types":["string"],"maxLength":200}}}},
 	"featured_businesses": {"types":["object"],"properties":{"strategy":{"types":["string"],"enum":["membership","affiliation","random"]},"count":{"types":["null","number","string"],"maxLength":20},"membershipLevels":{"types":["array"],"maxItems":50,"items":{"types":["string"],"maxLength":200}},"affiliation":{"types":["string"],"maxLength":200},"requireCompleteProfile":{"types":["boolean"]},"showViewAllButton":{"types":["boolean"]}}},
 	"category_display": {"types":["object"],"properties":{"count":{"types":["null","number","string"],"maxLength":20},"sortBy":{"types":["string"],"enum":["popularity","alphabetical"]}}},
@@ -4189,6 +4370,158 @@ grant execute on function public.delete_chamber_event(p_tenant_id uuid, p_event_
 grant execute on function public.delete_chamber_event(p_tenant_id uuid, p_event_id uuid) to postgres;
 grant execute on function public.delete_chamber_event(p_tenant_id uuid, p_event_id uuid) to service_role;
 
+CREATE OR REPLACE FUNCTION public.directory_area(p_latitude double precision, p_longitude double precision, p_radius_km double precision, p_bounds double precision[], OUT latitude double precision, OUT longitude double precision, OUT x double precision, OUT y double precision, OUT z double precision, OUT south double precision, OUT west double precision, OUT north double precision, OUT east double precision, OUT radius_km double precision, OUT chord2 double precision)
+ RETURNS record
+ LANGUAGE plpgsql
+ IMMUTABLE
+ SET search_path TO ''
+AS $function$
+declare
+	-- The Earth's mean radius, km (IUGG).
+	c_earth constant double precision := 6371.0088;
+	v_dlat double precision;
+	v_dlng double precision;
+begin
+	south := -90; north := 90; west := -180; east := 180;
+	-- greatest() and least() skip nulls: no radius stays none.
+	radius_km := case when p_radius_km is not null then least(greatest(p_radius_km, 0), 1000) end;
+	if p_bounds is not null then
+		if cardinality(p_bounds) <> 4 or p_bounds[1] > p_bounds[3] or p_bounds[2] > p_bounds[4] then
+			return;
+		end if;
+		south := greatest(p_bounds[1], -90);
+		west := greatest(p_bounds[2], -180);
+		north := least(p_bounds[3], 90);
+		east := least(p_bounds[4], 180);
+	end if;
+	if p_latitude is not null and p_longitude is not null
+		and p_latitude between -90 and 90 and p_longitude between -180 and 180 then
+		latitude := p_latitude;
+		longitude := p_longitude;
+	elsif p_bounds is not null then
+		latitude := (south + north) / 2;
+		longitude := (west + east) / 2;
+	else
+		return;
+	end if;
+	x := cos(radians(latitude)) * cos(radians(longitude));
+	y := cos(radians(latitude)) * sin(radians(longitude));
+	z := sin(radians(latitude));
+	if radius_km is not null then
+		chord2 := power(2 * sin(radius_km / (2 * c_earth)), 2);
+		v_dlat := degrees(radius_km / c_earth);
+		south := greatest(south, latitude - v_dlat);
+		north := least(north, latitude + v_dlat);
+		-- The circle's widest longitudes (Matuschek's bounding coordinates); none near a pole.
+		if abs(latitude) + v_dlat < 90 then
+			v_dlng := degrees(asin(least(1, sin(radius_km / c_earth) / cos(radians(latitude)))));
+			west := greatest(west, longitude - v_dlng);
+			east := least(east, longitude + v_dlng);
+		end if;
+	end if;
+end;
+$function$;
+comment on function public.directory_area(p_latitude double precision, p_longitude double precision, p_radius_km double precision, p_bounds double precision[], OUT latitude double precision, OUT longitude double precision, OUT x double precision, OUT y double precision, OUT z double precision, OUT south double precision, OUT west double precision, OUT north double precision, OUT east double precision, OUT radius_km double precision, OUT chord2 double precision) is 'A distance search''s area: the point distances are measured from (the given one, else the box''s middle) and its point of the unit sphere, the box of latitudes and longitudes to read, the radius in km (at most 1000) and the square of its chord; all null when there is no area.';
+grant execute on function public.directory_area(p_latitude double precision, p_longitude double precision, p_radius_km double precision, p_bounds double precision[], OUT latitude double precision, OUT longitude double precision, OUT x double precision, OUT y double precision, OUT z double precision, OUT south double precision, OUT west double precision, OUT north double precision, OUT east double precision, OUT radius_km double precision, OUT chord2 double precision) to anon;
+grant execute on function public.directory_area(p_latitude double precision, p_longitude double precision, p_radius_km double precision, p_bounds double precision[], OUT latitude double precision, OUT longitude double precision, OUT x double precision, OUT y double precision, OUT z double precision, OUT south double precision, OUT west double precision, OUT north double precision, OUT east double precision, OUT radius_km double precision, OUT chord2 double precision) to authenticated;
+grant execute on function public.directory_area(p_latitude double precision, p_longitude double precision, p_radius_km double precision, p_bounds double precision[], OUT latitude double precision, OUT longitude double precision, OUT x double precision, OUT y double precision, OUT z double precision, OUT south double precision, OUT west double precision, OUT north double precision, OUT east double precision, OUT radius_km double precision, OUT chord2 double precision) to postgres;
+grant execute on function public.directory_area(p_latitude double precision, p_longitude double precision, p_radius_km double precision, p_bounds double precision[], OUT latitude double precision, OUT longitude double precision, OUT x double precision, OUT y double precision, OUT z double precision, OUT south double precision, OUT west double precision, OUT north double precision, OUT east double precision, OUT radius_km double precision, OUT chord2 double precision) to service_role;
+
+CREATE OR REPLACE FUNCTION public.directory_area_sql(p_radius boolean)
+ RETURNS text
+ LANGUAGE sql
+ IMMUTABLE
+ SET search_path TO ''
+AS $function$
+	select ' and p.latitude is not null and p.latitude between $11 and $12 and p.longitude between $13 and $14'
+		|| case when p_radius then ' and ' || public.directory_chord_sql() || ' <= $15' else '' end;
+$function$;
+comment on function public.directory_area_sql(p_radius boolean) is 'The distance search''s part of the WHERE clause (the box, and the circle when there is a radius), as SQL text over profiles p.';
+grant execute on function public.directory_area_sql(p_radius boolean) to anon;
+grant execute on function public.directory_area_sql(p_radius boolean) to authenticated;
+grant execute on function public.directory_area_sql(p_radius boolean) to postgres;
+grant execute on function public.directory_area_sql(p_radius boolean) to service_role;
+
+CREATE OR REPLACE FUNCTION public.directory_chord_sql()
+ RETURNS text
+ LANGUAGE sql
+ IMMUTABLE
+ SET search_path TO ''
+AS $function$
+	select '((p.geo_x - $8) * (p.geo_x - $8) + (p.geo_y - $9) * (p.geo_y - $9)'
+		|| ' + (p.geo_z - $10) * (p.geo_z - $10))';
+$function$;
+comment on function public.directory_chord_sql() is 'The square of the chord from the search''s point ($8, $9, $10 on the unit sphere) to a business p, as SQL text.';
+grant execute on function public.directory_chord_sql() to anon;
+grant execute on function public.directory_chord_sql() to authenticated;
+grant execute on function public.directory_chord_sql() to postgres;
+grant execute on function public.directory_chord_sql() to service_role;
+
+CREATE OR REPLACE FUNCTION public.directory_locations(p_tenant_id uuid, p_latitude double precision DEFAULT NULL::double precision, p_longitude double precision DEFAULT NULL::double precision, p_radius_km double precision DEFAULT NULL::double precision, p_bounds double precision[] DEFAULT NULL::double precision[], p_search_query text DEFAULT NULL::text, p_category text DEFAULT NULL::text, p_city text DEFAULT NULL::text, p_county text DEFAULT NULL::text, p_zip text DEFAULT NULL::text, p_affiliation text DEFAULT NULL::text, p_new_members_only boolean DEFAULT false)
+ RETURNS json
+ LANGUAGE plpgsql
+ STABLE
+ SET search_path TO 'public', 'extensions', 'pg_temp'
+AS $function$
+declare
+	v_search_text text := left(p_search_query, 200);
+	v_search boolean := nullif(trim(coalesce(v_search_text, '')), '') is not null;
+	v_query tsquery;
+	v_area record;
+	v_in_area boolean := p_bounds is not null or (p_latitude is not null and p_longitude is not null);
+	v_where text;
+	v_total bigint;
+	v_points json;
+	v_empty constant json := '{"total": 0, "located": 0, "ids": [], "names": [], "latitudes": [], "longitudes": []}';
+begin
+	select * into v_area from public.directory_area(p_latitude, p_longitude, p_radius_km, p_bounds);
+	if v_in_area and v_area.latitude is null then
+		return v_empty;
+	end if;
+	if v_search then
+		v_query := public.search_tsquery(p_tenant_id, v_search_text);
+		if v_query is null then
+			return v_empty;
+		end if;
+	end if;
+	v_where := public.directory_match_sql(
+		v_search, left(p_category, 200), left(p_city, 200), left(p_county, 200), left(p_zip, 200),
+		p_new_members_only, left(p_affiliation, 200)
+	);
+	if not v_in_area then
+		v_total := public.count_businesses_with_category(
+			p_tenant_id, left(p_category, 200), v_search_text, left(p_city, 200), left(p_county, 200),
+			left(p_zip, 200), p_new_members_only, left(p_affiliation, 200)
+		);
+	end if;
+	execute 'select json_build_object('
+		|| '''located'', count(*), ''ids'', coalesce(json_agg(s.id), ''[]''), ''names'', coalesce(json_agg(s.report_name), ''[]''),'
+		|| ' ''latitudes'', coalesce(json_agg(round(s.latitude * 100000) / 100000), ''[]''),'
+		|| ' ''longitudes'', coalesce(json_agg(round(s.longitude * 100000) / 100000), ''[]''))'
+		|| ' from (select p.id, p.report_name, p.latitude, p.longitude from public.profiles p where ' || v_where
+		|| case when v_in_area then public.directory_area_sql(v_area.radius_km is not null)
+			else ' and p.latitude is not null' end
+		|| ' limit 100000) s'
+		into v_points
+		using p_tenant_id, v_query, left(p_category, 200), left(p_city, 200), left(p_county, 200),
+			left(p_zip, 200), left(p_affiliation, 200), v_area.x, v_area.y, v_area.z,
+			v_area.south, v_area.north, v_area.west, v_area.east, v_area.chord2;
+	return json_build_object(
+		'total', coalesce(v_total, (v_points ->> 'located')::bigint),
+		'located', (v_points ->> 'located')::bigint,
+		'ids', v_points -> 'ids',
+		'names', v_points -> 'names',
+		'latitudes', v_points -> 'latitudes',
+		'longitudes', v_points -> 'longitudes'
+	);
+end;
+$function$;
+comment on function public.directory_locations(p_tenant_id uuid, p_latitude double precision, p_longitude double precision, p_radius_km double precision, p_bounds double precision[], p_search_query text, p_category text, p_city text, p_county text, p_zip text, p_affiliation text, p_new_members_only boolean) is 'The map''s points of a search: {total, located, ids, names, latitudes, longitudes} of the matching published businesses with a location (at most 100,000), in an area or not.';
+grant execute on function public.directory_locations(p_tenant_id uuid, p_latitude double precision, p_longitude double precision, p_radius_km double precision, p_bounds double precision[], p_search_query text, p_category text, p_city text, p_county text, p_zip text, p_affiliation text, p_new_members_only boolean) to anon;
+grant execute on function public.directory_locations(p_tenant_id uuid, p_latitude double precision, p_longitude double precision, p_radius_km double precision, p_bounds double precision[], p_search_query text, p_category text, p_city text, p_county text, p_zip text, p_affiliation text, p_new_members_only boolean) to authenticated;
+grant execute on function public.directory_locations(p_tenant_id uuid, p_latitude double precision, p_longitude double precision, p_radius_km double precision, p_bounds double precision[], p_search_query text, p_category text, p_city text, p_county text, p_zip text, p_affiliation text, p_new_members_only boolean) to postgres;
+grant execute on function public.directory_locations(p_tenant_id uuid, p_latitude double precision, p_longitude double precision, p_radius_km double precision, p_bounds double precision[], p_search_query text, p_category text, p_city text, p_county text, p_zip text, p_affiliation text, p_new_members_only boolean) to service_role;
+
 CREATE OR REPLACE FUNCTION public.directory_match_sql(p_search boolean, p_category text, p_city text, p_county text, p_zip text, p_new_members_only boolean, p_affiliation text)
  RETURNS text
  LANGUAGE sql
@@ -4214,6 +4547,76 @@ grant execute on function public.directory_match_sql(p_search boolean, p_categor
 grant execute on function public.directory_match_sql(p_search boolean, p_category text, p_city text, p_county text, p_zip text, p_new_members_only boolean, p_affiliation text) to authenticated;
 grant execute on function public.directory_match_sql(p_search boolean, p_category text, p_city text, p_county text, p_zip text, p_new_members_only boolean, p_affiliation text) to postgres;
 grant execute on function public.directory_match_sql(p_search boolean, p_category text, p_city text, p_county text, p_zip text, p_new_members_only boolean, p_affiliation text) to service_role;
+
+CREATE OR REPLACE FUNCTION public.directory_near_page(p_tenant_id uuid, p_latitude double precision DEFAULT NULL::double precision, p_longitude double precision DEFAULT NULL::double precision, p_radius_km double precision DEFAULT NULL::double precision, p_bounds double precision[] DEFAULT NULL::double precision[], p_search_query text DEFAULT NULL::text, p_category text DEFAULT NULL::text, p_city text DEFAULT NULL::text, p_county text DEFAULT NULL::text, p_zip text DEFAULT NULL::text, p_affiliation text DEFAULT NULL::text, p_new_members_only boolean DEFAULT false, p_limit integer DEFAULT 24, p_offset integer DEFAULT 0)
+ RETURNS TABLE(profile_id uuid, ord integer, total bigint, distance_km double precision)
+ LANGUAGE plpgsql
+ STABLE ROWS 24
+ SET search_path TO 'public', 'extensions', 'pg_temp'
+AS $function$
+declare
+	c_earth constant double precision := 6371.0088;
+	v_search_text text := left(p_search_query, 200);
+	v_search boolean := nullif(trim(coalesce(v_search_text, '')), '') is not null;
+	v_query tsquery;
+	v_area record;
+	v_where text;
+	v_limit integer := least(greatest(coalesce(p_limit, 24), 0), 100);
+	v_offset integer := least(greatest(coalesce(p_offset, 0), 0), 1000000);
+	v_n integer := 0;
+	v_id uuid;
+	v_chord2 double precision;
+	v_total bigint;
+begin
+	select * into v_area from public.directory_area(p_latitude, p_longitude, p_radius_km, p_bounds);
+	if v_area.latitude is null then
+		return;
+	end if;
+	if v_search then
+		v_query := public.search_tsquery(p_tenant_id, v_search_text);
+		if v_query is null then
+			return;
+		end if;
+	end if;
+	v_where := public.directory_match_sql(
+		v_search, left(p_category, 200), left(p_city, 200), left(p_county, 200), left(p_zip, 200),
+		p_new_members_only, left(p_affiliation, 200)
+	) || public.directory_area_sql(v_area.radius_km is not null);
+	for v_id, v_chord2, v_total in execute
+		'select p.id, ' || public.directory_chord_sql() || ' as c, count(*) over ()'
+		|| ' from public.profiles p where ' || v_where
+		|| ' order by c, p.id offset $16 limit $17'
+		using p_tenant_id, v_query, left(p_category, 200), left(p_city, 200), left(p_county, 200),
+			left(p_zip, 200), left(p_affiliation, 200), v_area.x, v_area.y, v_area.z,
+			v_area.south, v_area.north, v_area.west, v_area.east, v_area.chord2, v_offset, v_limit
+	loop
+		v_n := v_n + 1;
+		profile_id := v_id;
+		ord := v_n;
+		total := v_total;
+		-- The chord back to the great-circle distance.
+		distance_km := 2 * c_earth * asin(least(1, sqrt(v_chord2) / 2));
+		return next;
+	end loop;
+	if v_n = 0 and v_offset > 0 then
+		execute 'select count(*) from public.profiles p where ' || v_where
+			into v_total
+			using p_tenant_id, v_query, left(p_category, 200), left(p_city, 200), left(p_county, 200),
+				left(p_zip, 200), left(p_affiliation, 200), v_area.x, v_area.y, v_area.z,
+				v_area.south, v_area.north, v_area.west, v_area.east, v_area.chord2;
+		profile_id := null;
+		ord := 0;
+		total := v_total;
+		distance_km := null;
+		return next;
+	end if;
+end;
+$function$;
+comment on function public.directory_near_page(p_tenant_id uuid, p_latitude double precision, p_longitude double precision, p_radius_km double precision, p_bounds double precision[], p_search_query text, p_category text, p_city text, p_county text, p_zip text, p_affiliation text, p_new_members_only boolean, p_limit integer, p_offset integer) is 'Ids of one page (at most 100) of matching businesses in an area (near a point within a radius, in a box, or both), nearest first, with the total and each distance in km.';
+grant execute on function public.directory_near_page(p_tenant_id uuid, p_latitude double precision, p_longitude double precision, p_radius_km double precision, p_bounds double precision[], p_search_query text, p_category text, p_city text, p_county text, p_zip text, p_affiliation text, p_new_members_only boolean, p_limit integer, p_offset integer) to anon;
+grant execute on function public.directory_near_page(p_tenant_id uuid, p_latitude double precision, p_longitude double precision, p_radius_km double precision, p_bounds double precision[], p_search_query text, p_category text, p_city text, p_county text, p_zip text, p_affiliation text, p_new_members_only boolean, p_limit integer, p_offset integer) to authenticated;
+grant execute on function public.directory_near_page(p_tenant_id uuid, p_latitude double precision, p_longitude double precision, p_radius_km double precision, p_bounds double precision[], p_search_query text, p_category text, p_city text, p_county text, p_zip text, p_affiliation text, p_new_members_only boolean, p_limit integer, p_offset integer) to postgres;
+grant execute on function public.directory_near_page(p_tenant_id uuid, p_latitude double precision, p_longitude double precision, p_radius_km double precision, p_bounds double precision[], p_search_query text, p_category text, p_city text, p_county text, p_zip text, p_affiliation text, p_new_members_only boolean, p_limit integer, p_offset integer) to service_role;
 
 CREATE OR REPLACE FUNCTION public.directory_page(p_tenant_id uuid, p_search_query text DEFAULT NULL::text, p_category text DEFAULT NULL::text, p_city text DEFAULT NULL::text, p_county text DEFAULT NULL::text, p_zip text DEFAULT NULL::text, p_affiliation text DEFAULT NULL::text, p_new_members_only boolean DEFAULT false, p_sort text DEFAULT 'nameAsc'::text, p_hierarchy jsonb DEFAULT '[]'::jsonb, p_seed double precision DEFAULT 0.5, p_limit integer DEFAULT 24, p_offset integer DEFAULT 0)
  RETURNS TABLE(profile_id uuid, ord integer, total bigint)
@@ -5348,6 +5751,19 @@ grant execute on function public.get_membership_levels(p_tenant_id uuid) to auth
 grant execute on function public.get_membership_levels(p_tenant_id uuid) to postgres;
 grant execute on function public.get_membership_levels(p_tenant_id uuid) to service_role;
 
+CREATE OR REPLACE FUNCTION public.has_geocodable_address(p_address1 text, p_city text, p_zip text)
+ RETURNS boolean
+ LANGUAGE sql
+ IMMUTABLE
+ SET search_path TO ''
+AS $function$
+	select btrim(coalesce(p_address1, '')) <> ''
+		and (btrim(coalesce(p_city, '')) <> '' or btrim(coalesce(p_zip, '')) <> '');
+$function$;
+comment on function public.has_geocodable_address(p_address1 text, p_city text, p_zip text) is 'Whether an address names a street and a town or ZIP code: what the geocoder needs to place a business.';
+grant execute on function public.has_geocodable_address(p_address1 text, p_city text, p_zip text) to postgres;
+grant execute on function public.has_geocodable_address(p_address1 text, p_city text, p_zip text) to service_role;
+
 CREATE OR REPLACE FUNCTION public.has_tenant_role(check_tenant_id uuid, allowed_roles text[] DEFAULT ARRAY['super_admin'::text, 'admin'::text, 'editor'::text])
  RETURNS boolean
  LANGUAGE sql
@@ -5437,6 +5853,12 @@ begin
 		perform public.purge_removed_businesses(v_tenant_id);
 		update pg_temp.import_businesses i set existed = true
 		from public.profiles p where p.id = i.id;
+		-- A file without a business's location leaves it where it is (the geocoder's, a pin staff
+		-- placed); the file's own coordinates, where it has them, are the membership system's.
+		update pg_temp.import_businesses i
+		set d = jsonb_set(i.d, '{location}', coalesce(p.location, 'null'::jsonb))
+		from public.profiles p
+		where p.id = i.id and not (i.b ? 'location');
 
 		-- What the membership system says of the fields staff changed here, kept beside them …
 		update public.business_overrides o
@@ -5446,7 +5868,8 @@ begin
 			else i.d -> o.field
 		end
 		from pg_temp.import_businesses i
-		where o.tenant_id = v_tenant_id and o.profile_id = i.id;
+		where o.tenant_id = v_tenant_id and o.profile_id = i.id
+			and not (o.field = 'location' and not (i.b ? 'location'));
 
 		-- … while those fields keep the value staff gave them.
 		update pg_temp.import_businesses i
@@ -5542,12 +5965,14 @@ begin
 		) s
 		where i.id = i2.id;
 		perform set_config('chamber.import_writes_search', 'on', true);
+		-- Coordinates this import writes came with the file.
+		perform set_config('chamber.location_source', 'file', true);
 
 		insert into public.profiles as p (
 			id, tenant_id, report_name, address1, address2, city, county, state, zip, work_phone,
 			hours, website, email, featured, categories, membership_level_name, membership_rank,
 			member_since_date, weblink_profile_id, main_related_profile_name, logo_url,
-			listing_position, is_member, published, updated_by, search_vector, search_text
+			listing_position, is_member, published, updated_by, search_vector, search_text, location
 		)
 		select
 			i.id, v_tenant_id, i.d ->> 'report_name', i.d ->> 'address1', i.d ->> 'address2',
@@ -5558,7 +5983,8 @@ begin
 			(i.d ->> 'member_since_date')::date, i.b ->> 'weblink_profile_id',
 			i.d ->> 'main_related_profile_name', i.d ->> 'logo_url',
 			(i.d ->> 'listing_position')::integer, (i.d ->> 'is_member')::boolean,
-			(i.d ->> 'published')::boolean, 'import', i.search_vector, i.search_text
+			(i.d ->> 'published')::boolean, 'import', i.search_vector, i.search_text,
+			nullif(i.d -> 'location', 'null'::jsonb)
 		from pg_temp.import_businesses i
 		on conflict (id) do update set
 			report_name = excluded.report_name, address1 = excluded.address1,
@@ -5578,20 +6004,21 @@ begin
 				when p.removed_at is null then null else excluded.published
 			end,
 			updated_by = 'import',
-			search_vector = excluded.search_vector, search_text = excluded.search_text
+			search_vector = excluded.search_vector, search_text = excluded.search_text,
+			location = excluded.location
 		-- Only a business whose values differ is written: an unchanged re-import changes nothing.
 		where (p.report_name, p.address1, p.address2, p.city, p.county, p.state, p.zip, p.work_phone, p.hours,
 				p.website, p.email, p.featured, p.categories, p.membership_level_name, p.membership_rank,
 				p.member_since_date, p.weblink_profile_id, p.main_related_profile_name, p.logo_url,
 				p.listing_position, p.is_member, p.published,
-				case when p.removed_at is null then null else p.published_before_removal end)
+				case when p.removed_at is null then null else p.published_before_removal end, p.location)
 			is distinct from (excluded.report_name, excluded.address1, excluded.address2, excluded.city,
 				excluded.county, excluded.state, excluded.zip, excluded.work_phone, excluded.hours, excluded.website,
 				excluded.email, excluded.featured, excluded.categories, excluded.membership_level_name,
 				excluded.membership_rank, excluded.member_since_date, excluded.weblink_profile_id,
 				excluded.main_related_profile_name, excluded.logo_url, excluded.listing_position,
 				excluded.is_member, excluded.published and p.removed_at is null,
-				case when p.removed_at is null then null else excluded.published end);
+				case when p.removed_at is null then null else excluded.published end, excluded.location);
 
 		update public.profiles p
 		set search_vector = i.search_vector, search_text = i.search_text
@@ -5653,6 +6080,7 @@ begin
 		where x.field = 'web_content';
 
 		perform set_config('chamber.import_writes_search', 'off', true);
+		perform set_config('chamber.location_source', '', true);
 
 		-- A list of a business that was there before changed: its version, and the audit.
 		select * into v_actor from public.audit_actor(v_tenant_id);
@@ -6719,6 +7147,68 @@ comment on function public.profiles_counts_trigger() is 'Trigger: recounts the k
 grant execute on function public.profiles_counts_trigger() to postgres;
 grant execute on function public.profiles_counts_trigger() to service_role;
 
+CREATE OR REPLACE FUNCTION public.profiles_geocode_trigger()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+begin
+	-- A pin staff placed stays where it is.
+	if new.location_source = 'staff' then
+		return null;
+	end if;
+	-- This very write brought the business's coordinates (a tenant file's).
+	if new.location is not null and (tg_op = 'INSERT' or new.location is distinct from old.location) then
+		delete from public.geocode_requests where profile_id = new.id;
+		return null;
+	end if;
+	if not public.has_geocodable_address(new.address1, new.city, new.zip) then
+		delete from public.geocode_requests where profile_id = new.id;
+		return null;
+	end if;
+	perform public.queue_geocode_request(new.tenant_id, new.id);
+	return null;
+end;
+$function$;
+comment on function public.profiles_geocode_trigger() is 'Trigger: a business added without a location, whose address changed or whose location was cleared, is queued for the geocoder (not one whose pin staff placed).';
+grant execute on function public.profiles_geocode_trigger() to postgres;
+grant execute on function public.profiles_geocode_trigger() to service_role;
+
+CREATE OR REPLACE FUNCTION public.profiles_location_trigger()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+	v_source text := nullif(current_setting('chamber.location_source', true), '');
+begin
+	-- Placed otherwise than by the geocoder: nothing is left for it to look up (a new address
+	-- queues a request again, after this write).
+	if tg_op = 'UPDATE' and coalesce(v_source, 'staff') not in ('census', 'nominatim') then
+		delete from public.geocode_requests where profile_id = new.id;
+	end if;
+	if new.location is null then
+		new.location_source := null;
+		new.location_quality := null;
+		new.located_at := null;
+		return new;
+	end if;
+	new.location_source := coalesce(v_source, 'staff');
+	new.location_quality := case new.location_source
+		when 'staff' then 'manual'
+		when 'file' then 'supplied'
+		else coalesce(new.location_quality, 'approximate')
+	end;
+	new.located_at := now();
+	return new;
+end;
+$function$;
+comment on function public.profiles_location_trigger() is 'Trigger: a changed location gets its source (the writer''s chamber.location_source, else staff), its quality and its time.';
+grant execute on function public.profiles_location_trigger() to postgres;
+grant execute on function public.profiles_location_trigger() to service_role;
+
 CREATE OR REPLACE FUNCTION public.profiles_search_trigger()
  RETURNS trigger
  LANGUAGE plpgsql
@@ -6807,13 +7297,13 @@ begin
 			new.work_phone, new.hours, new.website, new.email, new.featured, new.categories,
 			new.membership_level_name, new.membership_rank, new.member_since_date,
 			new.main_related_profile_name, new.logo_url, new.listing_position, new.is_member,
-			new.published, new.removed_at)
+			new.published, new.removed_at, new.location)
 		is not distinct from
 		(old.report_name, old.address1, old.address2, old.city, old.county, old.state, old.zip,
 			old.work_phone, old.hours, old.website, old.email, old.featured, old.categories,
 			old.membership_level_name, old.membership_rank, old.member_since_date,
 			old.main_related_profile_name, old.logo_url, old.listing_position, old.is_member,
-			old.published, old.removed_at)
+			old.published, old.removed_at, old.location)
 	then
 		if new.version is distinct from old.version then
 			-- A list field changed (the writer bumped the version).
@@ -6827,6 +7317,13 @@ begin
 	select array_agg(f) into v_changed
 	from unnest(public.business_scalar_fields()) f
 	where v_old -> f is distinct from v_new -> f;
+
+	-- The geocoder placing a business is no change of it: no version, no audit row, and who
+	-- changed it last stays who it was.
+	if v_changed = array['location']
+		and current_setting('chamber.location_source', true) in ('census', 'nominatim') then
+		return new;
+	end if;
 
 	if new.version is not distinct from old.version then
 		new.version := old.version + 1;
@@ -7083,6 +7580,22 @@ comment on function public.purge_removed_businesses(p_tenant_id uuid) is 'Delete
 grant execute on function public.purge_removed_businesses(p_tenant_id uuid) to postgres;
 grant execute on function public.purge_removed_businesses(p_tenant_id uuid) to service_role;
 
+CREATE OR REPLACE FUNCTION public.queue_geocode_request(p_tenant_id uuid, p_profile_id uuid)
+ RETURNS void
+ LANGUAGE sql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+	insert into public.geocode_requests as r (profile_id, tenant_id)
+	values (p_profile_id, p_tenant_id)
+	on conflict (profile_id) do update set
+		status = 'pending', requested_at = now(), attempts = 0, next_attempt_at = now(),
+		claimed_until = null, last_error = null;
+$function$;
+comment on function public.queue_geocode_request(p_tenant_id uuid, p_profile_id uuid) is 'Queues the geocoding of a business''s address, or queues it again (a new address).';
+grant execute on function public.queue_geocode_request(p_tenant_id uuid, p_profile_id uuid) to postgres;
+grant execute on function public.queue_geocode_request(p_tenant_id uuid, p_profile_id uuid) to service_role;
+
 CREATE OR REPLACE FUNCTION public.rate_limit_clear(p_bucket text)
  RETURNS void
  LANGUAGE sql
@@ -7318,6 +7831,74 @@ comment on function public.record_event_feed_error(p_feed_id uuid, p_error text)
 grant execute on function public.record_event_feed_error(p_feed_id uuid, p_error text) to authenticated;
 grant execute on function public.record_event_feed_error(p_feed_id uuid, p_error text) to postgres;
 grant execute on function public.record_event_feed_error(p_feed_id uuid, p_error text) to service_role;
+
+CREATE OR REPLACE FUNCTION public.record_geocodes(p_tenant_id uuid, p_results jsonb)
+ RETURNS jsonb
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+	v_result jsonb;
+	v_request public.geocode_requests;
+	v_outcome text;
+	v_counts jsonb := '{"located": 0, "unmatched": 0, "failed": 0, "dropped": 0}'::jsonb;
+	v_location jsonb;
+begin
+	if jsonb_typeof(p_results) is distinct from 'array' or jsonb_array_length(p_results) > 1000 then
+		raise exception 'Expected at most 1000 results' using errcode = '22023';
+	end if;
+	for v_result in select e from jsonb_array_elements(p_results) e loop
+		v_outcome := v_result ->> 'outcome';
+		select * into v_request from public.geocode_requests r
+		where r.tenant_id = p_tenant_id and r.profile_id = (v_result ->> 'profile_id')::uuid
+			and r.requested_at = (v_result ->> 'requested_at')::timestamptz
+		for update;
+		if not found then
+			v_counts := jsonb_set(v_counts, '{dropped}', to_jsonb((v_counts ->> 'dropped')::integer + 1));
+			continue;
+		end if;
+		if v_outcome = 'located' then
+			if v_result ->> 'source' not in ('census', 'nominatim') then
+				raise exception 'source: census or nominatim' using errcode = '22023';
+			end if;
+			v_location := jsonb_build_object(
+				'latitude', (v_result -> 'latitude'), 'longitude', (v_result -> 'longitude')
+			);
+			if public.business_location_problem(v_location) is not null then
+				raise exception 'location: %', public.business_location_problem(v_location) using errcode = '22023';
+			end if;
+			perform set_config('chamber.location_source', v_result ->> 'source', true);
+			update public.profiles p
+			set location = v_location, location_quality = v_result ->> 'quality'
+			where p.id = v_request.profile_id and p.location_source is distinct from 'staff';
+			perform set_config('chamber.location_source', '', true);
+			delete from public.geocode_requests where profile_id = v_request.profile_id;
+		elsif v_outcome = 'unmatched' then
+			update public.geocode_requests
+			set status = 'unmatched', next_attempt_at = null, claimed_until = null,
+				last_error = left(coalesce(v_result ->> 'error', 'The geocoder found no such address'), 500)
+			where profile_id = v_request.profile_id;
+		elsif v_outcome = 'failed' then
+			update public.geocode_requests
+			set attempts = v_request.attempts + 1,
+				status = case when v_request.attempts + 1 >= 8 then 'failed' else 'pending' end,
+				next_attempt_at = case when v_request.attempts + 1 >= 8 then null
+					else now() + least(interval '1 minute' * power(4, v_request.attempts), interval '1 day') end,
+				claimed_until = null,
+				last_error = left(coalesce(v_result ->> 'error', 'The geocoder did not answer'), 500)
+			where profile_id = v_request.profile_id;
+		else
+			raise exception 'outcome: located, unmatched or failed' using errcode = '22023';
+		end if;
+		v_counts := jsonb_set(v_counts, array[v_outcome], to_jsonb((v_counts ->> v_outcome)::integer + 1));
+	end loop;
+	return v_counts;
+end;
+$function$;
+comment on function public.record_geocodes(p_tenant_id uuid, p_results jsonb) is 'Records the geocoder''s answers for claimed requests: places located businesses (never over a pin staff placed), marks the addresses it did not find, and asks again later after a failure; service role only.';
+grant execute on function public.record_geocodes(p_tenant_id uuid, p_results jsonb) to postgres;
+grant execute on function public.record_geocodes(p_tenant_id uuid, p_results jsonb) to service_role;
 
 CREATE OR REPLACE FUNCTION public.refresh_affiliation_counts(p_tenant_ids uuid[])
  RETURNS void
@@ -7610,6 +8191,44 @@ comment on function public.require_event_staff(p_tenant_id uuid, p_roles text[])
 grant execute on function public.require_event_staff(p_tenant_id uuid, p_roles text[]) to postgres;
 grant execute on function public.require_event_staff(p_tenant_id uuid, p_roles text[]) to service_role;
 
+CREATE OR REPLACE FUNCTION public.reset_business_location(p_tenant_id uuid, p_business_id uuid)
+ RETURNS jsonb
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+	v_row public.profiles;
+	v_actor record;
+	v_version integer;
+begin
+	if not public.may_change_business_field(p_tenant_id, 'location') then
+		raise exception 'You cannot change this field of the chamber''s businesses' using errcode = '42501';
+	end if;
+	select * into v_row from public.profiles where id = p_business_id and tenant_id = p_tenant_id for update;
+	if not found then
+		raise exception 'No such business in this chamber' using errcode = 'PT404';
+	end if;
+	if v_row.removed_at is not null then
+		raise exception 'This business was removed: restore it before changing it' using errcode = 'PT409';
+	end if;
+	delete from public.business_overrides where profile_id = p_business_id and field = 'location';
+	select * into v_actor from public.audit_actor(p_tenant_id);
+	update public.profiles p
+	set location = null, updated_by = coalesce(v_actor.actor_email, v_actor.actor_role)
+	where p.id = p_business_id and p.location is not null
+	returning p.version into v_version;
+	if public.has_geocodable_address(v_row.address1, v_row.city, v_row.zip) then
+		perform public.queue_geocode_request(p_tenant_id, p_business_id);
+	end if;
+	return jsonb_build_object('id', p_business_id, 'version', coalesce(v_version, v_row.version));
+end;
+$function$;
+comment on function public.reset_business_location(p_tenant_id uuid, p_business_id uuid) is 'Staff place a business by its address again: the pin placed by hand goes and the geocoder is asked (admins, as the user).';
+grant execute on function public.reset_business_location(p_tenant_id uuid, p_business_id uuid) to authenticated;
+grant execute on function public.reset_business_location(p_tenant_id uuid, p_business_id uuid) to postgres;
+grant execute on function public.reset_business_location(p_tenant_id uuid, p_business_id uuid) to service_role;
+
 CREATE OR REPLACE FUNCTION public.restore_business(p_tenant_id uuid, p_business_id uuid)
  RETURNS jsonb
  LANGUAGE plpgsql
@@ -7887,7 +8506,7 @@ begin
 			id, tenant_id, weblink_profile_id, report_name, address1, address2, city, county, state, zip,
 			work_phone, hours, website, email, featured, categories, membership_level_name, membership_rank,
 			member_since_date, main_related_profile_name, logo_url, listing_position, is_member,
-			published, updated_by
+			published, updated_by, location
 		)
 		select v_id, p_tenant_id, v_weblink, d ->> 'report_name', d ->> 'address1', d ->> 'address2',
 			d ->> 'city', d ->> 'county', d ->> 'state', d ->> 'zip', d ->> 'work_phone',
@@ -7896,7 +8515,8 @@ begin
 			array(select jsonb_array_elements_text(d -> 'categories')), d ->> 'membership_level_name',
 			(d ->> 'membership_rank')::integer, (d ->> 'member_since_date')::date,
 			d ->> 'main_related_profile_name', d ->> 'logo_url', (d ->> 'listing_position')::integer,
-			(d ->> 'is_member')::boolean, (d ->> 'published')::boolean, v_who
+			(d ->> 'is_member')::boolean, (d ->> 'published')::boolean, v_who,
+			nullif(d -> 'location', 'null'::jsonb)
 		from (select public.business_from_file(p_changes) as d) x;
 		for v_field in select unnest(public.business_list_fields()) loop
 			if p_changes ? v_field then
@@ -7978,12 +8598,12 @@ begin
 	update public.profiles p
 	set (report_name, address1, address2, city, county, state, zip, work_phone, hours, website, email,
 			featured, categories, membership_level_name, membership_rank, member_since_date,
-			main_related_profile_name, logo_url, listing_position, is_member, published) = (
+			main_related_profile_name, logo_url, listing_position, is_member, published, location) = (
 		select r.report_name, r.address1, r.address2, r.city, r.county, r.state, r.zip, r.work_phone,
 			-- A JSON null (hours cleared) is stored as no hours.
 			nullif(r.hours, 'null'::jsonb), r.website, r.email, r.featured, r.categories, r.membership_level_name, r.membership_rank,
 			r.member_since_date, r.main_related_profile_name, r.logo_url, r.listing_position,
-			r.is_member, r.published
+			r.is_member, r.published, nullif(r.location, 'null'::jsonb)
 		from jsonb_populate_record(p, v_scalars) r
 	),
 		version = v_version,
@@ -8274,6 +8894,26 @@ grant execute on function public.search_businesses(p_tenant_id uuid, p_search_qu
 grant execute on function public.search_businesses(p_tenant_id uuid, p_search_query text, p_category text, p_city text, p_county text, p_zip text, p_affiliation text, p_new_members_only boolean, p_sort text, p_hierarchy jsonb, p_seed double precision, p_limit integer, p_offset integer) to authenticated;
 grant execute on function public.search_businesses(p_tenant_id uuid, p_search_query text, p_category text, p_city text, p_county text, p_zip text, p_affiliation text, p_new_members_only boolean, p_sort text, p_hierarchy jsonb, p_seed double precision, p_limit integer, p_offset integer) to postgres;
 grant execute on function public.search_businesses(p_tenant_id uuid, p_search_query text, p_category text, p_city text, p_county text, p_zip text, p_affiliation text, p_new_members_only boolean, p_sort text, p_hierarchy jsonb, p_seed double precision, p_limit integer, p_offset integer) to service_role;
+
+CREATE OR REPLACE FUNCTION public.search_businesses_near(p_tenant_id uuid, p_latitude double precision DEFAULT NULL::double precision, p_longitude double precision DEFAULT NULL::double precision, p_radius_km double precision DEFAULT NULL::double precision, p_bounds double precision[] DEFAULT NULL::double precision[], p_search_query text DEFAULT NULL::text, p_category text DEFAULT NULL::text, p_city text DEFAULT NULL::text, p_county text DEFAULT NULL::text, p_zip text DEFAULT NULL::text, p_affiliation text DEFAULT NULL::text, p_new_members_only boolean DEFAULT false, p_limit integer DEFAULT 24, p_offset integer DEFAULT 0)
+ RETURNS TABLE(total bigint, distance_km double precision, card jsonb)
+ LANGUAGE sql
+ STABLE
+ SET search_path TO 'public', 'pg_temp'
+AS $function$
+	select page.total, page.distance_km, to_jsonb(v)
+	from public.directory_near_page(
+		p_tenant_id, p_latitude, p_longitude, p_radius_km, p_bounds, p_search_query, p_category,
+		p_city, p_county, p_zip, p_affiliation, p_new_members_only, p_limit, p_offset
+	) page
+	left join public.business_cards_view v on v.id = page.profile_id
+	order by page.ord;
+$function$;
+comment on function public.search_businesses_near(p_tenant_id uuid, p_latitude double precision, p_longitude double precision, p_radius_km double precision, p_bounds double precision[], p_search_query text, p_category text, p_city text, p_county text, p_zip text, p_affiliation text, p_new_members_only boolean, p_limit integer, p_offset integer) is 'One page of matching business card records in an area, nearest first, each row with its distance in km and the total; a page past the end answers the total alone (card null).';
+grant execute on function public.search_businesses_near(p_tenant_id uuid, p_latitude double precision, p_longitude double precision, p_radius_km double precision, p_bounds double precision[], p_search_query text, p_category text, p_city text, p_county text, p_zip text, p_affiliation text, p_new_members_only boolean, p_limit integer, p_offset integer) to anon;
+grant execute on function public.search_businesses_near(p_tenant_id uuid, p_latitude double precision, p_longitude double precision, p_radius_km double precision, p_bounds double precision[], p_search_query text, p_category text, p_city text, p_county text, p_zip text, p_affiliation text, p_new_members_only boolean, p_limit integer, p_offset integer) to authenticated;
+grant execute on function public.search_businesses_near(p_tenant_id uuid, p_latitude double precision, p_longitude double precision, p_radius_km double precision, p_bounds double precision[], p_search_query text, p_category text, p_city text, p_county text, p_zip text, p_affiliation text, p_new_members_only boolean, p_limit integer, p_offset integer) to postgres;
+grant execute on function public.search_businesses_near(p_tenant_id uuid, p_latitude double precision, p_longitude double precision, p_radius_km double precision, p_bounds double precision[], p_search_query text, p_category text, p_city text, p_county text, p_zip text, p_affiliation text, p_new_members_only boolean, p_limit integer, p_offset integer) to service_role;
 
 CREATE OR REPLACE FUNCTION public.search_tsquery(p_tenant_id uuid, p_search_query text)
  RETURNS tsquery

@@ -13,6 +13,13 @@ export default handleJson('businesses', ['GET'], async (req) => {
 	const query = parseQuery(businessListQuerySchema, req);
 	const client = getAnonClient();
 	const tenant = await getCurrentTenant();
+	if (query.near) {
+		// A visitor's position (rounded by the page): used for this answer only. Neither the CDN,
+		// the browser nor the last good answers keep it, and nothing logs the query.
+		const chamber = await getCachedChamberConfig(client, tenant.id);
+		const answer = await listBusinesses(client, tenant.id, query, chamber);
+		return Response.json(answer, { headers: { 'Cache-Control': 'private, no-store' } });
+	}
 	const served = await withLastGoodAnswer(`businesses:${JSON.stringify(query)}`, async () => {
 		const chamber = await getCachedChamberConfig(client, tenant.id);
 		return listBusinesses(client, tenant.id, query, chamber);

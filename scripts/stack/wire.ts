@@ -157,8 +157,12 @@ export async function startWireServer(options: WireServerOptions): Promise<WireS
 				conn.startedUp = true;
 				try {
 					await db.execProtocolRawStream(new Uint8Array(frame), {
+						// A copy: the chunk is a view of PGlite's memory, which its next chunk overwrites,
+						// and a socket that cannot send at once queues the view itself. An answer of a few
+						// megabytes (the map's points of a large chamber) arrived garbled and the client
+						// waited for ever.
 						onRawData: (data) => {
-							if (!conn.closed && conn.socket.writable) conn.socket.write(data);
+							if (!conn.closed && conn.socket.writable) conn.socket.write(Buffer.from(data));
 						},
 					});
 				} catch (error) {

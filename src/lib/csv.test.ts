@@ -1,9 +1,20 @@
 import Papa from 'papaparse';
 import { describe, expect, it } from 'vitest';
-import { toCsv } from './csv.ts';
+import { toCsv, toMachineCsv } from './csv.ts';
 
 /** What a spreadsheet reads back from the file: each cell's text. */
 const read = (csv: string) => Papa.parse<string[]>(csv, { skipEmptyLines: true }).data;
+
+describe('toMachineCsv', () => {
+	it('writes rows only, quoting what needs it and leaving every cell as it is', () => {
+		expect(
+			toMachineCsv([
+				['1', '-5 Main Street, Suite "B"', 'Cedarbrook', 'IA', '52901'],
+				['2', '=1+1', '', 'IA', 52902],
+			]),
+		).toBe('1,"-5 Main Street, Suite ""B""",Cedarbrook,IA,52901\n2,=1+1,,IA,52902');
+	});
+});
 
 describe('toCsv', () => {
 	it.each([

@@ -18,6 +18,17 @@ export const FORMULA_START = /^[=+\-@\t\r]/;
 /** A cell: text, or a number (numbers are never escaped: -3 stays a number). */
 export type CsvCell = string | number;
 
+/**
+ * CSV for another program, not a person's spreadsheet: rows only, no header, every cell as it is
+ * (no formula escaping, which would change an address). The Census geocoder's batch file.
+ */
+export function toMachineCsv(rows: readonly (readonly CsvCell[])[]): string {
+	return Papa.unparse(
+		rows.map((row) => [...row]),
+		{ newline: '\n' },
+	);
+}
+
 /** The CSV of a table: its header row, then its rows; text cells that start a formula escaped. */
 export function toCsv(fields: readonly string[], rows: readonly (readonly CsvCell[])[]): string {
 	return Papa.unparse(

@@ -15,6 +15,8 @@ import type {
 	EventListResult,
 	Saved as EventSaved,
 } from '../features/chamber-events/chamber-events.ts';
+import type { BusinessLocations } from '../features/directory/directory.ts';
+import type { GeocodeCounts } from '../features/geo/geocode.server.ts';
 import type {
 	FeedAdded,
 	FeedApplied,
@@ -43,7 +45,7 @@ type Flat<T> = { [K in keyof T]: T[K] } & {};
 type CardView = Generated['Views']['business_cards_view']['Row'];
 
 /** Card columns that are null for some businesses; the others come from NOT NULL profile columns. */
-type NullableCardColumn = 'membership_rank' | 'member_since_year';
+type NullableCardColumn = 'membership_rank' | 'member_since_year' | 'latitude' | 'longitude';
 
 /** The jsonb columns of the card record, as business_detail_view builds them. */
 type CardJson = {
@@ -110,6 +112,15 @@ interface Answers {
 	return_member_submission: Decision;
 	save_business: Saved;
 	search_businesses: { total: number; card: BusinessCardRecord }[];
+	/** A page past the end answers the total alone, with a null card. */
+	search_businesses_near: {
+		total: number;
+		distance_km: number | null;
+		card: BusinessCardRecord | null;
+	}[];
+	directory_locations: BusinessLocations;
+	reset_business_location: Saved;
+	record_geocodes: GeocodeCounts;
 	submit_member_changes: Omit<SubmitResult, 'published'> & { tenantId: string };
 }
 

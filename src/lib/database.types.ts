@@ -885,6 +885,58 @@ export type Database = {
 					},
 				];
 			};
+			geocode_requests: {
+				Row: {
+					attempts: number;
+					claimed_until: string | null;
+					last_error: string | null;
+					next_attempt_at: string | null;
+					profile_id: string;
+					requested_at: string;
+					status: string;
+					tenant_id: string;
+				};
+				Insert: {
+					attempts?: number;
+					claimed_until?: string | null;
+					last_error?: string | null;
+					next_attempt_at?: string | null;
+					profile_id: string;
+					requested_at?: string;
+					status?: string;
+					tenant_id: string;
+				};
+				Update: {
+					attempts?: number;
+					claimed_until?: string | null;
+					last_error?: string | null;
+					next_attempt_at?: string | null;
+					profile_id?: string;
+					requested_at?: string;
+					status?: string;
+					tenant_id?: string;
+				};
+				Relationships: [
+					{
+						foreignKeyName: 'geocode_requests_tenant_id_profile_id_fkey';
+						columns: ['tenant_id', 'profile_id'];
+						referencedRelation: 'business_cards_view';
+						referencedColumns: ['tenant_id', 'id'];
+					},
+					{
+						foreignKeyName: 'geocode_requests_tenant_id_profile_id_fkey';
+						columns: ['tenant_id', 'profile_id'];
+						referencedRelation: 'business_detail_view';
+						referencedColumns: ['tenant_id', 'id'];
+					},
+					{
+						foreignKeyName: 'geocode_requests_tenant_id_profile_id_fkey';
+						columns: ['tenant_id', 'profile_id'];
+						referencedRelation: 'profiles';
+						referencedColumns: ['tenant_id', 'id'];
+					},
+				];
+			};
 			listings: {
 				Row: {
 					active: boolean;
@@ -1354,11 +1406,20 @@ export type Database = {
 					email: string;
 					featured: boolean;
 					field_versions: NonNullable<Json>;
+					geo_x: number | null;
+					geo_y: number | null;
+					geo_z: number | null;
 					hours: Json | null;
 					id: string;
 					is_member: boolean;
+					latitude: number | null;
 					listing_position: number;
+					located_at: string | null;
+					location: Json | null;
+					location_quality: string | null;
+					location_source: string | null;
 					logo_url: string;
+					longitude: number | null;
 					main_related_profile_name: string;
 					member_since_date: string | null;
 					membership_level_name: string;
@@ -1391,11 +1452,20 @@ export type Database = {
 					email?: string;
 					featured?: boolean;
 					field_versions?: NonNullable<Json>;
+					geo_x?: never;
+					geo_y?: never;
+					geo_z?: never;
 					hours?: Json | null;
 					id?: string;
 					is_member?: boolean;
+					latitude?: never;
 					listing_position?: number;
+					located_at?: string | null;
+					location?: Json | null;
+					location_quality?: string | null;
+					location_source?: string | null;
 					logo_url?: string;
+					longitude?: never;
 					main_related_profile_name?: string;
 					member_since_date?: string | null;
 					membership_level_name?: string;
@@ -1428,11 +1498,20 @@ export type Database = {
 					email?: string;
 					featured?: boolean;
 					field_versions?: NonNullable<Json>;
+					geo_x?: never;
+					geo_y?: never;
+					geo_z?: never;
 					hours?: Json | null;
 					id?: string;
 					is_member?: boolean;
+					latitude?: never;
 					listing_position?: number;
+					located_at?: string | null;
+					location?: Json | null;
+					location_quality?: string | null;
+					location_source?: string | null;
 					logo_url?: string;
+					longitude?: never;
 					main_related_profile_name?: string;
 					member_since_date?: string | null;
 					membership_level_name?: string;
@@ -1920,8 +1999,10 @@ export type Database = {
 					featured: boolean | null;
 					hours: Json | null;
 					id: string | null;
+					latitude: number | null;
 					listings: Json | null;
 					logo_url: string | null;
+					longitude: number | null;
 					main_related_profile_name: string | null;
 					member_since: Json | null;
 					member_since_year: number | null;
@@ -1948,8 +2029,10 @@ export type Database = {
 					featured?: boolean | null;
 					hours?: Json | null;
 					id?: string | null;
+					latitude?: number | null;
 					listings?: never;
 					logo_url?: string | null;
+					longitude?: number | null;
 					main_related_profile_name?: string | null;
 					member_since?: never;
 					member_since_year?: never;
@@ -1976,8 +2059,10 @@ export type Database = {
 					featured?: boolean | null;
 					hours?: Json | null;
 					id?: string | null;
+					latitude?: number | null;
 					listings?: never;
 					logo_url?: string | null;
+					longitude?: number | null;
 					main_related_profile_name?: string | null;
 					member_since?: never;
 					member_since_year?: never;
@@ -2014,8 +2099,10 @@ export type Database = {
 					featured: boolean | null;
 					hours: Json | null;
 					id: string | null;
+					latitude: number | null;
 					listings: Json | null;
 					logo_url: string | null;
+					longitude: number | null;
 					main_related_profile_name: string | null;
 					member_since: Json | null;
 					member_since_year: number | null;
@@ -2042,8 +2129,10 @@ export type Database = {
 					featured?: boolean | null;
 					hours?: Json | null;
 					id?: string | null;
+					latitude?: number | null;
 					listings?: never;
 					logo_url?: string | null;
+					longitude?: number | null;
 					main_related_profile_name?: string | null;
 					member_since?: never;
 					member_since_year?: never;
@@ -2070,8 +2159,10 @@ export type Database = {
 					featured?: boolean | null;
 					hours?: Json | null;
 					id?: string | null;
+					latitude?: number | null;
 					listings?: never;
 					logo_url?: string | null;
+					longitude?: number | null;
 					main_related_profile_name?: string | null;
 					member_since?: never;
 					member_since_year?: never;
@@ -2230,6 +2321,7 @@ export type Database = {
 				Args: { p_field: string; p_profile_id: string };
 				Returns: Json;
 			};
+			business_location_problem: { Args: { p_location: Json }; Returns: string };
 			business_rules: { Args: Record<PropertyKey, never>; Returns: Json };
 			business_scalar_fields: {
 				Args: Record<PropertyKey, never>;
@@ -2330,6 +2422,22 @@ export type Database = {
 					p_message_id: string;
 				};
 				Returns: number;
+			};
+			claim_geocode_requests: {
+				Args: {
+					p_lease_seconds?: number;
+					p_limit?: number;
+					p_tenant_id: string;
+				};
+				Returns: {
+					address1: string;
+					address2: string;
+					city: string;
+					profile_id: string;
+					requested_at: string;
+					state: string;
+					zip: string;
+				}[];
 			};
 			claim_member_import: {
 				Args: { p_import_id: string };
@@ -2460,6 +2568,34 @@ export type Database = {
 				Args: { p_event_id: string; p_tenant_id: string };
 				Returns: Json;
 			};
+			directory_area: {
+				Args: {
+					p_bounds: number[];
+					p_latitude: number;
+					p_longitude: number;
+					p_radius_km: number;
+				};
+				Returns: Record<string, unknown>;
+			};
+			directory_area_sql: { Args: { p_radius: boolean }; Returns: string };
+			directory_chord_sql: { Args: Record<PropertyKey, never>; Returns: string };
+			directory_locations: {
+				Args: {
+					p_affiliation?: string;
+					p_bounds?: number[];
+					p_category?: string;
+					p_city?: string;
+					p_county?: string;
+					p_latitude?: number;
+					p_longitude?: number;
+					p_new_members_only?: boolean;
+					p_radius_km?: number;
+					p_search_query?: string;
+					p_tenant_id: string;
+					p_zip?: string;
+				};
+				Returns: Json;
+			};
 			directory_match_sql: {
 				Args: {
 					p_affiliation: string;
@@ -2471,6 +2607,30 @@ export type Database = {
 					p_zip: string;
 				};
 				Returns: string;
+			};
+			directory_near_page: {
+				Args: {
+					p_affiliation?: string;
+					p_bounds?: number[];
+					p_category?: string;
+					p_city?: string;
+					p_county?: string;
+					p_latitude?: number;
+					p_limit?: number;
+					p_longitude?: number;
+					p_new_members_only?: boolean;
+					p_offset?: number;
+					p_radius_km?: number;
+					p_search_query?: string;
+					p_tenant_id: string;
+					p_zip?: string;
+				};
+				Returns: {
+					distance_km: number;
+					ord: number;
+					profile_id: string;
+					total: number;
+				}[];
 			};
 			directory_page: {
 				Args: {
@@ -2562,8 +2722,10 @@ export type Database = {
 					featured: boolean | null;
 					hours: Json | null;
 					id: string | null;
+					latitude: number | null;
 					listings: Json | null;
 					logo_url: string | null;
+					longitude: number | null;
 					main_related_profile_name: string | null;
 					member_since: Json | null;
 					member_since_year: number | null;
@@ -2691,8 +2853,10 @@ export type Database = {
 					featured: boolean | null;
 					hours: Json | null;
 					id: string | null;
+					latitude: number | null;
 					listings: Json | null;
 					logo_url: string | null;
+					longitude: number | null;
 					main_related_profile_name: string | null;
 					member_since: Json | null;
 					member_since_year: number | null;
@@ -2741,8 +2905,10 @@ export type Database = {
 					featured: boolean | null;
 					hours: Json | null;
 					id: string | null;
+					latitude: number | null;
 					listings: Json | null;
 					logo_url: string | null;
+					longitude: number | null;
 					main_related_profile_name: string | null;
 					member_since: Json | null;
 					member_since_year: number | null;
@@ -2784,6 +2950,10 @@ export type Database = {
 					count: number;
 					name: string;
 				}[];
+			};
+			has_geocodable_address: {
+				Args: { p_address1: string; p_city: string; p_zip: string };
+				Returns: boolean;
 			};
 			has_tenant_role: {
 				Args: { allowed_roles?: string[]; check_tenant_id: string };
@@ -3012,6 +3182,10 @@ export type Database = {
 				Args: { p_tenant_id: string };
 				Returns: number;
 			};
+			queue_geocode_request: {
+				Args: { p_profile_id: string; p_tenant_id: string };
+				Returns: undefined;
+			};
 			rate_limit_clear: { Args: { p_bucket: string }; Returns: undefined };
 			rate_limit_hit: {
 				Args: { p_bucket: string; p_limit: number; p_window_seconds: number };
@@ -3039,6 +3213,10 @@ export type Database = {
 			};
 			record_event_feed_error: {
 				Args: { p_error: string; p_feed_id: string };
+				Returns: Json;
+			};
+			record_geocodes: {
+				Args: { p_results: Json; p_tenant_id: string };
 				Returns: Json;
 			};
 			refresh_affiliation_counts: {
@@ -3091,6 +3269,10 @@ export type Database = {
 			require_event_staff: {
 				Args: { p_roles?: string[]; p_tenant_id: string };
 				Returns: string;
+			};
+			reset_business_location: {
+				Args: { p_business_id: string; p_tenant_id: string };
+				Returns: Json;
 			};
 			restore_business: {
 				Args: { p_business_id: string; p_tenant_id: string };
@@ -3151,6 +3333,29 @@ export type Database = {
 				};
 				Returns: {
 					card: Json;
+					total: number;
+				}[];
+			};
+			search_businesses_near: {
+				Args: {
+					p_affiliation?: string;
+					p_bounds?: number[];
+					p_category?: string;
+					p_city?: string;
+					p_county?: string;
+					p_latitude?: number;
+					p_limit?: number;
+					p_longitude?: number;
+					p_new_members_only?: boolean;
+					p_offset?: number;
+					p_radius_km?: number;
+					p_search_query?: string;
+					p_tenant_id: string;
+					p_zip?: string;
+				};
+				Returns: {
+					card: Json;
+					distance_km: number;
 					total: number;
 				}[];
 			};

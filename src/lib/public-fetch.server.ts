@@ -2,7 +2,7 @@ import type { LookupAddress, LookupOptions } from 'node:dns';
 import { lookup as systemLookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import ipaddr from 'ipaddr.js';
-import { Agent, fetch, type Response } from 'undici';
+import { Agent, fetch, type FormData, type Response } from 'undici';
 
 /**
  * Fetching an address that outside data names (a banner's image URL), without letting that data
@@ -40,7 +40,7 @@ export interface PublicFetchInit {
 	headers?: Record<string, string>;
 	/** GET by default. Only GET and HEAD follow redirects; another method gets the 3xx answer. */
 	method?: string;
-	body?: string | URLSearchParams;
+	body?: string | URLSearchParams | FormData;
 }
 
 /** What a PublicFetch answers (undici's Response). */
@@ -230,17 +230,17 @@ let sourceFetcher: PublicFetch | undefined;
 /**
  * The fetch for the addresses the server reads on the chamber's behalf: those the operator
  * configured for the membership system (its member export and token endpoint, its events API)
- * and the calendar feeds the chamber's admins add. Public addresses only, like every fetch here,
- * since an address that answers with a redirect decides where the next hop goes. There is no
- * variable that changes it.
+ * and for the geocoder, and the calendar feeds the chamber's admins add. Public addresses only,
+ * like every fetch here, since an address that answers with a redirect decides where the next hop
+ * goes. There is no variable that changes it.
  */
 export function sourceFetch(): PublicFetch {
 	return (sourceFetcher ??= createPublicFetch());
 }
 
 /**
- * Code's seam, for tests and the end-to-end server, whose stand-ins of the membership system
- * listen on 127.0.0.1 (tests/support/standin-fetch.ts): sourceFetch() answers `fetcher` until the
+ * Code's seam, for tests and the end-to-end server, whose stand-ins of the membership system and
+ * the geocoder listen on 127.0.0.1 (tests/support/standin-fetch.ts): sourceFetch() answers `fetcher` until the
  * returned function puts the public-only fetch back.
  */
 export function useSourceFetch(fetcher: PublicFetch): () => void {

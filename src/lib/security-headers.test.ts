@@ -91,6 +91,27 @@ describe('the Content-Security-Policy', () => {
 		expect(on['frame-src']).toContain('https://maps.google.com');
 	});
 
+	it("lets images come from the map's tile host, and opens nothing else for the map", () => {
+		const without = cspDirectives({ ...base, kind: 'public', delivery: 'meta' });
+		const tiles = 'http://127.0.0.1:57305';
+		const withTiles = cspDirectives({
+			...base,
+			kind: 'public',
+			delivery: 'meta',
+			tileSource: tiles,
+		});
+		expect(withTiles['img-src']).toEqual([...without['img-src']!, tiles]);
+		for (const directive of ['script-src', 'connect-src', 'frame-src', 'style-src']) {
+			expect(withTiles[directive], directive).toEqual(without[directive]);
+		}
+		expect(without['img-src']).not.toContain(tiles);
+	});
+
+	it('lets pages ask for the position, never a frame', () => {
+		expect(SECURITY_HEADERS['Permissions-Policy']).toContain('geolocation=(self)');
+		expect(SECURITY_HEADERS['Permissions-Policy']).toContain('camera=()');
+	});
+
 	it('goes first into <head>, after its charset', () => {
 		expect(withCspMeta('<html><head><meta charset="utf-8"><script>x()</script>', 'a')).toBe(
 			'<html><head><meta charset="utf-8"><meta http-equiv="Content-Security-Policy" content="a"><script>x()</script>',

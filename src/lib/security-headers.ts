@@ -33,6 +33,11 @@ export interface CspOptions {
 	recaptcha?: boolean;
 	/** services.googleAnalyticsId is set: public pages load gtag.js and send to Google Analytics. */
 	analytics?: boolean;
+	/**
+	 * The maps' tile host (`tileSource` of the tile template, src/features/geo/tiles.ts): images
+	 * may come from it. Raster tiles are images, so nothing else of the policy opens for the map.
+	 */
+	tileSource?: string | null;
 	/** 'meta' leaves out what a meta tag cannot carry (frame-ancestors); 'header' has it all. */
 	delivery: 'header' | 'meta';
 }
@@ -100,6 +105,7 @@ export function cspDirectives(options: CspOptions): CspDirectives {
 			'http:',
 			...supabase,
 			...(analytics ? ANALYTICS.img : []),
+			...(options.tileSource ? [options.tileSource] : []),
 		],
 		'font-src': ["'self'", 'data:'],
 		'connect-src': [
@@ -143,9 +149,10 @@ export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
 	'X-Content-Type-Options': 'nosniff',
 	'Referrer-Policy': 'strict-origin-when-cross-origin',
 	'X-Frame-Options': 'DENY',
-	// Nothing on the site uses these; the contact form and the calendars need none of them.
+	// Nothing on the site uses these but the position, which 'Near me' asks this site's own pages
+	// for (never a frame's); the contact form and the calendars need none of them.
 	'Permissions-Policy':
-		'accelerometer=(), camera=(), geolocation=(), gyroscope=(), magnetometer=(), microphone=(), payment=(), usb=(), interest-cohort=()',
+		'accelerometer=(), camera=(), geolocation=(self), gyroscope=(), magnetometer=(), microphone=(), payment=(), usb=(), interest-cohort=()',
 };
 
 /** Sets the security headers an answer lacks (a function's own CSP, e.g. an SVG's, is kept). */

@@ -53,15 +53,73 @@ interface Town {
 	county: string;
 	zips: readonly string[];
 	weight: number;
+	/** Where the town's middle is (degrees), and how far from it its businesses are, at most. */
+	centre: { latitude: number; longitude: number };
+	radiusKm: number;
 }
 
+// The towns are fictional; their places are eastern Iowa's prairie, a few miles apart, so the
+// demo's distance search and map have something to find at every radius.
 const TOWNS: readonly Town[] = [
-	{ city: 'Cedarbrook', county: 'Linden County', zips: ['52901', '52902', '52903'], weight: 45 },
-	{ city: 'North Cedarbrook', county: 'Linden County', zips: ['52905'], weight: 10 },
-	{ city: 'Maple Ridge', county: 'Ash County', zips: ['52910', '52911'], weight: 20 },
-	{ city: 'Willow Springs', county: 'Ash County', zips: ['52915'], weight: 15 },
-	{ city: 'Pine Hollow', county: 'Brook County', zips: ['52920'], weight: 10 },
+	{
+		city: 'Cedarbrook',
+		county: 'Linden County',
+		zips: ['52901', '52902', '52903'],
+		weight: 45,
+		centre: { latitude: 41.9779, longitude: -91.6656 },
+		radiusKm: 6,
+	},
+	{
+		city: 'North Cedarbrook',
+		county: 'Linden County',
+		zips: ['52905'],
+		weight: 10,
+		centre: { latitude: 42.058, longitude: -91.635 },
+		radiusKm: 3,
+	},
+	{
+		city: 'Maple Ridge',
+		county: 'Ash County',
+		zips: ['52910', '52911'],
+		weight: 20,
+		centre: { latitude: 41.9, longitude: -91.82 },
+		radiusKm: 4,
+	},
+	{
+		city: 'Willow Springs',
+		county: 'Ash County',
+		zips: ['52915'],
+		weight: 15,
+		centre: { latitude: 42.03, longitude: -91.48 },
+		radiusKm: 3,
+	},
+	{
+		city: 'Pine Hollow',
+		county: 'Brook County',
+		zips: ['52920'],
+		weight: 10,
+		centre: { latitude: 41.82, longitude: -91.55 },
+		radiusKm: 3,
+	},
 ];
+
+/**
+ * A place in a town, from a faker of its own (so the rest of the demo stays as it was): uniform
+ * over the town's disc, six decimals, no network. The demo's businesses are on the map from the
+ * first `npm start`; only those without a street address are not.
+ */
+function placeIn(faker: Faker, town: Town): { latitude: number; longitude: number } {
+	const distance = town.radiusKm * Math.sqrt(faker.number.float());
+	const bearing = faker.number.float({ max: 2 * Math.PI });
+	const kmPerDegree = 111.195;
+	const latitude = town.centre.latitude + (distance * Math.cos(bearing)) / kmPerDegree;
+	const longitude =
+		town.centre.longitude +
+		(distance * Math.sin(bearing)) /
+			(kmPerDegree * Math.cos((town.centre.latitude * Math.PI) / 180));
+	const round = (value: number) => Math.round(value * 1e6) / 1e6;
+	return { latitude: round(latitude), longitude: round(longitude) };
+}
 
 const STREETS = [
 	'Main Street',
@@ -441,6 +499,7 @@ function generateBusinesses(
 	const usedNames = new Set<string>();
 	const result: GeneratedBusiness[] = [];
 	let profileId = 104000;
+	const places = newFaker(seed + 1);
 
 	for (let i = 0; i < count; i++) {
 		const level = levels[i] ?? LEVELS[LEVELS.length - 1]!;
@@ -547,6 +606,8 @@ function generateBusinesses(
 			published: chance(faker, 0.99),
 			listings,
 		};
+		const place = placeIn(places, town);
+		if (!homeBased) business.location = place;
 		// Most businesses leave the rank to the directory's fallback.
 		if (chance(faker, 0.15)) business.membership_rank = level.rank;
 		if (level.rank >= 8) business.listing_position = 11 - level.rank;

@@ -309,6 +309,10 @@ describe('the rules, in the database as in the app', () => {
 			['social_media', [{ platform: 'Facebook' }]],
 			['web_content', [{ content_title: 'x' }]],
 			['listings', [{ description: 'x'.repeat(50_001) }]],
+			['location', { latitude: 90.000001, longitude: 0 }],
+			['location', { latitude: 41.9, longitude: -180.5 }],
+			['location', { latitude: '41.9', longitude: -91.6 }],
+			['location', { latitude: 41.9 }],
 		];
 		for (const [field, value] of cases) {
 			expect(parseBusinessChanges({ [field]: value }).ok, field).toBe(false);
@@ -322,7 +326,7 @@ describe('the rules, in the database as in the app', () => {
 		const longest = 'x'.repeat(200);
 		expect(parseBusinessChanges({ county: longest }).ok).toBe(true);
 		expect((await save('admin', id, { county: longest }, version)).error).toBeNull();
-		expect(BUSINESS_FIELDS.length).toBe(25);
+		expect(BUSINESS_FIELDS.length).toBe(26);
 	});
 
 	it('hold opening hours to one shape: saved as the app reads them, a bad value refused by the check even from the service role', async () => {

@@ -249,6 +249,12 @@ export async function seedRlsFixtures(service: SupabaseClient, db: Client): Prom
 		[importedA.tenant_id, idsA.publishedProfileId, adminA.email.toLowerCase()],
 	);
 
+	// One address of tenant A the geocoder is to look up.
+	await db.query(`insert into public.geocode_requests (tenant_id, profile_id) values ($1, $2)`, [
+		importedA.tenant_id,
+		idsA.unpublishedProfileId,
+	]);
+
 	// One scheduled publish of tenant A, as the server side stores one.
 	await db.query(
 		`insert into public.scheduled_publishes (tenant_id, run_at, kind, changes, summary)

@@ -59,6 +59,43 @@ describe('directory reads anon can call', () => {
 		}
 	});
 
+	it('answer at most 100 rows a page near a point too, and the map its points as one value', async () => {
+		await db.query(
+			`insert into public.profiles (tenant_id, report_name, weblink_profile_id, location)
+			select $1, 'Bulk Place ' || g, 'bulk-' || g,
+				jsonb_build_object('latitude', 41.9 + g / 10000.0, 'longitude', -91.6)
+			from generate_series(1, 120) g`,
+			[fx.a.id],
+		);
+		try {
+			for (const fn of ['search_businesses_near', 'directory_near_page'] as const) {
+				const { data, error } = await anon.rpc(fn, {
+					p_tenant_id: fx.a.id,
+					p_latitude: 41.9,
+					p_longitude: -91.6,
+					p_radius_km: 50,
+					p_limit: 100_000,
+				});
+				expect(error, fn).toBeNull();
+				expect((data as unknown[]).length, fn).toBe(100);
+			}
+			// Past PostgREST's 1000 rows: the map's points are one JSON value.
+			const { data, error } = await anon.rpc('directory_locations', {
+				p_tenant_id: fx.a.id,
+				p_latitude: 41.9,
+				p_longitude: -91.6,
+				p_radius_km: 50,
+			});
+			expect(error).toBeNull();
+			expect(data).toMatchObject({ total: 120, located: 120 });
+		} finally {
+			await db.query(
+				`delete from public.profiles where tenant_id = $1 and weblink_profile_id like 'bulk-%'`,
+				[fx.a.id],
+			);
+		}
+	});
+
 	it('cut a long query instead of running it, and keep the unbounded body from anon', async () => {
 		const long = await anon.rpc('search_businesses', {
 			p_tenant_id: fx.a.id,
@@ -103,7 +140,13 @@ const VISITOR_FUNCTIONS = [
 	// Whether an old profile address answers 410 Gone (business-legacy).
 	'public.business_gone',
 	'public.count_businesses_with_category',
+	// The distance search and the map's points, as the caller, and their helpers.
+	'public.directory_area',
+	'public.directory_area_sql',
+	'public.directory_chord_sql',
+	'public.directory_locations',
 	'public.directory_match_sql',
+	'public.directory_near_page',
 	'public.directory_page',
 	'public.featured_business_candidates',
 	'public.get_affiliation_counts',
@@ -118,6 +161,7 @@ const VISITOR_FUNCTIONS = [
 	// The monthly statistics e-mail's opt-out link; the random token is its only key.
 	'public.member_report_opt_out',
 	'public.search_businesses',
+	'public.search_businesses_near',
 	'public.search_tsquery',
 	// The chamber's own events as the calendars, the event pages and the .ics files read them
 	// (published and cancelled ones only).
@@ -158,6 +202,8 @@ const STAFF_FUNCTIONS = [
 	'public.remove_business',
 	'public.request_member_import_apply',
 	'public.request_publish',
+	// 'Place by the address again': the pin placed by hand goes (admins).
+	'public.reset_business_location',
 	// Publishing within a budget: the month's publishes for the header and History, and the
 	// change a member (its own business's) or staff (their own) leaves waiting for the window.
 	'public.collect_publish',
@@ -611,6 +657,11 @@ const REFUSALS: Record<
 		refused: ['memberA', 'editorA', 'adminB'],
 	},
 	remove_business: {
+		body: (t) => ({ p_tenant_id: t.tenant, p_business_id: t.published }),
+		refused: ['memberA', 'editorA', 'adminB'],
+	},
+	// Moving pins is for admins: an editor may not take one away either.
+	reset_business_location: {
 		body: (t) => ({ p_tenant_id: t.tenant, p_business_id: t.published }),
 		refused: ['memberA', 'editorA', 'adminB'],
 	},

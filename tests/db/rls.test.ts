@@ -422,6 +422,25 @@ const TABLES: readonly RelationCase[] = [
 		writes: SERVICE_WRITES,
 	},
 	{
+		// The geocoder's queue: written by the triggers on profiles, claim_geocode_requests and
+		// record_geocodes (tests/db/geocoding.test.ts); the chamber's staff read why a listing is
+		// not on the map yet.
+		kind: 'table',
+		table: 'geocode_requests',
+		columns: `profile_id tenant_id status requested_at attempts next_attempt_at claimed_until
+			last_error`,
+		tenantColumn: 'tenant_id',
+		updateColumn: 'attempts',
+		insert: (fx) => ({
+			statement: {
+				text: `insert into public.geocode_requests (tenant_id, profile_id) values ($1, $2)`,
+				values: [fx.tenantA.id, fx.tenantA.publishedProfileId],
+			},
+		}),
+		select: STAFF_ONLY_READ,
+		writes: SERVICE_WRITES,
+	},
+	{
 		// Bound by the sign-in function (service role); a member reads its own binding, the
 		// chamber's admins who signed in for which business.
 		kind: 'table',
@@ -569,7 +588,8 @@ const TABLES: readonly RelationCase[] = [
 			member_since_date weblink_profile_id main_related_profile_name logo_url
 			listing_position is_member published search_vector search_text sort_name
 			shuffle_key accepts_messages version field_versions updated_at updated_by
-			removed_at published_before_removal`,
+			removed_at published_before_removal location latitude longitude geo_x geo_y geo_z
+			location_source location_quality located_at`,
 		tenantColumn: 'tenant_id',
 		updateColumn: 'report_name',
 		publicRows: 'published',
@@ -592,6 +612,9 @@ const TABLES: readonly RelationCase[] = [
 			updated_by: staffBookkeeping("who changed a listing last: a staff member's address"),
 			removed_at: staffBookkeeping('a removed listing is gone for visitors; when is for staff'),
 			published_before_removal: staffBookkeeping('what a restore brings back'),
+			location_source: staffBookkeeping('who placed the pin: the Members tab says so'),
+			location_quality: staffBookkeeping("how exact the geocoder's place is"),
+			located_at: staffBookkeeping('when the pin was placed'),
 		},
 		select: STAFF_READ_ALL,
 		writes: SERVICE_WRITES,
@@ -863,7 +886,7 @@ const TABLES: readonly RelationCase[] = [
 			hours website accepts_messages featured categories membership_rank
 			membership_level_name member_since member_since_year weblink_profile_id
 			main_related_profile_name listings social_media profile_affiliations web_content
-			logo_url`,
+			logo_url latitude longitude`,
 		tenantColumn: 'tenant_id',
 		updateColumn: 'report_name',
 		select: EVERYONE_READS,
@@ -876,7 +899,7 @@ const TABLES: readonly RelationCase[] = [
 			hours website accepts_messages featured categories membership_rank
 			membership_level_name member_since member_since_year weblink_profile_id
 			main_related_profile_name listings social_media profile_affiliations web_content
-			logo_url`,
+			logo_url latitude longitude`,
 		tenantColumn: 'tenant_id',
 		updateColumn: 'report_name',
 		select: EVERYONE_READS,

@@ -6,13 +6,15 @@ import {
 } from '../../src/lib/public-fetch.server.ts';
 
 /**
- * The host names the tests give the membership system's stand-ins and the calendar feeds'
- * (tests/support/calendar-feeds.ts), which listen on 127.0.0.1 (`.test` is reserved: no real
- * resolver answers it).
+ * The host names the tests give the stand-ins of outside services (the membership system, the
+ * geocoders, the calendar feeds: tests/support/calendar-feeds.ts), which listen on 127.0.0.1
+ * (`.test` is reserved: no real resolver answers it).
  */
 export const STANDIN_HOSTS = [
 	'atlas-members.test',
 	'atlas-events.test',
+	'census-geocoder.test',
+	'nominatim.test',
 	'calendar-feeds.test',
 ] as const;
 

@@ -19,16 +19,21 @@ import RequestsTab, { RequestCountBadge } from '../self-service/RequestsTab.tsx'
 import PanelActions, { hasUnsavedChanges, LEAVE_QUESTION } from './PanelActions.tsx';
 import { configLoaded } from './store.ts';
 import { withErrorBoundary } from '../site/ErrorBoundary.tsx';
+import type { MapTiles } from '../geo/tiles.ts';
 
 interface Props {
 	supabase: PublicSupabase;
 	chamber: { key: string; name: string };
+	/** The deployment's map tiles (MAP_TILE_URL, else OpenStreetMap's) for the Members tab's pin. */
+	tiles: MapTiles;
 }
 
 /** The tabs that act at once instead of through Save Changes. */
-const ACTION_TABS: ActionTabs = {
+const actionTabs = (tiles: MapTiles): ActionTabs => ({
 	// 'Import members' opens the file import and the membership system's sync.
-	Members: (props) => <MembersTab {...props} ImportPanel={ImportPanel} SyncPanel={SyncPanel} />,
+	Members: (props) => (
+		<MembersTab {...props} ImportPanel={ImportPanel} SyncPanel={SyncPanel} tiles={tiles} />
+	),
 	// 'Calendar feeds' (admins) and the community's submissions waiting for review.
 	Events: (props) => (
 		<EventsTab
@@ -43,7 +48,7 @@ const ACTION_TABS: ActionTabs = {
 	Cache: (props) => <CacheTab {...props} />,
 	Reports: (props) => <ReportsTab {...props} />,
 	Users: (props) => <UsersTab {...props} />,
-};
+});
 
 /** `?chamber=` names another chamber; only a super_admin (View All Chambers) may open one. */
 function requestedChamber(): string | null {
@@ -52,8 +57,9 @@ function requestedChamber(): string | null {
 }
 
 /** /chamber-config-v2: the guarded shell, the panel's header controls and the panel. */
-function AdminApp({ supabase, chamber }: Props) {
+function AdminApp({ supabase, chamber, tiles }: Props) {
 	const client = useMemo(() => browserClient(supabase), [supabase]);
+	const tabs = useMemo(() => actionTabs(tiles), [tiles]);
 	const chamberFor = (role: Parameters<typeof can>[0]) => {
 		const requested = requestedChamber();
 		return requested && can(role, 'View All Chambers') ? requested : chamber.key;
@@ -88,7 +94,7 @@ function AdminApp({ supabase, chamber }: Props) {
 					context={context}
 					client={client}
 					chamberKey={chamberFor(context.user.role)}
-					actionTabs={ACTION_TABS}
+					actionTabs={tabs}
 					tabBadges={{
 						Requests: (
 							<RequestCountBadge

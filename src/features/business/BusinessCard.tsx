@@ -8,6 +8,7 @@ import {
 	type CardBusiness,
 	type CardSettings,
 } from './business.ts';
+import { formatDistance, type DistanceUnit } from '../geo/rules.ts';
 import './BusinessCard.css';
 
 interface Props {
@@ -15,6 +16,8 @@ interface Props {
 	settings: CardSettings;
 	/** The search's category, carried over to the profile's breadcrumb. */
 	category?: string;
+	/** A distance search's unit: the card says how far the business is. */
+	distanceUnit?: DistanceUnit;
 }
 
 /** Building outline, shown when a business has no logo. */
@@ -37,7 +40,7 @@ export function BuildingIcon({ className }: { className?: string }) {
  * interactive elements); the phone, website and profile links sit above it. Renders to static
  * HTML with no script wherever no island needs it.
  */
-export function BusinessCard({ business, settings, category }: Props) {
+export function BusinessCard({ business, settings, category, distanceUnit }: Props) {
 	const href = profilePath(business, category);
 	const badge = visibleBadge(business, settings);
 	const website = websiteHref(business);
@@ -73,6 +76,9 @@ export function BusinessCard({ business, settings, category }: Props) {
 			{description && <p className="bcard__description">{description}</p>}
 			{hasAddress(business.address) && (
 				<p className="bcard__address">{addressLine(business.address)}</p>
+			)}
+			{distanceUnit && business.distance !== undefined && (
+				<p className="bcard__distance">{formatDistance(business.distance, distanceUnit)} away</p>
 			)}
 			{business.phone && (
 				<a className="bcard__phone bcard__above" href={telHref(business.phone)} data-stat="phone">

@@ -171,6 +171,17 @@ describe('metadata', () => {
 		});
 	});
 
+	it('places the business with geo coordinates, and leaves geo out while it has no place', () => {
+		const placed = localBusinessJsonLd(business, 'https://x.example/b', '');
+		expect(placed.geo).toEqual({ '@type': 'GeoCoordinates', latitude: 41.977, longitude: -91.666 });
+		const unplaced = localBusinessJsonLd(
+			{ ...business, latitude: null, longitude: null },
+			'https://x.example/b',
+			'',
+		);
+		expect(unplaced).not.toHaveProperty('geo');
+	});
+
 	it("gives the week's opening times as openingHoursSpecification, and none without times", () => {
 		const hours = {
 			mon: [{ open: '09:00', close: '17:00' }],

@@ -24,6 +24,7 @@ export type CardBusiness = Pick<
 	| 'address'
 	| 'membershipLevel'
 	| 'memberSince'
+	| 'distance'
 >;
 
 /** The configuration a card needs, picked on the server so the browser never gets the config. */
@@ -36,7 +37,7 @@ export interface CardSettings {
 
 export function toCardBusiness(business: Business): CardBusiness {
 	const { id, slug, name, description, logoUrl, website, phone, address } = business;
-	const { membershipLevel, memberSince } = business;
+	const { membershipLevel, memberSince, distance } = business;
 	return {
 		id,
 		slug,
@@ -48,6 +49,7 @@ export function toCardBusiness(business: Business): CardBusiness {
 		address,
 		membershipLevel,
 		memberSince,
+		...(distance !== undefined && { distance }),
 	};
 }
 
@@ -174,6 +176,14 @@ export function localBusinessJsonLd(business: Business, canonicalUrl: string, im
 				addressCountry: 'US',
 			},
 		}),
+		...(business.latitude !== null &&
+			business.longitude !== null && {
+				geo: {
+					'@type': 'GeoCoordinates',
+					latitude: business.latitude,
+					longitude: business.longitude,
+				},
+			}),
 		...(sameAs.length > 0 && { sameAs }),
 		...(hasOpeningTimes(business.hours ?? null) && {
 			openingHoursSpecification: openingHoursSpecification(business.hours ?? null),

@@ -31,6 +31,8 @@ export function testBusiness(overrides: Partial<Business> = {}): Business {
 		membership: { level: 'Trustee', since: '2011' },
 		isNewMember: false,
 		badges: [],
+		latitude: 41.977,
+		longitude: -91.666,
 		...overrides,
 	};
 }

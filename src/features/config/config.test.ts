@@ -51,7 +51,7 @@ describe('defaults', () => {
 		});
 	});
 
-	it('logo, contact, social, services are empty', () => {
+	it('logo, contact, social, services are empty, but for the country (the United States)', () => {
 		const c = minimal();
 		expect(c.logo).toEqual({ standard: '', stacked: '', favicon: '' });
 		expect(c.contact).toEqual({
@@ -60,6 +60,7 @@ describe('defaults', () => {
 			city: '',
 			state: '',
 			zip: '',
+			country: 'US',
 			phone: '',
 			timeZone: '',
 			email: '',
@@ -71,7 +72,13 @@ describe('defaults', () => {
 			instagram: '',
 			youtube: '',
 		});
-		expect(c.services).toEqual({ googleAnalyticsId: '', recaptchaSiteKey: '', emailDomain: '' });
+		expect(c.services).toEqual({
+			googleAnalyticsId: '',
+			recaptchaSiteKey: '',
+			mapTileUrl: '',
+			mapAttribution: '',
+			emailDomain: '',
+		});
 	});
 
 	it('fonts default to Inter and the 20 choices are offered', () => {
@@ -155,6 +162,8 @@ describe('defaults', () => {
 			showEventAttendeeCountInHeader: true,
 			memberBadgeDisplay: 'level',
 			businessDetailLayout: 'classic',
+			showMap: true,
+			showNearMe: true,
 			showMainContact: false,
 			memberUpdates: false,
 			memberFields: [...MEMBER_FIELD_CHOICES],
@@ -314,6 +323,33 @@ describe('count fall-backs', () => {
 });
 
 describe('field rules', () => {
+	it('uppercases countries and takes two letters only', () => {
+		const parse = (country: string) =>
+			chamberConfigSchema.safeParse({ name: 'X', slug: 'x', contact: { country } });
+		expect(parse('ca').data?.contact.country).toBe('CA');
+		expect(parse('USA').error?.issues[0]?.message).toBe(
+			'Expected at most 2 characters, received 3',
+		);
+		expect(parse('').error?.issues[0]?.message).toBe(
+			'Expected a 2-letter country code such as US, received ""',
+		);
+	});
+
+	it('takes an https tile address with {z}, {x} and {y} only', () => {
+		const parse = (mapTileUrl: string) =>
+			chamberConfigSchema.safeParse({ name: 'X', slug: 'x', services: { mapTileUrl } });
+		expect(parse('https://tiles.example.org/{z}/{x}/{y}.png').success).toBe(true);
+		expect(parse('https://{s}.tiles.example.org/{z}/{x}/{y}{r}.png').success).toBe(true);
+		expect(parse('').success).toBe(true);
+		for (const bad of [
+			'http://tiles.example.org/{z}/{x}/{y}.png',
+			'https://tiles.example.org/{z}/{x}.png',
+			'javascript:alert(1)//{z}{x}{y}',
+		]) {
+			expect(parse(bad).error?.issues[0]?.message, bad).toMatch(/^Expected a tile address like/);
+		}
+	});
+
 	it('uppercases states and limits them to 2 letters', () => {
 		const c = parseConfig(
 			{ slug: 'd', name: 'D', state: ' tx ', contact: { state: 'ca' } },

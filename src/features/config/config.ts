@@ -153,6 +153,8 @@ const HEX_COLOUR = /^#(?:[0-9a-fA-F]{3}){1,2}$/;
 const SAFE_URL = /^(?![a-z0-9+.-]*script:|data:)[^\u0000-\u001f\u007f]*$/i;
 const SLUG = /^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/;
 const STATE = /^[A-Za-z]{0,2}$/;
+const COUNTRY = /^[A-Za-z]{2}$/;
+const TILE_URL = /^https:\/\/[^\s"'<>\\]+$/;
 // Injected into script URLs, so only the characters real ids use are allowed.
 const TOKEN = /^[A-Za-z0-9_-]*$/;
 const DOMAIN = /^(?:[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+)?$/;
@@ -216,6 +218,38 @@ const stateCode = () =>
 			error: (iss) => `Expected a 2-letter state code, received ${describeValue(iss.input)}`,
 		})
 		.transform((s) => s.toUpperCase())
+		.default('');
+
+const countryCode = () =>
+	z
+		.string()
+		.trim()
+		.max(2, tooLong(2))
+		.regex(COUNTRY, {
+			error: (iss) =>
+				`Expected a 2-letter country code such as US, received ${describeValue(iss.input)}`,
+		})
+		.transform((s) => s.toUpperCase())
+		.default('US');
+
+/**
+ * A map tile service's address template: https, with {z}, {x} and {y} (and optionally {s} or
+ * {r}), as raster tile services document theirs; '' for the default.
+ */
+const tileUrl = () =>
+	z
+		.string()
+		.trim()
+		.max(MAX_LENGTH.url, tooLong(MAX_LENGTH.url))
+		.refine(
+			(value) =>
+				value === '' ||
+				(TILE_URL.test(value) && ['{z}', '{x}', '{y}'].every((part) => value.includes(part))),
+			{
+				error: (iss) =>
+					`Expected a tile address like https://tile.example.org/{z}/{x}/{y}.png, received ${describeValue(iss.input)}`,
+			},
+		)
 		.default('');
 
 const levelNames = (fallback: readonly string[]) =>
@@ -334,6 +368,11 @@ export const contactSchema = z.object({
 	state: stateCode(),
 	/** ZIP code; default ''. */
 	zip: text(''),
+	/**
+	 * The chamber's country, two letters (ISO 3166-1), uppercased: distances in miles or km by
+	 * it, and the geocoder's country; default 'US'.
+	 */
+	country: countryCode(),
 	/** Phone number; default ''. */
 	phone: text(''),
 	/**
@@ -497,6 +536,13 @@ export const servicesSchema = z.object({
 			error: (iss) => `Expected a reCAPTCHA site key, received ${describeValue(iss.input)}`,
 		})
 		.default(''),
+	/**
+	 * The maps' tiles: a raster tile service's https address with {z}/{x}/{y}; '' takes
+	 * MAP_TILE_URL of the deployment, else OpenStreetMap's standard tiles; default ''.
+	 */
+	mapTileUrl: tileUrl(),
+	/** The tile service's attribution, as its terms ask (plain text); default ''. */
+	mapAttribution: text('', MAX_LENGTH.short),
 	/** Domain outgoing e-mail is sent from; default ''. */
 	emailDomain: z
 		.string()
@@ -533,6 +579,10 @@ export const featuresSchema = z.object({
 	memberBadgeDisplay: z.enum(['level', 'year']).default('level'),
 	/** Business profile layout: classic | modern; default 'classic'. */
 	businessDetailLayout: z.enum(['classic', 'modern']).default('classic'),
+	/** Offer the List | Map switch on the search page; default true. */
+	showMap: z.boolean().default(true),
+	/** Offer 'Near me' on the search page (search by distance from the visitor); default true. */
+	showNearMe: z.boolean().default(true),
 	/** Show the business's main contact name on its profile; default false. */
 	showMainContact: z.boolean().default(false),
 	/**

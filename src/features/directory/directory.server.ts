@@ -6,8 +6,11 @@ import {
 	type BusinessCardRecord,
 	type BusinessListQuery,
 	type BusinessListResult,
+	type BusinessLocations,
 } from './directory.ts';
 import { dropBlankNames, isInternalId, keepAffiliation } from './rules.ts';
+import { answerDistance, distanceQuery, type DistanceQuery } from '../geo/geo.ts';
+import { distanceUnitOf } from '../geo/rules.ts';
 
 /**
  * The directory's reads, all through supabase-js and all scoped to one tenant.
@@ -54,7 +57,18 @@ export async function listCategories(
 	}));
 }
 
-/** One page of the directory in any of the nine sorts, with the total number of matches. */
+/** The distance part of a list query, in the chamber's unit unless the query names one. */
+export function listDistanceQuery(
+	query: Pick<BusinessListQuery, 'near' | 'radius' | 'bounds' | 'unit'>,
+	config: ChamberConfig,
+): DistanceQuery | null {
+	return distanceQuery(query, distanceUnitOf(config.contact.country));
+}
+
+/**
+ * One page of the directory in any of the nine sorts, with the total number of matches; near a
+ * point or in a map's area, nearest first, each business with its distance.
+ */
 export async function listBusinesses(
 	client: SupabaseClient,
 	tenantId: string,
@@ -62,6 +76,8 @@ export async function listBusinesses(
 	config: ChamberConfig,
 	today: Date = new Date(),
 ): Promise<BusinessListResult> {
+	const area = listDistanceQuery(query, config);
+	if (area) return listBusinessesNear(client, tenantId, query, area, config, today);
 	const filters: Args<'count_businesses_with_category'> = {
 		p_tenant_id: tenantId,
 		p_search_query: query.searchQuery ?? null,
@@ -90,6 +106,86 @@ export async function listBusinesses(
 		total,
 		totalPages: Math.ceil(total / query.pageSize),
 	};
+}
+
+/** The filters of a list query as the distance search's arguments take them. */
+function areaArgs(tenantId: string, query: BusinessListQuery, area: DistanceQuery) {
+	return {
+		p_tenant_id: tenantId,
+		p_latitude: area.near?.latitude ?? null,
+		p_longitude: area.near?.longitude ?? null,
+		p_radius_km: area.radiusKm,
+		p_bounds: area.bounds
+			? [area.bounds.south, area.bounds.west, area.bounds.north, area.bounds.east]
+			: null,
+		p_search_query: query.searchQuery ?? null,
+		p_category: query.category ?? null,
+		p_city: query.city ?? null,
+		p_county: query.county ?? null,
+		p_zip: query.zip ?? null,
+		p_affiliation: query.affiliation ?? null,
+		p_new_members_only: query.newMembersOnly,
+	};
+}
+
+async function listBusinessesNear(
+	client: SupabaseClient,
+	tenantId: string,
+	query: BusinessListQuery,
+	area: DistanceQuery,
+	config: ChamberConfig,
+	today: Date,
+): Promise<BusinessListResult> {
+	const { data, error } = await client.rpc('search_businesses_near', {
+		...areaArgs(tenantId, query, area),
+		p_limit: query.pageSize,
+		p_offset: (query.page - 1) * query.pageSize,
+	});
+	if (error) throw new Error(`Failed to fetch businesses: ${error.message}`, { cause: error });
+	const total = data[0] ? Number(data[0].total) : 0;
+	const businesses = data.flatMap((row) =>
+		row.card
+			? [
+					{
+						...toBusiness(row.card, config, today),
+						distance: answerDistance(Number(row.distance_km), area.unit),
+					},
+				]
+			: [],
+	);
+	return {
+		businesses,
+		total,
+		totalPages: Math.ceil(total / query.pageSize),
+		distanceUnit: area.unit,
+	};
+}
+
+/** Every matching business's place for the map (at most 100,000), with the matches' total. */
+export async function listBusinessLocations(
+	client: SupabaseClient,
+	tenantId: string,
+	query: BusinessListQuery,
+	config: ChamberConfig,
+): Promise<BusinessLocations> {
+	const area = listDistanceQuery(query, config);
+	const args = area
+		? areaArgs(tenantId, query, area)
+		: {
+				p_tenant_id: tenantId,
+				p_search_query: query.searchQuery ?? null,
+				p_category: query.category ?? null,
+				p_city: query.city ?? null,
+				p_county: query.county ?? null,
+				p_zip: query.zip ?? null,
+				p_affiliation: query.affiliation ?? null,
+				p_new_members_only: query.newMembersOnly,
+			};
+	const { data, error } = await client.rpc('directory_locations', args);
+	if (error) {
+		throw new Error(`Failed to fetch business locations: ${error.message}`, { cause: error });
+	}
+	return { ...data, total: Number(data.total), located: Number(data.located) };
 }
 
 async function countBusinesses(

@@ -115,6 +115,8 @@ function record(overrides: Partial<BusinessCardRecord> = {}): BusinessCardRecord
 		member_since_year: 2026,
 		weblink_profile_id: '4242',
 		main_related_profile_name: 'Bella Rossi',
+		latitude: 41.9779,
+		longitude: -91.6656,
 		listings: [
 			{
 				description: '<p>Old listing</p>',
@@ -221,7 +223,14 @@ describe('toBusiness', () => {
 			badges: [
 				{ icon: 'star', iconText: 'WIB', iconUrl: 'https://cedarchamber.org/wib', affCode: 'WIB' },
 			],
+			latitude: 41.9779,
+			longitude: -91.6656,
 		});
+	});
+
+	it('has no place for a business nobody placed yet', () => {
+		const placed = toBusiness(record({ latitude: null, longitude: null }), config, today);
+		expect([placed.latitude, placed.longitude]).toEqual([null, null]);
 	});
 
 	it('falls back: level Member, no listing, no member-since, social media None', () => {

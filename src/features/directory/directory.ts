@@ -12,6 +12,12 @@ import {
 	withHttps,
 } from './rules.ts';
 import { plainText } from './text.ts';
+import {
+	boundsParamSchema,
+	nearParamSchema,
+	radiusParamSchema,
+	unitParamSchema,
+} from '../geo/geo.ts';
 import type { OpeningHours } from '../tenants/opening-hours.ts';
 
 /**
@@ -86,6 +92,11 @@ export interface Business {
 	membership: { level: string; since: string };
 	isNewMember: boolean;
 	badges: BusinessBadge[];
+	/** Where the business is, in degrees; both null while nobody has placed it. */
+	latitude: number | null;
+	longitude: number | null;
+	/** How far from the point (or the area's middle) a distance search asked about, in its unit. */
+	distance?: number;
 }
 
 // --- The business list call -------------------------------------------------------------------------
@@ -114,6 +125,17 @@ export const businessListQuerySchema = z.object({
 	sortBy: z.enum(SORT_VALUES).optional(),
 	/** Used only when it is a number from 0 to 1; anything else means the default. */
 	randomSeed: z.string().optional().transform(usableRandomSeed),
+	/**
+	 * A distance search: `latitude,longitude` (rounded to three decimals), nearest first; the sort
+	 * is then distance, whatever sortBy says.
+	 */
+	near: nearParamSchema.optional(),
+	/** With near: how far, in `unit` (default 10). */
+	radius: radiusParamSchema.optional(),
+	/** mi or km; default the chamber's (its country's). */
+	unit: unitParamSchema.optional(),
+	/** A map's area, `south,west,north,east`: only businesses inside, nearest its middle first. */
+	bounds: boundsParamSchema.optional(),
 });
 
 export type BusinessListQuery = z.output<typeof businessListQuerySchema>;
@@ -122,6 +144,22 @@ export interface BusinessListResult {
 	businesses: Business[];
 	total: number;
 	totalPages: number;
+	/** The unit of each business's `distance`: only for a distance search (near or bounds). */
+	distanceUnit?: 'mi' | 'km';
+}
+
+/**
+ * The map's points of a search (GET /api/business-locations, directory_locations): how many
+ * businesses match, how many of those have a location, and those as four lists of the same
+ * length, the i-th entry of each one business.
+ */
+export interface BusinessLocations {
+	total: number;
+	located: number;
+	ids: string[];
+	names: string[];
+	latitudes: number[];
+	longitudes: number[];
 }
 
 // --- Descriptions -----------------------------------------------------------------------------------
@@ -343,6 +381,8 @@ export function toBusiness(
 				iconUrl: a.icon_url,
 				affCode: a.aff_code,
 			})),
+		latitude: record.latitude ?? null,
+		longitude: record.longitude ?? null,
 	};
 }
 

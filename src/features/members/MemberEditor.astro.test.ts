@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { render } from '../site/render.test-helpers.ts';
 import MemberEditor from './MemberEditor.tsx';
-import { emptyBusiness, type MemberDetail, type StaffRole } from './members.ts';
+import { emptyBusiness, NO_LOCATION_STATUS, type MemberDetail, type StaffRole } from './members.ts';
 import { $editor, closeMember } from './store.ts';
 
 const detail: MemberDetail = {
@@ -28,6 +28,7 @@ const detail: MemberDetail = {
 	updatedBy: 'bob@chamber.test',
 	removedAt: null,
 	overrides: [],
+	location: NO_LOCATION_STATUS,
 };
 
 async function editor(role: StaffRole) {

@@ -19,10 +19,13 @@ import {
 	type BusinessValues,
 	type FieldIssue,
 	type HistoryEntry,
+	type LocationStatus,
 	type Override,
 	type StaffRole,
 } from './members.ts';
 import RowList, { type RowColumn, type RowListClasses } from './RowList.tsx';
+import LocationField from './LocationField.tsx';
+import type { MapTiles } from '../geo/tiles.ts';
 import {
 	$conflict,
 	$editor,
@@ -90,13 +93,19 @@ interface Ctx {
 	deps: MembersDeps;
 	businessId: string | null;
 	saving: boolean;
+	tiles: MapTiles;
+	/** Who placed the location and the geocoder's request (a listing not added yet: null). */
+	locationStatus: LocationStatus | null;
 }
 
 function messagesAt(ctx: Ctx, path: string): string[] {
 	return ctx.issues
 		.filter(
-			// The hours' text form reports a day's problem inside the field (hours.mon[1].open).
-			(issue) => issue.path === path || (path === 'hours' && issue.path.startsWith('hours.')),
+			// The hours' text form reports a day's problem inside the field (hours.mon[1].open), a
+			// location its coordinate's (location.latitude).
+			(issue) =>
+				issue.path === path ||
+				((path === 'hours' || path === 'location') && issue.path.startsWith(`${path}.`)),
 		)
 		.map((issue) => issue.message);
 }
@@ -113,7 +122,8 @@ function Errors({ id, messages }: { id: string; messages: readonly string[] }) {
 /** A field changed here: the membership system's value and the button that takes it back. */
 function OverrideNote({ ctx, field }: { ctx: Ctx; field: BusinessField }) {
 	const override = ctx.overrides.find((o) => o.field === field);
-	if (!override) return null;
+	// A pin placed by hand says so in its own words (LocationField).
+	if (!override || field === 'location') return null;
 	const mayTake = mayChangeField(ctx.role, field) && !ctx.locked;
 	const unsaved = field in $memberChanges.get();
 	return (
@@ -348,6 +358,24 @@ function ScalarField({ ctx, field }: { ctx: Ctx; field: BusinessField }) {
 			);
 		case 'logo_url':
 			return <LogoField ctx={ctx} />;
+		case 'location':
+			return (
+				<LocationField
+					location={ctx.draft.location}
+					status={ctx.locationStatus}
+					override={ctx.overrides.find((o) => o.field === 'location')}
+					name={ctx.draft.report_name}
+					disabled={ctx.locked || !mayChangeField(ctx.role, 'location')}
+					busy={ctx.saving || 'location' in $memberChanges.get()}
+					messages={messagesAt(ctx, 'location')}
+					tiles={ctx.tiles}
+					formatWhen={formatWhen}
+					onChange={(location) => setMemberField('location', location)}
+					onPlaceByAddress={() =>
+						void afterChange(memberAction(ctx.deps, { override: 'location' }))
+					}
+				/>
+			);
 		default:
 			return null;
 	}
@@ -674,6 +702,8 @@ interface Props {
 	role: StaffRole;
 	/** Back to the list (the caller asks first when there are unsaved changes). */
 	onClose(): void;
+	/** The map tiles of the pin's map. */
+	tiles: MapTiles;
 }
 
 /**
@@ -682,7 +712,7 @@ interface Props {
  * Save, Remove / Restore and the history (admins). Editors change descriptions, web content,
  * social links and the logo; the other fields show, disabled.
  */
-export default function MemberEditor({ deps, role, onClose }: Props) {
+export default function MemberEditor({ deps, role, onClose, tiles }: Props) {
 	const editor = useStore($editor);
 	const changes = useStore($memberChanges);
 	const clientIssues = useStore($issues);
@@ -734,6 +764,8 @@ export default function MemberEditor({ deps, role, onClose }: Props) {
 		deps,
 		businessId: detail?.business.id ?? null,
 		saving,
+		tiles,
+		locationStatus: detail?.location ?? null,
 	};
 	const title = detail ? detail.business.report_name : 'New member';
 	const save = () =>

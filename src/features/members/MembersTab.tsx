@@ -4,6 +4,7 @@ import type { AdminTabProps } from '../admin/admin.ts';
 import { SelectField } from '../admin/fields.tsx';
 import '../admin/ops/ops.css';
 import MemberEditor, { formatWhen } from './MemberEditor.tsx';
+import { mapTiles, type MapTiles } from '../geo/tiles.ts';
 import {
 	actorLabel,
 	MEMBER_STATUSES,
@@ -36,6 +37,8 @@ export interface MembersTabProps extends AdminTabProps {
 	 */
 	ImportPanel?: ComponentType<AdminTabProps>;
 	SyncPanel?: ComponentType<AdminTabProps>;
+	/** The deployment's map tiles; a chamber's own (services.mapTileUrl) win. */
+	tiles?: MapTiles;
 }
 
 /** The chamber's levels and categories, as offered in the filters (published businesses'). */
@@ -251,7 +254,18 @@ export default function MembersTab(props: MembersTabProps) {
 	};
 
 	if (editor.kind !== 'closed') {
-		return <MemberEditor deps={deps} role={user.role} onClose={leaveListing} />;
+		return (
+			<MemberEditor
+				deps={deps}
+				role={user.role}
+				onClose={leaveListing}
+				tiles={
+					props.config.services.mapTileUrl || !props.tiles
+						? mapTiles(props.config, {})
+						: props.tiles
+				}
+			/>
+		);
 	}
 	if (view === 'import' && ImportPanel) {
 		return (

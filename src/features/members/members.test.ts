@@ -11,6 +11,9 @@ import {
 	memberListQuerySchema,
 	parseBusinessChanges,
 	parseNewBusiness,
+	describeLocation,
+	NO_LOCATION_STATUS,
+	type LocationStatus,
 } from './members.ts';
 import { businessSchema } from '../tenants/tenant-file.ts';
 
@@ -130,5 +133,60 @@ describe('the list query and values in one line', () => {
 		expect(describeValue(true)).toBe('Yes');
 		expect(describeValue(['Food', 'Retail'])).toBe('Food, Retail');
 		expect(describeValue([{ platform: 'x', url: 'y' }])).toBe('1 item');
+	});
+});
+
+describe('describeLocation', () => {
+	const status = (over: Partial<LocationStatus> = {}): LocationStatus => ({
+		...NO_LOCATION_STATUS,
+		...over,
+	});
+	const request = (over: Partial<NonNullable<LocationStatus['request']>> = {}) => ({
+		status: 'pending' as const,
+		requestedAt: '2026-12-05T10:00:00Z',
+		attempts: 0,
+		nextAttemptAt: '2026-12-05T10:00:00Z',
+		lastError: null,
+		...over,
+	});
+
+	it('says who placed the pin and how exactly', () => {
+		expect(describeLocation(true, status({ source: 'census', quality: 'exact' }))).toBe(
+			'Placed by the US Census Bureau’s geocoder, at the address.',
+		);
+		expect(describeLocation(true, status({ source: 'nominatim', quality: 'area' }))).toBe(
+			'Placed by OpenStreetMap’s geocoder (Nominatim), in the town or ZIP code only.',
+		);
+		expect(describeLocation(true, status({ source: 'staff', quality: 'manual' }))).toBe(
+			'Placed by hand.',
+		);
+		expect(describeLocation(true, status({ source: 'file', quality: 'supplied' }))).toBe(
+			'Placed from the membership system’s file.',
+		);
+	});
+
+	it('says why there is no pin yet', () => {
+		expect(describeLocation(false, status({ request: request() }))).toBe(
+			'Waiting for the geocoder to look up the address.',
+		);
+		expect(
+			describeLocation(
+				false,
+				status({ request: request({ attempts: 2, lastError: 'the geocoder answered HTTP 503' }) }),
+			),
+		).toBe(
+			'Waiting for the geocoder to look up the address. The last try failed (the geocoder answered HTTP 503); it tries again later.',
+		);
+		expect(
+			describeLocation(
+				false,
+				status({ request: request({ status: 'unmatched', lastError: 'No match' }) }),
+			),
+		).toBe(
+			'The geocoder did not find this address. Place the pin by hand, or correct the address.',
+		);
+		expect(describeLocation(false, status())).toBe(
+			'Not on the map: the listing has no address the geocoder can look up. Place the pin by hand.',
+		);
 	});
 });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { Location, LocationQuality, LocationSource } from '../geo/geo.ts';
 import { formatHoursText, isOpeningHours, type OpeningHours } from '../tenants/hours.ts';
 import {
 	businessSchema,
@@ -40,6 +41,7 @@ export const SCALAR_FIELDS = [
 	'listing_position',
 	'is_member',
 	'published',
+	'location',
 ] as const;
 
 /** The list fields (child tables, replaced whole); public.business_list_fields(). */
@@ -102,6 +104,7 @@ export const FIELD_LABELS: Readonly<Record<BusinessField, string>> = {
 	listing_position: 'Listing position',
 	is_member: 'Current member',
 	published: 'Published',
+	location: 'Location on the map',
 	listings: 'Descriptions',
 	social_media: 'Social links',
 	profile_affiliations: 'Affiliations',
@@ -132,6 +135,7 @@ export const FIELD_GROUPS: readonly { title: string; fields: readonly BusinessFi
 			'county',
 			'state',
 			'zip',
+			'location',
 			'work_phone',
 			'hours',
 			'website',
@@ -173,6 +177,8 @@ export interface BusinessValues {
 	listing_position: number;
 	is_member: boolean;
 	published: boolean;
+	/** null: nobody placed the business yet (the geocoder, a file or staff). */
+	location: Location | null;
 	listings: Listing[];
 	social_media: SocialMediaEntry[];
 	profile_affiliations: Affiliation[];
@@ -210,6 +216,7 @@ const FIELD_SCHEMAS: Readonly<Record<BusinessField, z.ZodType>> = {
 	listing_position: shape.listing_position.unwrap(),
 	is_member: shape.is_member,
 	published: shape.published,
+	location: shape.location.unwrap(),
 	listings: shape.listings,
 	social_media: z.array(socialMediaEntrySchema).max(20),
 	profile_affiliations: shape.profile_affiliations,
@@ -364,6 +371,7 @@ export function emptyBusiness(): BusinessValues {
 		listing_position: 1000,
 		is_member: true,
 		published: true,
+		location: null,
 		listings: [],
 		social_media: [],
 		profile_affiliations: [],
@@ -455,6 +463,70 @@ export interface MemberDetail {
 	/** When staff removed it; restorable until removedAt + 30 days. */
 	removedAt: string | null;
 	overrides: Override[];
+	/** Who placed the location, and where the geocoder is with the address. */
+	location: LocationStatus;
+}
+
+/** Who placed a listing's location, and the geocoder's request for its address. */
+export interface LocationStatus {
+	source: LocationSource | null;
+	quality: LocationQuality | null;
+	locatedAt: string | null;
+	request: {
+		status: 'pending' | 'unmatched' | 'failed';
+		requestedAt: string;
+		attempts: number;
+		nextAttemptAt: string | null;
+		lastError: string | null;
+	} | null;
+}
+
+/** A listing nobody placed and the geocoder has no request for. */
+export const NO_LOCATION_STATUS: LocationStatus = {
+	source: null,
+	quality: null,
+	locatedAt: null,
+	request: null,
+};
+
+const SOURCE_WORDS: Readonly<Record<LocationSource, string>> = {
+	file: 'from the membership system’s file',
+	census: 'by the US Census Bureau’s geocoder',
+	nominatim: 'by OpenStreetMap’s geocoder (Nominatim)',
+	staff: 'by hand',
+};
+
+const QUALITY_WORDS: Readonly<Partial<Record<LocationQuality, string>>> = {
+	exact: 'at the address',
+	approximate: 'along the street, near the house number',
+	street: 'on the street, not the house',
+	area: 'in the town or ZIP code only',
+};
+
+/**
+ * The sentence under the pin: who placed it and how exactly, or why there is none yet (the
+ * geocoder is still to look the address up, did not find it, or kept failing).
+ */
+export function describeLocation(hasLocation: boolean, status: LocationStatus): string {
+	const request = status.request;
+	if (request?.status === 'pending') {
+		const waiting = 'Waiting for the geocoder to look up the address.';
+		return request.attempts > 0 && request.lastError
+			? `${waiting} The last try failed (${request.lastError}); it tries again later.`
+			: waiting;
+	}
+	const missing = hasLocation ? '' : ' Place the pin by hand, or correct the address.';
+	if (request?.status === 'unmatched') {
+		return `The geocoder did not find this address.${missing}`;
+	}
+	if (request?.status === 'failed') {
+		return `The geocoder failed to look up this address (${request.lastError ?? 'no answer'}).${missing}`;
+	}
+	if (!hasLocation || !status.source) {
+		return 'Not on the map: the listing has no address the geocoder can look up. Place the pin by hand.';
+	}
+	const quality = status.quality ? QUALITY_WORDS[status.quality] : undefined;
+	return `Placed ${SOURCE_WORDS[status.source]}${quality ? `, ${quality}` : ''}.`;
 }
 
 /** Removed listings are kept this long, then deleted for good. */
@@ -499,10 +571,20 @@ export interface HistoryEntry {
 	newValue: unknown;
 }
 
+function isLocation(value: unknown): value is Location {
+	return (
+		typeof value === 'object' &&
+		value !== null &&
+		typeof (value as Location).latitude === 'number' &&
+		typeof (value as Location).longitude === 'number'
+	);
+}
+
 /** A value shown in one line (history, conflicts, overrides). */
 export function describeValue(value: unknown): string {
 	if (value === null || value === undefined || value === '') return '(empty)';
 	if (isOpeningHours(value)) return formatHoursText(value) || '(closed every day)';
+	if (isLocation(value)) return `${value.latitude}, ${value.longitude}`;
 	if (typeof value === 'boolean') return value ? 'Yes' : 'No';
 	if (typeof value === 'string' || typeof value === 'number') return String(value);
 	if (Array.isArray(value)) {

@@ -1,5 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { emptyBusiness, type BusinessValues, type MemberDetail } from './members.ts';
+import {
+	emptyBusiness,
+	NO_LOCATION_STATUS,
+	type BusinessValues,
+	type MemberDetail,
+} from './members.ts';
 import {
 	$conflict,
 	$editor,
@@ -41,6 +46,7 @@ function server() {
 		updatedBy: 'bob@chamber.test',
 		removedAt: null,
 		overrides: [],
+		location: NO_LOCATION_STATUS,
 	});
 	const deps: MembersDeps = {
 		chamber: 'demo',

@@ -290,12 +290,20 @@ export async function memberAction(
 						failure: 'Failed to restore the listing',
 						success: 'The listing was restored.',
 					}
-				: {
-						method: 'DELETE',
-						path: businessPath(id, `/overrides/${action.override}`),
-						failure: 'Failed to take the membership system’s value',
-						success: 'The membership system’s value is back.',
-					};
+				: action.override === 'location'
+					? {
+							method: 'DELETE',
+							path: businessPath(id, '/overrides/location'),
+							failure: 'Failed to place the business by its address',
+							success:
+								'The pin placed by hand is gone: the geocoder places the business by its address within a few minutes.',
+						}
+					: {
+							method: 'DELETE',
+							path: businessPath(id, `/overrides/${action.override}`),
+							failure: 'Failed to take the membership system’s value',
+							success: 'The membership system’s value is back.',
+						};
 	return editor.whileSaving(async () => {
 		const answer = await api(deps, call.method, call.path, undefined, call.failure);
 		if (!answer.ok) {

@@ -11,14 +11,19 @@ import { paginationModel, type SortValue } from '../directory/rules.ts';
 import { BusinessCard, BusinessCardSkeleton } from '../business/BusinessCard.tsx';
 import type { CardSettings } from '../business/business.ts';
 import {
+	byDistance,
 	EMPTY_FILTERS,
 	FILTER_LABELS,
 	FILTER_OPTION_TYPES,
+	locationsApiUrl,
 	searchUrl,
 	type PanelFilter,
 	type SearchState,
 	type SortOption,
 } from './search.ts';
+import { RADIUS_CHOICES, unitWords, type DistanceUnit } from '../geo/rules.ts';
+import type { MapMessage, MapView } from './map/directory-map.ts';
+import type { Located } from '../geo/near-me.ts';
 import { createSearchStore, type ResultsPage, type SearchStore } from './store.ts';
 import { withErrorBoundary } from '../site/ErrorBoundary.tsx';
 import './SearchDirectory.css';
@@ -41,6 +46,21 @@ export interface SearchDirectoryProps {
 	 */
 	initialPage: ResultsPage;
 	pageSize: number;
+	/** Miles or km: the chamber's country's. */
+	unit: DistanceUnit;
+	/** features.showMap: the List | Map switch. */
+	showMap: boolean;
+	/** features.showNearMe: the Near me button. */
+	showNearMe: boolean;
+	/** Where the map's tiles come from, with their attribution. */
+	tiles: MapView['tiles'];
+	/**
+	 * The map's module (src/features/search/map/directory-map.ts built on its own): imported when
+	 * the map is first shown, never with the list.
+	 */
+	mapScript: string;
+	/** 'Near me''s module (src/features/geo/near-me.ts built on its own), imported on the press. */
+	nearScript: string;
 	/** The cards of `initialPage`, pre-rendered. */
 	children?: ReactNode;
 }
@@ -153,26 +173,47 @@ function ErrorScreen({ message }: { message: string }) {
 	);
 }
 
+/**
+ * The map view: the map's own file, imported when the map is first shown, draws in here, told by
+ * the `search:map` event what to show.
+ */
+function MapHost({ script, ...view }: MapView & { script: string }) {
+	const host = useRef<HTMLElement>(null);
+	const send = (detail: MapMessage) =>
+		import(/* @vite-ignore */ script).then(() =>
+			document.dispatchEvent(new CustomEvent('search:map', { detail })),
+		);
+	// Each render's view, then (once) none: in this order even while the file is still coming.
+	useEffect(() => void send({ host: host.current!, view }));
+	useEffect(() => {
+		const element = host.current!;
+		return () => void send({ host: element, view: null });
+		// Once: the map goes when the view does.
+		// eslint-disable-next-line react-hooks/exhaustive-deps
+	}, []);
+	return <section ref={host} className="search-map" aria-label="Map" />;
+}
+
 function Chips({ state, store }: { state: SearchState; store: SearchStore }) {
 	const chips = (['category', ...Object.keys(FILTER_LABELS)] as ('category' | PanelFilter)[])
 		.filter((key) => state[key])
-		.map((key) => ({
-			key,
-			label: key === 'category' ? 'Category' : FILTER_LABELS[key].chip,
-			value: state[key],
-		}));
+		.map((key) => {
+			const name = key === 'category' ? 'Category' : FILTER_LABELS[key].chip;
+			return [key, `${name}: ${state[key]}`, `Remove ${name} filter ${state[key]}`];
+		});
+	// A search by distance ends with its chip's ×: near the visitor, or in a map's area.
+	if (state.near) chips.push(['near', 'Near you', 'Stop searching near you']);
+	if (state.area) chips.push(['area', 'In the map’s area', 'Stop searching in the map’s area']);
 	if (chips.length === 0) return null;
 	return (
 		<ul className="search__chips" aria-label="Active filters">
-			{chips.map((chip) => (
-				<li key={chip.key} className="search__chip">
-					<span>
-						{chip.label}: {chip.value}
-					</span>
+			{chips.map(([key, text, label]) => (
+				<li key={key} className="search__chip">
+					<span>{text}</span>
 					<button
 						type="button"
-						aria-label={`Remove ${chip.label} filter ${chip.value}`}
-						onClick={() => store.update({ [chip.key]: '' })}
+						aria-label={label}
+						onClick={() => (key === 'near' ? store.setNear(null) : store.update({ [key!]: '' }))}
 					>
 						×
 					</button>
@@ -188,7 +229,7 @@ function Chips({ state, store }: { state: SearchState; store: SearchStore }) {
  * other state in the address bar is fetched from GET /api/businesses.
  */
 function SearchDirectory(props: SearchDirectoryProps) {
-	const { title, categories, filters, sorts, settings, pageSize, defaultSort } = props;
+	const { title, categories, filters, sorts, settings, pageSize, defaultSort, unit } = props;
 	const [store] = useState(() =>
 		createSearchStore({
 			initialState: { ...EMPTY_FILTERS, sort: defaultSort },
@@ -211,6 +252,33 @@ function SearchDirectory(props: SearchDirectoryProps) {
 
 	const queryField = useRef<HTMLInputElement>(null);
 	const categoryField = useRef<HTMLSelectElement>(null);
+	const [locating, setLocating] = useState(false);
+	// Near me's sentence, shown while the search is (true) or is not (false) near the visitor: what
+	// becomes of the position, or why the list stays as it was.
+	const [note, setNote] = useState<[boolean, string]>([false, '']);
+
+	// Asks the browser for the position only now, when the visitor pressed Near me; near-me.ts
+	// rounds it before the store (and so the request) ever sees it.
+	const nearMe = () => {
+		setNote([false, '']);
+		if (state.near) return store.setNear(null);
+		setLocating(true);
+		import(/* @vite-ignore */ props.nearScript)
+			.then(
+				() =>
+					new Promise<Located>((answer) =>
+						document.dispatchEvent(new CustomEvent('search:locate', { detail: answer })),
+					),
+			)
+			.then(
+				({ position, note }) => {
+					setNote([!!position, note]);
+					if (position) store.setNear(position);
+				},
+				() => setNote([false, 'Near me could not start.']),
+			)
+			.finally(() => setLocating(false));
+	};
 
 	useEffect(() => {
 		// Text typed or a category chosen before the island ran is in the fields, not in the state
@@ -325,6 +393,17 @@ function SearchDirectory(props: SearchDirectoryProps) {
 							<button type="submit" className="search__button">
 								Search
 							</button>
+							{props.showNearMe && (
+								<button
+									type="button"
+									className="search__toggle"
+									disabled={!ready || locating}
+									aria-pressed={state.near !== null}
+									onClick={nearMe}
+								>
+									{locating ? 'Finding you…' : 'Near me'}
+								</button>
+							)}
 							{filters.length > 0 && (
 								<button
 									type="button"
@@ -397,27 +476,80 @@ function SearchDirectory(props: SearchDirectoryProps) {
 										New Members Only
 									</label>
 								)}
-								{sorts.length > 0 && (
+								{state.near && (
 									<div className="search__sort">
-										<label htmlFor="search-sort">Sort by</label>
+										<label htmlFor="search-radius">Within</label>
 										<select
-											id="search-sort"
+											id="search-radius"
 											className="search__select"
-											disabled={!ready}
-											value={state.sort}
-											onChange={(event) => store.update({ sort: event.target.value as SortValue })}
+											value={state.radius}
+											onChange={(event) => store.setNear(state.near, Number(event.target.value))}
 										>
-											{sorts.map((sort) => (
-												<option key={sort.value} value={sort.value}>
-													{sort.label}
+											{RADIUS_CHOICES.map((radius) => (
+												<option key={radius} value={radius}>
+													{radius} {unitWords(unit, radius)}
 												</option>
 											))}
 										</select>
 									</div>
 								)}
+								{byDistance(state) ? (
+									<span>Nearest first</span>
+								) : (
+									sorts.length > 0 && (
+										<div className="search__sort">
+											<label htmlFor="search-sort">Sort by</label>
+											<select
+												id="search-sort"
+												className="search__select"
+												disabled={!ready}
+												value={state.sort}
+												onChange={(event) =>
+													store.update({ sort: event.target.value as SortValue })
+												}
+											>
+												{sorts.map((sort) => (
+													<option key={sort.value} value={sort.value}>
+														{sort.label}
+													</option>
+												))}
+											</select>
+										</div>
+									)
+								)}
+								{props.showMap && (
+									<div className="search__views" role="group" aria-label="Show the results as">
+										{(['list', 'map'] as const).map((view) => (
+											<button
+												key={view}
+												type="button"
+												className="search__view"
+												disabled={!ready}
+												aria-pressed={state.view === view}
+												onClick={() => store.setView(view)}
+											>
+												{view === 'list' ? 'List' : 'Map'}
+											</button>
+										))}
+									</div>
+								)}
 							</div>
 						</div>
+						<p className="search__note" aria-live="polite">
+							{note[0] === (state.near !== null) && note[1]}
+						</p>
 					</div>
+
+					{state.view === 'map' && ready && (
+						<MapHost
+							script={props.mapScript}
+							url={locationsApiUrl(state)}
+							near={state.near}
+							tiles={props.tiles}
+							category={state.category}
+							onSearchArea={(area) => store.update({ area, near: null })}
+						/>
+					)}
 
 					<h2 className="search__hidden" tabIndex={-1} ref={resultsHeading}>
 						Results
@@ -448,6 +580,7 @@ function SearchDirectory(props: SearchDirectoryProps) {
 									business={business}
 									settings={settings}
 									category={state.category || undefined}
+									distanceUnit={page.distanceUnit}
 								/>
 							))}
 						</div>

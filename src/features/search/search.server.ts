@@ -4,6 +4,8 @@ import { listBusinesses, listCategories } from '../directory/directory.server.ts
 import { businessListQuerySchema } from '../directory/directory.ts';
 import { PAGE_SIZE, sortLabel } from '../directory/rules.ts';
 import { cardSettings } from '../site/site.ts';
+import { distanceUnitOf } from '../geo/rules.ts';
+import { mapTiles } from '../geo/tiles.ts';
 import type { TenantRow } from '../tenants/tenants.server.ts';
 import { getAnonClient } from '../../lib/supabase.server.ts';
 import type { SearchDirectoryProps } from './SearchDirectory.tsx';
@@ -18,14 +20,17 @@ import type { SearchDirectoryProps } from './SearchDirectory.tsx';
 export async function getSearchDirectoryProps(
 	tenant: TenantRow,
 	config: ChamberConfig,
-): Promise<{ island: SearchDirectoryProps; cards: CardBusiness[] }> {
+): Promise<{
+	island: Omit<SearchDirectoryProps, 'mapScript' | 'nearScript'>;
+	cards: CardBusiness[];
+}> {
 	const client = getAnonClient();
 	const { searchPage, features } = config;
 	const query = businessListQuerySchema.parse({ sortBy: searchPage.defaultSort });
 	const first = await listBusinesses(client, tenant.id, query, config);
 	const categories = await listCategories(client, tenant.id);
 	const cards = first.businesses.map(toCardBusiness);
-	const island: SearchDirectoryProps = {
+	const island: Omit<SearchDirectoryProps, 'mapScript' | 'nearScript'> = {
 		title: config.content.directoryTitle,
 		categories: categories.map((c) => c.name),
 		filters: searchPage.showFilters ? searchPage.availableFilters : [],
@@ -43,6 +48,10 @@ export async function getSearchDirectoryProps(
 			prerendered: cards.length > 0,
 		},
 		pageSize: PAGE_SIZE,
+		unit: distanceUnitOf(config.contact.country),
+		showMap: features.showMap,
+		showNearMe: features.showNearMe,
+		tiles: mapTiles(config, process.env),
 	};
 	return { island, cards };
 }

@@ -4,6 +4,7 @@ import {
 	EMPTY_FILTERS,
 	RANDOM_SEED_KEY,
 	businessesApiUrl,
+	locationsApiUrl,
 	parseSearchParams,
 	searchUrl,
 	sessionSeed,
@@ -29,7 +30,7 @@ function memoryStorage(initial: Record<string, string> = {}) {
 describe('the search URL', () => {
 	it('reads every parameter of the query string', () => {
 		const params = new URLSearchParams(
-			'q=pizza&category=Restaurants&city=Cedarbrook&county=Linn&zip=52901&affiliation=Women+in+Business&newMembers=true&page=3&sort=nameDesc',
+			'q=pizza&category=Restaurants&city=Cedarbrook&county=Linn&zip=52901&affiliation=Women+in+Business&newMembers=true&page=3&sort=nameDesc&area=41.9,-91.7,42.05,-91.6&view=map',
 		);
 		expect(parseSearchParams(params, sorts)).toEqual({
 			q: 'pizza',
@@ -41,6 +42,10 @@ describe('the search URL', () => {
 			newMembers: true,
 			page: 3,
 			sort: 'nameDesc',
+			view: 'map',
+			area: '41.9,-91.7,42.05,-91.6',
+			near: null,
+			radius: 10,
 		});
 	});
 
@@ -53,6 +58,12 @@ describe('the search URL', () => {
 		['sort=listingPositionHighToLow', { sort: 'membershipHighToLow' }],
 		['sort=bogus', { sort: 'membershipHighToLow' }],
 		['q=%20%20trimmed%20', { q: 'trimmed' }],
+		['view=satellite', { view: 'list' }],
+		['area=42,-91,41,-92', { area: '' }],
+		['area=41,-91,north,-90', { area: '' }],
+		['area=-91,0,0,1', { area: '' }],
+		['area=41..5,-91,42,-90', { area: '' }],
+		['area=41,-91,42,-90,1', { area: '' }],
 	])('falls back to the default for %s', (query, expected) => {
 		expect(parseSearchParams(new URLSearchParams(query), sorts)).toEqual({ ...base, ...expected });
 	});
@@ -75,9 +86,18 @@ describe('the search URL', () => {
 			newMembers: true,
 			page: 4,
 			sort: 'random',
+			view: 'map',
+			area: '41.9,-91.7,42.05,-91.6',
+			near: null,
+			radius: 10,
 		};
 		const params = toSearchParams(state, 'membershipHighToLow');
 		expect(parseSearchParams(new URLSearchParams(params.toString()), sorts)).toEqual(state);
+	});
+
+	it('never puts the visitor’s position in the address', () => {
+		const near = { ...base, near: { latitude: 41.977, longitude: -91.666 }, radius: 5 };
+		expect(searchUrl(near, 'membershipHighToLow')).toBe('/search');
 	});
 });
 
@@ -100,6 +120,28 @@ describe('businessesApiUrl', () => {
 			newMembersOnly: 'true',
 			sortBy: 'membershipHighToLow',
 		});
+	});
+
+	it('sends the position and the radius of a search near the visitor', () => {
+		const state = { ...base, near: { latitude: 41.977, longitude: -91.666 }, radius: 5 };
+		const url = new URL(businessesApiUrl(state, 24, 0.3), 'http://x');
+		expect(Object.fromEntries(url.searchParams)).toEqual({
+			page: '1',
+			pageSize: '24',
+			near: '41.977,-91.666',
+			radius: '5',
+			sortBy: 'membershipHighToLow',
+		});
+		expect(locationsApiUrl(state)).toBe('/api/business-locations?near=41.977%2C-91.666&radius=5');
+	});
+
+	it('asks the map for the same search, without page or sort', () => {
+		expect(locationsApiUrl({ ...base, category: 'Bakeries', page: 3 })).toBe(
+			'/api/business-locations?category=Bakeries',
+		);
+		expect(locationsApiUrl({ ...base, area: '41.9,-91.7,42.05,-91.6' })).toBe(
+			'/api/business-locations?bounds=41.9%2C-91.7%2C42.05%2C-91.6',
+		);
 	});
 
 	it('sends the seed only with random sorts', () => {

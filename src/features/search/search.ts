@@ -1,4 +1,6 @@
 import { DEFAULT_RANDOM_SEED, usableRandomSeed, type SortValue } from '../directory/rules.ts';
+import { DEFAULT_RADIUS, nearParam } from '../geo/rules.ts';
+import type { Position } from '../geo/position.ts';
 
 /**
  * The search page's state and its URL (docs/behaviour.md#search): every filter, the page and the
@@ -21,6 +23,17 @@ export interface SearchState {
 	newMembers: boolean;
 	page: number;
 	sort: SortValue;
+	/** The results as a list or on a map (the list stays under the map). */
+	view: 'list' | 'map';
+	/** 'Search this area': the map's area as south,west,north,east; '' for none. */
+	area: string;
+	/**
+	 * 'Near me': the visitor's position, rounded; null when not asked. Never in the address bar:
+	 * it goes out with the search request only (docs/behaviour.md#near-me).
+	 */
+	near: Position | null;
+	/** How far from `near`, in the chamber's unit. */
+	radius: number;
 }
 
 export const EMPTY_FILTERS: Omit<SearchState, 'sort'> = {
@@ -32,6 +45,10 @@ export const EMPTY_FILTERS: Omit<SearchState, 'sort'> = {
 	affiliation: '',
 	newMembers: false,
 	page: 1,
+	view: 'list',
+	area: '',
+	near: null,
+	radius: DEFAULT_RADIUS,
 };
 
 export interface SortOption {
@@ -57,7 +74,28 @@ export function parseSearchParams(
 		newMembers: params.get('newMembers') === 'true',
 		page: Number.isInteger(page) && page >= 1 && page <= 10_000 ? page : 1,
 		sort: sort && sorts.available.includes(sort) ? sort : sorts.defaultSort,
+		view: params.get('view') === 'map' ? 'map' : 'list',
+		area: areaOf(params.get('area')),
+		near: null,
+		radius: DEFAULT_RADIUS,
 	};
+}
+
+/**
+ * A map's area from the address bar: south,west,north,east as the map writes them, south below
+ * north and west of east; '' for anything else.
+ */
+function areaOf(value: string | null): string {
+	const [south = 0, west = 0, north = 0, east = 0] = (value ?? '').split(',').map(Number);
+	return /^[-\d.]+(,[-\d.]+){3}$/.test(value ?? '') &&
+		-90 <= south &&
+		south < north &&
+		north <= 90 &&
+		-180 <= west &&
+		west < east &&
+		east <= 180
+		? value!
+		: '';
 }
 
 /** The query string of a state; defaults are left out so the plain listing stays at /search. */
@@ -67,7 +105,9 @@ export function toSearchParams(state: SearchState, defaultSort: SortValue): URLS
 	for (const key of TEXT_FILTERS) if (state[key]) params.set(key, state[key]);
 	if (state.newMembers) params.set('newMembers', 'true');
 	if (state.sort !== defaultSort) params.set('sort', state.sort);
+	if (state.area) params.set('area', state.area);
 	if (state.page > 1) params.set('page', String(state.page));
+	if (state.view === 'map') params.set('view', 'map');
 	return params;
 }
 
@@ -76,8 +116,37 @@ export function searchUrl(state: SearchState, defaultSort: SortValue): string {
 	return query ? `/search?${query}` : '/search';
 }
 
+/** The same search; a position is the same while it is the same found one (the store keeps it). */
 export function sameSearch(a: SearchState, b: SearchState): boolean {
 	return (Object.keys(a) as (keyof SearchState)[]).every((key) => a[key] === b[key]);
+}
+
+/** A search by distance (near the visitor or in a map's area): nearest first, whatever the sort. */
+export function byDistance(state: SearchState): boolean {
+	return state.near !== null || state.area !== '';
+}
+
+/**
+ * The query both the list's and the map's requests share: the search, its filters, the area.
+ * Distances come back in the chamber's unit, the API's default.
+ */
+function searchQuery(state: SearchState): URLSearchParams {
+	const params = new URLSearchParams();
+	if (state.q) params.set('searchQuery', state.q);
+	for (const key of TEXT_FILTERS) if (state[key]) params.set(key, state[key]);
+	if (state.newMembers) params.set('newMembersOnly', 'true');
+	if (state.near) {
+		params.set('near', nearParam(state.near));
+		params.set('radius', String(state.radius));
+	}
+	if (state.area) params.set('bounds', state.area);
+	return params;
+}
+
+/** GET /api/business-locations for a state: every match's place, for the map. */
+export function locationsApiUrl(state: SearchState): string {
+	const query = searchQuery(state).toString();
+	return query ? `/api/business-locations?${query}` : '/api/business-locations';
 }
 
 export function isRandomSort(sort: SortValue): boolean {
@@ -87,9 +156,7 @@ export function isRandomSort(sort: SortValue): boolean {
 /** GET /api/businesses for a state. */
 export function businessesApiUrl(state: SearchState, pageSize: number, randomSeed: number): string {
 	const params = new URLSearchParams({ page: String(state.page), pageSize: String(pageSize) });
-	if (state.q) params.set('searchQuery', state.q);
-	for (const key of TEXT_FILTERS) if (state[key]) params.set(key, state[key]);
-	if (state.newMembers) params.set('newMembersOnly', 'true');
+	for (const [key, value] of searchQuery(state)) params.set(key, value);
 	params.set('sortBy', state.sort);
 	if (isRandomSort(state.sort)) params.set('randomSeed', String(randomSeed));
 	return `/api/businesses?${params}`;

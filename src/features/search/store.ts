@@ -2,6 +2,8 @@ import { atom } from 'nanostores';
 import type { SortValue } from '../directory/rules.ts';
 import { toCardBusiness, type CardBusiness } from '../business/business.ts';
 import type { Business } from '../directory/directory.ts';
+import type { DistanceUnit } from '../geo/rules.ts';
+import type { Position } from '../geo/position.ts';
 import {
 	businessesApiUrl,
 	isRandomSort,
@@ -20,6 +22,8 @@ export interface ResultsPage {
 	totalPages: number;
 	/** The build rendered this page's cards (the island's children); `businesses` is empty. */
 	prerendered?: boolean;
+	/** A search by distance: the unit of each card's distance. */
+	distanceUnit?: DistanceUnit;
 }
 
 export type Results =
@@ -52,6 +56,7 @@ async function fetchPage(url: string, signal: AbortSignal): Promise<ResultsPage>
 		businesses?: Business[];
 		total?: number;
 		totalPages?: number;
+		distanceUnit?: DistanceUnit;
 		error?: string;
 	} | null;
 	if (!response.ok || !body || !Array.isArray(body.businesses)) {
@@ -61,6 +66,7 @@ async function fetchPage(url: string, signal: AbortSignal): Promise<ResultsPage>
 		businesses: body.businesses.map(toCardBusiness),
 		total: Number(body.total) || 0,
 		totalPages: Number(body.totalPages) || 0,
+		...(body.distanceUnit && { distanceUnit: body.distanceUnit }),
 	};
 }
 
@@ -124,11 +130,18 @@ export function createSearchStore(options: SearchStoreOptions) {
 		void load(next);
 	}
 
-	const fromLocation = () =>
-		parseSearchParams(new URLSearchParams(window.location.search), {
-			defaultSort,
-			available: options.availableSorts,
-		});
+	// The visitor's position is not in the address: back and forward keep it as it is.
+	const fromLocation = (): SearchState => {
+		const { near, radius } = $state.get();
+		return {
+			...parseSearchParams(new URLSearchParams(window.location.search), {
+				defaultSort,
+				available: options.availableSorts,
+			}),
+			near,
+			radius,
+		};
+	};
 
 	return {
 		$state,
@@ -144,6 +157,19 @@ export function createSearchStore(options: SearchStoreOptions) {
 		},
 		goToPage(page: number): void {
 			show({ ...$state.get(), page }, true);
+		},
+		/**
+		 * 'Near me' (a position, rounded) or back to the listing (null): back to page 1, and no
+		 * history entry, since the address does not change, unless a map's area gives way to it.
+		 */
+		setNear(near: Position | null, radius: number = $state.get().radius): void {
+			const state = $state.get();
+			const area = near ? '' : state.area;
+			show({ ...state, near, radius, area, page: 1 }, area !== state.area);
+		},
+		/** The list or the map; the results stay as they are (the page's cached answer). */
+		setView(view: SearchState['view']): void {
+			show({ ...$state.get(), view }, true);
 		},
 		/**
 		 * Reads the address bar once the island runs (the pre-rendered page is the default

@@ -1,10 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { analyticsIdFor, gtagScriptUrl } from './analytics.ts';
 
-const withId = {
-	services: { googleAnalyticsId: 'G-ABC123', recaptchaSiteKey: '', emailDomain: '' },
+const services = {
+	googleAnalyticsId: '',
+	recaptchaSiteKey: '',
+	mapTileUrl: '',
+	mapAttribution: '',
+	emailDomain: '',
 };
-const withoutId = { services: { googleAnalyticsId: '', recaptchaSiteKey: '', emailDomain: '' } };
+const withId = { services: { ...services, googleAnalyticsId: 'G-ABC123' } };
+const withoutId = { services };
 
 describe('analytics', () => {
 	it('loads on public pages when a measurement id is set', () => {

@@ -4,6 +4,7 @@ import { format } from 'date-fns/format';
 import { ADMIN_ROLES, PASSWORD_MIN_LENGTH, type AdminRole } from '../auth/auth.ts';
 import { chamberConfigSchema, type ChamberConfig } from '../config/config.ts';
 import { openingHoursSchema } from './hours.ts';
+import { locationSchema } from '../geo/geo.ts';
 import { isTimeZone } from '../../lib/time-zone.ts';
 
 // One tenant import file (tenants/*.json, tenants/demo/generate.ts): the chamber configuration
@@ -179,6 +180,11 @@ export const businessSchema = z.object({
 		.optional(),
 	is_member: z.boolean().default(true),
 	published: z.boolean().default(true),
+	/**
+	 * Where the business is: {latitude, longitude} in degrees (WGS 84), or null. Left out, an
+	 * import leaves the location as it is (the geocoder places businesses by their address).
+	 */
+	location: locationSchema.nullable().optional(),
 	listings: z.array(listingSchema).max(20).default([]),
 	// Some feeds send the string 'None' (or '') instead of a list. Links are stored one row per
 	// network, so that form means "no links" and becomes an empty list here.

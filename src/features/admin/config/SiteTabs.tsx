@@ -121,8 +121,13 @@ export function ContactTab({ draft }: ConfigTabProps) {
 							label={CONTACT_LABELS[field]}
 							type={field === 'email' ? 'email' : field === 'phone' ? 'tel' : 'text'}
 							value={draft.contact[field]}
-							maxLength={field === 'state' ? 2 : undefined}
-							transform={field === 'state' ? upper2 : undefined}
+							maxLength={field === 'state' || field === 'country' ? 2 : undefined}
+							transform={field === 'state' || field === 'country' ? upper2 : undefined}
+							hint={
+								field === 'country'
+									? 'Two letters, such as US: distances on the search page are in miles or km by it.'
+									: undefined
+							}
 							onChange={(v) => setField('contact', field, v)}
 						/>
 					))}

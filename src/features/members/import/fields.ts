@@ -5,6 +5,14 @@ import { FIELD_LABELS, SCALAR_FIELDS, type ScalarField } from '../members.ts';
 
 /** The social networks a column can hold a link for (the directory shows an icon for each). */
 export const SOCIAL_TARGETS = ['facebook', 'twitter', 'linkedin', 'instagram', 'youtube'] as const;
+/**
+ * The fields a spreadsheet's column fills as they are: every scalar field but the location, which
+ * the geocoder finds from the address (and a tenant file may carry as coordinates).
+ */
+const COLUMN_FIELDS = SCALAR_FIELDS.filter(
+	(field): field is Exclude<ScalarField, 'location'> => field !== 'location',
+);
+
 /** The primary listing's texts. */
 export const LISTING_TARGETS = ['description', 'short_description', 'keywords'] as const;
 
@@ -15,7 +23,7 @@ export const LISTING_TARGETS = ['description', 'short_description', 'keywords'] 
  */
 export const MAPPING_TARGETS = [
 	'weblink_profile_id',
-	...SCALAR_FIELDS,
+	...COLUMN_FIELDS,
 	...LISTING_TARGETS,
 	...SOCIAL_TARGETS,
 ] as const;
@@ -26,8 +34,8 @@ export type Mapping = Record<string, MappingTarget | ''>;
 
 /** The Members tab's names of the business fields, which a column fills as they are. */
 const FIELD_NAMES = Object.fromEntries(
-	SCALAR_FIELDS.map((field) => [field, FIELD_LABELS[field]]),
-) as Record<ScalarField, string>;
+	COLUMN_FIELDS.map((field) => [field, FIELD_LABELS[field]]),
+) as Record<Exclude<ScalarField, 'location'>, string>;
 
 /**
  * How each field is named to people (the mapping screen and the preview): as the Members tab

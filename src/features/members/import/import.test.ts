@@ -296,6 +296,64 @@ const existing = (overrides: string[] = []): ExistingBusiness => ({
 	}),
 });
 
+describe("the dry run of a row and the business's location", () => {
+	const placed = (overrides: string[] = []): ExistingBusiness => {
+		const business = existing(overrides);
+		return {
+			...business,
+			document: { ...business.document, location: { latitude: 41.97791, longitude: -91.66562 } },
+		};
+	};
+
+	it('leaves the location of a business where it is when the file does not give one', () => {
+		const decision = decideRow(
+			{ rowNumber: 2, cells: { 'Profile ID': '42', Website: 'https://new.example' } },
+			mapping,
+			placed(),
+		);
+		expect(decision.changes.map((c) => c.field)).toEqual(['website']);
+		// The apply writes no location: the geocoder's, or a pin placed by hand, stays.
+		expect(decision.record).not.toHaveProperty('location');
+		const whole = decideRow(
+			{
+				rowNumber: 2,
+				cells: { weblink_profile_id: '42', report_name: 'Bakery', city: 'Lakeside' },
+			},
+			{ weblink_profile_id: 'weblink_profile_id', report_name: 'report_name', city: 'city' },
+			placed(),
+			{ whole: true },
+		);
+		expect(whole.changes.map((c) => c.field)).not.toContain('location');
+	});
+
+	it("takes a JSON file's coordinates, and keeps a pin placed by hand against them", () => {
+		const cells = {
+			'Profile ID': '42',
+			location: { latitude: 41.5, longitude: -91.5 },
+		};
+		const moved = decideRow({ rowNumber: 2, cells }, mapping, placed());
+		expect(moved.changes).toEqual([
+			{
+				field: 'location',
+				before: { latitude: 41.97791, longitude: -91.66562 },
+				after: { latitude: 41.5, longitude: -91.5 },
+			},
+		]);
+		const kept = decideRow({ rowNumber: 2, cells }, mapping, placed(['location']));
+		expect(kept.action).toBe('unchanged');
+		expect(kept.changes).toEqual([expect.objectContaining({ field: 'location', kept: true })]);
+	});
+
+	it("reads a table's column named Location as no location (a neighbourhood's name is text)", () => {
+		const decision = decideRow(
+			{ rowNumber: 2, cells: { 'Profile ID': '42', location: 'Downtown' } },
+			mapping,
+			placed(),
+		);
+		expect(decision.action).toBe('unchanged');
+	});
+});
+
 describe('the dry run of a row', () => {
 	it('names the row, column and message of every bad cell', () => {
 		const decision = decideRow(

@@ -267,6 +267,8 @@ interface RowPatch {
 	social: Partial<Record<(typeof SOCIAL_TARGETS)[number], string>>;
 	/** A JSON file's lists, as they are. */
 	lists: Partial<Record<(typeof LIST_KEYS)[number], unknown>>;
+	/** A JSON file's location, as it is. */
+	location?: unknown;
 	/** Field → the column it came from (to name the column of a problem). */
 	columns: Map<string, string>;
 }
@@ -279,6 +281,13 @@ function readPatch(row: TableRow, mapping: Mapping): { patch: RowPatch; errors: 
 			patch.lists[key] = row.cells[key];
 			patch.columns.set(key, key);
 		}
+	}
+	// A JSON file's coordinates ({latitude, longitude}), as the tenant file writes them; a table's
+	// column of that name is text (a neighbourhood, a branch), which no mapping takes.
+	const location = row.cells.location;
+	if (location !== undefined && typeof location === 'object') {
+		patch.location = location;
+		patch.columns.set('location', 'location');
 	}
 	for (const [column, target] of Object.entries(mapping)) {
 		if (!target || !(column in row.cells)) continue;
@@ -340,7 +349,11 @@ function mergeBusiness(
 	whole: boolean,
 ): Record<string, unknown> {
 	const base: Record<string, unknown> = whole || !existing ? {} : structuredClone(existing);
+	// A row never carries a location (no column fills it): the directory's stays as it is, placed
+	// by the geocoder or by staff, and the apply leaves it alone.
+	delete base.location;
 	Object.assign(base, patch.scalars, patch.lists);
+	if (patch.location !== undefined) base.location = patch.location;
 	if (Object.keys(patch.listing).length > 0) {
 		const listings = Array.isArray(base.listings)
 			? [...(base.listings as Record<string, unknown>[])]
@@ -504,6 +517,8 @@ export function decideRow(
 	for (const field of BUSINESS_FIELDS) {
 		const before = current[field as keyof Business];
 		const after = record[field as keyof Business];
+		// A file without the business's location leaves it where it is.
+		if (field === 'location' && after === undefined) continue;
 		if (comparable(field, before) === comparable(field, after)) continue;
 		if (overrides.has(field)) {
 			changes.push({ field, before, after, kept: true });
