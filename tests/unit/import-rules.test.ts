@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
  * What lint checks file by file (eslint.config.js: no-restricted-imports), followed through every
  * import: what a public page's island loads must not bring zod or server code, and a function must
  * not bring argon2's native module unless it is the import itself, nor the mail library, the
- * spreadsheet reader or date-fns's index unless it uses them. Type-only imports are erased by the
+ * spreadsheet reader, the checked outside connection or date-fns's index unless it uses them. Type-only imports are erased by the
  * build and do not count.
  */
 
@@ -144,6 +144,26 @@ describe('the functions', () => {
 				// The month's publish budget: the admins' warning at 80 %.
 				'fire-scheduled-publishes.ts',
 				'stats-monthly-email.ts',
+			],
+		},
+		'undici (a checked connection to an address outside the site)': {
+			is: (m) => m === 'undici' || m.startsWith('undici/'),
+			usedBy: [
+				// Calendar feeds, and Atlas's events where it is the events source.
+				'admin-event-feeds.ts',
+				'admin-events.ts',
+				'community-events.ts',
+				'event-details.ts',
+				'event-feeds-scheduled.ts',
+				'event-ics.ts',
+				'events-ics.ts',
+				'events.ts',
+				// A sponsor's banner image, the geocoder, the membership system's sync.
+				'banner-image.ts',
+				'geocode-scheduled.ts',
+				'member-import-background.ts',
+				'member-sync-scheduled.ts',
+				'member-sync.ts',
 			],
 		},
 		'exceljs (reading a spreadsheet)': {
