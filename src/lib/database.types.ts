@@ -3015,6 +3015,8 @@ export type Database = {
 					name: string;
 				}[];
 			};
+			listing_text_keys: { Args: Record<PropertyKey, never>; Returns: string[] };
+			listings_without_texts: { Args: { p_listings: Json }; Returns: Json };
 			mark_publish_dispatched: {
 				Args: { p_publish_id: number };
 				Returns: undefined;
@@ -3171,6 +3173,14 @@ export type Database = {
 					month: string;
 					used: number;
 				}[];
+			};
+			publish_silence_limit: {
+				Args: Record<PropertyKey, never>;
+				Returns: string;
+			};
+			publish_silence_limit_text: {
+				Args: Record<PropertyKey, never>;
+				Returns: string;
 			};
 			publish_usage: {
 				Args: { p_now?: string; p_tenant_id: string };

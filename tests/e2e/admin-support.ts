@@ -12,11 +12,10 @@ import { slugify } from '../../src/features/directory/rules.ts';
 import { getTenantBySlug, importTenant } from '../../src/features/tenants/tenants.server.ts';
 import { parseTenantFile, type UserRole } from '../../src/features/tenants/tenant-file.ts';
 import { jsonObject, storedConfig, type JsonObject } from '../support/db-clients.ts';
+import { BUILD_GOES_LIVE, DATA_DIR, STACK_URL } from './e2e-env.ts';
 
 /** Shared by the admin-portal specs: the e2e stack as a server-side script sees it. */
 
-export const DATA_DIR = process.env.E2E_DATA_DIR || '.data-test/e2e';
-export const STACK_URL = `http://127.0.0.1:${process.env.E2E_STACK_PORT || 56321}`;
 export const DEMO_PASSWORD = 'demo-password';
 
 /** The admin panel's page. */
@@ -236,14 +235,11 @@ export async function adminToken(request: APIRequestContext): Promise<string> {
 export async function waitUntilLive(request: APIRequestContext, id: number): Promise<void> {
 	const headers = { Authorization: `Bearer ${await adminToken(request)}` };
 	await expect
-		.poll(
-			async () => {
-				const status = await request.get('/api/publish-status?limit=20', { headers });
-				const body = (await status.json()) as { publishes: { id: number; state: string }[] };
-				return body.publishes.find((p) => p.id === id)?.state;
-			},
-			{ timeout: 200_000 },
-		)
+		.poll(async () => {
+			const status = await request.get('/api/publish-status?limit=20', { headers });
+			const body = (await status.json()) as { publishes: { id: number; state: string }[] };
+			return body.publishes.find((p) => p.id === id)?.state;
+		}, BUILD_GOES_LIVE)
 		.toBe('live');
 }
 

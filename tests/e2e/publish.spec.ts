@@ -3,7 +3,8 @@ import { createClient } from '@supabase/supabase-js';
 import type { Database, SupabaseClient } from '../../src/lib/database.ts';
 import { loadOrCreateKeys } from '../../scripts/stack/keys.ts';
 import { dataOf, jsonObject, type JsonObject } from '../support/db-clients.ts';
-import { DATA_DIR, DEMO_PASSWORD, serviceClient, STACK_URL } from './admin-support.ts';
+import { DEMO_PASSWORD, serviceClient } from './admin-support.ts';
+import { BUILD_GOES_LIVE, DATA_DIR, STACK_URL, timeWithBuilds } from './e2e-env.ts';
 
 // Publishing on `npm start`: a publish requested through the functions whose build fails (a
 // configuration the build refuses) leaves the site as it was and says why; the preview shows
@@ -13,7 +14,7 @@ import { DATA_DIR, DEMO_PASSWORD, serviceClient, STACK_URL } from './admin-suppo
 // states.
 
 test.describe.configure({ mode: 'serial' });
-test.setTimeout(240_000);
+test.setTimeout(timeWithBuilds(1));
 
 interface Admin {
 	token: string;
@@ -70,7 +71,7 @@ async function stateOf(request: APIRequestContext, admin: Admin, id: number) {
 
 async function untilFinished(request: APIRequestContext, admin: Admin, id: number) {
 	await expect
-		.poll(async () => (await stateOf(request, admin, id))?.state, { timeout: 200_000 })
+		.poll(async () => (await stateOf(request, admin, id))?.state, BUILD_GOES_LIVE)
 		.toMatch(/^(live|failed)$/);
 	return stateOf(request, admin, id);
 }

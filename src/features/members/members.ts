@@ -67,9 +67,6 @@ export const EDITOR_FIELDS: readonly BusinessField[] = [
 	'logo_url',
 ];
 
-/** The parts of a listing an editor may change; the rest of `listings` stays with admins. */
-export const EDITOR_LISTING_KEYS = ['description', 'short_description'] as const;
-
 export type StaffRole = 'super_admin' | 'admin' | 'editor';
 
 export function mayChangeField(role: StaffRole, field: BusinessField): boolean {

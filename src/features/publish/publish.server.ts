@@ -126,8 +126,8 @@ export async function getPublish(client: SupabaseClient, id: number): Promise<Pu
 }
 
 /**
- * Fails the chamber's publishes that reported nothing for 15 minutes. `now` injects the clock
- * (honoured for the service role only).
+ * Fails the chamber's publishes that reported nothing for longer than the database's
+ * `publish_silence_limit()`. `now` injects the clock (honoured for the service role only).
  */
 export async function expirePublishes(
 	client: SupabaseClient,

@@ -11,8 +11,6 @@ import { wallTimeSchema } from './schedule.ts';
 export const PUBLISH_STATES = ['queued', 'building', 'live', 'failed'] as const;
 export type PublishState = (typeof PUBLISH_STATES)[number];
 
-/** A build that reports nothing for this long is marked failed (expire_publishes). */
-export const PUBLISH_TIMEOUT_MINUTES = 15;
 /** The panel polls this often while a build is queued or running … */
 export const POLL_ACTIVE_MS = 3000;
 /** … and this often otherwise (someone else's save starts a build too). */
