@@ -49,7 +49,7 @@ const liveRecordSchema = z.object({
 		.nullable(),
 });
 
-export type LiveRecord = z.output<typeof liveRecordSchema>;
+type LiveRecord = z.output<typeof liveRecordSchema>;
 
 export interface Recovery {
 	/** The build to serve: the last one that went live, when its files are still there. */

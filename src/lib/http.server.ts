@@ -27,7 +27,7 @@ export function jsonError(
  * The answer with the site's security headers (nosniff, HSTS, a CSP under which nothing runs …):
  * Netlify's `_headers` does not apply to what a function answers, so every function sets them.
  */
-export function withSecurityHeaders(response: Response): Response {
+function withSecurityHeaders(response: Response): Response {
 	const headers = new Headers(response.headers);
 	applySecurityHeaders(headers, API_CSP);
 	return new Response(response.body, {
@@ -87,13 +87,13 @@ export function isUnavailable(error: unknown): boolean {
 }
 
 /** What a visitor reads when a service behind the function did not answer in time. */
-export const UNAVAILABLE_MESSAGE = 'The service is busy right now. Please try again in a moment.';
+const UNAVAILABLE_MESSAGE = 'The service is busy right now. Please try again in a moment.';
 
 /** How long a client should wait before trying again after a 503, in seconds. */
-export const RETRY_AFTER_SECONDS = 5;
+const RETRY_AFTER_SECONDS = 5;
 
 /** The 503 answer for isUnavailable errors. */
-export function unavailableResponse(): Response {
+function unavailableResponse(): Response {
 	return jsonError(503, UNAVAILABLE_MESSAGE, { 'Retry-After': String(RETRY_AFTER_SECONDS) });
 }
 

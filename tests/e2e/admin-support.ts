@@ -223,7 +223,7 @@ export async function savedConfig(slug: string): Promise<ChamberConfig> {
 }
 
 /** The demo admin's access token, signed in through the API as the panel signs in. */
-export async function adminToken(request: APIRequestContext): Promise<string> {
+async function adminToken(request: APIRequestContext): Promise<string> {
 	const login = await request.post('/api/auth/supabase-login', {
 		data: { email: 'admin@demo.test', password: DEMO_PASSWORD },
 	});

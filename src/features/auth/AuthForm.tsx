@@ -66,7 +66,7 @@ interface FieldProps extends InputHTMLAttributes<HTMLInputElement> {
 }
 
 /** A labelled input. */
-export function Field({ id, label, hint, onValue, children, ...props }: FieldProps) {
+function Field({ id, label, hint, onValue, children, ...props }: FieldProps) {
 	const input = (
 		<input
 			id={id}

@@ -12,8 +12,8 @@ import { withErrorBoundary } from '../site/ErrorBoundary.tsx';
 import './auth.css';
 
 /** The recovery session is looked for 500 ms; success goes to login after 3 s. */
-export const RECOVERY_CHECK_MS = 500;
-export const REDIRECT_AFTER_RESET_MS = 3000;
+const RECOVERY_CHECK_MS = 500;
+const REDIRECT_AFTER_RESET_MS = 3000;
 
 const INVALID_LINK = 'Invalid or expired reset link. Please request a new one from the login page.';
 const NO_SESSION = 'Session not established. Please click the reset link from your email again.';

@@ -45,7 +45,7 @@ export interface BusinessAddress {
 	zip: string;
 }
 
-export interface BusinessBadge {
+interface BusinessBadge {
 	icon: string;
 	iconText: string;
 	iconUrl: string;

@@ -34,7 +34,6 @@ import {
 	$notice,
 	$saving,
 	$serverIssues,
-	hasUnsavedMemberChanges,
 	loadHistory,
 	memberAction,
 	resolveConflict,
@@ -919,5 +918,3 @@ export default function MemberEditor({ deps, role, onClose, tiles }: Props) {
 		</form>
 	);
 }
-
-export { hasUnsavedMemberChanges };

@@ -435,7 +435,7 @@ export async function collectChange(
  * before. Local builds (`local-…` deploys) are stopped by the local publisher itself. Answers the
  * ids of the publishes cancelled.
  */
-export async function cancelSupersededDeploys(
+async function cancelSupersededDeploys(
 	service: SupabaseClient,
 	tenantId: string,
 	newerId: number,
@@ -702,7 +702,7 @@ interface ActiveRow {
  * the build hook accepted them. Without either, the 15-minute expiry still applies. Answers how
  * many were failed.
  */
-export async function failStalePublishes(
+async function failStalePublishes(
 	tenantId: string,
 	env: PublishEnv = readPublishEnv(),
 	service: SupabaseClient = getServiceClient(),

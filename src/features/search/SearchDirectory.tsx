@@ -72,7 +72,7 @@ type FilterOption = { name: string; count: number };
  * for results other than the pre-rendered default listing: the CSS then shows skeletons instead
  * of those cards until the island has the address's own results.
  */
-export const EARLY_ATTRIBUTE = 'data-search-early';
+const EARLY_ATTRIBUTE = 'data-search-early';
 
 const skeletons = Array.from({ length: 6 }, (_, i) => <BusinessCardSkeleton key={i} />);
 

@@ -344,10 +344,10 @@ const CALENDAR_LABELS: Record<(typeof EVENTS_CALENDARS)[number], string> = {
 };
 
 /** A meta description is cut at 160 characters. */
-export const META_DESCRIPTION_MAX = 160;
+const META_DESCRIPTION_MAX = 160;
 
 /** How each field a member may be let change is named in the Member updates settings. */
-export const MEMBER_FIELD_LABELS: Record<MemberFieldChoice, string> = {
+const MEMBER_FIELD_LABELS: Record<MemberFieldChoice, string> = {
 	listings: 'Descriptions',
 	web_content: 'Web content',
 	work_phone: 'Phone',

@@ -14,7 +14,7 @@ import {
 } from './logos.ts';
 
 /** The Storage bucket of logos (public, 5 MB, image types: supabase/schema.sql, Storage). */
-export const LOGOS_BUCKET = 'logos';
+const LOGOS_BUCKET = 'logos';
 
 const parser = new FileTypeParser({ customDetectors: [detectXml] });
 
@@ -22,7 +22,7 @@ const parser = new FileTypeParser({ customDetectors: [detectXml] });
  * The file's format read from its bytes (magic numbers; XML text for SVG), or null. XML that is
  * not well-formed is a bad file, said with the XML parser's reason, never a failure of ours.
  */
-export async function detectLogoFormat(bytes: Uint8Array): Promise<LogoFormat | null> {
+async function detectLogoFormat(bytes: Uint8Array): Promise<LogoFormat | null> {
 	let found: Awaited<ReturnType<typeof parser.fromBuffer>>;
 	try {
 		found = await parser.fromBuffer(bytes);
