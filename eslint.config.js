@@ -1,5 +1,6 @@
 // @ts-check
 import js from '@eslint/js';
+import astro from 'eslint-plugin-astro';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
@@ -106,6 +107,8 @@ export default tseslint.config(
 			],
 		},
 	},
+	// Astro components: the template and its frontmatter (TypeScript through typescript-eslint).
+	...astro.configs.recommended,
 	{
 		files: ['**/*.tsx'],
 		plugins: { 'react-hooks': reactHooks },
