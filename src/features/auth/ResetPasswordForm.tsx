@@ -1,5 +1,5 @@
 import type { Session } from '@supabase/supabase-js';
-import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useId, useRef, useState, type SubmitEvent } from 'react';
 import {
 	AuthForm,
 	ErrorAlert,
@@ -83,7 +83,7 @@ function ResetPasswordForm({ supabase }: Props) {
 		return () => clearTimeout(timer);
 	}, [status]);
 
-	async function onSubmit(event: FormEvent<HTMLFormElement>) {
+	async function onSubmit(event: SubmitEvent<HTMLFormElement>) {
 		event.preventDefault();
 		if (newPassword.problem) return;
 		setStatus({ kind: 'saving' });

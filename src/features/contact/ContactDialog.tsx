@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
+import { useEffect, useId, useRef, useState, type SubmitEvent, type KeyboardEvent } from 'react';
 import { CONTACT_LIMITS } from './limits.ts';
 import { loadRecaptcha, recaptchaToken } from './recaptcha.ts';
 
@@ -114,7 +114,7 @@ export default function ContactDialog({
 
 	const close = () => dialog.current?.close();
 
-	const submit = async (event: FormEvent<HTMLFormElement>) => {
+	const submit = async (event: SubmitEvent<HTMLFormElement>) => {
 		event.preventDefault();
 		const data = new FormData(event.currentTarget);
 		const field = (name: string) => String(data.get(name) ?? '');

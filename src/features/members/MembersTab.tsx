@@ -1,5 +1,5 @@
 import { useStore } from '@nanostores/react';
-import { useEffect, useId, useMemo, useState, type ComponentType, type FormEvent } from 'react';
+import { useEffect, useId, useMemo, useState, type ComponentType, type SubmitEvent } from 'react';
 import type { AdminTabProps } from '../admin/admin.ts';
 import { SelectField } from '../admin/fields.tsx';
 import '../admin/ops/ops.css';
@@ -120,7 +120,7 @@ function Filters({
 	// What the person types; the list follows on Search (the store keeps the page's filters).
 	const [form, setForm] = useState<ListFilters>(() => $filters.get());
 	const id = useId();
-	const submit = (event: FormEvent) => {
+	const submit = (event: SubmitEvent) => {
 		event.preventDefault();
 		void loadList(deps, { ...form, page: 1, pageSize: $filters.get().pageSize });
 	};

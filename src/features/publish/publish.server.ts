@@ -156,27 +156,29 @@ function reported(
 }
 
 /** A queued publish's build started; a late or repeated report changes nothing. */
-export function startPublish(service: SupabaseClient, id: number, deployId: string | null) {
-	return service
-		.rpc('start_publish', { p_publish_id: id, p_deploy_id: deployId })
-		.then((answer) => reported('start_publish', answer));
+export async function startPublish(
+	service: SupabaseClient,
+	id: number,
+	deployId: string | null,
+): Promise<PublishView | null> {
+	const answer = await service.rpc('start_publish', { p_publish_id: id, p_deploy_id: deployId });
+	return reported('start_publish', answer);
 }
 
 /** A publish's build ended; a late or repeated report changes nothing. */
-export function finishPublish(
+export async function finishPublish(
 	service: SupabaseClient,
 	id: number,
 	outcome: { state: 'live' } | { state: 'failed'; error: string },
 	deployId: string | null = null,
-) {
-	return service
-		.rpc('finish_publish', {
-			p_publish_id: id,
-			p_state: outcome.state,
-			p_error: outcome.state === 'failed' ? outcome.error : null,
-			p_deploy_id: deployId,
-		})
-		.then((answer) => reported('finish_publish', answer));
+): Promise<PublishView | null> {
+	const answer = await service.rpc('finish_publish', {
+		p_publish_id: id,
+		p_state: outcome.state,
+		p_error: outcome.state === 'failed' ? outcome.error : null,
+		p_deploy_id: deployId,
+	});
+	return reported('finish_publish', answer);
 }
 
 async function markDispatched(service: SupabaseClient, id: number): Promise<void> {

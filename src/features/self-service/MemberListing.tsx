@@ -1,6 +1,6 @@
 import { createClient } from '@supabase/supabase-js';
 import { format } from 'date-fns/format';
-import { useCallback, useEffect, useId, useMemo, useState, type FormEvent } from 'react';
+import { useCallback, useEffect, useId, useMemo, useState, type SubmitEvent } from 'react';
 import type { Database, SupabaseClient } from '../../lib/database.ts';
 import type { PublicSupabase } from '../auth/browser.ts';
 import { sanitizeDescription } from '../directory/sanitize.ts';
@@ -189,7 +189,7 @@ function Editor({
 		} else setLogoState(body?.error ?? 'The logo could not be uploaded.');
 	}
 
-	async function onSubmit(event: FormEvent) {
+	async function onSubmit(event: SubmitEvent) {
 		event.preventDefault();
 		if (!parsed.ok || Object.keys(changes).length === 0) return;
 		setBusy(true);

@@ -1,5 +1,5 @@
 import type { SupabaseClient } from '../../../lib/database.ts';
-import { useEffect, useId, useState, type FormEvent } from 'react';
+import { useEffect, useId, useState, type SubmitEvent } from 'react';
 import { callApi } from '../../admin/ops/api.ts';
 import { mapsId, MAPPING_TARGETS, TARGET_LABELS } from './fields.ts';
 import { MATCH_RULE_LABELS, MATCH_RULES, type MatchRule } from './match.ts';
@@ -78,7 +78,7 @@ function MappingForm({ job, getAccessToken, onChanged }: Props) {
 	const [busy, setBusy] = useState(false);
 	const id = useId();
 
-	async function submit(event: FormEvent) {
+	async function submit(event: SubmitEvent) {
 		event.preventDefault();
 		const unchosen = headers.filter((h) => choices[h.header] === 'choose').map((h) => h.header);
 		if (unchosen.length > 0) {
