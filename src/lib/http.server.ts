@@ -222,6 +222,31 @@ export function clientIp(req: Request, context: Pick<Context, 'ip'>): string {
 }
 
 /**
+ * A request answered before its work is done, so that the answer and its time are the same
+ * whatever the work finds (a password reset, a member's sign-in link).
+ */
+export interface AnsweredFirst {
+	/** Who asked: counted by the per-address limits, forwarded to the identity service. */
+	clientIp: string;
+	/** This site, for the links the e-mails carry. */
+	siteUrl: string;
+	/** Where the work goes on after the answer (Netlify's waitUntil). */
+	later: (work: Promise<unknown>) => void;
+}
+
+/** The request's AnsweredFirst: its address, the configured site (else the request's own). */
+export function answeredFirst(
+	req: Request,
+	context: Pick<Context, 'ip' | 'waitUntil'>,
+): AnsweredFirst {
+	return {
+		clientIp: clientIp(req, context),
+		siteUrl: process.env.SITE_URL || process.env.URL || new URL(req.url).origin,
+		later: (work) => context.waitUntil(work),
+	};
+}
+
+/**
  * The key a per-address limit counts under: an IPv4 address as it is, an IPv6 address by its /64
  * (one subscriber usually holds a whole /64, so counting single addresses would let them rotate
  * through billions), an IPv4-mapped IPv6 address as its IPv4 form.

@@ -1,5 +1,5 @@
 import type { SupabaseClient } from '../../lib/database.ts';
-import { HttpError, ipRateKey } from '../../lib/http.server.ts';
+import { HttpError, ipRateKey, type AnsweredFirst } from '../../lib/http.server.ts';
 import {
 	clearRateLimit,
 	describeWait,
@@ -232,17 +232,11 @@ export async function signIn(
  */
 export async function sendPasswordReset(
 	email: string,
-	clientIp: string,
-	siteUrl: string,
-	later: (work: Promise<unknown>) => void,
+	{ clientIp, siteUrl, later }: AnsweredFirst,
 	env: ClientEnv = readClientEnv(),
 ): Promise<void> {
-	const service = getServiceClient(env);
-	const wait = await takeRateLimit(service, {
-		bucket: `reset-email:${email}`,
-		...RESET_EMAIL_LIMIT,
-	});
-	if (wait > 0) return;
+	const limit = { bucket: `reset-email:${email}`, ...RESET_EMAIL_LIMIT };
+	if ((await takeRateLimit(getServiceClient(env), limit)) > 0) return;
 	const redirectTo = new URL('/reset-password', siteUrl).href;
 	later(
 		createForwardingAuthClient(clientIp, env)

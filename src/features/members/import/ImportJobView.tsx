@@ -19,6 +19,7 @@ import ErrorBanner from '../../admin/ErrorBanner.tsx';
 import { $saved } from '../../admin/store.ts';
 import { chamberTimeZone } from '../../config/time-zone.ts';
 import { liveByText } from '../../publish/policy.ts';
+import { ColumnHeads } from '../../admin/ops/ColumnHeads.tsx';
 
 /** The chamber's clock, on which the panel shows times (its saved configuration's zone). */
 function chamberZone(): string {
@@ -116,13 +117,7 @@ function MappingForm({ job, getAccessToken, onChanged }: Props) {
 				</p>
 			)}
 			<table className="member-import__table">
-				<thead>
-					<tr>
-						<th scope="col">Column</th>
-						<th scope="col">Examples</th>
-						<th scope="col">Field</th>
-					</tr>
-				</thead>
+				<ColumnHeads names={['Column', 'Examples', 'Field']} />
 				<tbody>
 					{headers.map((h) => (
 						<tr key={h.header}>

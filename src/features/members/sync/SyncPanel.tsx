@@ -7,6 +7,7 @@ import { formatSummary, fullCounts, IMPORT_JOB_COLUMNS, type ImportJob } from '.
 import { useImportJob } from '../import/useImportJob.ts';
 import '../import/import.css';
 import ErrorBanner from '../../admin/ErrorBanner.tsx';
+import { ColumnHeads } from '../../admin/ops/ColumnHeads.tsx';
 
 interface SyncStatus {
 	configured: boolean;
@@ -129,13 +130,7 @@ export default function SyncPanel({ chamber, client, getAccessToken }: AdminTabP
 				<p>No sync has run yet.</p>
 			) : (
 				<table className="member-import__table member-sync__runs">
-					<thead>
-						<tr>
-							<th scope="col">Started</th>
-							<th scope="col">Source</th>
-							<th scope="col">Outcome</th>
-						</tr>
-					</thead>
+					<ColumnHeads names={['Started', 'Source', 'Outcome']} />
 					<tbody>
 						{runs.map((run) => (
 							<tr key={run.id}>
