@@ -44,7 +44,7 @@ import {
 	requestPublish,
 	type WaitingAnswer,
 } from '../src/features/publish/publish.server.ts';
-import { parseHoursText } from '../src/features/tenants/hours.ts';
+import { parseHoursText } from '../src/features/business/hours/hours.ts';
 import { getTenantBySlug } from '../src/features/tenants/tenants.server.ts';
 import type { Json } from '../src/lib/database.ts';
 import { getServiceClient, readClientEnv } from '../src/lib/supabase.server.ts';

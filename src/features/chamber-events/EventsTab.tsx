@@ -3,7 +3,7 @@ import { useEffect, useId, useMemo, useState, type ComponentType, type SubmitEve
 import type { AdminTabProps } from '../admin/admin.ts';
 import PagedList from '../versioned/PagedList.tsx';
 import { SelectField } from '../admin/fields.tsx';
-import '../admin/ops/ops.css';
+import '../ui/ui.css';
 import { chamberTimeZone } from '../config/time-zone.ts';
 import { eventPath } from '../events/paths.ts';
 import '../members/members.css';

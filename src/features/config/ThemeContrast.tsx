@@ -2,7 +2,7 @@ import { useId } from 'react';
 import { formatRatio } from './contrast.ts';
 import { resolveTheme, type ResolvedTheme, type ThemePair } from './theme.ts';
 import type { ChamberConfig } from './config.ts';
-import { ColumnHeads } from '../admin/ops/ColumnHeads.tsx';
+import { ColumnHeads } from '../ui/ColumnHeads.tsx';
 import './ThemeContrast.css';
 
 type ColourSource = Pick<ChamberConfig, 'colors' | 'textColors'>;

@@ -1,6 +1,6 @@
 import { format } from 'date-fns/format';
 import { useId } from 'react';
-import Dialog from '../admin/ops/Dialog.tsx';
+import Dialog from '../ui/Dialog.tsx';
 import type { EditConflict } from './conflicts.ts';
 import './conflicts.css';
 

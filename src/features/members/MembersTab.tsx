@@ -2,7 +2,7 @@ import { useStore } from '@nanostores/react';
 import { useEffect, useId, useMemo, useState, type ComponentType, type SubmitEvent } from 'react';
 import type { AdminTabProps } from '../admin/admin.ts';
 import { SelectField } from '../admin/fields.tsx';
-import '../admin/ops/ops.css';
+import '../ui/ui.css';
 import MemberEditor, { formatWhen } from './MemberEditor.tsx';
 import { mapTiles, type MapTiles } from '../geo/tiles.ts';
 import {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Location, LocationQuality, LocationSource } from '../geo/geo.ts';
-import { formatHoursText, isOpeningHours, type OpeningHours } from '../tenants/hours.ts';
+import { formatHoursText, isOpeningHours, type OpeningHours } from '../business/hours/hours.ts';
 import {
 	businessSchema,
 	formatIssuePath,

@@ -12,7 +12,7 @@ import { formatInZone, type ScheduledView } from './schedule.ts';
 import ScheduledList from './ScheduledList.tsx';
 import WaitingList from './WaitingList.tsx';
 import { publishRequested } from './store.ts';
-import { ColumnHeads } from '../admin/ops/ColumnHeads.tsx';
+import { ColumnHeads } from '../ui/ColumnHeads.tsx';
 import './publish.css';
 
 interface Props {

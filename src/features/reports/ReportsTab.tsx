@@ -7,7 +7,7 @@ import { Section, Toggle } from '../admin/fields.tsx';
 import { chamberTimeZone } from '../config/time-zone.ts';
 // The admin's buttons, fields and notes, also on a member's own page (MemberReport).
 import '../admin/admin.css';
-import '../admin/ops/ops.css';
+import '../ui/ui.css';
 import { countsCsv, membersCsv, monthsCsv } from './exports.ts';
 import {
 	readBusinessReport,
@@ -28,7 +28,7 @@ import {
 	type MonthTotals,
 	type Period,
 } from './reports.ts';
-import { ColumnHeads } from '../admin/ops/ColumnHeads.tsx';
+import { ColumnHeads } from '../ui/ColumnHeads.tsx';
 import './reports.css';
 
 type Load<T> = { kind: 'loading' } | { kind: 'failed'; error: string } | { kind: 'ready'; data: T };

@@ -7,7 +7,7 @@ import { sanitizeDescription } from '../directory/sanitize.ts';
 import type { BusinessChanges, FieldIssue } from '../members/members.ts';
 import RowList, { type RowColumn, type RowListClasses } from '../members/RowList.tsx';
 import { MemberReport } from '../reports/ReportsTab.tsx';
-import { formatHoursText, isOpeningHours, openingHoursSchema } from '../tenants/hours.ts';
+import { formatHoursText, isOpeningHours, openingHoursSchema } from '../business/hours/hours.ts';
 import type { Listing, SocialMediaEntry, WebContent } from '../tenants/tenant-file.ts';
 import { withErrorBoundary } from '../site/ErrorBoundary.tsx';
 import { liveByText } from '../publish/policy.ts';

@@ -12,11 +12,11 @@ import {
 	requestsApi,
 	type StaffApi,
 } from './store.ts';
-import { formatHoursText, isOpeningHours } from '../tenants/hours.ts';
+import { formatHoursText, isOpeningHours } from '../business/hours/hours.ts';
 import { fieldLabel, requestDiff, type MemberRequest } from './self-service.ts';
 import './self-service.css';
 import ErrorBanner from '../admin/ErrorBanner.tsx';
-import { ColumnHeads } from '../admin/ops/ColumnHeads.tsx';
+import { ColumnHeads } from '../ui/ColumnHeads.tsx';
 
 const when = (iso: string) => format(new Date(iso), 'MMM d, yyyy HH:mm');
 

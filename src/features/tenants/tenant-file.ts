@@ -3,7 +3,7 @@ import { TZDate } from '@date-fns/tz';
 import { format } from 'date-fns/format';
 import { ADMIN_ROLES, PASSWORD_MIN_LENGTH, type AdminRole } from '../auth/auth.ts';
 import { chamberConfigSchema, type ChamberConfig } from '../config/config.ts';
-import { openingHoursSchema } from './hours.ts';
+import { openingHoursSchema } from '../business/hours/hours.ts';
 import { locationSchema } from '../geo/geo.ts';
 import { isTimeZone } from '../../lib/time-zone.ts';
 
@@ -150,7 +150,7 @@ export const businessSchema = z.object({
 	work_phone: businessText(),
 	/**
 	 * Opening hours: each weekday's times and a note, or their text form ('Mon-Fri 9:00-17:00;
-	 * by appointment'); null when the business gives none (src/features/tenants/hours.ts).
+	 * by appointment'); null when the business gives none (src/features/business/hours/hours.ts).
 	 */
 	hours: openingHoursSchema,
 	/** Kept as given; the directory adds https:// when the scheme is missing. */

@@ -4,8 +4,8 @@ import { can } from '../../auth/auth.ts';
 import { publishRequested } from '../../publish/store.ts';
 import type { AdminTabProps } from '../admin.ts';
 import { Section } from '../fields.tsx';
-import { after, callApi } from '../ops/api.ts';
-import '../ops/ops.css';
+import { after, callApi } from '../../ui/api.ts';
+import '../../ui/ui.css';
 import {
 	CACHE_DURATION_TEXT,
 	CACHE_ERROR_MS,
@@ -17,7 +17,7 @@ import {
 	type CachePurgeLogRow,
 } from './cache.ts';
 import { REFRESHABLE_CACHE_TYPES, type RefreshableCacheType } from '../../../lib/cache-versions.ts';
-import { ColumnHeads } from '../ops/ColumnHeads.tsx';
+import { ColumnHeads } from '../../ui/ColumnHeads.tsx';
 
 type Versions = Partial<Record<RefreshableCacheType, number>>;
 type Message = { kind: 'success' | 'error'; text: string };

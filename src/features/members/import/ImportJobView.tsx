@@ -1,6 +1,6 @@
 import type { SupabaseClient } from '../../../lib/database.ts';
 import { useEffect, useId, useState, type SubmitEvent } from 'react';
-import { callApi } from '../../admin/ops/api.ts';
+import { callApi } from '../../ui/api.ts';
 import { mapsId, MAPPING_TARGETS, TARGET_LABELS } from './fields.ts';
 import { MATCH_RULE_LABELS, MATCH_RULES, type MatchRule } from './match.ts';
 import {
@@ -19,7 +19,7 @@ import ErrorBanner from '../../admin/ErrorBanner.tsx';
 import { $saved } from '../../admin/store.ts';
 import { chamberTimeZone } from '../../config/time-zone.ts';
 import { liveByText } from '../../publish/policy.ts';
-import { ColumnHeads } from '../../admin/ops/ColumnHeads.tsx';
+import { ColumnHeads } from '../../ui/ColumnHeads.tsx';
 
 /** The chamber's clock, on which the panel shows times (its saved configuration's zone). */
 function chamberZone(): string {

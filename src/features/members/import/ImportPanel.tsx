@@ -1,6 +1,6 @@
 import { useId, useState, type SubmitEvent } from 'react';
 import type { AdminTabProps } from '../../admin/admin.ts';
-import { callApi } from '../../admin/ops/api.ts';
+import { callApi } from '../../ui/api.ts';
 import ImportJobView from './ImportJobView.tsx';
 import { IMPORT_LIMITS, LIMIT_MESSAGES } from './limits.ts';
 import { useImportJob } from './useImportJob.ts';

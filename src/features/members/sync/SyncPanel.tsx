@@ -1,13 +1,13 @@
 import type { SupabaseClient } from '../../../lib/database.ts';
 import { useEffect, useId, useState } from 'react';
 import type { AdminTabProps } from '../../admin/admin.ts';
-import { callApi } from '../../admin/ops/api.ts';
+import { callApi } from '../../ui/api.ts';
 import ImportJobView from '../import/ImportJobView.tsx';
 import { formatSummary, fullCounts, IMPORT_JOB_COLUMNS, type ImportJob } from '../import/import.ts';
 import { useImportJob } from '../import/useImportJob.ts';
 import '../import/import.css';
 import ErrorBanner from '../../admin/ErrorBanner.tsx';
-import { ColumnHeads } from '../../admin/ops/ColumnHeads.tsx';
+import { ColumnHeads } from '../../ui/ColumnHeads.tsx';
 
 interface SyncStatus {
 	configured: boolean;
