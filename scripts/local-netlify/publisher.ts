@@ -5,7 +5,7 @@ import type { SupabaseClient } from '../../src/lib/database.ts';
 import { z } from 'zod';
 import { finishPublish, startPublish } from '../../src/features/publish/publish.server.ts';
 import { publishFromTitle } from '../../src/features/publish/publish.ts';
-import type { ServerRoute } from './netlify-local.ts';
+import type { ServerRoute } from './server.ts';
 
 /**
  * `npm start`'s stand-in for Netlify's builds: the functions call its build hook (as they call
