@@ -20,6 +20,7 @@ const ZOD_MODULES = {
 		'**/admin/**',
 		'**/auth/auth.ts',
 		'**/config/config.ts',
+		'**/config/sections/*.ts',
 		'**/config/database-rules.ts',
 		'**/contact/contact.ts',
 		'**/directory/directory.ts',
