@@ -111,25 +111,17 @@ interface Props {
 type Load =
 	{ kind: 'loading' } | { kind: 'failed'; error: string } | ({ kind: 'ready' } & LoadedChamber);
 
-/**
- * The admin panel: the tabs the signed-in role may use, editing one draft of the
- * configuration that the header's 'Save Changes' writes.
- */
-export default function AdminPanel({
-	context,
-	client,
-	chamberKey,
-	actionTabs = {},
-	tabBadges = {},
-}: Props) {
-	const { user, getAccessToken } = context;
-	const [load, setLoad] = useState<Load>({ kind: 'loading' });
-	const draft = useStore($draft);
-	const saved = useStore($saved);
-	const changes = useStore($changes);
-	const banner = useStore($banner);
-	const ids = useId();
+/** Why the configuration cannot be opened, as the panel says it. */
+function loadFailure(error: unknown): string {
+	if (error instanceof ConfigError) {
+		return `The configuration cannot be opened: ${error.issues.map((i) => `${i.path || 'the configuration'}: ${i.message}`).join('; ')}. Restore a published one from the History tab of another session, or ask a super admin.`;
+	}
+	return error instanceof Error ? error.message : 'Failed to load the configuration';
+}
 
+/** The chamber and its configuration, loaded into the panel's stores; `reload` after a restore. */
+function useChamber(client: SupabaseClient, chamberKey: string) {
+	const [load, setLoad] = useState<Load>({ kind: 'loading' });
 	const reload = useCallback(async () => {
 		const loaded = await loadChamber(client, chamberKey);
 		configLoaded(loaded.config, loaded.stored, loaded.versions);
@@ -145,32 +137,30 @@ export default function AdminPanel({
 				setLoad({ kind: 'ready', ...loaded });
 			},
 			(error: unknown) => {
-				if (!live) return;
-				setLoad({
-					kind: 'failed',
-					error:
-						error instanceof ConfigError
-							? `The configuration cannot be opened: ${error.issues.map((i) => `${i.path || 'the configuration'}: ${i.message}`).join('; ')}. Restore a published one from the History tab of another session, or ask a super admin.`
-							: error instanceof Error
-								? error.message
-								: 'Failed to load the configuration',
-				});
+				if (live) setLoad({ kind: 'failed', error: loadFailure(error) });
 			},
 		);
 		return () => {
 			live = false;
 		};
 	}, [client, chamberKey]);
+	return { load, reload };
+}
 
-	const features = (saved ?? (load.kind === 'ready' ? load.config : null))?.features;
-	const tabs = tabsFor(user.role).filter(
-		(tab) =>
-			(tab === 'History' ||
-				!['Members', 'Events', 'Requests', 'Logos', 'Cache', 'Reports', 'Users'].includes(tab) ||
-				actionTabs[tab]) &&
-			(tab !== 'Requests' || showsRequestsTab(user.role, features)),
-	);
-	const [active, setActive] = useState<TabName>(tabs[0]!);
+/** The tab buttons: arrows, Home and End move between them (the WAI-ARIA tabs pattern). */
+function TabList({
+	tabs,
+	active,
+	onActive,
+	idPrefix,
+	badges,
+}: {
+	tabs: readonly TabName[];
+	active: TabName;
+	onActive(tab: TabName): void;
+	idPrefix: string;
+	badges: Partial<Record<TabName, ReactNode>>;
+}) {
 	const tabRefs = useRef(new Map<TabName, HTMLButtonElement>());
 
 	function onTabKey(event: KeyboardEvent<HTMLDivElement>) {
@@ -187,10 +177,110 @@ export default function AdminPanel({
 							: -1;
 		if (to < 0) return;
 		event.preventDefault();
-		setActive(tabs[to]!);
+		onActive(tabs[to]!);
 		tabRefs.current.get(tabs[to]!)?.focus();
 	}
 
+	return (
+		<div className="admin-tabs" role="tablist" aria-label="Settings" onKeyDown={onTabKey}>
+			{tabs.map((tab) => (
+				<button
+					key={tab}
+					ref={(node) => {
+						if (node) tabRefs.current.set(tab, node);
+					}}
+					type="button"
+					role="tab"
+					id={`${idPrefix}-tab-${tab}`}
+					aria-selected={tab === active}
+					aria-controls={`${idPrefix}-panel`}
+					tabIndex={tab === active ? 0 : -1}
+					onClick={() => onActive(tab)}
+				>
+					{tab}
+					{badges[tab]}
+				</button>
+			))}
+		</div>
+	);
+}
+
+/** The notes above the tabs: another chamber open, saved values not valid, the last save's outcome. */
+function PanelNotes({
+	otherChamber,
+	invalid,
+	banner,
+}: {
+	otherChamber: string | null;
+	invalid: readonly { path: string; message: string }[];
+	banner: ReturnType<typeof $banner.get>;
+}) {
+	return (
+		<>
+			{otherChamber && (
+				<p className="admin-banner admin-banner--info">
+					You are editing {otherChamber}. Its site publishes from its own deployment.
+				</p>
+			)}
+			{invalid.length > 0 && (
+				<div className="admin-banner admin-banner--error" role="alert">
+					<p>
+						Some saved values are not valid. They are shown with their defaults: save to replace
+						them, or restore a published configuration in History.
+					</p>
+					<ul>
+						{invalid.map((issue) => (
+							<li key={issue.path}>
+								{issue.path}: {issue.message}
+							</li>
+						))}
+					</ul>
+				</div>
+			)}
+			{banner?.kind === 'error' && (
+				<div className="admin-banner admin-banner--error" role="alert">
+					{banner.lines.map((line) => (
+						<p key={line}>{line}</p>
+					))}
+				</div>
+			)}
+			{banner?.kind === 'success' && (
+				<p className="admin-banner admin-banner--success" role="status">
+					{banner.text}
+				</p>
+			)}
+		</>
+	);
+}
+
+/**
+ * The admin panel: the tabs the signed-in role may use, editing one draft of the
+ * configuration that the header's 'Save Changes' writes.
+ */
+export default function AdminPanel({
+	context,
+	client,
+	chamberKey,
+	actionTabs = {},
+	tabBadges = {},
+}: Props) {
+	const { user, getAccessToken } = context;
+	const { load, reload } = useChamber(client, chamberKey);
+	const draft = useStore($draft);
+	const saved = useStore($saved);
+	const changes = useStore($changes);
+	const banner = useStore($banner);
+	const ids = useId();
+
+	const features = (saved ?? (load.kind === 'ready' ? load.config : null))?.features;
+	const tabs = tabsFor(user.role).filter(
+		(tab) =>
+			(tab === 'History' ||
+				!['Members', 'Events', 'Requests', 'Logos', 'Cache', 'Reports', 'Users'].includes(tab) ||
+				actionTabs[tab]) &&
+			(tab !== 'Requests' || showsRequestsTab(user.role, features)),
+	);
+	const [active, setActive] = useState<TabName>(tabs[0]!);
 	if (load.kind === 'loading' || (load.kind === 'ready' && !draft)) {
 		return (
 			<p className="admin-status" role="status">
@@ -269,58 +359,16 @@ export default function AdminPanel({
 			<h1 className="admin-panel__title">
 				{load.chamber.name} <span className="admin-panel__subtitle">Admin Panel</span>
 			</h1>
-			{load.chamber.key !== context.chamber.key && can(user.role, 'View All Chambers') && (
-				<p className="admin-banner admin-banner--info">
-					You are editing {load.chamber.name}. Its site publishes from its own deployment.
-				</p>
-			)}
-			{invalid.length > 0 && (
-				<div className="admin-banner admin-banner--error" role="alert">
-					<p>
-						Some saved values are not valid. They are shown with their defaults: save to replace
-						them, or restore a published configuration in History.
-					</p>
-					<ul>
-						{invalid.map((issue) => (
-							<li key={issue.path}>
-								{issue.path}: {issue.message}
-							</li>
-						))}
-					</ul>
-				</div>
-			)}
-			{banner?.kind === 'error' && (
-				<div className="admin-banner admin-banner--error" role="alert">
-					{banner.lines.map((line) => (
-						<p key={line}>{line}</p>
-					))}
-				</div>
-			)}
-			{banner?.kind === 'success' && (
-				<p className="admin-banner admin-banner--success" role="status">
-					{banner.text}
-				</p>
-			)}
-			<div className="admin-tabs" role="tablist" aria-label="Settings" onKeyDown={onTabKey}>
-				{tabs.map((tab) => (
-					<button
-						key={tab}
-						ref={(node) => {
-							if (node) tabRefs.current.set(tab, node);
-						}}
-						type="button"
-						role="tab"
-						id={`${ids}-tab-${tab}`}
-						aria-selected={tab === active}
-						aria-controls={`${ids}-panel`}
-						tabIndex={tab === active ? 0 : -1}
-						onClick={() => setActive(tab)}
-					>
-						{tab}
-						{tabBadges[tab]}
-					</button>
-				))}
-			</div>
+			<PanelNotes
+				otherChamber={
+					load.chamber.key !== context.chamber.key && can(user.role, 'View All Chambers')
+						? load.chamber.name
+						: null
+				}
+				invalid={invalid}
+				banner={banner}
+			/>
+			<TabList tabs={tabs} active={active} onActive={setActive} idPrefix={ids} badges={tabBadges} />
 			<div
 				className="admin-tabpanel"
 				role="tabpanel"

@@ -70,6 +70,220 @@ interface CreateForm {
 	role: AdminRole;
 }
 
+/** An API error as the dialog says it: the fallback alone, or the fallback and the reason. */
+function failure(fallback: string, error: string): string {
+	return error === fallback ? error : `${fallback}: ${error}`;
+}
+
+/** The users, each with its Delete button (not for the signed-in user's own row). */
+function UsersTable({
+	users,
+	labelledBy,
+	selfId,
+	onDelete,
+}: {
+	users: AdminUserListItem[];
+	labelledBy: string;
+	selfId: string;
+	onDelete(user: AdminUserListItem): void;
+}) {
+	return (
+		<div className="ops-table-wrap">
+			<table className="ops-table" aria-labelledby={labelledBy}>
+				<thead>
+					<tr>
+						<th scope="col">Email</th>
+						<th scope="col">Role</th>
+						<th scope="col">Chamber</th>
+						<th scope="col">Created</th>
+						<th scope="col">Last sign-in</th>
+						<th scope="col">
+							<span className="sr-only">Actions</span>
+						</th>
+					</tr>
+				</thead>
+				<tbody>
+					{users.map((row) => (
+						<tr key={row.userId}>
+							<td>{row.email}</td>
+							<td>{ROLE_NAMES[row.role]}</td>
+							<td>{row.tenantName}</td>
+							<td>{formatUserDate(row.createdAt)}</td>
+							<td>{formatUserDate(row.lastSignIn)}</td>
+							<td>
+								{row.userId !== selfId && (
+									<button
+										type="button"
+										className="admin-button admin-button--secondary"
+										aria-label={`Delete ${row.email}`}
+										onClick={() => onDelete(row)}
+									>
+										Delete
+									</button>
+								)}
+							</td>
+						</tr>
+					))}
+				</tbody>
+			</table>
+		</div>
+	);
+}
+
+/** 'Create User': the form in its dialog, checked with the API's schema before it is sent. */
+function CreateUserDialog({
+	open,
+	chambers,
+	defaultTenantId,
+	getAccessToken,
+	onClose,
+	onCreated,
+}: {
+	open: boolean;
+	chambers: readonly TenantListItem[];
+	defaultTenantId: string;
+	getAccessToken: AdminTabProps['getAccessToken'];
+	onClose(): void;
+	onCreated(user: AdminUserListItem): void;
+}) {
+	const ids = useId();
+	const [form, setForm] = useState<CreateForm>({
+		email: '',
+		password: '',
+		tenantId: defaultTenantId,
+		role: 'admin',
+	});
+	const [error, setError] = useState<string | null>(null);
+	const [busy, setBusy] = useState(false);
+
+	async function submit() {
+		const parsed = createUserBodySchema.safeParse(form);
+		if (!parsed.success) {
+			setError(parsed.error.issues[0]?.message ?? USER_CREATE_FAILED);
+			return;
+		}
+		setBusy(true);
+		const result = await callApi<{ user: AdminUserListItem }>('/api/admin/users', getAccessToken, {
+			json: parsed.data,
+			fallback: USER_CREATE_FAILED,
+		});
+		setBusy(false);
+		if (!result.ok) setError(failure(USER_CREATE_FAILED, result.error));
+		else onCreated(result.data.user);
+	}
+
+	return (
+		<Dialog open={open} labelledBy={`${ids}-create`} onClose={onClose}>
+			<form
+				onSubmit={(event) => {
+					event.preventDefault();
+					void submit();
+				}}
+				noValidate
+			>
+				<h3 id={`${ids}-create`}>Create User</h3>
+				<div className="admin-field">
+					<label htmlFor={`${ids}-email`}>Email</label>
+					<input
+						id={`${ids}-email`}
+						type="email"
+						required
+						autoComplete="off"
+						value={form.email}
+						onChange={(e) => setForm({ ...form, email: e.target.value })}
+					/>
+				</div>
+				<div className="admin-field">
+					<label htmlFor={`${ids}-password`}>Password</label>
+					<input
+						id={`${ids}-password`}
+						type="password"
+						required
+						minLength={6}
+						autoComplete="new-password"
+						aria-describedby={`${ids}-password-hint`}
+						value={form.password}
+						onChange={(e) => setForm({ ...form, password: e.target.value })}
+					/>
+					<p id={`${ids}-password-hint`} className="admin-field__hint">
+						At least 6 characters.
+					</p>
+				</div>
+				<SelectField
+					label="Chamber"
+					value={form.tenantId}
+					options={chambers.map((t) => ({ value: t.id, label: t.name }))}
+					onChange={(tenantId) => setForm({ ...form, tenantId })}
+				/>
+				<SelectField
+					label="Role"
+					value={form.role}
+					options={ADMIN_ROLES.map((role) => ({
+						value: role,
+						label: `${ROLE_NAMES[role]} (${ROLE_LABELS[role]})`,
+					}))}
+					onChange={(role) => setForm({ ...form, role })}
+				/>
+				<DialogActions error={error} onCancel={onClose}>
+					<button type="submit" className="admin-button" disabled={busy}>
+						{busy ? 'Creating...' : 'Create User'}
+					</button>
+				</DialogActions>
+			</form>
+		</Dialog>
+	);
+}
+
+/** 'Delete User': asks first, then deletes through the API. */
+function DeleteUserDialog({
+	user,
+	getAccessToken,
+	onClose,
+	onDeleted,
+}: {
+	/** The user to delete; null: the dialog is closed. */
+	user: AdminUserListItem | null;
+	getAccessToken: AdminTabProps['getAccessToken'];
+	onClose(): void;
+	onDeleted(): void;
+}) {
+	const id = useId();
+	const [error, setError] = useState<string | null>(null);
+	const [busy, setBusy] = useState(false);
+
+	async function confirm() {
+		if (!user) return;
+		setBusy(true);
+		const result = await callApi<{ success: true }>('/api/admin/users', getAccessToken, {
+			method: 'DELETE',
+			json: { userId: user.userId },
+			fallback: USER_DELETE_FAILED,
+		});
+		setBusy(false);
+		if (!result.ok) setError(failure(USER_DELETE_FAILED, result.error));
+		else onDeleted();
+	}
+
+	return (
+		<Dialog open={user !== null} labelledBy={id} onClose={onClose}>
+			<h3 id={id}>Delete User</h3>
+			<p>
+				Delete <strong>{user?.email}</strong>? They will no longer be able to sign in.
+			</p>
+			<DialogActions error={error} onCancel={onClose}>
+				<button
+					type="button"
+					className="admin-button"
+					disabled={busy}
+					onClick={() => void confirm()}
+				>
+					{busy ? 'Deleting...' : 'Delete'}
+				</button>
+			</DialogActions>
+		</Dialog>
+	);
+}
+
 /**
  * The Users tab, super_admin only: the role permission table, every
  * admin user with chamber, created and last sign-in, 'Create User' and delete, each in a modal
@@ -81,16 +295,10 @@ export default function UsersTab({ user, chamber, getAccessToken }: AdminTabProp
 	const [tenants, setTenants] = useState<TenantListItem[] | null>(null);
 	const [notice, setNotice] = useState<string | null>(null);
 	const [creating, setCreating] = useState(false);
-	const [form, setForm] = useState<CreateForm>({
-		email: '',
-		password: '',
-		tenantId: chamber.id,
-		role: 'admin',
-	});
-	const [formError, setFormError] = useState<string | null>(null);
-	const [busy, setBusy] = useState(false);
 	const [deleting, setDeleting] = useState<AdminUserListItem | null>(null);
-	const [deleteError, setDeleteError] = useState<string | null>(null);
+	// Each opening of a dialog starts it afresh (an empty form, no earlier error); the dialogs stay
+	// mounted while closed, so that closing them hands focus back to what opened them.
+	const [opened, setOpened] = useState(0);
 
 	const loadUsers = useCallback(
 		() =>
@@ -127,59 +335,6 @@ export default function UsersTab({ user, chamber, getAccessToken }: AdminTabProp
 			? tenantsFromUsers(users.users)
 			: [{ id: chamber.id, name: chamber.name, tenant_key: chamber.key }]);
 
-	function openCreate() {
-		setForm({ email: '', password: '', tenantId: chamber.id, role: 'admin' });
-		setFormError(null);
-		setCreating(true);
-	}
-
-	async function submitCreate() {
-		const parsed = createUserBodySchema.safeParse(form);
-		if (!parsed.success) {
-			setFormError(parsed.error.issues[0]?.message ?? USER_CREATE_FAILED);
-			return;
-		}
-		setBusy(true);
-		const result = await callApi<{ user: AdminUserListItem }>('/api/admin/users', getAccessToken, {
-			json: parsed.data,
-			fallback: USER_CREATE_FAILED,
-		});
-		setBusy(false);
-		if (!result.ok) {
-			setFormError(
-				result.error === USER_CREATE_FAILED
-					? result.error
-					: `${USER_CREATE_FAILED}: ${result.error}`,
-			);
-			return;
-		}
-		setCreating(false);
-		setNotice(`User ${result.data.user.email} created successfully`);
-		setUsers(await loadUsers());
-	}
-
-	async function confirmDelete() {
-		if (!deleting) return;
-		setBusy(true);
-		const result = await callApi<{ success: true }>('/api/admin/users', getAccessToken, {
-			method: 'DELETE',
-			json: { userId: deleting.userId },
-			fallback: USER_DELETE_FAILED,
-		});
-		setBusy(false);
-		if (!result.ok) {
-			setDeleteError(
-				result.error === USER_DELETE_FAILED
-					? result.error
-					: `${USER_DELETE_FAILED}: ${result.error}`,
-			);
-			return;
-		}
-		setNotice(`User ${deleting.email} deleted successfully`);
-		setDeleting(null);
-		setUsers(await loadUsers());
-	}
-
 	if (!can(user.role, 'Manage Users')) return null;
 	return (
 		<div>
@@ -187,7 +342,14 @@ export default function UsersTab({ user, chamber, getAccessToken }: AdminTabProp
 			<section className="admin-section" aria-labelledby={`${ids}-users`}>
 				<div className="ops-toolbar">
 					<h3 id={`${ids}-users`}>Users</h3>
-					<button type="button" className="admin-button" onClick={openCreate}>
+					<button
+						type="button"
+						className="admin-button"
+						onClick={() => {
+							setOpened(opened + 1);
+							setCreating(true);
+						}}
+					>
 						Create User
 					</button>
 				</div>
@@ -201,130 +363,42 @@ export default function UsersTab({ user, chamber, getAccessToken }: AdminTabProp
 					</p>
 				)}
 				{users.kind === 'ready' && (
-					<div className="ops-table-wrap">
-						<table className="ops-table" aria-labelledby={`${ids}-users`}>
-							<thead>
-								<tr>
-									<th scope="col">Email</th>
-									<th scope="col">Role</th>
-									<th scope="col">Chamber</th>
-									<th scope="col">Created</th>
-									<th scope="col">Last sign-in</th>
-									<th scope="col">
-										<span className="sr-only">Actions</span>
-									</th>
-								</tr>
-							</thead>
-							<tbody>
-								{users.users.map((row) => (
-									<tr key={row.userId}>
-										<td>{row.email}</td>
-										<td>{ROLE_NAMES[row.role]}</td>
-										<td>{row.tenantName}</td>
-										<td>{formatUserDate(row.createdAt)}</td>
-										<td>{formatUserDate(row.lastSignIn)}</td>
-										<td>
-											{row.userId !== user.id && (
-												<button
-													type="button"
-													className="admin-button admin-button--secondary"
-													aria-label={`Delete ${row.email}`}
-													onClick={() => {
-														setDeleteError(null);
-														setDeleting(row);
-													}}
-												>
-													Delete
-												</button>
-											)}
-										</td>
-									</tr>
-								))}
-							</tbody>
-						</table>
-					</div>
+					<UsersTable
+						users={users.users}
+						labelledBy={`${ids}-users`}
+						selfId={user.id}
+						onDelete={(row) => {
+							setOpened(opened + 1);
+							setDeleting(row);
+						}}
+					/>
 				)}
 			</section>
 
-			<Dialog open={creating} labelledBy={`${ids}-create`} onClose={() => setCreating(false)}>
-				<form
-					onSubmit={(event) => {
-						event.preventDefault();
-						void submitCreate();
-					}}
-					noValidate
-				>
-					<h3 id={`${ids}-create`}>Create User</h3>
-					<div className="admin-field">
-						<label htmlFor={`${ids}-email`}>Email</label>
-						<input
-							id={`${ids}-email`}
-							type="email"
-							required
-							autoComplete="off"
-							value={form.email}
-							onChange={(e) => setForm({ ...form, email: e.target.value })}
-						/>
-					</div>
-					<div className="admin-field">
-						<label htmlFor={`${ids}-password`}>Password</label>
-						<input
-							id={`${ids}-password`}
-							type="password"
-							required
-							minLength={6}
-							autoComplete="new-password"
-							aria-describedby={`${ids}-password-hint`}
-							value={form.password}
-							onChange={(e) => setForm({ ...form, password: e.target.value })}
-						/>
-						<p id={`${ids}-password-hint`} className="admin-field__hint">
-							At least 6 characters.
-						</p>
-					</div>
-					<SelectField
-						label="Chamber"
-						value={form.tenantId}
-						options={chambers.map((t) => ({ value: t.id, label: t.name }))}
-						onChange={(tenantId) => setForm({ ...form, tenantId })}
-					/>
-					<SelectField
-						label="Role"
-						value={form.role}
-						options={ADMIN_ROLES.map((role) => ({
-							value: role,
-							label: `${ROLE_NAMES[role]} (${ROLE_LABELS[role]})`,
-						}))}
-						onChange={(role) => setForm({ ...form, role })}
-					/>
-					<DialogActions error={formError} onCancel={() => setCreating(false)}>
-						<button type="submit" className="admin-button" disabled={busy}>
-							{busy ? 'Creating...' : 'Create User'}
-						</button>
-					</DialogActions>
-				</form>
-			</Dialog>
-
-			<Dialog
-				open={deleting !== null}
-				labelledBy={`${ids}-delete`}
+			<CreateUserDialog
+				key={`create-${opened}`}
+				open={creating}
+				chambers={chambers}
+				defaultTenantId={chamber.id}
+				getAccessToken={getAccessToken}
+				onClose={() => setCreating(false)}
+				onCreated={(created) => {
+					setCreating(false);
+					setNotice(`User ${created.email} created successfully`);
+					void loadUsers().then(setUsers);
+				}}
+			/>
+			<DeleteUserDialog
+				key={`delete-${opened}`}
+				user={deleting}
+				getAccessToken={getAccessToken}
 				onClose={() => setDeleting(null)}
-			>
-				<h3 id={`${ids}-delete`}>Delete User</h3>
-				<p>
-					Delete <strong>{deleting?.email}</strong>? They will no longer be able to sign in.
-				</p>
-				<DialogActions error={deleteError} onCancel={() => setDeleting(null)}>
-					<button
-						type="button"
-						className="admin-button"
-						disabled={busy}
-						onClick={() => void confirmDelete()}
-					>
-						{busy ? 'Deleting...' : 'Delete'}
-					</button>
-				</DialogActions>
-			</Dialog>
+				onDeleted={() => {
+					setNotice(`User ${deleting?.email} deleted successfully`);
+					setDeleting(null);
+					void loadUsers().then(setUsers);
+				}}
+			/>
 		</div>
 	);
 }
