@@ -5,7 +5,7 @@ import { BROWSER_TAG, FULL_BROWSER_PATH, HEADLESS_SHELL_PATH } from './tests/e2e
 const PORT = Number(process.env.E2E_PORT || 8899);
 // Separate from `npm start`'s folder and ports, so tests never touch a developer's data.
 const DATA_DIR = process.env.E2E_DATA_DIR || '.data-test/e2e';
-const STACK_PORT = process.env.E2E_STACK_PORT || '56321';
+const STACK_PORT = process.env.E2E_STACK_PORT || '26321';
 /** The stand-in membership system the member sync spec starts (the port after the stack's three). */
 const ATLAS_MEMBERS_PORT = Number(STACK_PORT) + 3;
 /** The stand-in tile service the map specs start (tests/support/tile-standin.ts). */

@@ -16,7 +16,7 @@ import { jsonObject, storedConfig, type JsonObject } from '../support/db-clients
 /** Shared by the admin-portal specs: the e2e stack as a server-side script sees it. */
 
 export const DATA_DIR = process.env.E2E_DATA_DIR || '.data-test/e2e';
-export const STACK_URL = `http://127.0.0.1:${process.env.E2E_STACK_PORT || 56321}`;
+export const STACK_URL = `http://127.0.0.1:${process.env.E2E_STACK_PORT || 26321}`;
 export const DEMO_PASSWORD = 'demo-password';
 
 /** The admin panel's page. */

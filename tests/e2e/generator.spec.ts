@@ -20,7 +20,7 @@ import {
 // `npm run tenant:import`.
 
 const GENERATOR = '/chamber-config/generator';
-const STACK_PORT = process.env.E2E_STACK_PORT || '56321';
+const STACK_PORT = process.env.E2E_STACK_PORT || '26321';
 const run = promisify(execFile);
 
 async function openAs(page: Page, email: string): Promise<void> {

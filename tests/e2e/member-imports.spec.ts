@@ -18,7 +18,7 @@ import { DATA_DIR, DEMO_PASSWORD, openPanel, serviceClient, STACK_URL } from './
 // a reload; a sync from the stand-in membership system keeps a field staff changed in the panel.
 
 /** Where playwright.config.ts points the server's member sync: the port after the stack's three. */
-const ATLAS_MEMBERS_PORT = Number(process.env.E2E_STACK_PORT || 56321) + 3;
+const ATLAS_MEMBERS_PORT = Number(process.env.E2E_STACK_PORT || 26321) + 3;
 const ADMIN = 'admin@demo.test';
 /** Membership-system ids this spec adds, far from the demo's. */
 const NEW_ID = '990001';

@@ -18,7 +18,7 @@ import { startTileStandin, type TileStandin } from '../support/tile-standin.ts';
 // business back to the geocoder. axe on the pin's editor in the three colour sets.
 
 const FILE_PLACE = { latitude: 41.66112, longitude: -91.53021 };
-const TILES_PORT = Number(process.env.E2E_STACK_PORT || 56321) + 4;
+const TILES_PORT = Number(process.env.E2E_STACK_PORT || 26321) + 4;
 const NAME = 'Lakeside Optician';
 
 const optician = (

@@ -16,7 +16,7 @@ import { startTileStandin, type TileStandin } from '../support/tile-standin.ts';
 /** Cedarbrook's middle, as a browser reports a position (more decimals than the page sends). */
 const HERE = { latitude: 41.97791, longitude: -91.66562 };
 const SENT = '41.978,-91.666';
-const TILES_PORT = Number(process.env.E2E_STACK_PORT || 56321) + 4;
+const TILES_PORT = Number(process.env.E2E_STACK_PORT || 26321) + 4;
 
 let tiles: TileStandin;
 
