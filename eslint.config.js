@@ -1,5 +1,7 @@
 // @ts-check
 import js from '@eslint/js';
+import { defineConfig } from 'eslint/config';
+import astro from 'eslint-plugin-astro';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
@@ -82,7 +84,7 @@ const CSV_WRITERS = [
 	},
 ];
 
-export default tseslint.config(
+export default defineConfig(
 	{
 		ignores: [
 			'dist/',
@@ -106,11 +108,9 @@ export default tseslint.config(
 			],
 		},
 	},
-	{
-		files: ['**/*.tsx'],
-		plugins: { 'react-hooks': reactHooks },
-		rules: reactHooks.configs.recommended.rules,
-	},
+	// Astro components: the template and its frontmatter (TypeScript through typescript-eslint).
+	...astro.configs.recommended,
+	{ files: ['**/*.tsx'], ...reactHooks.configs.flat.recommended },
 	// What a file may import, by where it runs (docs/architecture.md#where-the-code-goes).
 	// tests/unit/import-rules.test.ts follows the same rules through every import. A later block
 	// replaces an earlier one's list for the files both name, so each repeats what still applies.

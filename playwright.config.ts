@@ -1,17 +1,15 @@
 import { existsSync } from 'node:fs';
 import { defineConfig, devices } from '@playwright/test';
 import { BROWSER_TAG, FULL_BROWSER_PATH, HEADLESS_SHELL_PATH } from './tests/e2e/full-browser.ts';
+import {
+	ATLAS_MEMBERS_PORT,
+	CENSUS_PORT,
+	DATA_DIR,
+	SITE_PORT,
+	STACK_PORT,
+	TILES_PORT,
+} from './tests/e2e/e2e-env.ts';
 
-const PORT = Number(process.env.E2E_PORT || 8899);
-// Separate from `npm start`'s folder and ports, so tests never touch a developer's data.
-const DATA_DIR = process.env.E2E_DATA_DIR || '.data-test/e2e';
-const STACK_PORT = process.env.E2E_STACK_PORT || '26321';
-/** The stand-in membership system the member sync spec starts (the port after the stack's three). */
-const ATLAS_MEMBERS_PORT = Number(STACK_PORT) + 3;
-/** The stand-in tile service the map specs start (tests/support/tile-standin.ts). */
-const TILES_PORT = Number(STACK_PORT) + 4;
-/** Where the Census geocoder's stand-in would listen: the server never reaches the real one. */
-const CENSUS_PORT = Number(STACK_PORT) + 5;
 /**
  * Most tests run in Debian's Chromium headless shell, what Playwright itself runs for headless
  * Chromium: the same engine without the desktop browser around it, at about a third of the
@@ -57,7 +55,7 @@ export default defineConfig({
 	// The list on the console; per file and per test durations in JSON, which .ci/run summarises.
 	reporter: [['list'], ['json', { outputFile: 'test-results/e2e-report.json' }]],
 	use: {
-		baseURL: `http://localhost:${PORT}`,
+		baseURL: `http://localhost:${SITE_PORT}`,
 		// A failing test's second run keeps its trace: each action's page, network and console.
 		// Recording is for failures only: kept for every test, its DOM snapshots cost about an
 		// eighth of the suite's processor time, the screencast a third (left out: the failure's own
@@ -92,7 +90,7 @@ export default defineConfig({
 		// tests/support/e2e-server.ts is scripts/start.ts with the membership system's stand-in
 		// reachable by its host name (code, not a variable: production cannot do the same).
 		command: `rm -rf ${DATA_DIR} && mkdir -p ${DATA_DIR} && node tests/support/e2e-server.ts 2>&1 | (trap '' TERM; tee ${DATA_DIR}/server.log)`,
-		url: `http://localhost:${PORT}/`,
+		url: `http://localhost:${SITE_PORT}/`,
 		timeout: 300_000,
 		reuseExistingServer: false,
 		// Lets `npm start` close PGlite cleanly instead of being killed mid-write.
@@ -100,10 +98,10 @@ export default defineConfig({
 		stdout: 'pipe',
 		stderr: 'pipe',
 		env: {
-			PORT: String(PORT),
+			PORT: String(SITE_PORT),
 			TENANT: 'demo',
 			CHAMBER_DATA_DIR: DATA_DIR,
-			CHAMBER_STACK_PORT: STACK_PORT,
+			CHAMBER_STACK_PORT: String(STACK_PORT),
 			// Every test signs in from 127.0.0.1: the identity service's per-address limit (GoTrue's
 			// 150 token requests per 5 minutes) would otherwise stop the suite, not an attacker.
 			AUTH_RATE_LIMIT_TOKEN: '100000',

@@ -12,7 +12,7 @@ import { listMembers } from '../src/features/members/members.server.ts';
 import { memberListQuerySchema } from '../src/features/members/members.ts';
 import { getTenantBySlug } from '../src/features/tenants/lookup.server.ts';
 import { createAuthClient, getUserClient, readClientEnv } from '../src/lib/supabase.server.ts';
-import { startSiteServer } from './lib/netlify-local.ts';
+import { startSiteServer } from './local-netlify/server.ts';
 import { runMain, wholeNumber } from './lib/main.ts';
 import { withStack } from './stack/index.ts';
 import { freePort } from './lib/free-port.ts';

@@ -44,12 +44,12 @@ import {
 	requestPublish,
 	type WaitingAnswer,
 } from '../src/features/publish/publish.server.ts';
-import { parseHoursText } from '../src/features/tenants/hours.ts';
+import { parseHoursText } from '../src/features/business/hours/hours.ts';
 import { getTenantBySlug } from '../src/features/tenants/tenants.server.ts';
 import type { Json } from '../src/lib/database.ts';
 import { getServiceClient, readClientEnv } from '../src/lib/supabase.server.ts';
 import { ensureBenchTenant } from './lib/bench-tenant.ts';
-import { createLocalPublisher } from './lib/local-publisher.ts';
+import { createLocalPublisher } from './local-netlify/publisher.ts';
 import { runMain, wholeNumber } from './lib/main.ts';
 import { monthScenario, type MemberBenchField, type MonthEvent } from './lib/month-scenario.ts';
 import { weighPage } from './lib/page-weight.ts';

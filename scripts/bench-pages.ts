@@ -26,7 +26,7 @@ import { loadavg } from 'node:os';
 import { join, posix } from 'node:path';
 import { parseArgs } from 'node:util';
 import { eventPath, type Event } from '../src/features/events/events.ts';
-import { startSiteServer } from './lib/netlify-local.ts';
+import { startSiteServer } from './local-netlify/server.ts';
 import { onShutdown, runMain } from './lib/main.ts';
 import { loadBenchTool, type ChromeLauncher, type Lighthouse } from './lib/bench-tools.ts';
 import { ROOT } from './lib/site.ts';

@@ -14,7 +14,7 @@ import { ACTION_KINDS, utcDay } from '../src/features/reports/reports.ts';
 import { getTenantBySlug } from '../src/features/tenants/lookup.server.ts';
 import { getServiceClient, readClientEnv } from '../src/lib/supabase.server.ts';
 import type { Row } from '../src/lib/database.ts';
-import { startSiteServer } from './lib/netlify-local.ts';
+import { startSiteServer } from './local-netlify/server.ts';
 import { runMain, wholeNumber } from './lib/main.ts';
 import { withStack } from './stack/index.ts';
 import { freePort } from './lib/free-port.ts';

@@ -1,6 +1,6 @@
 /**
  * npm run db:schema: writes supabase/schema.sql, the schema after every migration, from a fresh
- * embedded database migrated from scratch (scripts/lib/schema-dump.ts says what it holds).
+ * embedded database migrated from scratch (scripts/db/schema-dump.ts says what it holds).
  * `npm run db:schema -- --database-url URL` prints the same text for another database instead,
  * to compare the schema two sets of migrations make on one server.
  */
@@ -8,8 +8,8 @@ import { writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { runMain } from './lib/main.ts';
-import { withMigratedDatabase } from './lib/migrated-database.ts';
-import { dumpSchema, SCHEMA_FILE, schemaFileText } from './lib/schema-dump.ts';
+import { withMigratedDatabase } from './db/migrated-database.ts';
+import { dumpSchema, SCHEMA_FILE, schemaFileText } from './db/schema-dump.ts';
 
 runMain(async () => {
 	const { values } = parseArgs({ options: { 'database-url': { type: 'string' } } });

@@ -13,10 +13,14 @@ import {
 	type LocalBuild,
 	type LocalPublisher,
 	type Recovery,
-} from './lib/local-publisher.ts';
-import { removeOrphanedCopies, startSiteServer } from './lib/netlify-local.ts';
+} from './local-netlify/publisher.ts';
+import { removeOrphanedCopies, startSiteServer } from './local-netlify/server.ts';
 import { onShutdown, runMain } from './lib/main.ts';
-import { loadScheduledFunctions, scheduledRoute, startScheduler } from './lib/scheduled.ts';
+import {
+	loadScheduledFunctions,
+	scheduledRoute,
+	startScheduler,
+} from './local-netlify/scheduler.ts';
 import { astroSiteBuilder, checkTenant, codeFingerprint, demoAccounts, ROOT } from './lib/site.ts';
 import { ensureSeededStack } from './lib/seeded-stack.ts';
 import type { Stack } from './stack/index.ts';

@@ -5326,10 +5326,10 @@ begin
 	update public.publishes
 	set state = 'failed',
 		finished_at = v_now,
-		error = 'The build never started (nothing heard for 15 minutes).'
+		error = format('The build never started (nothing heard for %s).', public.publish_silence_limit_text())
 	where tenant_id = p_tenant_id
 		and state = 'queued'
-		and last_report_at < v_now - interval '15 minutes'
+		and last_report_at < v_now - public.publish_silence_limit()
 		and not exists (
 			select 1 from public.publishes b where b.tenant_id = p_tenant_id and b.state = 'building'
 		);
@@ -5339,11 +5339,11 @@ begin
 	update public.publishes
 	set state = 'failed',
 		finished_at = v_now,
-		error = 'The build reported nothing for 15 minutes.',
+		error = format('The build reported nothing for %s.', public.publish_silence_limit_text()),
 		config_snapshot = null
 	where tenant_id = p_tenant_id
 		and state = 'building'
-		and last_report_at < v_now - interval '15 minutes';
+		and last_report_at < v_now - public.publish_silence_limit();
 	get diagnostics v_n = row_count;
 	v_count := v_count + v_n;
 
@@ -5356,7 +5356,7 @@ begin
 	return v_count;
 end;
 $function$;
-comment on function public.expire_publishes(p_tenant_id uuid, p_now timestamp with time zone) is 'Fails a chamber''s publishes that reported nothing for 15 minutes; returns how many. p_now (service role only) injects the clock.';
+comment on function public.expire_publishes(p_tenant_id uuid, p_now timestamp with time zone) is 'Fails a chamber''s publishes that reported nothing for publish_silence_limit(); returns how many. p_now (service role only) injects the clock.';
 grant execute on function public.expire_publishes(p_tenant_id uuid, p_now timestamp with time zone) to authenticated;
 grant execute on function public.expire_publishes(p_tenant_id uuid, p_now timestamp with time zone) to postgres;
 grant execute on function public.expire_publishes(p_tenant_id uuid, p_now timestamp with time zone) to service_role;
@@ -6353,6 +6353,18 @@ grant execute on function public.list_categories(p_tenant_id uuid) to authentica
 grant execute on function public.list_categories(p_tenant_id uuid) to postgres;
 grant execute on function public.list_categories(p_tenant_id uuid) to service_role;
 
+CREATE OR REPLACE FUNCTION public.listing_text_keys()
+ RETURNS text[]
+ LANGUAGE sql
+ IMMUTABLE
+ SET search_path TO ''
+AS $function$
+	select array['description', 'short_description'];
+$function$;
+comment on function public.listing_text_keys() is 'The keys of a listing an editor or a member may change (its descriptions); the rest of listings stays with admins.';
+grant execute on function public.listing_text_keys() to postgres;
+grant execute on function public.listing_text_keys() to service_role;
+
 CREATE OR REPLACE FUNCTION public.listings_search_trigger()
  RETURNS trigger
  LANGUAGE plpgsql
@@ -6378,6 +6390,19 @@ $function$;
 comment on function public.listings_search_trigger() is 'Trigger: the search columns of the businesses whose listings a statement wrote.';
 grant execute on function public.listings_search_trigger() to postgres;
 grant execute on function public.listings_search_trigger() to service_role;
+
+CREATE OR REPLACE FUNCTION public.listings_without_texts(p_listings jsonb)
+ RETURNS jsonb
+ LANGUAGE sql
+ IMMUTABLE
+ SET search_path TO ''
+AS $function$
+	select coalesce(jsonb_agg(e - public.listing_text_keys() order by ord), '[]')
+	from jsonb_array_elements(p_listings) with ordinality x(e, ord);
+$function$;
+comment on function public.listings_without_texts(p_listings jsonb) is 'A business''s listings without the keys of listing_text_keys(): what an editor''s or a member''s change must leave as it was.';
+grant execute on function public.listings_without_texts(p_listings jsonb) to postgres;
+grant execute on function public.listings_without_texts(p_listings jsonb) to service_role;
 
 CREATE OR REPLACE FUNCTION public.mark_publish_dispatched(p_publish_id bigint)
  RETURNS void
@@ -7486,6 +7511,30 @@ comment on function public.publish_month_used(p_tenant_id uuid, p_at timestamp w
 grant execute on function public.publish_month_used(p_tenant_id uuid, p_at timestamp with time zone) to postgres;
 grant execute on function public.publish_month_used(p_tenant_id uuid, p_at timestamp with time zone) to service_role;
 
+CREATE OR REPLACE FUNCTION public.publish_silence_limit()
+ RETURNS interval
+ LANGUAGE sql
+ IMMUTABLE
+ SET search_path TO ''
+AS $function$
+	select interval '15 minutes';
+$function$;
+comment on function public.publish_silence_limit() is 'How long a publish may report nothing before expire_publishes fails it.';
+grant execute on function public.publish_silence_limit() to postgres;
+grant execute on function public.publish_silence_limit() to service_role;
+
+CREATE OR REPLACE FUNCTION public.publish_silence_limit_text()
+ RETURNS text
+ LANGUAGE sql
+ IMMUTABLE
+ SET search_path TO ''
+AS $function$
+	select (extract(epoch from public.publish_silence_limit()) / 60)::integer || ' minutes';
+$function$;
+comment on function public.publish_silence_limit_text() is 'publish_silence_limit() in words for an error message, e.g. ''15 minutes''.';
+grant execute on function public.publish_silence_limit_text() to postgres;
+grant execute on function public.publish_silence_limit_text() to service_role;
+
 CREATE OR REPLACE FUNCTION public.publish_usage(p_tenant_id uuid, p_now timestamp with time zone DEFAULT NULL::timestamp with time zone)
  RETURNS jsonb
  LANGUAGE plpgsql
@@ -8541,11 +8590,8 @@ begin
 	-- An editor changes the descriptions of listings, never which listings there are or their
 	-- categories, keywords and flags.
 	if v_role = 'editor' and p_changes ? 'listings' then
-		if (select coalesce(jsonb_agg(e - array['description', 'short_description'] order by ord), '[]')
-				from jsonb_array_elements(p_changes -> 'listings') with ordinality x(e, ord))
-			is distinct from
-			(select coalesce(jsonb_agg(e - array['description', 'short_description'] order by ord), '[]')
-				from jsonb_array_elements(v_old -> 'listings') with ordinality x(e, ord)) then
+		if public.listings_without_texts(p_changes -> 'listings')
+			is distinct from public.listings_without_texts(v_old -> 'listings') then
 			raise exception 'Editors can change a listing''s descriptions only, not its categories, keywords or which listings there are'
 				using errcode = '42501', hint = 'Ask an admin of the chamber to make this change.';
 		end if;
@@ -9153,12 +9199,8 @@ begin
 		if v_field = any (public.business_list_fields()) then
 			v_value := public.business_list_normalized(v_field, v_value);
 		end if;
-		if v_field = 'listings' and
-			(select coalesce(jsonb_agg(e - array['description', 'short_description'] order by ord), '[]')
-				from jsonb_array_elements(v_value) with ordinality x(e, ord))
-			is distinct from
-			(select coalesce(jsonb_agg(e - array['description', 'short_description'] order by ord), '[]')
-				from jsonb_array_elements(v_current -> 'listings') with ordinality x(e, ord)) then
+		if v_field = 'listings' and public.listings_without_texts(v_value)
+			is distinct from public.listings_without_texts(v_current -> 'listings') then
 			raise exception 'listings: a member changes the descriptions only, not the listings'' categories, keywords or which there are'
 				using errcode = '42501';
 		end if;

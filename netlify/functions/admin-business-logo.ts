@@ -1,6 +1,5 @@
 import type { Config, Context } from '@netlify/functions';
-import { prepareLogo } from '../../src/features/admin/logos/logos.server.ts';
-import { LOGO_MAX_BYTES, LOGO_TOO_LARGE } from '../../src/features/admin/logos/logos.ts';
+import { readLogoForm, uploadedLogo } from '../../src/features/admin/logos/logos.server.ts';
 import { authenticate } from '../../src/features/auth/auth.server.ts';
 import {
 	chamberOf,
@@ -8,13 +7,10 @@ import {
 	storeBusinessLogo,
 } from '../../src/features/members/members.server.ts';
 import { memberListQuerySchema } from '../../src/features/members/members.ts';
-import { BadRequest, handleJson, HttpError, parseQuery } from '../../src/lib/http.server.ts';
+import { handleJson, parseQuery } from '../../src/lib/http.server.ts';
 import { getServiceClient } from '../../src/lib/supabase.server.ts';
 
 export const config: Config = { path: '/api/admin/businesses/:id/logo' };
-
-/** A multipart body a little over the file limit is still read, so its answer can name the size. */
-const MAX_BODY_BYTES = LOGO_MAX_BYTES + 256 * 1024;
 
 /**
  * A business's logo (the Members tab; bearer, staff who may change the logo, editors included):
@@ -25,22 +21,11 @@ const MAX_BODY_BYTES = LOGO_MAX_BYTES + 256 * 1024;
  */
 export default handleJson('admin-business-logo', ['POST'], async (req, context: Context) => {
 	const session = await authenticate(req);
-	if (Number(req.headers.get('content-length') ?? 0) > MAX_BODY_BYTES) {
-		throw new HttpError(413, LOGO_TOO_LARGE);
-	}
 	const { chamber } = parseQuery(memberListQuerySchema.pick({ chamber: true }), req);
 	const tenant = await chamberOf(session, chamber);
 	const business = await getMember(session.client, tenant.id, context.params.id);
-	let form: FormData;
-	try {
-		form = await req.formData();
-	} catch {
-		throw new BadRequest('Expected a multipart form with the logo');
-	}
-	const file = form.get('logo');
-	if (!(file instanceof File) || file.size === 0) throw new BadRequest('Please choose a file');
-	if (file.size > LOGO_MAX_BYTES) throw new HttpError(413, LOGO_TOO_LARGE);
-	const logo = await prepareLogo('standard', new Uint8Array(await file.arrayBuffer()));
+	const form = await readLogoForm(req, 'the logo');
+	const logo = await uploadedLogo(form, 'standard');
 	const url = await storeBusinessLogo(
 		session.client,
 		getServiceClient(),

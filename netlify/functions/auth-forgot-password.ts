@@ -1,7 +1,7 @@
 import type { Config } from '@netlify/functions';
 import { forgotPasswordBodySchema } from '../../src/features/auth/auth.ts';
 import { sendPasswordReset } from '../../src/features/auth/auth.server.ts';
-import { clientIp, handleJson, parseJsonBody } from '../../src/lib/http.server.ts';
+import { answeredFirst, handleJson, parseJsonBody } from '../../src/lib/http.server.ts';
 
 export const config: Config = { path: '/api/auth/forgot-password' };
 
@@ -12,7 +12,6 @@ export const config: Config = { path: '/api/auth/forgot-password' };
  */
 export default handleJson('auth-forgot-password', ['POST'], async (req, context) => {
 	const { email } = await parseJsonBody(forgotPasswordBodySchema, req);
-	const site = process.env.SITE_URL || process.env.URL || new URL(req.url).origin;
-	await sendPasswordReset(email, clientIp(req, context), site, (work) => context.waitUntil(work));
+	await sendPasswordReset(email, answeredFirst(req, context));
 	return Response.json({ success: true }, { headers: { 'Cache-Control': 'no-store' } });
 });

@@ -1,7 +1,7 @@
 import type { Config } from '@netlify/functions';
 import { requestSignInLink } from '../../src/features/self-service/self-service.server.ts';
 import { SIGN_IN_SENT, signInBodySchema } from '../../src/features/self-service/self-service.ts';
-import { clientIp, handleJson, parseJsonBody } from '../../src/lib/http.server.ts';
+import { answeredFirst, handleJson, parseJsonBody } from '../../src/lib/http.server.ts';
 
 export const config: Config = { path: '/api/members/sign-in' };
 
@@ -13,9 +13,6 @@ export const config: Config = { path: '/api/members/sign-in' };
  */
 export default handleJson('member-sign-in', ['POST'], async (req, context) => {
 	const { business } = await parseJsonBody(signInBodySchema, req);
-	const site = process.env.SITE_URL || process.env.URL || new URL(req.url).origin;
-	await requestSignInLink(business, clientIp(req, context), site, (work) =>
-		context.waitUntil(work),
-	);
+	await requestSignInLink(business, answeredFirst(req, context));
 	return Response.json({ message: SIGN_IN_SENT }, { headers: { 'Cache-Control': 'no-store' } });
 });

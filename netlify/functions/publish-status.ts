@@ -18,7 +18,7 @@ export const config: Config = { path: '/api/publish-status' };
  * The panel's publish status: the chamber's newest publishes, newest first, for its staff, and
  * its scheduled publishes (what waits, and what went live, failed or was cancelled in the last
  * day), the month's publishes against its budget (`usage`) and the changes waiting for a
- * publish (`waiting`, soonest first). Publishes silent for 15 minutes are failed first; when
+ * publish (`waiting`, soonest first). Publishes silent for too long (`publish_silence_limit()`) are failed first; when
  * Netlify's notifications are late and a token is configured, Netlify's deploys list is read
  * instead.
  */

@@ -3,15 +3,12 @@ import { z } from 'zod';
 import { ROLE_SETS } from '../../src/features/auth/auth.ts';
 import { authenticate } from '../../src/features/auth/auth.server.ts';
 import {
-	prepareLogo,
+	readLogoForm,
 	saveLogoUrl,
 	storeLogo,
+	uploadedLogo,
 } from '../../src/features/admin/logos/logos.server.ts';
-import {
-	LOGO_MAX_BYTES,
-	LOGO_TOO_LARGE,
-	LOGO_TYPES,
-} from '../../src/features/admin/logos/logos.ts';
+import { LOGO_TYPES } from '../../src/features/admin/logos/logos.ts';
 import { outcomeAnswer, publishChange } from '../../src/features/publish/policy.server.ts';
 import { getTenantBySlugOrNull } from '../../src/features/tenants/lookup.server.ts';
 import { BadRequest, handleJson, HttpError } from '../../src/lib/http.server.ts';
@@ -29,9 +26,6 @@ const fieldsSchema = z.object({
 		.min(1, { error: 'chamber is required' }),
 });
 
-/** A multipart body a little over the file limit is still read, so its answer can name the size. */
-const MAX_BODY_BYTES = LOGO_MAX_BYTES + 256 * 1024;
-
 /**
  * Uploads a logo: multipart `logo` (the file), `logoType`, `chamber`; bearer, admin
  * or super_admin. The type comes from the file's bytes, SVGs are sanitised, the file goes to the
@@ -40,28 +34,16 @@ const MAX_BODY_BYTES = LOGO_MAX_BYTES + 256 * 1024;
  */
 export default handleJson('upload-logo', ['POST'], async (req) => {
 	const session = await authenticate(req, { roles: ROLE_SETS.admins });
-	if (Number(req.headers.get('content-length') ?? 0) > MAX_BODY_BYTES) {
-		throw new HttpError(413, LOGO_TOO_LARGE);
-	}
-	let form: FormData;
-	try {
-		form = await req.formData();
-	} catch {
-		throw new BadRequest('Expected a multipart form with logo, logoType and chamber');
-	}
+	const form = await readLogoForm(req, 'logo, logoType and chamber');
 	const parsed = fieldsSchema.safeParse({
 		logoType: form.get('logoType') ?? undefined,
 		chamber: form.get('chamber') ?? undefined,
 	});
 	if (!parsed.success) throw new BadRequest(parsed.error.issues[0]?.message ?? 'Invalid form');
 	const { logoType, chamber } = parsed.data;
-	const file = form.get('logo');
-	if (!(file instanceof File) || file.size === 0) throw new BadRequest('Please choose a file');
-	if (file.size > LOGO_MAX_BYTES) throw new HttpError(413, LOGO_TOO_LARGE);
-
+	const logo = await uploadedLogo(form, logoType);
 	const tenant = await getTenantBySlugOrNull(session.client, chamber);
 	if (!tenant) throw new HttpError(404, `No chamber "${chamber}"`);
-	const logo = await prepareLogo(logoType, new Uint8Array(await file.arrayBuffer()));
 	const url = await storeLogo(session.client, getServiceClient(), tenant.id, logoType, logo);
 	await saveLogoUrl(session.client, tenant.id, logoType, url);
 

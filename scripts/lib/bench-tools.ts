@@ -9,7 +9,7 @@ import { pathToFileURL } from 'node:url';
  */
 const TOOLS = join(import.meta.dirname, '../../tools/bench');
 
-export interface LighthouseResult {
+interface LighthouseResult {
 	lhr: {
 		runtimeError?: { message: string };
 		environment: { benchmarkIndex: number };

@@ -42,7 +42,7 @@ const TIMEOUT_MS = 5000;
 const BUILD_HOOK = /^https:\/\/api\.netlify\.com\/build_hooks\/[0-9a-f]{24}$/;
 
 /** The role a Supabase API key stands for: a legacy JWT's claim, or the new keys' prefix. */
-export function keyRole(key: string): string | null {
+function keyRole(key: string): string | null {
 	if (key.startsWith('sb_publishable_')) return 'anon';
 	if (key.startsWith('sb_secret_')) return 'service_role';
 	try {
@@ -53,7 +53,7 @@ export function keyRole(key: string): string | null {
 	}
 }
 
-export function checkKeys(anonKey: string, serviceKey: string): Finding[] {
+function checkKeys(anonKey: string, serviceKey: string): Finding[] {
 	const anon = keyRole(anonKey);
 	const service = keyRole(serviceKey);
 	if (anon === 'service_role' && service === 'anon') {
@@ -269,7 +269,7 @@ function checkVariables(target: DoctorTarget): Finding {
  * The month's publish budget (PUBLISH_MONTHLY_BUDGET): each publish is a production deploy,
  * 15 Netlify credits; left unset the default applies, which fits the Personal plan.
  */
-export function checkPublishBudget(env: NodeJS.ProcessEnv): Finding {
+function checkPublishBudget(env: NodeJS.ProcessEnv): Finding {
 	const value = env.PUBLISH_MONTHLY_BUDGET?.trim();
 	if (!value) {
 		return {

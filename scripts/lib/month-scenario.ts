@@ -13,7 +13,7 @@ import { isWeekend } from 'date-fns/isWeekend';
  */
 
 /** The fields members change themselves, with how often each is changed. */
-export const MEMBER_FIELDS = [
+const MEMBER_FIELDS = [
 	{ field: 'hours', weight: 8 },
 	{ field: 'social_media', weight: 4 },
 	{ field: 'listings', weight: 4 },

@@ -17,9 +17,9 @@ import {
 } from '../../src/lib/supabase.server.ts';
 import { generateTenant } from '../../tenants/demo/generate.ts';
 import type { Stack } from '../stack/index.ts';
-import type { SiteBuilder } from './local-publisher.ts';
-import { withBuildLock } from './build-lock.ts';
-import { FINGERPRINT_ENV, TRACE_CACHE_ENV } from './trace-reuse.ts';
+import type { SiteBuilder } from '../local-netlify/publisher.ts';
+import { withBuildLock } from '../local-netlify/build-lock.ts';
+import { FINGERPRINT_ENV, TRACE_CACHE_ENV } from '../local-netlify/trace-reuse.ts';
 
 export const ROOT = join(import.meta.dirname, '../..');
 
@@ -102,7 +102,7 @@ export async function checkTenant(stack: Stack, slug: string): Promise<void> {
 /**
  * `astro build` for one tenant, reading the database through the given stack; `outDir` builds
  * somewhere else than dist/. With `quiet` the build's output is kept to itself, and a failure
- * names the build's own error line. Builds of one checkout take turns (scripts/lib/build-lock.ts);
+ * names the build's own error line. Builds of one checkout take turns (scripts/local-netlify/build-lock.ts);
  * `collect` runs before the next may start, to take what the build left in `.netlify/`.
  */
 export async function buildSite(
@@ -191,7 +191,7 @@ export function buildFailureReason(tail: readonly string[], code: number | null)
  * the adapter wrote (always to .netlify/v1/functions/ssr) moved beside it. Node's compile cache
  * (kept in the data folder) spares each build compiling Astro, Vite and Rollup again; with
  * `traceCacheDir`, the adapter's trace of the function's files is reused while the code is the
- * same (scripts/lib/trace-reuse.ts), the code's fingerprint taken again for each build.
+ * same (scripts/local-netlify/trace-reuse.ts), the code's fingerprint taken again for each build.
  */
 export function astroSiteBuilder(
 	stack: Pick<Stack, 'env'>,
@@ -203,7 +203,9 @@ export function astroSiteBuilder(
 		const env: Record<string, string> = { ...stack.env };
 		if (caches.compileCacheDir) env.NODE_COMPILE_CACHE = caches.compileCacheDir;
 		if (caches.traceCacheDir) {
-			const preload = pathToFileURL(join(ROOT, 'scripts/lib/trace-reuse-preload.ts')).href;
+			const preload = pathToFileURL(
+				join(ROOT, 'scripts/local-netlify/trace-reuse-preload.ts'),
+			).href;
 			env.NODE_OPTIONS = [process.env.NODE_OPTIONS, `--import=${preload}`]
 				.filter(Boolean)
 				.join(' ');

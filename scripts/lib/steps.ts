@@ -19,7 +19,7 @@ export interface StepRecord {
 }
 
 /** The children's CPU seconds in the second line of bash's `times`. */
-export function parseTimes(output: string): number {
+function parseTimes(output: string): number {
 	const line = output.trim().split('\n')[1] ?? '';
 	return line
 		.trim()

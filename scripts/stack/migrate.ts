@@ -19,7 +19,7 @@ export interface MigrationResult {
  * pre-request check on the authenticator role), or a Supabase database's own `postgres` role
  * (everything of the platform's is there already; supautils lets it set `pgrst.*`).
  */
-export async function checkDatabaseRights(client: pg.Client): Promise<void> {
+async function checkDatabaseRights(client: pg.Client): Promise<void> {
 	const { rows } = await client.query<{ user: string; superuser: boolean; supabase: boolean }>(
 		`select current_user as user, r.rolsuper as superuser,
 			exists (select 1 from pg_roles where rolname = 'supabase_admin') as supabase

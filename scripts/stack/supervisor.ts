@@ -27,7 +27,7 @@ export interface SupervisorOptions {
 	log?: (line: string) => void;
 }
 
-export type SupervisedState = 'running' | 'restarting' | 'stopped';
+type SupervisedState = 'running' | 'restarting' | 'stopped';
 
 export interface Supervised {
 	state(): SupervisedState;

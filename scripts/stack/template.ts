@@ -19,7 +19,7 @@ const ROOT = join(import.meta.dirname, '../..');
 /** The parts of a data folder a template holds: the database and the file service's files. */
 const PARTS = ['pglite', 'storage'];
 
-export function templatesDir(): string {
+function templatesDir(): string {
 	return resolve(ROOT, process.env.CHAMBER_TEMPLATES_DIR || '.data-templates');
 }
 
@@ -43,7 +43,7 @@ export async function contentFingerprint(paths: string[], extra: string[] = []):
 }
 
 /** What a migrated database is made of: the migrations, the platform's SQL, PGlite and its runner. */
-export function migratedFingerprint(): Promise<string> {
+function migratedFingerprint(): Promise<string> {
 	return contentFingerprint([
 		MIGRATIONS_DIR,
 		...PLATFORM_FILES,

@@ -51,7 +51,7 @@ interface Connection {
 }
 
 /** A Postgres ErrorResponse with the given severity, SQLSTATE and message. */
-export function errorResponse(severity: string, code: string, message: string): Buffer {
+function errorResponse(severity: string, code: string, message: string): Buffer {
 	const fields = Buffer.concat([
 		...[
 			['S', severity],

@@ -13,7 +13,7 @@ import Papa from 'papaparse';
  * OWASP's list for CSV injection. papaparse's own `escapeFormulae: true` pattern misses a cell with
  * a line break after its first line (`.` stops at a newline), so the start alone is tested.
  */
-export const FORMULA_START = /^[=+\-@\t\r]/;
+const FORMULA_START = /^[=+\-@\t\r]/;
 
 /** A cell: text, or a number (numbers are never escaped: -3 stays a number). */
 export type CsvCell = string | number;

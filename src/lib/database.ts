@@ -33,7 +33,7 @@ import type {
 	MemberUpdateSettings,
 	SubmitResult,
 } from '../features/self-service/self-service.ts';
-import type { OpeningHours } from '../features/tenants/opening-hours.ts';
+import type { OpeningHours } from '../features/business/hours/opening-hours.ts';
 import type { Database as GeneratedDatabase, Json } from './database.types.ts';
 
 export type { Json };

@@ -27,7 +27,7 @@ export function jsonError(
  * The answer with the site's security headers (nosniff, HSTS, a CSP under which nothing runs …):
  * Netlify's `_headers` does not apply to what a function answers, so every function sets them.
  */
-export function withSecurityHeaders(response: Response): Response {
+function withSecurityHeaders(response: Response): Response {
 	const headers = new Headers(response.headers);
 	applySecurityHeaders(headers, API_CSP);
 	return new Response(response.body, {
@@ -87,13 +87,13 @@ export function isUnavailable(error: unknown): boolean {
 }
 
 /** What a visitor reads when a service behind the function did not answer in time. */
-export const UNAVAILABLE_MESSAGE = 'The service is busy right now. Please try again in a moment.';
+const UNAVAILABLE_MESSAGE = 'The service is busy right now. Please try again in a moment.';
 
 /** How long a client should wait before trying again after a 503, in seconds. */
-export const RETRY_AFTER_SECONDS = 5;
+const RETRY_AFTER_SECONDS = 5;
 
 /** The 503 answer for isUnavailable errors. */
-export function unavailableResponse(): Response {
+function unavailableResponse(): Response {
 	return jsonError(503, UNAVAILABLE_MESSAGE, { 'Retry-After': String(RETRY_AFTER_SECONDS) });
 }
 
@@ -219,6 +219,31 @@ export async function parseJsonBody<S extends z.ZodType>(
  */
 export function clientIp(req: Request, context: Pick<Context, 'ip'>): string {
 	return req.headers.get('x-nf-client-connection-ip')?.trim() || context.ip || 'unknown';
+}
+
+/**
+ * A request answered before its work is done, so that the answer and its time are the same
+ * whatever the work finds (a password reset, a member's sign-in link).
+ */
+export interface AnsweredFirst {
+	/** Who asked: counted by the per-address limits, forwarded to the identity service. */
+	clientIp: string;
+	/** This site, for the links the e-mails carry. */
+	siteUrl: string;
+	/** Where the work goes on after the answer (Netlify's waitUntil). */
+	later: (work: Promise<unknown>) => void;
+}
+
+/** The request's AnsweredFirst: its address, the configured site (else the request's own). */
+export function answeredFirst(
+	req: Request,
+	context: Pick<Context, 'ip' | 'waitUntil'>,
+): AnsweredFirst {
+	return {
+		clientIp: clientIp(req, context),
+		siteUrl: process.env.SITE_URL || process.env.URL || new URL(req.url).origin,
+		later: (work) => context.waitUntil(work),
+	};
 }
 
 /**

@@ -58,7 +58,7 @@ const RECAPTCHA = {
 const MAPS_FRAME = ['https://maps.google.com', 'https://www.google.com/maps/'];
 
 /** Google's documented hosts for gtag.js with Google Analytics 4. */
-export const ANALYTICS = {
+const ANALYTICS = {
 	script: ['https://www.googletagmanager.com'],
 	connect: [
 		'https://*.google-analytics.com',
@@ -124,7 +124,7 @@ export function cspDirectives(options: CspOptions): CspDirectives {
 	return directives;
 }
 
-export function serializeCsp(directives: CspDirectives): string {
+function serializeCsp(directives: CspDirectives): string {
 	return Object.entries(directives)
 		.map(([name, sources]) => [name, ...new Set(sources)].join(' '))
 		.join('; ');

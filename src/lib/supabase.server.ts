@@ -38,7 +38,7 @@ export function readClientEnv(env: NodeJS.ProcessEnv = process.env): ClientEnv {
  * postgrest-js sends a read again (three times, after 1, 2 and 4 s) after any other failure,
  * which would stretch the deadline to half a minute.
  */
-export class SupabaseUnavailableError extends Error {
+class SupabaseUnavailableError extends Error {
 	constructor(message: string, options?: ErrorOptions) {
 		super(message, options);
 		this.name = 'AbortError';
@@ -60,7 +60,7 @@ export function inRequestScope<T>(fn: () => Promise<T>): Promise<T> {
  * fetch with a deadline: supabase-js calls made through it end after `timeoutMs` at the latest
  * (a caller's own abort signal still works). Network failures end at once as well.
  */
-export function deadlineFetch(timeoutMs: number): typeof fetch {
+function deadlineFetch(timeoutMs: number): typeof fetch {
 	return async (input, init) => {
 		const scope = requestScope.getStore();
 		if (scope?.unanswered) {

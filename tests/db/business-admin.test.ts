@@ -12,7 +12,7 @@ import {
 } from '../../src/features/members/members.ts';
 import type { Args, Json } from '../../src/lib/database.ts';
 import { importTenant } from '../../src/features/tenants/tenants.server.ts';
-import { openingHoursSchema } from '../../src/features/tenants/hours.ts';
+import { openingHoursSchema } from '../../src/features/business/hours/hours.ts';
 import { parseTenantFile, type TenantFileInput } from '../../src/features/tenants/tenant-file.ts';
 import { dataOf, signInAs, userClient, type JsonObject } from '../support/db-clients.ts';
 import { randomSlug } from './fixtures.ts';

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { stack } from './clients.ts';
-import { INTERRUPTED } from '../../scripts/lib/local-publisher.ts';
+import { INTERRUPTED } from '../../scripts/local-netlify/publisher.ts';
 import { loadOrCreateKeys } from '../../scripts/stack/keys.ts';
 import { freePort } from '../support/db-clients.ts';
 

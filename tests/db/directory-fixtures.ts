@@ -37,7 +37,7 @@ export const NAMES = [
 	'Foxtrot Consulting',
 	'Golf Pro Shop',
 ] as const;
-export type FixtureName = (typeof NAMES)[number];
+type FixtureName = (typeof NAMES)[number];
 
 function business(
 	name: string,

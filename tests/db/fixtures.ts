@@ -72,11 +72,7 @@ export function fixtureBusiness(options: {
 	};
 }
 
-export function fixtureBanner(options: {
-	id?: string;
-	name: string;
-	active: boolean;
-}): BannerInput {
+function fixtureBanner(options: { id?: string; name: string; active: boolean }): BannerInput {
 	return {
 		id: options.id ?? randomUUID(),
 		banner_name: options.name,
@@ -86,11 +82,7 @@ export function fixtureBanner(options: {
 }
 
 /** A one-hour chamber event in the Atlas shape, a year from now. */
-export function fixtureEvent(options: {
-	eventId: number;
-	name: string;
-	closed: boolean;
-}): EventInput {
+function fixtureEvent(options: { eventId: number; name: string; closed: boolean }): EventInput {
 	const start = new Date(Date.UTC(new Date().getUTCFullYear() + 1, 2, 15, 14, 0, 0));
 	const end = new Date(start.getTime() + 60 * 60 * 1000);
 	const day = start.toISOString().slice(0, 10);
@@ -108,7 +100,7 @@ export function fixtureEvent(options: {
 	};
 }
 
-export interface FixtureTenantIds {
+interface FixtureTenantIds {
 	publishedProfileId: string;
 	unpublishedProfileId: string;
 	activeBannerId: string;
@@ -119,7 +111,7 @@ export interface FixtureTenantIds {
  * Tenant A: one published and one unpublished business, one active and one inactive banner,
  * one open and one closed event, an admin and an editor.
  */
-export function tenantAFile(slug: string, ids: FixtureTenantIds): TenantFileInput {
+function tenantAFile(slug: string, ids: FixtureTenantIds): TenantFileInput {
 	return {
 		tenant: { slug, name: `RLS Chamber A ${slug}` },
 		businesses: [
@@ -139,7 +131,7 @@ export function tenantAFile(slug: string, ids: FixtureTenantIds): TenantFileInpu
 }
 
 /** Tenant B: one published business, an admin and a super admin. */
-export function tenantBFile(slug: string, publishedProfileId: string): TenantFileInput {
+function tenantBFile(slug: string, publishedProfileId: string): TenantFileInput {
 	return {
 		tenant: { slug, name: `RLS Chamber B ${slug}` },
 		businesses: [fixtureBusiness({ id: publishedProfileId, name: 'B Hardware', published: true })],

@@ -1,9 +1,9 @@
 // Runs on: PGlite — it reads an embedded database of its own, whatever the suite runs on.
 import { readFile } from 'node:fs/promises';
 import { beforeAll, expect, it } from 'vitest';
-import { databaseTypesText, TYPES_FILE } from '../../scripts/lib/database-types.ts';
-import { withMigratedDatabase } from '../../scripts/lib/migrated-database.ts';
-import { dumpSchema, SCHEMA_FILE, schemaFileText } from '../../scripts/lib/schema-dump.ts';
+import { databaseTypesText, TYPES_FILE } from '../../scripts/db/type-generator.ts';
+import { withMigratedDatabase } from '../../scripts/db/migrated-database.ts';
+import { dumpSchema, SCHEMA_FILE, schemaFileText } from '../../scripts/db/schema-dump.ts';
 
 // The checked-in schema and types are what the migrations make: a fresh embedded database, a
 // copy of the migrated template, which the same migrations made from scratch (not the suite's

@@ -12,8 +12,8 @@ import {
 	type LocalBuild,
 	type LocalPublisher,
 	type SiteBuilder,
-} from '../../scripts/lib/local-publisher.ts';
-import { startSiteServer, type SiteServer } from '../../scripts/lib/netlify-local.ts';
+} from '../../scripts/local-netlify/publisher.ts';
+import { startSiteServer, type SiteServer } from '../../scripts/local-netlify/server.ts';
 import { requestPublish } from '../../src/features/publish/publish.server.ts';
 import { importTenant } from '../../src/features/tenants/tenants.server.ts';
 import { parseTenantFile } from '../../src/features/tenants/tenant-file.ts';

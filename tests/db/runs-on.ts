@@ -13,7 +13,7 @@ import { join } from 'node:path';
  * still be run by hand on PGlite: `npx vitest run --project db tests/db/rls.test.ts`).
  */
 export type RunsOn = 'PGlite' | 'hosted' | 'both';
-export type DbSuite = 'pglite' | 'hosted';
+type DbSuite = 'pglite' | 'hosted';
 
 const DIR = import.meta.dirname;
 const LINE = /^\/\/ Runs on: (PGlite|hosted|both) — \S/;
@@ -24,7 +24,7 @@ export function runsOn(source: string): RunsOn | null {
 	return match ? (match[1] as RunsOn) : null;
 }
 
-export function runsIn(where: RunsOn, suite: DbSuite): boolean {
+function runsIn(where: RunsOn, suite: DbSuite): boolean {
 	return where === 'both' || where.toLowerCase() === suite;
 }
 

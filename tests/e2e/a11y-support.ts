@@ -18,13 +18,13 @@ import { DARK_BRAND, LOW_CONTRAST, type ThemeSample } from '../support/themes.ts
  */
 
 /** The WCAG 2.0, 2.1 and 2.2 rules at levels A and AA. */
-export const WCAG_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
+const WCAG_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
 
 /**
  * axe's WCAG rules it still calls experimental, which withTags leaves out. Label in Name (2.5.3)
  * among them found the calendar's day cells; all five pass on every page.
  */
-export const EXPERIMENTAL_WCAG_RULES = [
+const EXPERIMENTAL_WCAG_RULES = [
 	'label-content-name-mismatch',
 	'css-orientation-lock',
 	'p-as-heading',
@@ -33,15 +33,15 @@ export const EXPERIMENTAL_WCAG_RULES = [
 ];
 
 /** The rules whose outcome depends on the page's colours. */
-export const COLOUR_RULES = ['color-contrast', 'link-in-text-block'];
+const COLOUR_RULES = ['color-contrast', 'link-in-text-block'];
 
 /**
  * Rules turned off, each with its reason. None: every WCAG A/AA rule runs on every page. (An
  * entry here needs a reason a reader can check, and docs/accessibility.md lists it.)
  */
-export const RULES_OFF: Readonly<Record<string, string>> = {};
+const RULES_OFF: Readonly<Record<string, string>> = {};
 
-export interface Theme {
+interface Theme {
 	name: string;
 	/** The custom properties themeCss writes for the colour set; null for the page's own. */
 	properties: string | null;
@@ -54,14 +54,14 @@ function properties(sample: ThemeSample): string {
 		.join(' ');
 }
 
-export const THEMES: readonly Theme[] = [
+const THEMES: readonly Theme[] = [
 	{ name: 'demo', properties: null },
 	{ name: DARK_BRAND.name, properties: properties(DARK_BRAND) },
 	{ name: LOW_CONTRAST.name, properties: properties(LOW_CONTRAST) },
 ];
 
 /** Puts a colour set's custom properties in the page's theme element (null: the page's own). */
-export async function useTheme(page: Page, theme: Theme): Promise<void> {
+async function useTheme(page: Page, theme: Theme): Promise<void> {
 	await page.evaluate((props) => {
 		const style = document.querySelector<HTMLStyleElement>('style[data-theme]');
 		if (!style) throw new Error('The page has no <style data-theme>');

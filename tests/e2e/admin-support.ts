@@ -12,11 +12,10 @@ import { slugify } from '../../src/features/directory/rules.ts';
 import { getTenantBySlug, importTenant } from '../../src/features/tenants/tenants.server.ts';
 import { parseTenantFile, type UserRole } from '../../src/features/tenants/tenant-file.ts';
 import { jsonObject, storedConfig, type JsonObject } from '../support/db-clients.ts';
+import { BUILD_GOES_LIVE, DATA_DIR, STACK_URL } from './e2e-env.ts';
 
 /** Shared by the admin-portal specs: the e2e stack as a server-side script sees it. */
 
-export const DATA_DIR = process.env.E2E_DATA_DIR || '.data-test/e2e';
-export const STACK_URL = `http://127.0.0.1:${process.env.E2E_STACK_PORT || 26321}`;
 export const DEMO_PASSWORD = 'demo-password';
 
 /** The admin panel's page. */
@@ -223,36 +222,58 @@ export async function savedConfig(slug: string): Promise<ChamberConfig> {
 	return storedConfig(await serviceClient(), { slug });
 }
 
-/** The demo admin's access token, signed in through the API as the panel signs in. */
-export async function adminToken(request: APIRequestContext): Promise<string> {
+/** The demo admin signed in through the API as the panel signs in: the token and the chamber. */
+export async function adminSession(
+	request: APIRequestContext,
+): Promise<{ token: string; tenantId: string }> {
 	const login = await request.post('/api/auth/supabase-login', {
 		data: { email: 'admin@demo.test', password: DEMO_PASSWORD },
 	});
 	expect(login.status()).toBe(200);
-	return ((await login.json()) as { session: { access_token: string } }).session.access_token;
+	const body = (await login.json()) as {
+		session: { access_token: string };
+		user: { tenantId: string };
+	};
+	return { token: body.session.access_token, tenantId: body.user.tenantId };
+}
+
+/** Asks for a publish as the holder of `token` (POST /api/publish); answers its id. */
+export async function requestPublish(
+	request: APIRequestContext,
+	token: string,
+	reason: string,
+): Promise<number> {
+	const started = await request.post('/api/publish', {
+		headers: { Authorization: `Bearer ${token}` },
+		data: { reason },
+	});
+	expect(started.status()).toBe(202);
+	return ((await started.json()) as { publish: { id: number } }).publish.id;
+}
+
+/** Publish `id` as the panel's status reads it (GET /api/publish-status). */
+export async function publishState(request: APIRequestContext, token: string, id: number) {
+	const status = await request.get('/api/publish-status?limit=20', {
+		headers: { Authorization: `Bearer ${token}` },
+	});
+	const body = (await status.json()) as {
+		publishes: { id: number; state: string; error: string | null }[];
+	};
+	return body.publishes.find((p) => p.id === id);
 }
 
 /** Waits until the demo's publish `id` is live: a real build, minutes on a busy machine. */
 export async function waitUntilLive(request: APIRequestContext, id: number): Promise<void> {
-	const headers = { Authorization: `Bearer ${await adminToken(request)}` };
+	const { token } = await adminSession(request);
 	await expect
-		.poll(
-			async () => {
-				const status = await request.get('/api/publish-status?limit=20', { headers });
-				const body = (await status.json()) as { publishes: { id: number; state: string }[] };
-				return body.publishes.find((p) => p.id === id)?.state;
-			},
-			{ timeout: 200_000 },
-		)
+		.poll(async () => (await publishState(request, token, id))?.state, BUILD_GOES_LIVE)
 		.toBe('live');
 }
 
 /** Publishes the demo site as it is in the database, as its admin, and waits until it is live. */
 export async function publishDemo(request: APIRequestContext, reason: string): Promise<void> {
-	const headers = { Authorization: `Bearer ${await adminToken(request)}` };
-	const started = await request.post('/api/publish', { headers, data: { reason } });
-	expect(started.status()).toBe(202);
-	await waitUntilLive(request, ((await started.json()) as { publish: { id: number } }).publish.id);
+	const { token } = await adminSession(request);
+	await waitUntilLive(request, await requestPublish(request, token, reason));
 }
 
 export interface DemoBusiness {

@@ -3,10 +3,11 @@ import { join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { profilePath } from '../../src/features/business/business.ts';
 import type { Business } from '../../src/features/directory/directory.ts';
-import { DATA_DIR, openPanel, withDatabase } from './admin-support.ts';
+import { openPanel, withDatabase } from './admin-support.ts';
 import { demoTenant, findBusiness } from './directory-helpers.ts';
 import { expectFocusKeptIn } from './focus-support.ts';
 import { holdRequests } from './island-support.ts';
+import { DATA_DIR } from './e2e-env.ts';
 
 async function openDialog(page: Page): Promise<Business> {
 	const business = await findBusiness(

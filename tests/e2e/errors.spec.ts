@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { eventPath, type Event } from '../../src/features/events/events.ts';
 import { getTenantBySlug } from '../../src/features/tenants/tenants.server.ts';
-import { DATA_DIR, serviceClient, useSession, withDatabase } from './admin-support.ts';
+import { serviceClient, useSession, withDatabase } from './admin-support.ts';
+import { DATA_DIR } from './e2e-env.ts';
 
 // The fallback error screen in the built site: an island that throws while
 // rendering (public and admin) and a page rendered on demand that fails, each showing the screen

@@ -29,7 +29,7 @@ export async function expectFocusKeptIn(
  * shadow on the element or on one of its four nearest ancestors (a card outlines itself when its
  * stretched link, four levels down, has the focus).
  */
-export async function focusState(page: Page): Promise<{ element: string; visible: boolean }> {
+async function focusState(page: Page): Promise<{ element: string; visible: boolean }> {
 	return page.evaluate(() => {
 		const active = document.activeElement;
 		if (!active || active === document.body) return { element: 'body', visible: true };

@@ -7,20 +7,19 @@ import { expect, test, type Page } from '@playwright/test';
 import { expectAccessibleInEveryTheme } from './a11y-support.ts';
 import {
 	createUser,
-	DATA_DIR,
 	PANEL,
 	savedConfig,
 	serviceClient,
 	signIn,
 	useSession,
 } from './admin-support.ts';
+import { DATA_DIR, STACK_PORT } from './e2e-env.ts';
 
 // The configuration generator in Chromium: its guard, the form and
 // its live outputs, drafts, downloads, and the tenant file it writes going through the real
 // `npm run tenant:import`.
 
 const GENERATOR = '/chamber-config/generator';
-const STACK_PORT = process.env.E2E_STACK_PORT || '26321';
 const run = promisify(execFile);
 
 async function openAs(page: Page, email: string): Promise<void> {
@@ -190,7 +189,11 @@ test('the downloaded tenant file is imported by tenant:import as it is', async (
 	const file = join(tmpdir(), `${slug}.json`);
 	await writeFile(file, await readFile(await download.path()));
 
-	const env = { ...process.env, CHAMBER_DATA_DIR: DATA_DIR, CHAMBER_STACK_PORT: STACK_PORT };
+	const env = {
+		...process.env,
+		CHAMBER_DATA_DIR: DATA_DIR,
+		CHAMBER_STACK_PORT: String(STACK_PORT),
+	};
 	try {
 		const { stdout } = await run(process.execPath, ['scripts/tenant-import.ts', file], { env });
 		expect(stdout).toContain(`as tenant "${slug}"`);

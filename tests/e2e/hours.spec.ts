@@ -2,17 +2,17 @@ import { expect, test } from '@playwright/test';
 import { IN_FULL_BROWSER } from './full-browser.ts';
 import { demoBusiness, openListing, openPanel, panelTab } from './admin-support.ts';
 import { weighScripts } from './script-budget.ts';
+import { BUILD_GOES_LIVE, timeWithBuilds } from './e2e-env.ts';
 
 // Staff give a demo business its opening hours in the Members tab; after the publish its profile
 // shows the week as a table, the note, and the hours in its structured data, with no script.
-
-const build = { timeout: 240_000 };
 
 test(
 	'staff set opening hours in the Members tab; the profile shows the week after the publish',
 	IN_FULL_BROWSER,
 	async ({ page, request }) => {
-		test.setTimeout(360_000);
+		// The save's build may queue behind one an earlier spec started.
+		test.setTimeout(timeWithBuilds(2));
 		const { name, profile } = await demoBusiness(13);
 		const note = `Closed on public holidays ${Date.now().toString(36)}`;
 
@@ -31,7 +31,9 @@ test(
 		// Saved as read: the field shows the text form the schema writes back.
 		await expect(hours).toHaveValue(`Mon-Fri 09:00-17:00\nSat 10:00-14:00\n${note}`);
 
-		await expect.poll(async () => (await request.get(profile)).text(), build).toContain(note);
+		await expect
+			.poll(async () => (await request.get(profile)).text(), BUILD_GOES_LIVE)
+			.toContain(note);
 		const weight = await weighScripts(page, profile);
 		expect(weight.files).toEqual([]);
 		const section = page.getByRole('region', { name: 'Opening Hours' });

@@ -10,15 +10,14 @@ import {
 import { dataOf } from '../support/db-clients.ts';
 import { unusedPartsBomb } from '../support/hostile-files.ts';
 import { LIMIT_MESSAGES } from '../../src/features/members/import/limits.ts';
-import { DATA_DIR, DEMO_PASSWORD, openPanel, serviceClient, STACK_URL } from './admin-support.ts';
+import { DEMO_PASSWORD, openPanel, serviceClient } from './admin-support.ts';
+import { ATLAS_MEMBERS_PORT, DATA_DIR, STACK_URL } from './e2e-env.ts';
 
 // Member imports in Chromium on `npm start`, signed in as the demo chamber's admin: a file with
 // a bad row is previewed with its row and column and nothing is applied; a good one is applied,
 // waits for the publish window, and its new member has its page at once; a large file shows its progress across
 // a reload; a sync from the stand-in membership system keeps a field staff changed in the panel.
 
-/** Where playwright.config.ts points the server's member sync: the port after the stack's three. */
-const ATLAS_MEMBERS_PORT = Number(process.env.E2E_STACK_PORT || 26321) + 3;
 const ADMIN = 'admin@demo.test';
 /** Membership-system ids this spec adds, far from the demo's. */
 const NEW_ID = '990001';

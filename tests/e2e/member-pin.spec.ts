@@ -11,6 +11,7 @@ import {
 import { parseTenantFile } from '../../src/features/tenants/tenant-file.ts';
 import { importTenant } from '../../src/features/tenants/tenants.server.ts';
 import { startTileStandin, type TileStandin } from '../support/tile-standin.ts';
+import { TILES_PORT } from './e2e-env.ts';
 
 // The Members tab's pin: a super_admin moves a listing's pin on the map of a chamber of the
 // spec's own (its saves publish no build here), the database keeps it as placed by hand, a later
@@ -18,7 +19,6 @@ import { startTileStandin, type TileStandin } from '../support/tile-standin.ts';
 // business back to the geocoder. axe on the pin's editor in the three colour sets.
 
 const FILE_PLACE = { latitude: 41.66112, longitude: -91.53021 };
-const TILES_PORT = Number(process.env.E2E_STACK_PORT || 26321) + 4;
 const NAME = 'Lakeside Optician';
 
 const optician = (

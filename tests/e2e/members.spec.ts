@@ -11,6 +11,7 @@ import {
 	removeChamber,
 	serviceClient,
 } from './admin-support.ts';
+import { BUILD_GOES_LIVE, timeWithBuilds } from './e2e-env.ts';
 
 // The Members tab in Chromium. The first test works on the demo chamber and watches its changes
 // reach the public site through real builds; the others edit a chamber of their own, opened by
@@ -72,8 +73,7 @@ test('a member added in the panel is on the public site after the publish; unpub
 	request,
 }) => {
 	// Two real builds of the demo site (an edit of a listing going live: hours.spec.ts).
-	test.setTimeout(480_000);
-	const build = { timeout: 240_000 };
+	test.setTimeout(timeWithBuilds(2));
 	const name = `Zephyr Kite Shop ${Date.now().toString(36)}`;
 	const panel = await openMembers(page, 'admin@demo.test');
 	await panel.getByRole('button', { name: 'Add member' }).click();
@@ -96,7 +96,7 @@ test('a member added in the panel is on the public site after the publish; unpub
 
 	// After the publish: in the sitemap, on its category page, its profile, and in search.
 	await expect
-		.poll(async () => (await request.get('/sitemap.xml')).text(), build)
+		.poll(async () => (await request.get('/sitemap.xml')).text(), BUILD_GOES_LIVE)
 		.toContain(profile);
 	expect(await (await request.get('/category/arts-entertainment/')).text()).toContain(name);
 	await page.goto(profile);
@@ -114,7 +114,7 @@ test('a member added in the panel is on the public site after the publish; unpub
 	await expect(listing.getByText('Unpublished', { exact: true })).toBeVisible();
 	expect((await request.get(profile)).status()).toBe(410);
 	await expect
-		.poll(async () => (await request.get('/sitemap.xml')).text(), build)
+		.poll(async () => (await request.get('/sitemap.xml')).text(), BUILD_GOES_LIVE)
 		.not.toContain(id);
 	await page.goto(profile);
 	await expect(page.getByRole('heading', { name: 'Business No Longer Listed' })).toBeVisible();

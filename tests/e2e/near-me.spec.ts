@@ -6,6 +6,7 @@ import { scriptRequests } from './script-budget.ts';
 import { formatDistance } from '../../src/features/geo/rules.ts';
 import type { BusinessLocations } from '../../src/features/directory/directory.ts';
 import { startTileStandin, type TileStandin } from '../support/tile-standin.ts';
+import { TILES_PORT } from './e2e-env.ts';
 
 // 'Near me' and the map view of /search, on the demo chamber (its businesses have their own
 // coordinates): the position asked only when pressed, rounded, sent with the search only; the
@@ -16,7 +17,6 @@ import { startTileStandin, type TileStandin } from '../support/tile-standin.ts';
 /** Cedarbrook's middle, as a browser reports a position (more decimals than the page sends). */
 const HERE = { latitude: 41.97791, longitude: -91.66562 };
 const SENT = '41.978,-91.666';
-const TILES_PORT = Number(process.env.E2E_STACK_PORT || 26321) + 4;
 
 let tiles: TileStandin;
 

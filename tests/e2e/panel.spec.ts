@@ -13,6 +13,7 @@ import {
 	serviceClient,
 	withDatabase,
 } from './admin-support.ts';
+import { BUILD_GOES_LIVE, timeWithBuilds } from './e2e-env.ts';
 
 // The admin panel in Chromium. Most tests edit a chamber of their own, opened by a
 // super_admin with ?chamber= (its saves do not publish this deployment's site); the last one
@@ -229,7 +230,7 @@ test('a save on the demo chamber goes live (hero title, a colour, a menu item, a
 	request,
 }) => {
 	// Four real builds (before, the save, at most one more, the restore).
-	test.setTimeout(480_000);
+	test.setTimeout(timeWithBuilds(2));
 	const service = await serviceClient();
 	const before = await savedConfig('demo');
 	const title = `Shop Cedar Valley ${Date.now().toString(36)}`;
@@ -272,7 +273,7 @@ test('a save on the demo chamber goes live (hero title, a colour, a menu item, a
 			.filter({ hasText: /Publishing|Live/ });
 		// The save's build is queued or running when the save ends: first that, then live.
 		await expect(status).toHaveText(/^Publishing…/);
-		await expect(status).toHaveText(/^Live since \d\d:\d\d$/, { timeout: 200_000 });
+		await expect(status).toHaveText(/^Live since \d\d:\d\d$/, BUILD_GOES_LIVE);
 		// An upload and three update-config calls: at most two builds.
 		const { data: builds } = await service
 			.from('publishes')
@@ -311,7 +312,7 @@ test('a save on the demo chamber goes live (hero title, a colour, a menu item, a
 		await expect(
 			history.getByRole('status').filter({ hasText: /^Restored the configuration/ }),
 		).toBeVisible();
-		await expect.poll(home, { timeout: 200_000 }).toContain(before.content.heroTitle);
+		await expect.poll(home, BUILD_GOES_LIVE).toContain(before.content.heroTitle);
 		expect(await home()).not.toContain(title);
 	} finally {
 		const current = await savedConfig('demo');

@@ -9,6 +9,7 @@ import {
 	withDatabase,
 } from './admin-support.ts';
 import type { JsonObject } from '../support/db-clients.ts';
+import { BUILD_GOES_LIVE, timeWithBuilds } from './e2e-env.ts';
 
 // The month's publish budget in the demo's panel: the header says how many of the month's
 // publishes are used; at the budget a save asks before it publishes, naming the cost, and 'Wait
@@ -61,7 +62,7 @@ async function lastPublish(): Promise<number> {
 test("the header shows the month's publishes; at the budget a save asks first, naming the cost, and can wait", async ({
 	page,
 }) => {
-	test.setTimeout(300_000);
+	test.setTimeout(timeWithBuilds(1));
 	// A build still under way from an earlier spec would take the save in (a save joins a queued
 	// build, which costs nothing): wait until none is.
 	await expect
@@ -75,7 +76,7 @@ test("the header shows the month's publishes; at the budget a save asks first, n
 					);
 					return rows[0]!.n;
 				}),
-			{ timeout: 240_000 },
+			BUILD_GOES_LIVE,
 		)
 		.toBe(0);
 	// The month's publishes up to the budget, as the database counts them.

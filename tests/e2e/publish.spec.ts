@@ -3,7 +3,8 @@ import { createClient } from '@supabase/supabase-js';
 import type { Database, SupabaseClient } from '../../src/lib/database.ts';
 import { loadOrCreateKeys } from '../../scripts/stack/keys.ts';
 import { dataOf, jsonObject, type JsonObject } from '../support/db-clients.ts';
-import { DATA_DIR, DEMO_PASSWORD, serviceClient, STACK_URL } from './admin-support.ts';
+import { adminSession, publishState, requestPublish, serviceClient } from './admin-support.ts';
+import { BUILD_GOES_LIVE, DATA_DIR, STACK_URL, timeWithBuilds } from './e2e-env.ts';
 
 // Publishing on `npm start`: a publish requested through the functions whose build fails (a
 // configuration the build refuses) leaves the site as it was and says why; the preview shows
@@ -13,7 +14,7 @@ import { DATA_DIR, DEMO_PASSWORD, serviceClient, STACK_URL } from './admin-suppo
 // states.
 
 test.describe.configure({ mode: 'serial' });
-test.setTimeout(240_000);
+test.setTimeout(timeWithBuilds(1));
 
 interface Admin {
 	token: string;
@@ -21,21 +22,15 @@ interface Admin {
 	client: SupabaseClient;
 }
 
+/** The demo admin, with a client of the stack as them (what they read, as the panel reads it). */
 async function signInAdmin(request: APIRequestContext): Promise<Admin> {
-	const response = await request.post('/api/auth/supabase-login', {
-		data: { email: 'admin@demo.test', password: DEMO_PASSWORD },
-	});
-	expect(response.status()).toBe(200);
-	const body = (await response.json()) as {
-		session: { access_token: string };
-		user: { tenantId: string };
-	};
+	const { token, tenantId } = await adminSession(request);
 	const keys = await loadOrCreateKeys(DATA_DIR);
 	const client = createClient<Database>(STACK_URL, keys.anonKey, {
-		global: { headers: { Authorization: `Bearer ${body.session.access_token}` } },
+		global: { headers: { Authorization: `Bearer ${token}` } },
 		auth: { persistSession: false },
 	});
-	return { token: body.session.access_token, tenantId: body.user.tenantId, client };
+	return { token, tenantId, client };
 }
 
 async function content(admin: Admin): Promise<JsonObject> {
@@ -48,31 +43,11 @@ async function content(admin: Admin): Promise<JsonObject> {
 	return jsonObject(data.content, 'content');
 }
 
-async function publish(request: APIRequestContext, admin: Admin): Promise<number> {
-	const response = await request.post('/api/publish', {
-		headers: { Authorization: `Bearer ${admin.token}` },
-		data: { reason: 'Content saved' },
-	});
-	expect(response.status()).toBe(202);
-	return ((await response.json()) as { publish: { id: number } }).publish.id;
-}
-
-/** The publish's state, as the panel's status reads it. */
-async function stateOf(request: APIRequestContext, admin: Admin, id: number) {
-	const response = await request.get('/api/publish-status?limit=20', {
-		headers: { Authorization: `Bearer ${admin.token}` },
-	});
-	const body = (await response.json()) as {
-		publishes: { id: number; state: string; error: string | null }[];
-	};
-	return body.publishes.find((p) => p.id === id);
-}
-
 async function untilFinished(request: APIRequestContext, admin: Admin, id: number) {
 	await expect
-		.poll(async () => (await stateOf(request, admin, id))?.state, { timeout: 200_000 })
+		.poll(async () => (await publishState(request, admin.token, id))?.state, BUILD_GOES_LIVE)
 		.toMatch(/^(live|failed)$/);
-	return stateOf(request, admin, id);
+	return publishState(request, admin.token, id);
 }
 
 test('a build that fails leaves the live site as it was, and says why', async ({
@@ -95,7 +70,7 @@ test('a build that fails leaves the live site as it was, and says why', async ({
 			.update({ colors: { ...before, primary: 'nocolor' } })
 			.eq('tenant_id', admin.tenantId);
 		expect(broken.error).toBeNull();
-		const id = await publish(request, admin);
+		const id = await requestPublish(request, admin.token, 'Content saved');
 		const outcome = await untilFinished(request, admin, id);
 		expect(outcome?.state).toBe('failed');
 		expect(outcome?.error).toMatch(

@@ -15,8 +15,9 @@ import {
 } from '../../src/features/reports/reports.ts';
 import { loadOrCreateKeys } from '../../scripts/stack/keys.ts';
 import { RANDOM_SEED_KEY } from '../../src/features/search/search.ts';
-import { DATA_DIR, openPanel, panelTab, STACK_URL, withDatabase } from './admin-support.ts';
+import { openPanel, panelTab, withDatabase } from './admin-support.ts';
 import { allBusinesses, demoConfig } from './directory-helpers.ts';
+import { DATA_DIR, STACK_URL } from './e2e-env.ts';
 
 // Member statistics as a visitor and the chamber's admin meet them: browsing counts (in a
 // browser that is not a bot), a bot or a browser sending Global Privacy Control counts nothing,

@@ -6,7 +6,7 @@ import { expect, type Page, type Response } from '@playwright/test';
 // load none until the visitor asks for something (a profile's contact dialog).
 
 /** At most this much gzipped script before interaction (docs/performance.md). */
-export const SCRIPT_BUDGET_BYTES = 80 * 1024;
+const SCRIPT_BUDGET_BYTES = 80 * 1024;
 
 export interface ScriptWeight {
 	/** Gzipped bytes of every script file the page loaded, plus its inline scripts. */

@@ -13,7 +13,6 @@ import {
 } from '../../src/features/self-service/self-service.ts';
 import {
 	changeDemoConfig,
-	DATA_DIR,
 	demoBusiness,
 	openPanel,
 	panelTab,
@@ -22,6 +21,7 @@ import {
 	type DemoBusiness,
 } from './admin-support.ts';
 import { demoConfig } from './directory-helpers.ts';
+import { BUILD_GOES_LIVE, DATA_DIR, timeWithBuilds } from './e2e-env.ts';
 
 // A member of the demo chamber keeps its own listing current: from its profile to an e-mailed
 // sign-in link, an edit of its description and logo, staff's approval in the Requests tab; a
@@ -34,7 +34,6 @@ import { demoConfig } from './directory-helpers.ts';
 
 test.describe.configure({ mode: 'serial' });
 
-const build = { timeout: 240_000 };
 const tag = Date.now().toString(36);
 const description = `Fresh bread and e2e pastries ${tag}`;
 const phone = `(319) 555-${String(Date.now() % 10_000).padStart(4, '0')}`;
@@ -286,7 +285,7 @@ test("the member's page shows its own listing's numbers, as staff see them in th
 test('opening hours go live without review by default, at once; the window’s publish takes the phone; the profile shows every change', async ({
 	page,
 }) => {
-	test.setTimeout(300_000);
+	test.setTimeout(timeWithBuilds(1));
 	// Profiles are rendered on demand and only the profile shows opening hours: live at once.
 	await changeLiveField(
 		'Opening hours',
@@ -315,7 +314,7 @@ test('opening hours go live without review by default, at once; the window’s p
 	expect(window).toBeGreaterThan(0);
 	await waitUntilLive(page.request, window);
 	await expect
-		.poll(async () => (await page.request.get(business.profile)).text(), build)
+		.poll(async () => (await page.request.get(business.profile)).text(), BUILD_GOES_LIVE)
 		.toContain(hoursNote);
 	const html = await (await page.request.get(business.profile)).text();
 	expect(html).toContain(description);

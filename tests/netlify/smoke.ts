@@ -3,7 +3,7 @@
  * own CLI (`netlify serve --offline --internal-disable-edge-functions`, which runs the build
  * command, bundles the functions as a deploy does and runs them in Netlify's function runtime),
  * against the embedded stack, with the site variables a Netlify site has. Every function route
- * and page kind must answer as `npm start`'s server (scripts/lib/netlify-local.ts) answers the
+ * and page kind must answer as `npm start`'s server (scripts/local-netlify/server.ts) answers the
  * same request from the same build: status, content type and key content.
  *
  * netlify-cli lives in tools/netlify (its own lockfile; `.ci/run` installs it). Its own data
@@ -19,7 +19,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createClient } from '@supabase/supabase-js';
 import type { Database } from '../../src/lib/database.ts';
-import { startSiteServer, type SiteServer } from '../../scripts/lib/netlify-local.ts';
+import { startSiteServer, type SiteServer } from '../../scripts/local-netlify/server.ts';
 import { ensureSeededStack } from '../../scripts/lib/seeded-stack.ts';
 import { ROOT } from '../../scripts/lib/site.ts';
 import type { Stack } from '../../scripts/stack/index.ts';

@@ -18,7 +18,7 @@ import {
  * fields. Failure modes can be switched on while it runs.
  */
 
-export type AtlasMode =
+type AtlasMode =
 	/** Answers normally. */
 	| 'ok'
 	/** HTTP 500 with an error body. */

@@ -19,7 +19,7 @@ import { addMonths } from 'date-fns/addMonths';
  * window a read takes; and a stand-in server that serves them over HTTP as the vendors do.
  */
 
-export const FEED_ZONE = 'America/Chicago';
+const FEED_ZONE = 'America/Chicago';
 
 /** The vendors' line: content lines folded at 75 octets, CRLF (RFC 5545 §3.1). */
 function fold(line: string): string {
@@ -313,7 +313,7 @@ export function outlookFeed(options: OutlookFeedOptions = {}): string {
 
 // --- The stand-in ----------------------------------------------------------------------------------
 
-export type FeedMode = 'ok' | 'error500' | 'notCalendar' | 'tooLarge' | 'slow';
+type FeedMode = 'ok' | 'error500' | 'notCalendar' | 'tooLarge' | 'slow';
 
 export interface FeedStandin {
 	url: string;

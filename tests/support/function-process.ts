@@ -4,7 +4,7 @@
  * (its memory in /proc). The environment names the stack (SUPABASE_URL and its keys), the chamber
  * (TENANT) and the port (PORT); it prints `listening <url>` once it answers.
  */
-import { startSiteServer } from '../../scripts/lib/netlify-local.ts';
+import { startSiteServer } from '../../scripts/local-netlify/server.ts';
 
 const server = await startSiteServer({
 	distDir: 'public',

@@ -1,5 +1,5 @@
 import { request } from 'node:http';
-import { startSiteServer } from '../../scripts/lib/netlify-local.ts';
+import { startSiteServer } from '../../scripts/local-netlify/server.ts';
 import { freePort } from './db-clients.ts';
 
 /** What the functions need of the stack vitest provides (`inject('stack')`). */

@@ -34,7 +34,7 @@ let zeroSegment: Buffer | undefined;
  * block. Its CRC is left 0: a reader learns that only after inflating all of it, which is what a
  * bomb is about.
  */
-export function zeros(segments: number): { data: Buffer; size: number } {
+function zeros(segments: number): { data: Buffer; size: number } {
 	zeroSegment ??= deflateRawSync(Buffer.alloc(SEGMENT_BYTES), {
 		level: 9,
 		finishFlush: constants.Z_SYNC_FLUSH,

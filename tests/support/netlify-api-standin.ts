@@ -16,7 +16,7 @@ import type { AddressInfo } from 'node:net';
  * 404. What arrived is recorded for the tests to check; failures can be switched on.
  */
 
-export interface BuildHookCall {
+interface BuildHookCall {
 	hookId: string;
 	triggerTitle: string | null;
 	triggerBranch: string | null;
@@ -24,7 +24,7 @@ export interface BuildHookCall {
 	body: string;
 }
 
-export interface PurgeCall {
+interface PurgeCall {
 	authorization: string | undefined;
 	contentType: string | undefined;
 	body: unknown;

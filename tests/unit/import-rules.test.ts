@@ -40,7 +40,7 @@ function valueImports(file: string): string[] {
 		}
 		if (ts.isImportDeclaration(statement)) {
 			const clause = statement.importClause;
-			if (clause?.isTypeOnly) continue;
+			if (clause?.phaseModifier === ts.SyntaxKind.TypeKeyword) continue;
 			const named = clause?.namedBindings;
 			// `import { type A, type B } from …` with no default is erased too.
 			if (

@@ -1,4 +1,8 @@
-import { resolve } from 'node:path';
+import { execFile } from 'node:child_process';
+import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { promisify } from 'node:util';
 import { ESLint } from 'eslint';
 import { describe, expect, it } from 'vitest';
 
@@ -8,7 +12,8 @@ import { describe, expect, it } from 'vitest';
  * it is allowed.
  */
 
-const eslint = new ESLint({ cwd: resolve(import.meta.dirname, '../..') });
+const ROOT = resolve(import.meta.dirname, '../..');
+const eslint = new ESLint({ cwd: ROOT });
 
 /** The no-restricted-imports messages ESLint gives `code` as the file `path`. */
 async function restricted(path: string, code: string): Promise<string[]> {
@@ -103,6 +108,58 @@ describe('every CSV the product writes goes through the helper that escapes form
 				expect.stringMatching(/Write CSV with toCsv \(src\/lib\/csv\.ts\)/),
 			]);
 			expect(await csvRule('src/lib/csv.ts', code)).toEqual([]);
+		},
+		LINT_TIMEOUT,
+	);
+});
+
+describe('knip, in npm run lint, fails an export nothing imports', () => {
+	const run = promisify(execFile);
+
+	/** knip's findings with the repository's knip.json over a project of the planted files. */
+	async function knipFindings(files: Record<string, string>) {
+		const dir = await mkdtemp(join(tmpdir(), 'knip-planted-'));
+		try {
+			await cp(join(ROOT, 'knip.json'), join(dir, 'knip.json'));
+			await cp(join(ROOT, 'tsconfig.json'), join(dir, 'tsconfig.json'));
+			const planted = { 'package.json': '{"name":"planted","private":true,"type":"module"}' };
+			for (const [path, text] of Object.entries({ ...planted, ...files })) {
+				await mkdir(dirname(join(dir, path)), { recursive: true });
+				await writeFile(join(dir, path), text);
+			}
+			const knip = join(ROOT, 'node_modules/knip/bin/knip.js');
+			// knip exits 1 when it finds something: the answer is its report either way.
+			const { stdout } = await run(process.execPath, [knip, '--reporter', 'json'], {
+				cwd: dir,
+			}).catch((error: { stdout: string }) => error);
+			const report = JSON.parse(stdout) as {
+				issues: { file: string; exports: { name: string }[] }[];
+			};
+			return report.issues.flatMap((issue) =>
+				issue.exports.map((found) => `${issue.file}: ${found.name}`),
+			);
+		} finally {
+			await rm(dir, { recursive: true, force: true });
+		}
+	}
+
+	it('runs in npm run lint', async () => {
+		const pkg = JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')) as {
+			scripts: Record<string, string>;
+		};
+		expect(pkg.scripts.lint).toMatch(/(^|&& )knip\b/);
+	});
+
+	it(
+		'names a planted unused export, and not the one a function imports',
+		async () => {
+			const findings = await knipFindings({
+				'netlify/functions/planted.ts':
+					"import { used } from '../../src/features/planted/planted.ts';\nexport default () => used;\n",
+				'src/features/planted/planted.ts':
+					'export const used = 1;\nexport const plantedUnused = 2;\n',
+			});
+			expect(findings).toEqual(['src/features/planted/planted.ts: plantedUnused']);
 		},
 		LINT_TIMEOUT,
 	);

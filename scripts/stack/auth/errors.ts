@@ -32,11 +32,11 @@ export class OAuthError extends Error {
 	}
 }
 
-export const API_VERSION_HEADER = 'X-Supabase-Api-Version';
+const API_VERSION_HEADER = 'X-Supabase-Api-Version';
 const API_VERSION_2024 = Date.UTC(2024, 0, 1);
 
 /** The API version a request asks for: '2024-01-01' for that date or later, else the initial one. */
-export function requestedApiVersion(header: string | null | undefined): '2024-01-01' | null {
+function requestedApiVersion(header: string | null | undefined): '2024-01-01' | null {
 	if (!header || !/^\d{4}-\d{2}-\d{2}$/.test(header)) return null;
 	const date = Date.parse(`${header}T00:00:00Z`);
 	return Number.isFinite(date) && date >= API_VERSION_2024 ? '2024-01-01' : null;

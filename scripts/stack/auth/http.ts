@@ -77,7 +77,7 @@ function bearer(req: IncomingMessage): string | null {
  * address of the header the edge sets (`rateLimitHeader`, X-Forwarded-For as our gateway
  * overwrites it with the connection's address), else the connection's own.
  */
-export function clientAddress(
+function clientAddress(
 	req: IncomingMessage,
 	config: Pick<AuthConfig, 'rateLimitHeader' | 'sbForwardedForEnabled'>,
 ): string {

@@ -79,7 +79,7 @@ export interface RequestInfo {
 const iso = (date: Date | null | undefined) => (date ? date.toISOString() : undefined);
 
 /** A user as GoTrue renders models.User (omitempty fields left out when unset). */
-export function userJson(row: UserRow): UserJson {
+function userJson(row: UserRow): UserJson {
 	const email = row.email ?? '';
 	const appMetadata = { provider: 'email', providers: ['email'], ...(row.raw_app_meta_data ?? {}) };
 	const identity = {
@@ -183,7 +183,7 @@ const LINK_INVALID = 'Email link is invalid or has expired';
 const CODE_INVALID = 'Token has expired or is invalid';
 
 /** GoTrue's crypto.GenerateTokenHash: SHA-224 of the address and the code, hex. */
-export function gotrueTokenHash(email: string, otp: string): string {
+function gotrueTokenHash(email: string, otp: string): string {
 	return createHash('sha224')
 		.update(email + otp)
 		.digest('hex');

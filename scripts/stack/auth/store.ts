@@ -11,9 +11,9 @@ import pg from 'pg';
  */
 
 /** GoTrue's instance_id: one instance, the nil uuid (models.User.DONTUSEINSTANCEID). */
-export const INSTANCE_ID = '00000000-0000-0000-0000-000000000000';
+const INSTANCE_ID = '00000000-0000-0000-0000-000000000000';
 /** GoTrue's default audience (GOTRUE_JWT_AUD) and role (GOTRUE_JWT_DEFAULT_GROUP_NAME). */
-export const AUDIENCE = 'authenticated';
+const AUDIENCE = 'authenticated';
 
 export interface UserRow {
 	instance_id: string | null;

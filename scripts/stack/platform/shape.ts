@@ -7,7 +7,7 @@ import type pg from 'pg';
  * committed `hosted-shape.json` is this, read from a hosted-shaped database; a test holds every
  * database the project runs on (embedded, plain Postgres, hosted) to it.
  */
-export const PLATFORM_TABLES = [
+const PLATFORM_TABLES = [
 	'auth.users',
 	'auth.identities',
 	'auth.sessions',
@@ -18,7 +18,7 @@ export const PLATFORM_TABLES = [
 	'storage.objects',
 ] as const;
 
-export interface TableShape {
+interface TableShape {
 	columns: Record<
 		string,
 		{ type: string; notNull: boolean; default: string | null; generated: string | null }

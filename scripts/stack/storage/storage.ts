@@ -96,7 +96,7 @@ export function parseFileSizeLimit(value: unknown): number | null {
  * dropped), or null when it is none: `image/svg+xml/x` is no MIME type, and would otherwise pass
  * as an SVG and be served as something else.
  */
-export function mimeEssence(contentType: string): string | null {
+function mimeEssence(contentType: string): string | null {
 	try {
 		return new MIMEType(contentType.trim()).essence;
 	} catch {

@@ -29,17 +29,15 @@ import {
 	type TabName,
 } from './admin.ts';
 import { NavTab } from './config/NavTab.tsx';
-import {
-	ColorsTab,
-	ContactTab,
-	ContentTab,
-	FontsTab,
-	HomepageTab,
-	IdentityTab,
-	SearchTab,
-	UrlsTab,
-	type ConfigTabProps,
-} from './config/SiteTabs.tsx';
+import { ColorsTab } from './config/ColorsTab.tsx';
+import { ContactTab } from './config/ContactTab.tsx';
+import { ContentTab } from './config/ContentTab.tsx';
+import { FontsTab } from './config/FontsTab.tsx';
+import { HomepageTab } from './config/HomepageTab.tsx';
+import { IdentityTab } from './config/IdentityTab.tsx';
+import { SearchTab } from './config/SearchTab.tsx';
+import { UrlsTab } from './config/UrlsTab.tsx';
+import type { ConfigTabProps } from './config/config-tabs.tsx';
 import { $banner, $changes, $draft, $saved, configLoaded } from './store.ts';
 import { configVersionsSchema, type ConfigVersions } from './update-config.ts';
 import './admin.css';

@@ -1,7 +1,7 @@
 import { useId, useState } from 'react';
 import { nextScheduleMark, SCHEDULE_STEP_MINUTES } from '../publish/schedule.ts';
-import Dialog from './ops/Dialog.tsx';
-import './ops/ops.css';
+import Dialog from '../ui/Dialog.tsx';
+import '../ui/ui.css';
 
 interface Props {
 	/** The chamber's time zone: the time is entered on its clock. */

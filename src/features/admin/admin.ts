@@ -57,7 +57,7 @@ export type TabName = (typeof TABS)[number];
  * URLs are the chamber's contact details; Homepage and Search shape the site as branding does;
  * History (restoring a published configuration rewrites every section) needs what Colors needs.
  */
-export const TAB_CAPABILITY: Readonly<Record<TabName, Capability>> = {
+const TAB_CAPABILITY: Readonly<Record<TabName, Capability>> = {
 	Identity: 'Edit Contact Info',
 	Contact: 'Edit Contact Info',
 	URLs: 'Edit Contact Info',

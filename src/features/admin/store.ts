@@ -19,8 +19,8 @@ import { rebaseDraft, setAt, valueAt } from './versions.ts';
  */
 
 /** 'Saved!' shows about 3 s; the configuration reloads about 1 s after a save. */
-export const SAVED_MS = 3000;
-export const RELOAD_AFTER_SAVE_MS = 1000;
+const SAVED_MS = 3000;
+const RELOAD_AFTER_SAVE_MS = 1000;
 
 export const $saved = atom<ChamberConfig | null>(null);
 /** The version of each section $saved is at: what every save states it was made from. */

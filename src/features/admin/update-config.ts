@@ -27,10 +27,10 @@ import type { AdminRole } from '../auth/auth.ts';
 
 /** Top-level fields saved as `{field, value}`. */
 export const TOP_LEVEL_FIELDS = ['name', 'city', 'state', 'foundedYear'] as const;
-export type TopLevelField = (typeof TOP_LEVEL_FIELDS)[number];
+type TopLevelField = (typeof TOP_LEVEL_FIELDS)[number];
 
 /** Sections saved one field per call, as `{section, field, value}`. */
-export const FIELD_SECTIONS = {
+const FIELD_SECTIONS = {
 	fonts: fontsSchema,
 	textColors: textColorsSchema,
 	contact: contactSchema,
@@ -40,20 +40,20 @@ export const FIELD_SECTIONS = {
 	footerLabels: footerLabelsSchema,
 	features: featuresSchema,
 } as const;
-export type FieldSection = keyof typeof FIELD_SECTIONS;
+type FieldSection = keyof typeof FIELD_SECTIONS;
 
 /** Sections saved whole, as `{colors: {...}}`, `{navigation: {...}}` and so on. */
-export const WHOLE_SECTIONS = {
+const WHOLE_SECTIONS = {
 	colors: colorsSchema,
 	navigation: navigationSchema,
 	featuredBusinesses: featuredBusinessesSchema,
 	categoryDisplay: categoryDisplaySchema,
 	searchPage: searchPageSchema,
 } as const;
-export type WholeSection = keyof typeof WHOLE_SECTIONS;
+type WholeSection = keyof typeof WHOLE_SECTIONS;
 
 /** One save call's body without `chamber`: what the panel sends for one change. */
-export type ConfigChange =
+type ConfigChange =
 	| { field: TopLevelField; value: unknown }
 	| { section: FieldSection; field: string; value: unknown }
 	| { [K in WholeSection]: { [P in K]: unknown } }[WholeSection];

@@ -20,7 +20,7 @@ import ChangePassword from './ChangePassword.tsx';
 import './auth.css';
 
 /** 'Access Denied' shows 5 s before the credentials go and login follows. */
-export const ACCESS_DENIED_MS = 5000;
+const ACCESS_DENIED_MS = 5000;
 
 /**
  * What the panel inside the shell gets: the signed-in user (role and chamber from the server's

@@ -2,7 +2,7 @@
 import { fireEvent, screen } from '@testing-library/dom';
 import { createElement, useId } from 'react';
 import { afterEach, describe, expect, it } from 'vitest';
-import { cleanup, render } from '../admin/ops/test-support.ts';
+import { cleanup, render } from '../ui/test-support.ts';
 import { NewPasswordFields, useNewPassword } from './AuthForm.tsx';
 
 // The new password and its confirmation as the reset page and the panel's 'Change password'

@@ -1,6 +1,6 @@
 import {
 	useState,
-	type FormEvent,
+	type SubmitEvent,
 	type InputHTMLAttributes,
 	type ReactNode,
 	type Ref,
@@ -16,7 +16,7 @@ interface AuthFormProps {
 	id: string;
 	title: string;
 	lead: ReactNode;
-	onSubmit: (event: FormEvent<HTMLFormElement>) => void;
+	onSubmit: (event: SubmitEvent<HTMLFormElement>) => void;
 	children: ReactNode;
 }
 
@@ -66,7 +66,7 @@ interface FieldProps extends InputHTMLAttributes<HTMLInputElement> {
 }
 
 /** A labelled input. */
-export function Field({ id, label, hint, onValue, children, ...props }: FieldProps) {
+function Field({ id, label, hint, onValue, children, ...props }: FieldProps) {
 	const input = (
 		<input
 			id={id}

@@ -1,5 +1,5 @@
 import type { SupabaseClient } from '../../lib/database.ts';
-import { useId, useRef, useState, type FormEvent } from 'react';
+import { useId, useRef, useState, type SubmitEvent } from 'react';
 import {
 	ErrorAlert,
 	NewPasswordFields,
@@ -40,7 +40,7 @@ export default function ChangePassword({ client }: { client: SupabaseClient }) {
 		dialog.current?.showModal();
 	}
 
-	async function onSubmit(event: FormEvent<HTMLFormElement>) {
+	async function onSubmit(event: SubmitEvent<HTMLFormElement>) {
 		event.preventDefault();
 		if (!current) {
 			setStatus({ kind: 'error', message: 'Please enter your current password.' });

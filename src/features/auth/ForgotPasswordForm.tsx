@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useId, useRef, useState, type SubmitEvent } from 'react';
 import { AuthForm, EmailField, ErrorAlert, SubmitButton } from './AuthForm.tsx';
 import { useHydrated } from './hydrated.ts';
 import { withErrorBoundary } from '../site/ErrorBoundary.tsx';
@@ -22,7 +22,7 @@ function ForgotPasswordForm() {
 		if (status.kind === 'sent') headingRef.current?.focus();
 	}, [status]);
 
-	async function onSubmit(event: FormEvent<HTMLFormElement>) {
+	async function onSubmit(event: SubmitEvent<HTMLFormElement>) {
 		event.preventDefault();
 		if (!email.trim()) {
 			setStatus({ kind: 'error', message: 'Please enter your email address' });

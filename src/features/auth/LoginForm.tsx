@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useId, useRef, useState, type SubmitEvent } from 'react';
 import { safeRedirect, type AdminUser } from './auth.ts';
 import { AuthForm, EmailField, ErrorAlert, PasswordField, SubmitButton } from './AuthForm.tsx';
 import {
@@ -54,7 +54,7 @@ function LoginForm({ supabase }: Props) {
 		if (status.kind === 'error') errorRef.current?.focus();
 	}, [status]);
 
-	async function onSubmit(event: FormEvent<HTMLFormElement>) {
+	async function onSubmit(event: SubmitEvent<HTMLFormElement>) {
 		event.preventDefault();
 		if (!email.trim() || !password) {
 			setStatus({ kind: 'error', message: 'Email and password are required' });

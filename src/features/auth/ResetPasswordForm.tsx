@@ -1,5 +1,5 @@
 import type { Session } from '@supabase/supabase-js';
-import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useId, useRef, useState, type SubmitEvent } from 'react';
 import {
 	AuthForm,
 	ErrorAlert,
@@ -12,8 +12,8 @@ import { withErrorBoundary } from '../site/ErrorBoundary.tsx';
 import './auth.css';
 
 /** The recovery session is looked for 500 ms; success goes to login after 3 s. */
-export const RECOVERY_CHECK_MS = 500;
-export const REDIRECT_AFTER_RESET_MS = 3000;
+const RECOVERY_CHECK_MS = 500;
+const REDIRECT_AFTER_RESET_MS = 3000;
 
 const INVALID_LINK = 'Invalid or expired reset link. Please request a new one from the login page.';
 const NO_SESSION = 'Session not established. Please click the reset link from your email again.';
@@ -83,7 +83,7 @@ function ResetPasswordForm({ supabase }: Props) {
 		return () => clearTimeout(timer);
 	}, [status]);
 
-	async function onSubmit(event: FormEvent<HTMLFormElement>) {
+	async function onSubmit(event: SubmitEvent<HTMLFormElement>) {
 		event.preventDefault();
 		if (newPassword.problem) return;
 		setStatus({ kind: 'saving' });

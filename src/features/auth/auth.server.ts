@@ -1,5 +1,5 @@
 import type { SupabaseClient } from '../../lib/database.ts';
-import { HttpError, ipRateKey } from '../../lib/http.server.ts';
+import { HttpError, ipRateKey, type AnsweredFirst } from '../../lib/http.server.ts';
 import {
 	clearRateLimit,
 	describeWait,
@@ -49,16 +49,13 @@ interface AdminUserRow {
 }
 
 /** The bearer token of a request, or null. */
-export function bearerToken(req: Request): string | null {
+function bearerToken(req: Request): string | null {
 	const match = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.get('authorization') ?? '');
 	return match?.[1] ?? null;
 }
 
 /** The admin record of a user, read with that user's token; null when they are no admin. */
-export async function getAdminUser(
-	client: SupabaseClient,
-	userId: string,
-): Promise<AdminUser | null> {
+async function getAdminUser(client: SupabaseClient, userId: string): Promise<AdminUser | null> {
 	const { data, error } = await client
 		.from('admin_users')
 		.select('user_id, email, role, tenant_id, tenants(slug, name)')
@@ -121,7 +118,7 @@ export async function authenticate(
  * Sign-in attempts, counted before the password is checked: per client address (IPv4, or IPv6
  * /64), whatever the account …
  */
-export const LOGIN_ADDRESS_LIMITS = [
+const LOGIN_ADDRESS_LIMITS = [
 	{ limit: 20, windowSeconds: 300 },
 	{ limit: 100, windowSeconds: 86_400 },
 ] as const;
@@ -130,13 +127,13 @@ export const LOGIN_ADDRESS_LIMITS = [
  * an hour, then 20 in a day. No limit is per account alone: an attacker elsewhere must not be able
  * to lock its owner out.
  */
-export const LOGIN_ADDRESS_ACCOUNT_LIMITS = [
+const LOGIN_ADDRESS_ACCOUNT_LIMITS = [
 	{ limit: 5, windowSeconds: 300 },
 	{ limit: 10, windowSeconds: 3600 },
 	{ limit: 20, windowSeconds: 86_400 },
 ] as const;
 /** Reset e-mails per address per hour; past it the answer looks the same and nothing is sent. */
-export const RESET_EMAIL_LIMIT = { limit: 3, windowSeconds: 3600 } as const;
+const RESET_EMAIL_LIMIT = { limit: 3, windowSeconds: 3600 } as const;
 
 export interface SignInResult {
 	session: {
@@ -235,17 +232,11 @@ export async function signIn(
  */
 export async function sendPasswordReset(
 	email: string,
-	clientIp: string,
-	siteUrl: string,
-	later: (work: Promise<unknown>) => void,
+	{ clientIp, siteUrl, later }: AnsweredFirst,
 	env: ClientEnv = readClientEnv(),
 ): Promise<void> {
-	const service = getServiceClient(env);
-	const wait = await takeRateLimit(service, {
-		bucket: `reset-email:${email}`,
-		...RESET_EMAIL_LIMIT,
-	});
-	if (wait > 0) return;
+	const limit = { bucket: `reset-email:${email}`, ...RESET_EMAIL_LIMIT };
+	if ((await takeRateLimit(getServiceClient(env), limit)) > 0) return;
 	const redirectTo = new URL('/reset-password', siteUrl).href;
 	later(
 		createForwardingAuthClient(clientIp, env)

@@ -131,10 +131,7 @@ export function newPasswordProblem(password: string, confirm: string): PasswordP
 }
 
 /** The admin pages a sign-in may return to; any other `redirect` goes to the panel. */
-export const SIGN_IN_RETURN_PATHS: readonly string[] = [
-	'/chamber-config-v2',
-	'/chamber-config/generator',
-];
+const SIGN_IN_RETURN_PATHS: readonly string[] = ['/chamber-config-v2', '/chamber-config/generator'];
 
 /**
  * Where to go after signing in. The `redirect` parameter is resolved as the browser would resolve
@@ -155,5 +152,8 @@ export function safeRedirect(value: string | null | undefined, fallback = '/cham
 	return `${url.pathname}${url.search}${url.hash}`;
 }
 
-/** The sign-in answer's user, kept in the browser beside the session. */
+/**
+ * The sign-in answer's user, kept in the browser beside the session: the statistics page script
+ * (reports/stats-beacon.js) reads it and counts nothing for staff.
+ */
 export const USER_INFO_KEY = 'chamber-admin-user';

@@ -42,17 +42,6 @@ export function storeUserInfo(user: AdminUser): void {
 	localStorage.setItem(USER_INFO_KEY, JSON.stringify(user));
 }
 
-export function readUserInfo(): AdminUser | null {
-	try {
-		const parsed = adminUserSchema.safeParse(
-			JSON.parse(localStorage.getItem(USER_INFO_KEY) ?? 'null'),
-		);
-		return parsed.success ? parsed.data : null;
-	} catch {
-		return null;
-	}
-}
-
 /** Sign-out or a lost session: both stored tokens and the user-info go. */
 export async function clearSession(supabase: SupabaseClient): Promise<void> {
 	localStorage.removeItem(USER_INFO_KEY);

@@ -21,7 +21,7 @@ interface Props {
 }
 
 /** Building outline, shown when a business has no logo. */
-export function BuildingIcon({ className }: { className?: string }) {
+function BuildingIcon({ className }: { className?: string }) {
 	return (
 		<svg className={className} viewBox="0 0 24 24" aria-hidden="true" focusable="false">
 			<path

@@ -2,7 +2,7 @@ import type { ChamberConfig } from '../config/config.ts';
 import type { Business, BusinessAddress } from '../directory/directory.ts';
 import { badgeLabel, canLinkWebsite } from '../directory/rules.ts';
 import { safeHttpUrl } from '../../lib/url.ts';
-import { hasOpeningTimes, openingHoursSpecification } from '../tenants/opening-hours.ts';
+import { hasOpeningTimes, openingHoursSpecification } from './hours/opening-hours.ts';
 
 /**
  * Presentation rules of the business card and profile (docs/behaviour.md#business-card):

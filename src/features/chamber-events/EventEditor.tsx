@@ -1,8 +1,8 @@
 import { useStore } from '@nanostores/react';
 import { useEffect, useId, useState, type ReactNode } from 'react';
 import ErrorBanner from '../admin/ErrorBanner.tsx';
-import Dialog from '../admin/ops/Dialog.tsx';
-import DialogActions from '../admin/ops/DialogActions.tsx';
+import Dialog from '../ui/Dialog.tsx';
+import DialogActions from '../ui/DialogActions.tsx';
 import ConflictDialog from '../conflicts/ConflictDialog.tsx';
 import { TIME_ZONES } from '../config/config.ts';
 import { eventPath } from '../events/paths.ts';

@@ -1,9 +1,9 @@
 import { useStore } from '@nanostores/react';
-import { useEffect, useId, useMemo, useState, type ComponentType, type FormEvent } from 'react';
+import { useEffect, useId, useMemo, useState, type ComponentType, type SubmitEvent } from 'react';
 import type { AdminTabProps } from '../admin/admin.ts';
 import PagedList from '../versioned/PagedList.tsx';
 import { SelectField } from '../admin/fields.tsx';
-import '../admin/ops/ops.css';
+import '../ui/ui.css';
 import { chamberTimeZone } from '../config/time-zone.ts';
 import { eventPath } from '../events/paths.ts';
 import '../members/members.css';
@@ -58,7 +58,7 @@ function Filters({ deps }: { deps: EventsDeps }) {
 	const [form, setForm] = useState<ListFilters>(() => $filters.get());
 	const id = useId();
 	const set = (patch: Partial<ListFilters>) => setForm((f) => ({ ...f, ...patch }));
-	const submit = (event: FormEvent) => {
+	const submit = (event: SubmitEvent) => {
 		event.preventDefault();
 		void loadList(deps, { ...form, page: 1, pageSize: $filters.get().pageSize });
 	};

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useId, useState, type FormEvent } from 'react';
+import { useCallback, useEffect, useId, useState, type SubmitEvent } from 'react';
 import type { AdminTabProps } from '../admin/admin.ts';
 import ErrorBanner from '../admin/ErrorBanner.tsx';
 import { SelectField, TextField } from '../admin/fields.tsx';
@@ -250,7 +250,7 @@ export default function FeedsPanel({
 	const [fresh, setFresh] = useState<Record<string, FeedRead>>({});
 	const titleId = useId();
 
-	const add = async (event: FormEvent) => {
+	const add = async (event: SubmitEvent) => {
 		event.preventDefault();
 		setAdding(true);
 		setAddError(null);

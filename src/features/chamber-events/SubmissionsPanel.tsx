@@ -1,4 +1,4 @@
-import { useEffect, useId, useState, type FormEvent } from 'react';
+import { useEffect, useId, useState, type SubmitEvent } from 'react';
 import type { AdminTabProps } from '../admin/admin.ts';
 import ErrorBanner from '../admin/ErrorBanner.tsx';
 import { SelectField } from '../admin/fields.tsx';
@@ -110,7 +110,7 @@ function SubmissionItem({
 		);
 	};
 
-	const approveEdited = (event: FormEvent) => {
+	const approveEdited = (event: SubmitEvent) => {
 		event.preventDefault();
 		const original = draftOf(row);
 		const changes = Object.fromEntries(

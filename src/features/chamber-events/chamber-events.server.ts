@@ -4,7 +4,7 @@ import { readClientEnv } from '../../lib/supabase.server.ts';
 import { refusal } from '../members/refusal.server.ts';
 import { purgeTenantCache } from '../publish/publish.server.ts';
 import type { TenantRow } from '../tenants/lookup.server.ts';
-import { auditHistory, HISTORY_SIZE, recordId } from '../versioned/versioned.server.ts';
+import { auditHistory, recordId } from '../versioned/versioned.server.ts';
 import {
 	describeIssues,
 	eventIssues,
@@ -37,7 +37,7 @@ import {
 
 const NOT_FOUND = 'No such event in this chamber';
 
-export function eventId(id: string | undefined): string {
+function eventId(id: string | undefined): string {
 	return recordId(id, NOT_FOUND);
 }
 
@@ -226,8 +226,6 @@ export async function takeFeedValue(
 	return data;
 }
 
-export { HISTORY_SIZE };
-
 /** An event's changes from the audit log (row-level security: the chamber's admins read it). */
 export function eventHistory(
 	client: SupabaseClient,
@@ -243,7 +241,7 @@ export function eventHistory(
  * The CDN tags an event change makes stale: every calendar's answers, the calendar files and
  * every event page (a series' dates are many pages).
  */
-export function eventCacheTags(tenantSlug: string): string[] {
+function eventCacheTags(tenantSlug: string): string[] {
 	return [`${tenantSlug}:events`, `${tenantSlug}:community_events`, `${tenantSlug}:event_details`];
 }
 

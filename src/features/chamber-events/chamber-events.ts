@@ -105,7 +105,7 @@ export const FIELD_LABELS: Readonly<Record<EventField, string>> = {
 
 export const CALENDARS = ['chamber', 'community'] as const;
 export type Calendar = (typeof CALENDARS)[number];
-export const STATUSES = ['draft', 'published', 'cancelled'] as const;
+const STATUSES = ['draft', 'published', 'cancelled'] as const;
 export type EventStatus = (typeof STATUSES)[number];
 
 export const STATUS_LABELS: Readonly<Record<EventStatus, string>> = {
@@ -191,7 +191,7 @@ const dateOrNull = z
 	.refine((v) => isValid(parseISO(v)), { error: 'Not a real date' })
 	.nullable();
 
-export const ticketSchema = z.object({
+const ticketSchema = z.object({
 	ItemName: z.string().trim().min(1, { error: 'A ticket needs a name' }).max(200),
 	UnitPrice: z
 		.number({ error: 'Expected a price in dollars' })

@@ -25,12 +25,12 @@ import { FeedFormatError, parseFeed, type ParsedFeed } from './ical-feed.ts';
  * events as they were, records why, and says whether the admins are to be told by e-mail now.
  */
 
-export function feedId(id: string | undefined): string {
+function feedId(id: string | undefined): string {
 	return recordId(id, 'No such feed in this chamber');
 }
 
 /** Why a feed could not be read, in words for the chamber's admins. */
-export class FeedReadError extends Error {
+class FeedReadError extends Error {
 	constructor(message: string, options?: { cause?: unknown }) {
 		super(message, options);
 		this.name = 'FeedReadError';
@@ -148,7 +148,7 @@ export async function removeFeed(
 
 // --- Reading a feed --------------------------------------------------------------------------------
 
-export interface ReadOptions {
+interface ReadOptions {
 	dryRun: boolean;
 	/** The chamber's time zone: floating times and zones that are not IANA names. */
 	zone: string;
@@ -164,7 +164,7 @@ export type ServerRead = FeedRead & { notify?: boolean; errorSince?: string };
  * caller. A failure (the address, the text, or the database refusing what it brings) is recorded
  * on the feed, its events left as they were.
  */
-export async function readFeed(
+async function readFeed(
 	client: SupabaseClient,
 	feed: Pick<FeedRow, 'id' | 'url'>,
 	options: ReadOptions,

@@ -74,7 +74,7 @@ export const FEED_COLUMNS =
 	'id, url, calendar, name, state, created_at, created_by, last_read_at, last_ok_at, last_error, error_since, event_count';
 
 /** One event a read adds, changes, cancels or keeps as staff changed it. */
-export interface FeedChange {
+interface FeedChange {
 	uid: string;
 	name: string;
 	change: 'added' | 'updated' | 'cancelled' | 'kept';

@@ -14,7 +14,7 @@ import { MAX_DATES, type SeriesDate } from './recurrence.ts';
 // own VTIMEZONE blocks, or IANA names) and the rules. Server only (ical.js is not for islands).
 
 /** The fields of a feed's event, named as chamber_events' columns. */
-export interface FeedFields {
+interface FeedFields {
 	name: string;
 	/** HTML (a plain-text description is escaped, its lines kept); sanitised when shown. */
 	description: string;
@@ -32,7 +32,7 @@ export interface FeedFields {
 	registration_url: string;
 }
 
-export interface FeedEvent {
+interface FeedEvent {
 	uid: string;
 	fields: FeedFields;
 	/** A series' dates in the window read (null for a one-off event). */

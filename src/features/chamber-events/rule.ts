@@ -4,7 +4,7 @@
 // dates is recurrence.ts's, with ical.js.
 
 export const FREQUENCIES = ['DAILY', 'WEEKLY', 'MONTHLY', 'YEARLY'] as const;
-export type Frequency = (typeof FREQUENCIES)[number];
+type Frequency = (typeof FREQUENCIES)[number];
 
 export const WEEKDAYS = ['MO', 'TU', 'WE', 'TH', 'FR', 'SA', 'SU'] as const;
 export type Weekday = (typeof WEEKDAYS)[number];

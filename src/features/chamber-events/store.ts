@@ -1,17 +1,7 @@
 import { computed, type ReadableAtom } from 'nanostores';
 import { recordApi, type Answer, type RecordDeps } from '../versioned/api.ts';
-import {
-	createRecordEditor,
-	type EditorState as RecordEditorState,
-	type Notice,
-	type RecordConflict,
-	type SaveOutcome,
-} from '../versioned/editor-store.ts';
-import {
-	createListStore,
-	listQuery,
-	type ListState as RecordListState,
-} from '../versioned/list-store.ts';
+import { createRecordEditor, type SaveOutcome } from '../versioned/editor-store.ts';
+import { createListStore, listQuery } from '../versioned/list-store.ts';
 import {
 	changedFields,
 	emptyEvent,
@@ -69,8 +59,6 @@ export const DEFAULT_FILTERS: ListFilters = {
 
 type ListResult = EventListResult & { atlasError?: string };
 
-export type ListState = RecordListState<ListResult>;
-
 /** The list's store, for the tab's PagedList. */
 export const list = createListStore<ListFilters, ListResult>({
 	defaults: DEFAULT_FILTERS,
@@ -78,7 +66,7 @@ export const list = createListStore<ListFilters, ListResult>({
 	failure: 'Failed to load the events',
 });
 
-export const { $filters, $list } = list;
+export const { $filters } = list;
 
 /** Loads the page the filters name; an answer that arrives after a newer request is dropped. */
 export const loadList = list.loadList;
@@ -113,10 +101,7 @@ const editor = createRecordEditor<EventValues, EventDetail, EventField>({
 	serverIssues,
 });
 
-export type EditorState = RecordEditorState<EventValues, EventDetail, Record<never, never>>;
-export type { Notice, SaveOutcome };
-/** A field someone else saved since the event was opened, against this person's value. */
-export type EventConflict = RecordConflict<EventField>;
+export type { SaveOutcome };
 
 export const { $editor, $notice, $serverIssues, $saving, $conflict } = editor;
 

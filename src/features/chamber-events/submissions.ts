@@ -12,21 +12,22 @@ import { SUBMISSION_LIMITS as L } from './submission-limits.ts';
 // e-mails that tell the submitter. Pure: the function, the panel and the tests share it.
 
 /** The fields of a submitted event, named as chamber_events' columns. */
-export const SUBMITTED_FIELDS = [
-	'name',
-	'description',
-	'all_day',
-	'starts_local',
-	'ends_local',
-	'venue',
-	'address1',
-	'city',
-	'state',
-	'zip',
-	'registration_url',
-	'contact_email',
-] as const satisfies readonly EventField[];
-export type SubmittedField = (typeof SUBMITTED_FIELDS)[number];
+/** Each is one of EventFields: the type names the fields, and the compiler checks them. */
+type OfEventField<T extends EventField> = T;
+export type SubmittedField = OfEventField<
+	| 'name'
+	| 'description'
+	| 'all_day'
+	| 'starts_local'
+	| 'ends_local'
+	| 'venue'
+	| 'address1'
+	| 'city'
+	| 'state'
+	| 'zip'
+	| 'registration_url'
+	| 'contact_email'
+>;
 
 const text = (max: number, label: string) =>
 	z
@@ -42,7 +43,7 @@ const localDateTime = (label: string) =>
 		.refine((v) => isValid(parseISO(v)), { error: `${label}: not a real date and time` });
 
 /** The event as the visitor submits it (description as plain text). */
-export const submittedEventSchema = z
+const submittedEventSchema = z
 	.object({
 		/** The event's title. */
 		name: text(L.name, 'Title').min(1, { error: 'Title is required' }),
@@ -78,7 +79,7 @@ export const submittedEventSchema = z
 		}
 		return whole;
 	});
-export type SubmittedEvent = z.output<typeof submittedEventSchema>;
+type SubmittedEvent = z.output<typeof submittedEventSchema>;
 
 /** POST /api/event-submissions. */
 export const submissionBodySchema = z.object({

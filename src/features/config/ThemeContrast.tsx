@@ -2,6 +2,7 @@ import { useId } from 'react';
 import { formatRatio } from './contrast.ts';
 import { resolveTheme, type ResolvedTheme, type ThemePair } from './theme.ts';
 import type { ChamberConfig } from './config.ts';
+import { ColumnHeads } from '../ui/ColumnHeads.tsx';
 import './ThemeContrast.css';
 
 type ColourSource = Pick<ChamberConfig, 'colors' | 'textColors'>;
@@ -51,13 +52,7 @@ export function ThemeContrast({ source, fieldLabel, headingLevel = 3 }: Props) {
 			</p>
 			{theme && (
 				<table className="theme-contrast__table">
-					<thead>
-						<tr>
-							<th scope="col">Where</th>
-							<th scope="col">As chosen</th>
-							<th scope="col">The site uses</th>
-						</tr>
-					</thead>
+					<ColumnHeads names={['Where', 'As chosen', 'The site uses']} />
 					<tbody>
 						{theme.pairs.map((pair) => (
 							<Row key={pair.id} pair={pair} fieldLabel={fieldLabel} />

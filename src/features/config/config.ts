@@ -130,7 +130,7 @@ export type UrlKey = (typeof URL_KEYS)[number];
  * The longest values a configuration takes: every page carries the chamber's texts, so a 3 MB
  * tagline would make every page 3 MB. The database refuses longer ones too (config_rules).
  */
-export const MAX_LENGTH = {
+const MAX_LENGTH = {
 	/** Names, labels, titles and other one-line texts. */
 	short: 200,
 	/** Paragraphs: taglines, the why-join text, meta descriptions. */
@@ -160,7 +160,7 @@ const TOKEN = /^[A-Za-z0-9_-]*$/;
 const DOMAIN = /^(?:[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+)?$/;
 
 /** A short, quoted rendering of an offending value for error messages. */
-export function describeValue(value: unknown): string {
+function describeValue(value: unknown): string {
 	if (value === undefined) return 'nothing';
 	if (typeof value === 'string') {
 		const shown = value.length > 60 ? `${value.slice(0, 57)}...` : value;
@@ -319,7 +319,7 @@ export const colorsSchema = z.object({
 	secondaryDark: hexColour('#D97706'),
 });
 
-export const logoSchema = z.object({
+const logoSchema = z.object({
 	/** Standard (wide) logo URL for the header; default ''. */
 	standard: safeUrl(),
 	/** Stacked logo URL used on mobile; default ''. */
@@ -512,7 +512,7 @@ export const contentSchema = z.object({
 	metaKeywords: text('', MAX_LENGTH.long),
 });
 
-export const servicesSchema = z.object({
+const servicesSchema = z.object({
 	/**
 	 * Google Analytics 4 measurement id (G-XXXXXXX); the script loads only when set; default ''.
 	 * Only G- ids: a tag-manager container (GTM-) would run whatever its owner adds, site-wide, on
@@ -623,7 +623,7 @@ export const EDITOR_FEATURE_KEYS = [
 	'featuredEventId',
 ] as const satisfies readonly (keyof z.output<typeof featuresSchema>)[];
 
-export const membershipLevelsSchema = z.object({
+const membershipLevelsSchema = z.object({
 	/** Lowercase level names counted as featured; default ['trustee']. */
 	featured: levelNames(['trustee']),
 	/** Lowercase level names whose website is linked; default trustee, chairman, executive partner, executive, corporate, corporate partner. */
@@ -664,7 +664,7 @@ export const categoryDisplaySchema = z.object({
 	sortBy: z.enum(['popularity', 'alphabetical']).default('popularity'),
 });
 
-export const membershipTierSchema = z.object({
+const membershipTierSchema = z.object({
 	/** Membership level name as stored on profiles, e.g. 'Trustee'. */
 	name: label('Expected a membership level name'),
 	/** Sort rank, higher ranks first. */
@@ -708,7 +708,7 @@ export const searchPageSchema = z.object({
 		]),
 });
 
-export const menuSubItemSchema = z.object({
+const menuSubItemSchema = z.object({
 	/** Link text. */
 	label: label('Expected a menu label'),
 	/** URL key (e.g. 'aboutUrl'), internal path or full URL; default ''. */
@@ -717,7 +717,7 @@ export const menuSubItemSchema = z.object({
 	isInternal: z.boolean().default(false),
 });
 
-export const menuItemSchema = z.object({
+const menuItemSchema = z.object({
 	/** Stable id used as the React key and by the menu editor. */
 	id: label('Expected a menu item id'),
 	/** Menu text. */
@@ -811,7 +811,6 @@ export const chamberConfigSchema = z.object({
 export type ChamberConfigInput = z.input<typeof chamberConfigSchema>;
 export type ChamberConfig = z.output<typeof chamberConfigSchema>;
 export type Colors = z.output<typeof colorsSchema>;
-export type Logo = z.output<typeof logoSchema>;
 export type Fonts = z.output<typeof fontsSchema>;
 export type TextColors = z.output<typeof textColorsSchema>;
 export type Contact = z.output<typeof contactSchema>;
@@ -819,16 +818,12 @@ export type Social = z.output<typeof socialSchema>;
 export type Urls = z.output<typeof urlsSchema>;
 export type FooterLabels = z.output<typeof footerLabelsSchema>;
 export type Content = z.output<typeof contentSchema>;
-export type Services = z.output<typeof servicesSchema>;
 export type Features = z.output<typeof featuresSchema>;
-export type MembershipLevels = z.output<typeof membershipLevelsSchema>;
 export type FeaturedBusinesses = z.output<typeof featuredBusinessesSchema>;
 export type CategoryDisplay = z.output<typeof categoryDisplaySchema>;
 export type MembershipTier = z.output<typeof membershipTierSchema>;
-export type SearchPage = z.output<typeof searchPageSchema>;
 export type MenuSubItem = z.output<typeof menuSubItemSchema>;
 export type MenuItem = z.output<typeof menuItemSchema>;
-export type Navigation = z.output<typeof navigationSchema>;
 
 // --- Parsing -----------------------------------------------------------------------------------
 
@@ -1003,7 +998,7 @@ const SAFE_SCHEME = /^(?:https?|mailto|tel):/i;
 const ANY_SCHEME = /^[a-z][a-z0-9+.-]*:/i;
 const BARE_HOST = /^[a-z0-9-]+(?:\.[a-z0-9-]+)+(?:[/?#].*)?$/i;
 
-export function isUrlKey(value: string): value is UrlKey {
+function isUrlKey(value: string): value is UrlKey {
 	return URL_KEY_SET.has(value);
 }
 

@@ -41,7 +41,7 @@ const SERIF_FALLBACK = "Georgia, Cambria, 'Times New Roman', Times, serif";
  * The light backgrounds the theme's text colours sit on: white, and the light grey of hovered
  * menu entries, chips and panels (#f3f4f6, the darkest of them; #f9fafb lies between).
  */
-export const LIGHT_SURFACES = [WHITE, '#f3f4f6'] as const;
+const LIGHT_SURFACES = [WHITE, '#f3f4f6'] as const;
 /** The strongest white veil the CSS lays over a brand colour (footer icons on hover, chips). */
 const VEIL = 0.2;
 /** Points of the hero's gradient between primary dark and primary checked besides its ends. */
@@ -52,10 +52,10 @@ const GRADIENT_STEPS = 16;
  */
 const GRADIENT_MARGIN = 0.05;
 
-export type ColourField = `colors.${keyof Colors}` | `textColors.${keyof TextColors}`;
+type ColourField = `colors.${keyof Colors}` | `textColors.${keyof TextColors}`;
 
 /** One colour of a pair: the field it comes from, what the chamber chose, what the site uses. */
-export interface PairColour {
+interface PairColour {
 	/** The configuration field, or null for a fixed colour of the site (white, light grey). */
 	field: ColourField | null;
 	chosen: string;
@@ -79,7 +79,7 @@ export interface ThemePair {
 	adjusted: boolean;
 }
 
-export type PairId =
+type PairId =
 	| 'heading'
 	| 'body'
 	| 'link'

@@ -63,7 +63,7 @@ const STATE_ZONES: Readonly<Record<string, TimeZone>> = {
 	GU: 'Pacific/Guam',
 };
 
-export const DEFAULT_TIME_ZONE: TimeZone = 'America/New_York';
+const DEFAULT_TIME_ZONE: TimeZone = 'America/New_York';
 
 /** The states (2-letter codes) with a usual time zone; public.chamber_time_zone() holds the same. */
 export const ZONED_STATES: readonly string[] = Object.keys(STATE_ZONES);

@@ -1,11 +1,11 @@
 import { format } from 'date-fns/format';
 import { useId } from 'react';
-import Dialog from '../admin/ops/Dialog.tsx';
+import Dialog from '../ui/Dialog.tsx';
 import type { EditConflict } from './conflicts.ts';
 import './conflicts.css';
 
 /** A conflict as the dialog shows it: theirs (who, when) against this person's value. */
-export interface ConflictChoice extends EditConflict {
+interface ConflictChoice extends EditConflict {
 	/** This person's value. */
 	mine: unknown;
 	/** How the field is named to people; the field's path when left out. */

@@ -10,7 +10,7 @@ import { z } from 'zod';
  */
 
 /** One field someone else changed after the writer's version. */
-export const editConflictSchema = z.object({
+const editConflictSchema = z.object({
 	/** The field as the panel names it: 'content.heroTitle', 'colors.primary', 'name' … */
 	field: z.string().min(1),
 	/** What it holds now (their value). */
@@ -26,7 +26,7 @@ export type EditConflict = z.output<typeof editConflictSchema>;
  * The database's detail of a PT409 (and the 409 answer's body without `error`): the conflicts,
  * and the version the record is at now (a write made from it keeps the writer's values).
  */
-export const conflictDetailSchema = z.object({
+const conflictDetailSchema = z.object({
 	conflicts: z.array(editConflictSchema).min(1),
 	version: z.number().int().nonnegative().optional(),
 });
@@ -34,10 +34,9 @@ export type ConflictDetail = z.output<typeof conflictDetailSchema>;
 
 /** A 409 answer of a save: the database's message and its detail. */
 export const conflictAnswerSchema = conflictDetailSchema.extend({ error: z.string() });
-export type ConflictAnswer = z.output<typeof conflictAnswerSchema>;
 
 /** PostgREST's SQLSTATE for "answer 409": raise … using errcode = 'PT409'. */
-export const CONFLICT_SQLSTATE = 'PT409';
+const CONFLICT_SQLSTATE = 'PT409';
 
 /**
  * The conflict a PostgREST error carries (supabase-js' `error`), or null for any other error.

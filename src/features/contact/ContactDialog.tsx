@@ -1,11 +1,11 @@
-import { useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
+import { useEffect, useId, useRef, useState, type SubmitEvent, type KeyboardEvent } from 'react';
 import { CONTACT_LIMITS } from './limits.ts';
 import { loadRecaptcha, recaptchaToken } from './recaptcha.ts';
 
 // Its styles are in ContactDialog.css, which the profile page links: this component is bundled
 // into a standalone script that loads on the first click and carries no stylesheet.
 
-export const SUCCESS_CLOSE_MS = 2000;
+const SUCCESS_CLOSE_MS = 2000;
 const FAILED = 'Failed to send message.';
 
 interface Props {
@@ -49,7 +49,7 @@ type Status = { kind: 'idle' | 'sending' | 'sent' } | { kind: 'error'; message: 
  * e-mailed right after, or later while the mail server is down, so it is sent and there is
  * nothing to send again.
  */
-export const SENT_TEXT = 'Message sent successfully!';
+const SENT_TEXT = 'Message sent successfully!';
 
 async function postMessage(body: Record<string, unknown>): Promise<void> {
 	let response: Response;
@@ -114,7 +114,7 @@ export default function ContactDialog({
 
 	const close = () => dialog.current?.close();
 
-	const submit = async (event: FormEvent<HTMLFormElement>) => {
+	const submit = async (event: SubmitEvent<HTMLFormElement>) => {
 		event.preventDefault();
 		const data = new FormData(event.currentTarget);
 		const field = (name: string) => String(data.get(name) ?? '');

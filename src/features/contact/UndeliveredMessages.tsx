@@ -7,7 +7,7 @@ interface Props {
 }
 
 /** How often the panel asks again while it is open. */
-export const UNDELIVERED_POLL_MS = 60_000;
+const UNDELIVERED_POLL_MS = 60_000;
 
 /**
  * The panel header's notice of visitors' messages not delivered yet (the mail server is down):

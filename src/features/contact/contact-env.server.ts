@@ -89,8 +89,8 @@ export function readContactEnv(
 
 // --- reCAPTCHA v3 -------------------------------------------------------------------------------
 
-export const RECAPTCHA_MIN_SCORE = 0.5;
-export const RECAPTCHA_ACTION = 'submit';
+const RECAPTCHA_MIN_SCORE = 0.5;
+const RECAPTCHA_ACTION = 'submit';
 
 const siteverifySchema = z.object({
 	success: z.boolean(),

@@ -15,12 +15,9 @@ import { MAX_DELIVERY_ATTEMPTS } from './undelivered.server.ts';
 export {
 	ContactConfigError,
 	readContactEnv,
-	RECAPTCHA_ACTION,
-	RECAPTCHA_MIN_SCORE,
 	runsWhere,
 	verifyRecaptcha,
 	type ContactEnv,
-	type RecaptchaResult,
 } from './contact-env.server.ts';
 
 // --- The business -------------------------------------------------------------------------------
@@ -134,13 +131,13 @@ export async function saveContactMessage(
 
 // --- Delivery -----------------------------------------------------------------------------------
 
-export interface Delivery {
+interface Delivery {
 	/** The .eml file written when there is no SMTP server. */
 	outboxFile?: string;
 }
 
 /** E-mails the message to the business, replying to the visitor. */
-export async function deliverContactMessage(
+async function deliverContactMessage(
 	message: Pick<ContactMessage, 'name' | 'email' | 'message'>,
 	business: ContactBusiness,
 	chamber: { name: string; emailDomain: string; messageId: string },
@@ -173,7 +170,7 @@ export async function deliverContactMessage(
 const LEASE_SECONDS = 120;
 
 /** The pause after a failed attempt: the base, ×4 each time, at most 3 hours. */
-export function retryDelaySeconds(attempts: number, baseSeconds: number): number {
+function retryDelaySeconds(attempts: number, baseSeconds: number): number {
 	return Math.min(3 * 3600, baseSeconds * 4 ** Math.max(0, attempts - 1));
 }
 
@@ -181,7 +178,7 @@ export function retryDelaySeconds(attempts: number, baseSeconds: number): number
  * Claims one delivery attempt (in the database, by its clock) and answers its number: null when
  * the message was sent, another attempt holds it, it is not due yet, or it ran out of attempts.
  */
-export async function claimContactDelivery(
+async function claimContactDelivery(
 	service: SupabaseClient,
 	messageId: string,
 ): Promise<number | null> {

@@ -45,7 +45,6 @@ export const contactMessageSchema = z.object({
 	website: z.literal('', { error: 'website must be empty' }).optional(),
 });
 
-export type ContactMessageInput = z.input<typeof contactMessageSchema>;
 export type ContactMessage = z.output<typeof contactMessageSchema>;
 
 /** The answer of POST /api/contact-business. */

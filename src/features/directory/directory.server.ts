@@ -38,9 +38,9 @@ export type Banner = Pick<
 >;
 
 /** Bulk reads go in batches of this many rows. */
-export const BATCH_SIZE = 1000;
+const BATCH_SIZE = 1000;
 /** The featured fetch reads at most this many candidates. */
-export const FEATURED_CANDIDATES = 500;
+const FEATURED_CANDIDATES = 500;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -58,7 +58,7 @@ export async function listCategories(
 }
 
 /** The distance part of a list query, in the chamber's unit unless the query names one. */
-export function listDistanceQuery(
+function listDistanceQuery(
 	query: Pick<BusinessListQuery, 'near' | 'radius' | 'bounds' | 'unit'>,
 	config: ChamberConfig,
 ): DistanceQuery | null {

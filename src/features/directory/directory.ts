@@ -18,7 +18,7 @@ import {
 	radiusParamSchema,
 	unitParamSchema,
 } from '../geo/geo.ts';
-import type { OpeningHours } from '../tenants/opening-hours.ts';
+import type { OpeningHours } from '../business/hours/opening-hours.ts';
 
 /**
  * The public directory's records and display model, and the query of its list call.
@@ -45,7 +45,7 @@ export interface BusinessAddress {
 	zip: string;
 }
 
-export interface BusinessBadge {
+interface BusinessBadge {
 	icon: string;
 	iconText: string;
 	iconUrl: string;

@@ -5,7 +5,7 @@ import type { MembershipTier } from '../config/config.ts';
  * rule: membershipRank in directory.ts (unit tests) and public.membership_rank in SQL
  * (tests/db/directory.test.ts).
  */
-export const RANK_TEST_HIERARCHY: MembershipTier[] = [
+const RANK_TEST_HIERARCHY: MembershipTier[] = [
 	{ name: 'Trustee', rank: 10 },
 	{ name: 'Chairman', rank: 9 },
 	{ name: 'Executive Partner', rank: 8 },

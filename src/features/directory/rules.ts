@@ -111,7 +111,7 @@ export function isInternalId(id: string): boolean {
 // --- Membership ---------------------------------------------------------------------------------
 
 /** The last resort of the rank rule, first keyword found wins, in this order. */
-export const MEMBERSHIP_KEYWORD_RANKS: readonly { keyword: string; rank: number }[] = [
+const MEMBERSHIP_KEYWORD_RANKS: readonly { keyword: string; rank: number }[] = [
 	{ keyword: 'board', rank: 6 },
 	{ keyword: 'untethered', rank: 5 },
 	{ keyword: 'trustee', rank: 4 },
@@ -190,7 +190,7 @@ export function badgeLabel(
  * under the same path, so their host is swapped for the origin of urls.eventRegistrationBaseUrl.
  * A host matches itself and its subdomains.
  */
-export const LEGACY_LOGO_HOSTS: readonly string[] = [
+const LEGACY_LOGO_HOSTS: readonly string[] = [
 	'weblinkconnect.com',
 	'weblink.com',
 	'growthzoneapp.com',

@@ -9,7 +9,7 @@ import { NON_TEXT_TAGS } from './text.ts';
  * each function carry megabytes and broke under Netlify's runtime (ERR_REQUIRE_ESM).
  */
 
-export const DESCRIPTION_TAGS = [
+const DESCRIPTION_TAGS = [
 	'p',
 	'br',
 	'strong',
@@ -36,7 +36,7 @@ export const DESCRIPTION_TAGS = [
 	'div',
 ];
 
-export const DESCRIPTION_ATTRIBUTES = [
+const DESCRIPTION_ATTRIBUTES = [
 	'href',
 	'src',
 	'alt',

@@ -11,7 +11,7 @@ interface Props {
 }
 
 /** Months shown at first (the current one and the next) and added per 'Show more events'. */
-export const LIST_MONTHS = 2;
+const LIST_MONTHS = 2;
 
 /** The months shown, by key ('yyyy-mm', inclusive); null until the events are grouped. */
 type Shown = { from: string; to: string } | null;

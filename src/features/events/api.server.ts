@@ -50,7 +50,7 @@ export const MAX_RANGE_DAYS = 3 * 366;
  * every distinct range from 0000 to 9999 would be a new request to the source and a new entry in
  * the last-good cache.
  */
-export const MAX_YEARS_FROM_TODAY = 5;
+const MAX_YEARS_FROM_TODAY = 5;
 
 function withinYearsOfToday(value: string, now: Date = new Date()): boolean {
 	const limit = MAX_YEARS_FROM_TODAY * 366 * 86_400_000;

@@ -21,7 +21,7 @@ export function addressLines(event: Event): string[] {
 }
 
 /** The one-line address the map and directions are asked for. */
-export function mapQuery(event: Event): string {
+function mapQuery(event: Event): string {
 	return [event.Venue, ...addressLines(event)].filter(Boolean).join(', ');
 }
 
@@ -39,7 +39,7 @@ export function directionsUrl(event: Event): string {
  * A registration date as the chamber writes it: 'March 15, 2027'. Date-only values are shown as
  * they are; instants are read in the event's time zone.
  */
-export function registrationDateLabel(value: string, event: Event): string {
+function registrationDateLabel(value: string, event: Event): string {
 	if (/^\d{4}-\d\d-\d\d$/.test(value)) {
 		return format(new Date(`${value}T12:00:00Z`), 'MMMM d, yyyy', { in: tz('UTC') });
 	}

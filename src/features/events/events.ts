@@ -3,12 +3,7 @@ import { addMonths } from 'date-fns/addMonths';
 import type { ChamberConfig } from '../config/config.ts';
 import { safeHttpUrl, safeLinkWithHttp } from '../../lib/url.ts';
 import { eventSlug } from './paths.ts';
-import type {
-	EventAttendee,
-	EventItem,
-	EventRecord,
-	EventSponsor,
-} from '../tenants/tenant-file.ts';
+import type { EventItem, EventRecord } from '../tenants/tenant-file.ts';
 
 export type { EventRecord };
 
@@ -21,7 +16,7 @@ export type { EventRecord };
 
 // --- Types -------------------------------------------------------------------------------------
 
-export type { EventAttendee, EventItem, EventSponsor };
+export type { EventItem };
 
 /**
  * What only the chamber's own events say (the Events tab's, its feeds', approved submissions'):
@@ -45,14 +40,14 @@ export type Event = EventRecord & OwnEventFields & { [field: string]: unknown };
 
 // --- Slugs, paths and registration -------------------------------------------------------------
 
-export { EVENT_SLUG_MAX, eventPath, eventSlug } from './paths.ts';
+export { eventPath, eventSlug } from './paths.ts';
 
 /**
  * Where 'Register Now' goes when the event has no SpecialRegistrationUrl: the event's public
  * registration page on the membership system, {eventRegistrationBaseUrl}/atlas/events/{slug}-{id}/register
  * (the shape WebLink Connect uses for its public event pages). '' when no base URL is configured.
  */
-export function registrationUrl(
+function registrationUrl(
 	event: Pick<Event, 'EventId' | 'EventName' | 'SpecialRegistrationUrl'>,
 	registrationBaseUrl: string,
 ): string {
@@ -161,7 +156,7 @@ export function showAttendees(event: AttendeeFields): boolean {
 }
 
 /** Whether the event's settings let attendee names be shown at all. */
-export function attendeesArePublic(
+function attendeesArePublic(
 	event: Pick<Event, 'ShowAttendeeDetail' | 'AttendingAttendees' | 'AttendeeDetailThreshold'>,
 ): boolean {
 	return event.ShowAttendeeDetail && event.AttendingAttendees >= event.AttendeeDetailThreshold;

@@ -32,7 +32,7 @@ function locationLine(event: Event): string {
 }
 
 /** The stable UID of an event: the same in every feed and download, so updates replace it. */
-export function eventUid(event: Pick<Event, 'EventId'>, siteUrl: string): string {
+function eventUid(event: Pick<Event, 'EventId'>, siteUrl: string): string {
 	return `event-${event.EventId}@${new URL(siteUrl).hostname}`;
 }
 

@@ -13,7 +13,7 @@ import { parseSourceEvent } from './source-schema.ts';
  * Public EventIds of the chamber's own events start here (the database's chamber_event_ids);
  * the membership system's and the tenant file's are smaller, so an id says which source has it.
  */
-export const OWN_EVENT_ID_MIN = 900_000_000;
+const OWN_EVENT_ID_MIN = 900_000_000;
 
 export function isOwnEventId(id: number): boolean {
 	return id >= OWN_EVENT_ID_MIN;

@@ -2,7 +2,7 @@
 // event's page without loading the calendars' module (which would then be a chunk of its own on
 // the calendar pages, over their script budget).
 
-export const EVENT_SLUG_MAX = 60;
+const EVENT_SLUG_MAX = 60;
 
 /** Lowercase, non-alphanumeric runs become hyphens, no edge hyphens, at most 60. */
 export function eventSlug(name: string): string {

@@ -135,7 +135,7 @@ const sourceSponsorSchema = z.looseObject({
  * name and the two instants are required, every other field falls back to its default, nested
  * rows that do not validate are dropped one by one, and unknown fields are kept.
  */
-export const sourceEventSchema = z
+const sourceEventSchema = z
 	.looseObject({
 		EventId: idField,
 		EventName: z.string().trim().min(1),

@@ -50,7 +50,7 @@ interface EventRow {
 }
 
 /** Reads the `events` table as a visitor (anon: open events only), scoped to one tenant. */
-export function localEventsSource(
+function localEventsSource(
 	client: SupabaseClient = getAnonClient(),
 	tenant: () => Promise<TenantRow> = () => getCurrentTenant(),
 ): EventsSource {
@@ -109,7 +109,7 @@ export function localEventsSource(
  * The chamber's own published and cancelled events, one per date, read as a visitor through
  * public_chamber_events / public_chamber_event (drafts and submissions are never public).
  */
-export function ownEventsSource(
+function ownEventsSource(
 	reader: () => SupabaseClient = getAnonClient,
 	tenant: () => Promise<TenantRow> = () => getCurrentTenant(),
 ): EventsSource {

@@ -100,12 +100,12 @@ describe('fetchEvents', () => {
 	});
 
 	it('names the failing source, and a response without a Result list', async () => {
-		handler = (url, res) => json(res, 502, { error: 'Failed to fetch events' });
+		handler = (_url, res) => json(res, 502, { error: 'Failed to fetch events' });
 		await expect(fetchEvents('events', first, base)).rejects.toThrow('Failed to fetch events');
 		await expect(fetchEvents('community', first, base)).rejects.toThrow(
 			'Failed to fetch community events',
 		);
-		handler = (url, res) => json(res, 200, { Result: null });
+		handler = (_url, res) => json(res, 200, { Result: null });
 		await expect(fetchEvents('events', first, base)).rejects.toThrow('No events found in response');
 	});
 });
@@ -217,7 +217,7 @@ describe('the events feed', () => {
 	});
 
 	it('ends in the error state with the reason when the first load fails', async () => {
-		handler = (url, res) => json(res, 502, { error: 'Failed to fetch community events' });
+		handler = (_url, res) => json(res, 502, { error: 'Failed to fetch community events' });
 		vi.spyOn(console, 'error').mockImplementation(() => {});
 		const feed = createEventsFeed('community', first, { base });
 		await feed.load();
@@ -265,10 +265,10 @@ describe('the featured event', () => {
 
 	it('is null, with a warning, when it fails to load or is closed', async () => {
 		const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
-		handler = (url, res) => json(res, 404, { error: 'Event not found' });
+		handler = (_url, res) => json(res, 404, { error: 'Event not found' });
 		expect(await fetchFeaturedEvent(1, base)).toBeNull();
 		expect(warn).toHaveBeenCalledWith('Failed to load the featured event', expect.any(Error));
-		handler = (url, res) => json(res, 200, event(2, '2027-01-01', { Closed: true }));
+		handler = (_url, res) => json(res, 200, event(2, '2027-01-01', { Closed: true }));
 		expect(await fetchFeaturedEvent(2, base)).toBeNull();
 	});
 });

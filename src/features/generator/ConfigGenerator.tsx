@@ -35,7 +35,7 @@ import { withErrorBoundary } from '../site/ErrorBoundary.tsx';
 import './ConfigGenerator.css';
 
 /** Copy feedback lasts 2 seconds. */
-export const COPIED_MS = 2000;
+const COPIED_MS = 2000;
 
 interface Props {
 	supabase: PublicSupabase;

@@ -19,7 +19,7 @@ import { DEPLOYMENT_VARIABLES } from './deployment-env.ts';
 
 // --- The form ------------------------------------------------------------------------------------
 
-export type FieldKind = 'text' | 'email' | 'url' | 'tel' | 'color' | 'select' | 'textarea' | 'year';
+type FieldKind = 'text' | 'email' | 'url' | 'tel' | 'color' | 'select' | 'textarea' | 'year';
 
 export interface FieldSpec {
 	/** Dotted path into the configuration, e.g. 'contact.address'; 'adminEmail' is the first admin. */
@@ -31,7 +31,7 @@ export interface FieldSpec {
 	hint?: string;
 }
 
-export interface FieldGroup {
+interface FieldGroup {
 	title: string;
 	fields: readonly FieldSpec[];
 }
@@ -283,7 +283,7 @@ export function emptyForm(): GeneratorForm {
 // --- Auto-fill -----------------------------------------------------------------------------------
 
 /** Where a chamber's logos live in a deployment that ships its own files. */
-export function logoPaths(slug: string): { standard: string; stacked: string; favicon: string } {
+function logoPaths(slug: string): { standard: string; stacked: string; favicon: string } {
 	if (!slug) return { standard: '', stacked: '', favicon: '' };
 	return {
 		standard: `/logos/${slug}/logo.svg`,
@@ -293,7 +293,7 @@ export function logoPaths(slug: string): { standard: string; stacked: string; fa
 }
 
 /** State fields take at most two letters, uppercased as typed. */
-export function stateInput(value: string): string {
+function stateInput(value: string): string {
 	return value
 		.replace(/[^A-Za-z]/g, '')
 		.slice(0, 2)
@@ -346,7 +346,7 @@ export function progress(form: GeneratorForm): Progress {
 // --- Form → configuration ------------------------------------------------------------------------
 
 /** The configuration input the form describes: set fields only, nested as the schema wants. */
-export function configInput(form: GeneratorForm): ChamberConfigInput {
+function configInput(form: GeneratorForm): ChamberConfigInput {
 	const out: Record<string, unknown> = {};
 	for (const field of GENERATOR_FIELDS) {
 		if (field.path === 'adminEmail') continue;
@@ -477,7 +477,7 @@ export function downloadAllText(form: GeneratorForm): string {
 
 // --- Drafts ------------------------------------------------------------------------------------------
 
-export const DRAFT_FORMAT = 'chamber-generator-draft';
+const DRAFT_FORMAT = 'chamber-generator-draft';
 
 /** 'Save Draft (JSON)': the form as it stands. */
 export function draftJson(form: GeneratorForm): string {
@@ -532,7 +532,7 @@ export function readDraft(text: string): DraftResult {
  * businesses yet, and the first admin without a password (the import leaves them without one; they
  * set it through the password-reset e-mail). Checked with the import's own parser.
  */
-export function tenantFileInput(form: GeneratorForm): TenantFileInput {
+function tenantFileInput(form: GeneratorForm): TenantFileInput {
 	const input = configInput(form);
 	const email = (form.adminEmail ?? '').trim().toLowerCase();
 	const file: TenantFileInput = {

@@ -7,7 +7,7 @@ import { currentSession } from '../auth/browser.ts';
 // an admin or super_admin. Without one: the deprecated login, which forwards to the v2 login and
 // brings the visitor back here.
 
-export const GENERATOR_PATH = '/chamber-config/generator';
+const GENERATOR_PATH = '/chamber-config/generator';
 export const LOGIN_PATH = `/chamber-login?redirect=${encodeURIComponent(GENERATOR_PATH)}`;
 
 /** The current access token, or null without a session. */

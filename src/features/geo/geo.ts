@@ -10,7 +10,7 @@ import { parseBounds, roundPosition, type Bounds, type Position } from './positi
  */
 
 /** The Earth's mean radius in km (IUGG), as the database's haversine uses it. */
-export const EARTH_RADIUS_KM = 6371.0088;
+const EARTH_RADIUS_KM = 6371.0088;
 
 /** Coordinates keep six decimals (about 11 cm): more is noise, and equal pins compare equal. */
 const round6 = (value: number) => Math.round(value * 1e6) / 1e6;
@@ -34,15 +34,7 @@ export const locationSchema = z.object({
 export type Location = z.output<typeof locationSchema>;
 
 /** How exact a location is (profiles.location_quality). */
-export const LOCATION_QUALITIES = [
-	'exact',
-	'approximate',
-	'street',
-	'area',
-	'manual',
-	'supplied',
-] as const;
-export type LocationQuality = (typeof LOCATION_QUALITIES)[number];
+export type LocationQuality = 'exact' | 'approximate' | 'street' | 'area' | 'manual' | 'supplied';
 
 /** Who placed a location (profiles.location_source). */
 export type LocationSource = 'file' | 'census' | 'nominatim' | 'staff';
@@ -125,11 +117,11 @@ export function distanceQuery(
 	};
 }
 
-export function toKm(distance: number, unit: DistanceUnit): number {
+function toKm(distance: number, unit: DistanceUnit): number {
 	return unit === 'mi' ? distance * KM_PER_MILE : distance;
 }
 
-export function fromKm(km: number, unit: DistanceUnit): number {
+function fromKm(km: number, unit: DistanceUnit): number {
 	return unit === 'mi' ? km / KM_PER_MILE : km;
 }
 

@@ -16,7 +16,7 @@ export interface GeocodeCounts {
 	dropped: number;
 }
 
-export const NO_GEOCODES: GeocodeCounts = { located: 0, unmatched: 0, failed: 0, dropped: 0 };
+const NO_GEOCODES: GeocodeCounts = { located: 0, unmatched: 0, failed: 0, dropped: 0 };
 
 /** A run holds its requests this long; one that dies leaves them to the next after it. */
 const LEASE_SECONDS = 120;

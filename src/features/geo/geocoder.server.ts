@@ -21,7 +21,7 @@ import { oneLineAddress, type AddressParts, type LocationQuality } from './geo.t
  * geocoder has no such address) or failed (ask again later).
  */
 
-export type GeocoderName = 'census' | 'nominatim' | 'none';
+type GeocoderName = 'census' | 'nominatim' | 'none';
 
 /** One address to place; `key` comes back with its answer (the business's id). */
 export interface GeocodeInput {
@@ -54,7 +54,7 @@ export interface Clock {
 	sleep(ms: number): Promise<void>;
 }
 
-export const systemClock: Clock = {
+const systemClock: Clock = {
 	now: () => Date.now(),
 	sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
 };
@@ -104,8 +104,8 @@ export interface GeocoderSettings {
 	country: string;
 }
 
-export const CENSUS_URL = 'https://geocoding.geo.census.gov/geocoder';
-export const NOMINATIM_URL = 'https://nominatim.openstreetmap.org';
+const CENSUS_URL = 'https://geocoding.geo.census.gov/geocoder';
+const NOMINATIM_URL = 'https://nominatim.openstreetmap.org';
 
 /** The geocoder's settings for a chamber; throws naming a wrong variable. */
 export function readGeocoderSettings(
@@ -393,7 +393,7 @@ function censusGeocoder(settings: GeocoderSettings, options: GeocoderOptions): G
 // --- Nominatim -------------------------------------------------------------------------------------
 
 /** Nominatim's usage policy: at most one request a second from the whole site. */
-export const NOMINATIM_INTERVAL_MS = 1000;
+const NOMINATIM_INTERVAL_MS = 1000;
 const NOMINATIM_TIMEOUT_MS = 10_000;
 const NOMINATIM_MAX_BYTES = 64 * 1024;
 /** Addresses per run: one a second fits a scheduled function's half minute. */

@@ -14,7 +14,7 @@ function escapeHtml(text: string): string {
 }
 
 /** The attribution as Leaflet shows it (its control takes HTML): the text, linked if asked. */
-export function attributionHtml(tiles: MapTiles): string {
+function attributionHtml(tiles: MapTiles): string {
 	const text = escapeHtml(tiles.attribution);
 	return tiles.attributionUrl && text
 		? `<a href="${escapeHtml(tiles.attributionUrl)}" target="_blank" rel="noopener noreferrer">${text}</a>`

@@ -9,7 +9,7 @@ import { roundPosition, type Position } from './position.ts';
  * asks by the `search:locate` event, whose detail is the function that takes the answer.
  */
 
-export const NEAR_ME_NOTES = {
+const NEAR_ME_NOTES = {
 	found: 'Your position, rounded, goes with this search only and is kept nowhere.',
 	refused:
 		'Your browser did not share your location, so the list is as it was. To search near you, allow this site to use your location and press Near me again.',

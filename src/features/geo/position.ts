@@ -9,7 +9,7 @@
  * Decimals a visitor's position keeps: three, about 110 m of latitude, so what is sent names a
  * neighbourhood rather than a house. The server rounds what it is sent the same way.
  */
-export const POSITION_DECIMALS = 3;
+const POSITION_DECIMALS = 3;
 
 export function roundCoordinate(value: number, decimals: number = POSITION_DECIMALS): number {
 	const factor = 10 ** decimals;

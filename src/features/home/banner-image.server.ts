@@ -5,8 +5,8 @@ import { PublicFetchRefused, type PublicFetch } from '../../lib/public-fetch.ser
 /** The banner image proxy's rules (docs/security.md#the-banner-image-proxy). */
 
 /** Largest image passed through; banners are at most 970×90 px, so this is generous. */
-export const MAX_BANNER_BYTES = 2 * 1024 * 1024;
-export const BANNER_TIMEOUT_MS = 5000;
+const MAX_BANNER_BYTES = 2 * 1024 * 1024;
+const BANNER_TIMEOUT_MS = 5000;
 
 /** The one answer for every failure upstream, so the proxy tells a caller nothing about it. */
 export const BANNER_FAILED = 'The banner image could not be loaded';
@@ -27,7 +27,7 @@ const SITE_PATHS = ['/demo/'];
 const parser = new FileTypeParser({ customDetectors: [detectXml] });
 
 /** Why a banner image was not served: for the server's log, never for the visitor. */
-export class BannerImageFailure extends Error {
+class BannerImageFailure extends Error {
 	constructor(message: string) {
 		super(message);
 		this.name = 'BannerImageFailure';

@@ -1,10 +1,10 @@
 import { useStore } from '@nanostores/react';
 import { useEffect, useId, useState, type ReactNode } from 'react';
-import Dialog from '../admin/ops/Dialog.tsx';
-import DialogActions from '../admin/ops/DialogActions.tsx';
+import Dialog from '../ui/Dialog.tsx';
+import DialogActions from '../ui/DialogActions.tsx';
 import ConflictDialog from '../conflicts/ConflictDialog.tsx';
 import { publishRequested } from '../publish/store.ts';
-import { formatHoursText } from '../tenants/hours.ts';
+import { formatHoursText } from '../business/hours/hours.ts';
 import type { Affiliation, Listing, SocialMediaEntry, WebContent } from '../tenants/tenant-file.ts';
 import {
 	describeActor,
@@ -34,7 +34,6 @@ import {
 	$notice,
 	$saving,
 	$serverIssues,
-	hasUnsavedMemberChanges,
 	loadHistory,
 	memberAction,
 	resolveConflict,
@@ -919,5 +918,3 @@ export default function MemberEditor({ deps, role, onClose, tiles }: Props) {
 		</form>
 	);
 }
-
-export { hasUnsavedMemberChanges };

@@ -1,8 +1,8 @@
 import { useStore } from '@nanostores/react';
-import { useEffect, useId, useMemo, useState, type ComponentType, type FormEvent } from 'react';
+import { useEffect, useId, useMemo, useState, type ComponentType, type SubmitEvent } from 'react';
 import type { AdminTabProps } from '../admin/admin.ts';
 import { SelectField } from '../admin/fields.tsx';
-import '../admin/ops/ops.css';
+import '../ui/ui.css';
 import MemberEditor, { formatWhen } from './MemberEditor.tsx';
 import { mapTiles, type MapTiles } from '../geo/tiles.ts';
 import {
@@ -120,7 +120,7 @@ function Filters({
 	// What the person types; the list follows on Search (the store keeps the page's filters).
 	const [form, setForm] = useState<ListFilters>(() => $filters.get());
 	const id = useId();
-	const submit = (event: FormEvent) => {
+	const submit = (event: SubmitEvent) => {
 		event.preventDefault();
 		void loadList(deps, { ...form, page: 1, pageSize: $filters.get().pageSize });
 	};

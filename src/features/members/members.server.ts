@@ -8,7 +8,7 @@ import { getCachedChamberConfig } from '../config/config.server.ts';
 import { businessChangeImpact, type ChangeSource, type PageImpact } from '../publish/policy.ts';
 import { publishChange, type PublishOutcome } from '../publish/policy.server.ts';
 import type { TenantRow } from '../tenants/lookup.server.ts';
-import { auditHistory, chamberOf, HISTORY_SIZE, recordId } from '../versioned/versioned.server.ts';
+import { auditHistory, chamberOf, recordId } from '../versioned/versioned.server.ts';
 import type {
 	BusinessChanges,
 	BusinessField,
@@ -33,7 +33,7 @@ function businessId(id: string | undefined): string {
 	return recordId(id, NOT_FOUND);
 }
 
-export { chamberOf, HISTORY_SIZE };
+export { chamberOf };
 
 export async function listMembers(
 	client: SupabaseClient,

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Location, LocationQuality, LocationSource } from '../geo/geo.ts';
-import { formatHoursText, isOpeningHours, type OpeningHours } from '../tenants/hours.ts';
+import { formatHoursText, isOpeningHours, type OpeningHours } from '../business/hours/hours.ts';
 import {
 	businessSchema,
 	formatIssuePath,
@@ -66,9 +66,6 @@ export const EDITOR_FIELDS: readonly BusinessField[] = [
 	'social_media',
 	'logo_url',
 ];
-
-/** The parts of a listing an editor may change; the rest of `listings` stays with admins. */
-export const EDITOR_LISTING_KEYS = ['description', 'short_description'] as const;
 
 export type StaffRole = 'super_admin' | 'admin' | 'editor';
 
@@ -391,7 +388,7 @@ export const STATUS_LABELS: Readonly<Record<MemberStatus, string>> = {
 };
 
 export const PAGE_SIZES = [25, 50, 100] as const;
-export const DEFAULT_PAGE_SIZE = 25;
+const DEFAULT_PAGE_SIZE = 25;
 
 const filterText = z
 	.string()
@@ -415,7 +412,7 @@ export const memberListQuerySchema = z.object({
 export type MemberListQuery = z.output<typeof memberListQuerySchema>;
 
 /** One row of the Members list. */
-export interface MemberSummary {
+interface MemberSummary {
 	id: string;
 	name: string;
 	level: string;
@@ -530,7 +527,7 @@ export function describeLocation(hasLocation: boolean, status: LocationStatus): 
 }
 
 /** Removed listings are kept this long, then deleted for good. */
-export const REMOVAL_KEPT_DAYS = 30;
+const REMOVAL_KEPT_DAYS = 30;
 
 export function restorableUntil(removedAt: string): Date {
 	return new Date(Date.parse(removedAt) + REMOVAL_KEPT_DAYS * 86_400_000);

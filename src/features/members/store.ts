@@ -1,17 +1,7 @@
 import { computed, type ReadableAtom } from 'nanostores';
 import { recordApi, type Answer, type RecordDeps } from '../versioned/api.ts';
-import {
-	createRecordEditor,
-	type EditorState as RecordEditorState,
-	type Notice,
-	type RecordConflict,
-	type SaveOutcome,
-} from '../versioned/editor-store.ts';
-import {
-	createListStore,
-	listQuery,
-	type ListState as RecordListState,
-} from '../versioned/list-store.ts';
+import { createRecordEditor, type SaveOutcome } from '../versioned/editor-store.ts';
+import { createListStore, listQuery } from '../versioned/list-store.ts';
 import {
 	BUSINESS_FIELDS,
 	changedFields,
@@ -65,8 +55,6 @@ export const DEFAULT_FILTERS: ListFilters = {
 	pageSize: 25,
 };
 
-export type ListState = RecordListState<MemberListResult>;
-
 /** The list's store, for the tab's PagedList. */
 export const list = createListStore<ListFilters, MemberListResult>({
 	defaults: DEFAULT_FILTERS,
@@ -74,7 +62,7 @@ export const list = createListStore<ListFilters, MemberListResult>({
 	failure: 'Failed to load the members',
 });
 
-export const { $filters, $list } = list;
+export const { $filters } = list;
 
 /** Loads the page the filters name; an answer that arrives after a newer request is dropped. */
 export const loadList = list.loadList;
@@ -112,14 +100,7 @@ const editor = createRecordEditor<
 	serverIssues: (error) => [serverIssue(error)],
 });
 
-export type EditorState = RecordEditorState<
-	BusinessValues,
-	MemberDetail,
-	{ weblinkProfileId: string }
->;
-export type { Notice, SaveOutcome };
-/** A field of the open listing someone else saved since it was opened, against this person’s. */
-export type MemberConflict = RecordConflict<BusinessField>;
+export type { SaveOutcome };
 
 export const { $editor, $notice, $serverIssues, $saving, $conflict } = editor;
 
@@ -160,10 +141,8 @@ export const openMember = (deps: MembersDeps, id: string): Promise<void> => edit
  * Reads the open listing again, keeping the person’s unsaved changes on top of it (but those of
  * `drop`, which take the stored value).
  */
-export const reloadMember = (
-	deps: MembersDeps,
-	drop: readonly BusinessField[] = [],
-): Promise<boolean> => editor.reload(deps, drop);
+const reloadMember = (deps: MembersDeps, drop: readonly BusinessField[] = []): Promise<boolean> =>
+	editor.reload(deps, drop);
 
 export function newMember(): void {
 	editor.startNew(emptyBusiness(), { weblinkProfileId: '' });
@@ -171,11 +150,6 @@ export function newMember(): void {
 
 export function closeMember(): void {
 	editor.close();
-}
-
-/** Every edit goes through here: a new draft, never a mutated one. */
-export function editMember(update: (draft: BusinessValues) => void): void {
-	editor.edit(update);
 }
 
 export function setMemberField<F extends BusinessField>(field: F, value: BusinessValues[F]): void {

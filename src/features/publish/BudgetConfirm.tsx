@@ -1,6 +1,6 @@
 import { useId } from 'react';
 import { useStore } from '@nanostores/react';
-import Dialog from '../admin/ops/Dialog.tsx';
+import Dialog from '../ui/Dialog.tsx';
 import { budgetConfirmText, NETLIFY_CREDITS } from './policy.ts';
 import { $confirmation } from './store.ts';
 

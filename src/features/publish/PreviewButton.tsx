@@ -10,10 +10,10 @@ interface Props {
 }
 
 /** The preview page (an on-demand page: chamber-config-v2/preview.astro). */
-export const PREVIEW_PATH = '/chamber-config-v2/preview';
+const PREVIEW_PATH = '/chamber-config-v2/preview';
 
 /** POSTs the configuration and answers the rendered home page, or throws with the reason. */
-export async function fetchPreview(
+async function fetchPreview(
 	token: string,
 	config: ChamberConfigInput,
 	doFetch: typeof fetch = fetch,

@@ -12,6 +12,7 @@ import { formatInZone, type ScheduledView } from './schedule.ts';
 import ScheduledList from './ScheduledList.tsx';
 import WaitingList from './WaitingList.tsx';
 import { publishRequested } from './store.ts';
+import { ColumnHeads } from '../ui/ColumnHeads.tsx';
 import './publish.css';
 
 interface Props {
@@ -235,15 +236,7 @@ export default function PublishHistory({
 						) : (
 							<table>
 								<caption className="sr-only">Changes published {when(entry.publishedAt)}</caption>
-								<thead>
-									<tr>
-										<th scope="col">Section</th>
-										<th scope="col">Field</th>
-										<th scope="col">Before</th>
-										<th scope="col">After</th>
-										<th scope="col">Changed by</th>
-									</tr>
-								</thead>
+								<ColumnHeads names={['Section', 'Field', 'Before', 'After', 'Changed by']} />
 								<tbody>
 									{entry.changes.map((change) => (
 										<tr key={`${change.section}.${change.field}`}>

@@ -66,7 +66,7 @@ const signatureClaimsSchema = z.object({
  * Checks Netlify's X-Webhook-Signature over the raw body: a JWS signed with the notification's
  * secret (HS256 only), issued by netlify, carrying the body's SHA-256. Throws a 401 otherwise.
  */
-export async function verifyNetlifySignature(
+async function verifyNetlifySignature(
 	signature: string | null,
 	rawBody: string,
 	secret: string,

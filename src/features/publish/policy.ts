@@ -24,7 +24,7 @@ export const DEFAULT_MONTHLY_BUDGET = 40;
 /** The most an operator may set: far beyond any plan's credits, a typing mistake otherwise. */
 export const MAX_MONTHLY_BUDGET = 1000;
 /** At this share of the budget the chamber's admins are told (e-mail and the panel). */
-export const BUDGET_WARNING_SHARE = 0.8;
+const BUDGET_WARNING_SHARE = 0.8;
 
 /** The publish of the month from which the admins are warned (32 of 40). */
 export function budgetWarningAt(budget: number): number {
@@ -42,13 +42,6 @@ export const NETLIFY_CREDITS = {
 	/** Each GB-hour of function compute. */
 	perGigabyteHour: 5,
 } as const;
-
-/** Credits each of Netlify's credit-based plans includes a month. */
-export const NETLIFY_PLANS = [
-	{ name: 'Free', credits: 300 },
-	{ name: 'Personal', credits: 1000 },
-	{ name: 'Pro', credits: 5000 },
-] as const;
 
 /** The chamber's month as GET /api/publish-status answers it (public.publish_usage). */
 export interface PublishUsage {
@@ -165,8 +158,7 @@ export const PUBLISH_WINDOW_LABELS: Readonly<Record<PublishWindow, string>> = {
 export const WINDOW_LEAD_MINUTES = 10;
 
 /** Who made a change, which decides when it is published. */
-export const CHANGE_SOURCES = ['member', 'sync', 'import', 'staff', 'scheduled'] as const;
-export type ChangeSource = (typeof CHANGE_SOURCES)[number];
+export type ChangeSource = 'member' | 'sync' | 'import' | 'staff' | 'scheduled';
 
 /** A change waiting for a publish, as the panel lists it (public.waiting_changes). */
 export interface WaitingChange {
@@ -201,7 +193,7 @@ export function liveByText(iso: string, zone: string, now: Date): string {
  * member's page as it loads), the window itself, and the mail sender's domain. A save of only
  * these publishes nothing.
  */
-export const NO_PAGE_CONFIG_PATHS: ReadonlySet<string> = new Set([
+const NO_PAGE_CONFIG_PATHS: ReadonlySet<string> = new Set([
 	'features.memberFields',
 	'features.memberLiveFields',
 	'features.memberEditorsApprove',
@@ -221,7 +213,7 @@ export function configChangeAltersPages(path: string): boolean {
  * e-mail behind 'Send Message'. The descriptions are the profile's unless cards show the short
  * one (features.showBusinessShortDescription).
  */
-export const PROFILE_ONLY_FIELDS: readonly BusinessField[] = [
+const PROFILE_ONLY_FIELDS: readonly BusinessField[] = [
 	'hours',
 	'web_content',
 	'social_media',

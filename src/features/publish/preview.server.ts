@@ -6,7 +6,7 @@ import { HttpError, jsonError } from '../../lib/http.server.ts';
 import { getCurrentTenant } from '../../lib/tenant.server.ts';
 
 /** Larger than any real configuration (a few KB), small enough to refuse junk at once. */
-export const PREVIEW_MAX_BYTES = 256 * 1024;
+const PREVIEW_MAX_BYTES = 256 * 1024;
 
 /** Never stored by a browser or the CDN, never indexed. */
 export const PREVIEW_HEADERS = {

@@ -126,8 +126,8 @@ export async function getPublish(client: SupabaseClient, id: number): Promise<Pu
 }
 
 /**
- * Fails the chamber's publishes that reported nothing for 15 minutes. `now` injects the clock
- * (honoured for the service role only).
+ * Fails the chamber's publishes that reported nothing for longer than the database's
+ * `publish_silence_limit()`. `now` injects the clock (honoured for the service role only).
  */
 export async function expirePublishes(
 	client: SupabaseClient,
@@ -156,27 +156,29 @@ function reported(
 }
 
 /** A queued publish's build started; a late or repeated report changes nothing. */
-export function startPublish(service: SupabaseClient, id: number, deployId: string | null) {
-	return service
-		.rpc('start_publish', { p_publish_id: id, p_deploy_id: deployId })
-		.then((answer) => reported('start_publish', answer));
+export async function startPublish(
+	service: SupabaseClient,
+	id: number,
+	deployId: string | null,
+): Promise<PublishView | null> {
+	const answer = await service.rpc('start_publish', { p_publish_id: id, p_deploy_id: deployId });
+	return reported('start_publish', answer);
 }
 
 /** A publish's build ended; a late or repeated report changes nothing. */
-export function finishPublish(
+export async function finishPublish(
 	service: SupabaseClient,
 	id: number,
 	outcome: { state: 'live' } | { state: 'failed'; error: string },
 	deployId: string | null = null,
-) {
-	return service
-		.rpc('finish_publish', {
-			p_publish_id: id,
-			p_state: outcome.state,
-			p_error: outcome.state === 'failed' ? outcome.error : null,
-			p_deploy_id: deployId,
-		})
-		.then((answer) => reported('finish_publish', answer));
+): Promise<PublishView | null> {
+	const answer = await service.rpc('finish_publish', {
+		p_publish_id: id,
+		p_state: outcome.state,
+		p_error: outcome.state === 'failed' ? outcome.error : null,
+		p_deploy_id: deployId,
+	});
+	return reported('finish_publish', answer);
 }
 
 async function markDispatched(service: SupabaseClient, id: number): Promise<void> {
@@ -435,7 +437,7 @@ export async function collectChange(
  * before. Local builds (`local-…` deploys) are stopped by the local publisher itself. Answers the
  * ids of the publishes cancelled.
  */
-export async function cancelSupersededDeploys(
+async function cancelSupersededDeploys(
 	service: SupabaseClient,
 	tenantId: string,
 	newerId: number,
@@ -702,7 +704,7 @@ interface ActiveRow {
  * the build hook accepted them. Without either, the 15-minute expiry still applies. Answers how
  * many were failed.
  */
-export async function failStalePublishes(
+async function failStalePublishes(
 	tenantId: string,
 	env: PublishEnv = readPublishEnv(),
 	service: SupabaseClient = getServiceClient(),

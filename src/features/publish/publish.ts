@@ -8,11 +8,8 @@ import { wallTimeSchema } from './schedule.ts';
 // the `publishes` table follows each build (queued → building → live | failed). Pure logic and
 // the zod schemas shared by the functions, the local build server and the panel's status piece.
 
-export const PUBLISH_STATES = ['queued', 'building', 'live', 'failed'] as const;
-export type PublishState = (typeof PUBLISH_STATES)[number];
+export type PublishState = 'queued' | 'building' | 'live' | 'failed';
 
-/** A build that reports nothing for this long is marked failed (expire_publishes). */
-export const PUBLISH_TIMEOUT_MINUTES = 15;
 /** The panel polls this often while a build is queued or running … */
 export const POLL_ACTIVE_MS = 3000;
 /** … and this often otherwise (someone else's save starts a build too). */
@@ -83,7 +80,7 @@ export type PublishStatusView =
 	| { kind: 'failed'; text: string };
 
 /** 'Live since 14:32' today, 'Live since Nov 3, 14:32' on another day (the browser's time). */
-export function liveSinceText(finishedAt: string, now: Date): string {
+function liveSinceText(finishedAt: string, now: Date): string {
 	const at = new Date(finishedAt);
 	return isSameDay(at, now)
 		? `Live since ${format(at, 'HH:mm')}`
@@ -276,5 +273,4 @@ export const deployEventBodySchema = z.object({
 	site: z.looseObject({ id: z.string().optional(), name: z.string().optional() }),
 });
 
-export const DEPLOY_EVENTS = ['deploy-building', 'deploy-succeeded', 'deploy-failed'] as const;
-export type DeployEvent = (typeof DEPLOY_EVENTS)[number];
+export type DeployEvent = 'deploy-building' | 'deploy-succeeded' | 'deploy-failed';

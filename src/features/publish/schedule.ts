@@ -14,8 +14,7 @@ import { z } from 'zod';
  */
 export const SCHEDULE_STEP_MINUTES = 5;
 
-export const SCHEDULED_STATES = ['scheduled', 'published', 'canceled', 'failed'] as const;
-export type ScheduledState = (typeof SCHEDULED_STATES)[number];
+type ScheduledState = 'scheduled' | 'published' | 'canceled' | 'failed';
 
 /** A scheduled publish as the functions answer it. */
 export interface ScheduledView {

@@ -9,7 +9,7 @@ import type { ScheduledView } from './schedule.ts';
  * publishRequested() so the status follows its build at once.
  */
 
-export interface PublishStatusState {
+interface PublishStatusState {
 	/** Newest first; empty before the first answer. */
 	publishes: PublishView[];
 	/** What is scheduled (soonest first), then what went live, failed or was cancelled lately. */

@@ -7,7 +7,7 @@ import { Section, Toggle } from '../admin/fields.tsx';
 import { chamberTimeZone } from '../config/time-zone.ts';
 // The admin's buttons, fields and notes, also on a member's own page (MemberReport).
 import '../admin/admin.css';
-import '../admin/ops/ops.css';
+import '../ui/ui.css';
 import { countsCsv, membersCsv, monthsCsv } from './exports.ts';
 import {
 	readBusinessReport,
@@ -28,6 +28,7 @@ import {
 	type MonthTotals,
 	type Period,
 } from './reports.ts';
+import { ColumnHeads } from '../ui/ColumnHeads.tsx';
 import './reports.css';
 
 type Load<T> = { kind: 'loading' } | { kind: 'failed'; error: string } | { kind: 'ready'; data: T };
@@ -436,14 +437,7 @@ function BusinessReportBody({
 					>
 						<table className="ops-table reports__table">
 							<caption>Last 12 months, by month</caption>
-							<thead>
-								<tr>
-									<th scope="col">Month</th>
-									<th scope="col">Shown</th>
-									<th scope="col">Profile views</th>
-									<th scope="col">Actions</th>
-								</tr>
-							</thead>
+							<ColumnHeads names={['Month', 'Shown', 'Profile views', 'Actions']} />
 							<tbody>
 								{report.months.map((m) => (
 									<tr key={m.month}>

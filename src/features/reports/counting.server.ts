@@ -18,10 +18,10 @@ export const REPEAT_WINDOW_MS = 30 * 60_000;
  * visitors than that within 30 minutes forgets the oldest, and may count one of their repeats
  * again (about 100 bytes a key, so at most about 20 MB).
  */
-export const REPEAT_KEYS_MAX = 200_000;
+const REPEAT_KEYS_MAX = 200_000;
 
 /** The most addresses whose daily count is kept at once (the oldest are forgotten first). */
-export const ADDRESS_KEYS_MAX = 100_000;
+const ADDRESS_KEYS_MAX = 100_000;
 
 /**
  * A request with no user agent, or one the `isbot` list (a maintained list of crawlers,

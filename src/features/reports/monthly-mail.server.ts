@@ -15,7 +15,7 @@ import { addMonths, monthOf, type MemberTotals } from './reports.ts';
  */
 
 /** A run stops taking new businesses after this long (a scheduled function may run 30 s). */
-export const MONTHLY_MAIL_BUDGET_MS = 20_000;
+const MONTHLY_MAIL_BUDGET_MS = 20_000;
 
 /** Every row of a PostgREST select, 1000 at a time (its answer limit). */
 async function allRows<T>(

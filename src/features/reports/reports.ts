@@ -34,7 +34,6 @@ export type StatKind = (typeof STAT_KINDS)[number];
 
 /** What a page may send: everything but `search`, which the function derives from a view's words. */
 export const EVENT_KINDS = ['shown', 'view', ...ACTION_KINDS] as const;
-export type EventKind = (typeof EVENT_KINDS)[number];
 
 /** How each kind is named in the reports, the CSV files and the monthly e-mail. */
 export const KIND_LABELS: Readonly<Record<StatKind, string>> = {
@@ -65,12 +64,12 @@ export const MAX_BATCH_EVENTS = 50;
 /** The longest body /api/stats reads: 50 events with the longest search text fit well within. */
 export const MAX_BATCH_BYTES = 16 * 1024;
 /** Search text is kept lower case, its words only, and cut at this length (characters)… */
-export const MAX_SEARCH_WORDS = 100;
+const MAX_SEARCH_WORDS = 100;
 /** … and at this many words (the search itself reads no more: search_tsquery). */
-export const MAX_SEARCH_TERMS = 10;
+const MAX_SEARCH_TERMS = 10;
 
 /** One thing that happened on a page. */
-export const statEventSchema = z.object({
+const statEventSchema = z.object({
 	/** What happened: shown, view, or an action (website, phone, email, …). */
 	kind: z.enum(EVENT_KINDS, { error: 'kind is not a known kind' }),
 	/** profiles.id of the business (guid: imported ids need not carry an RFC 4122 version). */
@@ -88,7 +87,6 @@ export const statBatchSchema = z.object({
 		.min(1, { error: 'events must not be empty' })
 		.max(MAX_BATCH_EVENTS, { error: `events must hold at most ${MAX_BATCH_EVENTS} events` }),
 });
-export type StatBatch = z.output<typeof statBatchSchema>;
 
 /** A word of a search: letters, marks and digits, with an apostrophe inside (joe's). */
 const SEARCH_WORD = /[\p{L}\p{M}\p{N}]+(?:['’][\p{L}\p{M}\p{N}]+)*/gu;
@@ -152,7 +150,7 @@ export function chamberDay(instant: Date, timeZone: string): string {
 }
 
 /** yyyy-mm: a month. */
-export const monthSchema = z.string().regex(/^\d{4}-(0[1-9]|1[0-2])$/, {
+const monthSchema = z.string().regex(/^\d{4}-(0[1-9]|1[0-2])$/, {
 	error: 'month must be yyyy-mm',
 });
 

@@ -3,7 +3,7 @@ import {
 	useEffect,
 	useRef,
 	useState,
-	type FormEvent,
+	type SubmitEvent,
 	type MouseEvent,
 	type ReactNode,
 } from 'react';
@@ -72,7 +72,7 @@ type FilterOption = { name: string; count: number };
  * for results other than the pre-rendered default listing: the CSS then shows skeletons instead
  * of those cards until the island has the address's own results.
  */
-export const EARLY_ATTRIBUTE = 'data-search-early';
+const EARLY_ATTRIBUTE = 'data-search-early';
 
 const skeletons = Array.from({ length: 6 }, (_, i) => <BusinessCardSkeleton key={i} />);
 
@@ -305,7 +305,7 @@ function SearchDirectory(props: SearchDirectoryProps) {
 
 	// Read from the form, not the state: text typed or a category chosen before the island ran is
 	// in the fields but not in the state.
-	const submit = (event: FormEvent<HTMLFormElement>) => {
+	const submit = (event: SubmitEvent<HTMLFormElement>) => {
 		event.preventDefault();
 		const form = new FormData(event.currentTarget);
 		const field = (name: string) => String(form.get(name) ?? '').trim();

@@ -10,8 +10,7 @@ import type { Position } from '../geo/position.ts';
  * the directory's, from rules.ts.
  */
 
-export const TEXT_FILTERS = ['category', 'city', 'county', 'zip', 'affiliation'] as const;
-export type TextFilter = (typeof TEXT_FILTERS)[number];
+const TEXT_FILTERS = ['category', 'city', 'county', 'zip', 'affiliation'] as const;
 
 export interface SearchState {
 	q: string;

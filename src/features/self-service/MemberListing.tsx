@@ -1,13 +1,13 @@
 import { createClient } from '@supabase/supabase-js';
 import { format } from 'date-fns/format';
-import { useCallback, useEffect, useId, useMemo, useState, type FormEvent } from 'react';
+import { useCallback, useEffect, useId, useMemo, useState, type SubmitEvent } from 'react';
 import type { Database, SupabaseClient } from '../../lib/database.ts';
 import type { PublicSupabase } from '../auth/browser.ts';
 import { sanitizeDescription } from '../directory/sanitize.ts';
 import type { BusinessChanges, FieldIssue } from '../members/members.ts';
 import RowList, { type RowColumn, type RowListClasses } from '../members/RowList.tsx';
 import { MemberReport } from '../reports/ReportsTab.tsx';
-import { formatHoursText, isOpeningHours, openingHoursSchema } from '../tenants/hours.ts';
+import { formatHoursText, isOpeningHours, openingHoursSchema } from '../business/hours/hours.ts';
 import type { Listing, SocialMediaEntry, WebContent } from '../tenants/tenant-file.ts';
 import { withErrorBoundary } from '../site/ErrorBoundary.tsx';
 import { liveByText } from '../publish/policy.ts';
@@ -189,7 +189,7 @@ function Editor({
 		} else setLogoState(body?.error ?? 'The logo could not be uploaded.');
 	}
 
-	async function onSubmit(event: FormEvent) {
+	async function onSubmit(event: SubmitEvent) {
 		event.preventDefault();
 		if (!parsed.ok || Object.keys(changes).length === 0) return;
 		setBusy(true);

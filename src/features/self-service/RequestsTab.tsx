@@ -12,10 +12,11 @@ import {
 	requestsApi,
 	type StaffApi,
 } from './store.ts';
-import { formatHoursText, isOpeningHours } from '../tenants/hours.ts';
+import { formatHoursText, isOpeningHours } from '../business/hours/hours.ts';
 import { fieldLabel, requestDiff, type MemberRequest } from './self-service.ts';
 import './self-service.css';
 import ErrorBanner from '../admin/ErrorBanner.tsx';
+import { ColumnHeads } from '../ui/ColumnHeads.tsx';
 
 const when = (iso: string) => format(new Date(iso), 'MMM d, yyyy HH:mm');
 
@@ -132,13 +133,7 @@ function RequestCard({
 			</p>
 			<table className="request-diff">
 				<caption className="sr-only">Changes requested for {business.name}</caption>
-				<thead>
-					<tr>
-						<th scope="col">Field</th>
-						<th scope="col">On the site</th>
-						<th scope="col">Requested</th>
-					</tr>
-				</thead>
+				<ColumnHeads names={['Field', 'On the site', 'Requested']} />
 				<tbody>
 					{requestDiff(request).map((line) => (
 						<tr key={line.field}>

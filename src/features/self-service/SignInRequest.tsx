@@ -1,4 +1,4 @@
-import { useId, useState, type FormEvent } from 'react';
+import { useId, useState, type SubmitEvent } from 'react';
 import { withErrorBoundary } from '../site/ErrorBoundary.tsx';
 import { SIGN_IN_SENT } from './self-service.ts';
 import './self-service.css';
@@ -25,7 +25,7 @@ function SignInRequest({ chamberName }: { chamberName: string }) {
 	});
 	const [status, setStatus] = useState<Status>({ kind: 'ready' });
 
-	async function onSubmit(event: FormEvent) {
+	async function onSubmit(event: SubmitEvent) {
 		event.preventDefault();
 		setStatus({ kind: 'sending' });
 		try {

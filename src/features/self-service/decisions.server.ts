@@ -122,7 +122,7 @@ async function mailDecision(
 }
 
 /** Through SMTP_URL, else an .eml in the outbox folder (as the contact form and sign-in links). */
-export async function deliverMemberMail(
+async function deliverMemberMail(
 	to: string,
 	mail: DecisionMail,
 	chamber: { name: string; emailDomain: string; kind: string },

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { SupabaseClient } from '../../lib/database.ts';
-import { BadRequest, HttpError, ipRateKey } from '../../lib/http.server.ts';
+import { BadRequest, HttpError, ipRateKey, type AnsweredFirst } from '../../lib/http.server.ts';
 import { takeRateLimit, takeRateLimits } from '../../lib/rate-limit.server.ts';
 import {
 	createForwardingAuthClient,
@@ -64,9 +64,7 @@ function tooMany(wait: number): HttpError {
  */
 export async function requestSignInLink(
 	businessId: string,
-	clientIp: string,
-	siteUrl: string,
-	later: (work: Promise<unknown>) => void,
+	{ clientIp, siteUrl, later }: AnsweredFirst,
 	env: ClientEnv = readClientEnv(),
 ): Promise<void> {
 	const service = getServiceClient(env);

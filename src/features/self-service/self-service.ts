@@ -1,6 +1,6 @@
 import { escapeUTF8 } from 'entities';
 import { z } from 'zod';
-import { MEMBER_FIELD_CHOICES, type MemberFieldChoice } from '../config/config.ts';
+import type { MemberFieldChoice } from '../config/config.ts';
 import {
 	describeValue,
 	FIELD_LABELS,
@@ -53,13 +53,13 @@ export { MEMBER_SESSION_KEY } from './paths.ts';
  * PKCE flow). A password sign-in (amr `password`) is no member, so a password set from a link's
  * session does not outlive the mailbox. Postgres holds the same list (member_session_from_link).
  */
-export const MEMBER_SIGN_IN_METHODS: readonly string[] = ['otp', 'magiclink', 'recovery'];
+const MEMBER_SIGN_IN_METHODS: readonly string[] = ['otp', 'magiclink', 'recovery'];
 
 /**
  * A sign-in by link lasts this many days: refreshing keeps the session's amr and its time, so
  * after 30 days the member asks for a new link (member_session_from_link holds the same).
  */
-export const MEMBER_SESSION_DAYS = 30;
+const MEMBER_SESSION_DAYS = 30;
 
 export const MEMBER_SESSION_NOT_FROM_LINK =
 	'Please sign in again with the link e-mailed to your business.';
@@ -89,14 +89,13 @@ export function memberSessionProblem(claims: { amr?: unknown }, now: Date): stri
 // --- The member's listing -----------------------------------------------------------------------------
 
 export type MemberField = MemberFieldChoice;
-export const MEMBER_FIELDS = MEMBER_FIELD_CHOICES;
 
 /** How each field is named to members and in the Requests tab's diff. */
 export function fieldLabel(field: string): string {
 	return (FIELD_LABELS as Record<string, string>)[field] ?? field;
 }
 
-export type SubmissionStatus = 'pending' | 'approved' | 'returned';
+type SubmissionStatus = 'pending' | 'approved' | 'returned';
 
 /** A member's request as the member page and the Requests tab read it. */
 export interface Submission {
@@ -328,7 +327,7 @@ export interface DiffLine {
 }
 
 /** A value as the diff shows it, a line per list entry. */
-export function diffLines(field: string, value: unknown): string[] {
+function diffLines(field: string, value: unknown): string[] {
 	if (Array.isArray(value)) {
 		if (value.length === 0) return ['(none)'];
 		return value.map((entry) => {

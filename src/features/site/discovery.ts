@@ -13,7 +13,7 @@ export function sitemapXml(urls: readonly string[]): string {
 }
 
 /** The sitemaps protocol's limit of URLs in one file. */
-export const SITEMAP_MAX_URLS = 50_000;
+const SITEMAP_MAX_URLS = 50_000;
 
 /**
  * How a site's URLs are split into sitemap files: one file when they fit, else files of at most

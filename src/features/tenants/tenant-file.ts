@@ -3,7 +3,7 @@ import { TZDate } from '@date-fns/tz';
 import { format } from 'date-fns/format';
 import { ADMIN_ROLES, PASSWORD_MIN_LENGTH, type AdminRole } from '../auth/auth.ts';
 import { chamberConfigSchema, type ChamberConfig } from '../config/config.ts';
-import { openingHoursSchema } from './hours.ts';
+import { openingHoursSchema } from '../business/hours/hours.ts';
 import { locationSchema } from '../geo/geo.ts';
 import { isTimeZone } from '../../lib/time-zone.ts';
 
@@ -16,7 +16,7 @@ import { isTimeZone } from '../../lib/time-zone.ts';
 
 // --- Field helpers -----------------------------------------------------------------------------
 
-export const TENANT_SLUG_PATTERN = /^[a-z0-9]+(-[a-z0-9]+)*$/;
+const TENANT_SLUG_PATTERN = /^[a-z0-9]+(-[a-z0-9]+)*$/;
 const DIGITS = /^\d+$/;
 const HEX_COLOUR = /^#(?:[0-9a-fA-F]{3}){1,2}$/;
 const LOCAL_TIME = /^(?:1[0-2]|[1-9]):[0-5]\d (?:AM|PM)$/;
@@ -101,7 +101,7 @@ const businessCategories = () =>
 		.default([])
 		.transform((names) => [...new Set(names.map((n) => n.trim()).filter((n) => n !== ''))]);
 
-export const listingSchema = z.object({
+const listingSchema = z.object({
 	/** Long description, HTML (sanitised when shown). */
 	description: z.string().max(50_000).default(''),
 	/** Plain-text card description. */
@@ -119,7 +119,7 @@ export const socialMediaEntrySchema = z.object({
 	url: z.string().trim().min(1, { error: 'Enter the link' }).max(URL_MAX),
 });
 
-export const affiliationSchema = z.object({
+const affiliationSchema = z.object({
 	icon: businessText(URL_MAX),
 	icon_text: businessText(),
 	/** Where the badge links to. */
@@ -130,7 +130,7 @@ export const affiliationSchema = z.object({
 	list_available_on_website: z.boolean().default(true),
 });
 
-export const webContentSchema = z.object({
+const webContentSchema = z.object({
 	content_type: z.string().trim().min(1, { error: 'Say what kind of content it is' }).max(NAME_MAX),
 	content_title: z.string().trim().max(500),
 	full_url: businessText(URL_MAX),
@@ -150,7 +150,7 @@ export const businessSchema = z.object({
 	work_phone: businessText(),
 	/**
 	 * Opening hours: each weekday's times and a note, or their text form ('Mon-Fri 9:00-17:00;
-	 * by appointment'); null when the business gives none (src/features/tenants/hours.ts).
+	 * by appointment'); null when the business gives none (src/features/business/hours/hours.ts).
 	 */
 	hours: openingHoursSchema,
 	/** Kept as given; the directory adds https:// when the scheme is missing. */
@@ -201,7 +201,7 @@ export const businessSchema = z.object({
 
 // --- Banners -----------------------------------------------------------------------------------
 
-export const bannerSchema = z.object({
+const bannerSchema = z.object({
 	/** Our uuid, or the membership system's banner number (stored under a stable derived uuid). */
 	id: z
 		.union(
@@ -230,7 +230,7 @@ export const bannerSchema = z.object({
 
 // --- Events (Atlas field names) ------------------------------------------------------------------
 
-export const eventItemSchema = z.object({
+const eventItemSchema = z.object({
 	ItemId: sourceNumber(),
 	ItemName: z.string().trim().min(1),
 	Descr: z.string().default(''),
@@ -243,7 +243,7 @@ export const eventItemSchema = z.object({
 	MaxQuantity: z.number().int().nonnegative().nullable().default(null),
 });
 
-export const eventAttendeeSchema = z.object({
+const eventAttendeeSchema = z.object({
 	AttendeeId: sourceNumber(),
 	/** Attendees sharing a registration are listed together under its organisation. */
 	RegistrationId: sourceNumber(),
@@ -255,7 +255,7 @@ export const eventAttendeeSchema = z.object({
 	Title: text(),
 });
 
-export const eventSponsorSchema = z.object({
+const eventSponsorSchema = z.object({
 	// Misspelt in the source system; kept so records round-trip unchanged.
 	SponserId: sourceNumber(),
 	SponsorName: z.string().trim().min(1),
@@ -328,7 +328,7 @@ const eventObjectSchema = z.object({
 	Sponsors: z.array(eventSponsorSchema).default([]),
 });
 
-export const eventSchema = eventObjectSchema
+const eventSchema = eventObjectSchema
 	.superRefine((event, ctx) => {
 		if (Date.parse(event.EndDateTimeUtc) < Date.parse(event.StartDateTimeUtc)) {
 			ctx.addIssue({
@@ -388,7 +388,7 @@ const eventListSchema = (list: string) =>
 
 export type UserRole = AdminRole;
 
-export const tenantUserSchema = z.object({
+const tenantUserSchema = z.object({
 	email: z
 		.string()
 		.trim()
@@ -407,7 +407,7 @@ export const tenantUserSchema = z.object({
 	role: z.enum(ADMIN_ROLES),
 });
 
-export const tenantSchema = z.object({
+const tenantSchema = z.object({
 	slug: z.string().trim().max(63).regex(TENANT_SLUG_PATTERN, {
 		error: 'Expected a slug of lowercase letters and digits separated by single hyphens',
 	}),
@@ -420,7 +420,7 @@ const tenantConfigSchema = chamberConfigSchema.extend({
 	slug: z.string().trim().optional(),
 });
 
-export const tenantFileSchema = z
+const tenantFileSchema = z
 	.strictObject({
 		/** Editor hint, ignored. */
 		$schema: z.string().optional(),
@@ -461,7 +461,6 @@ export const tenantFileSchema = z
 
 export type TenantFileInput = z.input<typeof tenantFileSchema>;
 export type TenantFile = z.output<typeof tenantFileSchema>;
-export type TenantInfo = z.output<typeof tenantSchema>;
 export type BusinessInput = z.input<typeof businessSchema>;
 export type Business = z.output<typeof businessSchema>;
 export type ListingInput = z.input<typeof listingSchema>;
@@ -472,15 +471,12 @@ export type Affiliation = z.output<typeof affiliationSchema>;
 export type WebContentInput = z.input<typeof webContentSchema>;
 export type WebContent = z.output<typeof webContentSchema>;
 export type BannerInput = z.input<typeof bannerSchema>;
-export type Banner = z.output<typeof bannerSchema>;
 export type EventInput = z.input<typeof eventSchema>;
 export type EventRecord = z.output<typeof eventSchema>;
 export type EventItemInput = z.input<typeof eventItemSchema>;
 export type EventItem = z.output<typeof eventItemSchema>;
 export type EventAttendeeInput = z.input<typeof eventAttendeeSchema>;
-export type EventAttendee = z.output<typeof eventAttendeeSchema>;
 export type EventSponsorInput = z.input<typeof eventSponsorSchema>;
-export type EventSponsor = z.output<typeof eventSponsorSchema>;
 export type TenantUserInput = z.input<typeof tenantUserSchema>;
 export type TenantUser = z.output<typeof tenantUserSchema>;
 

@@ -6,12 +6,7 @@ import type { TenantFile, TenantUser } from './tenant-file.ts';
 
 // Reading a tenant lives in ./lookup.server.ts, without argon2: every function reads its tenant,
 // and only the import hashes passwords.
-export {
-	getTenantBySlug,
-	getTenantBySlugOrNull,
-	listTenants,
-	type TenantRow,
-} from './lookup.server.ts';
+export { getTenantBySlug, listTenants, type TenantRow } from './lookup.server.ts';
 
 export interface ImportSummary {
 	tenant_id: string;

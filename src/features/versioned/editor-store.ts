@@ -14,13 +14,13 @@ import { recordApi, type Answer, type RecordDeps } from './api.ts';
  */
 
 /** A problem of one field: `path` is where inside it (tickets[0].UnitPrice). */
-export interface FieldIssue<F extends string> {
+interface FieldIssue<F extends string> {
 	path: string;
 	field: F | null;
 	message: string;
 }
 
-export type EditorState<V, D, N extends object> =
+type EditorState<V, D, N extends object> =
 	| { kind: 'closed' }
 	| { kind: 'loading'; id: string }
 	| { kind: 'failed'; id: string; error: string }
@@ -28,12 +28,12 @@ export type EditorState<V, D, N extends object> =
 	| ({ kind: 'new'; draft: V; blank: V } & N)
 	| { kind: 'open'; detail: D; draft: V };
 
-export type Notice = { kind: 'error' | 'success'; text: string } | null;
+type Notice = { kind: 'error' | 'success'; text: string } | null;
 
 export type SaveOutcome = 'saved' | 'invalid' | 'conflict' | 'failed' | 'unchanged';
 
 /** A field someone else saved since the record was opened, against this person's value. */
-export interface RecordConflict<F extends string> extends EditConflict {
+interface RecordConflict<F extends string> extends EditConflict {
 	field: F;
 	/** This person's value (the draft's). */
 	mine: unknown;

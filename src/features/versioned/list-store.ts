@@ -9,7 +9,7 @@ export interface PagedFilters {
 	pageSize: number;
 }
 
-export type ListState<R> =
+type ListState<R> =
 	| { kind: 'loading'; previous: R | null }
 	| { kind: 'failed'; error: string }
 	| { kind: 'ready'; result: R };

@@ -29,7 +29,7 @@ export async function chamberOf(session: AdminSession, slug?: string): Promise<T
 }
 
 /** How many changes of a record its history shows, newest first. */
-export const HISTORY_SIZE = 50;
+const HISTORY_SIZE = 50;
 
 interface AuditRow {
 	id: number;

@@ -9,7 +9,7 @@ import {
 	render,
 	tabProps,
 	type Backend,
-} from '../ops/test-support.ts';
+} from '../../ui/test-support.ts';
 import CacheTab from './CacheTab.tsx';
 
 const versions = () =>

@@ -4,8 +4,8 @@ import { can } from '../../auth/auth.ts';
 import { publishRequested } from '../../publish/store.ts';
 import type { AdminTabProps } from '../admin.ts';
 import { Section } from '../fields.tsx';
-import { after, callApi } from '../ops/api.ts';
-import '../ops/ops.css';
+import { after, callApi } from '../../ui/api.ts';
+import '../../ui/ui.css';
 import {
 	CACHE_DURATION_TEXT,
 	CACHE_ERROR_MS,
@@ -17,6 +17,7 @@ import {
 	type CachePurgeLogRow,
 } from './cache.ts';
 import { REFRESHABLE_CACHE_TYPES, type RefreshableCacheType } from '../../../lib/cache-versions.ts';
+import { ColumnHeads } from '../../ui/ColumnHeads.tsx';
 
 type Versions = Partial<Record<RefreshableCacheType, number>>;
 type Message = { kind: 'success' | 'error'; text: string };
@@ -155,13 +156,7 @@ export default function CacheTab({ user, chamber, client, getAccessToken }: Admi
 					{history.kind === 'ready' && history.rows.length > 0 && (
 						<div className="ops-table-wrap">
 							<table className="ops-table">
-								<thead>
-									<tr>
-										<th scope="col">When</th>
-										<th scope="col">Who</th>
-										<th scope="col">Cache</th>
-									</tr>
-								</thead>
+								<ColumnHeads names={['When', 'Who', 'Cache']} />
 								<tbody>
 									{history.rows.map((row) => (
 										<tr key={row.id}>

@@ -3,7 +3,7 @@ import { URL_KEYS, type MenuItem, type MenuSubItem, type UrlKey } from '../../co
 import { changeMenuItemType, move, newMenuItem } from '../admin.ts';
 import { SelectField, TextField, Toggle } from '../fields.tsx';
 import { edit } from '../store.ts';
-import type { ConfigTabProps } from './SiteTabs.tsx';
+import type { ConfigTabProps } from './config-tabs.tsx';
 import { URL_LABELS } from './labels.ts';
 
 // The header menu editor: add, delete (asked first), move up and down within

@@ -2,7 +2,7 @@
 import { fireEvent, screen, waitFor } from '@testing-library/dom';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { parseConfig } from '../../config/config.ts';
-import { advance, backend, cleanup, on, render, tabProps } from '../ops/test-support.ts';
+import { advance, backend, cleanup, on, render, tabProps } from '../../ui/test-support.ts';
 import LogosTab from './LogosTab.tsx';
 
 const CURRENT = 'https://files.example/storage/v1/object/public/logos/demo/standard-1.png';

@@ -2,8 +2,8 @@ import { useEffect, useId, useRef, useState } from 'react';
 import { can } from '../../auth/auth.ts';
 import { publishRequested } from '../../publish/store.ts';
 import type { AdminTabProps } from '../admin.ts';
-import { after, callApi } from '../ops/api.ts';
-import '../ops/ops.css';
+import { after, callApi } from '../../ui/api.ts';
+import '../../ui/ui.css';
 import {
 	acceptFor,
 	LOGO_CLEAR_MS,

@@ -6,7 +6,9 @@ import { BadRequest, HttpError } from '../../../lib/http.server.ts';
 import { InvalidSvgError, sanitizeSvg } from './svg.server.ts';
 import {
 	LOGO_FORMATS,
+	LOGO_MAX_BYTES,
 	LOGO_MIME_TYPES,
+	LOGO_TOO_LARGE,
 	LOGO_WRONG_TYPE,
 	logoObjectName,
 	type LogoFormat,
@@ -14,7 +16,7 @@ import {
 } from './logos.ts';
 
 /** The Storage bucket of logos (public, 5 MB, image types: supabase/schema.sql, Storage). */
-export const LOGOS_BUCKET = 'logos';
+const LOGOS_BUCKET = 'logos';
 
 const parser = new FileTypeParser({ customDetectors: [detectXml] });
 
@@ -22,7 +24,7 @@ const parser = new FileTypeParser({ customDetectors: [detectXml] });
  * The file's format read from its bytes (magic numbers; XML text for SVG), or null. XML that is
  * not well-formed is a bad file, said with the XML parser's reason, never a failure of ours.
  */
-export async function detectLogoFormat(bytes: Uint8Array): Promise<LogoFormat | null> {
+async function detectLogoFormat(bytes: Uint8Array): Promise<LogoFormat | null> {
 	let found: Awaited<ReturnType<typeof parser.fromBuffer>>;
 	try {
 		found = await parser.fromBuffer(bytes);
@@ -41,7 +43,7 @@ export async function detectLogoFormat(bytes: Uint8Array): Promise<LogoFormat | 
  * Checks a logo's bytes for its type and prepares what is stored: the format from the bytes
  * (refused when that logo type does not take it), SVGs sanitised.
  */
-export async function prepareLogo(
+async function prepareLogo(
 	type: LogoType,
 	bytes: Uint8Array,
 ): Promise<{ format: LogoFormat; body: Uint8Array }> {
@@ -54,6 +56,37 @@ export async function prepareLogo(
 		if (error instanceof InvalidSvgError) throw new BadRequest(LOGO_WRONG_TYPE);
 		throw error;
 	}
+}
+
+// --- An upload: the chamber's logos, a business's (staff), a member's own ----------------------
+
+/** A multipart body a little over the file limit is still read, so its answer can name the size. */
+const MAX_BODY_BYTES = LOGO_MAX_BYTES + 256 * 1024;
+
+/**
+ * The multipart form of a logo upload, refused before it is read when the body is too large to
+ * hold a logo (413, as a large file is). `fields` names what the form holds, for its 400.
+ */
+export async function readLogoForm(req: Request, fields: string): Promise<FormData> {
+	if (Number(req.headers.get('content-length') ?? 0) > MAX_BODY_BYTES) {
+		throw new HttpError(413, LOGO_TOO_LARGE);
+	}
+	try {
+		return await req.formData();
+	} catch {
+		throw new BadRequest(`Expected a multipart form with ${fields}`);
+	}
+}
+
+/** The form's `logo` file, there and at most LOGO_MAX_BYTES, checked and prepared as `type`. */
+export async function uploadedLogo(
+	form: FormData,
+	type: LogoType,
+): Promise<{ format: LogoFormat; body: Uint8Array }> {
+	const file = form.get('logo');
+	if (!(file instanceof File) || file.size === 0) throw new BadRequest('Please choose a file');
+	if (file.size > LOGO_MAX_BYTES) throw new HttpError(413, LOGO_TOO_LARGE);
+	return prepareLogo(type, new Uint8Array(await file.arrayBuffer()));
 }
 
 /**

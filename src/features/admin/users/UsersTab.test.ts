@@ -11,7 +11,7 @@ import {
 	render,
 	tabProps,
 	type Route,
-} from '../ops/test-support.ts';
+} from '../../ui/test-support.ts';
 import UsersTab from './UsersTab.tsx';
 import type { AdminUserListItem } from './users.ts';
 

@@ -9,10 +9,10 @@ import {
 } from '../../auth/auth.ts';
 import type { AdminTabProps } from '../admin.ts';
 import { SelectField } from '../fields.tsx';
-import { after, callApi } from '../ops/api.ts';
-import Dialog from '../ops/Dialog.tsx';
-import DialogActions from '../ops/DialogActions.tsx';
-import '../ops/ops.css';
+import { after, callApi } from '../../ui/api.ts';
+import Dialog from '../../ui/Dialog.tsx';
+import DialogActions from '../../ui/DialogActions.tsx';
+import '../../ui/ui.css';
 import {
 	createUserBodySchema,
 	formatUserDate,

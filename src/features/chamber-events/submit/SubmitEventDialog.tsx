@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
+import { useEffect, useId, useRef, useState, type SubmitEvent, type KeyboardEvent } from 'react';
 import { loadRecaptcha, recaptchaToken } from '../../contact/recaptcha.ts';
 import { MEMBER_SESSION_KEY } from '../../self-service/paths.ts';
 import { SUBMISSION_LIMITS as L, SUBMISSION_TEXTS } from '../submission-limits.ts';
@@ -91,7 +91,7 @@ export default function SubmitEventDialog({ recaptchaSiteKey, open, onClose }: P
 
 	const close = () => dialog.current?.close();
 
-	const submit = async (event: FormEvent<HTMLFormElement>) => {
+	const submit = async (event: SubmitEvent<HTMLFormElement>) => {
 		event.preventDefault();
 		const data = new FormData(event.currentTarget);
 		const field = (name: string) => String(data.get(name) ?? '').trim();

@@ -1,6 +1,6 @@
 import type { SupabaseClient } from '../../../lib/database.ts';
-import { useEffect, useId, useState, type FormEvent } from 'react';
-import { callApi } from '../../admin/ops/api.ts';
+import { useEffect, useId, useState, type SubmitEvent } from 'react';
+import { callApi } from '../../ui/api.ts';
 import { mapsId, MAPPING_TARGETS, TARGET_LABELS } from './fields.ts';
 import { MATCH_RULE_LABELS, MATCH_RULES, type MatchRule } from './match.ts';
 import {
@@ -19,6 +19,7 @@ import ErrorBanner from '../../admin/ErrorBanner.tsx';
 import { $saved } from '../../admin/store.ts';
 import { chamberTimeZone } from '../../config/time-zone.ts';
 import { liveByText } from '../../publish/policy.ts';
+import { ColumnHeads } from '../../ui/ColumnHeads.tsx';
 
 /** The chamber's clock, on which the panel shows times (its saved configuration's zone). */
 function chamberZone(): string {
@@ -78,7 +79,7 @@ function MappingForm({ job, getAccessToken, onChanged }: Props) {
 	const [busy, setBusy] = useState(false);
 	const id = useId();
 
-	async function submit(event: FormEvent) {
+	async function submit(event: SubmitEvent) {
 		event.preventDefault();
 		const unchosen = headers.filter((h) => choices[h.header] === 'choose').map((h) => h.header);
 		if (unchosen.length > 0) {
@@ -116,13 +117,7 @@ function MappingForm({ job, getAccessToken, onChanged }: Props) {
 				</p>
 			)}
 			<table className="member-import__table">
-				<thead>
-					<tr>
-						<th scope="col">Column</th>
-						<th scope="col">Examples</th>
-						<th scope="col">Field</th>
-					</tr>
-				</thead>
+				<ColumnHeads names={['Column', 'Examples', 'Field']} />
 				<tbody>
 					{headers.map((h) => (
 						<tr key={h.header}>

@@ -1,6 +1,6 @@
-import { useId, useState, type FormEvent } from 'react';
+import { useId, useState, type SubmitEvent } from 'react';
 import type { AdminTabProps } from '../../admin/admin.ts';
-import { callApi } from '../../admin/ops/api.ts';
+import { callApi } from '../../ui/api.ts';
 import ImportJobView from './ImportJobView.tsx';
 import { IMPORT_LIMITS, LIMIT_MESSAGES } from './limits.ts';
 import { useImportJob } from './useImportJob.ts';
@@ -38,7 +38,7 @@ export default function ImportPanel({ chamber, client, getAccessToken }: AdminTa
 	const [error, setError] = useState<string | null>(null);
 	const id = useId();
 
-	async function upload(event: FormEvent) {
+	async function upload(event: SubmitEvent) {
 		event.preventDefault();
 		if (!file) {
 			setError('Choose a file first.');

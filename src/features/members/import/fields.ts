@@ -217,7 +217,7 @@ for (const target of MAPPING_TARGETS) {
 }
 
 /** The field a built-in mapping gives a heading, or undefined. */
-export function builtInTarget(header: string): MappingTarget | undefined {
+function builtInTarget(header: string): MappingTarget | undefined {
 	return BUILT_IN.get(normalizeHeader(header));
 }
 

@@ -139,10 +139,6 @@ async function savedMappings(
 
 // --- The dry run ---------------------------------------------------------------------------------
 
-export interface DryRunProgress {
-	validated: number;
-}
-
 /** Every business of the chamber (removed ones too: a file does not add them again), as matched. */
 async function directoryEntries(
 	service: SupabaseClient,
@@ -527,7 +523,7 @@ async function apply(service: SupabaseClient, job: ImportJob): Promise<void> {
 }
 
 /** A failure whose message is meant for the person (shown in the panel as it is). */
-export class ImportFailure extends Error {}
+class ImportFailure extends Error {}
 
 function failureMessage(error: unknown): string {
 	if (

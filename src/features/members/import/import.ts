@@ -28,18 +28,10 @@ import { ownId, type DirectoryEntry, type MatchRule } from './match.ts';
  * similar name; a person chooses (a business, a new one, or skip) before anything is applied.
  * skipped: such a row the person left out.
  */
-export const ROW_ACTIONS = [
-	'add',
-	'change',
-	'unchanged',
-	'missing',
-	'invalid',
-	'confirm',
-	'skipped',
-] as const;
-export type RowAction = (typeof ROW_ACTIONS)[number];
+export type RowAction =
+	'add' | 'change' | 'unchanged' | 'missing' | 'invalid' | 'confirm' | 'skipped';
 
-export interface FieldChange {
+interface FieldChange {
 	field: string;
 	before: unknown;
 	after: unknown;
@@ -47,7 +39,7 @@ export interface FieldChange {
 	kept?: boolean;
 }
 
-export interface RowError {
+interface RowError {
 	/** The file's column (a JSON file: the key), or '' when the row as a whole is wrong. */
 	column: string;
 	field: string;
@@ -59,7 +51,7 @@ export interface RowError {
  * with profileId null, a new business. The database takes the chosen one as the row's decision
  * (confirm_member_import_row).
  */
-export interface CandidateDecision {
+interface CandidateDecision {
 	/** The business's id, or null: add the row as a new business. */
 	profileId: string | null;
 	weblinkProfileId: string | null;
@@ -246,7 +238,7 @@ function cellList(value: unknown): string[] {
  * A membership-system id cell: digits (spreadsheets may have made it a number), or an id of the
  * chamber's own numbering (a business an earlier file without ids added: 'chamber-12').
  */
-export function cellProfileId(value: unknown): string {
+function cellProfileId(value: unknown): string {
 	const text =
 		typeof value === 'number' && Number.isInteger(value) ? String(value) : cellText(value);
 	const own = ownId(text);
@@ -387,7 +379,7 @@ function mergeBusiness(
 }
 
 /** The fields of a business the dry run compares, in the tenant file's order. */
-export const BUSINESS_FIELDS = Object.keys(businessSchema.shape).filter((f) => f !== 'id');
+const BUSINESS_FIELDS = Object.keys(businessSchema.shape).filter((f) => f !== 'id');
 
 /**
  * A business as an import writes it: the tenant file's schema, but the membership-system id is
@@ -715,7 +707,7 @@ export function showValue(value: unknown): string {
 // --- The functions' bodies -----------------------------------------------------------------------
 
 /** A file directly in a chamber's folder of the imports bucket (as member_import_path_ok). */
-export const IMPORT_PATH =
+const IMPORT_PATH =
 	/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\/[A-Za-z0-9][A-Za-z0-9._-]{0,199}$/;
 
 /** POST /api/member-imports */
@@ -752,19 +744,17 @@ export const applyBodySchema = z.object({
 
 // --- A job as the panel reads it -----------------------------------------------------------------
 
-export const IMPORT_STATES = [
-	'queued',
-	'reading',
-	'needs_mapping',
-	'validating',
-	'previewed',
-	'apply_requested',
-	'applying',
-	'applied',
-	'failed',
-	'discarded',
-] as const;
-export type ImportState = (typeof IMPORT_STATES)[number];
+export type ImportState =
+	| 'queued'
+	| 'reading'
+	| 'needs_mapping'
+	| 'validating'
+	| 'previewed'
+	| 'apply_requested'
+	| 'applying'
+	| 'applied'
+	| 'failed'
+	| 'discarded';
 
 /** States the background function is working in: the panel polls and shows progress. */
 export const WORKING_STATES: readonly ImportState[] = [

@@ -17,7 +17,7 @@ export const MATCH_RULE_LABELS: Readonly<Record<MatchRule, string>> = {
 };
 
 /** How many businesses a row to confirm offers at most. */
-export const MAX_CANDIDATES = 5;
+const MAX_CANDIDATES = 5;
 /**
  * How many businesses a rule looks at to choose those it offers: a name a thousand businesses
  * share (a chain without cities) must not cost a thousand comparisons per row.
@@ -29,7 +29,7 @@ const LOOKED_AT = 50;
  * membership system's ids are digits only, so the two never collide; the database hands the
  * numbers out when the import is applied (business_numbers).
  */
-export const OWN_ID = /^chamber-0*(\d{1,18})$/i;
+const OWN_ID = /^chamber-0*(\d{1,18})$/i;
 
 /** An id of the chamber's own numbering as stored ('Chamber-007' → 'chamber-7'), or null. */
 export function ownId(text: string): string | null {
@@ -70,7 +70,7 @@ const LEGAL_FORMS = new Set([
  * ('Joe's' = 'Joes', 'L.L.C.' = 'LLC'), '&' and 'and' left out, and so are a leading 'The' and
  * the legal form at its end ('Smith & Sons Co., Inc.' → smith sons).
  */
-export function nameWords(name: string): string[] {
+function nameWords(name: string): string[] {
 	const words = plainLetters(name)
 		.replace(/['’.]/g, '')
 		.split(/[^\p{L}\p{N}]+/u)
@@ -186,7 +186,7 @@ export interface RowKeys {
 	city?: string | null;
 }
 
-export interface Candidate {
+interface Candidate {
 	entry: DirectoryEntry;
 	on: MatchRule;
 }

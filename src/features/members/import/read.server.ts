@@ -12,7 +12,7 @@ import { IMPORT_LIMITS, LIMIT_MESSAGES } from './limits.ts';
 // file's businesses or a list of objects. Every format is read in a process of its own with its own
 // heap limit and a time limit (IMPORT_LIMITS), so a hostile file ends that process, not the server.
 
-export type FileFormat = 'csv' | 'xlsx' | 'json';
+type FileFormat = 'csv' | 'xlsx' | 'json';
 
 export interface Table {
 	format: FileFormat;
@@ -25,7 +25,7 @@ export class UnreadableFileError extends Error {}
 
 const ZIP_MAGIC = [0x50, 0x4b, 0x03, 0x04];
 
-export function detectFormat(name: string, bytes: Uint8Array): FileFormat {
+function detectFormat(name: string, bytes: Uint8Array): FileFormat {
 	if (ZIP_MAGIC.every((b, i) => bytes[i] === b)) return 'xlsx';
 	const lower = name.toLowerCase();
 	if (lower.endsWith('.xlsx')) return 'xlsx';

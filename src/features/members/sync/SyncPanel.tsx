@@ -1,12 +1,13 @@
 import type { SupabaseClient } from '../../../lib/database.ts';
 import { useEffect, useId, useState } from 'react';
 import type { AdminTabProps } from '../../admin/admin.ts';
-import { callApi } from '../../admin/ops/api.ts';
+import { callApi } from '../../ui/api.ts';
 import ImportJobView from '../import/ImportJobView.tsx';
 import { formatSummary, fullCounts, IMPORT_JOB_COLUMNS, type ImportJob } from '../import/import.ts';
 import { useImportJob } from '../import/useImportJob.ts';
 import '../import/import.css';
 import ErrorBanner from '../../admin/ErrorBanner.tsx';
+import { ColumnHeads } from '../../ui/ColumnHeads.tsx';
 
 interface SyncStatus {
 	configured: boolean;
@@ -129,13 +130,7 @@ export default function SyncPanel({ chamber, client, getAccessToken }: AdminTabP
 				<p>No sync has run yet.</p>
 			) : (
 				<table className="member-import__table member-sync__runs">
-					<thead>
-						<tr>
-							<th scope="col">Started</th>
-							<th scope="col">Source</th>
-							<th scope="col">Outcome</th>
-						</tr>
-					</thead>
+					<ColumnHeads names={['Started', 'Source', 'Outcome']} />
 					<tbody>
 						{runs.map((run) => (
 							<tr key={run.id}>

@@ -70,7 +70,7 @@ export function hasOpeningTimes(hours: OpeningHours | null): hours is OpeningHou
 }
 
 /** '9:00 AM', as a US visitor reads a time; '24:00' is midnight. */
-export function clockLabel(clock: string): string {
+function clockLabel(clock: string): string {
 	const hour = Number(clock.slice(0, 2)) % 24;
 	const minute = clock.slice(3);
 	return `${hour % 12 === 0 ? 12 : hour % 12}:${minute} ${hour < 12 ? 'AM' : 'PM'}`;

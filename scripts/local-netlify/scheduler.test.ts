@@ -2,7 +2,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { loadScheduledFunctions, startScheduler, type Scheduler } from './scheduled.ts';
+import { loadScheduledFunctions, startScheduler, type Scheduler } from './scheduler.ts';
 
 // npm start runs netlify/functions' scheduled functions on their schedules: found by their
 // config.schedule alone, so a function added later runs too.

@@ -15,8 +15,8 @@ export * from './opening-hours.ts';
 // column or the panel's field: "Mon-Fri 9:00-17:00; Sat 10:00-14:00; by appointment on Sundays".
 
 /** At most this many opening times a day (morning, afternoon, evening). */
-export const MAX_TIMES_A_DAY = 3;
-export const HOURS_NOTE_MAX = 200;
+const MAX_TIMES_A_DAY = 3;
+const HOURS_NOTE_MAX = 200;
 /** The longest text form accepted (a week of three times a day and a note fits easily). */
 const HOURS_TEXT_MAX = 1000;
 
@@ -28,7 +28,7 @@ const time = (closing: boolean) =>
 		error: `Expected a time like 09:00${closing ? ' (or 24:00)' : ''}`,
 	});
 
-export const openingTimeSchema = z
+const openingTimeSchema = z
 	.strictObject({
 		/** 'HH:MM', 24-hour clock. */
 		open: time(false),

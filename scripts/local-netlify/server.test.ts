@@ -3,7 +3,7 @@ import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MAX_REQUEST_BODY_BYTES, startSiteServer, type SiteServer } from './netlify-local.ts';
+import { MAX_REQUEST_BODY_BYTES, startSiteServer, type SiteServer } from './server.ts';
 
 // The local server's hygiene: files only from inside the build folder, request bodies bounded as
 // on Netlify. Port from the hardening helper's spare range.

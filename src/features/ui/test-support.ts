@@ -1,11 +1,11 @@
 import { createClient } from '@supabase/supabase-js';
-import type { Database, SupabaseClient } from '../../../lib/database.ts';
+import type { Database, SupabaseClient } from '../../lib/database.ts';
 import { act, createElement, type ComponentType } from 'react';
 import { vi } from 'vitest';
 import { createRoot, type Root } from 'react-dom/client';
-import type { AdminRole } from '../../auth/auth.ts';
-import { configFromRow, type ChamberConfig } from '../../config/config.ts';
-import type { AdminTabProps } from '../admin.ts';
+import type { AdminRole } from '../auth/auth.ts';
+import { configFromRow, type ChamberConfig } from '../config/config.ts';
+import type { AdminTabProps } from '../admin/admin.ts';
 
 // Component tests of the Logos, Cache and Users tabs (happy-dom): the tab runs with a real
 // supabase-js client and the browser's fetch, both answered by a stand-in of the functions and

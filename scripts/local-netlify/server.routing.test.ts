@@ -2,8 +2,8 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSiteServer, type SiteServer } from './netlify-local.ts';
-import { freePort } from './free-port.ts';
+import { startSiteServer, type SiteServer } from './server.ts';
+import { freePort } from '../lib/free-port.ts';
 
 // Netlify's request chain, which netlify serve follows too: functions by path first (one with
 // preferStatic steps aside for a file), the on-demand function (`/*`, preferStatic) next, and

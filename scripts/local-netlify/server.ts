@@ -63,7 +63,7 @@ const CONTENT_TYPES: Record<string, string> = {
 /** Types worth compressing (fonts and raster images are compressed already). */
 const COMPRESSIBLE = /^(text\/|application\/(json|xml)|image\/svg)/;
 
-export async function loadFunctions(dir: string): Promise<FunctionRoute[]> {
+async function loadFunctions(dir: string): Promise<FunctionRoute[]> {
 	const files = (await readdir(dir).catch(() => [] as string[])).filter((f) =>
 		/\.(m?ts|m?js)$/.test(f),
 	);
@@ -237,7 +237,7 @@ async function sendResponse(res: ServerResponse, response: Response, head: boole
  * A copy of a folder made of hard links (the files are read, never written): no data is copied,
  * and the original stays whole. Where links cannot be made (another file system), a real copy.
  */
-export async function linkTree(from: string, to: string): Promise<void> {
+async function linkTree(from: string, to: string): Promise<void> {
 	await mkdir(to, { recursive: true });
 	for (const entry of await readdir(from, { withFileTypes: true })) {
 		const source = join(from, entry.name);

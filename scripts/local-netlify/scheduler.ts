@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Config, Context } from '@netlify/functions';
 import { Cron } from 'croner';
-import type { ServerRoute } from './netlify-local.ts';
+import type { ServerRoute } from './server.ts';
 
 /**
  * `npm start`'s stand-in for Netlify's scheduled functions: every function in

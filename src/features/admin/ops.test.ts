@@ -3,14 +3,14 @@ import {
 	cachePurgeTags,
 	incrementCacheVersionBodySchema,
 	refreshPublishes,
-} from '../cache/cache.ts';
-import { acceptFor, LOGO_FORMATS, logoObjectName } from '../logos/logos.ts';
+} from './cache/cache.ts';
+import { acceptFor, LOGO_FORMATS, logoObjectName } from './logos/logos.ts';
 import {
 	createUserBodySchema,
 	formatUserDate,
 	tenantsFromUsers,
 	type AdminUserListItem,
-} from '../users/users.ts';
+} from './users/users.ts';
 
 // The pure rules of the Logos, Cache and Users tabs (docs/behaviour.md#admin-panel).
 

@@ -6,7 +6,7 @@ import {
 	openingHoursSpecification,
 	type OpeningHours,
 } from './hours.ts';
-import { businessSchema } from './tenant-file.ts';
+import { businessSchema } from '../../tenants/tenant-file.ts';
 
 const closed = { mon: [], tue: [], wed: [], thu: [], fri: [], sat: [], sun: [] };
 const nineToFive = [{ open: '09:00', close: '17:00' }];

@@ -5,7 +5,7 @@ import pg from 'pg';
 import { openEmbeddedDatabase } from '../stack/database.ts';
 import { runMigrations } from '../stack/migrate.ts';
 import { startFromMigratedTemplate } from '../stack/template.ts';
-import { freePort } from './free-port.ts';
+import { freePort } from '../lib/free-port.ts';
 
 /**
  * Runs `use` against a fresh embedded database with every migration applied, then removes it:

@@ -5,7 +5,7 @@ import type { SupabaseClient } from '../../src/lib/database.ts';
 import { z } from 'zod';
 import { finishPublish, startPublish } from '../../src/features/publish/publish.server.ts';
 import { publishFromTitle } from '../../src/features/publish/publish.ts';
-import type { ServerRoute } from './netlify-local.ts';
+import type { ServerRoute } from './server.ts';
 
 /**
  * `npm start`'s stand-in for Netlify's builds: the functions call its build hook (as they call
@@ -49,7 +49,7 @@ const liveRecordSchema = z.object({
 		.nullable(),
 });
 
-export type LiveRecord = z.output<typeof liveRecordSchema>;
+type LiveRecord = z.output<typeof liveRecordSchema>;
 
 export interface Recovery {
 	/** The build to serve: the last one that went live, when its files are still there. */

@@ -24,7 +24,7 @@ export interface Queryable {
 }
 
 /** The schemas whose objects are the project's. */
-export const PROJECT_SCHEMAS = ['public', 'auth_guard'];
+const PROJECT_SCHEMAS = ['public', 'auth_guard'];
 
 const PRIVILEGE_ORDER = [
 	'SELECT',
