@@ -2,8 +2,8 @@ import { defineConfig } from '@playwright/test';
 import base, { shellUse } from './playwright.config.ts';
 
 // tests/hosted/run.sh sets both from HOSTED_PORT.
-const PORT = Number(process.env.HOSTED_BROWSER_PORT || 54331);
-const STACK_PORT = process.env.HOSTED_BROWSER_STACK_PORT || '54338';
+const PORT = Number(process.env.HOSTED_BROWSER_PORT || 24331);
+const STACK_PORT = process.env.HOSTED_BROWSER_STACK_PORT || '24338';
 const DATA_DIR = '.data-test/hosted-e2e';
 
 /**

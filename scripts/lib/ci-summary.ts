@@ -231,7 +231,8 @@ export function readmeWithTimes(readme: string, run: RunDigest): string {
 	const note =
 		`Measured in the clean-clone run of \`.ci/run\` of ${run.date.slice(0, 10)}: ` +
 		`${run.wall.toFixed(1)} min in all, ${installs.toFixed(1)} of them installs; ${loads(run)} ` +
-		'(`npm run ci:summary` prints where each minute went).';
+		'(`npm run ci:summary` prints where each minute went). The stages run side by side, so each ' +
+		'time above is with the others running beside it.';
 	const body = [
 		'',
 		...out.map((cells) => `| ${cells.join(' | ')} |`),

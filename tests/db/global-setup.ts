@@ -12,7 +12,7 @@ let stack: Stack | undefined;
 export async function setup(project: TestProject) {
 	const dataDir = process.env.CHAMBER_TEST_DATA_DIR ?? '.data-test/db';
 	process.env.CHAMBER_DATA_DIR = dataDir;
-	process.env.CHAMBER_STACK_PORT ??= '55321';
+	process.env.CHAMBER_STACK_PORT ??= '25321';
 	delete process.env.SUPABASE_URL;
 	delete process.env.SUPABASE_ANON_KEY;
 	delete process.env.SUPABASE_SERVICE_ROLE_KEY;

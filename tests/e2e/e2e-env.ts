@@ -10,7 +10,7 @@ export const SITE_PORT = Number(process.env.E2E_PORT || 8899);
 /** The server's data folder: the stack's state, the outbox, server.log. */
 export const DATA_DIR = process.env.E2E_DATA_DIR || '.data-test/e2e';
 /** The stack's first port (PostgREST's gateway); the next two are its own. */
-export const STACK_PORT = Number(process.env.E2E_STACK_PORT || 56321);
+export const STACK_PORT = Number(process.env.E2E_STACK_PORT || 26321);
 export const STACK_URL = `http://127.0.0.1:${STACK_PORT}`;
 /** The stand-in membership system the member sync spec starts (the port after the stack's three). */
 export const ATLAS_MEMBERS_PORT = STACK_PORT + 3;

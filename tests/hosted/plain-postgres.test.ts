@@ -15,8 +15,8 @@ import { ensureStack, type Stack } from '../../scripts/stack/index.ts';
 const run = promisify(execFile);
 const DATA_DIR = '.data-test/hosted-plain';
 // tests/hosted/run.sh sets both from HOSTED_PORT.
-const STACK_PORT = process.env.PLAIN_STACK_PORT || '54341';
-const APP_STACK_PORT = process.env.PLAIN_APP_STACK_PORT || '54344';
+const STACK_PORT = process.env.PLAIN_STACK_PORT || '24341';
+const APP_STACK_PORT = process.env.PLAIN_APP_STACK_PORT || '24344';
 
 /** An npm command in postgres mode, with nothing but what it needs: no mail settings. */
 function npm(

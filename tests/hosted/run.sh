@@ -15,7 +15,7 @@ SHAPE=${HOSTED_SHAPE_DIR:-../shared/supabase-hosted}
 # the hosted shape, a plain PostgreSQL (+1), the browser pass's site (+2), and the stacks (three
 # ports each) of the deploy guide (+3), the database suite (+6), the browser pass (+9) and the
 # plain PostgreSQL's two tests (+12, +15).
-PORT=${HOSTED_PORT:-54329}
+PORT=${HOSTED_PORT:-24329}
 PLAIN_PORT=$((PORT + 1))
 export HOSTED_BROWSER_PORT=$((PORT + 2))
 GUIDE_STACK_PORT=$((PORT + 3))

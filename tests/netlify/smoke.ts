@@ -8,7 +8,7 @@
  *
  * netlify-cli lives in tools/netlify (its own lockfile; `.ci/run` installs it). Its own data
  * folder (.data-test/netlify) and ports: NETLIFY_TEST_PORT (netlify serve, default 8898) and
- * the two after it (functions server, local server), CHAMBER_STACK_PORT (default 54521).
+ * the two after it (functions server, local server), CHAMBER_STACK_PORT (default 24521).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -30,7 +30,7 @@ const DATA_DIR = join(ROOT, '.data-test/netlify');
 const CLI = join(ROOT, 'tools/netlify/node_modules/netlify-cli/bin/run.js');
 
 process.env.CHAMBER_DATA_DIR ??= DATA_DIR;
-process.env.CHAMBER_STACK_PORT ??= '54521';
+process.env.CHAMBER_STACK_PORT ??= '24521';
 
 let stack: Stack;
 let netlify: ChildProcess | undefined;
