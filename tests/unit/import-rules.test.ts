@@ -80,14 +80,24 @@ function resolveImport(from: string, specifier: string): string | null {
 	return existsSync(path) ? path : null;
 }
 
+/** Each module's imports, read once: every rule walks the same files. */
+const importsOf = new Map<string, string[]>();
+/** Each entry's graph, walked once: several rules ask about every function. */
+const graphs = new Map<string, Map<string, string[]>>();
+
 /** Every module and package an entry loads, with the chain that brings each. */
 function loads(entry: string): Map<string, string[]> {
+	const known = graphs.get(entry);
+	if (known) return known;
 	const seen = new Map<string, string[]>();
+	graphs.set(entry, seen);
 	const queue: [string, string[]][] = [[resolve(ROOT, entry), [entry]]];
 	while (queue.length > 0) {
 		const [file, chain] = queue.shift()!;
 		if (!/\.(ts|tsx)$/.test(file)) continue;
-		for (const specifier of valueImports(file)) {
+		let specifiers = importsOf.get(file);
+		if (!specifiers) importsOf.set(file, (specifiers = valueImports(file)));
+		for (const specifier of specifiers) {
 			const target = resolveImport(file, specifier);
 			const name = target ? relative(ROOT, target) : specifier;
 			if (seen.has(name)) continue;
