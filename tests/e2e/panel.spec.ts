@@ -189,6 +189,25 @@ test('leaving with unsaved changes asks first', async ({ page }) => {
 	);
 });
 
+test('the tabs stay where they are while the header’s publishing status loads', async ({
+	page,
+}) => {
+	// The status answers only when the test lets it: the tabs are measured before and after.
+	let answer!: () => void;
+	const answered = new Promise<void>((resolve) => (answer = resolve));
+	await page.route('**/api/publish-status*', async (route) => {
+		await answered;
+		await route.continue();
+	});
+	await openPanel(page, 'admin@demo.test');
+	const tabs = page.getByRole('tablist', { name: 'Settings' });
+	await expect(page.getByRole('status').filter({ hasText: 'Checking publishing…' })).toBeVisible();
+	const before = await tabs.boundingBox();
+	answer();
+	await expect(page.getByText(/^Publishes this month: \d+ of \d+/)).toBeVisible();
+	expect(await tabs.boundingBox()).toEqual(before);
+});
+
 // axe on every tab, in three chambers' colours: accessibility.spec.ts.
 test('the tabs are a tablist the keyboard works', async ({ page }) => {
 	await openPanel(page, superAdmin, slug);

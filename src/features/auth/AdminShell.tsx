@@ -152,7 +152,6 @@ export default function AdminShell({
 		<div className="admin-shell">
 			<header className="admin-shell__header">
 				<p className="admin-shell__chamber">{chamber.name}</p>
-				{context && actions && <div className="admin-shell__actions">{actions(context)}</div>}
 				<div className="admin-shell__user">
 					<span>
 						<span className="sr-only">Signed in as </span>
@@ -173,6 +172,8 @@ export default function AdminShell({
 						Logout
 					</button>
 				</div>
+				{/* Last: what it shows changes as publishes come and go, and below it nothing moves. */}
+				{context && actions && <div className="admin-shell__actions">{actions(context)}</div>}
 			</header>
 			<main id="main" tabIndex={-1}>
 				{context && children(context)}
