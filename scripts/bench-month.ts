@@ -25,7 +25,7 @@
  *   member's calls at its own time (p_now is honoured for the service role only), so the window a
  *   save waits for would be the real clock's, not the month's. What it adds, at most one purge per
  *   member every 10 minutes (a second one waits for the window), no member of the scenario meets:
- *   each changes a listing of its own once.
+ *   no listing is changed twice within 10 minutes.
  * - A sync or an import: the listings are written as the service role, then collectChange, as the
  *   import's apply does (members/import/import.server.ts).
  * - The scheduled function's window publish: fireWindow, as fire-scheduled-publishes calls it.
