@@ -2,14 +2,33 @@
  * npm run bench:month -- [--month 2027-01] [--seed 2026] [--budget 40] [--visits 6000]
  * A month of a chamber of 300 members, replayed on a fake clock against the real publish
  * pipeline: the database's policy (request_publish, collect_publish, fire_publish_window and the
- * month's count), the server's publishing code (requestPublish, collectChange, fireWindow, the
- * build hook) and npm start's local publisher, whose builds are real `astro build`s of the
- * chamber. Staff save in bursts on 15 working days, members update their own listings 60 times,
- * the membership system's sync changes listings 4 times and an admin imports a member file once
- * (scripts/lib/month-scenario.ts). Prints the builds (started, went live, cancelled), the credits
- * they cost on Netlify's table, and for each change the time from save to live; exits with 1
- * when a target is missed: at most 40 deploys, every staff change live within 15 s of its
- * publish, every member change live by the end of its window.
+ * month's count), the server's publishing code and npm start's local publisher, whose builds are
+ * real `astro build`s of the chamber. Staff save in bursts on 15 working days, members update
+ * their own listings 60 times, the membership system's sync changes listings 4 times and an admin
+ * imports a member file once (scripts/lib/month-scenario.ts). Prints the builds (started, went
+ * live, cancelled), the credits they cost on Netlify's table, and for each change the time from
+ * save to live; exits with 1 when a target is missed: at most 40 deploys, every staff change live
+ * within 15 s of its publish, every member change live by the end of its window.
+ *
+ * Which of the product's functions each change goes through, all as the service role with the
+ * bench's clock:
+ * - A staff save: saveConfigWrite (update_chamber_config, the panel's write through
+ *   /api/update-config with `publish: false`), then requestPublish, what the panel's publish after
+ *   a save (/api/publish) calls. At the budget that refuses; as /api/publish does, the save is
+ *   collected to wait (collectChange, source staff), and the bench's staff confirm the cost as the
+ *   panel's dialog does (requestPublish with confirmCost).
+ * - A member's save: the listing is written as the service role, then publishMemberChange
+ *   (publishChange, origin member), the policy the Members tab's saves go through: nothing, a
+ *   purge of the business's tags (a field only its profile shows, profiles on demand) or
+ *   collect_publish for the window. The member's own page calls submitMemberChanges instead, which
+ *   makes the same choice with the member's token; it cannot run here: the database judges a
+ *   member's calls at its own time (p_now is honoured for the service role only), so the window a
+ *   save waits for would be the real clock's, not the month's. What it adds, at most one purge per
+ *   member every 10 minutes (a second one waits for the window), no member of the scenario meets:
+ *   no listing is changed twice within 10 minutes.
+ * - A sync or an import: the listings are written as the service role, then collectChange, as the
+ *   import's apply does (members/import/import.server.ts).
+ * - The scheduled function's window publish: fireWindow, as fire-scheduled-publishes calls it.
  *
  * The clock: the database and the publishing code take the bench's clock (p_now, as the service
  * role's tests do); it runs with real time while a burst plays and a build runs, and jumps to the
@@ -17,7 +36,8 @@
  * each mark a waiting change reaches. Builds take their real time; a staff change's time to live
  * is real seconds, a member's is on the clock. PRERENDERED_PROFILES_MAX decides, as for a
  * deployment, whether the chamber's profiles are rendered on demand (the default, 0) or
- * pre-rendered (e.g. 1000).
+ * pre-rendered (e.g. 1000). Page weights are printed in KB of 1,000 bytes, the unit of Netlify's
+ * GB.
  */
 import { createServer } from 'node:http';
 import { readdir, readFile, stat } from 'node:fs/promises';
@@ -28,6 +48,8 @@ import { gzipSync } from 'node:zlib';
 import { TZDate } from '@date-fns/tz';
 import { addMonths } from 'date-fns/addMonths';
 import { format } from 'date-fns/format';
+import { saveConfigWrite } from '../src/features/admin/update-config.server.ts';
+import { parseConfigChange } from '../src/features/admin/update-config.ts';
 import { getChamberConfig } from '../src/features/config/config.server.ts';
 import { chamberTimeZone } from '../src/features/config/time-zone.ts';
 import { prerenderedProfilesMax } from '../src/features/business/prerender.ts';
@@ -36,6 +58,7 @@ import {
 	NETLIFY_CREDITS,
 	WINDOW_LEAD_MINUTES,
 } from '../src/features/publish/policy.ts';
+import { publishMemberChange } from '../src/features/members/members.server.ts';
 import { fireWindow, profilesOnDemand } from '../src/features/publish/policy.server.ts';
 import {
 	BudgetReachedError,
@@ -106,6 +129,9 @@ interface Built {
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** '214.4 KB': bytes in KB of 1,000, the unit of Netlify's GB (which bandwidth is billed in). */
+const kb = (bytes: number) => `${(bytes / 1000).toFixed(1)} KB`;
 
 function memberChange(
 	field: MemberBenchField,
@@ -266,11 +292,13 @@ runMain(async () => {
 			const savedReal = Date.now();
 			if (event.kind === 'staff') {
 				const label = `staff save ${event.burst}.${event.save}`;
-				const { error: saveError } = await service
-					.from('chamber_config')
-					.update({ content: { ...config.content, heroTitle: `Bench month ${n}` } })
-					.eq('tenant_id', tenant.id);
-				if (saveError) throw new Error(`Saving: ${saveError.message}`);
+				const { write } = parseConfigChange({
+					chamber: SLUG,
+					section: 'content',
+					field: 'heroTitle',
+					value: `Bench month ${n}`,
+				});
+				await saveConfigWrite(service, tenant.id, write, null);
 				let confirmed = false;
 				const ask = (confirmCost: boolean) =>
 					requestPublish(
@@ -282,7 +310,17 @@ runMain(async () => {
 					result = await ask(false);
 				} catch (refusal) {
 					if (!(refusal instanceof BudgetReachedError)) throw refusal;
-					// The panel asks; the bench's staff confirm the cost.
+					// As /api/publish: the save waits meanwhile. The panel asks; the bench's staff confirm.
+					await collectChange(
+						{
+							client: service,
+							tenantId: tenant.id,
+							source: 'staff',
+							summary: label,
+							now: clock.now(),
+						},
+						publishEnv,
+					);
 					confirmations += 1;
 					confirmed = true;
 					result = await ask(true);
@@ -312,28 +350,25 @@ runMain(async () => {
 						.update({ description: `<p>Updated by its member, change ${n}.</p>` })
 						.eq('profile_id', business.id);
 				}
-				const impact = businessChangeImpact({
-					fields: [event.field],
-					publishedBefore: true,
-					publishedAfter: true,
-					cardsShowDescription: config.features.showBusinessShortDescription,
+				const outcome = await publishMemberChange(service, tenant, business.id, label, {
+					origin: 'member',
+					impact: businessChangeImpact({
+						fields: [event.field],
+						publishedBefore: true,
+						publishedAfter: true,
+						cardsShowDescription: config.features.showBusinessShortDescription,
+					}),
+					now: clock.now(),
 				});
-				if (impact === 'profile' && onDemand) {
+				if (outcome.kind === 'purged') {
 					changes.push({ label, kind: 'member', savedAt, savedReal, purged: true });
-					continue;
+				} else if (outcome.kind === 'waiting') {
+					changes.push({ label, kind: 'member', savedAt, savedReal, waiting: outcome.waiting });
+				} else {
+					throw new Error(
+						`${label}: a member's save of a listing on the site made ${outcome.kind}`,
+					);
 				}
-				const waiting = await collectChange(
-					{
-						client: service,
-						tenantId: tenant.id,
-						source: 'member',
-						summary: label,
-						businessId: business.id,
-						now: clock.now(),
-					},
-					publishEnv,
-				);
-				changes.push({ label, kind: 'member', savedAt, savedReal, waiting });
 				continue;
 			}
 			const label = `${event.kind} of ${event.businesses} businesses`;
@@ -426,7 +461,7 @@ runMain(async () => {
 		);
 		if (traffic) {
 			console.log(
-				`  Traffic (${visits} visits, ${traffic.pagesPerVisit} pages each): ${traffic.gigabytes.toFixed(2)} GB × ${NETLIFY_CREDITS.perGigabyte} = ${traffic.bandwidthCredits.toFixed(1)} credits, ${traffic.requests} requests = ${traffic.requestCredits.toFixed(1)} credits (page weight: first view ${(traffic.firstViewBytes / 1024).toFixed(0)} KB, next page ${(traffic.pageBytes / 1024).toFixed(0)} KB)`,
+				`  Traffic (${visits} visits, ${traffic.pagesPerVisit} pages each): ${traffic.gigabytes.toFixed(2)} GB × ${NETLIFY_CREDITS.perGigabyte} = ${traffic.bandwidthCredits.toFixed(1)} credits, ${traffic.requests} requests = ${traffic.requestCredits.toFixed(1)} credits (page weight: first view ${kb(traffic.firstViewBytes)}: the home page ${kb(traffic.homeBytes)}, its scripts ${kb(traffic.scriptBytes)}, the fonts ${kb(traffic.fontBytes)}; next page ${kb(traffic.pageBytes)})`,
 			);
 			console.log(
 				`  In all: ${(deployCredits + traffic.bandwidthCredits + traffic.requestCredits).toFixed(0)} credits`,
@@ -482,6 +517,9 @@ async function trafficEstimate(buildsDir: string, visits: number) {
 	return {
 		pagesPerVisit,
 		firstViewBytes,
+		homeBytes: homeWeights.html,
+		scriptBytes: homeWeights.js,
+		fontBytes,
 		pageBytes,
 		gigabytes,
 		bandwidthCredits: gigabytes * NETLIFY_CREDITS.perGigabyte,

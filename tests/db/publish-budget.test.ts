@@ -17,10 +17,11 @@ import {
 	startPublish,
 	syncPublishBudget,
 } from '../../src/features/publish/publish.server.ts';
+import { fireDueSchedules } from '../../src/features/publish/schedule.server.ts';
 import { chamberConfigSchema } from '../../src/features/config/config.ts';
 import { userClient } from '../support/db-clients.ts';
 import { db, service, stack } from './clients.ts';
-import { importStaffChambers, type StaffChambers } from './fixtures.ts';
+import { configVersions, importStaffChambers, type StaffChambers } from './fixtures.ts';
 import { startStaffSite, type StaffSite } from './staff-site.ts';
 
 // Publishing within a budget, through the functions over real HTTP, the local identity service
@@ -122,6 +123,47 @@ async function liveBy(at: Date, daily = false): Promise<Date> {
 
 const minutes = (n: number) => n * 60_000;
 
+/** A change a sync (or an import) collects at `at`, as the server does: when it is live by. */
+async function collectAt(source: 'sync' | 'import', at: Date): Promise<Date> {
+	const { data, error } = await service.rpc('collect_publish', {
+		p_tenant_id: chambers.tenantId,
+		p_source: source,
+		p_summary: `Member ${source}: 2 businesses`,
+		p_now: at.toISOString(),
+	});
+	expect(error).toBeNull();
+	return new Date(data![0]!.due_at);
+}
+
+/** A save of the footer's tagline scheduled for `runAt`, stored as the server side stores one. */
+async function scheduleTagline(runAt: Date, value: string) {
+	await db.query(
+		`insert into public.scheduled_publishes (tenant_id, run_at, kind, changes, summary)
+		values ($1, $2, 'save', $3, '1 change: content.footerTagline')`,
+		[
+			chambers.tenantId,
+			runAt,
+			JSON.stringify([
+				{
+					column: 'content',
+					field: 'footerTagline',
+					value,
+					version: (await configVersions(service, chambers.tenantId)).content,
+					path: 'content.footerTagline',
+				},
+			]),
+		],
+	);
+}
+
+async function footerTagline(): Promise<unknown> {
+	const { rows } = await db.query<{ tagline: unknown }>(
+		`select content -> 'footerTagline' as tagline from public.chamber_config where tenant_id = $1`,
+		[chambers.tenantId],
+	);
+	return rows[0]!.tagline;
+}
+
 /** A build the stand-in was asked for starts and goes live (as the deploy events report). */
 async function buildGoesLive(publishId: number) {
 	await startPublish(service, publishId, `deploy-${publishId}`);
@@ -157,6 +199,9 @@ beforeEach(async () => {
 	await site.reset();
 	await db.query('delete from public.waiting_changes where tenant_id = $1', [chambers.tenantId]);
 	await db.query('delete from public.publish_months where tenant_id = $1', [chambers.tenantId]);
+	await db.query('delete from public.scheduled_publishes where tenant_id = $1', [
+		chambers.tenantId,
+	]);
 	await db.query('delete from public.rate_limit_hits where bucket like $1', ['member-publish:%']);
 	process.env.PUBLISH_MONTHLY_BUDGET = '40';
 });
@@ -269,6 +314,45 @@ describe('members, syncs and imports wait for the window', () => {
 				chambers.tenantId,
 			]);
 		}
+	});
+	it('a scheduled publish early in a window takes what waits: the window builds nothing then, and only for what comes after it', async () => {
+		// The clock (injected, as the server's calls are): a minute into a window.
+		const start = new Date((await liveBy(new Date())).getTime() + minutes(1));
+		const mark = await collectAt('sync', start);
+		const runAt = new Date(start.getTime() + minutes(14));
+		expect(runAt.getTime()).toBeLessThan(mark.getTime() - minutes(10));
+		await scheduleTagline(runAt, 'Scheduled early in the window');
+
+		// The scheduled function at that time: one publish, whose build takes the sync along.
+		const fired = await fireDueSchedules(chambers.tenantId, { now: runAt });
+		expect(fired.publish).toMatchObject({ state: 'queued' });
+		expect(await fireWindow(chambers.tenantId, { now: runAt })).toBeNull();
+		expect(site.netlify.buildHooks).toHaveLength(1);
+		await startPublish(service, fired.publish!.id, 'deploy-scheduled');
+		expect(await waitingRows()).toEqual([
+			expect.objectContaining({
+				source: 'sync',
+				state: 'building',
+				publish_id: String(fired.publish!.id),
+			}),
+		]);
+		await finishPublish(service, fired.publish!.id, { state: 'live' });
+
+		// Nothing waits: the window's publish time comes and goes without a build.
+		for (const at of [minutes(10), minutes(5), 0]) {
+			expect(
+				await fireWindow(chambers.tenantId, { now: new Date(mark.getTime() - at) }),
+			).toBeNull();
+		}
+		expect(site.netlify.buildHooks).toHaveLength(1);
+
+		// An import applied after that build started waits for the same mark: the window builds it.
+		expect(await collectAt('import', new Date(runAt.getTime() + minutes(5)))).toEqual(mark);
+		const window = await fireWindow(chambers.tenantId, {
+			now: new Date(mark.getTime() - minutes(10)),
+		});
+		expect(window).toMatchObject({ state: 'queued', requests: 1 });
+		expect(site.netlify.buildHooks).toHaveLength(2);
 	});
 });
 
@@ -484,6 +568,60 @@ describe("the month's budget", () => {
 		});
 		expect(daily).toMatchObject({ state: 'queued' });
 		expect(site.netlify.buildHooks).toHaveLength(1);
+	});
+
+	it('a scheduled publish due at the budget is written on time, builds nothing, and waits for the daily publish, saying when', async () => {
+		await setBudget(1);
+		await earlier(1);
+		const runAt = new Date(Math.ceil(Date.now() / minutes(5)) * minutes(5));
+		await scheduleTagline(runAt, 'Scheduled at the budget');
+		const midnight = await liveBy(runAt, true);
+
+		// Nobody is there to confirm the cost: written in the configuration, no build.
+		const fired = await fireDueSchedules(chambers.tenantId, { now: runAt });
+		expect(fired).toMatchObject({
+			fired: [expect.objectContaining({ state: 'published', publishId: null })],
+			publish: null,
+			waiting: { dueAt: midnight.toISOString(), daily: true, held: false },
+		});
+		expect(site.netlify.buildHooks).toHaveLength(0);
+		expect(await footerTagline()).toBe('Scheduled at the budget');
+
+		// What staff read: it waits for the daily publish, live by midnight on the chamber's clock;
+		// the schedule was written without a publish of its own.
+		const status = await call('/api/publish-status', { token: chambers.tokens.admin });
+		expect(status.body.usage).toMatchObject({
+			atBudget: true,
+			waiting: 1,
+			daily: true,
+			liveBy: midnight.toISOString(),
+		});
+		expect(status.body.waiting).toEqual([
+			expect.objectContaining({
+				source: 'scheduled',
+				daily: true,
+				dueAt: midnight.toISOString(),
+				summary: expect.stringContaining('1 change: content.footerTagline'),
+			}),
+		]);
+		const schedule = await call('/api/publish-schedule', { token: chambers.tokens.admin });
+		expect(schedule.body.scheduled).toEqual([
+			expect.objectContaining({ state: 'published', publishId: null }),
+		]);
+
+		// The daily publish takes it, and nothing builds before.
+		expect(
+			await fireWindow(chambers.tenantId, { now: new Date(midnight.getTime() - minutes(15)) }),
+		).toBeNull();
+		const daily = await fireWindow(chambers.tenantId, {
+			now: new Date(midnight.getTime() - minutes(10)),
+		});
+		expect(daily).toMatchObject({ state: 'queued' });
+		expect(site.netlify.buildHooks).toHaveLength(1);
+		await startPublish(service, daily!.id, 'deploy-daily');
+		expect(await waitingRows()).toEqual([
+			expect.objectContaining({ source: 'scheduled', state: 'building' }),
+		]);
 	});
 
 	it('past the budget the daily publishes stop at a reserve of a quarter of it; then only a confirmed publish takes them', async () => {

@@ -220,7 +220,9 @@ test('a returned request shows the chamber’s note to the member', async ({ pag
 	expect(mail.text).toContain('Please use your shop’s own site.');
 });
 
-test("a field the chamber lets go live without review is saved at once and waits for the chamber's publish window", async () => {
+test("a field the chamber lets go live without review is saved at once and waits for the chamber's publish window", async ({
+	page,
+}) => {
 	const features = await changeDemoConfig('features', (current) => ({
 		...current,
 		memberLiveFields: ['work_phone'],
@@ -247,8 +249,21 @@ test("a field the chamber lets go live without review is saved at once and waits
 			max: 120,
 		});
 		await memberPage.keyboard.press('Enter');
-		await expect(memberPage.getByRole('status').filter({ hasText: WAITS('Phone') })).toBeVisible();
+		const told = memberPage.getByRole('status').filter({ hasText: WAITS('Phone') });
+		await expect(told).toBeVisible();
 		// A member's saves make no build of their own.
+		expect(await publishCount()).toBe(publishes);
+
+		// Staff see it in the Requests tab, live without review and waiting for the publish, by the
+		// time the member was told.
+		const liveBy = /Live on the site by (.+)\.$/.exec((await told.textContent()) ?? '')![1]!;
+		const requests = await openRequests(page);
+		const waiting = requests.getByRole('region', {
+			name: 'Live without review, waiting for a publish',
+		});
+		await expect(waiting.getByRole('listitem').filter({ hasText: business.name })).toContainText(
+			`Live on the site by ${liveBy}: ${business.name}: Phone. A member, saved `,
+		);
 		expect(await publishCount()).toBe(publishes);
 	} finally {
 		await changeDemoConfig('features', () => features);

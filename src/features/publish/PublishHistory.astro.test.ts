@@ -6,7 +6,8 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import PublishHistory from './PublishHistory.tsx';
 import type { HistoryEntry } from './publish.ts';
 
-// The history of published configurations as an admin uses it: what changed, and Restore.
+// The history of published configurations as an admin uses it: what changed, and Restore; the
+// month's publishes against the budget, what waits for a publish, and what is scheduled.
 
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
 
@@ -220,5 +221,110 @@ describe('PublishHistory', () => {
 		await flush();
 		expect(calls).toContain('DELETE /api/publish-schedule?id=4');
 		expect(screen.getByRole('status').textContent).toBe('The scheduled publish is cancelled.');
+	});
+});
+
+describe("PublishHistory: the month's publishes", () => {
+	const usage = (used: number) => ({
+		month: '2026-11',
+		used,
+		budget: 40,
+		warnAt: 32,
+		warned: used >= 32,
+		atBudget: used >= 40,
+		ceiling: 50,
+		waiting: 0,
+		liveBy: null,
+		daily: false,
+	});
+
+	/** History with the month's status and schedule answered as the functions answer them. */
+	async function mountWith(status: object, scheduled: object[] = []) {
+		const fetch = vi.fn(async (input: RequestInfo | URL) => {
+			const url = String(input);
+			if (url === '/api/publish-status') return Response.json(status);
+			if (url.startsWith('/api/publish-schedule')) return Response.json({ scheduled });
+			return Response.json({ entries: ENTRIES });
+		});
+		container = document.createElement('div');
+		document.body.append(container);
+		root = createRoot(container);
+		await act(async () => {
+			root?.render(
+				createElement(PublishHistory, {
+					getAccessToken: async () => 'token-9',
+					fetch: fetch as unknown as typeof globalThis.fetch,
+					timeZone: 'America/Chicago',
+				}),
+			);
+		});
+		await flush();
+		return within(within(container).getByRole('heading', { name: 'This month' }).parentElement!);
+	}
+
+	it('below 80 % of the budget: the count, and nothing more', async () => {
+		const month = await mountWith({ publishes: [], usage: usage(31), waiting: [] });
+		expect(month.getByText(/^Publishes this month/).textContent).toBe(
+			'Publishes this month: 31 of 40 (each publish is a production deploy on Netlify, 15 credits: 465 so far).',
+		);
+		expect(month.queryByText(/publishes are used/)).toBeNull();
+		expect(month.getByText('Nothing waits for a publish.')).toBeTruthy();
+	});
+
+	it('from 80 %, before the budget is reached, it says what happens at the budget', async () => {
+		const month = await mountWith({ publishes: [], usage: usage(32), waiting: [] });
+		expect(month.getByText(/^Publishes this month/).textContent).toContain(
+			'Publishes this month: 32 of 40',
+		);
+		expect(month.getByText(/publishes are used/).textContent).toBe(
+			"32 of this month's 40 publishes are used. At 40, members' changes, syncs and imports go live once a day, and each publish asks first.",
+		);
+	});
+
+	it('a scheduled publish written at the budget: when it is live, not that it went live', async () => {
+		const written = {
+			id: 6,
+			runAt: '2026-11-24T15:00:00.000Z',
+			kind: 'save',
+			summary: '1 change: content.heroTitle',
+			state: 'published',
+			createdBy: 'editor@demo.test',
+			createdAt: '2026-11-23T10:00:00.000Z',
+			finishedAt: '2026-11-24T15:00:00.000Z',
+			canceledBy: null,
+			error: null,
+			publishId: null,
+		};
+		const month = await mountWith(
+			{
+				publishes: [],
+				usage: { ...usage(40), waiting: 1, liveBy: '2026-11-25T06:00:00.000Z', daily: true },
+				waiting: [
+					{
+						id: 8,
+						source: 'scheduled',
+						summary: 'Scheduled by editor@demo.test: 1 change: content.heroTitle',
+						businessId: null,
+						requestedBy: null,
+						createdAt: '2026-11-24T15:00:00.000Z',
+						dueAt: '2026-11-25T06:00:00.000Z',
+						daily: true,
+					},
+				],
+			},
+			[written, { ...written, id: 5, runAt: '2026-11-20T15:00:00.000Z', publishId: 30 }],
+		);
+		expect(month.getByRole('listitem').textContent).toBe(
+			'Live on the site by Nov 25, 00:00 (the daily publish: the month’s budget is used): Scheduled by editor@demo.test: 1 change: content.heroTitle. A scheduled publish, saved Nov 24, 09:00.',
+		);
+		const list = within(container).getByRole('heading', { name: 'Scheduled' }).parentElement!;
+		expect(
+			within(list)
+				.getAllByRole('listitem')
+				.map((li) => li.textContent),
+		).toEqual([
+			'Written Nov 24, 2026, 09:00 CST, live with the next publish: 1 change: content.heroTitle, scheduled by editor@demo.test',
+			'Went live Nov 20, 2026, 09:00 CST: 1 change: content.heroTitle, scheduled by editor@demo.test',
+		]);
 	});
 });

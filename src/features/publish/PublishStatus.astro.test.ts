@@ -220,6 +220,39 @@ describe('PublishStatus', () => {
 		expect(calls).toHaveLength(1);
 	});
 
+	it('says the budget is nearly used from 80 % of it, before it is reached', async () => {
+		const usage = (used: number) => ({
+			month: '2026-11',
+			used,
+			budget: 40,
+			warnAt: 32,
+			warned: used >= 32,
+			atBudget: false,
+			ceiling: 50,
+			waiting: 0,
+			liveBy: null,
+			daily: false,
+		});
+		let used = 31;
+		const fetch = vi.fn(async () =>
+			Response.json({ publishes: [publish(11, 'live')], usage: usage(used), waiting: [] }),
+		);
+		const screen = await mount(fetch as unknown as typeof globalThis.fetch);
+		const month = () => screen.getByText('Publishes this month:', { exact: false });
+		expect(month().textContent).toBe('Publishes this month: 31 of 40');
+		expect(month().className).not.toContain('warning');
+
+		// The month's 32nd publish is counted: the header says so at the next check.
+		used = 32;
+		await act(async () => publishRequested());
+		await settle();
+		expect(month().textContent).toBe(
+			"Publishes this month: 32 of 40 Nearly used: at 40, members' changes go out once a day.",
+		);
+		expect(month().className).toContain('publish-status__month--warning');
+		expect(screen.queryByRole('dialog')).toBeNull();
+	});
+
 	it("shows the month's publishes and what waits; at the budget 'Publish now' asks, naming the cost", async () => {
 		const usage = {
 			month: '2026-11',

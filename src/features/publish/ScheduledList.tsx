@@ -17,6 +17,18 @@ const STATE_TEXT = {
 	failed: 'Failed, was due',
 } as const;
 
+/** 'Goes live Nov 28, 2026, 09:00 CST', what a line says of when. */
+function whenText(item: ScheduledView, timeZone: string): string {
+	const at = formatInZone(item.runAt, timeZone);
+	// Written at its time with no publish of its own: the month's budget was used and nobody was
+	// there to confirm the cost. It goes live with the next publish (the daily one, or one staff
+	// confirm); the waiting changes beside it say by when.
+	if (item.state === 'published' && item.publishId === null) {
+		return `Written ${at}, live with the next publish`;
+	}
+	return `${STATE_TEXT[item.state]} ${at}`;
+}
+
 /**
  * What is scheduled to go live: when (on the chamber's clock), what, by whom, with Cancel; and
  * what went live, failed (with the reason) or was cancelled.
@@ -32,10 +44,7 @@ export default function ScheduledList({ scheduled, timeZone, onCancel, compact =
 			{scheduled.map((item) => (
 				<li key={item.id} className={`scheduled-list__item scheduled-list__item--${item.state}`}>
 					<p>
-						<strong>
-							{STATE_TEXT[item.state]} {formatInZone(item.runAt, timeZone)}
-						</strong>
-						: {item.summary}
+						<strong>{whenText(item, timeZone)}</strong>: {item.summary}
 						{item.createdBy ? `, scheduled by ${item.createdBy}` : ''}
 						{item.state === 'canceled' && item.canceledBy
 							? `, cancelled by ${item.canceledBy}`
