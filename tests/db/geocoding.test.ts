@@ -5,6 +5,7 @@ import { createGeocoder, readGeocoderSettings } from '../../src/features/geo/geo
 import { geocodeDueRequests } from '../../src/features/geo/geocode.server.ts';
 import { parseTenantFile, type BusinessInput } from '../../src/features/tenants/tenant-file.ts';
 import { importTenant } from '../../src/features/tenants/tenants.server.ts';
+import { generateTenant } from '../../tenants/demo/generate.ts';
 import { useSourceFetch, type PublicFetch } from '../../src/lib/public-fetch.server.ts';
 import {
 	startAtlasMembersStandin,
@@ -14,13 +15,14 @@ import { startCensusStandin, type CensusStandin } from '../support/census-standi
 import { userClient } from '../support/db-clients.ts';
 import { standinFetch, standinUrl } from '../support/standin-fetch.ts';
 import { db, service, stack } from './clients.ts';
-import { importStaffChambers, type StaffChambers } from './fixtures.ts';
+import { importStaffChambers, randomSlug, type StaffChambers } from './fixtures.ts';
 import { startStaffSite, type StaffSite } from './staff-site.ts';
 
-// The geocoder's queue, end to end against the real migrations: what an import, a staff save and
-// a sync queue, the scheduled run against a stand-in of the Census geocoder (over real HTTP),
-// what an answer may change (never a pin staff placed, never a newer address), retries, and a
-// pin moved in the Members tab that a later sync keeps.
+// The geocoder's queue, end to end against the real migrations: what an import, a member added or
+// saved in the Members tab and a sync queue (and that the demo's import queues nothing), the
+// scheduled run against a stand-in of the Census geocoder (over real HTTP), what an answer may
+// change (never a pin staff placed, never a newer address), retries, a pin moved in the Members
+// tab that a later sync keeps, and a site without a geocoder leaving the queue as it is.
 
 const DOMAIN = 'geocoding.test';
 const MAIN = '100 Main Street';
@@ -541,5 +543,31 @@ describe('with no geocoder (GEOCODER=none)', () => {
 
 		await run();
 		expect(await row('201')).toMatchObject({ location: PLACES[at(OAK)], status: null });
+	});
+});
+
+describe('the demo chamber', () => {
+	it('queues nothing when imported: every business with a street comes with its own place', async () => {
+		const slug = randomSlug('geo-demo');
+		const demo = parseTenantFile(generateTenant({ slug }), 'tenants/demo/generate.ts');
+		try {
+			const { tenant_id: tenantId } = await importTenant(service, demo, {
+				only: ['config', 'businesses'],
+			});
+			const { rows } = await db.query(
+				`select count(*)::int as businesses,
+					count(*) filter (where p.location_source = 'file')::int as placed,
+					count(*) filter (where public.has_geocodable_address(p.address1, p.city, p.zip))::int as with_street,
+					(select count(*)::int from public.geocode_requests r where r.tenant_id = $1) as queued
+				from public.profiles p where p.tenant_id = $1`,
+				[tenantId],
+			);
+			expect(rows[0].businesses).toBe(demo.businesses.length);
+			expect(rows[0].queued).toBe(0);
+			expect(rows[0].placed).toBe(rows[0].with_street);
+			expect(rows[0].placed).toBeGreaterThan(0);
+		} finally {
+			await db.query('delete from public.tenants where slug = $1', [slug]);
+		}
 	});
 });
