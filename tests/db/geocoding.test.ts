@@ -5,7 +5,8 @@ import { createGeocoder, readGeocoderSettings } from '../../src/features/geo/geo
 import { geocodeDueRequests } from '../../src/features/geo/geocode.server.ts';
 import { parseTenantFile, type BusinessInput } from '../../src/features/tenants/tenant-file.ts';
 import { importTenant } from '../../src/features/tenants/tenants.server.ts';
-import { useSourceFetch } from '../../src/lib/public-fetch.server.ts';
+import { generateTenant } from '../../tenants/demo/generate.ts';
+import { useSourceFetch, type PublicFetch } from '../../src/lib/public-fetch.server.ts';
 import {
 	startAtlasMembersStandin,
 	type AtlasMembersStandin,
@@ -14,13 +15,14 @@ import { startCensusStandin, type CensusStandin } from '../support/census-standi
 import { userClient } from '../support/db-clients.ts';
 import { standinFetch, standinUrl } from '../support/standin-fetch.ts';
 import { db, service, stack } from './clients.ts';
-import { importStaffChambers, type StaffChambers } from './fixtures.ts';
+import { importStaffChambers, randomSlug, type StaffChambers } from './fixtures.ts';
 import { startStaffSite, type StaffSite } from './staff-site.ts';
 
-// The geocoder's queue, end to end against the real migrations: what an import, a staff save and
-// a sync queue, the scheduled run against a stand-in of the Census geocoder (over real HTTP),
-// what an answer may change (never a pin staff placed, never a newer address), retries, and a
-// pin moved in the Members tab that a later sync keeps.
+// The geocoder's queue, end to end against the real migrations: what an import, a member added or
+// saved in the Members tab and a sync queue (and that the demo's import queues nothing), the
+// scheduled run against a stand-in of the Census geocoder (over real HTTP), what an answer may
+// change (never a pin staff placed, never a newer address), retries, a pin moved in the Members
+// tab that a later sync keeps, and a site without a geocoder leaving the queue as it is.
 
 const DOMAIN = 'geocoding.test';
 const MAIN = '100 Main Street';
@@ -69,7 +71,7 @@ const run = () => geocodeDueRequests(service, chambers.tenantId, geocoder());
 async function row(weblinkId: string) {
 	const { rows } = await db.query(
 		`select p.id, p.location, p.location_source, p.location_quality, p.version, p.updated_by,
-			r.status, r.attempts, r.last_error, r.next_attempt_at, r.requested_at,
+			r.status, r.attempts, r.last_error, r.next_attempt_at, r.requested_at, r.claimed_until,
 			(select count(*)::int from public.audit_log a where a.business_id = p.id and a.field = 'location') as audits,
 			(select o.system_value from public.business_overrides o where o.profile_id = p.id and o.field = 'location') as override
 		from public.profiles p left join public.geocode_requests r on r.profile_id = p.id
@@ -423,5 +425,149 @@ describe('a pin staff placed', () => {
 			location: PLACES[at(MAIN)],
 			location_source: 'census',
 		});
+	});
+});
+
+describe('a listing in the Members tab', () => {
+	/** Adds a member as the tab does (admins); its row by the membership-system id given. */
+	async function add(weblinkId: string, fields: Record<string, unknown>) {
+		const added = await api('/api/admin/businesses', chambers.tokens.admin, {
+			method: 'POST',
+			body: {
+				weblink_profile_id: weblinkId,
+				city: 'Cedarbrook',
+				state: 'IA',
+				zip: '52901',
+				...fields,
+			},
+		});
+		expect(added.status).toBe(201);
+		return row(weblinkId);
+	}
+
+	async function save(weblinkId: string, changes: Record<string, unknown>) {
+		const { id, version } = await row(weblinkId);
+		const saved = await api(`/api/admin/businesses/${id}`, chambers.tokens.admin, {
+			method: 'PATCH',
+			body: { version, changes },
+		});
+		expect(saved.status).toBe(200);
+		return row(weblinkId);
+	}
+
+	it('queues a member added with an address, and not one added with its pin', async () => {
+		expect(
+			await add('301', { report_name: 'Depot Cafe', address1: '40 Depot Street' }),
+		).toMatchObject({ location: null, status: 'pending', attempts: 0, last_error: null });
+		await run();
+		expect(await row('301')).toMatchObject({
+			location: PLACES[at('40 Depot Street')],
+			location_source: 'census',
+			status: null,
+		});
+
+		const pin = { latitude: 41.9761, longitude: -91.6623 };
+		expect(
+			await add('302', { report_name: 'Pinned Deli', address1: OAK, location: pin }),
+		).toMatchObject({ location: pin, location_source: 'staff', status: null });
+		await run();
+		expect((await row('302')).location).toEqual(pin);
+	});
+
+	it('queues it again when staff save a new address, unless they placed its pin', async () => {
+		await add('303', { report_name: 'Corner Books', address1: MAIN });
+		await run();
+		const placed = await row('303');
+		expect(placed).toMatchObject({ location: PLACES[at(MAIN)], status: null });
+
+		const moved = await save('303', { address1: OAK });
+		// The old place stays on the map until the geocoder answers for the new address.
+		expect(moved).toMatchObject({
+			location: PLACES[at(MAIN)],
+			status: 'pending',
+			attempts: 0,
+			version: placed.version + 1,
+		});
+		await run();
+		expect(await row('303')).toMatchObject({ location: PLACES[at(OAK)], status: null });
+
+		// A save that leaves the address as it is asks nothing.
+		expect(await save('303', { work_phone: '319-555-0199' })).toMatchObject({ status: null });
+
+		const pin = { latitude: 41.9744, longitude: -91.6688 };
+		expect(await save('303', { location: pin })).toMatchObject({
+			location_source: 'staff',
+			status: null,
+		});
+		expect(await save('303', { address1: '7 Elm Street' })).toMatchObject({
+			location: pin,
+			status: null,
+		});
+		await run();
+		expect((await row('303')).location).toEqual(pin);
+	});
+});
+
+describe('with no geocoder (GEOCODER=none)', () => {
+	it('leaves the queue as it is: nothing claimed, no try counted, nothing sent; a geocoder set later places them', async () => {
+		const { id } = await row('201');
+		await db.query(`update public.profiles set address1 = $2 where id = $1`, [id, OAK]);
+		const queued = await row('201');
+		expect(queued).toMatchObject({ status: 'pending', attempts: 0, claimed_until: null });
+
+		const asked: string[] = [];
+		const fetcher = standinFetch();
+		const counting: PublicFetch = (url, init) => {
+			asked.push(url.href);
+			return fetcher(url, init);
+		};
+		useSourceFetch(counting);
+		const censusAsked = census.requests.length;
+		try {
+			const none = createGeocoder(readGeocoderSettings('US', { GEOCODER: 'none' }));
+			for (let i = 0; i < 3; i++) {
+				expect(await geocodeDueRequests(service, chambers.tenantId, none)).toEqual({
+					located: 0,
+					unmatched: 0,
+					failed: 0,
+					dropped: 0,
+				});
+			}
+		} finally {
+			useSourceFetch(fetcher);
+		}
+		expect(asked).toEqual([]);
+		expect(census.requests).toHaveLength(censusAsked);
+		// Still due, as it was: no lease taken, no failed try, no later time.
+		expect(await row('201')).toEqual(queued);
+
+		await run();
+		expect(await row('201')).toMatchObject({ location: PLACES[at(OAK)], status: null });
+	});
+});
+
+describe('the demo chamber', () => {
+	it('queues nothing when imported: every business with a street comes with its own place', async () => {
+		const slug = randomSlug('geo-demo');
+		const demo = parseTenantFile(generateTenant({ slug }), 'tenants/demo/generate.ts');
+		try {
+			const { tenant_id: tenantId } = await importTenant(service, demo, {
+				only: ['config', 'businesses'],
+			});
+			const { rows } = await db.query(
+				`select count(*)::int as businesses,
+					count(*) filter (where p.location_source = 'file')::int as placed,
+					count(*) filter (where public.has_geocodable_address(p.address1, p.city, p.zip))::int as with_street,
+					(select count(*)::int from public.geocode_requests r where r.tenant_id = $1) as queued
+				from public.profiles p where p.tenant_id = $1`,
+				[tenantId],
+			);
+			expect(rows[0].businesses).toBe(demo.businesses.length);
+			expect(rows[0].queued).toBe(0);
+			expect(rows[0].placed).toBe(rows[0].with_street);
+			expect(rows[0].placed).toBeGreaterThan(0);
+		} finally {
+			await db.query('delete from public.tenants where slug = $1', [slug]);
+		}
 	});
 });

@@ -5,6 +5,7 @@ import {
 	type NominatimStandin,
 } from '../../../tests/support/nominatim-standin.ts';
 import { standinFetch, standinUrl } from '../../../tests/support/standin-fetch.ts';
+import type { PublicFetch } from '../../lib/public-fetch.server.ts';
 import {
 	createGeocoder,
 	readGeocoderSettings,
@@ -163,6 +164,36 @@ describe('the US Census Bureau geocoder', () => {
 			signal(),
 		);
 		expect(batch.map((o) => o.outcome)).toEqual(['failed', 'failed', 'failed', 'failed']);
+	});
+
+	it('with GEOCODER=none places nothing and sends nothing, whatever else is set', async () => {
+		const asked: string[] = [];
+		const counting: PublicFetch = (url, init) => {
+			asked.push(url.href);
+			return fetch(url, init);
+		};
+		const none = createGeocoder(
+			readGeocoderSettings('US', {
+				GEOCODER: 'none',
+				CENSUS_GEOCODER_URL: standinUrl(census.url, 'census-geocoder.test'),
+			}),
+			{ fetch: counting },
+		);
+		// No batch: the scheduled run claims nothing for it (src/features/geo/geocode.server.ts).
+		expect(none).toMatchObject({ name: 'none', batchSize: 0 });
+		expect(
+			await none.geocode(
+				[
+					address('a', '100 Main Street'),
+					address('b', '12 Oak Street'),
+					address('c', '7 Twin Lane'),
+					address('d', '1 Lost Way'),
+				],
+				signal(),
+			),
+		).toEqual([]);
+		expect(asked).toEqual([]);
+		expect(census.requests).toEqual([]);
 	});
 
 	it('never reaches a private address, however it is named', async () => {

@@ -7,9 +7,10 @@
 
 /**
  * Decimals a visitor's position keeps: three, about 110 m of latitude, so what is sent names a
- * neighbourhood rather than a house. The server rounds what it is sent the same way.
+ * neighbourhood rather than a house. The server rounds what it is sent the same way, and the
+ * statistics privacy page (src/features/reports/StatisticsPrivacy.astro) tells visitors so.
  */
-const POSITION_DECIMALS = 3;
+export const POSITION_DECIMALS = 3;
 
 export function roundCoordinate(value: number, decimals: number = POSITION_DECIMALS): number {
 	const factor = 10 ** decimals;
