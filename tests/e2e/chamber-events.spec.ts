@@ -2,6 +2,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { addDays } from 'date-fns/addDays';
 import { format } from 'date-fns/format';
 import { openPanel, PANEL, panelTab, PNG, withDatabase } from './admin-support.ts';
+import { expectNoAxeViolations } from './a11y-support.ts';
 import { toggle } from './calendar-support.ts';
 
 // The Events tab in Chromium, on the demo chamber: what staff do to an event in the panel is on
@@ -98,6 +99,7 @@ test('an event added in the Events tab has its summary and image on the site; ch
 		.map((text) => JSON.parse(text) as Record<string, unknown>)
 		.find((data) => data['@type'] === 'Event');
 	expect(structured).toMatchObject({ name, image: [image] });
+	await expectNoAxeViolations(page);
 
 	// Changed, then copied (the copy published under its own date), then cancelled.
 	let editor = await openEvent(page, name);
