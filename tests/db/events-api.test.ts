@@ -306,6 +306,51 @@ describe('changing an event (PATCH /api/admin/events/{id})', () => {
 		expect(netlify.purges).toHaveLength(0);
 	});
 
+	it('shows a change of a one-off event on the calendar, its page and its calendar file at once', async () => {
+		const { id } = await add(newEvent(7, { name: 'Board Meeting', venue: 'Town Hall' }));
+		const eventId = (await call('GET', event(id), tokens.admin)).body.dates[0].eventId as number;
+		const day = dayFromToday(8);
+		const changed = await call('PATCH', event(id), tokens.editor, {
+			version: 1,
+			changes: {
+				name: 'Board Meeting (moved)',
+				venue: 'Public Library',
+				starts_local: `${day}T09:00`,
+				ends_local: `${day}T10:30`,
+			},
+		});
+		expect(changed).toMatchObject({ status: 200, body: { version: 2 } });
+
+		const listed = ((await call('GET', '/api/events', null)).body.Result as Event[]).find(
+			(e) => e.EventId === eventId,
+		);
+		expect(listed).toMatchObject({
+			EventName: 'Board Meeting (moved)',
+			Venue: 'Public Library',
+			StartDate: day,
+			StartTime: '9:00 AM',
+			EndTime: '10:30 AM',
+		});
+		const ics = await call('GET', `/api/events/${eventId}.ics`, null);
+		expect(ics.status).toBe(200);
+		const text = ics.body as string;
+		// The wall-clock time in Chicago, as the file's UTC 'yyyymmddThhmmssZ'.
+		const utc = (time: string) => {
+			const [y, m, d] = day.split('-').map(Number) as [number, number, number];
+			const [h, min] = time.split(':').map(Number) as [number, number];
+			const instant = new TZDate(y, m - 1, d, h, min, ZONE).getTime();
+			return new Date(instant)
+				.toISOString()
+				.replace(/[-:]/g, '')
+				.replace(/\.\d{3}/, '');
+		};
+		expect(text).toContain('SUMMARY:Board Meeting (moved)');
+		expect(text).toContain('LOCATION:Public Library');
+		expect(text).toContain(`DTSTART:${utc('09:00')}`);
+		expect(text).toContain(`DTEND:${utc('10:30')}`);
+		expect(text).not.toContain('Town Hall');
+	});
+
 	it('cancels an event (still listed, marked) and refuses an editor featuring it', async () => {
 		const { id } = await add(newEvent(9, { name: 'Golf Outing' }));
 		const cancelled = await call('PATCH', event(id), tokens.editor, {
@@ -359,13 +404,26 @@ describe('changing an event (PATCH /api/admin/events/{id})', () => {
 });
 
 describe('duplicate, delete and the history', () => {
-	it('duplicates as a draft visitors do not see; deletes (admins) from the calendars at once', async () => {
+	it('duplicates as a draft visitors do not see until it is published; deletes (admins) from the calendars at once', async () => {
 		const { id } = await add(newEvent(11, { name: 'Annual Dinner' }));
 		const copy = await call('POST', event(id, '/duplicate'), tokens.editor);
 		expect(copy.status).toBe(201);
 		const copied = await call('GET', event(copy.body.id), tokens.editor);
 		expect(copied.body.event).toMatchObject({ name: 'Copy of Annual Dinner', status: 'draft' });
 		expect(await calendarNames()).not.toContain('Copy of Annual Dinner');
+		const copyId = copied.body.dates[0].eventId as number;
+		expect((await call('GET', `/api/events/${copyId}.ics`, null)).status).toBe(404);
+		// Published (on a day of its own), the copy is on the calendar, with its calendar file.
+		const day = dayFromToday(18);
+		const published = await call('PATCH', event(copy.body.id), tokens.editor, {
+			version: copied.body.version,
+			changes: { status: 'published', starts_local: `${day}T18:00`, ends_local: `${day}T20:00` },
+		});
+		expect(published.status, JSON.stringify(published.body)).toBe(200);
+		expect(await calendarNames()).toContain('Copy of Annual Dinner');
+		const copyIcs = await call('GET', `/api/events/${copyId}.ics`, null);
+		expect(copyIcs.status).toBe(200);
+		expect(copyIcs.body as string).toContain('SUMMARY:Copy of Annual Dinner');
 
 		expect((await call('DELETE', event(id), tokens.editor)).status).toBe(403);
 		expect(await calendarNames()).toContain('Annual Dinner');

@@ -26,7 +26,9 @@ test.afterAll(async () => {
 	);
 });
 
-test('a calendar feed is previewed, imported, and its events are on /events', async ({ page }) => {
+test('a calendar feed is previewed, imported, and its events are on /events; a read that fails is shown above the list and keeps them', async ({
+	page,
+}) => {
 	await openPanel(page, 'admin@demo.test');
 	const panel = await panelTab(page, 'Events');
 	await panel.getByRole('button', { name: 'Calendar feeds' }).click();
@@ -59,6 +61,24 @@ test('a calendar feed is previewed, imported, and its events are on /events', as
 	const row = panel.getByRole('row').filter({ hasText: title });
 	await expect(row.getByRole('cell', { name: 'Calendar feed Cedar Valley Chamber' })).toBeVisible();
 
+	// The feed's address fails: the feed says why, and so does a banner above the tab's list.
+	feeds.setMode('error500');
+	await panel.getByRole('button', { name: 'Calendar feeds' }).click();
+	const named = panel.getByRole('listitem').filter({
+		has: page.getByRole('heading', { name: 'Cedar Valley Chamber', level: 4 }),
+	});
+	await named.getByRole('button', { name: 'Read now' }).click();
+	await expect(named.getByRole('alert')).toContainText(
+		'The feed’s address answered HTTP 500. Its events stay as the last good read left them.',
+	);
+	await panel.getByRole('button', { name: 'Back to events' }).click();
+	await expect(
+		panel.getByRole('alert').filter({ hasText: 'The calendar feed “Cedar Valley Chamber”' }),
+	).toContainText(
+		/could not be read since .+: The feed’s address answered HTTP 500\. Its events stay as they were; see Calendar feeds\./,
+	);
+
+	// Its events stay on the calendar as the last good read left them.
 	await page.goto('/events');
 	await toggle(page, 'List').click();
 	await expect(page.getByText(title).first()).toBeVisible();

@@ -21,6 +21,7 @@ import { expectNoAxeViolations } from './a11y-support.ts';
 import type { ChamberConfig } from '../../src/features/config/config.ts';
 import { agendaProps } from '../../src/features/events/pages.ts';
 import { demoConfig } from './directory-helpers.ts';
+import { adminSession, withDatabase } from './admin-support.ts';
 import { holdRequests } from './island-support.ts';
 import { expectWithinScriptBudget } from './script-budget.ts';
 
@@ -409,6 +410,53 @@ test.describe('/events-list with other feature settings', () => {
 		await expect(page.getByRole('heading', { name: 'Featured Event' })).toHaveCount(0);
 		await expect(featured(page)).toHaveCount(0);
 		expect(details).toEqual([]);
+	});
+
+	test('features one of the chamber’s own events with its summary, and filters it by its type', async ({
+		page,
+		request,
+	}) => {
+		// An event of the Events tab, at noon two days on in the chamber's zone.
+		const run = Date.now().toString(36);
+		const name = `Orchard Walk ${run}`;
+		const summary = 'An hour among the apple trees.';
+		const date = addDays(today, 2);
+		const { token } = await adminSession(request);
+		const headers = { Authorization: `Bearer ${token}` };
+		const added = await request.post('/api/admin/events', {
+			headers,
+			data: {
+				name,
+				summary,
+				event_type: `Orchard ${run}`,
+				time_zone: 'America/Chicago',
+				starts_local: `${format(date, 'yyyy-MM-dd')}T12:00`,
+				ends_local: `${format(date, 'yyyy-MM-dd')}T13:00`,
+			},
+		});
+		expect(added.status()).toBe(201);
+		const { id } = (await added.json()) as { id: string };
+		try {
+			const detail = await request.get(`/api/admin/events/${id}`, { headers });
+			const { dates } = (await detail.json()) as { dates: { eventId: number }[] };
+			await openWith(page, { showFeaturedEvent: true, featuredEventId: dates[0]!.eventId });
+			await expect(featured(page).getByRole('link', { name })).toBeVisible();
+			await expect(featured(page)).toContainText(summary);
+
+			if (format(date, 'yyyy-MM') !== format(today, 'yyyy-MM')) {
+				await button(page, 'Show next month').click();
+			}
+			await day(page, date).click();
+			await expect(header(page)).toHaveText(dayHeader(date));
+			await filters(page)
+				.getByRole('checkbox', { name: `ORCHARD ${run.toUpperCase()}` })
+				.check();
+			await expect(rows(page)).toHaveCount(1);
+			await expect(rows(page).getByRole('link', { name })).toBeVisible();
+			await expect(rows(page)).toContainText(summary);
+		} finally {
+			await withDatabase((db) => db.query('delete from public.chamber_events where id = $1', [id]));
+		}
 	});
 
 	test('features the event featuredEventId names', async ({ page }) => {

@@ -1,6 +1,6 @@
 import { dateRangeLabel, eventPath, isCancelled, timeLabel, type Event } from './events.ts';
 
-/** One event in a list: linked name, long date, start-end time with zone, venue. */
+/** One event in a list: linked name, long date, start-end time with zone, venue, its summary. */
 export function EventSummary({ event }: { event: Event }) {
 	return (
 		<article className="ev-summary">
@@ -15,6 +15,7 @@ export function EventSummary({ event }: { event: Event }) {
 				<span>{timeLabel(event)}</span>
 			</p>
 			{event.Venue && <p className="ev-summary__venue">{event.Venue}</p>}
+			{event.Summary && <p className="ev-summary__text">{event.Summary}</p>}
 		</article>
 	);
 }

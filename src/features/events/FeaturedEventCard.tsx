@@ -12,6 +12,7 @@ export function FeaturedEventCard({ event }: { event: Event }) {
 			<p>{dateRangeLabel(event)}</p>
 			<p>{timeLabel(event)}</p>
 			{event.Venue && <p>{event.Venue}</p>}
+			{event.Summary && <p className="ev-summary__text">{event.Summary}</p>}
 		</section>
 	);
 }

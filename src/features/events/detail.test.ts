@@ -6,6 +6,8 @@ import {
 	detailFreshSeconds,
 	directionsUrl,
 	eventJsonLd,
+	eventMetaDescription,
+	featuredImage,
 	isoWithOffset,
 	mapEmbedUrl,
 	registrationPeriod,
@@ -152,6 +154,21 @@ describe('structured data', () => {
 		});
 	});
 
+	it('shows an own event’s image in place of the chamber’s logo, and says when it is cancelled', () => {
+		const data = eventJsonLd(
+			event({ ImageUrl: 'https://images.example.org/gala.jpg', Cancelled: true }),
+			{ config, pageUrl, description: '', now },
+		);
+		expect(data.image).toEqual(['https://images.example.org/gala.jpg']);
+		expect(data.eventStatus).toBe('https://schema.org/EventCancelled');
+		// An address that is not http(s) is no image: the logo stays.
+		const unsafe = { ...event(), ImageUrl: 'javascript:alert(1)' };
+		expect(featuredImage(unsafe)).toBe('');
+		expect(eventJsonLd(unsafe, { config, pageUrl, description: '', now }).image).toEqual([
+			'https://events.example.org/demo/logos/chamber.svg',
+		]);
+	});
+
 	it('offers the page itself once registration is hidden', () => {
 		const data = eventJsonLd(event({ DisableRegistration: true }), {
 			config,
@@ -160,6 +177,24 @@ describe('structured data', () => {
 			now,
 		});
 		expect((data.offers as { url: string }[])[0]?.url).toBe(pageUrl);
+	});
+});
+
+describe('eventMetaDescription', () => {
+	it('is the summary where the event has one, else the description’s sentences, else its name', () => {
+		const descr = '<h2>An Evening</h2><p>Dinner and awards.</p>';
+		expect(
+			eventMetaDescription(
+				event({ Summary: 'Dinner, dancing and the year’s awards', Descr: descr }),
+			),
+		).toBe('Dinner, dancing and the year’s awards');
+		expect(eventMetaDescription(event({ Descr: descr }))).toBe('An Evening. Dinner and awards.');
+		expect(eventMetaDescription(event({ Summary: '   ', Descr: '' }))).toBe(
+			'Annual Gala & Awards Night',
+		);
+		const long = eventMetaDescription(event({ Summary: 'word '.repeat(60).trim() }));
+		expect([...long]).toHaveLength(160);
+		expect(long.endsWith('…')).toBe(true);
 	});
 });
 

@@ -1,14 +1,17 @@
 import { tz } from '@date-fns/tz';
 import { format } from 'date-fns/format';
 import type { ChamberConfig } from '../config/config.ts';
+import { safeHttpUrl } from '../../lib/url.ts';
 import {
 	eventTimeZone,
+	isCancelled,
 	publicItems,
 	registrationState,
 	withHttp,
 	type Event,
 	type RegistrationState,
 } from './events.ts';
+import { summaryText, truncate } from './text.ts';
 
 // What the event detail page shows beyond the shared rules: address lines, map links, the
 // registration period, the structured data and how long the CDN may keep the page.
@@ -59,6 +62,26 @@ export function registrationPeriod(event: Event): { opens: string | null; closes
 	};
 }
 
+/**
+ * The event's featured image (only the chamber's own events have one), or ''. Shown from its own
+ * host as members' and sponsors' logos are: http(s) only, checked here too, not only by the
+ * source schema, as it becomes a `src` and the page's link preview.
+ */
+export function featuredImage(event: Pick<Event, 'ImageUrl'>): string {
+	return safeHttpUrl(event.ImageUrl);
+}
+
+/**
+ * The page's meta description (160 characters): the event's summary, written for lists and search
+ * engines, else its description's first sentences, else its name.
+ */
+export function eventMetaDescription(
+	event: Pick<Event, 'Summary' | 'Descr' | 'EventName'>,
+): string {
+	const summary = event.Summary?.trim();
+	return (summary ? truncate(summary, 160) : summaryText(event.Descr, 160)) || event.EventName;
+}
+
 /** ISO 8601 with the offset of the event's zone, e.g. 2027-03-15T17:30:00-05:00. */
 export function isoWithOffset(instant: string, event: Event): string {
 	const zone = eventTimeZone(event);
@@ -78,7 +101,10 @@ export function eventJsonLd(
 		config.urls.eventRegistrationBaseUrl,
 	);
 	const offerUrl = registration.state === 'open' ? registration.url : pageUrl;
-	const logo = config.logo.standard ? new URL(config.logo.standard, pageUrl).href : undefined;
+	// The event's own image where it has one; else the chamber's logo stands for it.
+	const image =
+		featuredImage(event) ||
+		(config.logo.standard ? new URL(config.logo.standard, pageUrl).href : '');
 	return {
 		'@context': 'https://schema.org',
 		'@type': 'Event',
@@ -87,7 +113,9 @@ export function eventJsonLd(
 		url: pageUrl,
 		startDate: isoWithOffset(event.StartDateTimeUtc, event),
 		endDate: isoWithOffset(event.EndDateTimeUtc, event),
-		eventStatus: 'https://schema.org/EventScheduled',
+		eventStatus: isCancelled(event)
+			? 'https://schema.org/EventCancelled'
+			: 'https://schema.org/EventScheduled',
 		eventAttendanceMode: 'https://schema.org/OfflineEventAttendanceMode',
 		location: {
 			'@type': 'Place',
@@ -118,7 +146,7 @@ export function eventJsonLd(
 			name: config.name,
 			...(config.urls.mainWebsite ? { url: withHttp(config.urls.mainWebsite) } : {}),
 		},
-		...(logo ? { image: [logo] } : {}),
+		...(image ? { image: [image] } : {}),
 	};
 }
 
