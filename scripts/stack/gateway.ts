@@ -21,7 +21,7 @@ export interface HealthReport {
 }
 
 /** A service behind the gateway (the identity service, the file service). */
-export type ServiceRoutes = (route: RoutedRequest) => Promise<void>;
+type ServiceRoutes = (route: RoutedRequest) => Promise<void>;
 
 function json(
 	res: ServerResponse,
