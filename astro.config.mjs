@@ -3,6 +3,31 @@ import netlify from '@astrojs/netlify';
 import react from '@astrojs/react';
 import { defineConfig, passthroughImageService } from 'astro/config';
 
+/**
+ * Pages whose addresses are kept from the specification or an old site, while their files in
+ * src/routes/ are named for what they serve; every other page is routed by its name in src/pages/.
+ * Outside src/pages/ a page cannot say `export const prerender`: the two rendered on demand say
+ * it here.
+ */
+const NAMED_ROUTES = [
+	{ pattern: '/business-page/[id]', file: 'profile-on-demand.astro', prerender: false },
+	{ pattern: '/chamber-config-v2', file: 'admin-panel.astro' },
+	{ pattern: '/chamber-config-v2/preview', file: 'admin-panel-preview.astro', prerender: false },
+	{ pattern: '/chamber-config/generator', file: 'config-generator.astro' },
+];
+
+/** @type {import('astro').AstroIntegration} */
+const namedRoutes = {
+	name: 'chamber:named-routes',
+	hooks: {
+		'astro:config:setup': ({ injectRoute }) => {
+			for (const { pattern, file, prerender } of NAMED_ROUTES) {
+				injectRoute({ pattern, entrypoint: `./src/routes/${file}`, prerender });
+			}
+		},
+	},
+};
+
 export default defineConfig({
 	site: process.env.SITE_URL || process.env.URL || 'http://localhost:8888',
 	output: 'static',
@@ -14,7 +39,7 @@ export default defineConfig({
 		imageCDN: false,
 		devFeatures: { environmentVariables: false, images: false, edgeFunctions: false },
 	}),
-	integrations: [react()],
+	integrations: [react(), namedRoutes],
 	// The site optimises no image through astro:assets (logos and banners are the chamber's own
 	// files), so the on-demand function need not carry sharp and libvips (19 MB).
 	image: { service: passthroughImageService() },

@@ -19,7 +19,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { prerenderedProfilesMax } from '../src/features/business/business.server.ts';
-import { ensureBenchTenant } from './lib/bench-tenant.ts';
+import { ensureBenchTenant } from './bench/tenant.ts';
 import { runMain } from './lib/main.ts';
 import {
 	describeLargest,
@@ -27,7 +27,7 @@ import {
 	overBudget,
 	pageSizes,
 	type PageSize,
-} from './lib/page-sizes.ts';
+} from './bench/page-sizes.ts';
 import { ROOT } from './lib/site.ts';
 import { withStack, type Stack } from './stack/index.ts';
 

@@ -5,7 +5,7 @@
  * month's count), the server's publishing code and npm start's local publisher, whose builds are
  * real `astro build`s of the chamber. Staff save in bursts on 15 working days, members update
  * their own listings 60 times, the membership system's sync changes listings 4 times and an admin
- * imports a member file once (scripts/lib/month-scenario.ts). Prints the builds (started, went
+ * imports a member file once (scripts/bench/month-scenario.ts). Prints the builds (started, went
  * live, cancelled), the credits they cost on Netlify's table, and for each change the time from
  * save to live; exits with 1 when a target is missed: at most 40 deploys, every staff change live
  * within 15 s of its publish, every member change live by the end of its window.
@@ -71,11 +71,11 @@ import { parseHoursText } from '../src/features/business/hours/hours.ts';
 import { getTenantBySlug } from '../src/features/tenants/tenants.server.ts';
 import type { Json } from '../src/lib/database.ts';
 import { getServiceClient, readClientEnv } from '../src/lib/supabase.server.ts';
-import { ensureBenchTenant } from './lib/bench-tenant.ts';
+import { ensureBenchTenant } from './bench/tenant.ts';
 import { createLocalPublisher } from './local-netlify/publisher.ts';
 import { runMain, wholeNumber } from './lib/main.ts';
-import { monthScenario, type MemberBenchField, type MonthEvent } from './lib/month-scenario.ts';
-import { weighPage } from './lib/page-weight.ts';
+import { monthScenario, type MemberBenchField, type MonthEvent } from './bench/month-scenario.ts';
+import { weighPage } from './bench/page-weight.ts';
 import { astroSiteBuilder, ROOT } from './lib/site.ts';
 import { withStack } from './stack/index.ts';
 

@@ -28,11 +28,11 @@ import { parseArgs } from 'node:util';
 import { eventPath, type Event } from '../src/features/events/events.ts';
 import { startSiteServer } from './local-netlify/server.ts';
 import { onShutdown, runMain } from './lib/main.ts';
-import { loadBenchTool, type ChromeLauncher, type Lighthouse } from './lib/bench-tools.ts';
+import { loadBenchTool, type ChromeLauncher, type Lighthouse } from './bench/lighthouse.ts';
 import { ROOT } from './lib/site.ts';
 import { ensureStack } from './stack/index.ts';
 import { freePort } from './lib/free-port.ts';
-import { weighPage, type Weights } from './lib/page-weight.ts';
+import { weighPage, type Weights } from './bench/page-weight.ts';
 
 const DIST = join(ROOT, 'dist');
 const DOC = join(ROOT, 'docs/performance.md');
@@ -196,7 +196,7 @@ async function serverTimes(
 	return { first, median: median(next) };
 }
 
-/** Loaded when the benchmark starts, from tools/bench (lib/bench-tools.ts). */
+/** Loaded when the benchmark starts, from tools/bench (bench/lighthouse.ts). */
 let lighthouse: Lighthouse;
 let mobileSlow4G: object;
 

@@ -18,7 +18,7 @@ import { parseArgs } from 'node:util';
 import { escapeHTML } from 'astro/runtime/server/escape.js';
 import type { PublishView } from '../src/features/publish/publish.ts';
 import { getUserClient, readClientEnv } from '../src/lib/supabase.server.ts';
-import { ensureBenchTenant } from './lib/bench-tenant.ts';
+import { ensureBenchTenant } from './bench/tenant.ts';
 import { runMain, wholeNumber } from './lib/main.ts';
 import { ROOT } from './lib/site.ts';
 import { withStack, type Stack } from './stack/index.ts';

@@ -21,7 +21,7 @@ import {
 	slowest,
 	stepsTable,
 	type RunResults,
-} from './lib/ci-summary.ts';
+} from './ci/summary.ts';
 import { runMain } from './lib/main.ts';
 
 const ROOT = join(import.meta.dirname, '..');

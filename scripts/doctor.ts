@@ -6,7 +6,7 @@
  * or one it starts for the check, in embedded or postgres mode).
  */
 import { readStackEnv } from '../src/lib/env.server.ts';
-import { formatFinding, runDoctor, type DoctorTarget } from './lib/doctor.ts';
+import { formatFinding, runDoctor, type DoctorTarget } from './doctor/checks.ts';
 import { runMain } from './lib/main.ts';
 import { withStack } from './stack/index.ts';
 

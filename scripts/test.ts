@@ -13,7 +13,7 @@ import { access, constants, copyFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { runMain } from './lib/main.ts';
 import { FULL_BROWSER_PATH, HEADLESS_SHELL_PATH } from '../tests/e2e/full-browser.ts';
-import { heading, runPlan } from './lib/test-runner.ts';
+import { heading, runPlan } from './ci/test-runner.ts';
 
 const ROOT = join(import.meta.dirname, '..');
 const results = process.env.CI_RESULTS_DIR;

@@ -97,7 +97,7 @@ interface Job {
 export const INTERRUPTED =
 	'The local server stopped before this build finished. Publish again to build it.';
 
-export function createLocalPublisher(options: {
+interface PublisherOptions {
 	tenant: { id: string; slug: string };
 	/** Service-role client: the build's reports are the build service's, not a user's. */
 	service: SupabaseClient;
@@ -107,165 +107,283 @@ export function createLocalPublisher(options: {
 	/** Of the code a build is made from (codeFingerprint); recorded with each live build. */
 	fingerprint?: string;
 	log?: (line: string) => void;
-}): LocalPublisher {
+}
+
+/** What the publisher's parts share. */
+interface Publisher {
+	options: PublisherOptions;
+	log: (line: string) => void;
+	/** Aborted when the publisher closes: every build stops. */
+	stop: AbortSignal;
+	builds: BuildsFolder;
+	/** The site server, once attached: a finished build is swapped into it. */
+	server: { swap(build: LocalBuild): Promise<void> } | null;
+}
+
+export function createLocalPublisher(options: PublisherOptions): LocalPublisher {
 	const log = options.log ?? ((line: string) => console.log(`[publish] ${line}`));
 	const hookPath = `/.netlify/build_hooks/${randomBytes(12).toString('hex')}`;
-	const liveFile = join(options.buildsDir, 'live.json');
+	const stop = new AbortController();
+	const publisher: Publisher = {
+		options,
+		log,
+		stop: stop.signal,
+		builds: buildsFolder(options.buildsDir, log),
+		server: null,
+	};
+	const jobs = buildQueue(publisher);
+	return {
+		hookPath,
+		route: {
+			method: 'POST',
+			path: hookPath,
+			// As Netlify's build hook: 200 with an empty body at once, the build follows.
+			async handler(req) {
+				if (stop.signal.aborted) return new Response(null, { status: 503 });
+				const title = new URL(req.url).searchParams.get('trigger_title') ?? 'Build hook';
+				await req.body?.cancel();
+				jobs.add({
+					publishId: publishFromTitle(title)?.id ?? null,
+					title,
+					cancel: new AbortController(),
+				});
+				return new Response(null, { status: 200 });
+			},
+		},
+		buildsRoute: {
+			method: 'GET',
+			path: `${hookPath}/builds`,
+			handler: async () =>
+				Response.json({ publishIds: jobs.held() }, { headers: { 'Cache-Control': 'no-store' } }),
+		},
+		recover: () => recover(publisher),
+		buildNow: (reason) => buildAndSwap(publisher, null, reason),
+		attach(target) {
+			publisher.server = target;
+		},
+		idle: () => jobs.idle(),
+		async close() {
+			jobs.clear();
+			stop.abort();
+			await jobs.idle();
+		},
+	};
+}
+
+/** The builds' folder: a folder per build, and `live.json` naming the one that is live. */
+interface BuildsFolder {
+	/** The live build's record, as last read or written. */
+	live: LiveRecord | null;
+	buildOf(deployId: string, ssr: boolean): LocalBuild;
+	readLive(): Promise<LiveRecord | null>;
+	/** Written beside and renamed over: a crash leaves the old record or the new, never half. */
+	writeLive(record: LiveRecord): Promise<void>;
+	/** Removes every build folder but the live one and the one before it. */
+	prune(): Promise<void>;
+	/** A build's id: its folder's name, and the publish's deploy_id. */
+	newDeployId(): string;
+}
+
+function buildsFolder(buildsDir: string, log: (line: string) => void): BuildsFolder {
+	const liveFile = join(buildsDir, 'live.json');
+	let counter = 0;
+	const folder: BuildsFolder = {
+		live: null,
+		buildOf(deployId, ssr) {
+			const dir = join(buildsDir, deployId);
+			return { distDir: join(dir, 'dist'), ...(ssr ? { ssrDir: join(dir, 'ssr') } : {}) };
+		},
+		async readLive() {
+			const text = await readFile(liveFile, 'utf8').catch(() => null);
+			if (text === null) return null;
+			try {
+				return liveRecordSchema.parse(JSON.parse(text));
+			} catch (error) {
+				log(`ignoring ${liveFile}: ${(error as Error).message}`);
+				return null;
+			}
+		},
+		async writeLive(record) {
+			const temporary = `${liveFile}.${process.pid}.tmp`;
+			await writeFile(temporary, JSON.stringify(record, null, '\t'));
+			await rename(temporary, liveFile);
+			folder.live = record;
+		},
+		async prune() {
+			const keep = new Set([folder.live?.deployId, folder.live?.previous].filter(Boolean));
+			const entries = await readdir(buildsDir, { withFileTypes: true }).catch(() => []);
+			for (const entry of entries) {
+				if (entry.isDirectory() && !keep.has(entry.name)) {
+					await rm(join(buildsDir, entry.name), { recursive: true, force: true });
+				}
+			}
+		},
+		newDeployId: () => `local-${Date.now().toString(36)}-${++counter}`,
+	};
+	return folder;
+}
+
+/**
+ * Builds into a new folder and puts it live (swapped into the server once one is attached;
+ * before that, the caller serves it); throws, the live site unchanged, on failure.
+ */
+async function buildAndSwap(
+	publisher: Publisher,
+	publishId: number | null,
+	label: string,
+	deployId: string = publisher.builds.newDeployId(),
+	cancel?: AbortSignal,
+): Promise<LocalBuild> {
+	const { options, log, stop, builds } = publisher;
+	const outDir = join(options.buildsDir, deployId);
+	const began = Date.now();
+	const cpuBefore = await childrenCpuSeconds();
+	log(`${label}: building ${options.tenant.slug}`);
+	let build: LocalBuild;
+	let buildSeconds: string;
+	try {
+		await mkdir(outDir, { recursive: true });
+		build = await options.build(outDir, cancel ? AbortSignal.any([stop, cancel]) : stop);
+		if (cancel?.aborted) throw new Error('The build was stopped');
+		buildSeconds = await buildTime(began, cpuBefore);
+		// Read now: the server may have been attached while the build ran.
+		if (publisher.server) await publisher.server.swap(build);
+		else if (publishId !== null) throw new Error('The site server is not attached');
+	} catch (error) {
+		await rm(outDir, { recursive: true, force: true });
+		logFailure(log, label, began, error);
+		throw error;
+	}
+	await builds.writeLive({
+		deployId,
+		ssr: Boolean(build.ssrDir),
+		publishId,
+		fingerprint: options.fingerprint ?? '',
+		liveSince: new Date().toISOString(),
+		previous: builds.live?.deployId ?? null,
+	});
+	log(`${label}: live after ${seconds(began)} s (the build took ${buildSeconds})`);
+	await builds.prune();
+	return build;
+}
+
+/** The build's wall time, with its CPU time where /proc tells it. */
+async function buildTime(began: number, cpuBefore: number | null): Promise<string> {
+	const cpuAfter = await childrenCpuSeconds();
+	return cpuBefore === null || cpuAfter === null
+		? `${seconds(began)} s`
+		: `${seconds(began)} s, ${(cpuAfter - cpuBefore).toFixed(1)} s of CPU`;
+}
+
+function logFailure(log: (line: string) => void, label: string, began: number, error: unknown) {
+	log(
+		`${label}: failed after ${seconds(began)} s, the live site is unchanged: ${(error as Error).message}`,
+	);
+	// The build's own last lines: what whoever runs the server needs to see why it failed.
+	const output = (error as { output?: unknown }).output;
+	if (Array.isArray(output) && output.length > 0)
+		log(`${label}: the build said:\n  ${output.join('\n  ')}`);
+}
+
+/** Builds a job's publish (or a build without one) and reports how it ended on its publish. */
+async function runJob(publisher: Publisher, job: Job): Promise<void> {
+	const { service } = publisher.options;
+	const label = job.publishId === null ? 'build' : `publish ${job.publishId}`;
+	const deployId = publisher.builds.newDeployId();
+	if (job.publishId !== null && !(await claimPublish(publisher, job.publishId, label, deployId))) {
+		return;
+	}
+	try {
+		await buildAndSwap(
+			publisher,
+			job.publishId,
+			`${label} (${job.title})`,
+			deployId,
+			job.cancel.signal,
+		);
+	} catch (error) {
+		if (job.publishId !== null) {
+			const reason =
+				job.supersededBy !== undefined
+					? `Cancelled: publish ${job.supersededBy} supersedes it.`
+					: error instanceof Error
+						? error.message
+						: String(error);
+			await finishPublish(service, job.publishId, { state: 'failed', error: reason });
+		}
+		return;
+	}
+	if (job.publishId !== null) {
+		await finishPublish(service, job.publishId, { state: 'live' });
+	}
+}
+
+/**
+ * Moves the publish to building under this build's deploy id; false, with the reason logged,
+ * when there is nothing to build: an unknown publish, another chamber's (failed), or one already
+ * built, failed or taken by another build.
+ */
+async function claimPublish(
+	{ options, log }: Publisher,
+	publishId: number,
+	label: string,
+	deployId: string,
+): Promise<boolean> {
+	const tenantId = await tenantOf(options.service, publishId);
+	if (tenantId === null) {
+		log(`${label}: unknown, nothing to build`);
+		return false;
+	}
+	if (tenantId !== options.tenant.id) {
+		await finishPublish(options.service, publishId, {
+			state: 'failed',
+			error: `This local server builds only ${options.tenant.slug}.`,
+		});
+		log(`${label}: another chamber's, refused`);
+		return false;
+	}
+	const started = await startPublish(options.service, publishId, deployId);
+	if (started?.state !== 'building' || started.deployId !== deployId) {
+		log(`${label}: ${started?.state ?? 'gone'}, nothing to build`);
+		return false;
+	}
+	return true;
+}
+
+async function tenantOf(service: SupabaseClient, publishId: number): Promise<string | null> {
+	const { data, error } = await service
+		.from('publishes')
+		.select('tenant_id')
+		.eq('id', publishId)
+		.maybeSingle<{ tenant_id: string }>();
+	if (error) throw new Error(`Failed to read publish ${publishId}: ${error.message}`);
+	return data?.tenant_id ?? null;
+}
+
+/** The builds waiting and the one running: one at a time, in the order their hooks came in. */
+interface BuildQueue {
+	/** Queues a build; a newer publish of this chamber stops the one under way. */
+	add(job: Job): void;
+	/** The publishes queued or building. */
+	held(): number[];
+	/** Resolves once no build is running or waiting. */
+	idle(): Promise<void>;
+	/** Drops the waiting builds. */
+	clear(): void;
+}
+
+function buildQueue(publisher: Publisher): BuildQueue {
 	const queue: Job[] = [];
-	let server: { swap(build: LocalBuild): Promise<void> } | null = null;
 	let running: Promise<void> | null = null;
 	/** The job whose build runs now. */
 	let current: Job | null = null;
-	let counter = 0;
-	const stop = new AbortController();
-	let live: LiveRecord | null = null;
-
-	function buildOf(deployId: string, ssr: boolean): LocalBuild {
-		const dir = join(options.buildsDir, deployId);
-		return { distDir: join(dir, 'dist'), ...(ssr ? { ssrDir: join(dir, 'ssr') } : {}) };
-	}
-
-	async function readLive(): Promise<LiveRecord | null> {
-		const text = await readFile(liveFile, 'utf8').catch(() => null);
-		if (text === null) return null;
-		try {
-			return liveRecordSchema.parse(JSON.parse(text));
-		} catch (error) {
-			log(`ignoring ${liveFile}: ${(error as Error).message}`);
-			return null;
-		}
-	}
-
-	/** Written beside and renamed over: a crash leaves the old record or the new, never half. */
-	async function writeLive(record: LiveRecord): Promise<void> {
-		const temporary = `${liveFile}.${process.pid}.tmp`;
-		await writeFile(temporary, JSON.stringify(record, null, '\t'));
-		await rename(temporary, liveFile);
-		live = record;
-	}
-
-	/** Removes every build folder but the live one and the one before it. */
-	async function pruneBuilds(): Promise<void> {
-		const keep = new Set([live?.deployId, live?.previous].filter(Boolean));
-		const entries = await readdir(options.buildsDir, { withFileTypes: true }).catch(() => []);
-		for (const entry of entries) {
-			if (entry.isDirectory() && !keep.has(entry.name)) {
-				await rm(join(options.buildsDir, entry.name), { recursive: true, force: true });
-			}
-		}
-	}
-
-	/** A build's id: its folder's name, and the publish's deploy_id. */
-	function newDeployId(): string {
-		return `local-${Date.now().toString(36)}-${++counter}`;
-	}
-
-	async function tenantOf(publishId: number): Promise<string | null> {
-		const { data, error } = await options.service
-			.from('publishes')
-			.select('tenant_id')
-			.eq('id', publishId)
-			.maybeSingle<{ tenant_id: string }>();
-		if (error) throw new Error(`Failed to read publish ${publishId}: ${error.message}`);
-		return data?.tenant_id ?? null;
-	}
-
-	/**
-	 * Builds into a new folder and puts it live (swapped into the server once one is attached;
-	 * before that, the caller serves it); throws, the live site unchanged, on failure.
-	 */
-	async function buildAndSwap(
-		publishId: number | null,
-		label: string,
-		deployId: string = newDeployId(),
-		cancel?: AbortSignal,
-	): Promise<LocalBuild> {
-		const outDir = join(options.buildsDir, deployId);
-		const began = Date.now();
-		const cpuBefore = await childrenCpuSeconds();
-		log(`${label}: building ${options.tenant.slug}`);
-		let build: LocalBuild;
-		let buildSeconds: string;
-		try {
-			await mkdir(outDir, { recursive: true });
-			const signal = cancel ? AbortSignal.any([stop.signal, cancel]) : stop.signal;
-			build = await options.build(outDir, signal);
-			if (cancel?.aborted) throw new Error('The build was stopped');
-			const cpuAfter = await childrenCpuSeconds();
-			buildSeconds =
-				cpuBefore === null || cpuAfter === null
-					? `${seconds(began)} s`
-					: `${seconds(began)} s, ${(cpuAfter - cpuBefore).toFixed(1)} s of CPU`;
-			if (server) await server.swap(build);
-			else if (publishId !== null) throw new Error('The site server is not attached');
-		} catch (error) {
-			await rm(outDir, { recursive: true, force: true });
-			log(
-				`${label}: failed after ${seconds(began)} s, the live site is unchanged: ${(error as Error).message}`,
-			);
-			// The build's own last lines: what whoever runs the server needs to see why it failed.
-			const output = (error as { output?: unknown }).output;
-			if (Array.isArray(output) && output.length > 0)
-				log(`${label}: the build said:\n  ${output.join('\n  ')}`);
-			throw error;
-		}
-		await writeLive({
-			deployId,
-			ssr: Boolean(build.ssrDir),
-			publishId,
-			fingerprint: options.fingerprint ?? '',
-			liveSince: new Date().toISOString(),
-			previous: live?.deployId ?? null,
-		});
-		log(`${label}: live after ${seconds(began)} s (the build took ${buildSeconds})`);
-		await pruneBuilds();
-		return build;
-	}
-
-	async function runJob(job: Job): Promise<void> {
-		const label = job.publishId === null ? 'build' : `publish ${job.publishId}`;
-		const deployId = newDeployId();
-		if (job.publishId !== null) {
-			const tenantId = await tenantOf(job.publishId);
-			if (tenantId === null) return log(`${label}: unknown, nothing to build`);
-			if (tenantId !== options.tenant.id) {
-				await finishPublish(options.service, job.publishId, {
-					state: 'failed',
-					error: `This local server builds only ${options.tenant.slug}.`,
-				});
-				return log(`${label}: another chamber's, refused`);
-			}
-			const started = await startPublish(options.service, job.publishId, deployId);
-			// Already built, failed or taken by another build: nothing left to do for it.
-			if (started?.state !== 'building' || started.deployId !== deployId) {
-				return log(`${label}: ${started?.state ?? 'gone'}, nothing to build`);
-			}
-		}
-		try {
-			await buildAndSwap(job.publishId, `${label} (${job.title})`, deployId, job.cancel.signal);
-		} catch (error) {
-			if (job.publishId !== null) {
-				const reason =
-					job.supersededBy !== undefined
-						? `Cancelled: publish ${job.supersededBy} supersedes it.`
-						: error instanceof Error
-							? error.message
-							: String(error);
-				await finishPublish(options.service, job.publishId, { state: 'failed', error: reason });
-			}
-			return;
-		}
-		if (job.publishId !== null) {
-			await finishPublish(options.service, job.publishId, { state: 'live' });
-		}
-	}
 
 	function kick(): void {
 		running ??= (async () => {
 			for (let job = queue.shift(); job; job = queue.shift()) {
 				current = job;
 				try {
-					await runJob(job);
+					await runJob(publisher, job);
 				} catch (error) {
 					// The database itself failed; the next request or start finds the publish stale.
 					console.error('[publish] build bookkeeping failed:', error);
@@ -277,116 +395,106 @@ export function createLocalPublisher(options: {
 		})();
 	}
 
-	function held(): number[] {
-		const ids = queue.map((job) => job.publishId);
-		if (current) ids.push(current.publishId);
-		return ids.filter((id): id is number => id !== null);
-	}
-
 	/** A newer publish of this chamber stops the build under way: its output would be stale. */
 	async function supersede(job: Job): Promise<void> {
-		const running = current;
+		const building = current;
 		if (
 			job.publishId === null ||
-			running?.publishId == null ||
-			running.publishId >= job.publishId
+			building?.publishId == null ||
+			building.publishId >= job.publishId
 		) {
 			return;
 		}
-		if ((await tenantOf(job.publishId)) !== options.tenant.id) return;
-		if (current !== running) return;
-		running.supersededBy = job.publishId;
-		running.cancel.abort();
-		log(`publish ${running.publishId}: cancelled, publish ${job.publishId} supersedes it`);
+		const { options, log } = publisher;
+		if ((await tenantOf(options.service, job.publishId)) !== options.tenant.id) return;
+		if (current !== building) return;
+		building.supersededBy = job.publishId;
+		building.cancel.abort();
+		log(`publish ${building.publishId}: cancelled, publish ${job.publishId} supersedes it`);
 	}
 
 	return {
-		hookPath,
-		route: {
-			method: 'POST',
-			path: hookPath,
-			// As Netlify's build hook: 200 with an empty body at once, the build follows.
-			async handler(req) {
-				if (stop.signal.aborted) return new Response(null, { status: 503 });
-				const title = new URL(req.url).searchParams.get('trigger_title') ?? 'Build hook';
-				await req.body?.cancel();
-				const job: Job = {
-					publishId: publishFromTitle(title)?.id ?? null,
-					title,
-					cancel: new AbortController(),
-				};
-				queue.push(job);
-				kick();
-				void supersede(job).catch((error: unknown) =>
-					console.error('[publish] cancelling the superseded build failed:', error),
-				);
-				return new Response(null, { status: 200 });
-			},
+		add(job) {
+			queue.push(job);
+			kick();
+			void supersede(job).catch((error: unknown) =>
+				console.error('[publish] cancelling the superseded build failed:', error),
+			);
 		},
-		buildsRoute: {
-			method: 'GET',
-			path: `${hookPath}/builds`,
-			handler: async () =>
-				Response.json({ publishIds: held() }, { headers: { 'Cache-Control': 'no-store' } }),
-		},
-		async recover() {
-			await mkdir(options.buildsDir, { recursive: true });
-			live = await readLive();
-			if (live && !(await stat(buildOf(live.deployId, live.ssr).distDir).catch(() => null))) {
-				log(`the live build ${live.deployId} is gone: building again`);
-				live = null;
-			}
-			// Builds that died with the last process, and any left half-written.
-			await pruneBuilds();
-			const { data, error } = await options.service
-				.from('publishes')
-				.select('id, state')
-				.eq('tenant_id', options.tenant.id)
-				.order('id', { ascending: false })
-				.overrideTypes<{ id: number | string; state: string }[], { merge: false }>();
-			if (error) throw new Error(`Failed to read the publishes: ${error.message}`);
-			const failed: number[] = [];
-			for (const row of data) {
-				const id = Number(row.id);
-				if (row.state !== 'queued' && row.state !== 'building') continue;
-				if (live?.publishId === id) {
-					// It was swapped in and recorded; only its 'live' report was lost.
-					await finishPublish(options.service, id, { state: 'live' });
-					continue;
-				}
-				await finishPublish(options.service, id, { state: 'failed', error: INTERRUPTED });
-				failed.push(id);
-			}
-			if (failed.length) log(`failed ${failed.length} publish(es) the last server left: ${failed}`);
-			const newest = data[0];
-			const newestState = !newest
-				? null
-				: live?.publishId === Number(newest.id)
-					? 'live'
-					: failed.includes(Number(newest.id))
-						? 'failed'
-						: newest.state;
-			return {
-				live: live ? { ...buildOf(live.deployId, live.ssr), record: live } : null,
-				failed,
-				unpublishedChanges: newestState !== null && newestState !== 'live',
-			};
-		},
-		async buildNow(reason) {
-			return buildAndSwap(null, reason);
-		},
-		attach(target) {
-			server = target;
+		held() {
+			const ids = queue.map((job) => job.publishId);
+			if (current) ids.push(current.publishId);
+			return ids.filter((id): id is number => id !== null);
 		},
 		async idle() {
 			while (running) await running;
 		},
-		async close() {
+		clear() {
 			queue.splice(0);
-			stop.abort();
-			while (running) await running;
 		},
 	};
+}
+
+/**
+ * At start: the last live build (when its files are still there), the build folders nothing uses
+ * removed, and the publishes the last process left behind settled.
+ */
+async function recover(publisher: Publisher): Promise<Recovery> {
+	const { options, log, builds } = publisher;
+	await mkdir(options.buildsDir, { recursive: true });
+	let live = await builds.readLive();
+	if (live && !(await stat(builds.buildOf(live.deployId, live.ssr).distDir).catch(() => null))) {
+		log(`the live build ${live.deployId} is gone: building again`);
+		live = null;
+	}
+	builds.live = live;
+	// Builds that died with the last process, and any left half-written.
+	await builds.prune();
+	const { failed, unpublishedChanges } = await settleLeftPublishes(publisher, live);
+	return {
+		live: live ? { ...builds.buildOf(live.deployId, live.ssr), record: live } : null,
+		failed,
+		unpublishedChanges,
+	};
+}
+
+/**
+ * The chamber's publishes still queued or building when the last process ended: live when the
+ * live build is theirs (only the report was lost), else failed as interrupted.
+ */
+async function settleLeftPublishes(
+	{ options, log }: Publisher,
+	live: LiveRecord | null,
+): Promise<Pick<Recovery, 'failed' | 'unpublishedChanges'>> {
+	const { data, error } = await options.service
+		.from('publishes')
+		.select('id, state')
+		.eq('tenant_id', options.tenant.id)
+		.order('id', { ascending: false })
+		.overrideTypes<{ id: number | string; state: string }[], { merge: false }>();
+	if (error) throw new Error(`Failed to read the publishes: ${error.message}`);
+	const failed: number[] = [];
+	for (const row of data) {
+		const id = Number(row.id);
+		if (row.state !== 'queued' && row.state !== 'building') continue;
+		if (live?.publishId === id) {
+			// It was swapped in and recorded; only its 'live' report was lost.
+			await finishPublish(options.service, id, { state: 'live' });
+			continue;
+		}
+		await finishPublish(options.service, id, { state: 'failed', error: INTERRUPTED });
+		failed.push(id);
+	}
+	if (failed.length) log(`failed ${failed.length} publish(es) the last server left: ${failed}`);
+	const newest = data[0];
+	const newestState = !newest
+		? null
+		: live?.publishId === Number(newest.id)
+			? 'live'
+			: failed.includes(Number(newest.id))
+				? 'failed'
+				: newest.state;
+	return { failed, unpublishedChanges: newestState !== null && newestState !== 'live' };
 }
 
 /**

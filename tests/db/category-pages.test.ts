@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { service, stack } from './clients.ts';
-import { describeLargest, overBudget, pageSizes } from '../../scripts/lib/page-sizes.ts';
+import { describeLargest, overBudget, pageSizes } from '../../scripts/bench/page-sizes.ts';
 import { buildSite } from '../../scripts/lib/site.ts';
 import { importTenant } from '../../src/features/tenants/tenants.server.ts';
 import { parseTenantFile } from '../../src/features/tenants/tenant-file.ts';

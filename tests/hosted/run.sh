@@ -7,7 +7,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 # Each step's time goes to $CI_RESULTS_DIR/steps.jsonl when .ci/run sets it.
-source scripts/lib/steps.sh
+source scripts/ci/steps.sh
 export STEP_PARENT='npm run test:hosted'
 
 SHAPE=${HOSTED_SHAPE_DIR:-../shared/supabase-hosted}

@@ -9,8 +9,8 @@ import {
 	slowest,
 	stepsTable,
 	type RunDigest,
-} from '../../scripts/lib/ci-summary.ts';
-import type { StepRecord } from '../../scripts/lib/steps.ts';
+} from '../../scripts/ci/summary.ts';
+import type { StepRecord } from '../../scripts/ci/steps.ts';
 
 const MINUTE = 60_000;
 const T0 = Date.UTC(2026, 10, 28, 6, 0, 0);

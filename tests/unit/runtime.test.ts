@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
@@ -7,7 +7,8 @@ const read = (file: string) => readFileSync(resolve(ROOT, file), 'utf8');
 
 /**
  * The Node version has one home, .nvmrc; the places that must say it too (the pinned `node`
- * package every npm script runs on, `engines`, Netlify's build image) are pinned to it here.
+ * package every npm script runs on, `engines`, Netlify's build image) are pinned to it here, and
+ * the docs, which point at .nvmrc, may name no other.
  */
 const MAJOR = Number(read('.nvmrc').trim());
 
@@ -27,5 +28,21 @@ describe('runtime', () => {
 			engines: major(pkg.engines.node),
 			netlify: major(/NODE_VERSION = "(\d+)"/.exec(read('netlify.toml'))?.[1] ?? ''),
 		}).toEqual({ node: MAJOR, engines: MAJOR, netlify: MAJOR });
+	});
+
+	it('has no doc name a Node major other than .nvmrc’s', () => {
+		const docs = [
+			'README.md',
+			'CONTRIBUTING.md',
+			...readdirSync(resolve(ROOT, 'docs'))
+				.filter((file) => file.endsWith('.md'))
+				.map((file) => `docs/${file}`),
+		];
+		const stated = docs.flatMap((file) =>
+			[...read(file).matchAll(/\bNode(?:\.js)?\s+(?:[≥>=]+\s*)?v?(\d+)/g)].map(
+				(match) => `${file}: ${match[0]}`,
+			),
+		);
+		expect(stated.filter((line) => !line.endsWith(String(MAJOR)))).toEqual([]);
 	});
 });

@@ -27,7 +27,7 @@ export const GONE_PATH = '/business-gone/';
 export const ERROR_PATH = '/business-error/';
 
 /**
- * The on-demand profile of a business (src/pages/business-page/[id].astro). Visitors do not see
+ * The on-demand profile of a business (src/routes/profile-on-demand.astro). Visitors do not see
  * this address: the business-legacy function answers the profile's own address with it.
  */
 export function onDemandProfilePath(id: string): string {

@@ -9,7 +9,7 @@ interface Props {
 	fetch?: typeof fetch;
 }
 
-/** The preview page (an on-demand page: chamber-config-v2/preview.astro). */
+/** The preview page (an on-demand page: src/routes/admin-panel-preview.astro). */
 const PREVIEW_PATH = '/chamber-config-v2/preview';
 
 /** POSTs the configuration and answers the rendered home page, or throws with the reason. */

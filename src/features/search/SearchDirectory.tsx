@@ -223,63 +223,22 @@ function Chips({ state, store }: { state: SearchState; store: SearchStore }) {
 	);
 }
 
-/**
- * The business directory (/search): search box, category and optional filters, chips, sort,
- * results and pagination. The first page of the default listing arrives pre-rendered; any
- * other state in the address bar is fetched from GET /api/businesses.
+/*
+ * The directory's parts below are functions of its render, given what they show as arguments,
+ * rather than components with props: the search page's script budget has no room for the props'
+ * names a component would carry.
  */
-function SearchDirectory(props: SearchDirectoryProps) {
-	const { title, categories, filters, sorts, settings, pageSize, defaultSort, unit } = props;
-	const [store] = useState(() =>
-		createSearchStore({
-			initialState: { ...EMPTY_FILTERS, sort: defaultSort },
-			initialPage: props.initialPage,
-			defaultSort,
-			availableSorts: props.availableSorts,
-			panelFilters: filters,
-			pageSize,
-		}),
-	);
-	const state = useStore(store.$state);
-	const results = useStore(store.$results);
-	const panelOpen = useStore(store.$filtersOpen);
-	const ready = useStore(store.$ready);
-	// The box edits a draft; a new query from elsewhere (back/forward) replaces it.
+
+/**
+ * The island's start: connects the store to the address, taking over text typed or a category
+ * chosen before the island ran, then lifts the pre-rendered listing's skeletons. The box edits a
+ * draft (`setDraft`); a new query from elsewhere (back/forward) replaces it.
+ */
+function useIsland(store: SearchStore, state: SearchState, ready: boolean) {
 	const [draft, setDraft] = useState({ for: state.q, text: state.q });
 	if (draft.for !== state.q) setDraft({ for: state.q, text: state.q });
-	const options = useFilterOptions(filters, panelOpen);
-	const resultsHeading = useRef<HTMLHeadingElement>(null);
-
 	const queryField = useRef<HTMLInputElement>(null);
 	const categoryField = useRef<HTMLSelectElement>(null);
-	const [locating, setLocating] = useState(false);
-	// Near me's sentence, shown while the search is (true) or is not (false) near the visitor: what
-	// becomes of the position, or why the list stays as it was.
-	const [note, setNote] = useState<[boolean, string]>([false, '']);
-
-	// Asks the browser for the position only now, when the visitor pressed Near me; near-me.ts
-	// rounds it before the store (and so the request) ever sees it.
-	const nearMe = () => {
-		setNote([false, '']);
-		if (state.near) return store.setNear(null);
-		setLocating(true);
-		import(/* @vite-ignore */ props.nearScript)
-			.then(
-				() =>
-					new Promise<Located>((answer) =>
-						document.dispatchEvent(new CustomEvent('search:locate', { detail: answer })),
-					),
-			)
-			.then(
-				({ position, note }) => {
-					setNote([!!position, note]);
-					if (position) store.setNear(position);
-				},
-				() => setNote([false, 'Near me could not start.']),
-			)
-			.finally(() => setLocating(false));
-	};
-
 	useEffect(() => {
 		// Text typed or a category chosen before the island ran is in the fields, not in the state
 		// (hydration keeps what the visitor did): read it before the next render resets the fields.
@@ -296,13 +255,57 @@ function SearchDirectory(props: SearchDirectoryProps) {
 	useEffect(() => {
 		if (ready) document.documentElement.removeAttribute(EARLY_ATTRIBUTE);
 	}, [ready]);
+	return [draft.text, setDraft, queryField, categoryField] as const;
+}
 
-	const goToPage = (page: number) => {
-		store.goToPage(page);
-		window.scrollTo({ top: 0 });
-		resultsHeading.current?.focus({ preventScroll: true });
+/**
+ * Near me: asks the browser for the position only when the visitor presses the button; near-me.ts
+ * rounds it before the store (and so the request) ever sees it. Whether it is locating, its
+ * sentence (shown while the search is, true, or is not, false, near the visitor: what becomes of
+ * the position, or why the list stays as it was), and the button's action.
+ */
+function useNearMe(store: SearchStore, state: SearchState, script: string) {
+	const [locating, setLocating] = useState(false);
+	const [note, setNote] = useState<[boolean, string]>([false, '']);
+	const nearMe = () => {
+		setNote([false, '']);
+		if (state.near) return store.setNear(null);
+		setLocating(true);
+		import(/* @vite-ignore */ script)
+			.then(
+				() =>
+					new Promise<Located>((answer) =>
+						document.dispatchEvent(new CustomEvent('search:locate', { detail: answer })),
+					),
+			)
+			.then(
+				({ position, note }) => {
+					setNote([!!position, note]);
+					if (position) store.setNear(position);
+				},
+				() => setNote([false, 'Near me could not start.']),
+			)
+			.finally(() => setLocating(false));
 	};
+	return [locating, note, nearMe] as const;
+}
 
+/**
+ * The search box, the category and the Near me and More Filters buttons: a plain GET form before
+ * the island runs (a search then loads /search?q=…), which the island takes over. The other
+ * controls act on change, which only the island can do: they stay disabled until it runs, so no
+ * choice is silently lost.
+ */
+function searchBar(
+	props: SearchDirectoryProps,
+	store: SearchStore,
+	state: SearchState,
+	ready: boolean,
+	panelOpen: boolean,
+	[text, setDraft, queryField, categoryField]: ReturnType<typeof useIsland>,
+	[locating, , nearMe]: ReturnType<typeof useNearMe>,
+) {
+	const { categories } = props;
 	// Read from the form, not the state: text typed or a category chosen before the island ran is
 	// in the fields but not in the state.
 	const submit = (event: SubmitEvent<HTMLFormElement>) => {
@@ -312,17 +315,267 @@ function SearchDirectory(props: SearchDirectoryProps) {
 		setDraft({ for: state.q, text: field('q') });
 		store.update({ q: field('q'), category: field('category') });
 	};
-
-	const crumbs = state.category ? (
-		<>
-			<li>
-				<a href="/search">{title}</a>
-			</li>
-			<li aria-current="page">{state.category}</li>
-		</>
-	) : (
-		<li aria-current="page">{title}</li>
+	return (
+		<form className="search__bar" role="search" action="/search" method="get" onSubmit={submit}>
+			<label className="search__hidden" htmlFor="search-q">
+				Search businesses
+			</label>
+			<input
+				id="search-q"
+				ref={queryField}
+				name="q"
+				type="search"
+				className="search__input"
+				placeholder="Search for business name or keywords..."
+				value={text}
+				onChange={(event) => setDraft({ for: state.q, text: event.target.value })}
+			/>
+			<label className="search__hidden" htmlFor="search-category">
+				Category
+			</label>
+			<select
+				id="search-category"
+				ref={categoryField}
+				name="category"
+				className="search__select"
+				value={state.category}
+				onChange={(event) => store.update({ category: event.target.value })}
+			>
+				<option value="">All Categories</option>
+				{state.category && !categories.includes(state.category) && (
+					<option value={state.category}>{state.category}</option>
+				)}
+				{categories.map((name) => (
+					<option key={name} value={name}>
+						{name}
+					</option>
+				))}
+			</select>
+			<button type="submit" className="search__button">
+				Search
+			</button>
+			{props.showNearMe && (
+				<button
+					type="button"
+					className="search__toggle"
+					disabled={!ready || locating}
+					aria-pressed={state.near !== null}
+					onClick={nearMe}
+				>
+					{locating ? 'Finding you…' : 'Near me'}
+				</button>
+			)}
+			{props.filters.length > 0 && (
+				<button
+					type="button"
+					className="search__toggle"
+					disabled={!ready}
+					aria-expanded={panelOpen}
+					aria-controls="search-filters"
+					onClick={store.toggleFilters}
+				>
+					{panelOpen ? 'Hide Filters' : 'More Filters'}
+				</button>
+			)}
+		</form>
 	);
+}
+
+/** The More Filters panel: a list per enabled filter, its options fetched when it first opens. */
+function filterPanel(
+	filters: PanelFilter[],
+	store: SearchStore,
+	state: SearchState,
+	panelOpen: boolean,
+	options: ReturnType<typeof useFilterOptions>,
+) {
+	return (
+		<div id="search-filters" className="search__filters" hidden={!panelOpen}>
+			{filters.map((filter) => {
+				const list = options[filter] ?? [];
+				const value = state[filter];
+				return (
+					<div key={filter} className="search__filter">
+						<label htmlFor={`search-${filter}`}>{FILTER_LABELS[filter].label}</label>
+						<select
+							id={`search-${filter}`}
+							className="search__select"
+							value={value}
+							onChange={(event) => store.update({ [filter]: event.target.value })}
+						>
+							<option value="">{FILTER_LABELS[filter].all}</option>
+							{value && !list.some((o) => o.name === value) && (
+								<option value={value}>{value}</option>
+							)}
+							{list.map((option) => (
+								<option key={option.name} value={option.name}>
+									{filter === 'affiliation' ? `${option.name} (${option.count})` : option.name}
+								</option>
+							))}
+						</select>
+					</div>
+				);
+			})}
+		</div>
+	);
+}
+
+/** What the results are ordered and shown by: new members, the radius, the sort, list or map. */
+function resultOptions(
+	props: SearchDirectoryProps,
+	store: SearchStore,
+	state: SearchState,
+	ready: boolean,
+) {
+	const { sorts } = props;
+	return (
+		<div className="search__options">
+			{props.showNewMembersFilter && (
+				<label className="search__check">
+					<input
+						type="checkbox"
+						disabled={!ready}
+						checked={state.newMembers}
+						onChange={(event) => store.update({ newMembers: event.target.checked })}
+					/>
+					New Members Only
+				</label>
+			)}
+			{state.near && (
+				<div className="search__sort">
+					<label htmlFor="search-radius">Within</label>
+					<select
+						id="search-radius"
+						className="search__select"
+						value={state.radius}
+						onChange={(event) => store.setNear(state.near, Number(event.target.value))}
+					>
+						{RADIUS_CHOICES.map((radius) => (
+							<option key={radius} value={radius}>
+								{radius} {unitWords(props.unit, radius)}
+							</option>
+						))}
+					</select>
+				</div>
+			)}
+			{byDistance(state) ? (
+				<span>Nearest first</span>
+			) : (
+				sorts.length > 0 && (
+					<div className="search__sort">
+						<label htmlFor="search-sort">Sort by</label>
+						<select
+							id="search-sort"
+							className="search__select"
+							disabled={!ready}
+							value={state.sort}
+							onChange={(event) => store.update({ sort: event.target.value as SortValue })}
+						>
+							{sorts.map((sort) => (
+								<option key={sort.value} value={sort.value}>
+									{sort.label}
+								</option>
+							))}
+						</select>
+					</div>
+				)
+			)}
+			{props.showMap && (
+				<div className="search__views" role="group" aria-label="Show the results as">
+					{(['list', 'map'] as const).map((view) => (
+						<button
+							key={view}
+							type="button"
+							className="search__view"
+							disabled={!ready}
+							aria-pressed={state.view === view}
+							onClick={() => store.setView(view)}
+						>
+							{view === 'list' ? 'List' : 'Map'}
+						</button>
+					))}
+				</div>
+			)}
+		</div>
+	);
+}
+
+/**
+ * The cards: skeletons while loading, the pre-rendered first page as it came (skeletons over it
+ * while the address asks for other results), none found, or the page fetched.
+ */
+function resultCards(
+	props: SearchDirectoryProps,
+	state: SearchState,
+	ready: boolean,
+	page: ResultsPage | null,
+	loading: boolean,
+) {
+	return loading || !page ? (
+		<div className="search__grid" aria-busy="true">
+			{skeletons}
+		</div>
+	) : page.prerendered ? (
+		<>
+			<div className="search__grid search__grid--static">{props.children}</div>
+			{!ready && (
+				<div className="search__grid search__grid--early" aria-busy="true">
+					{skeletons}
+				</div>
+			)}
+		</>
+	) : page.businesses.length === 0 ? (
+		<div className="search__empty">
+			<p className="search__empty-title">No businesses found</p>
+			<p>Try a different search term, or remove a filter.</p>
+		</div>
+	) : (
+		<div className="search__grid">
+			{page.businesses.map((business) => (
+				<BusinessCard
+					key={business.id}
+					business={business}
+					settings={props.settings}
+					category={state.category || undefined}
+					distanceUnit={page.distanceUnit}
+				/>
+			))}
+		</div>
+	);
+}
+
+/**
+ * The business directory (/search): search box, category and optional filters, chips, sort,
+ * results and pagination. The first page of the default listing arrives pre-rendered; any
+ * other state in the address bar is fetched from GET /api/businesses.
+ */
+function SearchDirectory(props: SearchDirectoryProps) {
+	const { title, filters, defaultSort } = props;
+	const [store] = useState(() =>
+		createSearchStore({
+			initialState: { ...EMPTY_FILTERS, sort: defaultSort },
+			initialPage: props.initialPage,
+			defaultSort,
+			availableSorts: props.availableSorts,
+			panelFilters: filters,
+			pageSize: props.pageSize,
+		}),
+	);
+	const state = useStore(store.$state);
+	const results = useStore(store.$results);
+	const panelOpen = useStore(store.$filtersOpen);
+	const ready = useStore(store.$ready);
+	const options = useFilterOptions(filters, panelOpen);
+	const box = useIsland(store, state, ready);
+	const near = useNearMe(store, state, props.nearScript);
+	const [, note] = near;
+	const resultsHeading = useRef<HTMLHeadingElement>(null);
+
+	const goToPage = (page: number) => {
+		store.goToPage(page);
+		window.scrollTo({ top: 0 });
+		resultsHeading.current?.focus({ preventScroll: true });
+	};
 
 	const page = results.status === 'error' ? null : results.page;
 	const loading = results.status === 'loading';
@@ -334,7 +587,16 @@ function SearchDirectory(props: SearchDirectoryProps) {
 					<li>
 						<a href="/">Home</a>
 					</li>
-					{crumbs}
+					{state.category ? (
+						<>
+							<li>
+								<a href="/search">{title}</a>
+							</li>
+							<li aria-current="page">{state.category}</li>
+						</>
+					) : (
+						<li aria-current="page">{title}</li>
+					)}
 				</ol>
 			</nav>
 			<h1 className="search__title">{state.category || title}</h1>
@@ -344,112 +606,8 @@ function SearchDirectory(props: SearchDirectoryProps) {
 			) : (
 				<>
 					<div className="search__controls">
-						{/*
-							A plain GET form before the island runs (a search then loads /search?q=…), which the
-							island takes over. The other controls act on change, which only the island can do:
-							they stay disabled until it runs, so no choice is silently lost.
-						*/}
-						<form
-							className="search__bar"
-							role="search"
-							action="/search"
-							method="get"
-							onSubmit={submit}
-						>
-							<label className="search__hidden" htmlFor="search-q">
-								Search businesses
-							</label>
-							<input
-								id="search-q"
-								ref={queryField}
-								name="q"
-								type="search"
-								className="search__input"
-								placeholder="Search for business name or keywords..."
-								value={draft.text}
-								onChange={(event) => setDraft({ for: state.q, text: event.target.value })}
-							/>
-							<label className="search__hidden" htmlFor="search-category">
-								Category
-							</label>
-							<select
-								id="search-category"
-								ref={categoryField}
-								name="category"
-								className="search__select"
-								value={state.category}
-								onChange={(event) => store.update({ category: event.target.value })}
-							>
-								<option value="">All Categories</option>
-								{state.category && !categories.includes(state.category) && (
-									<option value={state.category}>{state.category}</option>
-								)}
-								{categories.map((name) => (
-									<option key={name} value={name}>
-										{name}
-									</option>
-								))}
-							</select>
-							<button type="submit" className="search__button">
-								Search
-							</button>
-							{props.showNearMe && (
-								<button
-									type="button"
-									className="search__toggle"
-									disabled={!ready || locating}
-									aria-pressed={state.near !== null}
-									onClick={nearMe}
-								>
-									{locating ? 'Finding you…' : 'Near me'}
-								</button>
-							)}
-							{filters.length > 0 && (
-								<button
-									type="button"
-									className="search__toggle"
-									disabled={!ready}
-									aria-expanded={panelOpen}
-									aria-controls="search-filters"
-									onClick={store.toggleFilters}
-								>
-									{panelOpen ? 'Hide Filters' : 'More Filters'}
-								</button>
-							)}
-						</form>
-
-						{filters.length > 0 && (
-							<div id="search-filters" className="search__filters" hidden={!panelOpen}>
-								{filters.map((filter) => {
-									const list = options[filter] ?? [];
-									const value = state[filter];
-									return (
-										<div key={filter} className="search__filter">
-											<label htmlFor={`search-${filter}`}>{FILTER_LABELS[filter].label}</label>
-											<select
-												id={`search-${filter}`}
-												className="search__select"
-												value={value}
-												onChange={(event) => store.update({ [filter]: event.target.value })}
-											>
-												<option value="">{FILTER_LABELS[filter].all}</option>
-												{value && !list.some((o) => o.name === value) && (
-													<option value={value}>{value}</option>
-												)}
-												{list.map((option) => (
-													<option key={option.name} value={option.name}>
-														{filter === 'affiliation'
-															? `${option.name} (${option.count})`
-															: option.name}
-													</option>
-												))}
-											</select>
-										</div>
-									);
-								})}
-							</div>
-						)}
-
+						{searchBar(props, store, state, ready, panelOpen, box, near)}
+						{filters.length > 0 && filterPanel(filters, store, state, panelOpen, options)}
 						<div className="search__summary">
 							<p className="search__count" role="status">
 								{loading || !page ? (
@@ -464,76 +622,7 @@ function SearchDirectory(props: SearchDirectoryProps) {
 								)}
 							</p>
 							<Chips state={state} store={store} />
-							<div className="search__options">
-								{props.showNewMembersFilter && (
-									<label className="search__check">
-										<input
-											type="checkbox"
-											disabled={!ready}
-											checked={state.newMembers}
-											onChange={(event) => store.update({ newMembers: event.target.checked })}
-										/>
-										New Members Only
-									</label>
-								)}
-								{state.near && (
-									<div className="search__sort">
-										<label htmlFor="search-radius">Within</label>
-										<select
-											id="search-radius"
-											className="search__select"
-											value={state.radius}
-											onChange={(event) => store.setNear(state.near, Number(event.target.value))}
-										>
-											{RADIUS_CHOICES.map((radius) => (
-												<option key={radius} value={radius}>
-													{radius} {unitWords(unit, radius)}
-												</option>
-											))}
-										</select>
-									</div>
-								)}
-								{byDistance(state) ? (
-									<span>Nearest first</span>
-								) : (
-									sorts.length > 0 && (
-										<div className="search__sort">
-											<label htmlFor="search-sort">Sort by</label>
-											<select
-												id="search-sort"
-												className="search__select"
-												disabled={!ready}
-												value={state.sort}
-												onChange={(event) =>
-													store.update({ sort: event.target.value as SortValue })
-												}
-											>
-												{sorts.map((sort) => (
-													<option key={sort.value} value={sort.value}>
-														{sort.label}
-													</option>
-												))}
-											</select>
-										</div>
-									)
-								)}
-								{props.showMap && (
-									<div className="search__views" role="group" aria-label="Show the results as">
-										{(['list', 'map'] as const).map((view) => (
-											<button
-												key={view}
-												type="button"
-												className="search__view"
-												disabled={!ready}
-												aria-pressed={state.view === view}
-												onClick={() => store.setView(view)}
-											>
-												{view === 'list' ? 'List' : 'Map'}
-											</button>
-										))}
-									</div>
-								)}
-							</div>
+							{resultOptions(props, store, state, ready)}
 						</div>
 						<p className="search__note" aria-live="polite">
 							{note[0] === (state.near !== null) && note[1]}
@@ -554,37 +643,7 @@ function SearchDirectory(props: SearchDirectoryProps) {
 					<h2 className="search__hidden" tabIndex={-1} ref={resultsHeading}>
 						Results
 					</h2>
-					{loading || !page ? (
-						<div className="search__grid" aria-busy="true">
-							{skeletons}
-						</div>
-					) : page.prerendered ? (
-						<>
-							<div className="search__grid search__grid--static">{props.children}</div>
-							{!ready && (
-								<div className="search__grid search__grid--early" aria-busy="true">
-									{skeletons}
-								</div>
-							)}
-						</>
-					) : page.businesses.length === 0 ? (
-						<div className="search__empty">
-							<p className="search__empty-title">No businesses found</p>
-							<p>Try a different search term, or remove a filter.</p>
-						</div>
-					) : (
-						<div className="search__grid">
-							{page.businesses.map((business) => (
-								<BusinessCard
-									key={business.id}
-									business={business}
-									settings={settings}
-									category={state.category || undefined}
-									distanceUnit={page.distanceUnit}
-								/>
-							))}
-						</div>
-					)}
+					{resultCards(props, state, ready, page, loading)}
 
 					{page && !loading && (
 						<Pagination

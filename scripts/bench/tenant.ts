@@ -6,7 +6,7 @@ import {
 	readClientEnv,
 } from '../../src/lib/supabase.server.ts';
 import type { Stack } from '../stack/index.ts';
-import { ROOT } from './site.ts';
+import { ROOT } from '../lib/site.ts';
 
 /**
  * The benchmarks' chambers: `bench-{size}` (or another slug, for a benchmark that changes its

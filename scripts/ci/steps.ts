@@ -3,7 +3,7 @@ import { appendFile, mkdir } from 'node:fs/promises';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 
-/** One line of $CI_RESULTS_DIR/steps.jsonl, as scripts/lib/steps.sh writes them too. */
+/** One line of $CI_RESULTS_DIR/steps.jsonl, as scripts/ci/steps.sh writes them too. */
 export interface StepRecord {
 	name: string;
 	/** The step this one is part of ('' at the top). */
