@@ -452,6 +452,22 @@ describe("the month's budget", () => {
 		);
 	}
 
+	/**
+	 * The day's mark at `midnight`: nothing builds at the scheduled function's run 15 minutes
+	 * before; the run 10 minutes before queues the daily publish, the one build. Answers it.
+	 */
+	async function dailyPublish(midnight: Date) {
+		expect(
+			await fireWindow(chambers.tenantId, { now: new Date(midnight.getTime() - minutes(15)) }),
+		).toBeNull();
+		const daily = await fireWindow(chambers.tenantId, {
+			now: new Date(midnight.getTime() - minutes(10)),
+		});
+		expect(daily).toMatchObject({ state: 'queued' });
+		expect(site.netlify.buildHooks).toHaveLength(1);
+		return daily!;
+	}
+
 	/** Publishes requested (as the server) and built now. */
 	async function publishes(n: number) {
 		for (let i = 0; i < n; i++) {
@@ -560,14 +576,7 @@ describe("the month's budget", () => {
 		// A member saving now is told the day's mark.
 		const later = await memberSave({ work_phone: '555-0151' });
 		expect(new Date(later.body.liveBy)).toEqual(midnight);
-		expect(
-			await fireWindow(chambers.tenantId, { now: new Date(midnight.getTime() - minutes(15)) }),
-		).toBeNull();
-		const daily = await fireWindow(chambers.tenantId, {
-			now: new Date(midnight.getTime() - minutes(10)),
-		});
-		expect(daily).toMatchObject({ state: 'queued' });
-		expect(site.netlify.buildHooks).toHaveLength(1);
+		await dailyPublish(midnight);
 	});
 
 	it('a scheduled publish due at the budget is written on time, builds nothing, and waits for the daily publish, saying when', async () => {
@@ -610,15 +619,8 @@ describe("the month's budget", () => {
 		]);
 
 		// The daily publish takes it, and nothing builds before.
-		expect(
-			await fireWindow(chambers.tenantId, { now: new Date(midnight.getTime() - minutes(15)) }),
-		).toBeNull();
-		const daily = await fireWindow(chambers.tenantId, {
-			now: new Date(midnight.getTime() - minutes(10)),
-		});
-		expect(daily).toMatchObject({ state: 'queued' });
-		expect(site.netlify.buildHooks).toHaveLength(1);
-		await startPublish(service, daily!.id, 'deploy-daily');
+		const daily = await dailyPublish(midnight);
+		await startPublish(service, daily.id, 'deploy-daily');
 		expect(await waitingRows()).toEqual([
 			expect.objectContaining({ source: 'scheduled', state: 'building' }),
 		]);

@@ -45,13 +45,21 @@ async function flush() {
 	for (let i = 0; i < 5; i++) await act(async () => new Promise((r) => setTimeout(r, 0)));
 }
 
-async function mount(fetch: typeof globalThis.fetch, onRestored = vi.fn()) {
+async function mount(
+	fetch: typeof globalThis.fetch,
+	{ onRestored = vi.fn(), timeZone }: { onRestored?: () => void; timeZone?: string } = {},
+) {
 	container = document.createElement('div');
 	document.body.append(container);
 	root = createRoot(container);
 	await act(async () => {
 		root?.render(
-			createElement(PublishHistory, { getAccessToken: async () => 'token-9', fetch, onRestored }),
+			createElement(PublishHistory, {
+				getAccessToken: async () => 'token-9',
+				fetch,
+				onRestored,
+				...(timeZone ? { timeZone } : {}),
+			}),
 		);
 	});
 	await flush();
@@ -109,7 +117,7 @@ describe('PublishHistory', () => {
 			return Response.json({ entries: ENTRIES });
 		});
 		const onRestored = vi.fn();
-		const screen = await mount(fetch as unknown as typeof globalThis.fetch, onRestored);
+		const screen = await mount(fetch as unknown as typeof globalThis.fetch, { onRestored });
 
 		await act(async () =>
 			screen
@@ -188,20 +196,9 @@ describe('PublishHistory', () => {
 			}
 			return Response.json({ entries: ENTRIES });
 		});
-		container = document.createElement('div');
-		document.body.append(container);
-		root = createRoot(container);
-		await act(async () => {
-			root?.render(
-				createElement(PublishHistory, {
-					getAccessToken: async () => 'token-9',
-					fetch: fetch as unknown as typeof globalThis.fetch,
-					timeZone: 'America/Chicago',
-				}),
-			);
+		const screen = await mount(fetch as unknown as typeof globalThis.fetch, {
+			timeZone: 'America/Chicago',
 		});
-		await flush();
-		const screen = within(container);
 		const list = screen.getByRole('heading', { name: 'Scheduled' }).parentElement!;
 		expect(
 			within(list)
@@ -246,20 +243,10 @@ describe("PublishHistory: the month's publishes", () => {
 			if (url.startsWith('/api/publish-schedule')) return Response.json({ scheduled });
 			return Response.json({ entries: ENTRIES });
 		});
-		container = document.createElement('div');
-		document.body.append(container);
-		root = createRoot(container);
-		await act(async () => {
-			root?.render(
-				createElement(PublishHistory, {
-					getAccessToken: async () => 'token-9',
-					fetch: fetch as unknown as typeof globalThis.fetch,
-					timeZone: 'America/Chicago',
-				}),
-			);
+		const screen = await mount(fetch as unknown as typeof globalThis.fetch, {
+			timeZone: 'America/Chicago',
 		});
-		await flush();
-		return within(within(container).getByRole('heading', { name: 'This month' }).parentElement!);
+		return within(screen.getByRole('heading', { name: 'This month' }).parentElement!);
 	}
 
 	it('below 80 % of the budget: the count, and nothing more', async () => {
