@@ -12,6 +12,9 @@ import { parseBounds, roundPosition, type Bounds, type Position } from './positi
 /** The Earth's mean radius in km (IUGG), as the database's haversine uses it. */
 const EARTH_RADIUS_KM = 6371.0088;
 
+/** A degree of latitude on that sphere, in km (about 111.2), north to south anywhere. */
+export const KM_PER_DEGREE_OF_LATITUDE = (Math.PI * EARTH_RADIUS_KM) / 180;
+
 /** Coordinates keep six decimals (about 11 cm): more is noise, and equal pins compare equal. */
 const round6 = (value: number) => Math.round(value * 1e6) / 1e6;
 
