@@ -2,7 +2,8 @@
  * npm run ci:summary: where a CI run's minutes went, read from its results folder
  * (CI_RESULTS_DIR, `.ci/results` by default, which `.ci/run` fills and ends by printing this):
  * each step of `.ci/run` and of the commands it runs, with when it started, its wall and CPU
- * time; then each suite's slowest test files and tests.
+ * time; then each suite's slowest test files and tests; last, the tests that failed or passed
+ * only on a retry.
  *
  * --readme also writes the run's digest to .ci/last-run.json and the README's test table from
  * it (the 'Takes' column and the line under it); tests/unit/ci-summary.test.ts keeps the two in
@@ -15,6 +16,7 @@ import prettier from 'prettier';
 import type { FileTimings } from '../tests/support/timings-reporter.ts';
 import {
 	digest,
+	outcomes,
 	parseSteps,
 	playwrightFiles,
 	readmeWithTimes,
@@ -61,6 +63,7 @@ runMain(async () => {
 	if (!('e2e' in results.files)) {
 		console.log(`(No end-to-end report in ${dir}/e2e-report.json: its files are not listed.)\n`);
 	}
+	console.log(`${outcomes(results.files)}\n`);
 	if (values.readme) {
 		const formatted = async (text: string, path: string) =>
 			prettier.format(text, { ...(await prettier.resolveConfig(path)), filepath: path });

@@ -1,3 +1,4 @@
+import { stripVTControlCharacters } from 'node:util';
 import type { FileTimings } from '../../tests/support/timings-reporter.ts';
 import type { StepRecord } from './steps.ts';
 
@@ -55,12 +56,18 @@ interface PlaywrightSuite {
 	specs?: Array<{
 		title: string;
 		file?: string;
-		tests: Array<{ projectName?: string; results: Array<{ duration: number; status: string }> }>;
+		tests: Array<{
+			projectName?: string;
+			results: Array<{ duration: number; status: string; error?: { message?: string } }>;
+		}>;
 	}>;
 	suites?: PlaywrightSuite[];
 }
 
-/** A Playwright JSON report as files and tests: a file's time is the sum of its tests' runs. */
+/**
+ * A Playwright JSON report as files and tests: a file's time is the sum of its tests' runs. A test
+ * that failed and then passed on its retry is 'flaky'; a failing test keeps its first error line.
+ */
 export function playwrightFiles(report: { suites?: PlaywrightSuite[] }): FileTimings[] {
 	const byFile = new Map<string, FileTimings>();
 	const visit = (suite: PlaywrightSuite, titles: string[], file: string) => {
@@ -78,15 +85,52 @@ export function playwrightFiles(report: { suites?: PlaywrightSuite[] }): FileTim
 			for (const test of spec.tests) {
 				const ms = test.results.reduce((sum, r) => sum + r.duration, 0);
 				const last = test.results.at(-1)?.status ?? 'skipped';
+				const failedRun = test.results.find((r) => r.status !== 'passed' && r.status !== 'skipped');
+				const state = last === 'passed' && failedRun ? 'flaky' : last;
+				const error = firstLine(failedRun?.error?.message);
 				entry.ms += ms;
-				entry.tests.push({ name: [...titles, spec.title].join(' > '), ms, state: last });
-				if (last !== 'passed' && last !== 'skipped') entry.state = 'failed';
+				entry.tests.push({
+					name: [...titles, spec.title].join(' > '),
+					ms,
+					state,
+					...(error ? { error } : {}),
+				});
+				if (state !== 'passed' && state !== 'skipped' && state !== 'flaky') entry.state = 'failed';
 			}
 		}
 		for (const child of suite.suites ?? []) visit(child, [...titles, child.title], file);
 	};
 	for (const top of report.suites ?? []) visit(top, [], top.file ?? top.title);
 	return [...byFile.values()];
+}
+
+/** An error message's first line without its terminal colours, as a summary line shows it. */
+function firstLine(message: string | undefined): string | undefined {
+	const line = message && stripVTControlCharacters(message).trim().split('\n')[0]?.trim();
+	return line ? line.slice(0, 200) : undefined;
+}
+
+/**
+ * The tests that failed, then the ones that passed only on a retry, each with its suite, file and
+ * first error line: printed last, so a log cut to its end still names them.
+ */
+export function outcomes(files: Record<string, FileTimings[]>): string {
+	const all = Object.entries(files).flatMap(([suite, list]) =>
+		list.flatMap((f) => f.tests.map((t) => ({ ...t, suite, file: f.file }))),
+	);
+	const line = (t: (typeof all)[number]) =>
+		`  ${pad(t.suite, 10)} ${t.file} > ${t.name}` + (t.error ? `\n             ${t.error}` : '');
+	const failed = all.filter(
+		(t) => !['passed', 'skipped', 'flaky', 'pending', 'todo'].includes(t.state),
+	);
+	const flaky = all.filter((t) => t.state === 'flaky');
+	return [
+		failed.length === 0 ? 'No test failed.' : `${failed.length} failed:`,
+		...failed.map(line),
+		...(flaky.length === 0
+			? []
+			: ['', `${flaky.length} passed only on a retry:`, ...flaky.map(line)]),
+	].join('\n');
 }
 
 export function digest(results: RunResults): RunDigest | null {

@@ -9,7 +9,8 @@ export interface FileTimings {
 	/** From the start of its import to its last hook: what the file costs the suite. */
 	ms: number;
 	state: string;
-	tests: Array<{ name: string; ms: number; state: string }>;
+	/** A test's state: 'passed', 'failed', 'skipped', … and 'flaky' for one passed on a retry. */
+	tests: Array<{ name: string; ms: number; state: string; error?: string }>;
 }
 
 /**
@@ -39,11 +40,16 @@ export default class TimingsReporter implements Reporter {
 						d.duration,
 				),
 				state: module.state(),
-				tests: [...module.children.allTests()].map((test) => ({
-					name: test.fullName,
-					ms: Math.round(test.diagnostic()?.duration ?? 0),
-					state: test.result().state,
-				})),
+				tests: [...module.children.allTests()].map((test) => {
+					const result = test.result();
+					const error = result.errors?.[0]?.message?.split('\n')[0]?.slice(0, 200);
+					return {
+						name: test.fullName,
+						ms: Math.round(test.diagnostic()?.duration ?? 0),
+						state: result.state,
+						...(error ? { error } : {}),
+					};
+				}),
 			};
 		});
 		mkdirSync(dirname(this.outputFile), { recursive: true });

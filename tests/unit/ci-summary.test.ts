@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import {
 	digest,
 	parseSteps,
+	outcomes,
 	playwrightFiles,
 	readmeWithTimes,
 	slowest,
@@ -154,5 +155,73 @@ describe('the CI summary', () => {
 		expect(text).toContain('     9.0 s  db         tests/db/a.test.ts (1 tests)');
 		expect(text.indexOf('tests/db/a.test.ts')).toBeLessThan(text.indexOf('src/b.test.ts'));
 		expect(text).toContain('     8.0 s  db         tests/db/a.test.ts > x');
+	});
+
+	it('names last the tests that failed, with their first error line, then those passed only on a retry', () => {
+		const files = playwrightFiles({
+			suites: [
+				{
+					title: 'tests/e2e/panel.spec.ts',
+					file: 'tests/e2e/panel.spec.ts',
+					specs: [
+						{
+							title: 'saves',
+							tests: [
+								{
+									results: [
+										{
+											duration: 900,
+											status: 'failed',
+											error: { message: '\u001b[31mError: lost\u001b[39m\n  at x' },
+										},
+										{ duration: 800, status: 'passed' },
+									],
+								},
+							],
+						},
+						{
+							title: 'publishes',
+							tests: [
+								{
+									results: [
+										{
+											duration: 900,
+											status: 'timedOut',
+											error: { message: 'Test timeout of 60000ms exceeded.' },
+										},
+										{ duration: 900, status: 'timedOut' },
+									],
+								},
+							],
+						},
+					],
+				},
+			],
+		});
+		expect(files[0]!.tests.map((t) => t.state)).toEqual(['flaky', 'timedOut']);
+		expect(files[0]!.state).toBe('failed');
+		expect(
+			outcomes({
+				e2e: files,
+				db: [
+					{
+						file: 'tests/db/a.test.ts',
+						project: 'db',
+						ms: 10,
+						state: 'passed',
+						tests: [{ name: 'x', ms: 10, state: 'passed' }],
+					},
+				],
+			}).split('\n'),
+		).toEqual([
+			'1 failed:',
+			'  e2e        tests/e2e/panel.spec.ts > publishes',
+			'             Test timeout of 60000ms exceeded.',
+			'',
+			'1 passed only on a retry:',
+			'  e2e        tests/e2e/panel.spec.ts > saves',
+			'             Error: lost',
+		]);
+		expect(outcomes({ db: [] })).toBe('No test failed.');
 	});
 });
