@@ -30,6 +30,7 @@ export default defineConfig({
 			TENANT: 'example',
 			CHAMBER_DATA_DIR: DATA_DIR,
 			CHAMBER_STACK_PORT: STACK_PORT,
+			SCHEDULED_FUNCTIONS: 'on-request',
 		},
 	},
 });

@@ -6,6 +6,7 @@
  * and swaps it in when the build succeeded.
  */
 import { join, resolve } from 'node:path';
+import { z } from 'zod';
 import { getTenantBySlug } from '../src/features/tenants/tenants.server.ts';
 import { getServiceClient, readClientEnv } from '../src/lib/supabase.server.ts';
 import {
@@ -55,7 +56,7 @@ runMain(
 		const initial = await firstBuild(publisher, recovery, fingerprint);
 		const functionsDir = join(ROOT, 'netlify/functions');
 		const scheduled = await loadScheduledFunctions(functionsDir);
-		const scheduler = startScheduler(scheduled);
+		const scheduler = startScheduler(scheduled, { runs: scheduledRuns() });
 		onShutdown(async () => scheduler.stop());
 		const server = await startSiteServer({
 			distDir: initial.distDir,
@@ -85,9 +86,10 @@ runMain(
 			'  Saves in the admin panel rebuild and publish the site (a build takes a few seconds).',
 		);
 		for (const job of scheduler.jobs()) {
-			console.log(
-				`  Scheduled: ${job.name} (${job.schedule} UTC), next at ${job.nextRun?.toISOString() ?? 'never'}`,
-			);
+			const next = job.nextRun
+				? `next at ${job.nextRun.toISOString()}`
+				: `runs when POST /.netlify/functions/${job.name} asks`;
+			console.log(`  Scheduled: ${job.name} (${job.schedule} UTC), ${next}`);
 		}
 		console.log('  Press Ctrl-C to stop.\n');
 	},
@@ -135,4 +137,21 @@ async function firstBuild(
 			: 'Building the site…',
 	);
 	return publisher.buildNow(kept ? 'rebuild for changed code' : 'first build');
+}
+
+/**
+ * SCHEDULED_FUNCTIONS: 'on-schedule' (the default) runs the scheduled functions by the clock, as
+ * Netlify does; 'on-request' only when their URL is posted to, as `netlify dev` does (the
+ * end-to-end tests' server: what a test sees must not depend on the minute it runs at).
+ */
+function scheduledRuns(): 'on-schedule' | 'on-request' {
+	const runs = z
+		.enum(['on-schedule', 'on-request'])
+		.safeParse(process.env.SCHEDULED_FUNCTIONS || 'on-schedule');
+	if (!runs.success) {
+		throw new Error(
+			`SCHEDULED_FUNCTIONS is on-schedule or on-request, not "${process.env.SCHEDULED_FUNCTIONS}"`,
+		);
+	}
+	return runs.data;
 }

@@ -117,4 +117,29 @@ describe('startScheduler', () => {
 		expect(scheduler.jobs()[0]?.nextRun).toBeInstanceOf(Date);
 		await expect(scheduler.run('unknown')).rejects.toThrow('No scheduled function unknown');
 	});
+
+	it('runs none by the clock when its runs are on request, and each one asked for', async () => {
+		const ran: string[] = [];
+		scheduler = startScheduler(
+			[
+				{
+					name: 'every-second',
+					schedule: '* * * * * *',
+					handler: async (req) => {
+						ran.push(req.headers.get('user-agent') ?? '');
+						return new Response(null, { status: 204 });
+					},
+				},
+			],
+			{ mode: '6-part', runs: 'on-request', log: () => {} },
+		);
+		expect(scheduler.jobs()).toEqual([
+			{ name: 'every-second', schedule: '* * * * * *', nextRun: null },
+		]);
+		expect((await scheduler.run('every-second')).status).toBe(204);
+		expect(ran).toEqual(['Netlify Clockwork']);
+		// Two of the schedule's seconds go by: on the clock it would have run twice more.
+		await new Promise((resolve) => setTimeout(resolve, 2100));
+		expect(ran).toHaveLength(1);
+	});
 });

@@ -73,6 +73,11 @@ export function startScheduler(
 		log?: (line: string) => void;
 		/** Cron mode; '6-part' lets tests schedule by the second (Netlify's are 5-part). */
 		mode?: '5-part' | '6-part';
+		/**
+		 * 'on-request': no run by the clock, only by run() (a POST to the function's URL), so what
+		 * a test sees never depends on the minute it runs at.
+		 */
+		runs?: 'on-schedule' | 'on-request';
 	} = {},
 ): Scheduler {
 	const log = options.log ?? ((line: string) => console.log(`[scheduled] ${line}`));
@@ -109,7 +114,12 @@ export function startScheduler(
 	const jobs = functions.map((fn) => {
 		const job: Cron = new Cron(
 			fn.schedule,
-			{ timezone: 'Etc/UTC', mode: options.mode ?? '5-part', unref: true },
+			{
+				timezone: 'Etc/UTC',
+				mode: options.mode ?? '5-part',
+				unref: true,
+				paused: options.runs === 'on-request',
+			},
 			() => {
 				if (running.has(fn.name)) {
 					log(`${fn.name}: the last run is still going, this one is skipped`);
@@ -123,7 +133,11 @@ export function startScheduler(
 
 	return {
 		jobs: () =>
-			jobs.map(({ fn, job }) => ({ name: fn.name, schedule: fn.schedule, nextRun: job.nextRun() })),
+			jobs.map(({ fn, job }) => ({
+				name: fn.name,
+				schedule: fn.schedule,
+				nextRun: job.isRunning() ? job.nextRun() : null,
+			})),
 		run(name) {
 			const entry = jobs.find((j) => j.fn.name === name);
 			if (!entry) return Promise.reject(new Error(`No scheduled function ${name}`));
