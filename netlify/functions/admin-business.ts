@@ -5,6 +5,7 @@ import {
 	businessImpact,
 	chamberOf,
 	getMember,
+	getMemberForStaff,
 	isOnSite,
 	memberHistory,
 	publishMemberChange,
@@ -100,7 +101,7 @@ export default handleJson(
 			);
 		}
 		if (which === 'item' && req.method === 'GET') {
-			return Response.json(await getMember(client, tenant.id, id), { headers: noStore });
+			return Response.json(await getMemberForStaff(client, tenant.id, id), { headers: noStore });
 		}
 
 		let saved;

@@ -544,6 +544,31 @@ describe('with no geocoder (GEOCODER=none)', () => {
 		await run();
 		expect(await row('201')).toMatchObject({ location: PLACES[at(OAK)], status: null });
 	});
+
+	it('the Members tab says to place the pin by hand, not to wait; with a geocoder, to wait', async () => {
+		const { id } = await row('205');
+		await db.query(`update public.profiles set address1 = $2, city = 'Cedarbrook' where id = $1`, [
+			id,
+			OAK,
+		]);
+		const listing = () => api(`/api/admin/businesses/${id}`, chambers.tokens.editor);
+		const before = process.env.GEOCODER;
+		process.env.GEOCODER = 'none';
+		try {
+			expect((await listing()).body.location).toMatchObject({
+				request: { status: 'pending' },
+				geocoding: false,
+			});
+		} finally {
+			if (before === undefined) delete process.env.GEOCODER;
+			else process.env.GEOCODER = before;
+		}
+		// This chamber is in the United States: the Census Bureau's geocoder by default.
+		expect((await listing()).body.location).toMatchObject({
+			request: { status: 'pending' },
+			geocoding: true,
+		});
+	});
 });
 
 describe('the demo chamber', () => {

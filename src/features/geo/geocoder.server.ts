@@ -137,6 +137,19 @@ export function readGeocoderSettings(
 	};
 }
 
+/**
+ * Whether a geocoder looks this chamber's addresses up: not with GEOCODER=none (the default
+ * outside the United States), where staff place the pins. Settings that name a geocoder wrongly
+ * still count: the scheduled function logs why each run fails.
+ */
+export function geocodesAddresses(country: string, env: NodeJS.ProcessEnv = process.env): boolean {
+	try {
+		return readGeocoderSettings(country, env).name !== 'none';
+	} catch {
+		return true;
+	}
+}
+
 export interface GeocoderOptions {
 	/** Default: the public-address fetch (tests: their stand-ins' host names). */
 	fetch?: PublicFetch;

@@ -5,6 +5,7 @@ import { getAnonClient, getServiceClient } from '../../lib/supabase.server.ts';
 import { writeLogoObject } from '../admin/logos/logos.server.ts';
 import { businessLogoObjectName, type LogoFormat } from '../admin/logos/logos.ts';
 import { getCachedChamberConfig } from '../config/config.server.ts';
+import { geocodesAddresses } from '../geo/geocoder.server.ts';
 import { businessChangeImpact, type ChangeSource, type PageImpact } from '../publish/policy.ts';
 import { publishChange, type PublishOutcome } from '../publish/policy.server.ts';
 import type { TenantRow } from '../tenants/lookup.server.ts';
@@ -64,6 +65,24 @@ export async function getMember(
 	});
 	if (error) throw refusal(error, 'Reading the business');
 	return data;
+}
+
+/**
+ * The Members tab's listing: the business, and whether this site's geocoder looks its address up
+ * (the chamber's country and GEOCODER decide), so a listing waiting for one that never comes says
+ * to place the pin by hand.
+ */
+export async function getMemberForStaff(
+	client: SupabaseClient,
+	tenantId: string,
+	id: string | undefined,
+): Promise<MemberDetail> {
+	const member = await getMember(client, tenantId, id);
+	const chamber = await getCachedChamberConfig(getAnonClient(), tenantId);
+	return {
+		...member,
+		location: { ...member.location, geocoding: geocodesAddresses(chamber.contact.country) },
+	};
 }
 
 export async function addMember(

@@ -189,4 +189,20 @@ describe('describeLocation', () => {
 			'Not on the map: the listing has no address the geocoder can look up. Place the pin by hand.',
 		);
 	});
+
+	it('asks staff to place the pin where no geocoder looks addresses up, never to wait for one', () => {
+		const waiting = status({ request: request(), geocoding: false });
+		expect(describeLocation(false, waiting)).toBe(
+			'Not on the map: no geocoder looks addresses up on this site. Place the pin by hand.',
+		);
+		expect(describeLocation(true, { ...waiting, source: 'file', quality: 'supplied' })).toBe(
+			'No geocoder looks addresses up on this site: the pin stays where it is until staff move it.',
+		);
+		// A geocoder on the site, or one nobody said is missing: the request is waited for.
+		for (const geocoding of [true, undefined]) {
+			expect(describeLocation(false, status({ request: request(), geocoding }))).toBe(
+				'Waiting for the geocoder to look up the address.',
+			);
+		}
+	});
 });

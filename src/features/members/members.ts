@@ -476,6 +476,11 @@ export interface LocationStatus {
 		nextAttemptAt: string | null;
 		lastError: string | null;
 	} | null;
+	/**
+	 * Whether this site's geocoder looks addresses up (GET's answer says; false with
+	 * GEOCODER=none): without one, a listing with no pin waits for staff to place it.
+	 */
+	geocoding?: boolean;
 }
 
 /** A listing nobody placed and the geocoder has no request for. */
@@ -506,6 +511,11 @@ const QUALITY_WORDS: Readonly<Partial<Record<LocationQuality, string>>> = {
  */
 export function describeLocation(hasLocation: boolean, status: LocationStatus): string {
 	const request = status.request;
+	if (request?.status === 'pending' && status.geocoding === false) {
+		return hasLocation
+			? 'No geocoder looks addresses up on this site: the pin stays where it is until staff move it.'
+			: 'Not on the map: no geocoder looks addresses up on this site. Place the pin by hand.';
+	}
 	if (request?.status === 'pending') {
 		const waiting = 'Waiting for the geocoder to look up the address.';
 		return request.attempts > 0 && request.lastError
