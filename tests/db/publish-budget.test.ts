@@ -626,6 +626,46 @@ describe("the month's budget", () => {
 		]);
 	});
 
+	it('a scheduled change written at the budget says, once the daily publish went live, when it did', async () => {
+		await setBudget(1);
+		await earlier(1);
+		await scheduleTagline(
+			new Date(Math.ceil(Date.now() / minutes(5)) * minutes(5) + minutes(5)),
+			'Written, then live',
+		);
+		// Due: its time moved to now, as a clock reaching it would (the row's time is otherwise kept
+		// by the database), so it is written at the real time a build later starts after.
+		await db.query('begin');
+		await db.query('set local session_replication_role = replica');
+		await db.query(
+			`update public.scheduled_publishes set run_at = now() where tenant_id = $1 and state = 'scheduled'`,
+			[chambers.tenantId],
+		);
+		await db.query('commit');
+		expect(await fireDueSchedules(chambers.tenantId)).toMatchObject({
+			fired: [expect.objectContaining({ state: 'published', publishId: null })],
+			publish: null,
+		});
+		const listed = async () =>
+			(await call('/api/publish-schedule', { token: chambers.tokens.editor })).body.scheduled;
+		expect(await listed()).toEqual([
+			expect.objectContaining({ state: 'published', publishId: null, liveAt: null }),
+		]);
+
+		const daily = await dailyPublish(await liveBy(new Date(), true));
+		await startPublish(service, daily.id, 'deploy-daily');
+		// Building is not live yet.
+		expect(await listed()).toEqual([expect.objectContaining({ liveAt: null })]);
+		await finishPublish(service, daily.id, { state: 'live' });
+		const { rows } = await db.query<{ finished_at: Date }>(
+			'select finished_at from public.publishes where id = $1',
+			[daily.id],
+		);
+		const [item] = await listed();
+		expect(item).toMatchObject({ state: 'published', publishId: null });
+		expect(new Date(item.liveAt)).toEqual(rows[0]!.finished_at);
+	});
+
 	it('past the budget the daily publishes stop at a reserve of a quarter of it; then only a confirmed publish takes them', async () => {
 		await setBudget(4);
 		await earlier(5);

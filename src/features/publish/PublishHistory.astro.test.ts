@@ -268,7 +268,7 @@ describe("PublishHistory: the month's publishes", () => {
 		);
 	});
 
-	it('a scheduled publish written at the budget: when it is live, not that it went live', async () => {
+	it('a scheduled publish written at the budget: when it is live, not that it went live; once a publish took it, when', async () => {
 		const written = {
 			id: 6,
 			runAt: '2026-11-24T15:00:00.000Z',
@@ -281,6 +281,7 @@ describe("PublishHistory: the month's publishes", () => {
 			canceledBy: null,
 			error: null,
 			publishId: null,
+			liveAt: null,
 		};
 		const month = await mountWith(
 			{
@@ -299,7 +300,17 @@ describe("PublishHistory: the month's publishes", () => {
 					},
 				],
 			},
-			[written, { ...written, id: 5, runAt: '2026-11-20T15:00:00.000Z', publishId: 30 }],
+			[
+				written,
+				{
+					...written,
+					id: 7,
+					runAt: '2026-11-21T15:00:00.000Z',
+					finishedAt: '2026-11-21T15:00:00.000Z',
+					liveAt: '2026-11-22T06:04:00.000Z',
+				},
+				{ ...written, id: 5, runAt: '2026-11-20T15:00:00.000Z', publishId: 30 },
+			],
 		);
 		expect(month.getByRole('listitem').textContent).toBe(
 			'Live on the site by Nov 25, 00:00 (the daily publish: the month’s budget is used): Scheduled by editor@demo.test: 1 change: content.heroTitle. A scheduled publish, saved Nov 24, 09:00.',
@@ -311,6 +322,8 @@ describe("PublishHistory: the month's publishes", () => {
 				.map((li) => li.textContent),
 		).toEqual([
 			'Written Nov 24, 2026, 09:00 CST, live with the next publish: 1 change: content.heroTitle, scheduled by editor@demo.test',
+			// The daily publish took the one written at the budget the day before.
+			'Written Nov 21, 2026, 09:00 CST, live Nov 22, 2026, 00:04 CST: 1 change: content.heroTitle, scheduled by editor@demo.test',
 			'Went live Nov 20, 2026, 09:00 CST: 1 change: content.heroTitle, scheduled by editor@demo.test',
 		]);
 	});

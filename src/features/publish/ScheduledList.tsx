@@ -24,7 +24,9 @@ function whenText(item: ScheduledView, timeZone: string): string {
 	// there to confirm the cost. It goes live with the next publish (the daily one, or one staff
 	// confirm); the waiting changes beside it say by when.
 	if (item.state === 'published' && item.publishId === null) {
-		return `Written ${at}, live with the next publish`;
+		return item.liveAt
+			? `Written ${at}, live ${formatInZone(item.liveAt, timeZone)}`
+			: `Written ${at}, live with the next publish`;
 	}
 	return `${STATE_TEXT[item.state]} ${at}`;
 }

@@ -172,7 +172,44 @@ export async function listScheduled(
 			cause: finished.error,
 		});
 	}
-	return [...waiting.data, ...finished.data].map(toScheduledView);
+	return withLaterPublishes(
+		client,
+		tenantId,
+		[...waiting.data, ...finished.data].map(toScheduledView),
+	);
+}
+
+/**
+ * A change written at its time with no publish of its own went live with the first build that
+ * started after it was written (a build reads the configuration when it starts): its liveAt is
+ * when that build went live.
+ */
+async function withLaterPublishes(
+	client: SupabaseClient,
+	tenantId: string,
+	scheduled: ScheduledView[],
+): Promise<ScheduledView[]> {
+	const written = scheduled.filter(
+		(s) => s.state === 'published' && s.publishId === null && s.finishedAt,
+	);
+	if (written.length === 0) return scheduled;
+	const since = written.map((s) => s.finishedAt!).sort()[0]!;
+	const { data, error } = await client
+		.from('publishes')
+		.select('started_at, finished_at')
+		.eq('tenant_id', tenantId)
+		.eq('state', 'live')
+		.gte('started_at', since)
+		.order('started_at', { ascending: true })
+		.limit(100);
+	if (error) throw new Error(`Failed to read the publishes: ${error.message}`, { cause: error });
+	return scheduled.map((s) => {
+		if (!written.includes(s)) return s;
+		const live = data.find(
+			(p) => p.started_at && Date.parse(p.started_at) >= Date.parse(s.finishedAt!),
+		);
+		return live?.finished_at ? { ...s, liveAt: live.finished_at } : s;
+	});
 }
 
 /** Cancel: its author or an admin, while it waits (the database decides). */

@@ -34,6 +34,11 @@ export interface ScheduledView {
 	error: string | null;
 	/** The publish (build) that took it live. */
 	publishId: number | null;
+	/**
+	 * A change written with no publish of its own (the month's budget was used): when the next
+	 * publish took it live; null until one has.
+	 */
+	liveAt: string | null;
 }
 
 export interface ScheduledRow {
@@ -66,6 +71,7 @@ export function toScheduledView(row: ScheduledRow): ScheduledView {
 		canceledBy: row.canceled_by_email,
 		error: row.error,
 		publishId: row.publish_id === null ? null : Number(row.publish_id),
+		liveAt: null,
 	};
 }
 
