@@ -1,6 +1,7 @@
 import type { Config } from '@netlify/functions';
 import { getCachedChamberConfig } from '../../src/features/config/config.server.ts';
-import { createGeocoder, readGeocoderSettings } from '../../src/features/geo/geocoder.server.ts';
+import { readGeocoderSettings } from '../../src/features/geo/geocoder-settings.server.ts';
+import { createGeocoder } from '../../src/features/geo/geocoder.server.ts';
 import { geocodeDueRequests } from '../../src/features/geo/geocode.server.ts';
 import { getAnonClient, getServiceClient } from '../../src/lib/supabase.server.ts';
 import { getCurrentTenant } from '../../src/lib/tenant.server.ts';

@@ -1,7 +1,8 @@
 // Runs on: both — the queue, its triggers and what an answer may change are SQL (the production
 // shape); the scheduled function and the sync run on the embedded stack as `npm start` runs them.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createGeocoder, readGeocoderSettings } from '../../src/features/geo/geocoder.server.ts';
+import { readGeocoderSettings } from '../../src/features/geo/geocoder-settings.server.ts';
+import { createGeocoder } from '../../src/features/geo/geocoder.server.ts';
 import { geocodeDueRequests } from '../../src/features/geo/geocode.server.ts';
 import { parseTenantFile, type BusinessInput } from '../../src/features/tenants/tenant-file.ts';
 import { importTenant } from '../../src/features/tenants/tenants.server.ts';

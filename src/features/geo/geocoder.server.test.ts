@@ -6,9 +6,9 @@ import {
 } from '../../../tests/support/nominatim-standin.ts';
 import { standinFetch, standinUrl } from '../../../tests/support/standin-fetch.ts';
 import type { PublicFetch } from '../../lib/public-fetch.server.ts';
+import { geocodesAddresses, readGeocoderSettings } from './geocoder-settings.server.ts';
 import {
 	createGeocoder,
-	readGeocoderSettings,
 	resetNominatimPace,
 	type Clock,
 	type GeocodeInput,
@@ -74,6 +74,12 @@ describe('the US Census Bureau geocoder', () => {
 		expect(() => readGeocoderSettings('US', { GEOCODER: 'google' })).toThrow(
 			/GEOCODER is census, nominatim or none/,
 		);
+		// What the Members tab is told: whether anything looks addresses up on this site. Settings
+		// that name a geocoder wrongly still name one (each run logs why it fails).
+		expect(geocodesAddresses('US', {})).toBe(true);
+		expect(geocodesAddresses('CA', {})).toBe(false);
+		expect(geocodesAddresses('US', { GEOCODER: 'none' })).toBe(false);
+		expect(geocodesAddresses('US', { GEOCODER: 'nominatim' })).toBe(true);
 	});
 
 	it('asks the single-line endpoint for a few addresses, the street, town, state and ZIP', async () => {

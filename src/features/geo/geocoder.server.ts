@@ -11,6 +11,7 @@ import {
 } from '../../lib/public-fetch.server.ts';
 import { toMachineCsv } from '../../lib/csv.ts';
 import { oneLineAddress, type AddressParts, type LocationQuality } from './geo.ts';
+import type { GeocoderName, GeocoderSettings } from './geocoder-settings.server.ts';
 
 /**
  * The geocoders that place businesses by their address, chosen by GEOCODER: the US Census
@@ -20,8 +21,6 @@ import { oneLineAddress, type AddressParts, type LocationQuality } from './geo.t
  * size cap; an adapter never throws for one address: each answers located, unmatched (the
  * geocoder has no such address) or failed (ask again later).
  */
-
-type GeocoderName = 'census' | 'nominatim' | 'none';
 
 /** One address to place; `key` comes back with its answer (the business's id). */
 export interface GeocodeInput {
@@ -58,97 +57,6 @@ const systemClock: Clock = {
 	now: () => Date.now(),
 	sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
 };
-
-// --- Settings ----------------------------------------------------------------------------------
-
-// An empty variable is an unset one (Netlify's UI and .env files leave them empty).
-const optional = <T extends z.ZodType>(schema: T) =>
-	z.preprocess(
-		(v) => (typeof v === 'string' && v.trim() === '' ? undefined : v),
-		schema.optional(),
-	);
-
-const httpUrl = (name: string) =>
-	z.url({ protocol: /^https?$/, error: `${name} must be an http(s) URL` });
-
-const geocoderEnvSchema = z.object({
-	/** census | nominatim | none; default census for a chamber in the United States, else none. */
-	GEOCODER: optional(
-		z.enum(['census', 'nominatim', 'none'], { error: 'GEOCODER is census, nominatim or none' }),
-	),
-	/** The Census geocoder's base address (default its public one). */
-	CENSUS_GEOCODER_URL: optional(httpUrl('CENSUS_GEOCODER_URL')),
-	/** The Census locator to use (default Public_AR_Current, the current address ranges). */
-	CENSUS_GEOCODER_BENCHMARK: optional(
-		z
-			.string()
-			.trim()
-			.regex(/^[\w.-]{1,60}$/),
-	),
-	/** Nominatim's base address (default the OpenStreetMap Foundation's). */
-	NOMINATIM_URL: optional(httpUrl('NOMINATIM_URL')),
-	/** What the site calls itself to Nominatim: its name and a way to reach its operator. */
-	NOMINATIM_USER_AGENT: optional(z.string().trim().min(8).max(200)),
-	/** An address Nominatim's operators may write to about the requests (sent as email=). */
-	NOMINATIM_EMAIL: optional(z.email()),
-});
-
-export interface GeocoderSettings {
-	name: GeocoderName;
-	censusUrl: string;
-	censusBenchmark: string;
-	nominatimUrl: string;
-	nominatimUserAgent: string | null;
-	nominatimEmail: string | null;
-	/** The chamber's country (ISO 3166-1 alpha-2): Nominatim searches it only. */
-	country: string;
-}
-
-const CENSUS_URL = 'https://geocoding.geo.census.gov/geocoder';
-const NOMINATIM_URL = 'https://nominatim.openstreetmap.org';
-
-/** The geocoder's settings for a chamber; throws naming a wrong variable. */
-export function readGeocoderSettings(
-	country: string,
-	env: NodeJS.ProcessEnv = process.env,
-): GeocoderSettings {
-	const parsed = geocoderEnvSchema.safeParse(env);
-	if (!parsed.success) {
-		throw new Error(
-			`Invalid geocoder settings: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
-		);
-	}
-	const e = parsed.data;
-	const code = (country.trim() || 'US').toUpperCase();
-	const name = e.GEOCODER ?? (code === 'US' ? 'census' : 'none');
-	if (name === 'nominatim' && !e.NOMINATIM_USER_AGENT) {
-		throw new Error(
-			"Invalid geocoder settings: NOMINATIM_USER_AGENT is required with GEOCODER=nominatim (Nominatim's usage policy: a User-Agent naming the site and how to reach its operator)",
-		);
-	}
-	return {
-		name,
-		censusUrl: (e.CENSUS_GEOCODER_URL ?? CENSUS_URL).replace(/\/+$/, ''),
-		censusBenchmark: e.CENSUS_GEOCODER_BENCHMARK ?? 'Public_AR_Current',
-		nominatimUrl: (e.NOMINATIM_URL ?? NOMINATIM_URL).replace(/\/+$/, ''),
-		nominatimUserAgent: e.NOMINATIM_USER_AGENT ?? null,
-		nominatimEmail: e.NOMINATIM_EMAIL ?? null,
-		country: code,
-	};
-}
-
-/**
- * Whether a geocoder looks this chamber's addresses up: not with GEOCODER=none (the default
- * outside the United States), where staff place the pins. Settings that name a geocoder wrongly
- * still count: the scheduled function logs why each run fails.
- */
-export function geocodesAddresses(country: string, env: NodeJS.ProcessEnv = process.env): boolean {
-	try {
-		return readGeocoderSettings(country, env).name !== 'none';
-	} catch {
-		return true;
-	}
-}
 
 export interface GeocoderOptions {
 	/** Default: the public-address fetch (tests: their stand-ins' host names). */

@@ -5,7 +5,7 @@ import { getAnonClient, getServiceClient } from '../../lib/supabase.server.ts';
 import { writeLogoObject } from '../admin/logos/logos.server.ts';
 import { businessLogoObjectName, type LogoFormat } from '../admin/logos/logos.ts';
 import { getCachedChamberConfig } from '../config/config.server.ts';
-import { geocodesAddresses } from '../geo/geocoder.server.ts';
+import { geocodesAddresses } from '../geo/geocoder-settings.server.ts';
 import { businessChangeImpact, type ChangeSource, type PageImpact } from '../publish/policy.ts';
 import { publishChange, type PublishOutcome } from '../publish/policy.server.ts';
 import type { TenantRow } from '../tenants/lookup.server.ts';
