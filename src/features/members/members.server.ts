@@ -78,7 +78,9 @@ export async function getMemberForStaff(
 	id: string | undefined,
 ): Promise<MemberDetail> {
 	const member = await getMember(client, tenantId, id);
-	const chamber = await getCachedChamberConfig(getAnonClient(), tenantId);
+	// The listing opens whatever the configuration's state: unread, it says nothing of a geocoder.
+	const chamber = await getCachedChamberConfig(getAnonClient(), tenantId).catch(() => null);
+	if (!chamber) return member;
 	return {
 		...member,
 		location: { ...member.location, geocoding: geocodesAddresses(chamber.contact.country) },
