@@ -1,5 +1,21 @@
 import { z } from 'zod';
 
+// --- A variable's shared rules -----------------------------------------------------------------
+
+/** An empty variable is an unset one (Netlify's UI and .env files leave them empty). */
+export const blankAsUnset = (value: unknown) =>
+	typeof value === 'string' && value.trim() === '' ? undefined : value;
+
+/** A variable that may be unset, or set blank. */
+export const optionalEnv = <T extends z.ZodType>(schema: T) =>
+	z.preprocess(blankAsUnset, schema.optional());
+
+/** A variable holding an http(s) address; the error names it. */
+export const httpUrlEnv = (name: string) =>
+	z.url({ protocol: /^https?$/, error: `${name} must be an http(s) URL` });
+
+// --- The data stack ----------------------------------------------------------------------------
+
 /**
  * Which data stack the app runs on, decided once from the environment.
  * - embedded: PGlite in `.data/` behind PostgREST, started by our own scripts (the default);

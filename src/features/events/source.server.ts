@@ -6,6 +6,7 @@ import {
 	type PublicFetch,
 	type PublicResponse,
 } from '../../lib/public-fetch.server.ts';
+import { blankAsUnset, httpUrlEnv, optionalEnv } from '../../lib/env.server.ts';
 import { getAnonClient } from '../../lib/supabase.server.ts';
 import { getCurrentTenant } from '../../lib/tenant.server.ts';
 import type { TenantRow } from '../tenants/tenants.server.ts';
@@ -246,18 +247,12 @@ export function atlasEventsSource(options: AtlasOptions): EventsSource {
 
 // --- Choosing one ------------------------------------------------------------------------------
 
-const blankAsUnset = (value: unknown) =>
-	typeof value === 'string' && value.trim() === '' ? undefined : value;
-
 const sourceEnvSchema = z
 	.object({
 		/** Base URL of the Atlas API; when set, events come from there instead of the database. */
-		ATLAS_BASE_URL: z.preprocess(
-			blankAsUnset,
-			z.url({ protocol: /^https?$/, error: 'ATLAS_BASE_URL must be an http(s) URL' }).optional(),
-		),
+		ATLAS_BASE_URL: optionalEnv(httpUrlEnv('ATLAS_BASE_URL')),
 		/** The chamber's Atlas tenant name, sent as x-tenant. */
-		ATLAS_TENANT: z.preprocess(blankAsUnset, z.string().trim().min(1).optional()),
+		ATLAS_TENANT: optionalEnv(z.string().trim().min(1)),
 		/** How long one Atlas request may take (default 5000 ms). */
 		ATLAS_TIMEOUT_MS: z.preprocess(
 			blankAsUnset,

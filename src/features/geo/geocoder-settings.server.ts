@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { httpUrlEnv, optionalEnv } from '../../lib/env.server.ts';
 
 /**
  * Which geocoder places this site's businesses by their address, and where it answers: read from
@@ -9,36 +10,26 @@ import { z } from 'zod';
 
 export type GeocoderName = 'census' | 'nominatim' | 'none';
 
-// An empty variable is an unset one (Netlify's UI and .env files leave them empty).
-const optional = <T extends z.ZodType>(schema: T) =>
-	z.preprocess(
-		(v) => (typeof v === 'string' && v.trim() === '' ? undefined : v),
-		schema.optional(),
-	);
-
-const httpUrl = (name: string) =>
-	z.url({ protocol: /^https?$/, error: `${name} must be an http(s) URL` });
-
 const geocoderEnvSchema = z.object({
 	/** census | nominatim | none; default census for a chamber in the United States, else none. */
-	GEOCODER: optional(
+	GEOCODER: optionalEnv(
 		z.enum(['census', 'nominatim', 'none'], { error: 'GEOCODER is census, nominatim or none' }),
 	),
 	/** The Census geocoder's base address (default its public one). */
-	CENSUS_GEOCODER_URL: optional(httpUrl('CENSUS_GEOCODER_URL')),
+	CENSUS_GEOCODER_URL: optionalEnv(httpUrlEnv('CENSUS_GEOCODER_URL')),
 	/** The Census locator to use (default Public_AR_Current, the current address ranges). */
-	CENSUS_GEOCODER_BENCHMARK: optional(
+	CENSUS_GEOCODER_BENCHMARK: optionalEnv(
 		z
 			.string()
 			.trim()
 			.regex(/^[\w.-]{1,60}$/),
 	),
 	/** Nominatim's base address (default the OpenStreetMap Foundation's). */
-	NOMINATIM_URL: optional(httpUrl('NOMINATIM_URL')),
+	NOMINATIM_URL: optionalEnv(httpUrlEnv('NOMINATIM_URL')),
 	/** What the site calls itself to Nominatim: its name and a way to reach its operator. */
-	NOMINATIM_USER_AGENT: optional(z.string().trim().min(8).max(200)),
+	NOMINATIM_USER_AGENT: optionalEnv(z.string().trim().min(8).max(200)),
 	/** An address Nominatim's operators may write to about the requests (sent as email=). */
-	NOMINATIM_EMAIL: optional(z.email()),
+	NOMINATIM_EMAIL: optionalEnv(z.email()),
 });
 
 export interface GeocoderSettings {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { httpUrlEnv, optionalEnv } from '../../../lib/env.server.ts';
 import {
 	PublicFetchRefused,
 	readLimited,
@@ -19,31 +20,21 @@ import { IMPORT_LIMITS } from '../import/limits.ts';
  * with that token, and the same pipeline as a file maps, validates and compares it.
  */
 
-// An empty variable is an unset one (Netlify's UI and .env files leave them empty).
-const optional = <T extends z.ZodType>(schema: T) =>
-	z.preprocess(
-		(v) => (typeof v === 'string' && v.trim() === '' ? undefined : v),
-		schema.optional(),
-	);
-
-const httpUrl = (name: string) =>
-	z.url({ protocol: /^https?$/, error: `${name} must be an http(s) URL` });
-
 const syncEnvSchema = z
 	.object({
 		/** Where the member export is read (GET; CSV or JSON). Without it there is no sync. */
-		ATLAS_MEMBERS_URL: optional(httpUrl('ATLAS_MEMBERS_URL')),
+		ATLAS_MEMBERS_URL: optionalEnv(httpUrlEnv('ATLAS_MEMBERS_URL')),
 		/** Atlas's token endpoint (OAuth 2.0 client credentials). */
-		ATLAS_TOKEN_URL: optional(httpUrl('ATLAS_TOKEN_URL')),
-		ATLAS_CLIENT_ID: optional(z.string().trim().min(1)),
-		ATLAS_CLIENT_SECRET: optional(z.string().min(1)),
+		ATLAS_TOKEN_URL: optionalEnv(httpUrlEnv('ATLAS_TOKEN_URL')),
+		ATLAS_CLIENT_ID: optionalEnv(z.string().trim().min(1)),
+		ATLAS_CLIENT_SECRET: optionalEnv(z.string().min(1)),
 		/** The scope asked for with the token, when Atlas issued one. */
-		ATLAS_SCOPE: optional(z.string().trim().min(1)),
+		ATLAS_SCOPE: optionalEnv(z.string().trim().min(1)),
 		/** The chamber's Atlas tenant, sent as x-tenant (default: ATLAS_TENANT, the events source's). */
-		ATLAS_MEMBERS_TENANT: optional(z.string().trim().min(1)),
-		ATLAS_TENANT: optional(z.string().trim().min(1)),
+		ATLAS_MEMBERS_TENANT: optionalEnv(z.string().trim().min(1)),
+		ATLAS_TENANT: optionalEnv(z.string().trim().min(1)),
 		/** What the scheduled sync does with members the export no longer has (default unpublish). */
-		MEMBER_SYNC_MISSING: optional(z.enum(['keep', 'unpublish'])),
+		MEMBER_SYNC_MISSING: optionalEnv(z.enum(['keep', 'unpublish'])),
 	})
 	.superRefine((env, ctx) => {
 		const oauth = [env.ATLAS_TOKEN_URL, env.ATLAS_CLIENT_ID, env.ATLAS_CLIENT_SECRET];
