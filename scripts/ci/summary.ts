@@ -64,6 +64,10 @@ interface PlaywrightSuite {
 	suites?: PlaywrightSuite[];
 }
 
+/** A test's (or one run's) state that is none of these failed: failed, timedOut, interrupted. */
+const NOT_FAILED = new Set(['passed', 'skipped', 'flaky', 'pending', 'todo']);
+const isFailure = (state: string) => !NOT_FAILED.has(state);
+
 /**
  * A Playwright JSON report as files and tests: a file's time is the sum of its tests' runs. A test
  * that failed and then passed on its retry is 'flaky'; a failing test keeps its first error line.
@@ -85,7 +89,7 @@ export function playwrightFiles(report: { suites?: PlaywrightSuite[] }): FileTim
 			for (const test of spec.tests) {
 				const ms = test.results.reduce((sum, r) => sum + r.duration, 0);
 				const last = test.results.at(-1)?.status ?? 'skipped';
-				const failedRun = test.results.find((r) => r.status !== 'passed' && r.status !== 'skipped');
+				const failedRun = test.results.find((r) => isFailure(r.status));
 				const state = last === 'passed' && failedRun ? 'flaky' : last;
 				const error = firstLine(failedRun?.error?.message);
 				entry.ms += ms;
@@ -95,7 +99,7 @@ export function playwrightFiles(report: { suites?: PlaywrightSuite[] }): FileTim
 					state,
 					...(error ? { error } : {}),
 				});
-				if (state !== 'passed' && state !== 'skipped' && state !== 'flaky') entry.state = 'failed';
+				if (isFailure(state)) entry.state = 'failed';
 			}
 		}
 		for (const child of suite.suites ?? []) visit(child, [...titles, child.title], file);
@@ -120,9 +124,7 @@ export function outcomes(files: Record<string, FileTimings[]>): string {
 	);
 	const line = (t: (typeof all)[number]) =>
 		`  ${pad(t.suite, 10)} ${t.file} > ${t.name}` + (t.error ? `\n             ${t.error}` : '');
-	const failed = all.filter(
-		(t) => !['passed', 'skipped', 'flaky', 'pending', 'todo'].includes(t.state),
-	);
+	const failed = all.filter((t) => isFailure(t.state));
 	const flaky = all.filter((t) => t.state === 'flaky');
 	return [
 		failed.length === 0 ? 'No test failed.' : `${failed.length} failed:`,
