@@ -55,6 +55,10 @@ async function open(page: Page) {
 /** The first day button, from this month on, whose name counts at least two events. */
 async function findBusyDay(page: Page) {
 	for (let month = 0; month < 6; month++) {
+		// Count only once the month is shown with its events: a month past the first load fetches
+		// its events after the click, behind 'Loading more events...'.
+		await expect(calendar(page)).toHaveAccessibleName(monthTitle(month));
+		await expect(page.getByText('Loading more events...')).toHaveCount(0);
 		const busy = calendar(page).getByRole('button', { name: /, ([2-9]|\d\d+) events$/ });
 		if ((await busy.count()) > 0) return busy.first();
 		await button(page, 'Show next month').click();

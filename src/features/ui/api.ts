@@ -37,8 +37,17 @@ export async function callApi<T>(
 	}
 }
 
-/** Runs `fn` after `ms` unless the component is gone; answers the cleanup for useEffect. */
-export function after(ms: number, fn: () => void): () => void {
-	const timer = setTimeout(fn, ms);
+/**
+ * When a notice shown now should go. A notice keeps this time rather than a duration: React may
+ * run the effect that starts its timer well after the notice is shown (a busy page, a render cut
+ * into slices), and the notice should still go on time.
+ */
+export function expiresIn(ms: number): number {
+	return Date.now() + ms;
+}
+
+/** Runs `fn` at `time` (from expiresIn) unless the component is gone; answers the cleanup for useEffect. */
+export function at(time: number, fn: () => void): () => void {
+	const timer = setTimeout(fn, Math.max(0, time - Date.now()));
 	return () => clearTimeout(timer);
 }

@@ -60,7 +60,7 @@ describe('CacheTab', () => {
 	});
 
 	it('a refresh disables every button, sends the bearer call, shows the new version and clears the success after 5 s', async () => {
-		vi.useFakeTimers({ shouldAdvanceTime: true });
+		vi.useFakeTimers();
 		const { promise: answered, resolve: release } = Promise.withResolvers<void>();
 		const server: Backend = backend(
 			versions(),
@@ -88,7 +88,7 @@ describe('CacheTab', () => {
 	});
 
 	it('a failure shows the server’s text, or its own, for 8 s', async () => {
-		vi.useFakeTimers({ shouldAdvanceTime: true });
+		vi.useFakeTimers();
 		let answer = Response.json(
 			{ error: 'Only a chamber admin can refresh its caches' },
 			{ status: 403 },

@@ -4,7 +4,7 @@ import { can } from '../../auth/auth.ts';
 import { publishRequested } from '../../publish/store.ts';
 import type { AdminTabProps } from '../admin.ts';
 import { Section } from '../fields.tsx';
-import { after, callApi } from '../../ui/api.ts';
+import { at, callApi, expiresIn } from '../../ui/api.ts';
 import '../../ui/ui.css';
 import {
 	CACHE_DURATION_TEXT,
@@ -20,7 +20,7 @@ import { REFRESHABLE_CACHE_TYPES, type RefreshableCacheType } from '../../../lib
 import { ColumnHeads } from '../../ui/ColumnHeads.tsx';
 
 type Versions = Partial<Record<RefreshableCacheType, number>>;
-type Message = { kind: 'success' | 'error'; text: string };
+type Message = { kind: 'success' | 'error'; text: string; until: number };
 type History =
 	{ kind: 'loading' } | { kind: 'failed' } | { kind: 'ready'; rows: CachePurgeLogRow[] };
 
@@ -83,9 +83,7 @@ export default function CacheTab({ user, chamber, client, getAccessToken }: Admi
 
 	useEffect(() => {
 		if (!message) return;
-		return after(message.kind === 'success' ? CACHE_SUCCESS_MS : CACHE_ERROR_MS, () =>
-			setMessage(null),
-		);
+		return at(message.until, () => setMessage(null));
 	}, [message]);
 
 	async function refresh(type: RefreshableCacheType) {
@@ -98,13 +96,14 @@ export default function CacheTab({ user, chamber, client, getAccessToken }: Admi
 		);
 		setRefreshing(null);
 		if (!result.ok) {
-			setMessage({ kind: 'error', text: result.error });
+			setMessage({ kind: 'error', text: result.error, until: expiresIn(CACHE_ERROR_MS) });
 			return;
 		}
 		setVersions((current) => ({ ...current, [type]: result.data.newVersion }));
 		setMessage({
 			kind: 'success',
 			text: `${CACHE_LABELS[type]} cache refreshed (now version ${result.data.newVersion})`,
+			until: expiresIn(CACHE_SUCCESS_MS),
 		});
 		if (result.data.publish) publishRequested();
 		if (showHistory) void loadHistory();

@@ -39,7 +39,7 @@ describe('LogosTab', () => {
 	});
 
 	it('uploading disables every file input, sends the multipart form, previews the new logo and clears after 1 s', async () => {
-		vi.useFakeTimers({ shouldAdvanceTime: true });
+		vi.useFakeTimers();
 		const { promise: answered, resolve: answer } = Promise.withResolvers<void>();
 		const server = backend(
 			on('POST', '/api/upload-logo', async () => {

@@ -2,7 +2,7 @@ import { useEffect, useId, useRef, useState } from 'react';
 import { can } from '../../auth/auth.ts';
 import { publishRequested } from '../../publish/store.ts';
 import type { AdminTabProps } from '../admin.ts';
-import { after, callApi } from '../../ui/api.ts';
+import { at, callApi, expiresIn } from '../../ui/api.ts';
 import '../../ui/ui.css';
 import {
 	acceptFor,
@@ -18,7 +18,7 @@ import {
 type State =
 	| { kind: 'idle' }
 	| { kind: 'uploading'; type: LogoType }
-	| { kind: 'done'; type: LogoType; url: string }
+	| { kind: 'done'; type: LogoType; url: string; until: number }
 	| { kind: 'failed'; type: LogoType; error: string };
 
 const HINTS: Readonly<Record<LogoType, string>> = {
@@ -46,7 +46,7 @@ export default function LogosTab({
 
 	useEffect(() => {
 		if (state.kind !== 'done') return;
-		return after(LOGO_CLEAR_MS, () => {
+		return at(state.until, () => {
 			const input = inputs.current.get(state.type);
 			if (input) input.value = '';
 			setState({ kind: 'idle' });
@@ -76,7 +76,7 @@ export default function LogosTab({
 			setState({ kind: 'failed', type, error: result.error });
 			return;
 		}
-		setState({ kind: 'done', type, url: result.data.url });
+		setState({ kind: 'done', type, url: result.data.url, until: expiresIn(LOGO_CLEAR_MS) });
 		if (result.data.publish) publishRequested();
 		await reloadConfig().catch(() => {});
 	}

@@ -130,7 +130,7 @@ describe('UsersTab', () => {
 	});
 
 	it('Create User: a modal dialog; validation; the call; a notice for 5 s and the list reloaded', async () => {
-		vi.useFakeTimers({ shouldAdvanceTime: true });
+		vi.useFakeTimers();
 		freshPeople();
 		const server = usersServer([
 			on('POST', '/api/admin/users', (request) => {

@@ -9,7 +9,7 @@ import {
 } from '../../auth/auth.ts';
 import type { AdminTabProps } from '../admin.ts';
 import { SelectField } from '../fields.tsx';
-import { after, callApi } from '../../ui/api.ts';
+import { at, callApi, expiresIn } from '../../ui/api.ts';
 import Dialog from '../../ui/Dialog.tsx';
 import DialogActions from '../../ui/DialogActions.tsx';
 import '../../ui/ui.css';
@@ -293,7 +293,7 @@ export default function UsersTab({ user, chamber, getAccessToken }: AdminTabProp
 	const ids = useId();
 	const [users, setUsers] = useState<Users>({ kind: 'loading' });
 	const [tenants, setTenants] = useState<TenantListItem[] | null>(null);
-	const [notice, setNotice] = useState<string | null>(null);
+	const [notice, setNotice] = useState<{ text: string; until: number } | null>(null);
 	const [creating, setCreating] = useState(false);
 	const [deleting, setDeleting] = useState<AdminUserListItem | null>(null);
 	// Each opening of a dialog starts it afresh (an empty form, no earlier error); the dialogs stay
@@ -325,7 +325,7 @@ export default function UsersTab({ user, chamber, getAccessToken }: AdminTabProp
 
 	useEffect(() => {
 		if (!notice) return;
-		return after(USER_NOTICE_MS, () => setNotice(null));
+		return at(notice.until, () => setNotice(null));
 	}, [notice]);
 
 	// Without the tenants call, the chambers the users list names.
@@ -354,7 +354,7 @@ export default function UsersTab({ user, chamber, getAccessToken }: AdminTabProp
 					</button>
 				</div>
 				<div role="status" aria-live="polite">
-					{notice && <p className="admin-banner admin-banner--success">{notice}</p>}
+					{notice && <p className="admin-banner admin-banner--success">{notice.text}</p>}
 				</div>
 				{users.kind === 'loading' && <p>Loading users...</p>}
 				{users.kind === 'failed' && (
@@ -384,7 +384,10 @@ export default function UsersTab({ user, chamber, getAccessToken }: AdminTabProp
 				onClose={() => setCreating(false)}
 				onCreated={(created) => {
 					setCreating(false);
-					setNotice(`User ${created.email} created successfully`);
+					setNotice({
+						text: `User ${created.email} created successfully`,
+						until: expiresIn(USER_NOTICE_MS),
+					});
 					void loadUsers().then(setUsers);
 				}}
 			/>
@@ -394,7 +397,10 @@ export default function UsersTab({ user, chamber, getAccessToken }: AdminTabProp
 				getAccessToken={getAccessToken}
 				onClose={() => setDeleting(null)}
 				onDeleted={() => {
-					setNotice(`User ${deleting?.email} deleted successfully`);
+					setNotice({
+						text: `User ${deleting?.email} deleted successfully`,
+						until: expiresIn(USER_NOTICE_MS),
+					});
 					setDeleting(null);
 					void loadUsers().then(setUsers);
 				}}
