@@ -1,4 +1,5 @@
 import { createClient } from '@supabase/supabase-js';
+import { configure } from '@testing-library/dom';
 import type { Database, SupabaseClient } from '../../lib/database.ts';
 import { act, createElement, type ComponentType } from 'react';
 import { vi } from 'vitest';
@@ -10,6 +11,10 @@ import type { AdminTabProps } from '../admin/admin.ts';
 // Component tests of the Logos, Cache and Users tabs (happy-dom): the tab runs with a real
 // supabase-js client and the browser's fetch, both answered by a stand-in of the functions and
 // PostgREST that answers as they do (their real behaviour is tested in tests/db/admin-ops.test.ts).
+
+// findBy and waitFor give up after 1 s by default: too short on a machine busy with the other
+// suites (4 s stays under the test's own 5 s, so a miss still says what it waited for).
+configure({ asyncUtilTimeout: 4_000 });
 
 export interface Request {
 	method: string;
