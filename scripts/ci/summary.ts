@@ -91,7 +91,7 @@ export function playwrightFiles(report: { suites?: PlaywrightSuite[] }): FileTim
 				const last = test.results.at(-1)?.status ?? 'skipped';
 				const failedRun = test.results.find((r) => isFailure(r.status));
 				const state = last === 'passed' && failedRun ? 'flaky' : last;
-				const error = firstLine(failedRun?.error?.message);
+				const error = firstErrorLine(failedRun?.error?.message);
 				entry.ms += ms;
 				entry.tests.push({
 					name: [...titles, spec.title].join(' > '),
@@ -108,8 +108,11 @@ export function playwrightFiles(report: { suites?: PlaywrightSuite[] }): FileTim
 	return [...byFile.values()];
 }
 
-/** An error message's first line without its terminal colours, as a summary line shows it. */
-function firstLine(message: string | undefined): string | undefined {
+/**
+ * An error message's first line without its terminal colours, as a summary line shows it: the
+ * Playwright reports' and the vitest timings' (tests/support/timings-reporter.ts) alike.
+ */
+export function firstErrorLine(message: string | undefined): string | undefined {
 	const line = message && stripVTControlCharacters(message).trim().split('\n')[0]?.trim();
 	return line ? line.slice(0, 200) : undefined;
 }

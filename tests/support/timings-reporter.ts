@@ -1,6 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Reporter, TestModule } from 'vitest/node';
+import { firstErrorLine } from '../../scripts/ci/summary.ts';
 
 /** One test file's time and its tests', as scripts/ci-summary.ts reads them. */
 export interface FileTimings {
@@ -42,7 +43,7 @@ export default class TimingsReporter implements Reporter {
 				state: module.state(),
 				tests: [...module.children.allTests()].map((test) => {
 					const result = test.result();
-					const error = result.errors?.[0]?.message?.split('\n')[0]?.slice(0, 200);
+					const error = firstErrorLine(result.errors?.[0]?.message);
 					return {
 						name: test.fullName,
 						ms: Math.round(test.diagnostic()?.duration ?? 0),
