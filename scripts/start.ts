@@ -8,6 +8,7 @@
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
 import { getTenantBySlug } from '../src/features/tenants/tenants.server.ts';
+import { optionalEnv } from '../src/lib/env.server.ts';
 import { getServiceClient, readClientEnv } from '../src/lib/supabase.server.ts';
 import {
 	createLocalPublisher,
@@ -145,13 +146,13 @@ async function firstBuild(
  * end-to-end tests' server: what a test sees must not depend on the minute it runs at).
  */
 function scheduledRuns(): 'on-schedule' | 'on-request' {
-	const runs = z
-		.enum(['on-schedule', 'on-request'])
-		.safeParse(process.env.SCHEDULED_FUNCTIONS || 'on-schedule');
+	const runs = optionalEnv(z.enum(['on-schedule', 'on-request'])).safeParse(
+		process.env.SCHEDULED_FUNCTIONS,
+	);
 	if (!runs.success) {
 		throw new Error(
 			`SCHEDULED_FUNCTIONS is on-schedule or on-request, not "${process.env.SCHEDULED_FUNCTIONS}"`,
 		);
 	}
-	return runs.data;
+	return runs.data ?? 'on-schedule';
 }
