@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { formatInZone, type ScheduledView } from './schedule.ts';
+import { formatInZone, writtenWithoutPublish, type ScheduledView } from './schedule.ts';
 
 interface Props {
 	scheduled: readonly ScheduledView[];
@@ -20,10 +20,9 @@ const STATE_TEXT = {
 /** 'Goes live Nov 28, 2026, 09:00 CST', what a line says of when. */
 function whenText(item: ScheduledView, timeZone: string): string {
 	const at = formatInZone(item.runAt, timeZone);
-	// Written at its time with no publish of its own: the month's budget was used and nobody was
-	// there to confirm the cost. It goes live with the next publish (the daily one, or one staff
-	// confirm); the waiting changes beside it say by when.
-	if (item.state === 'published' && item.publishId === null) {
+	// Nobody was there to confirm the cost of its own publish; the waiting changes beside it say by
+	// when the next one comes.
+	if (writtenWithoutPublish(item)) {
 		return item.liveAt
 			? `Written ${at}, live ${formatInZone(item.liveAt, timeZone)}`
 			: `Written ${at}, live with the next publish`;

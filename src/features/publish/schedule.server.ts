@@ -22,6 +22,7 @@ import {
 	toScheduledView,
 	type ScheduledRow,
 	type ScheduledView,
+	writtenWithoutPublish,
 } from './schedule.ts';
 
 /**
@@ -189,9 +190,7 @@ async function withLaterPublishes(
 	tenantId: string,
 	scheduled: ScheduledView[],
 ): Promise<ScheduledView[]> {
-	const written = scheduled.filter(
-		(s) => s.state === 'published' && s.publishId === null && s.finishedAt,
-	);
+	const written = scheduled.filter((s) => writtenWithoutPublish(s) && s.finishedAt);
 	if (written.length === 0) return scheduled;
 	const since = written.map((s) => s.finishedAt!).sort()[0]!;
 	const { data, error } = await client

@@ -41,6 +41,14 @@ export interface ScheduledView {
 	liveAt: string | null;
 }
 
+/**
+ * A change written at its time with no publish of its own (the month's budget was used): it goes
+ * live with the next publish, the daily one or one staff confirm.
+ */
+export function writtenWithoutPublish(item: ScheduledView): boolean {
+	return item.state === 'published' && item.publishId === null;
+}
+
 export interface ScheduledRow {
 	id: number | string;
 	run_at: string;
